@@ -1,0 +1,357 @@
+// Package config reads Plaza's settings from the environment once, at start,
+// and refuses to start on a value it cannot use (DECISIONS.md section 1).
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// Environments Plaza knows.
+const (
+	EnvDevelopment = "development"
+	EnvProduction  = "production"
+	EnvTest        = "test"
+)
+
+// Config is every setting Plaza reads from its environment. Fields that name
+// env keys are documented in README.md, "Configuration".
+type Config struct {
+	Addr         string `env:"ADDR" envDefault:":8080"`
+	DatabaseURL  string `env:"DATABASE_URL" envDefault:"sqlite://data/plaza.db"`
+	PublicAppURL string `env:"PUBLIC_APP_URL"`
+	Env          string `env:"PLAZA_ENV" envDefault:"development"`
+	LogLevel     string `env:"LOG_LEVEL" envDefault:"info"`
+	LogFormat    string `env:"LOG_FORMAT"`
+	DebugSQL     bool   `env:"BUNDEBUG"`
+
+	SessionSecret string `env:"SESSION_SECRET"`
+	JWTSecret     string `env:"JWT_SECRET"`
+	MetricsToken  string `env:"METRICS_TOKEN"`
+	RedisURL      string `env:"REDIS_URL"`
+
+	AdminEmail    string `env:"ADMIN_EMAIL"`
+	AdminPassword string `env:"ADMIN_PASSWORD"`
+	SeedDemo      bool   `env:"SEED_DEMO" envDefault:"true"`
+
+	TrustedProxies          []netip.Prefix `env:"TRUSTED_PROXIES"`
+	LinkPreviewAllowPrivate bool           `env:"LINK_PREVIEW_ALLOW_PRIVATE"`
+
+	Quotes    Quotes    `envPrefix:"QUOTE_"`
+	Providers Providers `envPrefix:""`
+	RateLimit RateLimit `envPrefix:"RATE_LIMIT_"`
+
+	UploadsDir string `env:"UPLOADS_DIR" envDefault:"data/uploads"`
+	BackupDir  string `env:"BACKUP_DIR" envDefault:"data/backups"`
+
+	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"30s"`
+
+	// Warnings lists settings that were defaulted in a way an operator should
+	// know about; main logs them once.
+	Warnings []string `env:"-"`
+}
+
+// Quotes configures the og-image quote sources (DECISIONS.md section 6).
+type Quotes struct {
+	ZenQuotesURL  string `env:"SOURCE_ZENQUOTES_URL" envDefault:"https://zenquotes.io/api/random"`
+	QuotableURL   string `env:"SOURCE_QUOTABLE_URL" envDefault:"https://api.quotable.io/random"`
+	DummyJSONURL  string `env:"SOURCE_DUMMYJSON_URL" envDefault:"https://dummyjson.com/quotes/random"`
+	NinjasURL     string `env:"SOURCE_NINJAS_URL" envDefault:"https://api.api-ninjas.com/v1/quotes"`
+	PremiumAPIKey string `env:"PREMIUM_API_KEY"`
+}
+
+// Providers holds the OAuth client credentials of the external sign-in
+// providers; a provider is enabled when both its key and secret are set.
+type Providers struct {
+	GitHubKey     string `env:"GITHUB_KEY"`
+	GitHubSecret  string `env:"GITHUB_SECRET"`
+	GoogleKey     string `env:"GOOGLE_KEY"`
+	GoogleSecret  string `env:"GOOGLE_SECRET"`
+	GitLabKey     string `env:"GITLAB_KEY"`
+	GitLabSecret  string `env:"GITLAB_SECRET"`
+	DiscordKey    string `env:"DISCORD_KEY"`
+	DiscordSecret string `env:"DISCORD_SECRET"`
+}
+
+// RateLimit holds the limits of interface.md part 8 and DECISIONS.md sections
+// 6, 7 and 9. Hourly limits count requests per hour; the others say their window.
+type RateLimit struct {
+	AdminGeneral  int `env:"ADMIN_GENERAL" envDefault:"5000"`
+	AdminSuper    int `env:"ADMIN_SUPER" envDefault:"10000"`
+	AdminSystem   int `env:"ADMIN_SYSTEM" envDefault:"100"`
+	AdminUsers    int `env:"ADMIN_USERS" envDefault:"100"`
+	APIAdmin      int `env:"API_ADMIN" envDefault:"500"`
+	APIAuthed     int `env:"API_AUTHENTICATED" envDefault:"1000"`
+	APIAnonymous  int `env:"API_ANONYMOUS" envDefault:"100"`
+	EventsPerMin  int `env:"ANALYTICS_EVENTS_PER_MINUTE" envDefault:"100"`
+	LinkPreview   int `env:"LINK_PREVIEW_PER_MINUTE" envDefault:"60"`
+	OGImage       int `env:"OG_IMAGE_PER_MINUTE" envDefault:"120"`
+	Avatar        int `env:"AVATAR_PER_MINUTE" envDefault:"600"`
+	SignInByEmail int `env:"SIGNIN_PER_EMAIL" envDefault:"10"`
+	SignInByIP    int `env:"SIGNIN_PER_IP" envDefault:"50"`
+}
+
+// Load builds the Config from getenv and validates it. The error names the
+// first variable that is wrong and what it expected.
+func Load(getenv func(string) string) (Config, error) {
+	var c Config
+	keys, err := env.GetFieldParams(&c)
+	if err != nil {
+		return c, err
+	}
+	environ := make(map[string]string, len(keys))
+	for _, k := range keys {
+		if v := getenv(k.Key); v != "" {
+			environ[k.Key] = strings.TrimSpace(v)
+		}
+	}
+	opts := env.Options{Environment: environ, FuncMap: map[reflect.Type]env.ParserFunc{
+		reflect.TypeOf(netip.Prefix{}): parsePrefix,
+	}}
+	if err := env.ParseWithOptions(&c, opts); err != nil {
+		return c, explain(err, environ)
+	}
+	if err := c.validate(); err != nil {
+		return c, err
+	}
+	c.defaultPublicURL()
+	return c, nil
+}
+
+// Production reports whether PLAZA_ENV=production.
+func (c Config) Production() bool { return c.Env == EnvProduction }
+
+func (c *Config) validate() error {
+	checks := []func() error{
+		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkPublicURL,
+		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkQuoteURLs,
+		c.checkAdmin, c.checkRateLimits, c.checkProviders,
+	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Error is a configuration mistake: which variable, and what it should hold.
+type Error struct {
+	Key      string
+	Value    string
+	Expected string
+}
+
+func (e *Error) Error() string {
+	if e.Value == "" {
+		return fmt.Sprintf("%s: %s", e.Key, e.Expected)
+	}
+	return fmt.Sprintf("%s=%q: %s", e.Key, e.Value, e.Expected)
+}
+
+func (c *Config) checkEnv() error {
+	switch c.Env {
+	case EnvDevelopment, EnvProduction, EnvTest:
+		return nil
+	}
+	return &Error{"PLAZA_ENV", c.Env, "expected development, production or test"}
+}
+
+func (c *Config) checkAddr() error {
+	_, port, err := net.SplitHostPort(c.Addr)
+	if err == nil {
+		if n, perr := strconv.Atoi(port); perr == nil && n >= 0 && n <= 65535 {
+			return nil
+		}
+	}
+	return &Error{"ADDR", c.Addr, `expected [host]:port, e.g. ":8080" or "127.0.0.1:8080"`}
+}
+
+func (c *Config) checkDatabaseURL() error {
+	if _, err := ParseDatabaseURL(c.DatabaseURL); err != nil {
+		return &Error{"DATABASE_URL", c.DatabaseURL, err.Error()}
+	}
+	return nil
+}
+
+func (c *Config) checkPublicURL() error {
+	if c.PublicAppURL == "" {
+		if c.Production() {
+			return &Error{"PUBLIC_APP_URL", "", "required when PLAZA_ENV=production (the absolute URL users reach Plaza at)"}
+		}
+		return nil
+	}
+	u, err := url.Parse(c.PublicAppURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return &Error{"PUBLIC_APP_URL", c.PublicAppURL, "expected an absolute http(s) URL, e.g. https://plaza.example.com"}
+	}
+	c.PublicAppURL = strings.TrimRight(c.PublicAppURL, "/")
+	return nil
+}
+
+// minSecretLen keeps operators from configuring guessable secrets.
+const minSecretLen = 32
+
+func (c *Config) checkProductionSecrets() error {
+	for _, s := range []struct{ key, val string }{{"SESSION_SECRET", c.SessionSecret}, {"JWT_SECRET", c.JWTSecret}} {
+		if s.val == "" && c.Production() {
+			return &Error{s.key, "", "required when PLAZA_ENV=production (at least 32 random characters)"}
+		}
+		if s.val != "" && len(s.val) < minSecretLen {
+			return &Error{s.key, "", fmt.Sprintf("expected at least %d characters, got %d", minSecretLen, len(s.val))}
+		}
+	}
+	return nil
+}
+
+func (c *Config) checkLog() error {
+	switch strings.ToLower(c.LogLevel) {
+	case "debug", "info", "warn", "error":
+	default:
+		return &Error{"LOG_LEVEL", c.LogLevel, "expected debug, info, warn or error"}
+	}
+	switch c.LogFormat {
+	case "", "text", "json":
+		return nil
+	}
+	return &Error{"LOG_FORMAT", c.LogFormat, "expected text or json"}
+}
+
+func (c *Config) checkRedisURL() error {
+	if c.RedisURL == "" {
+		return nil
+	}
+	u, err := url.Parse(c.RedisURL)
+	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+		return &Error{"REDIS_URL", c.RedisURL, "expected redis://[user:password@]host:port[/db] or rediss://…"}
+	}
+	return nil
+}
+
+func (c *Config) checkQuoteURLs() error {
+	for _, q := range []struct{ key, val string }{
+		{"QUOTE_SOURCE_ZENQUOTES_URL", c.Quotes.ZenQuotesURL},
+		{"QUOTE_SOURCE_QUOTABLE_URL", c.Quotes.QuotableURL},
+		{"QUOTE_SOURCE_DUMMYJSON_URL", c.Quotes.DummyJSONURL},
+		{"QUOTE_SOURCE_NINJAS_URL", c.Quotes.NinjasURL},
+	} {
+		u, err := url.Parse(q.val)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return &Error{q.key, q.val, "expected an absolute http(s) URL"}
+		}
+	}
+	return nil
+}
+
+func (c *Config) checkAdmin() error {
+	if c.AdminEmail != "" && !strings.Contains(c.AdminEmail, "@") {
+		return &Error{"ADMIN_EMAIL", c.AdminEmail, "expected an email address"}
+	}
+	if c.AdminPassword != "" && len(c.AdminPassword) < 8 {
+		return &Error{"ADMIN_PASSWORD", "", "expected at least 8 characters"}
+	}
+	return nil
+}
+
+func (c *Config) checkRateLimits() error {
+	v := reflect.ValueOf(c.RateLimit)
+	t := v.Type()
+	for i := range t.NumField() {
+		if v.Field(i).Int() < 1 {
+			key := "RATE_LIMIT_" + t.Field(i).Tag.Get("env")
+			return &Error{key, strconv.FormatInt(v.Field(i).Int(), 10), "expected a positive integer"}
+		}
+	}
+	return nil
+}
+
+func (c *Config) checkProviders() error {
+	p := c.Providers
+	for _, pair := range [][4]string{
+		{"GITHUB_KEY", p.GitHubKey, "GITHUB_SECRET", p.GitHubSecret},
+		{"GOOGLE_KEY", p.GoogleKey, "GOOGLE_SECRET", p.GoogleSecret},
+		{"GITLAB_KEY", p.GitLabKey, "GITLAB_SECRET", p.GitLabSecret},
+		{"DISCORD_KEY", p.DiscordKey, "DISCORD_SECRET", p.DiscordSecret},
+	} {
+		if (pair[1] == "") != (pair[3] == "") {
+			missing := pair[0]
+			if pair[3] == "" {
+				missing = pair[2]
+			}
+			return &Error{missing, "", fmt.Sprintf("%s and %s must be set together", pair[0], pair[2])}
+		}
+	}
+	return nil
+}
+
+func (c *Config) defaultPublicURL() {
+	if c.PublicAppURL != "" {
+		return
+	}
+	_, port, _ := net.SplitHostPort(c.Addr)
+	c.PublicAppURL = "http://localhost:" + port
+	c.Warnings = append(c.Warnings, "PUBLIC_APP_URL is not set; using "+c.PublicAppURL)
+}
+
+func parsePrefix(s string) (any, error) {
+	if strings.Contains(s, "/") {
+		return netip.ParsePrefix(s)
+	}
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		return nil, err
+	}
+	return netip.PrefixFrom(a, a.BitLen()), nil
+}
+
+// explain turns the env library's errors into ones that name the variable.
+func explain(err error, environ map[string]string) error {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) || len(agg.Errors) == 0 {
+		return err
+	}
+	var pe env.ParseError
+	if !errors.As(agg.Errors[0], &pe) {
+		return agg.Errors[0]
+	}
+	key := keyOfField(reflect.TypeOf(Config{}), pe.Name, "")
+	return &Error{Key: key, Value: environ[key], Expected: expectation(pe.Type)}
+}
+
+func keyOfField(t reflect.Type, name, prefix string) string {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if sub, ok := f.Tag.Lookup("envPrefix"); ok {
+			if k := keyOfField(f.Type, name, prefix+sub); k != "" {
+				return k
+			}
+		}
+		if f.Name == name && f.Tag.Get("env") != "" {
+			return prefix + f.Tag.Get("env")
+		}
+	}
+	return ""
+}
+
+func expectation(t reflect.Type) string {
+	switch {
+	case t.Kind() == reflect.Bool:
+		return "expected true or false"
+	case t.Kind() == reflect.Int:
+		return "expected an integer"
+	case t == reflect.TypeOf(time.Duration(0)):
+		return `expected a duration such as "30s" or "5m"`
+	case t == reflect.TypeOf([]netip.Prefix{}):
+		return "expected a comma-separated list of IP addresses or CIDR ranges, e.g. 10.0.0.0/8,192.0.2.1"
+	}
+	return "invalid value"
+}

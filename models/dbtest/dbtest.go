@@ -1,0 +1,287 @@
+// Package dbtest gives tests real, isolated, migrated databases: a fresh
+// SQLite file per test and, when a PostgreSQL server answers, a fresh
+// PostgreSQL database per test, cloned from a migrated template.
+package dbtest
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/migrations"
+)
+
+// DefaultPostgresURL is the server tried when TEST_DATABASE_URL is unset.
+const DefaultPostgresURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+
+// Dialects run by ForEach.
+var Dialects = []string{config.DialectSQLite, config.DialectPostgres}
+
+// ForEach runs fn once per dialect, each with its own fresh migrated database.
+func ForEach(t *testing.T, fn func(t *testing.T, db *bun.DB)) {
+	t.Helper()
+	for _, d := range Dialects {
+		t.Run(d, func(t *testing.T) {
+			fn(t, Open(t, d))
+		})
+	}
+}
+
+// Open returns a fresh migrated database of the dialect, closed and removed
+// when the test ends.
+func Open(t testing.TB, dialect string) *bun.DB {
+	t.Helper()
+	db, _ := OpenURL(t, dialect)
+	return db
+}
+
+// OpenURL is Open that also returns the DATABASE_URL of the database, for
+// tests that start Plaza the way an operator does.
+func OpenURL(t testing.TB, dialect string) (*bun.DB, string) {
+	t.Helper()
+	if dialect == config.DialectSQLite {
+		u := "sqlite://" + filepath.Join(t.TempDir(), "plaza.db")
+		db := connect(t, u)
+		if _, err := models.Migrate(context.Background(), db, quiet()); err != nil {
+			t.Fatalf("migrate sqlite: %v", err)
+		}
+		return db, u
+	}
+	u := createPostgres(t, templateName(t))
+	return connect(t, u), u
+}
+
+// OpenEmpty returns a fresh database of the dialect with no schema at all.
+func OpenEmpty(t testing.TB, dialect string) (*bun.DB, string) {
+	t.Helper()
+	if dialect == config.DialectSQLite {
+		u := "sqlite://" + filepath.Join(t.TempDir(), "plaza.db")
+		return connect(t, u), u
+	}
+	u := createPostgres(t, "template0")
+	return connect(t, u), u
+}
+
+// PostgresServerURL is the PostgreSQL server tests use. When none answers the
+// test is skipped loudly, or fails when REQUIRE_POSTGRES=1 (as in CI).
+func PostgresServerURL(t testing.TB) string {
+	t.Helper()
+	u := cmp.Or(os.Getenv("TEST_DATABASE_URL"), DefaultPostgresURL)
+	serverOnce.Do(func() { serverErr = ping(u) })
+	if serverErr != nil {
+		if os.Getenv("REQUIRE_POSTGRES") == "1" {
+			t.Fatalf("PostgreSQL is required (REQUIRE_POSTGRES=1) but %s does not answer: %v", redact(u), serverErr)
+		}
+		t.Skipf("SKIPPING PostgreSQL test: %s does not answer (%v); set TEST_DATABASE_URL or start PostgreSQL", redact(u), serverErr)
+	}
+	return u
+}
+
+var (
+	serverOnce sync.Once
+	serverErr  error
+)
+
+func ping(u string) error {
+	db, err := sql.Open("pgx", u)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	return db.PingContext(ctx)
+}
+
+func connect(t testing.TB, u string) *bun.DB {
+	t.Helper()
+	parsed, err := config.ParseDatabaseURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := models.Open(context.Background(), parsed, models.OpenOptions{MaxConns: 8})
+	if err != nil {
+		t.Fatalf("open %s: %v", parsed.Dialect, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// createPostgres creates a database from a template and drops it (forcing
+// out stray connections) when the test ends.
+func createPostgres(t testing.TB, template string) string {
+	t.Helper()
+	server := PostgresServerURL(t)
+	name := "plaza_t_" + randomHex(6)
+	admin := adminDB(t, server)
+	defer admin.Close()
+	ctx := context.Background()
+	var err error
+	for range 20 { // a template being cloned by another test is briefly busy
+		_, err = admin.ExecContext(ctx, fmt.Sprintf(`CREATE DATABASE %s TEMPLATE %s`, name, template))
+		if err == nil || !strings.Contains(err.Error(), "being accessed by other users") {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		a := adminDB(t, server)
+		defer a.Close()
+		if _, err := a.ExecContext(context.Background(), fmt.Sprintf(`DROP DATABASE IF EXISTS %s WITH (FORCE)`, name)); err != nil {
+			t.Logf("drop test database %s: %v", name, err)
+		}
+	})
+	return withDatabase(server, name)
+}
+
+// templateName returns a migrated template database for the current
+// migrations, building it once (under an advisory lock, so parallel test
+// binaries build it once between them).
+func templateName(t testing.TB) string {
+	t.Helper()
+	server := PostgresServerURL(t)
+	name := "plaza_tmpl_" + migrationsHash(t)
+	admin := adminDB(t, server)
+	defer admin.Close()
+	ctx := context.Background()
+	conn, err := admin.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(727274)`); err != nil {
+		t.Fatal(err)
+	}
+	defer conn.ExecContext(ctx, `SELECT pg_advisory_unlock(727274)`) //nolint:errcheck
+	var exists bool
+	if err := conn.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&exists); err != nil {
+		t.Fatal(err)
+	}
+	if exists {
+		return name
+	}
+	building := name + "_building"
+	stmts := []string{
+		fmt.Sprintf(`DROP DATABASE IF EXISTS %s WITH (FORCE)`, building),
+		fmt.Sprintf(`CREATE DATABASE %s TEMPLATE template0`, building),
+	}
+	for _, s := range stmts {
+		if _, err := conn.ExecContext(ctx, s); err != nil {
+			t.Fatalf("build template: %v", err)
+		}
+	}
+	db := connectRaw(t, withDatabase(server, building))
+	if _, err := models.Migrate(ctx, db, quiet()); err != nil {
+		db.Close()
+		t.Fatalf("migrate template: %v", err)
+	}
+	db.Close()
+	dropStaleTemplates(t, conn)
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`ALTER DATABASE %s RENAME TO %s`, building, name)); err != nil {
+		t.Fatalf("publish template: %v", err)
+	}
+	return name
+}
+
+func connectRaw(t testing.TB, u string) *bun.DB {
+	parsed, err := config.ParseDatabaseURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := models.Open(context.Background(), parsed, models.OpenOptions{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func dropStaleTemplates(t testing.TB, conn *sql.Conn) {
+	rows, err := conn.QueryContext(context.Background(), `SELECT datname FROM pg_database WHERE datname LIKE 'plaza_tmpl_%' AND datname NOT LIKE '%_building'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stale []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err == nil {
+			stale = append(stale, n)
+		}
+	}
+	rows.Close()
+	for _, n := range stale {
+		conn.ExecContext(context.Background(), fmt.Sprintf(`DROP DATABASE IF EXISTS %s WITH (FORCE)`, n)) //nolint:errcheck // best effort
+	}
+}
+
+func adminDB(t testing.TB, server string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("pgx", server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func migrationsHash(t testing.TB) string {
+	h := sha256.New()
+	files, err := migrations.For(config.DialectPostgres)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(files, p)
+		h.Write([]byte(p))
+		h.Write(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+func withDatabase(server, name string) string {
+	u, _ := url.Parse(server)
+	u.Path = "/" + name
+	return u.String()
+}
+
+func redact(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "the configured server"
+	}
+	return p.Redacted()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func quiet() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -1,0 +1,151 @@
+package models_test
+
+import (
+	"context"
+	"io/fs"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/models/migrations"
+)
+
+func TestMigrateFromEmpty(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			ctx := context.Background()
+			db, _ := dbtest.OpenEmpty(t, dialect)
+			first, err := models.Migrate(ctx, db, discard())
+			if err != nil {
+				t.Fatalf("first migrate: %v", err)
+			}
+			if got, want := len(first.Applied), len(migrationNames(t, dialect)); got != want {
+				t.Errorf("applied %d migrations, want %d", got, want)
+			}
+			if first.RiverApplied == 0 {
+				t.Error("job-queue migrations were not applied")
+			}
+			second, err := models.Migrate(ctx, db, discard())
+			if err != nil {
+				t.Fatalf("second migrate: %v", err)
+			}
+			if len(second.Applied) != 0 || second.RiverApplied != 0 {
+				t.Errorf("second start applied %v and %d river migrations, want nothing", second.Applied, second.RiverApplied)
+			}
+			pending, err := models.PendingMigrations(ctx, db)
+			if err != nil || len(pending) != 0 {
+				t.Errorf("pending after migrate = %v, %v; want none", pending, err)
+			}
+		})
+	}
+}
+
+func TestMigrationsSameStepsOnBothDialects(t *testing.T) {
+	pg, lite := migrationNames(t, config.DialectPostgres), migrationNames(t, config.DialectSQLite)
+	if !slices.Equal(pg, lite) {
+		t.Errorf("postgres steps %v\nsqlite steps   %v", pg, lite)
+	}
+	for _, n := range pg {
+		if !strings.HasSuffix(n, ".tx.up.sql") && !strings.HasSuffix(n, ".tx.down.sql") {
+			t.Errorf("%s: every step runs in a transaction (.tx.up.sql / .tx.down.sql)", n)
+		}
+	}
+}
+
+func TestMigrationsRollBackAndReapply(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			ctx := context.Background()
+			db := dbtest.Open(t, dialect)
+			if err := models.Rollback(ctx, db); err != nil {
+				t.Fatalf("rollback: %v", err)
+			}
+			if n := countTables(t, db, "users"); n != 0 {
+				t.Fatalf("users table survived the rollback")
+			}
+			res, err := models.Migrate(ctx, db, discard())
+			if err != nil || len(res.Applied) == 0 {
+				t.Fatalf("re-apply = %v, %v", res.Applied, err)
+			}
+		})
+	}
+}
+
+// TestSchemaMatchesModels compares every model's fields with its table's
+// columns, so a migration and a model cannot drift apart unnoticed.
+func TestSchemaMatchesModels(t *testing.T) {
+	// Columns the database maintains for search; no model reads them.
+	dbOnly := map[string]bool{"posts.search_vector": true}
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		for _, m := range models.All() {
+			table := db.Table(bunType(m))
+			var want []string
+			for _, f := range table.Fields {
+				want = append(want, f.Name)
+			}
+			got := columns(t, db, table.Name)
+			got = slices.DeleteFunc(got, func(c string) bool { return dbOnly[table.Name+"."+c] })
+			sort.Strings(want)
+			sort.Strings(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("table %s\n columns %v\n model   %v", table.Name, got, want)
+			}
+		}
+	})
+}
+
+func migrationNames(t *testing.T, dialect string) []string {
+	t.Helper()
+	files, err := migrations.For(dialect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".up.sql") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+func columns(t *testing.T, db *bun.DB, table string) []string {
+	t.Helper()
+	var cols []string
+	var err error
+	if models.Dialect(db) == config.DialectPostgres {
+		err = db.NewRaw(`SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?`, table).Scan(context.Background(), &cols)
+	} else {
+		err = db.NewRaw(`SELECT name FROM pragma_table_info(?)`, table).Scan(context.Background(), &cols)
+	}
+	if err != nil {
+		t.Fatalf("columns of %s: %v", table, err)
+	}
+	if len(cols) == 0 {
+		t.Errorf("table %s does not exist", table)
+	}
+	return cols
+}
+
+func countTables(t *testing.T, db *bun.DB, name string) int {
+	t.Helper()
+	var n int
+	q := `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`
+	if models.Dialect(db) == config.DialectPostgres {
+		q = `SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?`
+	}
+	if err := db.NewRaw(q, name).Scan(context.Background(), &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

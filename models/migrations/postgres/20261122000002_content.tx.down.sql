@@ -1,0 +1,9 @@
+DROP TABLE IF EXISTS uploads;
+--bun:split
+DROP TABLE IF EXISTS moderation_actions;
+--bun:split
+DROP TABLE IF EXISTS post_reports;
+--bun:split
+DROP TABLE IF EXISTS post_tags;
+--bun:split
+DROP TABLE IF EXISTS posts;

@@ -1,0 +1,378 @@
+package models
+
+import (
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// User is a member of the community; admins and moderators are users with roles.
+type User struct {
+	bun.BaseModel `bun:"table:users,alias:u"`
+
+	ID            int64      `bun:",pk,autoincrement"`
+	Username      string     `bun:",notnull"`
+	Email         string     `bun:",notnull"`
+	Name          *string    `bun:""`
+	Image         *string    `bun:""`
+	Bio           string     `bun:",notnull"`
+	Location      string     `bun:",notnull"`
+	ProfilePublic bool       `bun:",notnull"`
+	EmailVerified *time.Time `bun:""`
+	IsVerified    bool       `bun:",notnull"`
+	Status        string     `bun:",notnull"`
+	IsActive      bool       `bun:",notnull"`
+	AdminNotes    *string    `bun:""`
+	PasswordHash  *string    `bun:""`
+	PostCount     int        `bun:",notnull"`
+	LoginCount    int        `bun:",notnull"`
+	CreatedAt     time.Time  `bun:",notnull"`
+	UpdatedAt     time.Time  `bun:",notnull"`
+	LastLoginAt   *time.Time `bun:""`
+}
+
+// User statuses (interface.md part 3). IsActive is false exactly when the
+// status is inactive; a CHECK constraint holds the two together.
+const (
+	UserActive   = "active"
+	UserInactive = "inactive"
+	UserBanned   = "banned"
+)
+
+// Role is one of user, moderator, admin, super_admin; Rank orders them.
+type Role struct {
+	bun.BaseModel `bun:"table:roles,alias:r"`
+
+	ID          int64  `bun:",pk,autoincrement"`
+	Name        string `bun:",notnull"`
+	Rank        int    `bun:",notnull"`
+	Description string `bun:",notnull"`
+}
+
+// Role names, lowest to highest (DECISIONS.md section 2).
+const (
+	RoleUser       = "user"
+	RoleModerator  = "moderator"
+	RoleAdmin      = "admin"
+	RoleSuperAdmin = "super_admin"
+)
+
+// UserRole grants a role to a user.
+type UserRole struct {
+	bun.BaseModel `bun:"table:user_roles,alias:ur"`
+
+	UserID    int64     `bun:",pk"`
+	RoleID    int64     `bun:",pk"`
+	GrantedAt time.Time `bun:",notnull"`
+	GrantedBy *int64    `bun:""`
+}
+
+// ProviderAccount links a user to an external sign-in provider's account.
+type ProviderAccount struct {
+	bun.BaseModel `bun:"table:provider_accounts,alias:pa"`
+
+	ID             int64      `bun:",pk,autoincrement"`
+	UserID         int64      `bun:",notnull"`
+	Provider       string     `bun:",notnull"`
+	ProviderUserID string     `bun:",notnull"`
+	Email          *string    `bun:""`
+	EmailVerified  bool       `bun:",notnull"`
+	CreatedAt      time.Time  `bun:",notnull"`
+	LastUsedAt     *time.Time `bun:""`
+}
+
+// SubscriptionType is a kind of subscription a user can hold.
+type SubscriptionType struct {
+	bun.BaseModel `bun:"table:subscription_types,alias:st"`
+
+	ID          int64     `bun:",pk,autoincrement"`
+	Name        string    `bun:",notnull"`
+	Description string    `bun:",notnull"`
+	CreatedAt   time.Time `bun:",notnull"`
+}
+
+// UserSubscription is a user's subscription, active or not.
+type UserSubscription struct {
+	bun.BaseModel `bun:"table:user_subscriptions,alias:us"`
+
+	ID                 int64      `bun:",pk,autoincrement"`
+	UserID             int64      `bun:",notnull"`
+	SubscriptionTypeID int64      `bun:",notnull"`
+	Status             string     `bun:",notnull"`
+	StartedAt          time.Time  `bun:",notnull"`
+	EndsAt             *time.Time `bun:""`
+}
+
+// Ban is a timeout: permanent when ExpiresAt is nil, over when EndedAt is set
+// or ExpiresAt has passed.
+type Ban struct {
+	bun.BaseModel `bun:"table:bans,alias:b"`
+
+	ID        int64      `bun:",pk,autoincrement"`
+	UserID    int64      `bun:",notnull"`
+	Reason    string     `bun:",notnull"`
+	Notes     string     `bun:",notnull"`
+	CreatedBy *int64     `bun:""`
+	CreatedAt time.Time  `bun:",notnull"`
+	ExpiresAt *time.Time `bun:""`
+	EndedAt   *time.Time `bun:""`
+	EndedBy   *int64     `bun:""`
+}
+
+// Login is one successful sign-in, for activity reports.
+type Login struct {
+	bun.BaseModel `bun:"table:logins,alias:l"`
+
+	ID        int64     `bun:",pk,autoincrement"`
+	UserID    int64     `bun:",notnull"`
+	Method    string    `bun:",notnull"`
+	IPAddress string    `bun:",notnull"`
+	UserAgent string    `bun:",notnull"`
+	CreatedAt time.Time `bun:",notnull"`
+}
+
+// Post is a user's publication.
+type Post struct {
+	bun.BaseModel `bun:"table:posts,alias:p"`
+
+	ID          int64      `bun:",pk,autoincrement"`
+	AuthorID    int64      `bun:",notnull"`
+	Title       string     `bun:",notnull"`
+	Content     string     `bun:",notnull"`
+	Status      string     `bun:",notnull"`
+	ReportCount int        `bun:",notnull"`
+	CreatedAt   time.Time  `bun:",notnull"`
+	UpdatedAt   time.Time  `bun:",notnull"`
+	PublishedAt *time.Time `bun:""`
+}
+
+// Post statuses (interface.md part 3).
+const (
+	PostPublished = "published"
+	PostDraft     = "draft"
+	PostHidden    = "hidden"
+	PostFlagged   = "flagged"
+)
+
+// PostTag tags a post.
+type PostTag struct {
+	bun.BaseModel `bun:"table:post_tags,alias:pt"`
+
+	PostID int64  `bun:",pk"`
+	Tag    string `bun:",pk"`
+}
+
+// PostReport is a user's report of a post; a user has at most one open
+// report per post.
+type PostReport struct {
+	bun.BaseModel `bun:"table:post_reports,alias:pr"`
+
+	ID         int64      `bun:",pk,autoincrement"`
+	PostID     int64      `bun:",notnull"`
+	ReporterID int64      `bun:",notnull"`
+	Reason     string     `bun:",notnull"`
+	Status     string     `bun:",notnull"`
+	CreatedAt  time.Time  `bun:",notnull"`
+	ResolvedAt *time.Time `bun:""`
+	ResolvedBy *int64     `bun:""`
+}
+
+// Report statuses.
+const (
+	ReportOpen      = "open"
+	ReportResolved  = "resolved"
+	ReportDismissed = "dismissed"
+)
+
+// ModerationAction records one moderation decision; it outlives its post.
+type ModerationAction struct {
+	bun.BaseModel `bun:"table:moderation_actions,alias:ma"`
+
+	ID         int64     `bun:",pk,autoincrement"`
+	PostID     int64     `bun:",notnull"`
+	PostTitle  string    `bun:",notnull"`
+	AdminID    *int64    `bun:""`
+	Action     string    `bun:",notnull"`
+	Reason     string    `bun:",notnull"`
+	Notes      string    `bun:",notnull"`
+	FromStatus string    `bun:",notnull"`
+	ToStatus   string    `bun:",notnull"`
+	CreatedAt  time.Time `bun:",notnull"`
+}
+
+// Upload is a file under UPLOADS_DIR that belongs to a user or post.
+type Upload struct {
+	bun.BaseModel `bun:"table:uploads,alias:up"`
+
+	ID        int64     `bun:",pk,autoincrement"`
+	Kind      string    `bun:",notnull"`
+	Path      string    `bun:",notnull"`
+	SizeBytes int64     `bun:",notnull"`
+	UserID    *int64    `bun:""`
+	PostID    *int64    `bun:""`
+	CreatedAt time.Time `bun:",notnull"`
+}
+
+// Broadcast is a notification sent, or to be sent, to many users.
+type Broadcast struct {
+	bun.BaseModel `bun:"table:broadcasts,alias:bc"`
+
+	ID          int64      `bun:",pk,autoincrement"`
+	Title       string     `bun:",notnull"`
+	Message     string     `bun:",notnull"`
+	Type        string     `bun:",notnull"`
+	Targets     []string   `bun:",notnull,type:jsonb"`
+	Status      string     `bun:",notnull"`
+	ScheduledAt *time.Time `bun:""`
+	SentAt      *time.Time `bun:""`
+	Recipients  int        `bun:",notnull"`
+	CreatedBy   *int64     `bun:""`
+	CreatedAt   time.Time  `bun:",notnull"`
+}
+
+// Notification is one message in a user's inbox.
+type Notification struct {
+	bun.BaseModel `bun:"table:notifications,alias:n"`
+
+	ID          int64      `bun:",pk,autoincrement"`
+	UserID      int64      `bun:",notnull"`
+	BroadcastID *int64     `bun:""`
+	Title       string     `bun:",notnull"`
+	Message     string     `bun:",notnull"`
+	Type        string     `bun:",notnull"`
+	CreatedAt   time.Time  `bun:",notnull"`
+	ReadAt      *time.Time `bun:""`
+}
+
+// FeatureFlag is a named switch with a percentage rollout.
+type FeatureFlag struct {
+	bun.BaseModel `bun:"table:feature_flags,alias:ff"`
+
+	Name              string    `bun:",pk"`
+	Description       string    `bun:",notnull"`
+	Enabled           bool      `bun:",notnull"`
+	RolloutPercentage int       `bun:",notnull"`
+	CreatedAt         time.Time `bun:",notnull"`
+	UpdatedAt         time.Time `bun:",notnull"`
+	UpdatedBy         *int64    `bun:""`
+}
+
+// AuditEntry is one hash-chained, append-only record of an admin request.
+type AuditEntry struct {
+	bun.BaseModel `bun:"table:audit_log,alias:al"`
+
+	ID            int64          `bun:",pk,autoincrement"`
+	CreatedAt     time.Time      `bun:",notnull"`
+	AdminID       *int64         `bun:""`
+	AdminUsername string         `bun:",notnull"`
+	Action        string         `bun:",notnull"`
+	TargetType    string         `bun:",notnull"`
+	TargetID      string         `bun:",notnull"`
+	IPAddress     string         `bun:",notnull"`
+	UserAgent     string         `bun:",notnull"`
+	Status        int            `bun:",notnull"`
+	Details       map[string]any `bun:",notnull,type:jsonb"`
+	PrevHash      string         `bun:",notnull"`
+	Hash          string         `bun:",notnull"`
+}
+
+// Lock is an admin's lease on a resource while editing it.
+type Lock struct {
+	bun.BaseModel `bun:"table:locks,alias:lk"`
+
+	ResourceType string    `bun:",pk"`
+	ResourceID   string    `bun:",pk"`
+	LockedBy     int64     `bun:",notnull"`
+	LockedAt     time.Time `bun:",notnull"`
+	ExpiresAt    time.Time `bun:",notnull"`
+}
+
+// Session is an scs session row.
+type Session struct {
+	bun.BaseModel `bun:"table:sessions,alias:s"`
+
+	Token  string    `bun:",pk"`
+	Data   []byte    `bun:",notnull"`
+	Expiry time.Time `bun:",notnull"`
+}
+
+// APIToken records an admin JWT by its jti so that it can be listed and revoked.
+type APIToken struct {
+	bun.BaseModel `bun:"table:api_tokens,alias:at"`
+
+	JTI         string     `bun:"jti,pk"`
+	UserID      int64      `bun:",notnull"`
+	Name        string     `bun:",notnull"`
+	Permissions string     `bun:",notnull"`
+	CreatedBy   *int64     `bun:""`
+	CreatedAt   time.Time  `bun:",notnull"`
+	ExpiresAt   time.Time  `bun:",notnull"`
+	RevokedAt   *time.Time `bun:""`
+	LastUsedAt  *time.Time `bun:""`
+}
+
+// Setting is an instance-wide value, such as a generated secret.
+type Setting struct {
+	bun.BaseModel `bun:"table:settings,alias:set"`
+
+	Key       string    `bun:",pk"`
+	Value     string    `bun:",notnull"`
+	CreatedAt time.Time `bun:",notnull"`
+}
+
+// AnalyticsEvent is one collected interaction event.
+type AnalyticsEvent struct {
+	bun.BaseModel `bun:"table:analytics_events,alias:ae"`
+
+	ID         string         `bun:",pk"`
+	EventType  string         `bun:",notnull"`
+	EventData  map[string]any `bun:",notnull,type:jsonb"`
+	UserID     *int64         `bun:""`
+	SessionID  string         `bun:",notnull"`
+	IPHash     string         `bun:"ip_hash,notnull"`
+	UserAgent  string         `bun:",notnull"`
+	PagePath   string         `bun:",notnull"`
+	OccurredAt time.Time      `bun:",notnull"`
+	ReceivedAt time.Time      `bun:",notnull"`
+}
+
+// AnalyticsDailyEvents counts one day's events of one type.
+type AnalyticsDailyEvents struct {
+	bun.BaseModel `bun:"table:analytics_daily_events,alias:ade"`
+
+	Day       time.Time `bun:",pk,type:date"`
+	EventType string    `bun:",pk"`
+	Events    int64     `bun:",notnull"`
+}
+
+// AnalyticsDailyStats holds one day's active users and sessions.
+type AnalyticsDailyStats struct {
+	bun.BaseModel `bun:"table:analytics_daily_stats,alias:ads"`
+
+	Day                 time.Time `bun:",pk,type:date"`
+	ActiveUsers         int       `bun:",notnull"`
+	Sessions            int       `bun:",notnull"`
+	TotalSessionSeconds int64     `bun:",notnull"`
+}
+
+// AnalyticsIPKey is the secret that hashes one day's IP addresses; it is
+// deleted with the events of that day.
+type AnalyticsIPKey struct {
+	bun.BaseModel `bun:"table:analytics_ip_keys,alias:aik"`
+
+	Day       time.Time `bun:",pk,type:date"`
+	Secret    string    `bun:",notnull"`
+	CreatedAt time.Time `bun:",notnull"`
+}
+
+// All lists every model, for schema checks.
+func All() []any {
+	return []any{
+		(*User)(nil), (*Role)(nil), (*UserRole)(nil), (*ProviderAccount)(nil),
+		(*SubscriptionType)(nil), (*UserSubscription)(nil), (*Ban)(nil), (*Login)(nil),
+		(*Post)(nil), (*PostTag)(nil), (*PostReport)(nil), (*ModerationAction)(nil), (*Upload)(nil),
+		(*Broadcast)(nil), (*Notification)(nil), (*FeatureFlag)(nil), (*AuditEntry)(nil),
+		(*Lock)(nil), (*Session)(nil), (*APIToken)(nil), (*Setting)(nil),
+		(*AnalyticsEvent)(nil), (*AnalyticsDailyEvents)(nil), (*AnalyticsDailyStats)(nil), (*AnalyticsIPKey)(nil),
+	}
+}
