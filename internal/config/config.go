@@ -115,7 +115,7 @@ func Load(getenv func(string) string) (Config, error) {
 		}
 	}
 	opts := env.Options{Environment: environ, FuncMap: map[reflect.Type]env.ParserFunc{
-		reflect.TypeOf(netip.Prefix{}): parsePrefix,
+		reflect.TypeOf([]netip.Prefix{}): parsePrefixes,
 	}}
 	if err := env.ParseWithOptions(&c, opts); err != nil {
 		return c, explain(err, environ)
@@ -302,15 +302,30 @@ func (c *Config) defaultPublicURL() {
 	c.Warnings = append(c.Warnings, "PUBLIC_APP_URL is not set; using "+c.PublicAppURL)
 }
 
-func parsePrefix(s string) (any, error) {
-	if strings.Contains(s, "/") {
-		return netip.ParsePrefix(s)
+// parsePrefixes reads a comma-separated list of CIDR ranges and single
+// addresses (a single address is its own /32 or /128).
+func parsePrefixes(list string) (any, error) {
+	var out []netip.Prefix
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		if strings.Contains(s, "/") {
+			p, err := netip.ParsePrefix(s)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
 	}
-	a, err := netip.ParseAddr(s)
-	if err != nil {
-		return nil, err
-	}
-	return netip.PrefixFrom(a, a.BitLen()), nil
+	return out, nil
 }
 
 // explain turns the env library's errors into ones that name the variable.

@@ -1,0 +1,53 @@
+# Plaza's everyday commands. `go run .` and `make test` are all a new
+# developer needs; the rest are for working on Plaza itself.
+
+VERSION  ?= $(shell cat VERSION)
+LDFLAGS  := -s -w -X github.com/plazahq/plaza/internal/version.stamped=$(VERSION)
+PKGS     := ./...
+
+.PHONY: run build test test-short check-generated generate css lint bench seed-bench clean
+
+run:
+	go run .
+
+build:
+	go build -trimpath -ldflags "$(LDFLAGS)" -o bin/plaza .
+
+# The whole suite: SQLite always; PostgreSQL, Redis and Chromium when they
+# answer (REQUIRE_POSTGRES=1 / REQUIRE_REDIS=1 / REQUIRE_BROWSER=1 turn a
+# missing one from a loud skip into a failure, as .ci/run does).
+test: check-generated
+	go vet $(PKGS)
+	go test -count=1 -timeout 20m $(PKGS)
+
+test-short:
+	go test -count=1 -short $(PKGS)
+
+# Fails when the committed templ output does not match the .templ sources.
+check-generated:
+	@before=$$(cat views/*_templ.go | sha256sum); \
+	go tool templ generate -path views >/dev/null 2>&1; \
+	after=$$(cat views/*_templ.go | sha256sum); \
+	if [ "$$before" != "$$after" ]; then echo "templ output was stale and has been regenerated: commit views/*_templ.go"; exit 1; fi
+
+# Regenerates everything committed that is built: templ output, CSS and htmx.
+generate:
+	go tool templ generate -path views
+	npm ci --no-audit --no-fund
+	npm run build
+
+css:
+	npm run build:css
+
+lint:
+	go vet $(PKGS)
+	go tool staticcheck $(PKGS)
+
+bench:
+	go test -run '^$$' -bench . -benchmem $(PKGS)
+
+seed-bench:
+	bash bench/seed.sh
+
+clean:
+	rm -rf bin

@@ -1,0 +1,54 @@
+package api
+
+// SignInRequest is the body of POST /api/auth/signin, as JSON or a form.
+type SignInRequest struct {
+	Email       string `json:"email" form:"email"`
+	Password    string `json:"password" form:"password"`
+	CallbackURL string `json:"callbackUrl" form:"callbackUrl"`
+}
+
+// SessionUser is the user object of the session endpoints (DECISIONS.md section 3).
+type SessionUser struct {
+	ID    string  `json:"id"`
+	Name  *string `json:"name"`
+	Email string  `json:"email"`
+	Image *string `json:"image"`
+	Role  string  `json:"role"`
+}
+
+// Session is the body of GET /api/auth/session and of a JSON sign-in.
+type Session struct {
+	User    SessionUser `json:"user"`
+	Expires string      `json:"expires"`
+}
+
+// Provider is one external sign-in provider (GET /api/auth/providers).
+type Provider struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	SigninURL   string `json:"signinUrl"`
+	CallbackURL string `json:"callbackUrl"`
+}
+
+// SignInPage is the view model of the sign-in page.
+type SignInPage struct {
+	Providers   []Provider
+	Email       string
+	CallbackURL string
+	Error       string
+}
+
+// SignOutPage is the view model of the sign-out confirmation page.
+type SignOutPage struct {
+	Email string
+}
+
+// Auth paths.
+const (
+	PathSignIn   = "/api/auth/signin"
+	PathSignOut  = "/api/auth/signout"
+	PathSession  = "/api/auth/session"
+	PathConsole  = "/admin"
+	PathCallback = "/api/auth/callback/"
+)

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// Error codes of the versioned admin and general families (interface.md 7.1,
+// 7.4; DECISIONS.md section 4).
+const (
+	CodeUnauthorized                 = "UNAUTHORIZED"
+	CodeForbidden                    = "FORBIDDEN"
+	CodeInsufficientAdminPermissions = "INSUFFICIENT_ADMIN_PERMISSIONS"
+	CodeNotFound                     = "NOT_FOUND"
+	CodeValidationError              = "VALIDATION_ERROR"
+	CodeResourceLocked               = "RESOURCE_LOCKED"
+	CodeRateLimited                  = "RATE_LIMITED"
+	CodePayloadTooLarge              = "PAYLOAD_TOO_LARGE"
+	CodeServerError                  = "SERVER_ERROR"
+)
+
+// Error is a failure with a public face: the status, a code, a message a
+// client may read and optional details. The web error handler renders it in
+// the envelope of the caller's family; Cause is logged, never shown.
+type Error struct {
+	Status  int
+	Code    string
+	Message string
+	Details any
+	Cause   error
+	// Extra fields of the v1 error object (interface.md 7.1).
+	RequiredPermission string
+	LockedBy           string
+	LockedAt           string
+	// RetryAfter is set on 429s: seconds until the window resets.
+	RetryAfter int
+}
+
+func (e *Error) Error() string {
+	if e.Cause != nil {
+		return fmt.Sprintf("%d %s: %s: %v", e.Status, e.Code, e.Message, e.Cause)
+	}
+	return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Cause }
+
+// CodeForStatus is the default code of a status.
+func CodeForStatus(status int) string {
+	switch status {
+	case http.StatusUnauthorized:
+		return CodeUnauthorized
+	case http.StatusForbidden:
+		return CodeForbidden
+	case http.StatusNotFound:
+		return CodeNotFound
+	case http.StatusUnprocessableEntity, http.StatusBadRequest:
+		return CodeValidationError
+	case http.StatusLocked:
+		return CodeResourceLocked
+	case http.StatusTooManyRequests:
+		return CodeRateLimited
+	case http.StatusRequestEntityTooLarge:
+		return CodePayloadTooLarge
+	}
+	return CodeServerError
+}
+
+// ErrVersionUnknown answers GET /api/version when no version can be read
+// (interface.md 7.3).
+func ErrVersionUnknown(cause error) *Error {
+	return &Error{Status: http.StatusInternalServerError, Code: CodeServerError,
+		Message: "Version information is not available", Details: cause.Error()}
+}
+
+// PublicError is the body of the public utilities' errors (interface.md 7.3).
+type PublicError struct {
+	Error   string `json:"error"`
+	Details any    `json:"details,omitempty"`
+}
+
+// GeneralError is the body of the general API's errors (interface.md 7.4).
+type GeneralError struct {
+	Error GeneralErrorBody `json:"error"`
+}
+
+// GeneralErrorBody is the error object of the general and v1 envelopes;
+// the v1 family adds requiredPermission (403) and lockedBy/lockedAt (423).
+type GeneralErrorBody struct {
+	Code               string `json:"code"`
+	Message            string `json:"message"`
+	Details            any    `json:"details,omitempty"`
+	RequiredPermission string `json:"requiredPermission,omitempty"`
+	LockedBy           string `json:"lockedBy,omitempty"`
+	LockedAt           string `json:"lockedAt,omitempty"`
+}
+
+// V1Error is the body of the versioned admin family's errors (interface.md 7.1).
+type V1Error struct {
+	Success bool             `json:"success"`
+	Error   GeneralErrorBody `json:"error"`
+}

@@ -1,0 +1,75 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+)
+
+// LockStore is what the lock handlers need.
+type LockStore interface {
+	AcquireLock(ctx context.Context, typ, id string, userID int64) (*models.Lock, error)
+	ReleaseLock(ctx context.Context, typ, id string, userID int64) error
+}
+
+// Locks takes, renews and releases admins' edit leases (DECISIONS.md
+// section 4). Statuses: 201, 200, 401, 403, 422, 423 RESOURCE_LOCKED.
+type Locks struct {
+	Store LockStore
+}
+
+var lockTypes = map[string]bool{"user": true, "post": true, "feature_flag": true}
+
+// Acquire answers POST /api/v1/admin/locks {type, id} → 201 {type, id,
+// lockedBy, lockedAt, expiresAt}; the holder renews with the same call.
+func (h Locks) Acquire(c echo.Context) error {
+	var req api.LockRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if err := checkLockTarget(req.Type, req.ID); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	setAuditTarget(ctx, req.Type, req.ID, nil)
+	p := auth.PrincipalFrom(ctx)
+	l, err := h.Store.AcquireLock(ctx, req.Type, req.ID, p.UserID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, api.OK(api.Lock{Type: l.ResourceType, ID: l.ResourceID, LockedBy: p.Username,
+		LockedAt: api.Timestamp(l.LockedAt), ExpiresAt: api.Timestamp(l.ExpiresAt)}))
+}
+
+// Release answers DELETE /api/v1/admin/locks/{type}/{id}.
+func (h Locks) Release(c echo.Context) error {
+	typ, id := c.Param("type"), c.Param("id")
+	if err := checkLockTarget(typ, id); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	setAuditTarget(ctx, typ, id, nil)
+	if err := h.Store.ReleaseLock(ctx, typ, id, auth.PrincipalFrom(ctx).UserID); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.OK(map[string]any{"released": true, "type": typ, "id": id}))
+}
+
+func checkLockTarget(typ, id string) error {
+	var issues []api.Issue
+	if !lockTypes[typ] {
+		issues = append(issues, api.FieldIssue("type", "invalid_enum_value", "type must be user, post or feature_flag"))
+	}
+	if id == "" || len(id) > 128 {
+		issues = append(issues, api.FieldIssue("id", "invalid_string", "id is required"))
+	}
+	if len(issues) > 0 {
+		return api.Invalid(issues...)
+	}
+	return nil
+}

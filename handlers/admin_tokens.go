@@ -1,0 +1,122 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+)
+
+// TokenStore is what the token handlers need.
+type TokenStore interface {
+	Change(ctx context.Context, status int, fn func(ctx context.Context, tx bun.Tx) error) error
+	MintAPIToken(ctx context.Context, db bun.IDB, secret []byte, userID int64, perms []string, ttl time.Duration, name string, createdBy *int64) (string, *models.APIToken, error)
+	ListAPITokens(ctx context.Context) ([]models.APIToken, error)
+	RevokeAPIToken(ctx context.Context, db bun.IDB, jti string) error
+}
+
+// Token lifetimes accepted by POST /api/v1/admin/tokens.
+const (
+	DefaultTokenTTL = 24 * time.Hour
+	MaxTokenTTL     = 365 * 24 * time.Hour
+)
+
+// Tokens mints, lists and revokes admin API tokens (DECISIONS.md section 2).
+// Every route needs admin:super. Statuses: 201, 200, 401, 403, 404, 422.
+type Tokens struct {
+	Store  TokenStore
+	Secret []byte
+}
+
+// Create answers POST /api/v1/admin/tokens: {permissions, ttl, name?} →
+// 201 {id, token, expiresAt}. A token never grants more than its maker holds.
+func (h Tokens) Create(c echo.Context) error {
+	var req api.TokenRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	p := auth.PrincipalFrom(c.Request().Context())
+	perms, ttl, err := checkTokenRequest(req, p)
+	if err != nil {
+		return err
+	}
+	var res api.NewToken
+	err = h.Store.Change(c.Request().Context(), http.StatusCreated, func(ctx context.Context, tx bun.Tx) error {
+		tok, rec, err := h.Store.MintAPIToken(ctx, tx, h.Secret, p.UserID, perms, ttl, req.Name, &p.UserID)
+		if err != nil {
+			return err
+		}
+		res = api.NewToken{ID: rec.JTI, Token: tok, ExpiresAt: api.Timestamp(rec.ExpiresAt)}
+		setAuditTarget(ctx, "token", rec.JTI, map[string]any{"permissions": perms, "expiresAt": res.ExpiresAt})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, api.OK(res))
+}
+
+func checkTokenRequest(req api.TokenRequest, p *auth.Principal) ([]string, time.Duration, error) {
+	var issues []api.Issue
+	perms, err := auth.ParsePermissions(req.Permissions)
+	switch {
+	case err != nil:
+		issues = append(issues, api.FieldIssue("permissions", "invalid_enum_value", err.Error()))
+	case len(perms) == 0:
+		issues = append(issues, api.FieldIssue("permissions", "too_small", "at least one permission is required"))
+	}
+	for _, perm := range perms {
+		if !p.Can(perm) {
+			issues = append(issues, api.FieldIssue("permissions", "custom", "you do not hold "+perm))
+		}
+	}
+	ttl := DefaultTokenTTL
+	if req.TTL != "" {
+		d, err := time.ParseDuration(req.TTL)
+		if err != nil {
+			d, err = api.ParseDuration(req.TTL)
+		}
+		if err != nil || d < time.Minute || d > MaxTokenTTL {
+			issues = append(issues, api.FieldIssue("ttl", "invalid_string", "ttl must be a duration between 1m and 365d, e.g. 24h or 30d"))
+		}
+		ttl = d
+	}
+	if len(issues) > 0 {
+		return nil, 0, api.Invalid(issues...)
+	}
+	return perms, ttl, nil
+}
+
+// List answers GET /api/v1/admin/tokens: unexpired tokens, newest first.
+func (h Tokens) List(c echo.Context) error {
+	rows, err := h.Store.ListAPITokens(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	out := make([]api.Token, len(rows))
+	for i, t := range rows {
+		out[i] = api.Token{ID: t.JTI, Name: t.Name, UserID: itoa(t.UserID), Permissions: t.PermissionList(),
+			CreatedAt: api.Timestamp(t.CreatedAt), ExpiresAt: api.Timestamp(t.ExpiresAt),
+			RevokedAt: api.OptionalTimestamp(t.RevokedAt), LastUsedAt: api.OptionalTimestamp(t.LastUsedAt)}
+	}
+	return c.JSON(http.StatusOK, api.OK(out))
+}
+
+// Revoke answers DELETE /api/v1/admin/tokens/{jti}: the token stops working
+// at once. Unknown jti: 404.
+func (h Tokens) Revoke(c echo.Context) error {
+	jti := c.Param("id")
+	err := h.Store.Change(c.Request().Context(), http.StatusOK, func(ctx context.Context, tx bun.Tx) error {
+		return h.Store.RevokeAPIToken(ctx, tx, jti)
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.OK(map[string]any{"revoked": true, "id": jti}))
+}

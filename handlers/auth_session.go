@@ -1,0 +1,87 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/views"
+)
+
+// AccountLoader loads a signed-in user.
+type AccountLoader interface {
+	UserRoles(ctx context.Context, userID int64) ([]string, error)
+}
+
+// Session answers GET /api/auth/session: {user, expires} when signed in
+// with a session cookie, {} otherwise.
+type Session struct {
+	Sessions Sessions
+}
+
+// Handle answers GET /api/auth/session.
+func (h Session) Handle(c echo.Context) error {
+	ctx := c.Request().Context()
+	p := auth.PrincipalFrom(ctx)
+	noStore(c)
+	if p == nil || p.Via != auth.ViaSession {
+		return c.JSON(http.StatusOK, struct{}{})
+	}
+	return c.JSON(http.StatusOK, api.Session{User: principalUser(p), Expires: api.Timestamp(h.Sessions.Deadline(ctx))})
+}
+
+func principalUser(p *auth.Principal) api.SessionUser {
+	u := api.SessionUser{ID: itoa(p.UserID), Email: p.Email, Role: p.Role()}
+	if p.Name != "" {
+		u.Name = &p.Name
+	}
+	if p.Image != "" {
+		u.Image = &p.Image
+	}
+	return u
+}
+
+// Providers answers GET /api/auth/providers: the enabled external providers by id.
+type Providers struct {
+	List func() []api.Provider
+}
+
+// Handle answers GET /api/auth/providers.
+func (h Providers) Handle(c echo.Context) error {
+	out := map[string]api.Provider{}
+	for _, p := range h.List() {
+		out[p.ID] = p
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// SignOut serves the confirmation page and ends the session.
+type SignOut struct {
+	Sessions Sessions
+}
+
+// Page answers GET /api/auth/signout.
+func (h SignOut) Page(c echo.Context) error {
+	var email string
+	if p := auth.PrincipalFrom(c.Request().Context()); p != nil {
+		email = p.Email
+	}
+	return render(c, http.StatusOK, views.SignOutPage(api.SignOutPage{Email: email}))
+}
+
+// Handle answers POST /api/auth/signout: JSON callers get {}, forms a
+// redirect to the sign-in page.
+func (h SignOut) Handle(c echo.Context) error {
+	if err := h.Sessions.Destroy(c.Request().Context()); err != nil {
+		return err
+	}
+	req := c.Request()
+	if strings.Contains(req.Header.Get(echo.HeaderContentType), "json") || strings.Contains(req.Header.Get(echo.HeaderAccept), "json") {
+		return c.JSON(http.StatusOK, struct{}{})
+	}
+	return c.Redirect(http.StatusSeeOther, api.PathSignIn)
+}

@@ -1,0 +1,66 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/views"
+)
+
+// Pinger checks that the database answers.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// healthTimeout is how long the database may take to answer (DECISIONS.md section 6).
+const healthTimeout = 2 * time.Second
+
+// Health answers GET /api/health (interface.md 4.8): 200 when the database
+// answers within 2 s, else 503 with status unhealthy. The console's status
+// cards show the same result.
+type Health struct {
+	DB      Pinger
+	Version string
+	Started time.Time
+	Now     func() time.Time
+}
+
+// Handle answers GET /api/health and, for htmx, the dashboard's status cards.
+func (h Health) Handle(c echo.Context) error {
+	res := h.Check(c.Request().Context())
+	status := http.StatusOK
+	if res.Status != api.StatusHealthy {
+		status = http.StatusServiceUnavailable
+	}
+	noStore(c)
+	return respond(c, status, res, views.HealthCards(res))
+}
+
+// Check pings the database and reports.
+func (h Health) Check(ctx context.Context) api.Health {
+	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
+	defer cancel()
+	now := h.Now()
+	res := api.Health{
+		Status:    api.StatusHealthy,
+		Timestamp: api.Timestamp(now),
+		Version:   h.Version,
+		Database:  api.DatabaseConnected,
+		Uptime:    FormatUptime(now.Sub(h.Started)),
+	}
+	if err := h.DB.Ping(ctx); err != nil {
+		res.Status, res.Database = api.StatusUnhealthy, api.DatabaseUnreachable
+	}
+	return res
+}
+
+// FormatUptime writes a duration as hours, minutes and seconds: "3h 2m 1s".
+func FormatUptime(d time.Duration) string {
+	s := int64(d.Truncate(time.Second).Seconds())
+	return fmt.Sprintf("%dh %dm %ds", s/3600, s%3600/60, s%60)
+}

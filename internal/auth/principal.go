@@ -1,0 +1,63 @@
+package auth
+
+import "context"
+
+// How a principal authenticated.
+const (
+	ViaSession = "session"
+	ViaToken   = "token"
+)
+
+// Rate-limit tiers of the versioned admin family (DECISIONS.md section 4).
+const (
+	TierGeneral = "general"
+	TierSuper   = "super"
+)
+
+// Principal is the caller of a request: a user, how it authenticated, and
+// what it may do now. A nil *Principal is an anonymous caller.
+type Principal struct {
+	UserID      int64
+	Username    string
+	Email       string
+	Name        string
+	Image       string
+	Roles       []string
+	Permissions Permissions
+	Via         string
+	TokenID     string // jti, for token callers
+}
+
+// Can reports whether the principal holds perm; nil holds nothing.
+func (p *Principal) Can(perm string) bool {
+	return p != nil && p.Permissions.Has(perm)
+}
+
+// Tier is the principal's rate-limit tier: super for admin:super holders.
+func (p *Principal) Tier() string {
+	if p.Can(PermAdminSuper) {
+		return TierSuper
+	}
+	return TierGeneral
+}
+
+// Role is the principal's highest role.
+func (p *Principal) Role() string {
+	if p == nil {
+		return ""
+	}
+	return HighestRole(p.Roles)
+}
+
+type principalKey struct{}
+
+// WithPrincipal stores the request's principal in its context.
+func WithPrincipal(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// PrincipalFrom returns the request's principal, nil for anonymous callers.
+func PrincipalFrom(ctx context.Context) *Principal {
+	p, _ := ctx.Value(principalKey{}).(*Principal)
+	return p
+}

@@ -1,0 +1,139 @@
+package auth
+
+import "slices"
+
+// Roles, lowest to highest (DECISIONS.md section 2).
+const (
+	RoleUser       = "user"
+	RoleModerator  = "moderator"
+	RoleAdmin      = "admin"
+	RoleSuperAdmin = "super_admin"
+)
+
+// Permissions (interface.md 5.1, DECISIONS.md section 2).
+const (
+	PermAdminRead     = "admin:read"
+	PermAdminWrite    = "admin:write"
+	PermAdminDelete   = "admin:delete"
+	PermAdminSuper    = "admin:super"
+	PermUsersManage   = "users:manage"
+	PermPostsModerate = "posts:moderate"
+)
+
+// AllPermissions lists every permission Plaza knows.
+func AllPermissions() []string {
+	return []string{PermAdminRead, PermAdminWrite, PermAdminDelete, PermAdminSuper, PermUsersManage, PermPostsModerate}
+}
+
+// roleRank orders the roles; unknown roles rank below user.
+func roleRank(role string) int {
+	switch role {
+	case RoleUser:
+		return 0
+	case RoleModerator:
+		return 1
+	case RoleAdmin:
+		return 2
+	case RoleSuperAdmin:
+		return 3
+	}
+	return -1
+}
+
+// ImpliedRoles lists the roles a user is given when made role: a super
+// admin also holds admin, so that "holds the admin role" is true of it.
+func ImpliedRoles(role string) []string {
+	if role == RoleSuperAdmin {
+		return []string{RoleAdmin, RoleSuperAdmin}
+	}
+	return []string{role}
+}
+
+// HighestRole is the highest of roles ("user" when none is known).
+func HighestRole(roles []string) string {
+	best := RoleUser
+	for _, r := range roles {
+		if roleRank(r) > roleRank(best) {
+			best = r
+		}
+	}
+	return best
+}
+
+// IsValidRole reports whether role is one of the four roles.
+func IsValidRole(role string) bool { return roleRank(role) >= 0 }
+
+// RolePermissions is what the roles grant together.
+func RolePermissions(roles []string) Permissions {
+	var p Permissions
+	for _, r := range roles {
+		switch r {
+		case RoleModerator:
+			p = p.add(PermPostsModerate)
+		case RoleAdmin:
+			p = p.add(PermAdminRead, PermAdminWrite, PermAdminDelete, PermUsersManage, PermPostsModerate)
+		case RoleSuperAdmin:
+			p = p.add(PermAdminRead, PermAdminWrite, PermAdminDelete, PermUsersManage, PermPostsModerate, PermAdminSuper)
+		}
+	}
+	return p
+}
+
+// Permissions is a small sorted set of permission names.
+type Permissions []string
+
+func (p Permissions) add(names ...string) Permissions {
+	for _, n := range names {
+		if !slices.Contains(p, n) {
+			p = append(p, n)
+		}
+	}
+	slices.Sort(p)
+	return p
+}
+
+// Has reports whether p grants perm. admin:super satisfies every admin
+// permission (DECISIONS.md section 2).
+func (p Permissions) Has(perm string) bool {
+	if slices.Contains(p, perm) {
+		return true
+	}
+	return slices.Contains(p, PermAdminSuper) && isAdminPermission(perm)
+}
+
+func isAdminPermission(perm string) bool {
+	switch perm {
+	case PermAdminRead, PermAdminWrite, PermAdminDelete, PermAdminSuper, PermUsersManage, PermPostsModerate:
+		return true
+	}
+	return false
+}
+
+// Intersect keeps the permissions of p that grant allows now, so a token
+// never outranks its user's current roles.
+func (p Permissions) Intersect(grant Permissions) Permissions {
+	var out Permissions
+	for _, perm := range p {
+		if grant.Has(perm) {
+			out = out.add(perm)
+		}
+	}
+	return out
+}
+
+// ParsePermissions reads a comma-separated list, refusing unknown names.
+func ParsePermissions(list []string) (Permissions, error) {
+	var p Permissions
+	for _, n := range list {
+		if !isAdminPermission(n) {
+			return nil, &UnknownPermissionError{Name: n}
+		}
+		p = p.add(n)
+	}
+	return p, nil
+}
+
+// UnknownPermissionError names a permission Plaza does not know.
+type UnknownPermissionError struct{ Name string }
+
+func (e *UnknownPermissionError) Error() string { return "unknown permission " + e.Name }

@@ -1,0 +1,115 @@
+package config
+
+import (
+	"net/netip"
+	"strings"
+	"testing"
+)
+
+func load(vars map[string]string) (Config, error) {
+	return Load(func(k string) string { return vars[k] })
+}
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := load(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":8080" || c.DatabaseURL != "sqlite://data/plaza.db" || c.Env != EnvDevelopment || !c.SeedDemo {
+		t.Errorf("defaults: %+v", c)
+	}
+	if c.PublicAppURL != "http://localhost:8080" || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "PUBLIC_APP_URL") {
+		t.Errorf("PUBLIC_APP_URL default %q with warnings %v", c.PublicAppURL, c.Warnings)
+	}
+	if c.RateLimit.AdminGeneral != 5000 || c.RateLimit.AdminUsers != 100 || c.RateLimit.OGImage != 120 {
+		t.Errorf("rate limits %+v", c.RateLimit)
+	}
+}
+
+func TestLoadValues(t *testing.T) {
+	c, err := load(map[string]string{
+		"ADDR":                   "127.0.0.1:9000",
+		"PUBLIC_APP_URL":         "https://plaza.example.com/",
+		"TRUSTED_PROXIES":        "10.0.0.0/8, 192.0.2.1",
+		"SEED_DEMO":              "false",
+		"RATE_LIMIT_ADMIN_USERS": "7",
+		"GITHUB_KEY":             "k", "GITHUB_SECRET": "s",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PublicAppURL != "https://plaza.example.com" || c.SeedDemo || c.RateLimit.AdminUsers != 7 || len(c.Warnings) != 0 {
+		t.Errorf("got %+v", c)
+	}
+	want := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.1/32")}
+	if len(c.TrustedProxies) != 2 || c.TrustedProxies[0] != want[0] || c.TrustedProxies[1] != want[1] {
+		t.Errorf("TRUSTED_PROXIES = %v, want %v", c.TrustedProxies, want)
+	}
+}
+
+// TestLoadRejects checks that each bad value stops start-up with a message
+// naming the variable and what it expected.
+func TestLoadRejects(t *testing.T) {
+	secret := strings.Repeat("s", 32)
+	tests := []struct {
+		name string
+		vars map[string]string
+		want string
+	}{
+		{"addr without port", map[string]string{"ADDR": "8080"}, `ADDR="8080": expected [host]:port`},
+		{"addr bad port", map[string]string{"ADDR": ":99999"}, `ADDR=":99999": expected [host]:port`},
+		{"unknown database", map[string]string{"DATABASE_URL": "mysql://x"}, `DATABASE_URL="mysql://x": expected postgres://`},
+		{"empty sqlite path", map[string]string{"DATABASE_URL": "sqlite://"}, `DATABASE_URL="sqlite://": expected a file path`},
+		{"relative public url", map[string]string{"PUBLIC_APP_URL": "plaza.example.com"}, `PUBLIC_APP_URL="plaza.example.com": expected an absolute http(s) URL`},
+		{"ftp public url", map[string]string{"PUBLIC_APP_URL": "ftp://x.org"}, `PUBLIC_APP_URL="ftp://x.org": expected an absolute http(s) URL`},
+		{"unknown env", map[string]string{"PLAZA_ENV": "prod"}, `PLAZA_ENV="prod": expected development, production or test`},
+		{"bool", map[string]string{"SEED_DEMO": "maybe"}, `SEED_DEMO="maybe": expected true or false`},
+		{"nested bool", map[string]string{"LINK_PREVIEW_ALLOW_PRIVATE": "yes please"}, `LINK_PREVIEW_ALLOW_PRIVATE="yes please": expected true or false`},
+		{"rate limit not a number", map[string]string{"RATE_LIMIT_ADMIN_SUPER": "lots"}, `RATE_LIMIT_ADMIN_SUPER="lots": expected an integer`},
+		{"rate limit zero", map[string]string{"RATE_LIMIT_API_ANONYMOUS": "0"}, `RATE_LIMIT_API_ANONYMOUS="0": expected a positive integer`},
+		{"trusted proxy", map[string]string{"TRUSTED_PROXIES": "10.0.0.0/33"}, `TRUSTED_PROXIES="10.0.0.0/33": expected a comma-separated list`},
+		{"duration", map[string]string{"SHUTDOWN_TIMEOUT": "soon"}, `SHUTDOWN_TIMEOUT="soon": expected a duration`},
+		{"redis url", map[string]string{"REDIS_URL": "localhost:6379"}, `REDIS_URL="localhost:6379": expected redis://`},
+		{"quote url", map[string]string{"QUOTE_SOURCE_ZENQUOTES_URL": "zenquotes"}, `QUOTE_SOURCE_ZENQUOTES_URL="zenquotes": expected an absolute http(s) URL`},
+		{"short secret", map[string]string{"JWT_SECRET": "short"}, `JWT_SECRET: expected at least 32 characters`},
+		{"admin email", map[string]string{"ADMIN_EMAIL": "admin"}, `ADMIN_EMAIL="admin": expected an email address`},
+		{"admin password", map[string]string{"ADMIN_PASSWORD": "1234"}, `ADMIN_PASSWORD: expected at least 8 characters`},
+		{"provider half set", map[string]string{"GOOGLE_KEY": "k"}, `GOOGLE_SECRET: GOOGLE_KEY and GOOGLE_SECRET must be set together`},
+		{"log level", map[string]string{"LOG_LEVEL": "loud"}, `LOG_LEVEL="loud": expected debug, info, warn or error`},
+		{"production without public url", map[string]string{"PLAZA_ENV": "production", "SESSION_SECRET": secret, "JWT_SECRET": secret}, `PUBLIC_APP_URL: required when PLAZA_ENV=production`},
+		{"production without session secret", map[string]string{"PLAZA_ENV": "production", "PUBLIC_APP_URL": "https://x.org", "JWT_SECRET": secret}, `SESSION_SECRET: required when PLAZA_ENV=production`},
+		{"production without jwt secret", map[string]string{"PLAZA_ENV": "production", "PUBLIC_APP_URL": "https://x.org", "SESSION_SECRET": secret}, `JWT_SECRET: required when PLAZA_ENV=production`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := load(tt.vars)
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error starting %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadProduction(t *testing.T) {
+	secret := strings.Repeat("s", 32)
+	c, err := load(map[string]string{"PLAZA_ENV": "production", "PUBLIC_APP_URL": "https://x.org", "SESSION_SECRET": secret, "JWT_SECRET": secret})
+	if err != nil || !c.Production() {
+		t.Errorf("production with everything set: %v", err)
+	}
+}
+
+func TestParseDatabaseURL(t *testing.T) {
+	tests := []struct{ in, dialect, dsn string }{
+		{"sqlite://data/plaza.db", DialectSQLite, "data/plaza.db"},
+		{"sqlite:///var/lib/plaza.db", DialectSQLite, "/var/lib/plaza.db"},
+		{"file:plaza.db?mode=rwc", DialectSQLite, "plaza.db"},
+		{"postgres://postgres@127.0.0.1:5432/test?sslmode=disable", DialectPostgres, "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"},
+		{"postgresql://u:p@db/plaza", DialectPostgres, "postgresql://u:p@db/plaza"},
+	}
+	for _, tt := range tests {
+		got, err := ParseDatabaseURL(tt.in)
+		if err != nil || got.Dialect != tt.dialect || got.DSN != tt.dsn {
+			t.Errorf("ParseDatabaseURL(%q) = %+v, %v; want %s %s", tt.in, got, err, tt.dialect, tt.dsn)
+		}
+	}
+}

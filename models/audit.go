@@ -1,0 +1,169 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/audit"
+	"github.com/plazahq/plaza/internal/config"
+)
+
+// auditLockKey serialises appends to the chain on PostgreSQL; SQLite write
+// transactions are exclusive already.
+var auditLockKey = advisoryKey("plaza:audit")
+
+// AppendAudit links e to the end of the chain and inserts it. Call it inside
+// the transaction of the change it records, so both land or neither does;
+// given a plain *bun.DB it opens its own transaction.
+func (s *Store) AppendAudit(ctx context.Context, db bun.IDB, e *AuditEntry) error {
+	if _, ok := db.(*bun.DB); ok {
+		return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			return s.AppendAudit(ctx, tx, e)
+		})
+	}
+	if Dialect(db) == config.DialectPostgres {
+		if _, err := db.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", auditLockKey); err != nil {
+			return fmt.Errorf("lock audit chain: %w", err)
+		}
+	}
+	prev, err := lastAuditHash(ctx, db)
+	if err != nil {
+		return err
+	}
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt = s.now()
+	}
+	e.CreatedAt = e.CreatedAt.UTC().Truncate(audit.Precision)
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.PrevHash = prev
+	if e.Hash, err = audit.Hash(chainEntry(e)); err != nil {
+		return fmt.Errorf("hash audit entry: %w", err)
+	}
+	_, err = db.NewInsert().Model(e).Returning("id").Exec(ctx)
+	return err
+}
+
+func lastAuditHash(ctx context.Context, db bun.IDB) (string, error) {
+	var h string
+	err := db.NewSelect().Model((*AuditEntry)(nil)).Column("hash").OrderExpr("id DESC").Limit(1).Scan(ctx, &h)
+	if errors.Is(err, sql.ErrNoRows) {
+		return audit.Genesis, nil
+	}
+	return h, err
+}
+
+func chainEntry(e *AuditEntry) audit.Entry {
+	return audit.Entry{CreatedAt: e.CreatedAt, AdminID: e.AdminID, AdminUsername: e.AdminUsername,
+		Action: e.Action, TargetType: e.TargetType, TargetID: e.TargetID, IPAddress: e.IPAddress,
+		UserAgent: e.UserAgent, Status: e.Status, Details: e.Details, PrevHash: e.PrevHash}
+}
+
+// AuditFilter selects audit entries; nil fields do not filter.
+type AuditFilter struct {
+	AdminID *int64
+	Action  *string
+	From    *time.Time
+	To      *time.Time
+	Limit   int
+	Offset  int
+}
+
+func (f AuditFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
+	if f.AdminID != nil {
+		q = q.Where("al.admin_id = ?", *f.AdminID)
+	}
+	if f.Action != nil {
+		q = q.Where("al.action = ?", *f.Action)
+	}
+	if f.From != nil {
+		q = q.Where("al.created_at >= ?", f.From.UTC())
+	}
+	if f.To != nil {
+		q = q.Where("al.created_at < ?", f.To.UTC())
+	}
+	return q
+}
+
+// ListAudit returns a page of entries, newest first, and the total matching.
+func (s *Store) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int, error) {
+	var rows []AuditEntry
+	q := f.apply(s.DB.NewSelect().Model(&rows)).OrderExpr("al.id DESC").Limit(int64(f.Limit)).Offset(int64(f.Offset))
+	n, err := q.ScanAndCount(ctx)
+	return rows, int(n), err
+}
+
+// AuditVerification is the outcome of re-walking the chain.
+type AuditVerification struct {
+	Valid         bool
+	Checked       int
+	FirstBrokenID *int64
+}
+
+// verifyPage is how many entries VerifyAudit reads at a time.
+const verifyPage = 1000
+
+// VerifyAudit re-walks the chain from the first entry and reports the first
+// entry whose link or hash does not hold.
+func (s *Store) VerifyAudit(ctx context.Context) (AuditVerification, error) {
+	res := AuditVerification{Valid: true}
+	prev, after := audit.Genesis, int64(0)
+	for {
+		var rows []AuditEntry
+		err := s.DB.NewSelect().Model(&rows).Where("al.id > ?", after).OrderExpr("al.id ASC").Limit(verifyPage).Scan(ctx)
+		if err != nil {
+			return res, err
+		}
+		for i := range rows {
+			e := &rows[i]
+			want, err := audit.Hash(chainEntry(e))
+			if err != nil || e.PrevHash != prev || e.Hash != want {
+				id := e.ID
+				return AuditVerification{Valid: false, Checked: res.Checked + 1, FirstBrokenID: &id}, nil
+			}
+			res.Checked++
+			prev, after = e.Hash, e.ID
+		}
+		if len(rows) < verifyPage {
+			return res, nil
+		}
+	}
+}
+
+// WriteAudit stores a request's draft entry with its status inside db (the
+// transaction of the change it records). A draft is written once.
+func (s *Store) WriteAudit(ctx context.Context, db bun.IDB, d *audit.Draft, status int) error {
+	if d == nil || !d.MarkWritten() {
+		return nil
+	}
+	e := &AuditEntry{AdminID: d.AdminID, AdminUsername: d.AdminUsername, Action: d.Action,
+		TargetType: d.TargetType, TargetID: d.TargetID, IPAddress: d.IPAddress, UserAgent: d.UserAgent,
+		Status: status, Details: d.Details}
+	if err := s.AppendAudit(ctx, db, e); err != nil {
+		d.Unmark()
+		return err
+	}
+	return nil
+}
+
+// Change runs fn and writes the request's audit entry (with status) in one
+// transaction: the change and its record land together or not at all.
+func (s *Store) Change(ctx context.Context, status int, fn func(ctx context.Context, tx bun.Tx) error) error {
+	d := audit.DraftFrom(ctx)
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := fn(ctx, tx); err != nil {
+			return err
+		}
+		return s.WriteAudit(ctx, tx, d, status)
+	})
+	if err != nil && d != nil {
+		d.Unmark()
+	}
+	return err
+}

@@ -1,0 +1,64 @@
+package models_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+func TestAccountByID(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		u, _ := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com", Roles: []string{"admin", "super_admin"}})
+		a, err := s.AccountByID(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roles := a.Roles()
+		slices.Sort(roles)
+		if a.Email != "ada@example.com" || !slices.Equal(roles, []string{"admin", "super_admin", "user"}) {
+			t.Errorf("account %+v roles %v", a.User, roles)
+		}
+		if _, err := s.AccountByID(ctx, 9999); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("unknown id: %v", err)
+		}
+	})
+}
+
+func TestSessionStore(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		ss := s.Sessions()
+		exp := time.Now().Add(time.Hour)
+		if err := ss.CommitCtx(ctx, "tok", []byte("one"), exp); err != nil {
+			t.Fatal(err)
+		}
+		if err := ss.CommitCtx(ctx, "tok", []byte("two"), exp); err != nil {
+			t.Fatal(err)
+		}
+		b, found, err := ss.FindCtx(ctx, "tok")
+		if err != nil || !found || string(b) != "two" {
+			t.Errorf("find = %q %v %v", b, found, err)
+		}
+		ss.CommitCtx(ctx, "old", []byte("x"), time.Now().Add(-time.Second))
+		if _, found, _ := ss.FindCtx(ctx, "old"); found {
+			t.Error("an expired session was found")
+		}
+		if n, err := s.DeleteExpiredSessions(ctx); err != nil || n != 1 {
+			t.Errorf("sweep removed %d, %v; want 1", n, err)
+		}
+		ss.DeleteCtx(ctx, "tok")
+		if _, found, _ := ss.FindCtx(ctx, "tok"); found {
+			t.Error("a deleted session was found")
+		}
+	})
+}

@@ -1,0 +1,32 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// EnsureSetting returns the stored value of key, storing generate()'s value
+// first when there is none. Concurrent callers on several instances all get
+// the one value that was stored first.
+func (s *Store) EnsureSetting(ctx context.Context, key string, generate func() (string, error)) (string, error) {
+	var value string
+	err := s.DB.NewSelect().Model((*Setting)(nil)).Column("value").Where("key = ?", key).Scan(ctx, &value)
+	if err == nil {
+		return value, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return "", err
+	}
+	generated, err := generate()
+	if err != nil {
+		return "", fmt.Errorf("generate setting %s: %w", key, err)
+	}
+	row := &Setting{Key: key, Value: generated, CreatedAt: s.now()}
+	if _, err := s.DB.NewInsert().Model(row).On("CONFLICT (key) DO NOTHING").Exec(ctx); err != nil {
+		return "", fmt.Errorf("store setting %s: %w", key, err)
+	}
+	err = s.DB.NewSelect().Model((*Setting)(nil)).Column("value").Where("key = ?", key).Scan(ctx, &value)
+	return value, err
+}

@@ -1,0 +1,57 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// ErrConflict is returned when a write would break a uniqueness rule.
+var ErrConflict = errors.New("conflict")
+
+// Store runs Plaza's queries. Now is the clock every timestamp comes from,
+// so tests can move time.
+type Store struct {
+	DB  *bun.DB
+	Now func() time.Time
+}
+
+// NewStore returns a Store on db with the wall clock in UTC.
+func NewStore(db *bun.DB) *Store {
+	return &Store{DB: db, Now: func() time.Time { return time.Now().UTC() }}
+}
+
+// now is the current time, rounded to the microsecond that both databases
+// keep, so a value written and read back compares equal.
+func (s *Store) now() time.Time {
+	return s.Now().UTC().Truncate(time.Microsecond)
+}
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.DB.PingContext(ctx)
+}
+
+// Dialect names the database kind: "postgres" or "sqlite".
+func (s *Store) Dialect() string { return Dialect(s.DB) }
+
+// isUniqueViolation recognises a unique-constraint failure on either dialect.
+func isUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505")
+}
+
+func notFound(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	return err
+}

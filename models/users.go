@@ -1,0 +1,149 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// NewUser is what CreateUser needs. PasswordHash is already hashed (the
+// auth engine hashes; models never see a password).
+type NewUser struct {
+	Username     string
+	Email        string
+	Name         string
+	PasswordHash string
+	Roles        []string // role names; "user" is always granted
+	IsVerified   bool
+}
+
+// CreateUser inserts a user with its roles in one transaction. A taken email
+// or username is ErrConflict.
+func (s *Store) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
+	now := s.now()
+	u := &User{
+		Username:      strings.TrimSpace(nu.Username),
+		Email:         NormalizeEmail(nu.Email),
+		Status:        UserActive,
+		IsActive:      true,
+		ProfilePublic: true,
+		IsVerified:    nu.IsVerified,
+		CreatedAt:     now,
+		UpdatedAt:     now,
+	}
+	if nu.Name != "" {
+		u.Name = &nu.Name
+	}
+	if nu.PasswordHash != "" {
+		u.PasswordHash = &nu.PasswordHash
+	}
+	if u.Username == "" {
+		u.Username = UsernameFromEmail(u.Email)
+	}
+	if nu.IsVerified {
+		u.EmailVerified = &now
+	}
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(u).Returning("id").Exec(ctx); err != nil {
+			if isUniqueViolation(err) {
+				return fmt.Errorf("user %s: %w", u.Email, ErrConflict)
+			}
+			return err
+		}
+		return grantRoles(ctx, tx, u.ID, append([]string{RoleUser}, nu.Roles...), now)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create user: %w", err)
+	}
+	return u, nil
+}
+
+func grantRoles(ctx context.Context, db bun.IDB, userID int64, names []string, at time.Time) error {
+	var roles []Role
+	if err := db.NewSelect().Model(&roles).Where("name IN (?)", bun.In(names)).Scan(ctx); err != nil {
+		return err
+	}
+	if len(roles) != len(uniq(names)) {
+		return fmt.Errorf("unknown role in %v: %w", names, ErrNotFound)
+	}
+	rows := make([]UserRole, len(roles))
+	for i, r := range roles {
+		rows[i] = UserRole{UserID: userID, RoleID: r.ID, GrantedAt: at}
+	}
+	_, err := db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Exec(ctx)
+	return err
+}
+
+// CountUsers counts every user.
+func (s *Store) CountUsers(ctx context.Context) (int, error) {
+	n, err := s.DB.NewSelect().Model((*User)(nil)).Count(ctx)
+	return int(n), err
+}
+
+// UserByEmail finds a user by email, ignoring case.
+func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
+	u := new(User)
+	err := s.DB.NewSelect().Model(u).Where("lower(u.email) = ?", NormalizeEmail(email)).Scan(ctx)
+	return u, notFound(err, "user "+email)
+}
+
+// UserRoles lists the names of a user's roles, highest first.
+func (s *Store) UserRoles(ctx context.Context, userID int64) ([]string, error) {
+	var names []string
+	err := s.DB.NewSelect().Model((*Role)(nil)).Column("r.name").
+		Join("JOIN user_roles AS ur ON ur.role_id = r.id").
+		Where("ur.user_id = ?", userID).OrderExpr("r.rank DESC").Scan(ctx, &names)
+	return names, err
+}
+
+// NormalizeEmail lowercases and trims an email so that lookups and the
+// unique index agree.
+func NormalizeEmail(email string) string {
+	return strings.ToLower(strings.TrimSpace(email))
+}
+
+// UsernameFromEmail derives a username from an email's local part.
+func UsernameFromEmail(email string) string {
+	local, _, _ := strings.Cut(email, "@")
+	var b strings.Builder
+	for _, r := range strings.ToLower(local) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-' {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return "user"
+	}
+	return b.String()
+}
+
+func uniq(names []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// RecordLogin notes a successful sign-in: the user's last_login_at and
+// login_count, and a row in logins for activity reports, in one transaction.
+func (s *Store) RecordLogin(ctx context.Context, userID int64, method, ip, userAgent string) error {
+	now := s.now()
+	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		_, err := tx.NewUpdate().Model((*User)(nil)).
+			Set("last_login_at = ?", now).Set("login_count = login_count + 1").
+			Where("id = ?", userID).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		_, err = tx.NewInsert().Model(&Login{UserID: userID, Method: method, IPAddress: ip, UserAgent: userAgent, CreatedAt: now}).Exec(ctx)
+		return err
+	})
+}

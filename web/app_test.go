@@ -1,0 +1,119 @@
+package web
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+func TestRootRedirectsToConsole(t *testing.T) {
+	res := do(t, newApp(t, dbtest.Open(t, "sqlite")), http.MethodGet, "/", nil)
+	if res.Code != http.StatusFound || res.Header().Get("Location") != "/admin" {
+		t.Errorf("got %d Location %q, want 302 /admin", res.Code, res.Header().Get("Location"))
+	}
+}
+
+func TestConsoleDashboard(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := newApp(t, db)
+		cookie, _ := app.admin(t)
+		res := do(t, app, http.MethodGet, "/admin", cookie)
+		body := res.Body.String()
+		if res.Code != http.StatusOK || !strings.Contains(body, `data-testid="console-nav"`) || !strings.Contains(body, "1.2.3") {
+			t.Errorf("got %d, want the dashboard with the nav and the version: %s", res.Code, body)
+		}
+	})
+}
+
+func TestStaticAssets(t *testing.T) {
+	app := newApp(t, dbtest.Open(t, "sqlite"))
+	for path, ctype := range map[string]string{
+		"/static/css/app.css":    "text/css",
+		"/static/js/htmx.min.js": "javascript",
+	} {
+		res := do(t, app, http.MethodGet, path, nil)
+		if res.Code != http.StatusOK || !strings.Contains(res.Header().Get("Content-Type"), ctype) || res.Body.Len() < 1000 {
+			t.Errorf("%s: got %d %q (%d bytes)", path, res.Code, res.Header().Get("Content-Type"), res.Body.Len())
+		}
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	res := do(t, newApp(t, dbtest.Open(t, "sqlite")), http.MethodGet, "/api/health", nil)
+	for header, want := range map[string]string{
+		"X-Content-Type-Options": "nosniff",
+		"X-Frame-Options":        "DENY",
+		"Referrer-Policy":        "strict-origin-when-cross-origin",
+	} {
+		if got := res.Header().Get(header); got != want {
+			t.Errorf("%s = %q, want %q", header, got, want)
+		}
+	}
+	if csp := res.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
+		t.Errorf("CSP %q lacks default-src 'self'", csp)
+	}
+	if id := res.Header().Get("X-Request-Id"); len(id) < 16 {
+		t.Errorf("X-Request-Id %q, want a request id", id)
+	}
+}
+
+// TestNotFoundPerFamily checks that an unknown path answers in its family's shape.
+func TestNotFoundPerFamily(t *testing.T) {
+	app := newApp(t, dbtest.Open(t, "sqlite"))
+	tests := []struct {
+		path, want string
+	}{
+		{"/api/v1/admin/nope", `{"success":false,"error":{"code":"NOT_FOUND","message":"Not Found"}}`},
+		{"/api/admin/nope", `{"error":"Not Found"}`},
+		{"/api/nope", `{"error":{"code":"NOT_FOUND","message":"Not Found"}}`},
+		{"/api/link-preview/nope", `{"error":"Not Found"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			res := do(t, app, http.MethodGet, tt.path, nil)
+			if res.Code != http.StatusNotFound || strings.TrimSpace(res.Body.String()) != tt.want {
+				t.Errorf("got %d %s, want 404 %s", res.Code, res.Body, tt.want)
+			}
+		})
+	}
+	res := do(t, app, http.MethodGet, "/admin/nope", nil)
+	if res.Code != http.StatusNotFound || !strings.Contains(res.Body.String(), `data-testid="error-page"`) {
+		t.Errorf("console 404: got %d %s", res.Code, res.Body)
+	}
+}
+
+// TestPanicIsGeneric500 checks that a panic's cause never reaches the client.
+func TestPanicIsGeneric500(t *testing.T) {
+	app := newApp(t, dbtest.Open(t, "sqlite"))
+	app.GET("/api/boom", func(echo.Context) error { panic("secret detail") })
+	app.GET("/api/fail", func(echo.Context) error { return errors.New("secret cause") })
+	for _, path := range []string{"/api/boom", "/api/fail"} {
+		res := do(t, app, http.MethodGet, path, nil)
+		want := `{"error":{"code":"SERVER_ERROR","message":"Internal server error"}}`
+		if res.Code != http.StatusInternalServerError || strings.TrimSpace(res.Body.String()) != want {
+			t.Errorf("%s: got %d %s, want 500 %s", path, res.Code, res.Body, want)
+		}
+	}
+}
+
+func TestBodyTooLarge(t *testing.T) {
+	app := newApp(t, dbtest.Open(t, "sqlite"))
+	app.POST("/api/echo", func(c echo.Context) error {
+		_, err := io.ReadAll(c.Request().Body)
+		return err
+	})
+	req := httptest.NewRequest(http.MethodPost, "/api/echo", strings.NewReader(strings.Repeat("x", 2<<20)))
+	rec := httptest.NewRecorder()
+	app.ServeHTTP(rec, req)
+	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), `"PAYLOAD_TOO_LARGE"`) {
+		t.Errorf("got %d %s, want 413 PAYLOAD_TOO_LARGE", rec.Code, rec.Body)
+	}
+}

@@ -1,0 +1,100 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+func auditRows(t *testing.T, app *testApp) []models.AuditEntry {
+	t.Helper()
+	var rows []models.AuditEntry
+	if err := app.store.DB.NewSelect().Model(&rows).Order("id").Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func TestAuditRecordsAllowedAndDenied(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := newApp(t, db)
+		cookie, super := app.admin(t)
+		mod := app.user(t, "mod@example.com", auth.RoleModerator)
+		h := cookie.Clone()
+		h.Set("User-Agent", "plaza-test/1.0")
+
+		doBody(t, app, "POST", "/api/v1/admin/locks", h, `{"type":"user","id":"42"}`)      // allowed write
+		do(t, app, "GET", "/api/v1/admin/audit-logs", app.sessionFor(t, mod.ID))           // denied: 403
+		do(t, app, "GET", "/api/v1/admin/audit-logs/verify", nil)                          // denied: 401
+		doBody(t, app, "POST", "/api/v1/admin/tokens", cookie, `{"permissions":["nope"]}`) // invalid: 422
+		rows := auditRows(t, app)
+		if len(rows) != 4 {
+			t.Fatalf("%d entries, want 4: %+v", len(rows), rows)
+		}
+		want := []struct {
+			action string
+			status int
+			admin  *int64
+		}{{"lock.acquire", 201, &super.ID}, {"audit.view", 403, &mod.ID}, {"audit.verify", 401, nil}, {"token.create", 422, &super.ID}}
+		for i, w := range want {
+			r := rows[i]
+			if r.Action != w.action || r.Status != w.status || (w.admin == nil) != (r.AdminID == nil) || w.admin != nil && *r.AdminID != *w.admin {
+				t.Errorf("entry %d: %s %d admin %v, want %s %d admin %v", i, r.Action, r.Status, r.AdminID, w.action, w.status, w.admin)
+			}
+		}
+		if rows[0].TargetType != "user" || rows[0].TargetID != "42" || rows[0].UserAgent != "plaza-test/1.0" || rows[0].IPAddress != "192.0.2.1" {
+			t.Errorf("first entry %+v", rows[0])
+		}
+		res := do(t, app, "GET", "/api/v1/admin/audit-logs/verify", cookie)
+		var v struct {
+			Data struct {
+				Valid         bool
+				Checked       int
+				FirstBrokenID *string
+			}
+		}
+		json.Unmarshal(res.Body.Bytes(), &v)
+		if !v.Data.Valid || v.Data.Checked != 4 || v.Data.FirstBrokenID != nil {
+			t.Errorf("verify: %s", res.Body)
+		}
+	})
+}
+
+func TestAuditLogList(t *testing.T) {
+	app := newApp(t, dbtest.Open(t, "sqlite"))
+	cookie, super := app.admin(t)
+	for range 3 {
+		do(t, app, "GET", "/api/v1/admin/tokens", cookie)
+	}
+	res := do(t, app, "GET", "/api/v1/admin/audit-logs?action=token.list&limit=2&offset=1&adminId="+itoa(super.ID), cookie)
+	var got struct {
+		Data []struct{ Action, AdminID, Timestamp, Hash, PrevHash string }
+		Meta struct {
+			Pagination struct {
+				Total, Limit, Offset int
+				HasMore              bool
+			}
+		}
+	}
+	json.Unmarshal(res.Body.Bytes(), &got)
+	p := got.Meta.Pagination
+	if res.Code != 200 || len(got.Data) != 2 || p.Total != 3 || p.Limit != 2 || p.Offset != 1 || p.HasMore {
+		t.Fatalf("got %d %s", res.Code, res.Body)
+	}
+	if got.Data[0].Action != "token.list" || got.Data[0].AdminID != itoa(super.ID) || len(got.Data[0].Timestamp) != 24 || got.Data[0].PrevHash != got.Data[1].Hash {
+		t.Errorf("entries %+v", got.Data)
+	}
+	for _, q := range []string{"limit=0", "limit=101", "limit=x", "offset=-1", "startDate=yesterday", "adminId=bob"} {
+		if res := do(t, app, "GET", "/api/v1/admin/audit-logs?"+q, cookie); res.Code != 422 {
+			t.Errorf("%s: got %d %s, want 422", q, res.Code, res.Body)
+		}
+	}
+}
+
+func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }

@@ -1,0 +1,141 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+// TestAdminRoutesAreGuarded walks the route table: every admin route of
+// either family declares a permission, a rate-limit scope and an audit action.
+func TestAdminRoutesAreGuarded(t *testing.T) {
+	app := newApp(t, dbtest.Open(t, "sqlite"))
+	admin := 0
+	for _, r := range routes(app.deps, newHandlers(app.deps)) {
+		if !strings.HasPrefix(r.Path, "/api/v1/admin") && !strings.HasPrefix(r.Path, "/api/admin") {
+			continue
+		}
+		admin++
+		if len(r.Perms) == 0 || r.Scope == "" || r.Scope == ScopeExempt || r.Audit == "" {
+			t.Errorf("%s %s: perms %v, scope %q, audit %q; every admin route needs all three", r.Method, r.Path, r.Perms, r.Scope, r.Audit)
+		}
+	}
+	if admin == 0 {
+		t.Fatal("no admin routes found")
+	}
+}
+
+// callers of the permission matrix.
+type callers map[string]http.Header
+
+func matrixCallers(t *testing.T, app *testApp) callers {
+	t.Helper()
+	ctx := context.Background()
+	user := app.user(t, "user@example.com")
+	mod := app.user(t, "mod@example.com", auth.RoleModerator)
+	adm := app.user(t, "admin@example.com", auth.RoleAdmin)
+	super := app.user(t, "super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+	banned := app.user(t, "banned@example.com", auth.RoleAdmin)
+
+	readonly, _ := app.tokenFor(t, adm.ID, auth.PermAdminRead)
+	revoked, jti := app.tokenFor(t, super.ID, auth.AllPermissions()...)
+	if err := app.store.RevokeAPIToken(ctx, app.store.DB, jti); err != nil {
+		t.Fatal(err)
+	}
+	bannedTok, _ := app.tokenFor(t, banned.ID, auth.AllPermissions()...)
+	app.store.DB.NewUpdate().Model((*models.User)(nil)).Set("status = 'banned'").Where("id = ?", banned.ID).Exec(ctx)
+
+	expired, err := auth.SignToken([]byte(app.deps.Config.JWTSecret), auth.TokenClaims{UserID: super.ID,
+		Permissions: auth.AllPermissions(), IssuedAt: time.Now().Add(-2 * time.Hour), ExpiresAt: time.Now().Add(-time.Hour), ID: "expired-jti"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return callers{
+		"anonymous":       nil,
+		"user":            app.sessionFor(t, user.ID),
+		"moderator":       app.sessionFor(t, mod.ID),
+		"admin read-only": readonly,
+		"admin":           app.sessionFor(t, adm.ID),
+		"super admin":     app.sessionFor(t, super.ID),
+		"revoked token":   revoked,
+		"expired token":   {"Authorization": {"Bearer " + expired}},
+		"banned's token":  bannedTok,
+	}
+}
+
+func TestPermissionMatrix(t *testing.T) {
+	type want map[string]int // caller → status
+	deny := func(ok map[string]int) want {
+		w := want{"anonymous": 401, "user": 403, "moderator": 403, "admin read-only": 403, "admin": 403,
+			"super admin": 403, "revoked token": 401, "expired token": 401, "banned's token": 401}
+		for k, v := range ok {
+			w[k] = v
+		}
+		return w
+	}
+	tests := []struct {
+		method, path, body string
+		want               want
+		required           string // requiredPermission of the admin's 403
+	}{
+		{"GET", "/api/v1/admin/tokens", "", deny(want{"super admin": 200}), "admin:super"},
+		{"POST", "/api/v1/admin/tokens", `{"permissions":["admin:read"],"ttl":"1h"}`, deny(want{"super admin": 201}), "admin:super"},
+		{"DELETE", "/api/v1/admin/tokens/{jti}", "", deny(want{"super admin": 200}), "admin:super"},
+		{"GET", "/api/v1/admin/audit-logs", "", deny(want{"admin read-only": 200, "admin": 200, "super admin": 200}), ""},
+		{"GET", "/api/v1/admin/audit-logs/verify", "", deny(want{"admin read-only": 200, "admin": 200, "super admin": 200}), ""},
+		{"POST", "/api/v1/admin/locks", `{"type":"post","id":"{n}"}`, deny(want{"admin": 201, "super admin": 201}), "admin:write"},
+		{"DELETE", "/api/v1/admin/locks/post/1", "", deny(want{"admin": 200, "super admin": 200}), "admin:delete"},
+	}
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := newApp(t, db)
+		who := matrixCallers(t, app)
+		_, super := app.admin(t)
+		for _, tt := range tests {
+			for caller, status := range tt.want {
+				t.Run(tt.method+" "+tt.path+"/"+caller, func(t *testing.T) {
+					path := tt.path
+					if strings.Contains(path, "{jti}") {
+						_, jti := app.tokenFor(t, super.ID, auth.PermAdminRead)
+						path = strings.Replace(path, "{jti}", jti, 1)
+					}
+					body := strings.Replace(tt.body, "{n}", caller, 1)
+					res := doBody(t, app, tt.method, path, who[caller], body)
+					if res.Code != status {
+						t.Fatalf("got %d %s, want %d", res.Code, res.Body, status)
+					}
+					checkV1Body(t, res.Body.Bytes(), status, tt.required, caller)
+				})
+			}
+		}
+	})
+}
+
+func checkV1Body(t *testing.T, body []byte, status int, required, caller string) {
+	t.Helper()
+	var got struct {
+		Success bool
+		Error   struct{ Code, Message, RequiredPermission string }
+	}
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatalf("body %s: %v", body, err)
+	}
+	switch {
+	case status < 300 && !got.Success:
+		t.Errorf("success body without success:true: %s", body)
+	case status == 401 && (got.Success || got.Error.Code != "UNAUTHORIZED"):
+		t.Errorf("401 body %s, want UNAUTHORIZED", body)
+	case status == 403 && (got.Error.Code != "INSUFFICIENT_ADMIN_PERMISSIONS" || got.Error.RequiredPermission == ""):
+		t.Errorf("403 body %s, want INSUFFICIENT_ADMIN_PERMISSIONS with requiredPermission", body)
+	case status == 403 && caller == "admin" && required != "" && got.Error.RequiredPermission != required:
+		t.Errorf("admin's requiredPermission %q, want %q", got.Error.RequiredPermission, required)
+	}
+}

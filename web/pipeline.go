@@ -1,0 +1,256 @@
+package web
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/audit"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/ratelimit"
+	"github.com/plazahq/plaza/models"
+)
+
+// SessionUserKey is the session key holding the signed-in user's id.
+const SessionUserKey = "user_id"
+
+// pipeline holds what the per-route middleware needs (DESIGN.md, "The
+// request pipeline"): authentication → audit → cross-origin check → rate
+// limit → authorization → handler.
+type pipeline struct {
+	cfg      config.Config
+	store    *models.Store
+	sessions *scs.SessionManager
+	limiter  *ratelimit.Limiter
+	log      *slog.Logger
+	now      func() time.Time
+	cop      *http.CrossOriginProtection
+}
+
+type authErrKey struct{}
+type metricsBearerKey struct{}
+
+// chain is the middleware a route runs through, from what it declares.
+func (p *pipeline) chain(r Route) []echo.MiddlewareFunc {
+	mws := []echo.MiddlewareFunc{echo.WrapMiddleware(p.sessions.LoadAndSave), p.authenticate}
+	if r.Audit != "" {
+		mws = append(mws, p.audit(r))
+	}
+	return append(mws, p.crossOrigin, p.rateLimit(r), p.authorize(r))
+}
+
+// authenticate turns a bearer token or the session cookie into the
+// request's principal. A bad token leaves the caller anonymous and is
+// reported only by routes that need a caller.
+func (p *pipeline) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ctx := c.Request().Context()
+		var pr *auth.Principal
+		var err error
+		if raw, ok := bearer(c.Request()); ok {
+			if p.cfg.MetricsToken != "" && subtle.ConstantTimeCompare([]byte(raw), []byte(p.cfg.MetricsToken)) == 1 {
+				ctx = context.WithValue(ctx, metricsBearerKey{}, true)
+			} else if pr, err = p.fromToken(ctx, raw); err != nil {
+				ctx = context.WithValue(ctx, authErrKey{}, err)
+			}
+		} else {
+			pr, err = p.fromSession(ctx)
+			if err != nil {
+				return err
+			}
+		}
+		c.SetRequest(c.Request().WithContext(auth.WithPrincipal(ctx, pr)))
+		return next(c)
+	}
+}
+
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get(echo.HeaderAuthorization)
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
+}
+
+// fromToken checks an admin JWT against its record and its user's standing
+// now: the effective permissions are the token's intersected with what the
+// user's roles grant today (DECISIONS.md section 2).
+func (p *pipeline) fromToken(ctx context.Context, raw string) (*auth.Principal, error) {
+	claims, err := auth.ParseToken([]byte(p.cfg.JWTSecret), raw, p.now())
+	if err != nil {
+		return nil, err
+	}
+	rec, err := p.store.APITokenByJTI(ctx, claims.ID)
+	if err != nil || rec.RevokedAt != nil || rec.UserID != claims.UserID {
+		return nil, auth.ErrInvalidToken
+	}
+	acc, err := p.store.AccountByID(ctx, claims.UserID)
+	if err != nil || acc.Status != models.UserActive {
+		return nil, auth.ErrInvalidToken
+	}
+	pr := principalOf(acc, auth.ViaToken)
+	pr.Permissions = auth.Permissions(claims.Permissions).Intersect(pr.Permissions)
+	pr.TokenID = claims.ID
+	if err := p.store.TouchAPIToken(ctx, claims.ID); err != nil {
+		p.log.Warn("record token use", "error", err)
+	}
+	return pr, nil
+}
+
+// fromSession reads the signed-in user from the session. A banned or
+// deactivated user's session is destroyed on its next request.
+func (p *pipeline) fromSession(ctx context.Context) (*auth.Principal, error) {
+	uid := p.sessions.GetInt64(ctx, SessionUserKey)
+	if uid == 0 {
+		return nil, nil
+	}
+	acc, err := p.store.AccountByID(ctx, uid)
+	if errors.Is(err, models.ErrNotFound) || err == nil && acc.Status != models.UserActive {
+		return nil, p.sessions.Destroy(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return principalOf(acc, auth.ViaSession), nil
+}
+
+func principalOf(acc *models.Account, via string) *auth.Principal {
+	roles := acc.Roles()
+	pr := &auth.Principal{UserID: acc.ID, Username: acc.Username, Email: acc.Email,
+		Roles: roles, Permissions: auth.RolePermissions(roles), Via: via}
+	if acc.Name != nil {
+		pr.Name = *acc.Name
+	}
+	if acc.Image != nil {
+		pr.Image = *acc.Image
+	}
+	return pr
+}
+
+// crossOrigin refuses cross-site unsafe requests that ride on the session
+// cookie; bearer-authenticated requests carry no ambient credential.
+func (p *pipeline) crossOrigin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if _, ok := bearer(c.Request()); !ok {
+			if err := p.cop.Check(c.Request()); err != nil {
+				return api.ErrCrossOrigin
+			}
+		}
+		return next(c)
+	}
+}
+
+// rateLimit counts the request against its route's scope and sets the
+// X-RateLimit-* headers (and X-Admin-Tier on the v1 family).
+func (p *pipeline) rateLimit(r Route) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		if r.Scope == ScopeExempt {
+			return next
+		}
+		return func(c echo.Context) error {
+			pr := auth.PrincipalFrom(c.Request().Context())
+			name, rate := p.rateOf(r.Scope, pr)
+			key := "ip:" + c.RealIP()
+			if pr != nil && !r.Scope.perIP() {
+				key = "u:" + strconv.FormatInt(pr.UserID, 10)
+			}
+			h := c.Response().Header()
+			if r.Scope == ScopeAdminV1 || r.Scope == ScopeAdminSystem {
+				h.Set("X-Admin-Tier", pr.Tier())
+			}
+			res, err := p.limiter.Take(c.Request().Context(), name, rate, key, 1)
+			var le *ratelimit.LimitedError
+			if err != nil && !errors.As(err, &le) {
+				p.log.Error("rate limiter unavailable; letting the request through", "error", err)
+				return next(c)
+			}
+			SetRateHeaders(h, res)
+			if le != nil {
+				return RateLimited(le, p.now())
+			}
+			return next(c)
+		}
+	}
+}
+
+// SetRateHeaders writes the X-RateLimit-* headers of a window.
+func SetRateHeaders(h http.Header, res ratelimit.Result) {
+	h.Set("X-RateLimit-Limit", strconv.FormatInt(res.Limit, 10))
+	h.Set("X-RateLimit-Remaining", strconv.FormatInt(res.Remaining, 10))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(res.Reset.Unix(), 10))
+}
+
+// RateLimited is the 429 of a closed window.
+func RateLimited(le *ratelimit.LimitedError, now time.Time) *api.Error {
+	wait := int(le.Result.Reset.Sub(now).Seconds() + 0.999)
+	return &api.Error{Status: http.StatusTooManyRequests, Code: api.CodeRateLimited,
+		Message: "Too many requests; try again later", RetryAfter: max(wait, 1), Cause: le}
+}
+
+// authorize enforces the route's declared needs: a signed-in caller and
+// every listed permission.
+func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		if len(r.Perms) == 0 && !r.SignIn {
+			return next
+		}
+		return func(c echo.Context) error {
+			ctx := c.Request().Context()
+			if r.MetricsToken && ctx.Value(metricsBearerKey{}) == true {
+				return next(c)
+			}
+			pr := auth.PrincipalFrom(ctx)
+			if pr == nil {
+				if ctx.Value(authErrKey{}) != nil {
+					return api.ErrInvalidToken
+				}
+				return api.ErrUnauthorized
+			}
+			for _, perm := range r.Perms {
+				if !pr.Can(perm) {
+					return &api.PermissionError{Required: perm}
+				}
+			}
+			return next(c)
+		}
+	}
+}
+
+// audit opens the request's audit entry and, when the handler did not write
+// it inside its own transaction (reads, refusals, failures), writes it with
+// the final status (DECISIONS.md section 4).
+func (p *pipeline) audit(r Route) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			ctx := c.Request().Context()
+			d := &audit.Draft{Action: r.Audit, TargetType: r.Target, TargetID: c.Param("id"),
+				IPAddress: c.RealIP(), UserAgent: c.Request().UserAgent()}
+			if pr := auth.PrincipalFrom(ctx); pr != nil {
+				d.AdminID, d.AdminUsername = &pr.UserID, pr.Username
+			}
+			c.SetRequest(c.Request().WithContext(audit.WithDraft(ctx, d)))
+			err := next(c)
+			if !d.Written() {
+				status := c.Response().Status
+				if err != nil {
+					status = classify(err).Status
+				}
+				if werr := p.store.WriteAudit(context.WithoutCancel(ctx), p.store.DB, d, status); werr != nil {
+					p.log.Error("write audit entry", "error", werr, "action", r.Audit)
+				}
+			}
+			return err
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+func TestVersion(t *testing.T) {
+	db := dbtest.Open(t, "sqlite")
+	res := do(t, newApp(t, db), http.MethodGet, "/api/version", nil)
+	if res.Code != http.StatusOK || strings.TrimSpace(res.Body.String()) != `{"version":"1.2.3"}` {
+		t.Fatalf("got %d %s, want 200 {\"version\":\"1.2.3\"}", res.Code, res.Body)
+	}
+	for header, want := range map[string]string{
+		"Access-Control-Allow-Origin": "*",
+		"Cache-Control":               "no-store",
+		"Content-Type":                "application/json",
+	} {
+		if got := res.Header().Get(header); got != want {
+			t.Errorf("%s = %q, want %q", header, got, want)
+		}
+	}
+}
+
+func TestVersionUnknown(t *testing.T) {
+	db := dbtest.Open(t, "sqlite")
+	app := newApp(t, db, func(d *Deps) { d.Version, d.VersionErr = "", errors.New("no VERSION file") })
+	res := do(t, app, http.MethodGet, "/api/version", nil)
+	want := `{"error":"Version information is not available","details":"no VERSION file"}`
+	if res.Code != http.StatusInternalServerError || strings.TrimSpace(res.Body.String()) != want {
+		t.Errorf("got %d %s, want 500 %s", res.Code, res.Body, want)
+	}
+}
