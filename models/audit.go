@@ -142,10 +142,7 @@ func (s *Store) WriteAudit(ctx context.Context, db bun.IDB, d *audit.Draft, stat
 	if d == nil || !d.MarkWritten() {
 		return nil
 	}
-	e := &AuditEntry{AdminID: d.AdminID, AdminUsername: d.AdminUsername, Action: d.Action,
-		TargetType: d.TargetType, TargetID: d.TargetID, IPAddress: d.IPAddress, UserAgent: d.UserAgent,
-		Status: status, Details: d.Details}
-	if err := s.AppendAudit(ctx, db, e); err != nil {
+	if err := s.AppendAudit(ctx, db, EntryOf(d, status)); err != nil {
 		d.Unmark()
 		return err
 	}
@@ -166,4 +163,11 @@ func (s *Store) Change(ctx context.Context, status int, fn func(ctx context.Cont
 		d.Unmark()
 	}
 	return err
+}
+
+// EntryOf turns a request's draft into the entry to store with its status.
+func EntryOf(d *audit.Draft, status int) *AuditEntry {
+	return &AuditEntry{AdminID: d.AdminID, AdminUsername: d.AdminUsername, Action: d.Action,
+		TargetType: d.TargetType, TargetID: d.TargetID, IPAddress: d.IPAddress, UserAgent: d.UserAgent,
+		Status: status, Details: d.Details}
 }

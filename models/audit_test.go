@@ -106,3 +106,32 @@ func TestAuditConcurrentAppends(t *testing.T) {
 		}
 	})
 }
+
+func TestAuditBatcher(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		b := s.NewAuditBatcher(discard())
+		appendEntries(t, s, 2) // entries written in-transaction interleave with batched ones
+		var wg sync.WaitGroup
+		for w := range 8 {
+			wg.Go(func() {
+				for i := range 25 {
+					e := &models.AuditEntry{AdminUsername: fmt.Sprint("w", w), Action: "users.list", Status: 200, Details: map[string]any{"i": i}}
+					if i%2 == 0 {
+						b.Enqueue(e)
+					} else if err := b.Append(ctx, e); err != nil {
+						t.Error(err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		appendEntries(t, s, 1)
+		b.Close()
+		v, err := s.VerifyAudit(ctx)
+		if err != nil || !v.Valid || v.Checked != 203 {
+			t.Errorf("verify = %+v, %v; want 203 valid entries", v, err)
+		}
+	})
+}

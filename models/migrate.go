@@ -64,7 +64,7 @@ func migrateLocked(ctx context.Context, db *bun.DB, log *slog.Logger) (MigrateRe
 		return res, fmt.Errorf("migrate: %w", err)
 	}
 	for _, mig := range group.Migrations {
-		res.Applied = append(res.Applied, mig.Name)
+		res.Applied = append(res.Applied, mig.Name+"_"+mig.Comment)
 	}
 	n, err := migrateRiver(ctx, db, log)
 	if err != nil {

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -42,4 +43,24 @@ func roleNamesQuery(db bun.IDB) *bun.SelectQuery {
 	return db.NewSelect().TableExpr("user_roles AS ur").
 		Join("JOIN roles AS r ON r.id = ur.role_id").
 		ColumnExpr(agg).Where("ur.user_id = u.id")
+}
+
+// TokenAccount is a token's record joined with its user and roles: what the
+// pipeline checks for every bearer request, in one query.
+type TokenAccount struct {
+	Account         `bun:",extend"`
+	TokenRevokedAt  *time.Time `bun:",scanonly"`
+	TokenLastUsedAt *time.Time `bun:",scanonly"`
+}
+
+// TokenAccountByJTI loads a token's record with its user and roles.
+func (s *Store) TokenAccountByJTI(ctx context.Context, jti string) (*TokenAccount, error) {
+	a := new(TokenAccount)
+	err := s.DB.NewSelect().Model(a).
+		ColumnExpr("u.*").
+		ColumnExpr("(?) AS role_names", roleNamesQuery(s.DB)).
+		ColumnExpr("at.revoked_at AS token_revoked_at, at.last_used_at AS token_last_used_at").
+		Join("JOIN api_tokens AS at ON at.user_id = u.id").
+		Where("at.jti = ?", jti).Scan(ctx)
+	return a, notFound(err, "token")
 }

@@ -14,10 +14,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"github.com/markbates/goth"
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
+	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
 )
@@ -35,6 +38,13 @@ type Deps struct {
 	Now        func() time.Time
 	Sessions   *scs.SessionManager
 	Limiter    *ratelimit.Limiter
+	// Audit writes the entries of requests that change nothing; the caller
+	// closes it after the server has shut down.
+	Audit   *models.AuditBatcher
+	Metrics *metrics.Metrics
+	// OAuthProviders are the external sign-in providers; nil builds them
+	// from Config.Providers (auth.OAuthProviders).
+	OAuthProviders []goth.Provider
 }
 
 // maxBody is the largest request body Plaza reads (DECISIONS.md section 9).
@@ -55,31 +65,47 @@ func New(d Deps) *echo.Echo {
 	if d.Limiter == nil {
 		d.Limiter = ratelimit.NewMemory()
 	}
+	if d.OAuthProviders == nil {
+		d.OAuthProviders = auth.OAuthProviders(d.Config.Providers, d.Config.PublicAppURL)
+	}
+	if d.Audit == nil {
+		d.Audit = d.Store.NewAuditBatcher(d.Logger) // lives as long as the process
+	}
+	if d.Metrics == nil {
+		d.Metrics = metrics.New(d.Store.DB.DB)
+	}
 	// The recoverer sits inside the access log so that a panic is logged as
 	// the 500 it becomes, with its request id.
 	e.Use(
 		middleware.RequestID(),
 		accessLog(d.Logger),
+		instrument(d.Metrics),
 		recoverer(),
 		securityHeaders(d.Config.PublicAppURL),
 		middleware.BodyLimit(maxBody),
 	)
-	p := &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, log: d.Logger,
-		now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL)}
-	register(e, p, routes(d, newHandlers(d)))
+	register(e, newPipeline(d), routes(d, newHandlers(d)))
+	e.RouteNotFound("/*", func(echo.Context) error { return echo.ErrNotFound })
 	e.StaticFS("/static", d.Static)
 	return e
 }
 
+func newPipeline(d Deps) *pipeline {
+	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
+		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL)}
+}
+
 func newHandlers(d Deps) handlerSet {
 	health := handlers.Health{DB: d.Store, Version: d.Version, Started: d.Started, Now: d.Now}
-	providers := func() []api.Provider { return nil }
+	providers := oauthProviderList(d.OAuthProviders, d.Config.PublicAppURL)
+	signIn := handlers.SignIn{Users: d.Store, Sessions: d.Sessions, Limiter: d.Limiter, Providers: providers,
+		PublicURL: d.Config.PublicAppURL, PerEmail: d.Config.RateLimit.SignInByEmail, PerIP: d.Config.RateLimit.SignInByIP, Now: d.Now}
 	return handlerSet{
 		health:    health,
 		version:   handlers.Version{Version: d.Version, Err: d.VersionErr},
 		dashboard: handlers.Dashboard{Health: health},
-		signIn: handlers.SignIn{Users: d.Store, Sessions: d.Sessions, Limiter: d.Limiter, Providers: providers,
-			PublicURL: d.Config.PublicAppURL, PerEmail: d.Config.RateLimit.SignInByEmail, PerIP: d.Config.RateLimit.SignInByIP, Now: d.Now},
+		signIn:    signIn,
+		oauth:     handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn},
 		signOut:   handlers.SignOut{Sessions: d.Sessions},
 		session:   handlers.Session{Sessions: d.Sessions},
 		providers: handlers.Providers{List: providers},
@@ -87,6 +113,19 @@ func newHandlers(d Deps) handlerSet {
 		audit:     handlers.AuditLogs{Store: d.Store},
 		locks:     handlers.Locks{Store: d.Store},
 	}
+}
+
+// oauthProviderList describes the enabled external providers for
+// /api/auth/providers and the sign-in page.
+func oauthProviderList(ps []goth.Provider, publicURL string) func() []api.Provider {
+	base := strings.TrimRight(publicURL, "/")
+	list := make([]api.Provider, 0, len(ps))
+	for _, p := range ps {
+		id := p.Name()
+		list = append(list, api.Provider{ID: id, Name: auth.ProviderName(id), Type: "oauth",
+			SigninURL: base + api.PathSignIn + "/" + id, CallbackURL: base + api.PathCallback + id})
+	}
+	return func() []api.Provider { return list }
 }
 
 // NewSessions builds the session manager: sessions in the database, an

@@ -14,6 +14,7 @@ import (
 
 func auditRows(t *testing.T, app *testApp) []models.AuditEntry {
 	t.Helper()
+	app.flushAudit(t)
 	var rows []models.AuditEntry
 	if err := app.store.DB.NewSelect().Model(&rows).Order("id").Scan(context.Background()); err != nil {
 		t.Fatal(err)
@@ -72,6 +73,7 @@ func TestAuditLogList(t *testing.T) {
 	for range 3 {
 		do(t, app, "GET", "/api/v1/admin/tokens", cookie)
 	}
+	app.flushAudit(t)
 	res := do(t, app, "GET", "/api/v1/admin/audit-logs?action=token.list&limit=2&offset=1&adminId="+itoa(super.ID), cookie)
 	var got struct {
 		Data []struct{ Action, AdminID, Timestamp, Hash, PrevHash string }

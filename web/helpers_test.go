@@ -16,12 +16,13 @@ import (
 
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
 )
 
 // testConfig is a valid configuration for tests.
-func testConfig(t *testing.T) config.Config {
+func testConfig(t testing.TB) config.Config {
 	t.Helper()
 	cfg, err := config.Load(func(k string) string {
 		return map[string]string{
@@ -44,7 +45,7 @@ type testApp struct {
 }
 
 // newApp builds the real app over db, as main does.
-func newApp(t *testing.T, db *bun.DB, mutate ...func(*Deps)) *testApp {
+func newApp(t testing.TB, db *bun.DB, mutate ...func(*Deps)) *testApp {
 	t.Helper()
 	store := models.NewStore(db)
 	d := Deps{
@@ -55,16 +56,28 @@ func newApp(t *testing.T, db *bun.DB, mutate ...func(*Deps)) *testApp {
 		Version: "1.2.3",
 		Started: time.Now().Add(-(3*time.Hour + 2*time.Minute + 1*time.Second)),
 		Limiter: ratelimit.NewMemory(),
+		Now:     func() time.Time { return time.Now().UTC() },
 	}
 	d.Sessions = NewSessions(store, d.Config.PublicAppURL)
+	d.Audit = store.NewAuditBatcher(d.Logger)
+	d.Metrics = metrics.New(db.DB)
+	t.Cleanup(d.Audit.Close)
 	for _, m := range mutate {
 		m(&d)
 	}
 	return &testApp{Echo: New(d), deps: d, store: store}
 }
 
+// flushAudit waits until every queued audit entry is stored.
+func (a *testApp) flushAudit(t *testing.T) {
+	t.Helper()
+	if err := a.deps.Audit.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // user creates a user with the given roles ("user" is implied).
-func (a *testApp) user(t *testing.T, email string, roles ...string) *models.User {
+func (a *testApp) user(t testing.TB, email string, roles ...string) *models.User {
 	t.Helper()
 	u, err := a.store.CreateUser(context.Background(), models.NewUser{Email: email, Roles: roles})
 	if err != nil {
@@ -75,7 +88,7 @@ func (a *testApp) user(t *testing.T, email string, roles ...string) *models.User
 
 // sessionFor seeds a session for the user server-side and returns the
 // cookie header that carries it.
-func (a *testApp) sessionFor(t *testing.T, userID int64) http.Header {
+func (a *testApp) sessionFor(t testing.TB, userID int64) http.Header {
 	t.Helper()
 	sm := a.deps.Sessions
 	ctx, err := sm.Load(context.Background(), "")
@@ -91,7 +104,7 @@ func (a *testApp) sessionFor(t *testing.T, userID int64) http.Header {
 }
 
 // tokenFor mints an admin token for the user and returns the header carrying it.
-func (a *testApp) tokenFor(t *testing.T, userID int64, perms ...string) (http.Header, string) {
+func (a *testApp) tokenFor(t testing.TB, userID int64, perms ...string) (http.Header, string) {
 	t.Helper()
 	tok, rec, err := a.store.MintAPIToken(context.Background(), a.store.DB, []byte(a.deps.Config.JWTSecret), userID, perms, time.Hour, "test", nil)
 	if err != nil {

@@ -32,6 +32,7 @@ type pipeline struct {
 	store    *models.Store
 	sessions *scs.SessionManager
 	limiter  *ratelimit.Limiter
+	auditor  *models.AuditBatcher
 	log      *slog.Logger
 	now      func() time.Time
 	cop      *http.CrossOriginProtection
@@ -91,21 +92,28 @@ func (p *pipeline) fromToken(ctx context.Context, raw string) (*auth.Principal, 
 	if err != nil {
 		return nil, err
 	}
-	rec, err := p.store.APITokenByJTI(ctx, claims.ID)
-	if err != nil || rec.RevokedAt != nil || rec.UserID != claims.UserID {
+	acc, err := p.store.TokenAccountByJTI(ctx, claims.ID)
+	if err != nil && !errors.Is(err, models.ErrNotFound) {
+		return nil, err
+	}
+	if err != nil || acc.TokenRevokedAt != nil || acc.ID != claims.UserID || acc.Status != models.UserActive {
 		return nil, auth.ErrInvalidToken
 	}
-	acc, err := p.store.AccountByID(ctx, claims.UserID)
-	if err != nil || acc.Status != models.UserActive {
-		return nil, auth.ErrInvalidToken
-	}
-	pr := principalOf(acc, auth.ViaToken)
+	pr := principalOf(&acc.Account, auth.ViaToken)
 	pr.Permissions = auth.Permissions(claims.Permissions).Intersect(pr.Permissions)
 	pr.TokenID = claims.ID
-	if err := p.store.TouchAPIToken(ctx, claims.ID); err != nil {
-		p.log.Warn("record token use", "error", err)
+	if acc.TokenLastUsedAt == nil || p.now().Sub(*acc.TokenLastUsedAt) > time.Minute {
+		go p.touchToken(claims.ID) // bookkeeping only; the request does not wait for it
 	}
 	return pr, nil
+}
+
+func (p *pipeline) touchToken(jti string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := p.store.TouchAPIToken(ctx, jti); err != nil {
+		p.log.Warn("record token use", "error", err)
+	}
 }
 
 // fromSession reads the signed-in user from the session. A banned or
@@ -241,14 +249,12 @@ func (p *pipeline) audit(r Route) echo.MiddlewareFunc {
 			}
 			c.SetRequest(c.Request().WithContext(audit.WithDraft(ctx, d)))
 			err := next(c)
-			if !d.Written() {
+			if d.MarkWritten() {
 				status := c.Response().Status
 				if err != nil {
 					status = classify(err).Status
 				}
-				if werr := p.store.WriteAudit(context.WithoutCancel(ctx), p.store.DB, d, status); werr != nil {
-					p.log.Error("write audit entry", "error", werr, "action", r.Audit)
-				}
+				p.auditor.Enqueue(models.EntryOf(d, status))
 			}
 			return err
 		}

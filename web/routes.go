@@ -48,9 +48,12 @@ func routes(d Deps, hs handlerSet) []Route {
 
 		{Method: http.MethodGet, Path: "/api/health", Handler: hs.health.Handle, Scope: ScopeExempt},
 		{Method: http.MethodGet, Path: "/api/version", Handler: hs.version.Handle, Scope: ScopeExempt},
+		{Method: http.MethodGet, Path: "/api/metrics", Handler: metricsHandler(d.Metrics), Perms: []string{auth.PermAdminRead}, MetricsToken: true, Scope: ScopeExempt},
 
 		{Method: http.MethodGet, Path: "/api/auth/signin", Handler: hs.signIn.Page, Scope: ScopeGeneral},
 		{Method: http.MethodPost, Path: "/api/auth/signin", Handler: hs.signIn.Handle, Scope: ScopeGeneral},
+		{Method: http.MethodGet, Path: "/api/auth/signin/:provider", Handler: hs.oauth.Begin, Scope: ScopeGeneral},
+		{Method: http.MethodGet, Path: "/api/auth/callback/:provider", Handler: hs.oauth.Callback, Scope: ScopeGeneral},
 		{Method: http.MethodGet, Path: "/api/auth/session", Handler: hs.session.Handle, Scope: ScopeGeneral},
 		{Method: http.MethodGet, Path: "/api/auth/providers", Handler: hs.providers.Handle, Scope: ScopeGeneral},
 		{Method: http.MethodGet, Path: "/api/auth/signout", Handler: hs.signOut.Page, Scope: ScopeGeneral},
@@ -72,6 +75,7 @@ type handlerSet struct {
 	version   handlers.Version
 	dashboard handlers.Dashboard
 	signIn    handlers.SignIn
+	oauth     handlers.OAuth
 	signOut   handlers.SignOut
 	session   handlers.Session
 	providers handlers.Providers

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+)
+
+// token mints an admin JWT for a user and prints it on stdout
+// (DECISIONS.md section 2); the token only ever grants what the user's
+// roles grant at the moment it is used.
+func (e env) token(ctx context.Context, args []string) int {
+	if len(args) == 0 || args[0] != "create" {
+		fmt.Fprint(e.stderr, "Usage: plaza token create --email E --permissions admin:read,admin:write [--ttl 24h] [--name N]\n")
+		return exitUsage
+	}
+	var email, perms, ttlText, name string
+	ok := e.flags("token create", args[1:], func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the user the token acts as (required)")
+		fs.StringVar(&perms, "permissions", "", "comma-separated permissions, e.g. admin:read,admin:write (required)")
+		fs.StringVar(&ttlText, "ttl", "24h", "lifetime: a Go duration (24h) or <n>m|h|d|w (30d)")
+		fs.StringVar(&name, "name", "cli", "a label to recognise the token by")
+	})
+	if !ok {
+		return exitUsage
+	}
+	list, ttl, msg := checkTokenFlags(email, perms, ttlText)
+	if msg != "" {
+		fmt.Fprintf(e.stderr, "plaza token create: %s\n", msg)
+		return exitUsage
+	}
+	cfg, log, db, err := e.setup(ctx)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer db.Close()
+	if _, err := models.Migrate(ctx, db, log); err != nil {
+		return e.fail(err)
+	}
+	store := models.NewStore(db)
+	if err := ensureSecrets(ctx, store, &cfg); err != nil {
+		return e.fail(err)
+	}
+	u, err := store.UserByEmail(ctx, email)
+	if err != nil {
+		return e.fail(fmt.Errorf("no user with email %s", email))
+	}
+	tok, rec, err := store.MintAPIToken(ctx, store.DB, []byte(cfg.JWTSecret), u.ID, list, ttl, name, nil)
+	if err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprintln(e.stdout, tok)
+	fmt.Fprintf(e.stderr, "token %s for %s expires %s\n", rec.JTI, u.Email, api.Timestamp(rec.ExpiresAt))
+	return exitOK
+}
+
+func checkTokenFlags(email, perms, ttlText string) ([]string, time.Duration, string) {
+	if !strings.Contains(email, "@") {
+		return nil, 0, "--email is required"
+	}
+	list, err := auth.ParsePermissions(strings.Split(perms, ","))
+	if perms == "" || err != nil {
+		return nil, 0, "--permissions must list one or more of " + strings.Join(auth.AllPermissions(), ", ")
+	}
+	ttl, err := time.ParseDuration(ttlText)
+	if err != nil {
+		ttl, err = api.ParseDuration(ttlText)
+	}
+	if err != nil || ttl < time.Minute {
+		return nil, 0, "--ttl must be a duration of at least 1m, e.g. 24h or 30d"
+	}
+	return list, ttl, ""
+}

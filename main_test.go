@@ -1,0 +1,299 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
+)
+
+// syncBuffer collects a command's output while it runs.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func envOf(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+// runCmd runs a sub-command to completion.
+func runCmd(t *testing.T, vars map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut syncBuffer
+	code = run(context.Background(), args, envOf(vars), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// baseEnv is a test environment on the given database.
+func baseEnv(dbURL string, extra ...string) map[string]string {
+	vars := map[string]string{"DATABASE_URL": dbURL, "ADDR": "127.0.0.1:0", "PLAZA_ENV": "test", "LOG_LEVEL": "info"}
+	for i := 0; i+1 < len(extra); i += 2 {
+		vars[extra[i]] = extra[i+1]
+	}
+	return vars
+}
+
+var readyAddr = regexp.MustCompile(`msg="Plaza is ready" addr=(\S+)`)
+
+// startServe runs `plaza serve` until the test ends and returns its base URL
+// and log.
+func startServe(t *testing.T, vars map[string]string) (string, *syncBuffer, func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	logs := &syncBuffer{}
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"serve"}, envOf(vars), io.Discard, logs) }()
+	stop := func() int {
+		cancel()
+		select {
+		case code := <-done:
+			return code
+		case <-time.After(30 * time.Second):
+			t.Fatal("serve did not stop within 30 s of its signal")
+			return -1
+		}
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := readyAddr.FindStringSubmatch(logs.String()); m != nil {
+			t.Cleanup(func() { cancel() })
+			return "http://" + m[1], logs, stop
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("serve exited with %d before it was ready:\n%s", code, logs)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cancel()
+	t.Fatalf("serve was not ready within 30 s:\n%s", logs)
+	return "", nil, nil
+}
+
+func TestServeFirstStartAndRestart(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			_, dbURL := dbtest.OpenEmpty(t, dialect)
+			vars := baseEnv(dbURL)
+			base, logs, stop := startServe(t, vars)
+
+			res, err := http.Get(base + "/api/health")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var h struct{ Status, Database, Version string }
+			json.NewDecoder(res.Body).Decode(&h)
+			res.Body.Close()
+			if res.StatusCode != 200 || h.Status != "healthy" || h.Database != "connected" {
+				t.Errorf("health: %d %+v", res.StatusCode, h)
+			}
+			first := logs.String()
+			for _, want := range []string{"created the first super admin", "email=admin@localhost", "password=", "console=http://localhost:0/admin", "seeded a demo community"} {
+				if !strings.Contains(first, want) {
+					t.Errorf("first start log lacks %q:\n%s", want, first)
+				}
+			}
+			if code := stop(); code != 0 {
+				t.Errorf("serve exited %d after its signal, want 0", code)
+			}
+
+			_, logs2, stop2 := startServe(t, vars)
+			if strings.Contains(logs2.String(), "password=") || strings.Contains(logs2.String(), "seeded a demo") {
+				t.Errorf("second start repeated the first-start work:\n%s", logs2)
+			}
+			stop2()
+		})
+	}
+}
+
+func TestServeWithConfiguredAdminAndNoDemo(t *testing.T) {
+	_, dbURL := dbtest.OpenEmpty(t, config.DialectSQLite)
+	vars := baseEnv(dbURL, "ADMIN_EMAIL", "Boss@Example.com", "ADMIN_PASSWORD", "s3cret-pass", "SEED_DEMO", "false")
+	_, logs, stop := startServe(t, vars)
+	stop()
+	out := logs.String()
+	if !strings.Contains(out, "email=Boss@Example.com") || strings.Contains(out, "s3cret-pass") || strings.Contains(out, "seeded") {
+		t.Errorf("log should name the configured admin, never its password, and skip the demo:\n%s", out)
+	}
+}
+
+func TestServeRefusesBadConfig(t *testing.T) {
+	code, _, stderr := runCmd(t, map[string]string{"PLAZA_ENV": "production"}, "serve")
+	if code != exitError || !strings.Contains(stderr, "PUBLIC_APP_URL") {
+		t.Errorf("production without settings: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = runCmd(t, map[string]string{"ADDR": "nonsense"}, "serve")
+	if code != exitError || !strings.Contains(stderr, `ADDR="nonsense"`) {
+		t.Errorf("bad ADDR: exit %d, %q", code, stderr)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"unknown command", []string{"frobnicate"}},
+		{"unknown flag", []string{"migrate", "--fast"}},
+		{"seed bad count", []string{"seed", "--users", "many"}},
+		{"seed negative", []string{"seed", "--users", "-1"}},
+		{"user without subcommand", []string{"user"}},
+		{"user without email", []string{"user", "create", "--password", "longenough"}},
+		{"user short password", []string{"user", "create", "--email", "a@b.c", "--password", "short"}},
+		{"user bad role", []string{"user", "create", "--email", "a@b.c", "--password", "longenough", "--role", "king"}},
+		{"backup extra argument", []string{"backup", "now"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runCmd(t, nil, tt.args...)
+			if code != exitUsage || stderr == "" {
+				t.Errorf("exit %d with stderr %q, want 2 and a usage message", code, stderr)
+			}
+		})
+	}
+}
+
+func TestMigrateCommand(t *testing.T) {
+	_, dbURL := dbtest.OpenEmpty(t, config.DialectSQLite)
+	code, out, stderr := runCmd(t, baseEnv(dbURL), "migrate")
+	if code != 0 || !strings.Contains(out, "applied 20261122000001_identity") {
+		t.Fatalf("first migrate: %d %q %q", code, out, stderr)
+	}
+	code, out, _ = runCmd(t, baseEnv(dbURL), "migrate")
+	if code != 0 || !strings.Contains(out, "0 applied now, 0 job-queue steps") {
+		t.Errorf("second migrate: %d %q", code, out)
+	}
+}
+
+func TestUserCreateCommand(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			db, dbURL := dbtest.OpenURL(t, dialect)
+			vars := baseEnv(dbURL)
+			code, out, stderr := runCmd(t, vars, "user", "create", "--email", "Mod@Example.com", "--password", "longenough", "--role", "moderator")
+			if code != 0 || !strings.Contains(out, "created user") {
+				t.Fatalf("exit %d: %s %s", code, out, stderr)
+			}
+			var roles []string
+			err := db.NewRaw(`SELECT r.name FROM roles r JOIN user_roles ur ON ur.role_id = r.id JOIN users u ON u.id = ur.user_id WHERE u.email = ? ORDER BY r.rank`, "mod@example.com").Scan(context.Background(), &roles)
+			if err != nil || strings.Join(roles, ",") != "user,moderator" {
+				t.Errorf("roles = %v, %v; want user,moderator", roles, err)
+			}
+			code, _, stderr = runCmd(t, vars, "user", "create", "--email", "mod@example.com", "--password", "longenough")
+			if code != exitError || !strings.Contains(stderr, "already exists") {
+				t.Errorf("duplicate: exit %d, %q", code, stderr)
+			}
+		})
+	}
+}
+
+func TestBackupCommand(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			_, dbURL := dbtest.OpenURL(t, dialect)
+			dir := t.TempDir()
+			runCmd(t, baseEnv(dbURL), "user", "create", "--email", "kept@example.com", "--password", "longenough")
+			code, out, stderr := runCmd(t, baseEnv(dbURL, "BACKUP_DIR", dir), "backup")
+			path := strings.TrimSpace(out)
+			if code != 0 || filepath.Dir(path) != dir {
+				t.Fatalf("exit %d, printed %q, stderr %q", code, out, stderr)
+			}
+			st, err := os.Stat(path)
+			if err != nil || st.Size() == 0 {
+				t.Fatalf("backup file: %v", err)
+			}
+			if dialect == config.DialectSQLite {
+				restored := baseEnv("sqlite://" + path)
+				code, out, _ := runCmd(t, restored, "user", "create", "--email", "kept@example.com", "--password", "longenough")
+				if code != exitError {
+					t.Errorf("the backup lacks the user created before it: %d %s", code, out)
+				}
+			}
+		})
+	}
+}
+
+func TestSeedCommand(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			db, dbURL := dbtest.OpenURL(t, dialect)
+			code, out, stderr := runCmd(t, baseEnv(dbURL), "seed", "--users", "120", "--posts", "300", "--events", "200")
+			if code != 0 || !strings.Contains(out, "seeded 120 users, 300 posts") {
+				t.Fatalf("exit %d: %q %q", code, out, stderr)
+			}
+			for table, want := range map[string]int64{"users": 120, "posts": 300, "analytics_events": 200} {
+				n, err := db.NewSelect().Table(table).Count(context.Background())
+				if err != nil || n != want {
+					t.Errorf("%s: %d rows, %v; want %d", table, n, err, want)
+				}
+			}
+			if !strings.Contains(stderr, "posts: 300/300") {
+				t.Errorf("no progress lines on a non-terminal:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// TestShutdownFinishesRequestsInFlight holds a request open while the
+// server is told to stop: the request completes and the server exits cleanly.
+func TestShutdownFinishesRequestsInFlight(t *testing.T) {
+	started := make(chan struct{})
+	srv := web.Server("127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		time.Sleep(300 * time.Millisecond)
+		fmt.Fprint(w, "finished")
+	}))
+	ln, err := netListen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	got := make(chan string, 1)
+	go func() {
+		res, err := http.Get("http://" + ln.Addr().String())
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		got <- string(b)
+	}()
+	<-started
+	if code := shutdown(srv, 5*time.Second, slog.New(slog.DiscardHandler)); code != 0 {
+		t.Errorf("shutdown exit %d, want 0", code)
+	}
+	if body := <-got; body != "finished" {
+		t.Errorf("request in flight got %q, want it to finish", body)
+	}
+}
+
+func netListen() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }

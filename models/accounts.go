@@ -1,0 +1,224 @@
+package models
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// OAuthIdentity is who an external provider says signed in.
+type OAuthIdentity struct {
+	Provider       string // provider id: github, google, gitlab, discord
+	ProviderUserID string
+	Email          string
+	// EmailVerified says the provider vouches for Email; only then may the
+	// identity reach an existing account by email, or open a new one.
+	EmailVerified bool
+	Name          string
+	// Username is the provider's handle (a GitHub login), preferred over Name
+	// and Email when a new user needs a username.
+	Username  string
+	AvatarURL string
+}
+
+// ErrEmailNotVerified is matched by *UnverifiedEmailError.
+var ErrEmailNotVerified = errors.New("email not verified")
+
+// UnverifiedEmailError refuses an external sign-in that would reach or open
+// an account by an email the provider does not vouch for: an unverified
+// address must not take over a member's account, nor claim an address ahead
+// of its owner (account pre-hijacking). Taken says an account with the email
+// exists.
+type UnverifiedEmailError struct {
+	Provider string
+	Email    string
+	Taken    bool
+}
+
+func (e *UnverifiedEmailError) Error() string {
+	return fmt.Sprintf("%s email %q is not verified (account exists: %t)", e.Provider, e.Email, e.Taken)
+}
+
+func (e *UnverifiedEmailError) Unwrap() error { return ErrEmailNotVerified }
+
+// ErrUserNotActive is matched by *InactiveUserError.
+var ErrUserNotActive = errors.New("user not active")
+
+// InactiveUserError refuses signing in a banned or deactivated user.
+type InactiveUserError struct {
+	UserID int64
+	Status string
+}
+
+func (e *InactiveUserError) Error() string {
+	return fmt.Sprintf("user %d is %s", e.UserID, e.Status)
+}
+
+func (e *InactiveUserError) Unwrap() error { return ErrUserNotActive }
+
+// LinkOAuthUser finds or makes the Plaza user behind an external identity,
+// in one transaction (DECISIONS.md section 3):
+//  1. an account already linked to (provider, provider user id) is that
+//     user; the link's email, verification and last use are refreshed;
+//  2. else a user with the same email is linked, if the provider verified
+//     the email (the user's own email then counts as verified too);
+//  3. else a new user (role user) is created with the link, if the email is
+//     verified; its username comes from the provider's handle, name or email,
+//     made unique with a numeric suffix.
+//
+// An unverified email in steps 2 and 3 is *UnverifiedEmailError; a banned or
+// deactivated user is *InactiveUserError. Refusals write nothing. The link's
+// last_used_at is set to now.
+func (s *Store) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, error) {
+	now := s.now()
+	email := NormalizeEmail(id.Email)
+	var user *User
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		pa := new(ProviderAccount)
+		err := tx.NewSelect().Model(pa).
+			Where("pa.provider = ? AND pa.provider_user_id = ?", id.Provider, id.ProviderUserID).Scan(ctx)
+		switch {
+		case err == nil:
+			if user, err = userForSignIn(ctx, tx, pa.UserID); err != nil {
+				return err
+			}
+			_, err = tx.NewUpdate().Model((*ProviderAccount)(nil)).
+				Set("email = ?", nullString(email)).Set("email_verified = ?", id.EmailVerified).Set("last_used_at = ?", now).
+				Where("id = ?", pa.ID).Exec(ctx)
+			return err
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+
+		u := new(User)
+		err = tx.NewSelect().Model(u).Where("lower(u.email) = ?", email).Scan(ctx)
+		switch {
+		case email == "" || !id.EmailVerified:
+			taken := err == nil
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+			return &UnverifiedEmailError{Provider: id.Provider, Email: email, Taken: taken}
+		case err == nil:
+			if u.Status != UserActive {
+				return &InactiveUserError{UserID: u.ID, Status: u.Status}
+			}
+			if u.EmailVerified == nil {
+				u.EmailVerified = &now
+				if _, err := tx.NewUpdate().Model(u).Column("email_verified").WherePK().Exec(ctx); err != nil {
+					return err
+				}
+			}
+		case errors.Is(err, sql.ErrNoRows):
+			if u, err = createOAuthUser(ctx, tx, id, email, now); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+		link := &ProviderAccount{UserID: u.ID, Provider: id.Provider, ProviderUserID: id.ProviderUserID,
+			Email: nullString(email), EmailVerified: id.EmailVerified, CreatedAt: now, LastUsedAt: &now}
+		if _, err := tx.NewInsert().Model(link).Returning("id").Exec(ctx); err != nil {
+			if isUniqueViolation(err) {
+				return fmt.Errorf("%s account %s: %w", id.Provider, id.ProviderUserID, ErrConflict)
+			}
+			return err
+		}
+		user = u
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("link %s user: %w", id.Provider, err)
+	}
+	return user, nil
+}
+
+// userForSignIn loads a user that may sign in.
+func userForSignIn(ctx context.Context, db bun.IDB, id int64) (*User, error) {
+	u := new(User)
+	if err := db.NewSelect().Model(u).Where("u.id = ?", id).Scan(ctx); err != nil {
+		return nil, notFound(err, "user")
+	}
+	if u.Status != UserActive {
+		return nil, &InactiveUserError{UserID: u.ID, Status: u.Status}
+	}
+	return u, nil
+}
+
+// createOAuthUser inserts a user (role user) for a verified external identity.
+func createOAuthUser(ctx context.Context, db bun.IDB, id OAuthIdentity, email string, now time.Time) (*User, error) {
+	username, err := freeUsername(ctx, db, usernameBase(id, email))
+	if err != nil {
+		return nil, err
+	}
+	u := &User{Username: username, Email: email, Status: UserActive, IsActive: true, ProfilePublic: true,
+		EmailVerified: &now, CreatedAt: now, UpdatedAt: now}
+	if name := strings.TrimSpace(id.Name); name != "" {
+		u.Name = &name
+	}
+	if img := strings.TrimSpace(id.AvatarURL); img != "" {
+		u.Image = &img
+	}
+	if _, err := db.NewInsert().Model(u).Returning("id").Exec(ctx); err != nil {
+		if isUniqueViolation(err) {
+			return nil, fmt.Errorf("user %s: %w", email, ErrConflict)
+		}
+		return nil, err
+	}
+	if err := grantRoles(ctx, db, u.ID, []string{RoleUser}, now); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// maxUsernameBase leaves room for a suffix in a readable username.
+const maxUsernameBase = 30
+
+// usernameBase picks the provider's handle, else the name, else the email's
+// local part, reduced to the characters usernames allow.
+func usernameBase(id OAuthIdentity, email string) string {
+	base := "user"
+	for _, cand := range []string{id.Username, id.Name, email} {
+		if b := UsernameFromEmail(cand); b != "user" {
+			base = b
+			break
+		}
+	}
+	if len(base) > maxUsernameBase {
+		base = base[:maxUsernameBase]
+	}
+	return base
+}
+
+// freeUsername returns base, or base with the smallest numeric suffix that
+// no user holds (ignoring case), falling back to a random suffix.
+func freeUsername(ctx context.Context, db bun.IDB, base string) (string, error) {
+	for i := 1; i <= 50; i++ {
+		cand := base
+		if i > 1 {
+			cand = base + strconv.Itoa(i)
+		}
+		taken, err := db.NewSelect().Model((*User)(nil)).Where("lower(u.username) = ?", cand).Exists(ctx)
+		if err != nil {
+			return "", err
+		}
+		if !taken {
+			return cand, nil
+		}
+	}
+	return base + "-" + strings.ToLower(rand.Text()[:8]), nil
+}
+
+func nullString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

@@ -1,0 +1,173 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/audit"
+	"github.com/plazahq/plaza/internal/config"
+)
+
+// AuditBatcher appends audit entries that record no change (reads, refusals,
+// failures) in group commits: whatever entries are waiting are linked and
+// inserted in one transaction, so one commit's fsync is shared by many
+// requests instead of serialising them one commit at a time. Entries of
+// changes are not batched: they are written in the change's own transaction
+// (Store.Change).
+type AuditBatcher struct {
+	store *Store
+	log   *slog.Logger
+	in    chan batchItem
+	wg    sync.WaitGroup
+	once  sync.Once
+}
+
+type batchItem struct {
+	entry *AuditEntry
+	done  chan error // nil for fire-and-forget
+}
+
+// auditBatchMax bounds one group commit; auditQueue bounds the backlog, past
+// which Enqueue waits (backpressure rather than unbounded memory).
+const (
+	auditBatchMax = 500
+	auditQueue    = 10000
+)
+
+// NewAuditBatcher starts the batcher's writer; Close stops it after writing
+// everything queued.
+func (s *Store) NewAuditBatcher(log *slog.Logger) *AuditBatcher {
+	b := &AuditBatcher{store: s, log: log, in: make(chan batchItem, auditQueue)}
+	b.wg.Add(1)
+	go b.run()
+	return b
+}
+
+// Enqueue queues an entry and returns at once; it is written within
+// milliseconds, and before Close returns.
+func (b *AuditBatcher) Enqueue(e *AuditEntry) {
+	b.stamp(e)
+	b.in <- batchItem{entry: e}
+}
+
+// Append queues an entry and waits until it is committed.
+func (b *AuditBatcher) Append(ctx context.Context, e *AuditEntry) error {
+	b.stamp(e)
+	done := make(chan error, 1)
+	select {
+	case b.in <- batchItem{entry: e, done: done}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Flush waits until everything queued before the call is committed.
+func (b *AuditBatcher) Flush(ctx context.Context) error {
+	done := make(chan error, 1)
+	b.in <- batchItem{done: done}
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close writes what is queued and stops the writer.
+func (b *AuditBatcher) Close() {
+	b.once.Do(func() { close(b.in) })
+	b.wg.Wait()
+}
+
+func (b *AuditBatcher) stamp(e *AuditEntry) {
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt = b.store.now()
+	}
+}
+
+func (b *AuditBatcher) run() {
+	defer b.wg.Done()
+	for first := range b.in {
+		batch := []batchItem{first}
+	drain:
+		for len(batch) < auditBatchMax {
+			select {
+			case it, ok := <-b.in:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, it)
+			default:
+				break drain
+			}
+		}
+		b.write(batch)
+	}
+}
+
+// write commits a batch, retrying with backoff: an entry is never dropped
+// while the database is briefly away.
+func (b *AuditBatcher) write(batch []batchItem) {
+	var entries []*AuditEntry
+	for _, it := range batch {
+		if it.entry != nil {
+			entries = append(entries, it.entry)
+		}
+	}
+	var err error
+	for attempt := range 8 {
+		if err = b.store.appendBatch(context.Background(), entries); err == nil {
+			break
+		}
+		b.log.Error("write audit batch; retrying", "error", err, "entries", len(entries), "attempt", attempt+1)
+		time.Sleep(time.Duration(50<<attempt) * time.Millisecond)
+	}
+	for _, it := range batch {
+		if it.done != nil {
+			it.done <- err
+		}
+	}
+}
+
+// appendBatch links entries to the chain in order and inserts them in one
+// transaction under the chain lock.
+func (s *Store) appendBatch(ctx context.Context, entries []*AuditEntry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if Dialect(tx) == config.DialectPostgres {
+			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", auditLockKey); err != nil {
+				return fmt.Errorf("lock audit chain: %w", err)
+			}
+		}
+		prev, err := lastAuditHash(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			e.CreatedAt = e.CreatedAt.UTC().Truncate(audit.Precision)
+			if e.Details == nil {
+				e.Details = map[string]any{}
+			}
+			e.PrevHash = prev
+			if e.Hash, err = audit.Hash(chainEntry(e)); err != nil {
+				return err
+			}
+			prev = e.Hash
+		}
+		_, err = tx.NewInsert().Model(&entries).Exec(ctx)
+		return err
+	})
+}

@@ -1,0 +1,233 @@
+package models_test
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+// countRows runs a query that returns one count.
+func countRows(t *testing.T, db *bun.DB, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := db.NewRaw(query, args...).Scan(context.Background(), &n); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
+
+// checkSeedInvariants checks what must hold after any seeding: exact
+// denormalised counters, foreign keys, and believable timestamps.
+func checkSeedInvariants(t *testing.T, db *bun.DB) {
+	t.Helper()
+	checks := map[string]string{
+		"users.post_count differs from COUNT(posts)": `SELECT count(*) FROM users u
+			WHERE u.post_count <> (SELECT count(*) FROM posts p WHERE p.author_id = u.id)`,
+		"posts.report_count differs from COUNT(post_reports)": `SELECT count(*) FROM posts p
+			WHERE p.report_count <> (SELECT count(*) FROM post_reports r WHERE r.post_id = p.id)`,
+		"posts without author":         `SELECT count(*) FROM posts p WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = p.author_id)`,
+		"tags without post":            `SELECT count(*) FROM post_tags t WHERE NOT EXISTS (SELECT 1 FROM posts p WHERE p.id = t.post_id)`,
+		"reports without post":         `SELECT count(*) FROM post_reports r WHERE NOT EXISTS (SELECT 1 FROM posts p WHERE p.id = r.post_id)`,
+		"reports without reporter":     `SELECT count(*) FROM post_reports r WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = r.reporter_id)`,
+		"reports by the post's author": `SELECT count(*) FROM post_reports r JOIN posts p ON p.id = r.post_id WHERE r.reporter_id = p.author_id`,
+		"duplicate reporter on a post": `SELECT count(*) FROM (SELECT post_id, reporter_id FROM post_reports
+			GROUP BY post_id, reporter_id HAVING count(*) > 1) d`,
+		"users without the user role": `SELECT count(*) FROM users u WHERE NOT EXISTS
+			(SELECT 1 FROM user_roles ur JOIN roles r ON r.id = ur.role_id WHERE ur.user_id = u.id AND r.name = 'user')`,
+		"banned users without an open ban": `SELECT count(*) FROM users u WHERE u.status = 'banned' AND NOT EXISTS
+			(SELECT 1 FROM bans b WHERE b.user_id = u.id AND b.ended_at IS NULL)`,
+		"open bans of users not banned": `SELECT count(*) FROM bans b JOIN users u ON u.id = b.user_id
+			WHERE b.ended_at IS NULL AND u.status <> 'banned'`,
+		"posts older than their author":        `SELECT count(*) FROM posts p JOIN users u ON u.id = p.author_id WHERE p.created_at < u.created_at`,
+		"posts updated before created":         `SELECT count(*) FROM posts WHERE updated_at < created_at`,
+		"published posts without date":         `SELECT count(*) FROM posts WHERE status = 'published' AND published_at IS NULL`,
+		"drafts with a publication date":       `SELECT count(*) FROM posts WHERE status = 'draft' AND published_at IS NOT NULL`,
+		"users updated before created":         `SELECT count(*) FROM users WHERE updated_at < created_at`,
+		"logins before sign-up":                `SELECT count(*) FROM users WHERE last_login_at < created_at`,
+		"uppercase emails":                     `SELECT count(*) FROM users WHERE email <> lower(email)`,
+		"events received before they occurred": `SELECT count(*) FROM analytics_events WHERE received_at < occurred_at`,
+	}
+	for what, q := range checks {
+		if n := countRows(t, db, q); n != 0 {
+			t.Errorf("%s: %d rows", what, n)
+		}
+	}
+}
+
+func TestSeed(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		// The bootstrap admin is there before any seeding.
+		admin, err := s.CreateUser(ctx, models.NewUser{Email: "admin@localhost", PasswordHash: "hash", Roles: []string{models.RoleSuperAdmin}})
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		var mu sync.Mutex
+		type step struct{ done, total int64 }
+		last := map[string]step{}
+		calls := 0
+		res, err := s.Seed(ctx, models.SeedOptions{Users: 300, Posts: 700, Events: 500, Seed: 7,
+			Progress: func(stage string, done, total int64) {
+				mu.Lock()
+				defer mu.Unlock()
+				calls++
+				if prev, ok := last[stage]; ok && done < prev.done {
+					t.Errorf("%s progress went back from %d to %d", stage, prev.done, done)
+				}
+				last[stage] = step{done, total}
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Users != 300 || res.Posts != 700 || res.Events != 500 || res.Reports == 0 {
+			t.Fatalf("result %+v", res)
+		}
+		for table, want := range map[string]int{"users": 301, "posts": 700, "analytics_events": 500, "post_reports": res.Reports} {
+			if n := countRows(t, db, "SELECT count(*) FROM "+table); n != want {
+				t.Errorf("%s: %d rows, want %d", table, n, want)
+			}
+		}
+		for stage, want := range map[string]int64{models.SeedStageUsers: 300, models.SeedStagePosts: 700,
+			models.SeedStageEvents: 500, models.SeedStageReports: int64(res.Reports)} {
+			if got := last[stage]; got.done != want || got.total != want {
+				t.Errorf("%s progress ended at %d/%d, want %d", stage, got.done, got.total, want)
+			}
+		}
+		if calls < 8 {
+			t.Errorf("progress called %d times", calls)
+		}
+		checkSeedInvariants(t, db)
+		if n := countRows(t, db, "SELECT sum(post_count) FROM users"); n != 700 {
+			t.Errorf("post counts add up to %d", n)
+		}
+
+		// Realistic mixes, loosely: some of everything.
+		for what, q := range map[string]string{
+			"inactive users":    `SELECT count(*) FROM users WHERE status = 'inactive' AND NOT is_active`,
+			"verified users":    `SELECT count(*) FROM users WHERE is_verified`,
+			"never logged in":   `SELECT count(*) FROM users WHERE last_login_at IS NULL`,
+			"provider accounts": `SELECT count(*) FROM provider_accounts`,
+			"subscriptions":     `SELECT count(*) FROM user_subscriptions`,
+			"drafts":            `SELECT count(*) FROM posts WHERE status = 'draft'`,
+			"open reports":      `SELECT count(*) FROM post_reports WHERE status = 'open'`,
+			"resolved reports":  `SELECT count(*) FROM post_reports WHERE status = 'resolved'`,
+			"tags":              `SELECT count(*) FROM post_tags`,
+			"anonymous events":  `SELECT count(*) FROM analytics_events WHERE user_id IS NULL`,
+			"user events":       `SELECT count(*) FROM analytics_events WHERE user_id IS NOT NULL`,
+			"prolific authors":  `SELECT count(*) FROM users WHERE post_count >= 10`,
+			"silent users":      `SELECT count(*) FROM users WHERE post_count = 0`,
+		} {
+			if n := countRows(t, db, q); n == 0 {
+				t.Errorf("no %s", what)
+			}
+		}
+		if n := countRows(t, db, `SELECT count(*) FROM posts WHERE status = 'published'`); n < 500 {
+			t.Errorf("only %d of 700 posts published", n)
+		}
+		if n := countRows(t, db, `SELECT post_count FROM users WHERE id = ?`, admin.ID); n != 0 {
+			t.Errorf("the admin got %d posts", n)
+		}
+
+		// Normal inserts still work: the sequences are past the seeded ids.
+		u, err := s.CreateUser(ctx, models.NewUser{Email: "after.seed@example.com"})
+		if err != nil {
+			t.Fatalf("create user after seeding: %v", err)
+		}
+		now := time.Now().UTC()
+		p := &models.Post{AuthorID: u.ID, Title: "After seeding", Content: "Still works.", Status: models.PostPublished,
+			CreatedAt: now, UpdatedAt: now, PublishedAt: &now}
+		if _, err := db.NewInsert().Model(p).Returning("id").Exec(ctx); err != nil {
+			t.Fatalf("insert post after seeding: %v", err)
+		}
+		if maxID := countRows(t, db, "SELECT max(id) FROM posts WHERE id <> ?", p.ID); p.ID <= int64(maxID) {
+			t.Errorf("new post id %d is not after the seeded ones (max %d)", p.ID, maxID)
+		}
+		for _, table := range []string{"bans", "post_reports", "provider_accounts", "user_subscriptions"} {
+			if _, err := db.NewInsert().Model(rowAfterSeed(table, u.ID, admin.ID, p.ID, now)).Exec(ctx); err != nil {
+				t.Errorf("insert into %s after seeding: %v", table, err)
+			}
+		}
+		if _, err := db.NewRaw("UPDATE users SET post_count = post_count + 1 WHERE id = ?", u.ID).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.NewRaw("UPDATE posts SET report_count = report_count + 1 WHERE id = ?", p.ID).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+
+		// Seeding again, with the same seed, adds distinct users.
+		res2, err := s.Seed(ctx, models.SeedOptions{Users: 120, Posts: 200, Events: 50, Seed: 7})
+		if err != nil {
+			t.Fatalf("second seed: %v", err)
+		}
+		if n := countRows(t, db, "SELECT count(*) FROM users"); n != 302+120 {
+			t.Errorf("%d users after the second seed", n)
+		}
+		if n := countRows(t, db, "SELECT count(*) FROM post_reports"); n != res.Reports+res2.Reports+1 {
+			t.Errorf("%d reports after the second seed", n)
+		}
+		// And posts alone go to the users already there.
+		res3, err := s.Seed(ctx, models.SeedOptions{Posts: 150, Events: 20})
+		if err != nil {
+			t.Fatalf("posts-only seed: %v", err)
+		}
+		if res3.Users != 0 || res3.Posts != 150 {
+			t.Errorf("posts-only result %+v", res3)
+		}
+		if n := countRows(t, db, "SELECT count(*) FROM posts"); n != 700+1+200+150 {
+			t.Errorf("%d posts after three seeds", n)
+		}
+		checkSeedInvariants(t, db)
+	})
+}
+
+func rowAfterSeed(table string, userID, reporterID, postID int64, now time.Time) any {
+	switch table {
+	case "bans":
+		return &models.Ban{UserID: userID, Reason: "test", CreatedAt: now, EndedAt: &now}
+	case "post_reports":
+		return &models.PostReport{PostID: postID, ReporterID: reporterID, Reason: "spam", Status: models.ReportOpen, CreatedAt: now}
+	case "provider_accounts":
+		return &models.ProviderAccount{UserID: userID, Provider: "github", ProviderUserID: "after-seed", CreatedAt: now}
+	default:
+		return &models.UserSubscription{UserID: userID, SubscriptionTypeID: 1, Status: "active", StartedAt: now}
+	}
+}
+
+// TestSeedDeterministic: one seed, one data set (ids aside).
+func TestSeedDeterministic(t *testing.T) {
+	ctx := context.Background()
+	var got [2][]string
+	for i := range got {
+		db := dbtest.Open(t, config.DialectSQLite)
+		s := models.NewStore(db)
+		fixed := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+		s.Now = func() time.Time { return fixed }
+		if _, err := s.Seed(ctx, models.SeedOptions{Users: 40, Posts: 90, Seed: 99}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.NewRaw(`SELECT p.title || '|' || u.username || '|' || p.status || '|' || p.report_count FROM posts p
+			JOIN users u ON u.id = p.author_id ORDER BY p.id`).Scan(ctx, &got[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got[0]) != 90 || !slices.Equal(got[0], got[1]) {
+		t.Errorf("two seeds with the same number differ:\n%v\n%v", got[0][:5], got[1][:5])
+	}
+}
+
+func TestSeedNeedsAuthors(t *testing.T) {
+	db := dbtest.Open(t, config.DialectSQLite)
+	if _, err := models.NewStore(db).Seed(context.Background(), models.SeedOptions{Posts: 10}); err == nil {
+		t.Fatal("posts without any user: no error")
+	}
+}

@@ -1,0 +1,236 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+)
+
+// seedProgress serialises calls to SeedOptions.Progress.
+type seedProgress struct {
+	mu   sync.Mutex
+	fn   func(stage string, done, total int64)
+	done map[string]int64
+}
+
+func newSeedProgress(fn func(stage string, done, total int64)) *seedProgress {
+	return &seedProgress{fn: fn, done: map[string]int64{}}
+}
+
+// report sets a stage's count.
+func (p *seedProgress) report(stage string, done, total int64) {
+	if p.fn == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done[stage] = done
+	p.fn(stage, done, total)
+}
+
+// add counts n more rows of a stage.
+func (p *seedProgress) add(stage string, n, total int64) {
+	if p.fn == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done[stage] += n
+	p.fn(stage, p.done[stage], total)
+}
+
+// reservePostgresIDs reserves n consecutive ids of table's identity column
+// and returns the one before the first. It takes the table's EXCLUSIVE lock
+// for an instant, so no insert is half-way while it reads the largest id,
+// then moves the sequence past the range: inserts that come later, with
+// the default id, get ids after it, and rows copied with ids from the range
+// cannot collide with anyone's.
+func reservePostgresIDs(ctx context.Context, db *bun.DB, table string, n int) (int64, error) {
+	var base int64
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.ExecContext(ctx, "LOCK TABLE ? IN EXCLUSIVE MODE", bun.Ident(table)); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT setval(pg_get_serial_sequence(?, 'id'),
+			GREATEST(nextval(pg_get_serial_sequence(?, 'id')), (SELECT COALESCE(max(id), 0) FROM ?)) + ?) - ?`,
+			table, table, bun.Ident(table), n, n).Scan(&base)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("reserve %d %s ids: %w", n, table, err)
+	}
+	return base, nil
+}
+
+// runPostgres builds and copies batches on a few connections at once. Each
+// batch is one transaction with asynchronous commit (a crash may lose the
+// last batches, which is fine for generated data).
+func (sd *seeder) runPostgres(ctx context.Context, stage string, total int64, batches int,
+	gen func(b int) (seedBatch, int, error)) error {
+	workers := min(seedPGWorkers, batches)
+	if w, _ := strconv.Atoi(os.Getenv("PLAZA_SEED_X_WORKERS")); w > 0 { // EXPERIMENT
+		workers = min(w, batches)
+	}
+	if m := sd.s.DB.Stats().MaxOpenConnections; m > 0 {
+		workers = min(workers, m)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next     atomic.Int64
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+	)
+	fail := func(err error) {
+		errOnce.Do(func() { firstErr = err })
+		cancel()
+	}
+	for range workers {
+		wg.Go(func() {
+			err := RawPostgresConn(ctx, sd.s.DB, func(c *stdlib.Conn) error {
+				conn := c.Conn()
+				for {
+					b := int(next.Add(1) - 1)
+					if b >= batches {
+						return nil
+					}
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					batch, n, err := gen(b)
+					if err != nil {
+						return err
+					}
+					if err := copyBatch(ctx, conn, batch); err != nil {
+						return fmt.Errorf("%s batch %d: %w", stage, b, err)
+					}
+					sd.prog.add(stage, int64(n), total)
+				}
+			})
+			if err != nil {
+				fail(err)
+			}
+		})
+	}
+	wg.Wait()
+	return firstErr
+}
+
+func copyBatch(ctx context.Context, conn *pgx.Conn, batch seedBatch) error {
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after Commit
+	if _, err := tx.Exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
+		return err
+	}
+	for _, set := range strings.Split(os.Getenv("PLAZA_SEED_X_SETS"), ";") { // EXPERIMENT
+		if set != "" {
+			if _, err := tx.Exec(ctx, "SET LOCAL "+set); err != nil {
+				return err
+			}
+		}
+	}
+	for _, t := range batch {
+		if len(t.rows) == 0 {
+			continue
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{t.name}, t.cols, pgx.CopyFromRows(t.rows)); err != nil {
+			return fmt.Errorf("copy %s: %w", t.name, err)
+		}
+	}
+	return tx.Commit(ctx)
+}
+
+// sqliteMaxParams stays under SQLite's limit of 32766 bound parameters.
+const sqliteMaxParams = 30000
+
+// runSQLite writes batches one after another, each in its own (immediate)
+// transaction. When idTable is set the batch's ids follow the largest id
+// read inside that transaction, so a concurrent writer cannot take them.
+func (sd *seeder) runSQLite(ctx context.Context, stage string, total int64, batches int, idTable string, gen batchGen) error {
+	for b := range batches {
+		n, err := sd.sqliteBatch(ctx, b, idTable, gen)
+		if err != nil {
+			return fmt.Errorf("%s batch %d: %w", stage, b, err)
+		}
+		sd.prog.add(stage, int64(n), total)
+	}
+	return nil
+}
+
+func (sd *seeder) sqliteBatch(ctx context.Context, b int, idTable string, gen batchGen) (int, error) {
+	tx, err := sd.s.DB.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	var firstID int64
+	if idTable != "" {
+		q := "SELECT COALESCE(max(id), 0) + 1 FROM " + idTable
+		if err := tx.QueryRowContext(ctx, q).Scan(&firstID); err != nil {
+			return 0, err
+		}
+	}
+	batch, n, err := gen(b, firstID)
+	if err != nil {
+		return 0, err
+	}
+	var args []any
+	for _, t := range batch {
+		per := min(500, sqliteMaxParams/len(t.cols))
+		for lo := 0; lo < len(t.rows); lo += per {
+			rows := t.rows[lo:min(lo+per, len(t.rows))]
+			args = args[:0]
+			for _, row := range rows {
+				for _, v := range row {
+					args = append(args, sqliteValue(v))
+				}
+			}
+			if _, err := tx.ExecContext(ctx, insertSQL(t.name, t.cols, len(rows)), args...); err != nil {
+				return 0, fmt.Errorf("insert %s: %w", t.name, err)
+			}
+		}
+	}
+	return n, tx.Commit()
+}
+
+// sqliteValue converts a generated value to what SQLite stores: times in
+// the text form bun writes, so that comparisons with bun's values work.
+func sqliteValue(v any) any {
+	switch v := v.(type) {
+	case time.Time:
+		return v.UTC().Format("2006-01-02 15:04:05.999999-07:00")
+	case [16]byte:
+		return uuidString(v)
+	}
+	return v
+}
+
+// insertSQL is a multi-row INSERT with ? placeholders.
+func insertSQL(table string, cols []string, rows int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO ")
+	b.WriteString(table)
+	b.WriteString(" (")
+	b.WriteString(strings.Join(cols, ", "))
+	b.WriteString(") VALUES ")
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
+	for i := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(row)
+	}
+	return b.String()
+}

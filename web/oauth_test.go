@@ -1,0 +1,459 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/markbates/goth"
+	"github.com/markbates/goth/providers/github"
+	"github.com/markbates/goth/providers/gitlab"
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/handlers"
+	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+// fakeOAuth is a local OAuth2 authorization server with GitHub's and
+// GitLab's user APIs, as goth's github and gitlab providers call them: the
+// outside world of an external sign-in, on 127.0.0.1.
+type fakeOAuth struct {
+	*httptest.Server
+	clients map[string]string // client id → secret
+
+	mu     sync.Mutex
+	codes  map[string]string // code → redirect_uri, each usable once
+	tokens map[string]bool
+	// What the user APIs answer.
+	githubUser, githubEmails, gitlabUser string
+}
+
+func newFakeOAuth(t *testing.T) *fakeOAuth {
+	t.Helper()
+	f := &fakeOAuth{clients: map[string]string{"gh-key": "gh-secret", "gl-key": "gl-secret"},
+		codes: map[string]string{}, tokens: map[string]bool{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /authorize", f.authorize)
+	mux.HandleFunc("POST /token", f.token)
+	mux.HandleFunc("GET /github/user", f.api(func() string { return f.githubUser }))
+	mux.HandleFunc("GET /github/user/emails", f.api(func() string { return f.githubEmails }))
+	mux.HandleFunc("GET /gitlab/api/v4/user", f.api(func() string { return f.gitlabUser }))
+	f.Server = httptest.NewServer(mux)
+	t.Cleanup(f.Close)
+	return f
+}
+
+// authorize is the provider's consent page, consenting at once: it sends the
+// browser back to redirect_uri with a fresh code and the caller's state.
+func (f *fakeOAuth) authorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if _, ok := f.clients[q.Get("client_id")]; !ok || q.Get("response_type") != "code" || q.Get("state") == "" || q.Get("redirect_uri") == "" {
+		http.Error(w, "bad authorization request", http.StatusBadRequest)
+		return
+	}
+	code := rand.Text()
+	f.mu.Lock()
+	f.codes[code] = q.Get("redirect_uri")
+	f.mu.Unlock()
+	back, _ := url.Parse(q.Get("redirect_uri"))
+	back.RawQuery = url.Values{"code": {code}, "state": {q.Get("state")}}.Encode()
+	http.Redirect(w, r, back.String(), http.StatusFound)
+}
+
+// token exchanges a code once, for the client it was issued to.
+func (f *fakeOAuth) token(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	id, secret, ok := r.BasicAuth()
+	if !ok {
+		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	redirect, known := f.codes[r.PostForm.Get("code")]
+	delete(f.codes, r.PostForm.Get("code"))
+	w.Header().Set("Content-Type", "application/json")
+	if f.clients[id] == "" || f.clients[id] != secret || r.PostForm.Get("grant_type") != "authorization_code" ||
+		!known || redirect != r.PostForm.Get("redirect_uri") {
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write([]byte(`{"error":"invalid_grant"}`))
+		return
+	}
+	tok := rand.Text()
+	f.tokens[tok] = true
+	json.NewEncoder(w).Encode(map[string]string{"access_token": tok, "token_type": "bearer"})
+}
+
+// api answers a user API call made with a token the server issued, as a
+// bearer header (GitHub) or an access_token parameter (GitLab).
+func (f *fakeOAuth) api(body func() string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if tok == "" {
+			tok = r.URL.Query().Get("access_token")
+		}
+		f.mu.Lock()
+		ok := f.tokens[tok]
+		f.mu.Unlock()
+		if !ok {
+			http.Error(w, `{"message":"Bad credentials"}`, http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(body()))
+	}
+}
+
+// providers are goth's real github and gitlab providers pointed at the fake.
+func (f *fakeOAuth) providers(publicURL string) []goth.Provider {
+	return []goth.Provider{
+		github.NewCustomisedURL("gh-key", "gh-secret", publicURL+"/api/auth/callback/github",
+			f.URL+"/authorize", f.URL+"/token", f.URL+"/github/user", f.URL+"/github/user/emails", "user:email"),
+		gitlab.NewCustomisedURL("gl-key", "gl-secret", publicURL+"/api/auth/callback/gitlab",
+			f.URL+"/authorize", f.URL+"/token", f.URL+"/gitlab/api/v4/user", "read_user"),
+	}
+}
+
+// newOAuthApp is the real app with the fake's providers enabled.
+func newOAuthApp(t *testing.T, db *bun.DB) (*testApp, *fakeOAuth) {
+	t.Helper()
+	f := newFakeOAuth(t)
+	app := newApp(t, db, func(d *Deps) { d.OAuthProviders = f.providers(d.Config.PublicAppURL) })
+	return app, f
+}
+
+// begin starts an external sign-in and returns the provider's authorization
+// URL and the session cookie that holds the state.
+func (a *testApp) begin(t *testing.T, provider, query string) (*url.URL, string) {
+	t.Helper()
+	res := do(t, a, "GET", "/api/auth/signin/"+provider+query, nil)
+	if res.Code != http.StatusFound {
+		t.Fatalf("begin %s: got %d %s", provider, res.Code, res.Body)
+	}
+	loc, err := url.Parse(res.Header().Get("Location"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := sessionCookie(t, res.Result())
+	if token == "" {
+		t.Fatal("begin set no session cookie")
+	}
+	return loc, token
+}
+
+// consent plays the browser at the provider: it follows the authorization
+// URL and returns where the provider sends the browser back to on Plaza.
+func consent(t *testing.T, authURL *url.URL) *url.URL {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Get(authURL.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusFound {
+		t.Fatalf("provider authorization: %d", res.StatusCode)
+	}
+	back, err := url.Parse(res.Header.Get("Location"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
+// signInWith runs the whole round trip and returns the callback's response.
+func (a *testApp) signInWith(t *testing.T, provider, query string, header http.Header) *httptest.ResponseRecorder {
+	t.Helper()
+	authURL, token := a.begin(t, provider, query)
+	back := consent(t, authURL)
+	h := cookieHeader(token)
+	for k, vs := range header {
+		h[k] = vs
+	}
+	return do(t, a, "GET", back.RequestURI(), h)
+}
+
+func (a *testApp) links(t *testing.T) []models.ProviderAccount {
+	t.Helper()
+	var rows []models.ProviderAccount
+	if err := a.store.DB.NewSelect().Model(&rows).Order("pa.id").Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+const (
+	adaGitHub       = `{"id":4242,"login":"AdaL","name":"Ada Lovelace","avatar_url":"https://avatars.example/ada.png","email":null}`
+	adaEmails       = `[{"email":"old@example.com","primary":false,"verified":true},{"email":"Ada@Example.com","primary":true,"verified":true}]`
+	adaUnverified   = `[{"email":"ada@example.com","primary":true,"verified":false}]`
+	adaGitLab       = `{"id":77,"username":"ada","name":"Ada","email":"ada@example.com","confirmed_at":"2024-01-02T03:04:05Z"}`
+	adaGitLabUnconf = `{"id":77,"username":"ada","name":"Ada","email":"ada@example.com","confirmed_at":null}`
+)
+
+func TestOAuthSignInCreatesUser(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app, f := newOAuthApp(t, db)
+		f.githubUser, f.githubEmails = adaGitHub, adaEmails
+
+		authURL, beginToken := app.begin(t, "github", "?callbackUrl=/admin/users")
+		q := authURL.Query()
+		if authURL.Host != strings.TrimPrefix(f.URL, "http://") || authURL.Path != "/authorize" || q.Get("state") == "" ||
+			q.Get("client_id") != "gh-key" || q.Get("scope") != "user:email" ||
+			q.Get("redirect_uri") != "http://127.0.0.1:8080/api/auth/callback/github" {
+			t.Fatalf("authorization URL %s", authURL)
+		}
+		back := consent(t, authURL)
+		if back.Path != "/api/auth/callback/github" || back.Query().Get("state") != q.Get("state") {
+			t.Fatalf("provider sent the browser to %s", back)
+		}
+		res := do(t, app, "GET", back.RequestURI(), cookieHeader(beginToken))
+		if res.Code != http.StatusSeeOther || res.Header().Get("Location") != "/admin/users" {
+			t.Fatalf("callback: got %d to %q %s", res.Code, res.Header().Get("Location"), res.Body)
+		}
+		token := sessionCookie(t, res.Result())
+		if token == "" || token == beginToken {
+			t.Fatalf("callback kept the pre-sign-in session token (%q)", token)
+		}
+		var sess struct {
+			User struct{ ID, Email, Role string }
+		}
+		body := do(t, app, "GET", "/api/auth/session", cookieHeader(token)).Body.String()
+		json.Unmarshal([]byte(body), &sess)
+		if sess.User.Email != "ada@example.com" || sess.User.Role != "user" ||
+			!strings.Contains(body, `"name":"Ada Lovelace"`) || !strings.Contains(body, `"image":"https://avatars.example/ada.png"`) {
+			t.Errorf("session after the callback: %s", body)
+		}
+		u, err := app.store.UserByEmail(context.Background(), "ada@example.com")
+		if err != nil || u.Username != "adal" || u.EmailVerified == nil || u.LoginCount != 1 {
+			t.Errorf("created user %+v, %v", u, err)
+		}
+		rows := app.links(t)
+		if len(rows) != 1 || rows[0].UserID != u.ID || rows[0].Provider != "github" || rows[0].ProviderUserID != "4242" ||
+			rows[0].Email == nil || *rows[0].Email != "ada@example.com" || !rows[0].EmailVerified || rows[0].LastUsedAt == nil {
+			t.Errorf("provider accounts %+v", rows)
+		}
+		var method string
+		app.store.DB.NewSelect().Model((*models.Login)(nil)).Column("method").Where("user_id = ?", u.ID).Scan(context.Background(), &method)
+		if method != "github" {
+			t.Errorf("login method %q, want github", method)
+		}
+
+		// The provider's redirect is good once.
+		if res := do(t, app, "GET", back.RequestURI(), cookieHeader(token)); res.Code != http.StatusUnauthorized {
+			t.Errorf("replayed callback: got %d %s, want 401", res.Code, res.Body)
+		}
+
+		// Signing in again finds the same user through the link.
+		res = app.signInWith(t, "github", "", nil)
+		if res.Code != http.StatusSeeOther || res.Header().Get("Location") != "/admin" {
+			t.Errorf("second sign-in: %d to %q", res.Code, res.Header().Get("Location"))
+		}
+		if n, _ := app.store.CountUsers(context.Background()); n != 1 || len(app.links(t)) != 1 {
+			t.Errorf("second sign-in made %d users, %d links; want 1, 1", n, len(app.links(t)))
+		}
+	})
+}
+
+func TestOAuthSignInLinksVerifiedEmail(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app, f := newOAuthApp(t, db)
+		ada := app.withPassword(t, "ada@example.com", "correct horse", "admin")
+		f.gitlabUser = adaGitLab
+		res := app.signInWith(t, "gitlab", "?callbackUrl=https://evil.example/steal", nil)
+		if res.Code != http.StatusSeeOther || res.Header().Get("Location") != "/admin" {
+			t.Fatalf("callback: got %d to %q %s", res.Code, res.Header().Get("Location"), res.Body)
+		}
+		body := do(t, app, "GET", "/api/auth/session", cookieHeader(sessionCookie(t, res.Result()))).Body.String()
+		if !strings.Contains(body, `"id":"`+strconv.FormatInt(ada.ID, 10)+`"`) || !strings.Contains(body, `"role":"admin"`) {
+			t.Errorf("session: %s, want user %d", body, ada.ID)
+		}
+		if n, _ := app.store.CountUsers(context.Background()); n != 1 {
+			t.Errorf("%d users, want 1 (linked, not created)", n)
+		}
+		if rows := app.links(t); len(rows) != 1 || rows[0].UserID != ada.ID || rows[0].Provider != "gitlab" || rows[0].ProviderUserID != "77" {
+			t.Errorf("provider accounts %+v", rows)
+		}
+	})
+}
+
+func TestOAuthSignInRefusals(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app, f := newOAuthApp(t, db)
+		app.user(t, "ada@example.com")
+		banned := app.user(t, "bob@example.com")
+		app.store.DB.NewUpdate().Model((*models.User)(nil)).Set("status = 'banned'").Where("id = ?", banned.ID).Exec(context.Background())
+		tests := []struct {
+			name, provider             string
+			githubUser, emails, gitlab string
+			want                       string
+		}{
+			{"unverified email of an existing user", "gitlab", "", "", adaGitLabUnconf, "email address is not verified"},
+			{"no verified GitHub email", "github", `{"id":5,"login":"ada"}`, adaUnverified, "", "has no verified email address"},
+			{"banned user", "github", `{"id":6,"login":"bob","email":"bob@example.com"}`, "[]", "", "This account is banned and cannot sign in"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				f.githubUser, f.githubEmails, f.gitlabUser = tt.githubUser, tt.emails, tt.gitlab
+				res := app.signInWith(t, tt.provider, "", nil)
+				if res.Code != http.StatusUnauthorized || !strings.Contains(res.Body.String(), `"code":"UNAUTHORIZED"`) ||
+					!strings.Contains(res.Body.String(), tt.want) {
+					t.Errorf("got %d %s, want 401 saying %q", res.Code, res.Body, tt.want)
+				}
+				if tok := sessionCookie(t, res.Result()); tok != "" {
+					if body := do(t, app, "GET", "/api/auth/session", cookieHeader(tok)).Body.String(); body != "{}\n" {
+						t.Errorf("refused sign-in left a session: %s", body)
+					}
+				}
+				page := app.signInWith(t, tt.provider, "", http.Header{"Accept": {"text/html,application/xhtml+xml"}})
+				if page.Code != http.StatusUnauthorized || !strings.Contains(page.Body.String(), `data-testid="signin-error"`) {
+					t.Errorf("browser: got %d %s, want the sign-in page with the message", page.Code, page.Body)
+				}
+			})
+		}
+		if n, _ := app.store.CountUsers(context.Background()); n != 2 || len(app.links(t)) != 0 {
+			t.Errorf("refusals wrote: %d users, %d links; want 2, 0", n, len(app.links(t)))
+		}
+	})
+}
+
+func TestOAuthStateChecked(t *testing.T) {
+	app, f := newOAuthApp(t, dbtest.Open(t, "sqlite"))
+	f.githubUser, f.githubEmails = adaGitHub, adaEmails
+	for _, tt := range []struct {
+		name, want string
+		tamper     func(back *url.URL, token string) (string, http.Header)
+	}{
+		{"state mismatch", "expired", func(back *url.URL, token string) (string, http.Header) {
+			q := back.Query()
+			q.Set("state", "forged")
+			back.RawQuery = q.Encode()
+			return back.RequestURI(), cookieHeader(token)
+		}},
+		{"state missing", "expired", func(back *url.URL, token string) (string, http.Header) {
+			q := back.Query()
+			q.Del("state")
+			back.RawQuery = q.Encode()
+			return back.RequestURI(), cookieHeader(token)
+		}},
+		{"no session", "expired", func(back *url.URL, _ string) (string, http.Header) { return back.RequestURI(), nil }},
+		{"another provider's callback", "expired", func(back *url.URL, token string) (string, http.Header) {
+			back.Path = "/api/auth/callback/gitlab"
+			return back.RequestURI(), cookieHeader(token)
+		}},
+		{"provider refused the code", "GitHub did not confirm the sign-in", func(back *url.URL, token string) (string, http.Header) {
+			q := back.Query()
+			q.Set("code", "stolen")
+			back.RawQuery = q.Encode()
+			return back.RequestURI(), cookieHeader(token)
+		}},
+		{"provider error", "cancelled or refused", func(back *url.URL, token string) (string, http.Header) {
+			q := back.Query()
+			q.Del("code")
+			q.Set("error", "access_denied")
+			back.RawQuery = q.Encode()
+			return back.RequestURI(), cookieHeader(token)
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			authURL, token := app.begin(t, "github", "")
+			target, h := tt.tamper(consent(t, authURL), token)
+			res := do(t, app, "GET", target, h)
+			if res.Code != http.StatusUnauthorized || !strings.Contains(res.Body.String(), `"UNAUTHORIZED"`) || !strings.Contains(res.Body.String(), tt.want) {
+				t.Errorf("got %d %s, want 401 saying %q", res.Code, res.Body, tt.want)
+			}
+		})
+	}
+	if n, _ := app.store.CountUsers(context.Background()); n != 0 {
+		t.Errorf("%d users after refused callbacks, want 0", n)
+	}
+}
+
+func TestOAuthStateExpires(t *testing.T) {
+	f := newFakeOAuth(t)
+	f.githubUser, f.githubEmails = adaGitHub, adaEmails
+	var mu sync.Mutex
+	now := time.Now().UTC()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	app := newApp(t, dbtest.Open(t, "sqlite"), func(d *Deps) {
+		d.OAuthProviders = f.providers(d.Config.PublicAppURL)
+		d.Now = clock
+	})
+	authURL, token := app.begin(t, "github", "")
+	back := consent(t, authURL)
+	mu.Lock()
+	now = now.Add(handlers.OAuthStateTTL + time.Second)
+	mu.Unlock()
+	res := do(t, app, "GET", back.RequestURI(), cookieHeader(token))
+	if res.Code != http.StatusUnauthorized || !strings.Contains(res.Body.String(), "expired") {
+		t.Errorf("callback after %v: got %d %s, want 401", handlers.OAuthStateTTL, res.Code, res.Body)
+	}
+}
+
+func TestOAuthUnknownProvider(t *testing.T) {
+	app, _ := newOAuthApp(t, dbtest.Open(t, "sqlite"))
+	for _, path := range []string{"/api/auth/signin/myspace", "/api/auth/signin/google", "/api/auth/callback/myspace?code=x&state=y"} {
+		res := do(t, app, "GET", path, nil)
+		if res.Code != http.StatusNotFound || !strings.Contains(res.Body.String(), `{"error":{"code":"NOT_FOUND"`) {
+			t.Errorf("%s: got %d %s, want 404 NOT_FOUND", path, res.Code, res.Body)
+		}
+	}
+}
+
+func TestOAuthProvidersListed(t *testing.T) {
+	t.Run("none", func(t *testing.T) {
+		app := newApp(t, dbtest.Open(t, "sqlite"))
+		if res := do(t, app, "GET", "/api/auth/providers", nil); res.Code != 200 || res.Body.String() != "{}\n" {
+			t.Errorf("got %d %s, want {}", res.Code, res.Body)
+		}
+		if body := do(t, app, "GET", "/api/auth/signin", nil).Body.String(); strings.Contains(body, "signin-providers") {
+			t.Errorf("sign-in page lists providers when none is enabled")
+		}
+	})
+	t.Run("enabled by env keys", func(t *testing.T) {
+		app := newApp(t, dbtest.Open(t, "sqlite"), func(d *Deps) {
+			d.Config.Providers = config.Providers{GitHubKey: "k", GitHubSecret: "s", DiscordKey: "k", DiscordSecret: "s"}
+		})
+		res := do(t, app, "GET", "/api/auth/providers", nil)
+		var got map[string]map[string]string
+		if err := json.Unmarshal(res.Body.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]map[string]string{
+			"github": {"id": "github", "name": "GitHub", "type": "oauth",
+				"signinUrl": "http://127.0.0.1:8080/api/auth/signin/github", "callbackUrl": "http://127.0.0.1:8080/api/auth/callback/github"},
+			"discord": {"id": "discord", "name": "Discord", "type": "oauth",
+				"signinUrl": "http://127.0.0.1:8080/api/auth/signin/discord", "callbackUrl": "http://127.0.0.1:8080/api/auth/callback/discord"},
+		}
+		if len(got) != len(want) || got["github"]["signinUrl"] != want["github"]["signinUrl"] {
+			t.Fatalf("got %s", res.Body)
+		}
+		for id, w := range want {
+			for k, v := range w {
+				if got[id][k] != v {
+					t.Errorf("%s.%s = %q, want %q", id, k, got[id][k], v)
+				}
+			}
+		}
+		page := do(t, app, "GET", "/api/auth/signin", nil).Body.String()
+		for _, want := range []string{`data-testid="provider-github"`, `data-testid="provider-discord"`, "Continue with GitHub", `href="http://127.0.0.1:8080/api/auth/signin/discord"`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("sign-in page lacks %s", want)
+			}
+		}
+		if strings.Contains(page, "provider-google") {
+			t.Errorf("sign-in page lists a disabled provider")
+		}
+	})
+}
