@@ -51,7 +51,7 @@ func TestAuditTamperingDetected(t *testing.T) {
 		"details":  `UPDATE audit_log SET details = '{"i": 99}' WHERE id = ?`,
 		"ip":       "UPDATE audit_log SET ip_address = '10.9.9.9' WHERE id = ?",
 		"admin":    "UPDATE audit_log SET admin_username = 'eve' WHERE id = ?",
-		"hash":     "UPDATE audit_log SET hash = 'f' || substr(hash, 2) WHERE id = ?",
+		"hash":     "UPDATE audit_log SET hash = CASE WHEN substr(hash, 1, 1) = 'f' THEN 'e' ELSE 'f' END || substr(hash, 2) WHERE id = ?",
 		"deletion": "DELETE FROM audit_log WHERE id = ?",
 	}
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
