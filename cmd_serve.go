@@ -14,6 +14,8 @@ import (
 
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/jobs"
+	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/internal/version"
 	"github.com/plazahq/plaza/models"
@@ -54,9 +56,18 @@ func (e env) serve(ctx context.Context, args []string) int {
 	}
 	auditor := store.NewAuditBatcher(log)
 	defer auditor.Close() // after the server has stopped: writes what requests queued
+	mets := metrics.New(db.DB)
+	runner, err := jobs.New(db.DB, store.Dialect(), jobs.Deps{Sweeper: store, Metrics: mets, Log: log})
+	if err != nil {
+		return e.fail(err)
+	}
+	if err := runner.Start(context.WithoutCancel(ctx)); err != nil { // stopped by stopJobs, not by the signal
+		return e.fail(fmt.Errorf("start job queue: %w", err))
+	}
+	defer stopJobs(runner, cfg.ShutdownTimeout, log)
 	app := web.New(web.Deps{Config: cfg, Store: store, Logger: log, Static: staticFS(),
 		Version: ver, VersionErr: verErr, Started: started, Limiter: limiter, Audit: auditor,
-		Sessions: web.NewSessions(store, cfg.PublicAppURL)})
+		Sessions: web.NewSessions(store, cfg.PublicAppURL), Metrics: mets})
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return e.fail(fmt.Errorf("listen on %s: %w", cfg.Addr, err))
@@ -72,6 +83,15 @@ func (e env) serve(ctx context.Context, args []string) int {
 	case <-ctx.Done():
 	}
 	return shutdown(srv, cfg.ShutdownTimeout, log)
+}
+
+// stopJobs lets running jobs finish their current step, for up to timeout.
+func stopJobs(r *jobs.Runner, timeout time.Duration, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if err := r.Stop(ctx); err != nil {
+		log.Error("stop job queue", "error", err)
+	}
 }
 
 // newLimiter keeps rate-limit counters in Redis when REDIS_URL is set, so

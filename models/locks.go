@@ -95,3 +95,15 @@ func (s *Store) DeleteExpiredLocks(ctx context.Context) (int64, error) {
 	}
 	return res.RowsAffected()
 }
+
+// ChangeLocked is Change for a write to a lockable resource: inside the
+// transaction it first checks that no other admin holds the resource's lock
+// (*LockedError, 423 at the edge), then runs fn and writes the audit entry.
+func (s *Store) ChangeLocked(ctx context.Context, status int, typ, id string, userID int64, fn func(ctx context.Context, tx bun.Tx) error) error {
+	return s.Change(ctx, status, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.CheckLock(ctx, tx, typ, id, userID); err != nil {
+			return err
+		}
+		return fn(ctx, tx)
+	})
+}

@@ -58,3 +58,23 @@ func TestLocks(t *testing.T) {
 		}
 	})
 }
+
+func TestChangeLocked(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		ada, _ := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
+		bob, _ := s.CreateUser(ctx, models.NewUser{Email: "bob@example.com"})
+		if _, err := s.AcquireLock(ctx, "user", "9", ada.ID); err != nil {
+			t.Fatal(err)
+		}
+		ran := false
+		change := func(ctx context.Context, tx bun.Tx) error { ran = true; return nil }
+		if err := s.ChangeLocked(ctx, 200, "user", "9", bob.ID, change); !errors.Is(err, models.ErrLocked) || ran {
+			t.Errorf("bob's change: %v (ran %v), want ErrLocked without running", err, ran)
+		}
+		if err := s.ChangeLocked(ctx, 200, "user", "9", ada.ID, change); err != nil || !ran {
+			t.Errorf("ada's change: %v (ran %v)", err, ran)
+		}
+	})
+}

@@ -1,0 +1,77 @@
+// Package jobs runs Plaza's background work on River, a job queue kept in
+// the same database as everything else: periodic sweeps now, maintenance
+// actions and scheduled broadcasts as they land. On several instances River
+// elects one leader to enqueue periodic jobs, and any instance may work them.
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+
+	"github.com/plazahq/plaza/internal/metrics"
+)
+
+// Runner owns the River client.
+type Runner struct {
+	client *river.Client[*sql.Tx]
+	log    *slog.Logger
+}
+
+// Deps are what the workers act on.
+type Deps struct {
+	Sweeper Sweeper
+	Metrics *metrics.Metrics
+	Log     *slog.Logger
+	// SweepEvery is the period of the sweep (default 10 minutes).
+	SweepEvery time.Duration
+}
+
+// New builds a runner on db ("postgres" or "sqlite" dialect).
+func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &sweepWorker{sweeper: d.Sweeper, metrics: d.Metrics, log: d.Log})
+	every := d.SweepEvery
+	if every == 0 {
+		every = 10 * time.Minute
+	}
+	cfg := &river.Config{
+		Logger:  d.Log.With("component", "jobs"),
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}},
+		Workers: workers,
+		PeriodicJobs: []*river.PeriodicJob{
+			river.NewPeriodicJob(river.PeriodicInterval(every),
+				func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true, ID: "sweep"}),
+		},
+	}
+	var (
+		client *river.Client[*sql.Tx]
+		err    error
+	)
+	if dialect == "sqlite" {
+		client, err = river.NewClient(riversqlite.New(db), cfg)
+	} else {
+		client, err = river.NewClient(riverdatabasesql.New(db), cfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("job queue: %w", err)
+	}
+	return &Runner{client: client, log: d.Log}, nil
+}
+
+// Start begins working jobs until Stop.
+func (r *Runner) Start(ctx context.Context) error { return r.client.Start(ctx) }
+
+// Stop lets running jobs finish their current step (their context is
+// cancelled when ctx ends) and stops.
+func (r *Runner) Stop(ctx context.Context) error { return r.client.Stop(ctx) }
+
+// Client is the River client, for enqueueing jobs.
+func (r *Runner) Client() *river.Client[*sql.Tx] { return r.client }

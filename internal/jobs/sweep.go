@@ -1,0 +1,53 @@
+package jobs
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/riverqueue/river"
+
+	"github.com/plazahq/plaza/internal/metrics"
+)
+
+// Sweeper deletes what has expired (DECISIONS.md section 8).
+type Sweeper interface {
+	DeleteExpiredSessions(ctx context.Context) (int64, error)
+	DeleteExpiredLocks(ctx context.Context) (int64, error)
+	DeleteExpiredAPITokens(ctx context.Context) (int64, error)
+}
+
+// SweepArgs is the periodic clean-up of expired sessions, locks and tokens.
+type SweepArgs struct{}
+
+// Kind names the job in River's tables.
+func (SweepArgs) Kind() string { return "sweep" }
+
+type sweepWorker struct {
+	river.WorkerDefaults[SweepArgs]
+	sweeper Sweeper
+	metrics *metrics.Metrics
+	log     *slog.Logger
+}
+
+func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
+	steps := []struct {
+		what string
+		fn   func(context.Context) (int64, error)
+	}{
+		{"sessions", w.sweeper.DeleteExpiredSessions},
+		{"locks", w.sweeper.DeleteExpiredLocks},
+		{"tokens", w.sweeper.DeleteExpiredAPITokens},
+	}
+	for _, s := range steps {
+		n, err := s.fn(ctx)
+		if err != nil {
+			w.metrics.Jobs.WithLabelValues("sweep", "failed").Inc()
+			return err
+		}
+		if n > 0 {
+			w.log.Info("swept expired rows", "what", s.what, "deleted", n)
+		}
+	}
+	w.metrics.Jobs.WithLabelValues("sweep", "completed").Inc()
+	return nil
+}
