@@ -57,6 +57,8 @@ func (e env) serve(ctx context.Context, args []string) int {
 	auditor := store.NewAuditBatcher(log)
 	defer auditor.Close() // after the server has stopped: writes what requests queued
 	mets := metrics.New(db.DB)
+	collector := web.NewCollector(store, log, mets)
+	defer collector.Close() // after the server has stopped, before the audit writer and the database: writes every accepted event
 	runner, err := jobs.New(db.DB, store.Dialect(), jobs.Deps{Sweeper: store, Metrics: mets, Log: log})
 	if err != nil {
 		return e.fail(err)
@@ -67,7 +69,7 @@ func (e env) serve(ctx context.Context, args []string) int {
 	defer stopJobs(runner, cfg.ShutdownTimeout, log)
 	app := web.New(web.Deps{Config: cfg, Store: store, Logger: log, Static: staticFS(),
 		Version: ver, VersionErr: verErr, Started: started, Limiter: limiter, Audit: auditor,
-		Sessions: web.NewSessions(store, cfg.PublicAppURL), Metrics: mets})
+		Sessions: web.NewSessions(store, cfg.PublicAppURL), Metrics: mets, Events: collector})
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return e.fail(fmt.Errorf("listen on %s: %w", cfg.Addr, err))

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-
-	"github.com/plazahq/plaza/internal/config"
 )
 
 // demoSeed fixes the demo's random choices, so the demo community looks the
@@ -245,7 +243,7 @@ func (s *Store) SeedDemo(ctx context.Context) (SeedResult, error) {
 		for i, du := range demoUsers {
 			names[i] = du.username
 		}
-		taken, err := tx.NewSelect().Model((*User)(nil)).Where("lower(username) IN (?)", bun.In(names)).Count(ctx)
+		taken, err := tx.NewSelect().Model((*User)(nil)).Where("lower(username) IN (?)", bun.List(names)).Count(ctx)
 		if err != nil {
 			return err
 		}
@@ -272,7 +270,11 @@ func (s *Store) SeedDemo(ctx context.Context) (SeedResult, error) {
 		return SeedResult{}, fmt.Errorf("seed demo: %w", err)
 	}
 	// Events go in afterwards with Seed's writer, attributed to the members.
-	sd := &seeder{s: s, seed: demoSeed, now: now, pg: s.Dialect() == config.DialectPostgres, text: newFakeText(), prog: newSeedProgress(nil)}
+	sd := s.newSeeder(SeedOptions{Events: demoEvents, Seed: demoSeed})
+	sd.now = now
+	if err := sd.lookups(ctx); err != nil {
+		return res, fmt.Errorf("seed demo: %w", err)
+	}
 	if err := sd.loadPool(ctx); err != nil {
 		return res, fmt.Errorf("seed demo: %w", err)
 	}
@@ -436,7 +438,7 @@ func (s *Store) demoPosts(ctx context.Context, tx bun.Tx, r *rand.Rand, now time
 	}
 	if _, err := tx.NewUpdate().Table("users").
 		Set("post_count = (SELECT count(*) FROM posts WHERE posts.author_id = users.id)").
-		Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+		Where("id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
 		return 0, 0, err
 	}
 	return len(rows), len(reps), nil
@@ -454,7 +456,7 @@ func (s *Store) demoExtras(ctx context.Context, tx bun.Tx, r *rand.Rand, now tim
 	}
 	var hidden []Post
 	if err := tx.NewSelect().Model(&hidden).Where("status = ?", PostHidden).
-		Where("author_id IN (?)", bun.In([]int64{byName["cheap_seeds_4u"].ID, byName["gus.grumble"].ID})).Order("id").Scan(ctx); err != nil {
+		Where("author_id IN (?)", bun.List([]int64{byName["cheap_seeds_4u"].ID, byName["gus.grumble"].ID})).Order("id").Scan(ctx); err != nil {
 		return err
 	}
 	var actions []ModerationAction
@@ -476,7 +478,7 @@ func (s *Store) demoExtras(ctx context.Context, tx bun.Tx, r *rand.Rand, now tim
 		return err
 	}
 	var types []SubscriptionType
-	if err := tx.NewSelect().Model(&types).Where("name IN (?)", bun.In([]string{"Newsletter", "Supporter"})).Order("name").Scan(ctx); err != nil {
+	if err := tx.NewSelect().Model(&types).Where("name IN (?)", bun.List([]string{"Newsletter", "Supporter"})).Order("name").Scan(ctx); err != nil {
 		return err
 	}
 	var subs []UserSubscription

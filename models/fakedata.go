@@ -39,9 +39,7 @@ var fakeLastNames = []string{
 
 // fakeEmailDomains are reserved example domains (RFC 2606), so seeded
 // addresses can never reach a real mailbox.
-var fakeEmailDomains = []string{
-	"example.com", "example.org", "example.net", "mail.example.com", "post.example.org", "inbox.example.net",
-}
+var fakeEmailDomains = []string{"example.com", "example.org", "example.net"}
 
 var fakeLocations = []string{
 	"Amsterdam, NL", "Athens, GR", "Austin, TX", "Barcelona, ES", "Berlin, DE", "Bogotá, CO", "Boston, MA",
@@ -275,17 +273,17 @@ func (ft *fakeText) post(r *rand.Rand, buf []byte) (title, content string, t *fa
 	return title, string(buf), t
 }
 
-// tags appends 0 to 3 distinct tags (0: 30%, 1: 35%, 2: 25%, 3: 10%),
+// tags appends 0 to 3 distinct tags (0: 35%, 1: 40%, 2: 18%, 3: 7%),
 // mostly ones that fit the topic.
 func (ft *fakeText) tags(r *rand.Rand, t *fakeTopic, dst []string) []string {
 	dst = dst[:0]
 	var n int
 	switch x := r.IntN(100); {
-	case x < 30:
+	case x < 35:
 		return dst
-	case x < 65:
+	case x < 75:
 		n = 1
-	case x < 90:
+	case x < 93:
 		n = 2
 	default:
 		n = 3

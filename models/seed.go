@@ -65,15 +65,27 @@ const (
 // call or, when Users is zero, to the users already in the database (whose
 // post_count is then recounted).
 //
-// PostgreSQL rows go in through COPY on a few connections in parallel;
-// SQLite rows through multi-row INSERTs, one transaction per batch. Each
-// batch commits on its own: Seed is not atomic, and a failure part-way
-// leaves the batches already written (whose users.post_count may then count
-// posts that were never written).
+// PostgreSQL rows go in through COPY on a few connections in parallel
+// (with the session settings of postgresSettings: as a superuser, the
+// foreign-key triggers of those sessions are skipped, the data being
+// consistent by construction); SQLite rows through multi-row INSERTs, one
+// transaction per batch. Indexes and constraints are never dropped or
+// altered. Each batch commits on its own: Seed is not atomic, and a failure
+// part-way leaves the batches already written (whose users.post_count may
+// then count posts that were never written).
 func (s *Store) Seed(ctx context.Context, opts SeedOptions) (SeedResult, error) {
 	if opts.Users < 0 || opts.Posts < 0 || opts.Events < 0 {
 		return SeedResult{}, errors.New("seed: negative count")
 	}
+	sd := s.newSeeder(opts)
+	res, err := sd.run(ctx)
+	if err != nil {
+		return res, fmt.Errorf("seed: %w", err)
+	}
+	return res, nil
+}
+
+func (s *Store) newSeeder(opts SeedOptions) *seeder {
 	sd := &seeder{
 		s:    s,
 		opts: opts,
@@ -86,11 +98,7 @@ func (s *Store) Seed(ctx context.Context, opts SeedOptions) (SeedResult, error) 
 	if sd.seed == 0 {
 		sd.seed = rand.Uint64() | 1
 	}
-	res, err := sd.run(ctx)
-	if err != nil {
-		return res, fmt.Errorf("seed: %w", err)
-	}
-	return res, nil
+	return sd
 }
 
 // Batch sizes: rows generated and committed together.
@@ -141,6 +149,8 @@ type seeder struct {
 	subTypes                [3]int64 // Newsletter, Supporter, Pro
 
 	reported [][]reportedPost // per post batch
+
+	pgSettings string // SET LOCAL statements of each COPY transaction
 }
 
 // reportedPost is a post that gets reports in the reports stage.
@@ -222,6 +232,12 @@ func (sd *seeder) lookups(ctx context.Context) error {
 	if sd.roleUser == 0 || sd.roleModerator == 0 {
 		return fmt.Errorf("roles user and moderator: %w", ErrNotFound)
 	}
+	if sd.pg {
+		var err error
+		if sd.pgSettings, err = postgresSettings(ctx, sd.s.DB); err != nil {
+			return err
+		}
+	}
 	if sd.opts.Users == 0 {
 		return nil
 	}
@@ -252,7 +268,7 @@ func ensureSubscriptionTypes(ctx context.Context, db bun.IDB, now time.Time, ids
 		return nil
 	}
 	var stored []SubscriptionType
-	if err := db.NewSelect().Model(&stored).Where("name IN (?)", bun.In(names)).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&stored).Where("name IN (?)", bun.List(names)).Scan(ctx); err != nil {
 		return fmt.Errorf("read subscription types: %w", err)
 	}
 	for _, t := range stored {
@@ -371,7 +387,7 @@ func (sd *seeder) recountPostCounts(ctx context.Context) error {
 	for chunk := range slices.Chunk(ids, 1000) {
 		_, err := sd.s.DB.NewUpdate().Table("users").
 			Set("post_count = (SELECT count(*) FROM posts WHERE posts.author_id = users.id)").
-			Where("id IN (?)", bun.In(chunk)).Exec(ctx)
+			Where("id IN (?)", bun.List(chunk)).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("recount post_count: %w", err)
 		}
@@ -585,7 +601,7 @@ func (sd *seeder) genUsers(r *rand.Rand, lo, hi int, firstID int64) seedBatch {
 					true, seedTime(linked), nullable(lastLogin)})
 			}
 		}
-		for t, pct := range [3]int{25, 4, 2} {
+		for t, pct := range [3]int{15, 4, 2} { // Newsletter, Supporter, Pro
 			if r.IntN(100) >= pct {
 				continue
 			}

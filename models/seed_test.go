@@ -2,6 +2,8 @@ package models_test
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 	"slices"
 	"sync"
 	"testing"
@@ -230,4 +232,51 @@ func TestSeedNeedsAuthors(t *testing.T) {
 	if _, err := models.NewStore(db).Seed(context.Background(), models.SeedOptions{Posts: 10}); err == nil {
 		t.Fatal("posts without any user: no error")
 	}
+}
+
+// TestSeedPostgresNotSuperuser seeds as an ordinary role, which keeps the
+// foreign-key checks on (a superuser's seeding sessions skip them).
+func TestSeedPostgresNotSuperuser(t *testing.T) {
+	ctx := context.Background()
+	owner, u := dbtest.OpenURL(t, config.DialectPostgres)
+	role := fmt.Sprintf("plaza_seed_%d", time.Now().UnixNano())
+	for _, q := range []string{
+		"CREATE ROLE " + role + " LOGIN",
+		"GRANT ALL ON ALL TABLES IN SCHEMA public TO " + role,
+		"GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO " + role,
+	} {
+		if _, err := owner.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		owner.ExecContext(ctx, "DROP OWNED BY "+role) //nolint:errcheck // best effort
+		owner.ExecContext(ctx, "DROP ROLE "+role)     //nolint:errcheck // best effort
+	})
+	parsed, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed.User = url.User(role)
+	cfg, err := config.ParseDatabaseURL(parsed.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := models.Open(ctx, cfg, models.OpenOptions{MaxConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var super string
+	if err := db.QueryRowContext(ctx, "SHOW is_superuser").Scan(&super); err != nil || super != "off" {
+		t.Fatalf("is_superuser %q, %v", super, err)
+	}
+	res, err := models.NewStore(db).Seed(ctx, models.SeedOptions{Users: 200, Posts: 400, Events: 100, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countRows(t, db, "SELECT count(*) FROM posts"); n != res.Posts || n != 400 {
+		t.Errorf("%d posts, result %+v", n, res)
+	}
+	checkSeedInvariants(t, db)
 }

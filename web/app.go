@@ -18,6 +18,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
+	"github.com/plazahq/plaza/internal/analytics"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/metrics"
@@ -42,6 +43,10 @@ type Deps struct {
 	// closes it after the server has shut down.
 	Audit   *models.AuditBatcher
 	Metrics *metrics.Metrics
+	// Events is the analytics group-commit writer (NewCollector); the caller
+	// closes it after the server has shut down, before the database. Nil
+	// starts one that lives as long as the process.
+	Events *analytics.Batcher[models.AnalyticsEvent]
 	// OAuthProviders are the external sign-in providers; nil builds them
 	// from Config.Providers (auth.OAuthProviders).
 	OAuthProviders []goth.Provider
@@ -73,6 +78,9 @@ func New(d Deps) *echo.Echo {
 	}
 	if d.Metrics == nil {
 		d.Metrics = metrics.New(d.Store.DB.DB)
+	}
+	if d.Events == nil {
+		d.Events = NewCollector(d.Store, d.Logger, d.Metrics)
 	}
 	// The recoverer sits inside the access log so that a panic is logged as
 	// the 500 it becomes, with its request id.
@@ -112,8 +120,30 @@ func newHandlers(d Deps) handlerSet {
 		tokens:    handlers.Tokens{Store: d.Store, Secret: []byte(d.Config.JWTSecret)},
 		audit:     handlers.AuditLogs{Store: d.Store},
 		locks:     handlers.Locks{Store: d.Store},
+		collect: handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Limiter: d.Limiter,
+			Rate: ratelimit.PerMinute(d.Config.RateLimit.EventsPerMin), Now: d.Now, Log: d.Logger},
 	}
 }
+
+// NewCollector starts the analytics group-commit writer over the store
+// (DESIGN.md, "Analytics ingest"): COPY on PostgreSQL with two writes in
+// flight, one writer on SQLite, whose file takes one writer at a time.
+func NewCollector(store *models.Store, log *slog.Logger, m *metrics.Metrics) *analytics.Batcher[models.AnalyticsEvent] {
+	writers := 2
+	if store.Dialect() == config.DialectSQLite {
+		writers = 1
+	}
+	return analytics.NewBatcher[models.AnalyticsEvent](store, analytics.Options{Writers: writers, Retryable: models.IsTransient,
+		Committed: func(n int) { m.EventsIngested.Add(float64(n)) }, Logger: log})
+}
+
+// The analytics pieces fit the interfaces their consumers declare.
+var (
+	_ analytics.Sink[models.AnalyticsEvent] = (*models.Store)(nil)
+	_ analytics.KeySource                   = (*models.Store)(nil)
+	_ handlers.EventQueue                   = (*analytics.Batcher[models.AnalyticsEvent])(nil)
+	_ handlers.Pseudonymizer                = (*analytics.Hasher)(nil)
+)
 
 // oauthProviderList describes the enabled external providers for
 // /api/auth/providers and the sign-in page.

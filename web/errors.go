@@ -120,6 +120,9 @@ func write(c echo.Context, e *api.Error) error {
 	if c.Request().Method == http.MethodHead {
 		return c.NoContent(e.Status)
 	}
+	if body, ok := e.Details.(api.CollectFailure); ok { // analytics collect's 400 and 403 (DECISIONS.md section 6)
+		return c.JSON(e.Status, body)
+	}
 	fam := familyOf(c.Request().URL.Path)
 	ve, _ := e.Details.(*api.ValidationError)
 	switch fam {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
 )
@@ -59,6 +60,9 @@ func routes(d Deps, hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: "/api/auth/signout", Handler: hs.signOut.Page, Scope: ScopeGeneral},
 		{Method: http.MethodPost, Path: "/api/auth/signout", Handler: hs.signOut.Handle, Scope: ScopeGeneral},
 
+		// The collector checks the session (403, not 401) and counts events, not requests, itself.
+		{Method: http.MethodPost, Path: api.PathAnalyticsCollect, Handler: hs.collect.Handle, SignIn: false, Scope: ScopeExempt},
+
 		v1(http.MethodGet, "/tokens", hs.tokens.List, "token.list", "", auth.PermAdminSuper),
 		v1(http.MethodPost, "/tokens", hs.tokens.Create, "token.create", "token", auth.PermAdminSuper),
 		v1(http.MethodDelete, "/tokens/:id", hs.tokens.Revoke, "token.revoke", "token", auth.PermAdminSuper),
@@ -82,6 +86,7 @@ type handlerSet struct {
 	tokens    handlers.Tokens
 	audit     handlers.AuditLogs
 	locks     handlers.Locks
+	collect   handlers.CollectEvent
 }
 
 func register(e *echo.Echo, p *pipeline, rs []Route) {

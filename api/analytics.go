@@ -1,0 +1,75 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// PathAnalyticsCollect receives analytics events (interface.md 4.4).
+const PathAnalyticsCollect = "/api/analytics/collect"
+
+// CollectAccepted answers a single event: 202 {success, event_id, message}.
+type CollectAccepted struct {
+	Success bool   `json:"success"`
+	EventID string `json:"event_id"`
+	Message string `json:"message"`
+}
+
+// CollectBatchAccepted answers a batch: 202 {success, event_ids, message},
+// the ids in the order of the request's events.
+type CollectBatchAccepted struct {
+	Success  bool     `json:"success"`
+	EventIDs []string `json:"event_ids"`
+	Message  string   `json:"message"`
+}
+
+// NewCollectAccepted is the answer to a stored single event or batch.
+func NewCollectAccepted(ids []string, batch bool) any {
+	if !batch {
+		return CollectAccepted{Success: true, EventID: ids[0], Message: "Event recorded"}
+	}
+	return CollectBatchAccepted{Success: true, EventIDs: ids, Message: fmt.Sprintf("%d events recorded", len(ids))}
+}
+
+// CollectFailure is the body of the collector's 400 and 403 answers
+// (DECISIONS.md section 6): {success:false, error, details?}. The web error
+// handler writes it as is when it is an Error's Details.
+type CollectFailure struct {
+	Success bool          `json:"success"`
+	Error   string        `json:"error"`
+	Details []PathMessage `json:"details,omitempty"`
+}
+
+// PathMessage names one bad value of a collect body by its JSON path
+// ("events.3.event_type"; "" for the body itself).
+type PathMessage struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// ErrCollectNoSession answers a collect request without a signed-in session (interface.md 5.3).
+var ErrCollectNoSession = &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: "A signed-in session is required",
+	Details: CollectFailure{Error: "A signed-in session is required"}}
+
+// CollectInvalid answers a collect body that is not JSON or breaks the
+// event schema: 400 with every bad path.
+func CollectInvalid(malformed bool, details []PathMessage) *Error {
+	msg := "Invalid analytics event"
+	if malformed {
+		msg = "Malformed JSON body"
+	}
+	return &Error{Status: http.StatusBadRequest, Code: CodeValidationError, Message: msg,
+		Details: CollectFailure{Error: msg, Details: details}}
+}
+
+// ErrCollectTooLarge answers a collect body over 256 KiB (DECISIONS.md section 9).
+var ErrCollectTooLarge = &Error{Status: http.StatusRequestEntityTooLarge, Code: CodePayloadTooLarge,
+	Message: "Request body is too large (at most 256 KiB)"}
+
+// CollectUnavailable answers when the events cannot be stored now (the
+// writer's queue is full, the server is stopping, or the database failed):
+// nothing was stored and the client may retry after a second.
+func CollectUnavailable(cause error) *Error {
+	return &Error{Status: http.StatusServiceUnavailable, Code: CodeServerError,
+		Message: "Events could not be stored now; retry shortly", RetryAfter: 1, Cause: cause}
+}

@@ -1,0 +1,512 @@
+// Package linkpreview fetches a web page on behalf of a caller and tells what
+// it is about: title, description and main image (interface.md §4.3,
+// DECISIONS.md §6). It knows nothing of HTTP servers; it uses net/http as a
+// client only, through a transport of its own that refuses to connect to
+// loopback, private, link-local and other internal addresses.
+//
+// The guard works at three points: the URL's host as written (every
+// spelling of an address, see parseHost), each address the name resolves to
+// before dialling, and (with the default dialer) the address the socket is
+// about to connect to, in net.Dialer.Control, so DNS rebinding cannot slip
+// a second answer in between. Each redirect is dialled afresh and checked
+// again. Config.AllowPrivate (LINK_PREVIEW_ALLOW_PRIVATE) turns the guard off.
+package linkpreview
+
+import (
+	"bufio"
+	"compress/gzip"
+	"compress/zlib"
+	"context"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/andybalholm/brotli"
+)
+
+// Defaults of Config.
+const (
+	DefaultTimeout      = 10 * time.Second
+	DefaultMaxBody      = 2 << 20
+	DefaultMaxRedirects = 5
+	DefaultRefusalTTL   = time.Minute
+	maxURLLength        = 4096
+	maxHeaderBytes      = 64 << 10
+)
+
+// UserAgentProduct is the product token of the fetcher's User-Agent; the
+// whole header is "Plaza-LinkPreview/1.0 (+<PUBLIC_APP_URL>)".
+const UserAgentProduct = "Plaza-LinkPreview/1.0"
+
+// Resolver looks up a host's addresses; *net.Resolver is one.
+type Resolver interface {
+	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
+}
+
+// Cache is where refusals are remembered for a short while (DESIGN.md,
+// "Cache"). Keys are opaque and never hold a URL or host in clear.
+type Cache interface {
+	Get(ctx context.Context, key string) ([]byte, bool, error)
+	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
+}
+
+// Config configures a Fetcher. The zero value of every field but
+// PublicAppURL is usable.
+type Config struct {
+	// PublicAppURL is the base of internal paths ("/posts/1") and appears in
+	// the User-Agent.
+	PublicAppURL string
+	// AllowPrivate lifts the address policy (LINK_PREVIEW_ALLOW_PRIVATE), for
+	// tests and intranets.
+	AllowPrivate bool
+	// Timeout bounds the whole exchange: resolving, connecting, every
+	// redirect and reading the body. Default 10 s.
+	Timeout time.Duration
+	// MaxBody is how many bytes of a body are read at most (and how many
+	// bytes decompression may produce). Default 2 MiB.
+	MaxBody int64
+	// MaxRedirects is how many redirects are followed. Default 5.
+	MaxRedirects int
+	// Resolver resolves host names. Default net.DefaultResolver.
+	Resolver Resolver
+	// Dial connects to an address ("203.0.113.10:443") that has passed the
+	// policy. Default: a net.Dialer whose Control hook checks the address
+	// once more, at the socket.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// TLSConfig is the client TLS configuration (tests add their CA here).
+	// Default: system roots, TLS 1.2 or later.
+	TLSConfig *tls.Config
+	// RefusalCache, if set, remembers host names refused by the address
+	// policy for RefusalTTL (default 1 min), so repeated attempts skip DNS.
+	// Nothing else is stored: no successful response, no requested URL.
+	RefusalCache Cache
+	RefusalTTL   time.Duration
+}
+
+// Preview is the answer of GET /api/link-preview: the page's title,
+// description and absolute image URL (any may be empty), and the URL as the
+// caller requested it.
+type Preview struct {
+	Title       string
+	Description string
+	Image       string
+	URL         string
+}
+
+// Fetcher fetches pages for previews. It is safe for concurrent use.
+type Fetcher struct {
+	cfg       Config
+	appURL    *url.URL // nil if PublicAppURL is not an absolute http(s) URL
+	userAgent string
+	resolver  Resolver
+	dial      func(ctx context.Context, network, addr string) (net.Conn, error)
+	dialer    *net.Dialer // the default dialer, when Config.Dial is nil
+	client    *http.Client
+}
+
+// New builds a Fetcher, filling in defaults.
+func New(cfg Config) *Fetcher {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.MaxRedirects <= 0 {
+		cfg.MaxRedirects = DefaultMaxRedirects
+	}
+	if cfg.RefusalTTL <= 0 {
+		cfg.RefusalTTL = DefaultRefusalTTL
+	}
+	f := &Fetcher{cfg: cfg, resolver: cfg.Resolver, dial: cfg.Dial}
+	if u, err := url.Parse(cfg.PublicAppURL); err == nil && isHTTP(u) {
+		f.appURL = u
+	}
+	f.userAgent = UserAgentProduct
+	if cfg.PublicAppURL != "" {
+		f.userAgent += " (+" + cfg.PublicAppURL + ")"
+	}
+	if f.resolver == nil {
+		f.resolver = net.DefaultResolver
+	}
+	if f.dial == nil {
+		f.dialer = &net.Dialer{Timeout: cfg.Timeout, KeepAlive: -1}
+		if !cfg.AllowPrivate {
+			f.dialer.Control = control
+		}
+		f.dial = f.dialer.DialContext
+	}
+	tlsConf := cfg.TLSConfig
+	if tlsConf == nil {
+		tlsConf = &tls.Config{MinVersion: tls.VersionTLS12}
+	}
+	tr := &http.Transport{
+		Proxy:                  nil, // a proxy would dial for us, past the policy
+		DialContext:            f.dialContext,
+		TLSClientConfig:        tlsConf,
+		DisableKeepAlives:      true, // every hop dials, and is checked, afresh
+		DisableCompression:     true, // we ask for and decode gzip and br ourselves
+		MaxResponseHeaderBytes: maxHeaderBytes,
+	}
+	f.client = &http.Client{
+		Transport:     tr,
+		CheckRedirect: f.checkRedirect,
+		Jar:           nil, // no cookies kept, so none are sent
+	}
+	return f
+}
+
+// UserAgent returns the User-Agent the fetcher sends.
+func (f *Fetcher) UserAgent() string { return f.userAgent }
+
+// Preview fetches rawURL and extracts its preview. rawURL is an absolute
+// http(s) URL or an internal path ("/…", resolved against PublicAppURL).
+// Failures are *Error values (see Kind for the status of each); the only
+// other error is ctx's own, when the caller gave up.
+//
+// A 2xx HTML page gives its metadata (see Extract); an image gives Image =
+// the requested URL made absolute; anything else gives empty fields.
+func (f *Fetcher) Preview(ctx context.Context, rawURL string) (Preview, error) {
+	raw := strings.TrimSpace(rawURL)
+	if raw == "" {
+		return Preview{}, &Error{Kind: KindMissingURL}
+	}
+	u, err := f.parseTarget(raw)
+	if err != nil {
+		return Preview{}, err
+	}
+	p, err := f.fetch(ctx, u)
+	if err != nil {
+		return Preview{}, err
+	}
+	p.URL = raw
+	return p, nil
+}
+
+// parseTarget checks a requested URL before anything touches the network.
+func (f *Fetcher) parseTarget(raw string) (*url.URL, error) {
+	if len(raw) > maxURLLength {
+		return nil, newError(KindBadURL, "URL is too long", nil)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, newError(KindBadURL, "malformed URL", err)
+	}
+	if u.Scheme == "" && u.Host == "" && strings.HasPrefix(raw, "/") && !strings.HasPrefix(raw, "//") {
+		if f.appURL == nil {
+			return nil, newError(KindBadURL, "internal paths need PUBLIC_APP_URL", nil)
+		}
+		u = f.appURL.ResolveReference(u)
+	}
+	if u.Scheme == "" {
+		return nil, newError(KindBadURL, "URL must be absolute or a path starting with /", nil)
+	}
+	if err := f.checkURL(u, KindBadURL); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// checkURL applies the rules every hop must pass: http(s), a host, no
+// credentials, a valid port, and a host that is not a refused address or
+// localhost name. Scheme and shape problems are reported as shapeKind (bad
+// URL for the request, forbidden for a redirect).
+func (f *Fetcher) checkURL(u *url.URL, shapeKind Kind) error {
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return newError(shapeKind, "only http and https URLs are supported", nil)
+	}
+	if u.Opaque != "" || u.Host == "" {
+		return newError(shapeKind, "URL has no host", nil)
+	}
+	if u.User != nil {
+		return newError(shapeKind, "URL must not contain credentials", nil)
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return newError(shapeKind, "invalid port", nil)
+		}
+	}
+	h, err := parseHost(u.Hostname())
+	if err != nil {
+		return newError(shapeKind, "invalid host", err)
+	}
+	if f.cfg.AllowPrivate {
+		return nil
+	}
+	if isLocalName(h.name) || (h.addr.IsValid() && !Allowed(h.addr)) {
+		return newError(KindForbidden, "target address is not allowed", nil)
+	}
+	return nil
+}
+
+func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > f.cfg.MaxRedirects {
+		return newError(KindUpstream, fmt.Sprintf("more than %d redirects", f.cfg.MaxRedirects), nil)
+	}
+	return f.checkURL(req.URL, KindForbidden)
+}
+
+func (f *Fetcher) fetch(ctx context.Context, u *url.URL) (Preview, error) {
+	tctx, cancel := context.WithTimeout(ctx, f.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(tctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return Preview{}, newError(KindBadURL, "malformed URL", err)
+	}
+	req.Header.Set("User-Agent", f.userAgent)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
+	req.Header.Set("Accept-Encoding", "gzip, br")
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return Preview{}, f.classify(ctx, tctx, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return Preview{}, newError(KindUpstream, statusText(resp.StatusCode), nil)
+	}
+	ct := resp.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	if strings.HasPrefix(mt, "image/") {
+		return Preview{Image: imageURL(u)}, nil
+	}
+	if mt != "" && mt != "application/octet-stream" && !isHTMLType(mt) {
+		return Preview{}, nil
+	}
+	body, err := decodeBody(resp, f.cfg.MaxBody)
+	if err != nil {
+		return Preview{}, err
+	}
+	var in io.Reader = body
+	if !isHTMLType(mt) { // no usable Content-Type: sniff, as a browser would
+		br := bufio.NewReaderSize(body, 512)
+		head, err := br.Peek(512)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+			return Preview{}, f.bodyError(ctx, tctx, err)
+		}
+		sniffed, _, _ := mime.ParseMediaType(http.DetectContentType(head))
+		switch {
+		case strings.HasPrefix(sniffed, "image/"):
+			return Preview{Image: imageURL(u)}, nil
+		case sniffed != "text/html":
+			return Preview{}, nil
+		}
+		in = br
+	}
+	m, err := Extract(in, ct, resp.Request.URL)
+	if err != nil {
+		return Preview{}, f.bodyError(ctx, tctx, err)
+	}
+	return Preview{Title: m.Title, Description: m.Description, Image: m.Image}, nil
+}
+
+// imageURL is the requested URL as the image of an image target,
+// serialized as Extract serializes images.
+func imageURL(u *url.URL) string {
+	if s := resolveImage(nil, u.String()); s != "" {
+		return s
+	}
+	return u.String()
+}
+
+func isHTMLType(mt string) bool { return mt == "text/html" || mt == "application/xhtml+xml" }
+
+// statusText is "404 Not Found": the code and its standard text (the
+// upstream's own reason phrase is not passed on; it is the remote's text).
+func statusText(code int) string {
+	if t := http.StatusText(code); t != "" {
+		return strconv.Itoa(code) + " " + t
+	}
+	return strconv.Itoa(code)
+}
+
+// decodeBody returns the response body, decompressed, reading at most max
+// bytes from the wire and producing at most max bytes.
+func decodeBody(resp *http.Response, max int64) (io.Reader, error) {
+	wire := io.LimitReader(resp.Body, max)
+	var r io.Reader
+	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
+	case "", "identity":
+		return wire, nil
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(wire)
+		if err != nil {
+			return nil, newError(KindUpstream, "invalid gzip body", err)
+		}
+		r = zr
+	case "br":
+		r = brotli.NewReader(wire)
+	case "deflate":
+		zr, err := zlib.NewReader(wire)
+		if err != nil {
+			return nil, newError(KindUpstream, "invalid deflate body", err)
+		}
+		r = zr
+	default:
+		return nil, newError(KindUpstream, "unsupported content encoding", nil)
+	}
+	return io.LimitReader(r, max), nil
+}
+
+// bodyError classifies a failure while reading the body.
+func (f *Fetcher) bodyError(ctx, tctx context.Context, err error) error {
+	if ctx.Err() != nil || tctx.Err() != nil {
+		return f.classify(ctx, tctx, err)
+	}
+	return newError(KindUpstream, "error reading the response body", err)
+}
+
+// classify turns a client error into an *Error (or the caller's own
+// context error).
+func (f *Fetcher) classify(ctx, tctx context.Context, err error) error {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	var fe *forbiddenAddrError
+	if errors.As(err, &fe) {
+		return newError(KindForbidden, "target address is not allowed", err)
+	}
+	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("link preview: %w", ctx.Err())
+	}
+	if tctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
+		return newError(KindTimeout, "no answer within "+f.cfg.Timeout.String(), err)
+	}
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var hostErr x509.HostnameError
+	var recErr tls.RecordHeaderError
+	var alert tls.AlertError
+	switch {
+	case errors.As(err, &dnsErr):
+		return newError(KindUpstream, "could not resolve host", err)
+	case errors.As(err, &certErr), errors.As(err, &hostErr), errors.As(err, &recErr), errors.As(err, &alert):
+		return newError(KindUpstream, "TLS handshake failed", err)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return newError(KindUpstream, "connection refused", err)
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "dial" {
+		return newError(KindUpstream, "could not connect", err)
+	}
+	return newError(KindUpstream, "request failed", err)
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// forbiddenAddrError is a dial refused by the address policy.
+type forbiddenAddrError struct{ addr netip.Addr }
+
+func (e *forbiddenAddrError) Error() string {
+	return "address " + e.addr.String() + " is not allowed"
+}
+
+// control is the net.Dialer hook that checks the address a socket is about
+// to connect to: the last line of defence, after resolution.
+func control(network, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return &forbiddenAddrError{}
+	}
+	if !Allowed(ap.Addr()) {
+		return &forbiddenAddrError{addr: ap.Addr()}
+	}
+	return nil
+}
+
+// dialContext is the transport's dialer: resolve (or read the address
+// literal however it is spelled), check every address, then dial the
+// checked address itself, never the name.
+func (f *Fetcher) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	hostPart, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	h, err := parseHost(hostPart)
+	if err != nil {
+		return nil, &net.DNSError{Err: "invalid host", Name: hostPart, IsNotFound: true}
+	}
+	var addrs []netip.Addr
+	switch {
+	case h.addr.IsValid():
+		addrs = []netip.Addr{h.addr}
+	case isLocalName(h.name) && !f.cfg.AllowPrivate:
+		return nil, &forbiddenAddrError{}
+	default:
+		if f.refusedBefore(ctx, h.name) {
+			return nil, &forbiddenAddrError{}
+		}
+		ips, err := f.resolver.LookupIPAddr(ctx, h.name)
+		if err != nil {
+			return nil, err
+		}
+		for _, ip := range ips {
+			a, ok := netip.AddrFromSlice(ip.IP)
+			if !ok {
+				continue
+			}
+			addrs = append(addrs, a.Unmap().WithZone(ip.Zone))
+		}
+		if len(addrs) == 0 {
+			return nil, &net.DNSError{Err: "no addresses", Name: h.name, IsNotFound: true}
+		}
+	}
+	if !f.cfg.AllowPrivate {
+		for _, a := range addrs {
+			if !Allowed(a) {
+				if !h.addr.IsValid() {
+					f.rememberRefusal(ctx, h.name)
+				}
+				return nil, &forbiddenAddrError{addr: a}
+			}
+		}
+	}
+	var lastErr error
+	for _, a := range addrs {
+		conn, err := f.dial(ctx, network, net.JoinHostPort(a.String(), port))
+		if err == nil {
+			return conn, nil
+		}
+		lastErr = err
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+func refusalKey(host string) string {
+	sum := sha256.Sum256([]byte(host))
+	return "linkpreview:refused:" + hex.EncodeToString(sum[:])
+}
+
+func (f *Fetcher) refusedBefore(ctx context.Context, host string) bool {
+	if f.cfg.RefusalCache == nil || f.cfg.AllowPrivate {
+		return false
+	}
+	_, ok, err := f.cfg.RefusalCache.Get(ctx, refusalKey(host))
+	return err == nil && ok
+}
+
+func (f *Fetcher) rememberRefusal(ctx context.Context, host string) {
+	if f.cfg.RefusalCache == nil {
+		return
+	}
+	_ = f.cfg.RefusalCache.Set(ctx, refusalKey(host), []byte{1}, f.cfg.RefusalTTL) // best effort: a lost entry only costs a lookup
+}

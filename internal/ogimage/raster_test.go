@@ -1,0 +1,217 @@
+package ogimage
+
+import (
+	"bytes"
+	"fmt"
+	"hash/adler32"
+	"image"
+	"image/png"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestPNG(t *testing.T) {
+	s := mustBuild(t, Options{Seed: "png", Quote: "Be yourself; everyone else is already taken.", Author: "Oscar Wilde"})
+	b, err := s.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(b))
+	if err != nil || format != "png" || cfg.Width != 1200 || cfg.Height != 630 {
+		t.Fatalf("decodes as %s %dx%d (err %v), want png 1200x630", format, cfg.Width, cfg.Height, err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(x, y int, want rgb, tol int) bool {
+		r, g, b, _ := img.At(x, y).RGBA()
+		d := func(a uint32, b uint8) int { return abs(int(a>>8) - int(b)) }
+		return d(r, want.r) <= tol && d(g, want.g) <= tol && d(b, want.b) <= tol
+	}
+	accent := hexRGB(s.BorderColor())
+	for _, p := range []image.Point{{2, 2}, {600, 627}, {1197, 300}, {5, 400}} {
+		if !near(p.X, p.Y, accent, 0) {
+			t.Errorf("border pixel %v is %v, want %s", p, img.At(p.X, p.Y), s.BorderColor())
+		}
+	}
+	// The avatar's centre is opaque; its corner is masked away.
+	cx, cy := int(avatarRect.x+avatarRect.w/2), int(avatarRect.y+avatarRect.h/2)
+	if !near(cx, cy, hexRGB(testAvatarSkin), 2) {
+		t.Errorf("avatar centre is %v, want the avatar's %s", img.At(cx, cy), testAvatarSkin)
+	}
+	if near(int(avatarRect.x)+1, int(avatarRect.y)+1, hexRGB("#d8f2d4"), 40) {
+		t.Error("avatar corner shows the avatar's background: the fading mask is missing")
+	}
+	// Text is drawn: the first line's box holds near-white pixels.
+	l := s.Lines()[0]
+	x0, y0, x1, y1 := l.Box()
+	white := 0
+	for y := int(y0); y < int(y1); y++ {
+		for x := int(x0); x < int(x1); x++ {
+			if near(x, y, whiteRGB, 10) {
+				white++
+			}
+		}
+	}
+	if white < 100 {
+		t.Errorf("only %d white pixels in the first line's box", white)
+	}
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func TestPNGBadAvatar(t *testing.T) {
+	s, err := Build(Options{Seed: "x", Quote: "q"}, func(string, int) []byte { return []byte("<svg") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PNG(); err == nil {
+		t.Error("a broken avatar SVG rendered without error")
+	}
+}
+
+// The glass blur of a region equals the blur of the whole image cut to that
+// region: the margin it reads covers the three passes.
+func TestBoxBlurRegionMatchesWhole(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	img := image.NewRGBA(image.Rect(0, 0, 300, 200))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(r.IntN(256))
+	}
+	const rad = 5
+	region := image.Rect(40, 30, 260, 170)
+	all0, e := boxBlur(img, region, rad, &blurBuffers{})
+
+	w, h := 300, 200
+	all := make([]uint8, w*h*3)
+	for i := 0; i < w*h; i++ {
+		copy(all[i*3:i*3+3], img.Pix[i*4:i*4+3])
+	}
+	all = blurPlanes(all, make([]uint8, len(all)), w, h, 3, rad)
+	for y := region.Min.Y; y < region.Max.Y; y++ {
+		for x := region.Min.X; x < region.Max.X; x++ {
+			for c := 0; c < 3; c++ {
+				g := all0[((y-e.Min.Y)*e.Dx()+(x-e.Min.X))*3+c]
+				if want := all[(y*w+x)*3+c]; g != want {
+					t.Fatalf("(%d,%d) channel %d: region blur %d, whole-image blur %d", x, y, c, g, want)
+				}
+			}
+		}
+	}
+}
+
+// One box pass against a plain average; a flat image stays flat.
+func TestBoxBlurPass(t *testing.T) {
+	in := []uint8{0, 10, 20, 30, 40, 250, 60}
+	out := make([]uint8, len(in))
+	hpass(in, out, len(in), 1, 1)
+	want := []uint8{3, 10, 20, 30, 107, 117, 123} // edges clamped: (0+0+10)/3, …, (250+60+60)/3
+	for i := range want {
+		if out[i] != want[i] {
+			t.Fatalf("hpass = %v, want %v", out, want)
+		}
+	}
+	flat := bytes.Repeat([]uint8{77}, 50*40)
+	if got := blurPlanes(bytes.Clone(flat), make([]uint8, len(flat)), 50, 40, 1, 6); !bytes.Equal(got, flat) {
+		t.Error("blurring a flat image changed it")
+	}
+}
+
+// encodePNG round-trips through image/png: opaque images as RGB, others as
+// RGBA with straight alpha.
+func TestEncodePNG(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, opaque := range []bool{true, false} {
+		img := image.NewRGBA(image.Rect(0, 0, 123, 77))
+		for i := 0; i < len(img.Pix); i += 4 {
+			a := uint8(255)
+			if !opaque {
+				a = uint8(r.IntN(256))
+			}
+			for c := 0; c < 3; c++ {
+				img.Pix[i+c] = uint8(r.IntN(int(a) + 1)) // premultiplied: c <= a
+			}
+			img.Pix[i+3] = a
+		}
+		dec, err := png.Decode(bytes.NewReader(encodePNG(img)))
+		if err != nil {
+			t.Fatalf("opaque=%v: %v", opaque, err)
+		}
+		if _, isRGBA := dec.(*image.RGBA); opaque != isRGBA {
+			t.Errorf("opaque=%v decoded as %T", opaque, dec)
+		}
+		for y := 0; y < 77; y++ {
+			for x := 0; x < 123; x++ {
+				wr, wg, wb, wa := img.At(x, y).RGBA()
+				gr, gg, gb, ga := dec.At(x, y).RGBA()
+				// Straight alpha in 8 bits cannot hold every premultiplied value.
+				tol := uint32(0)
+				if !opaque {
+					tol = 0x101
+				}
+				if diff(wr, gr) > tol || diff(wg, gg) > tol || diff(wb, gb) > tol || wa != ga {
+					t.Fatalf("opaque=%v pixel (%d,%d): got %v, want %v", opaque, x, y, dec.At(x, y), img.At(x, y))
+				}
+			}
+		}
+	}
+}
+
+func diff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+func TestAdler32Combine(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	data := make([]byte, 300000)
+	for i := range data {
+		data[i] = uint8(r.IntN(256))
+	}
+	for _, cut := range []int{0, 1, 65520, 65521, 65522, 150000, len(data)} {
+		a, b := data[:cut], data[cut:]
+		got := adler32Combine(adler32.Checksum(a), adler32.Checksum(b), int64(len(b)))
+		if want := adler32.Checksum(data); got != want {
+			t.Errorf("cut at %d: combined %08x, want %08x", cut, got, want)
+		}
+	}
+}
+
+// Renderings share fonts and pooled buffers; concurrent ones must not mix.
+func TestConcurrentPNG(t *testing.T) {
+	a := mustBuild(t, Options{Seed: "one", Quote: "First quote", Author: "A"})
+	b := mustBuild(t, Options{Seed: "two", Quote: "Second, different quote", Author: "B"})
+	wantA, err := a.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantB, _ := b.PNG()
+	errs := make(chan string, 8)
+	for i := range 8 {
+		go func() {
+			s, want := a, wantA
+			if i%2 == 1 {
+				s, want = b, wantB
+			}
+			got, err := s.PNG()
+			if err != nil || !bytes.Equal(got, want) {
+				errs <- fmt.Sprintf("goroutine %d: PNG differs from a lone rendering (err %v)", i, err)
+				return
+			}
+			errs <- ""
+		}()
+	}
+	for range 8 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
