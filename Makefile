@@ -19,6 +19,9 @@ build:
 test: check-generated
 	go vet $(PKGS)
 	go test -count=1 -timeout 20m $(PKGS)
+	@echo "PostgreSQL-backed tests that ran (a sample):"
+	@go test -count=1 -v -run 'TestMigrateFromEmpty|TestSchemaMatchesModels' ./models | grep -- '--- PASS: .*/postgres'
+	go test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime 10s ./internal/linkpreview
 
 test-short:
 	go test -count=1 -short $(PKGS)

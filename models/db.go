@@ -61,7 +61,7 @@ func Open(ctx context.Context, db config.Database, opts OpenOptions) (*bun.DB, e
 		return nil, fmt.Errorf("unknown dialect %q", db.Dialect)
 	}
 	if opts.DebugSQL {
-		bdb.AddQueryHook(bundebug.NewQueryHook(bundebug.WithVerbose(true)))
+		bdb = bdb.WithQueryHook(bundebug.NewQueryHook(bundebug.WithVerbose(true)))
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

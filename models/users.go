@@ -63,7 +63,7 @@ func (s *Store) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 
 func grantRoles(ctx context.Context, db bun.IDB, userID int64, names []string, at time.Time) error {
 	var roles []Role
-	if err := db.NewSelect().Model(&roles).Where("name IN (?)", bun.In(names)).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&roles).Where("name IN (?)", bun.List(names)).Scan(ctx); err != nil {
 		return err
 	}
 	if len(roles) != len(uniq(names)) {

@@ -43,7 +43,7 @@ func sqlitePath(p string) (Database, error) {
 		p = p[:i]
 	}
 	if p == "" {
-		return Database{}, errors.New("expected a file path after sqlite:// or file:")
+		return Database{}, errors.New("expected a file path after sqlite:// or file: (e.g. sqlite://data/plaza.db)")
 	}
 	return Database{Dialect: DialectSQLite, DSN: p}, nil
 }
