@@ -59,7 +59,7 @@ func (e env) serve(ctx context.Context, args []string) int {
 	mets := metrics.New(db.DB)
 	collector := web.NewCollector(store, log, mets)
 	defer collector.Close() // after the server has stopped, before the audit writer and the database: writes every accepted event
-	runner, err := jobs.New(db.DB, store.Dialect(), jobs.Deps{Sweeper: store, Metrics: mets, Log: log})
+	runner, err := jobs.New(db.DB, store.Dialect(), jobs.Deps{Sweeper: store, Analytics: store, Metrics: mets, Log: log})
 	if err != nil {
 		return e.fail(err)
 	}

@@ -26,17 +26,24 @@ type Runner struct {
 
 // Deps are what the workers act on.
 type Deps struct {
-	Sweeper Sweeper
-	Metrics *metrics.Metrics
-	Log     *slog.Logger
-	// SweepEvery is the period of the sweep (default 10 minutes).
+	Sweeper   Sweeper
+	Analytics Analytics
+	Metrics   *metrics.Metrics
+	Log       *slog.Logger
+	// SweepEvery is the period of the sweep and of the analytics roll-up
+	// (default 10 minutes).
 	SweepEvery time.Duration
+	Now        func() time.Time
 }
 
 // New builds a runner on db ("postgres" or "sqlite" dialect).
 func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 	workers := river.NewWorkers()
+	if d.Now == nil {
+		d.Now = time.Now
+	}
 	river.AddWorker(workers, &sweepWorker{sweeper: d.Sweeper, metrics: d.Metrics, log: d.Log})
+	river.AddWorker(workers, &analyticsWorker{analytics: d.Analytics, metrics: d.Metrics, log: d.Log, now: d.Now})
 	every := d.SweepEvery
 	if every == 0 {
 		every = 10 * time.Minute
@@ -49,6 +56,9 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 			river.NewPeriodicJob(river.PeriodicInterval(every),
 				func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true, ID: "sweep"}),
+			river.NewPeriodicJob(river.PeriodicInterval(every),
+				func() (river.JobArgs, *river.InsertOpts) { return AnalyticsArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true, ID: "analytics_rollup"}),
 		},
 	}
 	var (
