@@ -120,7 +120,7 @@ func write(c echo.Context, e *api.Error) error {
 	if c.Request().Method == http.MethodHead {
 		return c.NoContent(e.Status)
 	}
-	if body, ok := e.Details.(api.CollectFailure); ok { // analytics collect's 400 and 403 (DECISIONS.md section 6)
+	if body, ok := e.Details.(api.ExactBody); ok { // the collector's and the avatar endpoint's own shapes (interface.md 7.3)
 		return c.JSON(e.Status, body)
 	}
 	fam := familyOf(c.Request().URL.Path)

@@ -49,6 +49,7 @@ func routes(d Deps, hs handlerSet) []Route {
 
 		{Method: http.MethodGet, Path: "/api/health", Handler: hs.health.Handle, Scope: ScopeExempt},
 		{Method: http.MethodGet, Path: "/api/version", Handler: hs.version.Handle, Scope: ScopeExempt},
+		{Method: http.MethodGet, Path: api.PathAvatarImage, Handler: handlers.AvatarImage{}.Handle, Scope: ScopeAvatar},
 		{Method: http.MethodGet, Path: "/api/metrics", Handler: metricsHandler(d.Metrics), Perms: []string{auth.PermAdminRead}, MetricsToken: true, Scope: ScopeExempt},
 
 		{Method: http.MethodGet, Path: "/api/auth/signin", Handler: hs.signIn.Page, Scope: ScopeGeneral},

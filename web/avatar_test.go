@@ -1,0 +1,41 @@
+package web
+
+import (
+	"encoding/xml"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+func TestAvatarImage(t *testing.T) {
+	app := newApp(t, dbtest.Open(t, "sqlite"))
+	res := do(t, app, "GET", "/api/avatar-image?seed=Ada&size=64", nil)
+	body := res.Body.String()
+	if res.Code != 200 || res.Header().Get("Content-Type") != "image/svg+xml" ||
+		res.Header().Get("Cache-Control") != "no-cache, no-store, must-revalidate" ||
+		!strings.Contains(body, `width="64"`) || !strings.Contains(body, `height="64"`) {
+		t.Fatalf("got %d %v %.200s", res.Code, res.Header(), body)
+	}
+	if err := xml.Unmarshal(res.Body.Bytes(), new(struct{})); err != nil {
+		t.Errorf("not XML: %v", err)
+	}
+	again := do(t, app, "GET", "/api/avatar-image?seed=Ada&size=64", nil)
+	other := do(t, app, "GET", "/api/avatar-image?seed=ada&size=64", nil)
+	if again.Body.String() != body || other.Body.String() == body {
+		t.Error("same seed must give the same SVG, and seeds are case-sensitive")
+	}
+	if res := do(t, app, "GET", "/api/avatar-image?seed=Ada", nil); !strings.Contains(res.Body.String(), `width="200"`) {
+		t.Error("default size is 200")
+	}
+	for _, q := range []string{"", "?seed=", "?seed=a&size=49", "?seed=a&size=1001", "?seed=a&size=big", "?seed=a&size=100.5"} {
+		res := do(t, app, "GET", "/api/avatar-image"+q, nil)
+		if res.Code != http.StatusBadRequest || !strings.Contains(res.Body.String(), `"status":400`) || !strings.Contains(res.Body.String(), `"error":`) {
+			t.Errorf("%q: got %d %s, want 400 {error, status}", q, res.Code, res.Body)
+		}
+	}
+	if res.Header().Get("X-RateLimit-Limit") != "600" {
+		t.Errorf("avatar rate limit header %q, want 600", res.Header().Get("X-RateLimit-Limit"))
+	}
+}
