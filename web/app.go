@@ -21,6 +21,7 @@ import (
 	"github.com/plazahq/plaza/internal/analytics"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
@@ -108,7 +109,7 @@ func newHandlers(d Deps) handlerSet {
 	providers := oauthProviderList(d.OAuthProviders, d.Config.PublicAppURL)
 	signIn := handlers.SignIn{Users: d.Store, Sessions: d.Sessions, Limiter: d.Limiter, Providers: providers,
 		PublicURL: d.Config.PublicAppURL, PerEmail: d.Config.RateLimit.SignInByEmail, PerIP: d.Config.RateLimit.SignInByIP, Now: d.Now}
-	return handlerSet{
+	hs := handlerSet{
 		health:    health,
 		version:   handlers.Version{Version: d.Version, Err: d.VersionErr},
 		dashboard: handlers.Dashboard{Health: health},
@@ -123,6 +124,9 @@ func newHandlers(d Deps) handlerSet {
 		collect: handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Limiter: d.Limiter,
 			Rate: ratelimit.PerMinute(d.Config.RateLimit.EventsPerMin), Now: d.Now, Log: d.Logger},
 	}
+	hs.linkPreview = handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
+		PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})}
+	return hs
 }
 
 // NewCollector starts the analytics group-commit writer over the store

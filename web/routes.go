@@ -49,6 +49,7 @@ func routes(d Deps, hs handlerSet) []Route {
 
 		{Method: http.MethodGet, Path: "/api/health", Handler: hs.health.Handle, Scope: ScopeExempt},
 		{Method: http.MethodGet, Path: "/api/version", Handler: hs.version.Handle, Scope: ScopeExempt},
+		{Method: http.MethodGet, Path: api.PathLinkPreview, Handler: hs.linkPreview.Handle, Scope: ScopeLinkPreview},
 		{Method: http.MethodGet, Path: api.PathAvatarImage, Handler: handlers.AvatarImage{}.Handle, Scope: ScopeAvatar},
 		{Method: http.MethodGet, Path: "/api/metrics", Handler: metricsHandler(d.Metrics), Perms: []string{auth.PermAdminRead}, MetricsToken: true, Scope: ScopeExempt},
 
@@ -76,18 +77,19 @@ func routes(d Deps, hs handlerSet) []Route {
 
 // handlerSet holds the handlers, built once from the dependencies.
 type handlerSet struct {
-	health    handlers.Health
-	version   handlers.Version
-	dashboard handlers.Dashboard
-	signIn    handlers.SignIn
-	oauth     handlers.OAuth
-	signOut   handlers.SignOut
-	session   handlers.Session
-	providers handlers.Providers
-	tokens    handlers.Tokens
-	audit     handlers.AuditLogs
-	locks     handlers.Locks
-	collect   handlers.CollectEvent
+	linkPreview handlers.LinkPreview
+	health      handlers.Health
+	version     handlers.Version
+	dashboard   handlers.Dashboard
+	signIn      handlers.SignIn
+	oauth       handlers.OAuth
+	signOut     handlers.SignOut
+	session     handlers.Session
+	providers   handlers.Providers
+	tokens      handlers.Tokens
+	audit       handlers.AuditLogs
+	locks       handlers.Locks
+	collect     handlers.CollectEvent
 }
 
 func register(e *echo.Echo, p *pipeline, rs []Route) {

@@ -1,0 +1,12 @@
+package api
+
+// LinkPreview is the body of GET /api/link-preview (interface.md 4.3).
+type LinkPreview struct {
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Image       string `json:"image"`
+	URL         string `json:"url"`
+}
+
+// PathLinkPreview is the link-preview endpoint.
+const PathLinkPreview = "/api/link-preview"

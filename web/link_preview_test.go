@@ -1,0 +1,52 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+// TestLinkPreview goes through the real endpoint. Every target is a loopback
+// listener or a URL refused before any dial; the engine's own tests cover
+// the address policy and the corpus with an injected network.
+func TestLinkPreview(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/missing" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, `<html><head><meta property="og:title" content="Garden day"><meta name="description" content="Bring gloves"><meta property="og:image" content="/img/g.png"></head></html>`)
+	}))
+	defer page.Close()
+	db := dbtest.Open(t, "sqlite")
+	open := newApp(t, db, func(d *Deps) { d.Config.LinkPreviewAllowPrivate = true })
+	strict := newApp(t, db)
+
+	res := do(t, open, "GET", "/api/link-preview?url="+url.QueryEscape(page.URL+"/event"), nil)
+	want := fmt.Sprintf(`{"title":"Garden day","description":"Bring gloves","image":"%s/img/g.png","url":"%s/event"}`, page.URL, page.URL)
+	if res.Code != 200 || strings.TrimSpace(res.Body.String()) != want || res.Header().Get("X-RateLimit-Limit") != "60" {
+		t.Errorf("got %d %s (limit %q), want %s", res.Code, res.Body, res.Header().Get("X-RateLimit-Limit"), want)
+	}
+	tests := []struct {
+		app         *testApp
+		query, want string
+		status      int
+	}{
+		{strict, "", `{"error":"URL is required"}`, 400},
+		{strict, "?url=" + url.QueryEscape("ftp://example.com/x"), `"error":"Invalid URL`, 400},
+		{strict, "?url=" + url.QueryEscape(page.URL), `"error":"This URL may not be fetched"`, 403},
+		{strict, "?url=" + url.QueryEscape("http://2130706433/"), `"error":"This URL may not be fetched"`, 403},
+		{open, "?url=" + url.QueryEscape(page.URL+"/missing"), `"details":"404 Not Found"`, 502},
+	}
+	for _, tt := range tests {
+		res := do(t, tt.app, "GET", "/api/link-preview"+tt.query, nil)
+		if res.Code != tt.status || !strings.Contains(res.Body.String(), tt.want) {
+			t.Errorf("%s: got %d %s, want %d with %s", tt.query, res.Code, res.Body, tt.status, tt.want)
+		}
+	}
+}
