@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 	"strings"
 
@@ -11,11 +10,6 @@ import (
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/views"
 )
-
-// AccountLoader loads a signed-in user.
-type AccountLoader interface {
-	UserRoles(ctx context.Context, userID int64) ([]string, error)
-}
 
 // Session answers GET /api/auth/session: {user, expires} when signed in
 // with a session cookie, {} otherwise.
