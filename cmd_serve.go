@@ -67,9 +67,11 @@ func (e env) serve(ctx context.Context, args []string) int {
 		return e.fail(fmt.Errorf("start job queue: %w", err))
 	}
 	defer stopJobs(runner, cfg.ShutdownTimeout, log)
+	dbURL, _ := config.ParseDatabaseURL(cfg.DatabaseURL) // validated by Load
 	app := web.New(web.Deps{Config: cfg, Store: store, Logger: log, Static: staticFS(),
 		Version: ver, VersionErr: verErr, Started: started, Limiter: limiter, Audit: auditor,
-		Sessions: web.NewSessions(store, cfg.PublicAppURL), Metrics: mets, Events: collector})
+		Sessions: web.NewSessions(store, cfg.PublicAppURL), Metrics: mets, Events: collector,
+		Principals: web.CachePrincipals(ctx, store, dbURL, log)})
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return e.fail(fmt.Errorf("listen on %s: %w", cfg.Addr, err))

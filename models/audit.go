@@ -162,6 +162,9 @@ func (s *Store) Change(ctx context.Context, status int, fn func(ctx context.Cont
 	if err != nil && d != nil {
 		d.Unmark()
 	}
+	if err == nil && s.Changed != nil {
+		s.Changed()
+	}
 	return err
 }
 

@@ -19,6 +19,10 @@ var ErrConflict = errors.New("conflict")
 type Store struct {
 	DB  *bun.DB
 	Now func() time.Time
+	// Changed, when set, runs after every committed Change: the request
+	// pipeline purges the callers it remembers, so an admin's ban, role
+	// change or revocation holds from this instance's next request on.
+	Changed func()
 }
 
 // NewStore returns a Store on db with the wall clock in UTC.

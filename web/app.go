@@ -3,6 +3,7 @@
 package web
 
 import (
+	"context"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -48,6 +49,9 @@ type Deps struct {
 	// closes it after the server has shut down, before the database. Nil
 	// starts one that lives as long as the process.
 	Events *analytics.Batcher[models.AnalyticsEvent]
+	// Principals remembers checked callers (CachePrincipals); nil reads
+	// every caller from the database.
+	Principals *auth.PrincipalCache
 	// OAuthProviders are the external sign-in providers; nil builds them
 	// from Config.Providers (auth.OAuthProviders).
 	OAuthProviders []goth.Provider
@@ -101,7 +105,7 @@ func New(d Deps) *echo.Echo {
 
 func newPipeline(d Deps) *pipeline {
 	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
-		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL)}
+		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals}
 }
 
 func newHandlers(d Deps) handlerSet {
@@ -198,3 +202,25 @@ func Server(addr string, h http.Handler) *http.Server {
 		IdleTimeout:       120 * time.Second,
 	}
 }
+
+// CachePrincipals builds the cache of checked callers for the pipeline and
+// keeps it honest (DESIGN.md, "The request pipeline"): on PostgreSQL a
+// listener purges it whenever any instance changes a user, role or token,
+// and the cache works only while that listener listens; this instance's own
+// changes purge it as they commit. On SQLite it stays off: the embedded
+// database answers a caller lookup in microseconds anyway.
+func CachePrincipals(ctx context.Context, store *models.Store, db config.Database, log *slog.Logger) *auth.PrincipalCache {
+	cache := auth.NewPrincipalCache(principalCacheSize, principalCacheTTL)
+	store.Changed = cache.Purge
+	if db.Dialect == config.DialectPostgres {
+		go models.ListenAuthChanges(ctx, db.DSN, log, cache.SetEnabled, cache.Purge)
+	}
+	return cache
+}
+
+// The cache holds the busiest callers; its TTL bounds how stale a caller
+// can be should the listener's connection die without a word.
+const (
+	principalCacheSize = 10_000
+	principalCacheTTL  = 5 * time.Second
+)

@@ -19,6 +19,7 @@ import (
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
 )
 
 // testConfig is a valid configuration for tests.
@@ -59,6 +60,7 @@ func newApp(t testing.TB, db *bun.DB, mutate ...func(*Deps)) *testApp {
 		Now:     func() time.Time { return time.Now().UTC() },
 	}
 	d.Sessions = NewSessions(store, d.Config.PublicAppURL)
+	d.Principals = cachePrincipals(t, store, db, d.Logger)
 	d.Audit = store.NewAuditBatcher(d.Logger)
 	d.Metrics = metrics.New(db.DB)
 	t.Cleanup(d.Audit.Close)
@@ -66,6 +68,33 @@ func newApp(t testing.TB, db *bun.DB, mutate ...func(*Deps)) *testApp {
 		m(&d)
 	}
 	return &testApp{Echo: New(d), deps: d, store: store}
+}
+
+// cachePrincipals wires the caller cache as serve does and, on PostgreSQL,
+// waits until its listener listens, so tests run with the cache in use.
+func cachePrincipals(t testing.TB, store *models.Store, db *bun.DB, log *slog.Logger) *auth.PrincipalCache {
+	t.Helper()
+	parsed, err := config.ParseDatabaseURL(dbtest.URL(t, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	cache := CachePrincipals(ctx, store, parsed, log)
+	if parsed.Dialect == config.DialectPostgres {
+		waitFor(t, "the auth change listener", cache.Enabled)
+	}
+	return cache
+}
+
+// waitFor polls cond for up to 5 s.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
 }
 
 // flushAudit waits until every queued audit entry is stored.

@@ -36,6 +36,8 @@ type pipeline struct {
 	log      *slog.Logger
 	now      func() time.Time
 	cop      *http.CrossOriginProtection
+	// principals may be nil: every request then reads its caller afresh.
+	principals *auth.PrincipalCache
 }
 
 type authErrKey struct{}
@@ -88,7 +90,12 @@ func bearer(r *http.Request) (string, bool) {
 // now: the effective permissions are the token's intersected with what the
 // user's roles grant today (DECISIONS.md section 2).
 func (p *pipeline) fromToken(ctx context.Context, raw string) (*auth.Principal, error) {
-	claims, err := auth.ParseToken([]byte(p.cfg.JWTSecret), raw, p.now())
+	now := p.now()
+	if pr, ok := p.principals.Get(raw, now); ok {
+		return pr, nil
+	}
+	gen := p.principals.Generation()
+	claims, err := auth.ParseToken([]byte(p.cfg.JWTSecret), raw, now)
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +109,10 @@ func (p *pipeline) fromToken(ctx context.Context, raw string) (*auth.Principal, 
 	pr := principalOf(&acc.Account, auth.ViaToken)
 	pr.Permissions = auth.Permissions(claims.Permissions).Intersect(pr.Permissions)
 	pr.TokenID = claims.ID
-	if acc.TokenLastUsedAt == nil || p.now().Sub(*acc.TokenLastUsedAt) > time.Minute {
+	if acc.TokenLastUsedAt == nil || now.Sub(*acc.TokenLastUsedAt) > time.Minute {
 		go p.touchToken(claims.ID) // bookkeeping only; the request does not wait for it
 	}
+	p.principals.Put(raw, pr, gen, now, claims.ExpiresAt)
 	return pr, nil
 }
 
@@ -123,6 +131,11 @@ func (p *pipeline) fromSession(ctx context.Context) (*auth.Principal, error) {
 	if uid == 0 {
 		return nil, nil
 	}
+	key, now := "user:"+strconv.FormatInt(uid, 10), p.now()
+	if pr, ok := p.principals.Get(key, now); ok {
+		return pr, nil
+	}
+	gen := p.principals.Generation()
 	acc, err := p.store.AccountByID(ctx, uid)
 	if errors.Is(err, models.ErrNotFound) || err == nil && acc.Status != models.UserActive {
 		return nil, p.sessions.Destroy(ctx)
@@ -130,7 +143,9 @@ func (p *pipeline) fromSession(ctx context.Context) (*auth.Principal, error) {
 	if err != nil {
 		return nil, err
 	}
-	return principalOf(acc, auth.ViaSession), nil
+	pr := principalOf(acc, auth.ViaSession)
+	p.principals.Put(key, pr, gen, now, time.Time{})
+	return pr, nil
 }
 
 func principalOf(acc *models.Account, via string) *auth.Principal {

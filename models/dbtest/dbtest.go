@@ -111,6 +111,18 @@ func ping(u string) error {
 	return db.PingContext(ctx)
 }
 
+// URL is the DATABASE_URL of a database this package opened.
+func URL(t testing.TB, db *bun.DB) string {
+	t.Helper()
+	u, ok := urls.Load(db)
+	if !ok {
+		t.Fatal("dbtest.URL: database not opened by dbtest")
+	}
+	return u.(string)
+}
+
+var urls sync.Map // *bun.DB → its URL
+
 func connect(t testing.TB, u string) *bun.DB {
 	t.Helper()
 	parsed, err := config.ParseDatabaseURL(u)
@@ -121,7 +133,8 @@ func connect(t testing.TB, u string) *bun.DB {
 	if err != nil {
 		t.Fatalf("open %s: %v", parsed.Dialect, err)
 	}
-	t.Cleanup(func() { db.Close() })
+	urls.Store(db, u)
+	t.Cleanup(func() { urls.Delete(db); db.Close() })
 	return db
 }
 

@@ -1,0 +1,76 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// AuthChannel is the PostgreSQL channel the triggers of migration 5 notify
+// whenever a user, role or token changes.
+const AuthChannel = "plaza_auth"
+
+// listenCheck is how long the listener waits for news before it pings its
+// connection, so that a connection lost without a word is noticed.
+const listenCheck = 15 * time.Second
+
+// ListenAuthChanges calls changed for every notification on AuthChannel
+// until ctx ends, on a connection of its own to the PostgreSQL database dsn
+// names. It calls listening(true) once it is listening and listening(false)
+// as soon as it may miss news (connection lost; it reconnects with backoff),
+// so that whoever relies on the news can stop relying on it.
+func ListenAuthChanges(ctx context.Context, dsn string, log *slog.Logger, listening func(bool), changed func()) {
+	wait := time.Second
+	for {
+		err := listenAuth(ctx, dsn, listening, changed)
+		listening(false)
+		if ctx.Err() != nil {
+			return
+		}
+		log.Warn("auth change listener lost its connection; callers are read afresh until it is back", "error", err, "retry_in", wait)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 30*time.Second)
+	}
+}
+
+func listenAuth(ctx context.Context, dsn string, listening func(bool), changed func()) error {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+AuthChannel); err != nil {
+		return err
+	}
+	listening(true)
+	for {
+		waitCtx, cancel := context.WithTimeout(ctx, listenCheck)
+		_, err := conn.WaitForNotification(waitCtx)
+		cancel()
+		switch {
+		case err == nil:
+			changed()
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case errors.Is(err, context.DeadlineExceeded):
+			if err := ping(ctx, conn); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+	}
+}
+
+func ping(ctx context.Context, conn *pgx.Conn) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return conn.Ping(ctx)
+}
