@@ -37,7 +37,7 @@ func TestSessionStore(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ss := s.Sessions()
+		ss := s.Sessions(0)
 		exp := time.Now().Add(time.Hour)
 		if err := ss.CommitCtx(ctx, "tok", []byte("one"), exp); err != nil {
 			t.Fatal(err)
@@ -59,6 +59,39 @@ func TestSessionStore(t *testing.T) {
 		ss.DeleteCtx(ctx, "tok")
 		if _, found, _ := ss.FindCtx(ctx, "tok"); found {
 			t.Error("a deleted session was found")
+		}
+	})
+}
+
+// TestSessionIdleDeadline: the store keeps a session no longer than the idle
+// timeout past its last commit, whatever its absolute expiry.
+func TestSessionIdleDeadline(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		now := time.Now().UTC()
+		s.Now = func() time.Time { return now }
+		ss := s.Sessions(time.Hour)
+		if err := ss.CommitCtx(ctx, "tok", []byte("x"), now.Add(7*24*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(59 * time.Minute)
+		if _, found, _ := ss.FindCtx(ctx, "tok"); !found {
+			t.Fatal("gone before the idle timeout")
+		}
+		ss.CommitCtx(ctx, "tok", []byte("x"), now.Add(7*24*time.Hour)) // a request moved the deadline on
+		now = now.Add(59 * time.Minute)
+		if _, found, _ := ss.FindCtx(ctx, "tok"); !found {
+			t.Fatal("the commit did not move the idle deadline")
+		}
+		now = now.Add(2 * time.Minute)
+		if _, found, _ := ss.FindCtx(ctx, "tok"); found {
+			t.Error("found after an hour idle")
+		}
+		ss.CommitCtx(ctx, "short", []byte("x"), now.Add(time.Minute))
+		now = now.Add(2 * time.Minute)
+		if _, found, _ := ss.FindCtx(ctx, "short"); found {
+			t.Error("found after its absolute expiry")
 		}
 	})
 }

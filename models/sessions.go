@@ -5,20 +5,41 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"github.com/plazahq/plaza/internal/config"
 )
 
 // SessionStore keeps scs sessions in the sessions table of either dialect,
 // so that every instance sees every session. It implements scs.CtxStore.
-type SessionStore struct{ s *Store }
+//
+// It also enforces the idle timeout, in place of scs's IdleTimeout (which
+// rewrites the session on every request): each commit stores the session
+// until now+idle at most, so a session not committed for idle is gone; the
+// request pipeline commits an active session again once a minute.
+type SessionStore struct {
+	s    *Store
+	idle time.Duration
+}
 
-// Sessions returns the scs store over this database.
-func (s *Store) Sessions() SessionStore { return SessionStore{s: s} }
+// Sessions returns the scs store over this database; idle is the idle
+// timeout (0 for none).
+func (s *Store) Sessions(idle time.Duration) SessionStore { return SessionStore{s: s, idle: idle} }
 
 // FindCtx returns a session's data when it exists and has not expired.
 func (ss SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
 	var data []byte
-	err := ss.s.DB.NewSelect().Model((*Session)(nil)).Column("data").
-		Where("token = ? AND expiry > ?", token, ss.s.now()).Scan(ctx, &data)
+	var err error
+	if ss.s.Dialect() == config.DialectPostgres {
+		// Every cookie request runs this. With bun's inlined values each
+		// lookup would be a new statement for pgx to prepare (two round
+		// trips and a plan); one text with parameters is prepared once per
+		// connection.
+		err = ss.s.DB.DB.QueryRowContext(ctx, `SELECT data FROM sessions WHERE token = $1 AND expiry > $2`,
+			token, ss.s.now()).Scan(&data)
+	} else {
+		err = ss.s.DB.NewSelect().Model((*Session)(nil)).Column("data").
+			Where("token = ? AND expiry > ?", token, ss.s.now()).Scan(ctx, &data)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -27,6 +48,9 @@ func (ss SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool,
 
 // CommitCtx stores a session, replacing any with the same token.
 func (ss SessionStore) CommitCtx(ctx context.Context, token string, data []byte, expiry time.Time) error {
+	if until := ss.s.now().Add(ss.idle); ss.idle > 0 && until.Before(expiry) {
+		expiry = until
+	}
 	row := &Session{Token: token, Data: data, Expiry: expiry.UTC()}
 	_, err := ss.s.DB.NewInsert().Model(row).
 		On("CONFLICT (token) DO UPDATE").Set("data = EXCLUDED.data").Set("expiry = EXCLUDED.expiry").

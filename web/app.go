@@ -166,14 +166,22 @@ func oauthProviderList(ps []goth.Provider, publicURL string) func() []api.Provid
 	return func() []api.Provider { return list }
 }
 
+// Session timeouts. The idle deadline is kept by the store and moved on by
+// the pipeline at most once per sessionRefresh, so a busy client's requests
+// read their session without writing it back each time.
+const (
+	SessionIdle     = 24 * time.Hour
+	SessionLifetime = 7 * 24 * time.Hour
+	sessionRefresh  = time.Minute
+)
+
 // NewSessions builds the session manager: sessions in the database, an
-// HttpOnly, SameSite=Lax cookie (Secure behind https), ending after 24 h
-// idle or 7 days in all.
+// HttpOnly, SameSite=Lax cookie (Secure behind https), ending after
+// SessionIdle without a request or SessionLifetime in all.
 func NewSessions(store *models.Store, publicURL string) *scs.SessionManager {
 	sm := scs.New()
-	sm.Store = store.Sessions()
-	sm.IdleTimeout = 24 * time.Hour
-	sm.Lifetime = 7 * 24 * time.Hour
+	sm.Store = store.Sessions(SessionIdle)
+	sm.Lifetime = SessionLifetime
 	sm.Cookie.Name = "plaza_session"
 	sm.Cookie.HttpOnly = true
 	sm.Cookie.SameSite = http.SameSiteLaxMode

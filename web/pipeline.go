@@ -21,8 +21,12 @@ import (
 	"github.com/plazahq/plaza/models"
 )
 
-// SessionUserKey is the session key holding the signed-in user's id.
-const SessionUserKey = "user_id"
+// Session keys: the signed-in user's id, and when the session was last
+// written back (unix seconds), for the idle deadline.
+const (
+	SessionUserKey = "user_id"
+	sessionSeenKey = "seen"
+)
 
 // pipeline holds what the per-route middleware needs (DESIGN.md, "The
 // request pipeline"): authentication → audit → cross-origin check → rate
@@ -132,6 +136,9 @@ func (p *pipeline) fromSession(ctx context.Context) (*auth.Principal, error) {
 		return nil, nil
 	}
 	key, now := "user:"+strconv.FormatInt(uid, 10), p.now()
+	if now.Unix()-p.sessions.GetInt64(ctx, sessionSeenKey) >= int64(sessionRefresh/time.Second) {
+		p.sessions.Put(ctx, sessionSeenKey, now.Unix()) // written back after the handler, moving the idle deadline
+	}
 	if pr, ok := p.principals.Get(key, now); ok {
 		return pr, nil
 	}

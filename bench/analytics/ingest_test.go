@@ -15,8 +15,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/internal/analytics"
+	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/ratelimit"
@@ -126,12 +128,9 @@ func BenchmarkCollectHTTP(b *testing.B) {
 			collector := web.NewCollector(store, log, mets)
 			audit := store.NewAuditBatcher(log)
 			sessions := web.NewSessions(store, cfg.PublicAppURL)
-			if os.Getenv("BENCH_LAZY_SESSIONS") == "1" { // experiment: no session write when only the expiry moved
-				sessions.Store = &lazySessions{SessionStore: store.Sessions(), seen: map[string][]byte{}}
-			}
 			app := web.New(web.Deps{Config: cfg, Store: store, Logger: log, Static: os.DirFS("."), Version: "1.0.0",
 				Started: time.Now(), Limiter: ratelimit.NewMemory(), Audit: audit, Metrics: mets, Events: collector,
-				Sessions: sessions})
+				Sessions: sessions, Principals: principals(b, store, db, log)})
 			srv := httptest.NewServer(app)
 			defer func() { srv.Close(); collector.Close(); audit.Close() }()
 			o := options{url: srv.URL, clients: 50, batch: 10, duration: time.Hour, maxEvents: int64(b.N) * 10}
@@ -152,24 +151,19 @@ func BenchmarkCollectHTTP(b *testing.B) {
 	}
 }
 
-// lazySessions skips re-writing a session whose data did not change since
-// this process last wrote it (only the idle deadline moved): an experiment
-// measuring what one session write per request costs.
-type lazySessions struct {
-	models.SessionStore
-	mu   sync.Mutex
-	seen map[string][]byte
-}
-
-func (l *lazySessions) CommitCtx(ctx context.Context, token string, data []byte, expiry time.Time) error {
-	l.mu.Lock()
-	prev, ok := l.seen[token]
-	l.mu.Unlock()
-	if ok && len(prev) == len(data) {
-		return nil
+// principals wires the caller cache as serve does.
+func principals(b *testing.B, store *models.Store, db *bun.DB, log *slog.Logger) *auth.PrincipalCache {
+	parsed, err := config.ParseDatabaseURL(dbtest.URL(b, db))
+	if err != nil {
+		b.Fatal(err)
 	}
-	l.mu.Lock()
-	l.seen[token] = data
-	l.mu.Unlock()
-	return l.SessionStore.CommitCtx(ctx, token, data, expiry)
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	cache := web.CachePrincipals(ctx, store, parsed, log)
+	for deadline := time.Now().Add(5 * time.Second); parsed.Dialect == config.DialectPostgres && !cache.Enabled(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.Fatal("the auth change listener did not start")
+		}
+	}
+	return cache
 }

@@ -23,8 +23,8 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		store := models.NewStore(db)
-		store.Sessions().CommitCtx(ctx, "old", []byte("x"), time.Now().Add(-time.Minute))
-		store.Sessions().CommitCtx(ctx, "live", []byte("x"), time.Now().Add(time.Hour))
+		store.Sessions(0).CommitCtx(ctx, "old", []byte("x"), time.Now().Add(-time.Minute))
+		store.Sessions(0).CommitCtx(ctx, "live", []byte("x"), time.Now().Add(time.Hour))
 		u, _ := store.CreateUser(ctx, models.NewUser{Email: "a@example.com"})
 		db.NewInsert().Model(&models.Lock{ResourceType: "user", ResourceID: "1", LockedBy: u.ID,
 			LockedAt: time.Now().Add(-time.Hour), ExpiresAt: time.Now().Add(-time.Minute)}).Exec(ctx)
