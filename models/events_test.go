@@ -89,6 +89,31 @@ func TestInsertEvents(t *testing.T) {
 	})
 }
 
+// TestDeletedUsersEventsStay: deleting a user keeps their events, detached.
+func TestDeletedUsersEventsStay(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		ada, _ := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
+		bob, _ := s.CreateUser(ctx, models.NewUser{Email: "bob@example.com"})
+		at := time.Now().UTC()
+		events := []models.AnalyticsEvent{newEvent(t, &ada.ID, "click", "s1", at), newEvent(t, &bob.ID, "click", "s2", at)}
+		if err := s.InsertEvents(ctx, events); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.NewDelete().Model((*models.User)(nil)).Where("id = ?", ada.ID).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var got []models.AnalyticsEvent
+		if err := db.NewSelect().Model(&got).OrderExpr("session_id").Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got[0].UserID != nil || got[1].UserID == nil || *got[1].UserID != bob.ID {
+			t.Errorf("after deleting ada: %+v", got)
+		}
+	})
+}
+
 func TestInsertEventsManyAndAtomic(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
