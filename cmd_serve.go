@@ -67,9 +67,12 @@ func (e env) serve(ctx context.Context, args []string) int {
 		return e.fail(fmt.Errorf("start job queue: %w", err))
 	}
 	defer stopJobs(runner, cfg.ShutdownTimeout, log)
+	quotePool := web.NewQuotePool(cfg.Quotes, log)
+	quotePool.Start(ctx)
+	defer quotePool.Close() // cancels a fetch in flight; requests no longer need the pool
 	app := web.New(web.Deps{Config: cfg, Store: store, Logger: log, Static: staticFS(),
 		Version: ver, VersionErr: verErr, Started: started, Limiter: limiter, Audit: auditor,
-		Sessions: web.NewSessions(store, cfg.PublicAppURL), Metrics: mets, Events: collector})
+		Sessions: web.NewSessions(store, cfg.PublicAppURL), Metrics: mets, Events: collector, Quotes: quotePool})
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return e.fail(fmt.Errorf("listen on %s: %w", cfg.Addr, err))

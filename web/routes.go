@@ -51,6 +51,7 @@ func routes(d Deps, hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: "/api/version", Handler: hs.version.Handle, Scope: ScopeExempt},
 		{Method: http.MethodGet, Path: api.PathLinkPreview, Handler: hs.linkPreview.Handle, Scope: ScopeLinkPreview},
 		{Method: http.MethodGet, Path: api.PathAvatarImage, Handler: handlers.AvatarImage{}.Handle, Scope: ScopeAvatar},
+		{Method: http.MethodGet, Path: api.PathOGImage, Handler: hs.ogImage.Handle, Scope: ScopeOGImage},
 		{Method: http.MethodGet, Path: "/api/metrics", Handler: metricsHandler(d.Metrics), Perms: []string{auth.PermAdminRead}, MetricsToken: true, Scope: ScopeExempt},
 
 		{Method: http.MethodGet, Path: "/api/auth/signin", Handler: hs.signIn.Page, Scope: ScopeGeneral},
@@ -90,6 +91,7 @@ type handlerSet struct {
 	audit       handlers.AuditLogs
 	locks       handlers.Locks
 	collect     handlers.CollectEvent
+	ogImage     handlers.OGImage
 }
 
 func register(e *echo.Echo, p *pipeline, rs []Route) {
