@@ -134,6 +134,7 @@ func newHandlers(d Deps) handlerSet {
 			Rate: ratelimit.PerMinute(d.Config.RateLimit.EventsPerMin), Now: d.Now, Log: d.Logger},
 	}
 	hs.ogImage = handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger}
+	hs.ogViewer = handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL}
 	hs.linkPreview = handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 		PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})}
 	return hs

@@ -17,6 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/ogimage"
 	"github.com/plazahq/plaza/internal/quotes"
@@ -345,5 +348,52 @@ func TestOGImageRateLimit(t *testing.T) {
 	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("X-RateLimit-Remaining") != "0" ||
 		retry < 1 || retry > 60 || !strings.HasPrefix(string(body), `{"error":`) {
 		t.Errorf("121st: got %d Retry-After %q %s", res.StatusCode, res.Header.Get("Retry-After"), body)
+	}
+	if res, _ := get(t, srv, "/og-image-viewer", uaChrome, acceptPage); res.StatusCode != http.StatusOK || res.Header.Get("X-RateLimit-Limit") != "" {
+		t.Errorf("the viewer page is exempt: got %d with limit %q", res.StatusCode, res.Header.Get("X-RateLimit-Limit"))
+	}
+}
+
+func TestOGViewerPage(t *testing.T) {
+	srv := ogServer(t)
+	page := func(query string) *goquery.Document {
+		t.Helper()
+		res, body := get(t, srv, api.PathOGViewer+query, uaChrome, acceptPage)
+		if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+			t.Fatalf("got %d %q", res.StatusCode, res.Header.Get("Content-Type"))
+		}
+		doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	val := func(doc *goquery.Document, id string) string {
+		sel := doc.Find(`[data-testid="` + id + `"]`)
+		if sel.Is("textarea") {
+			return sel.Text()
+		}
+		v, _ := sel.Attr("value")
+		return v
+	}
+
+	doc := page("?seed=s1&quote=Stay%20curious&author=Ada&type=png&direct=false")
+	src, _ := doc.Find(`[data-testid="og-preview"]`).Attr("src")
+	og, _ := doc.Find(`meta[property="og:image"]`).Attr("content")
+	if val(doc, "og-seed") != "s1" || val(doc, "og-quote") != "Stay curious" || val(doc, "og-author") != "Ada" ||
+		src != "/api/og-image?seed=s1&quote=Stay+curious&author=Ada&type=svg&direct=true" ||
+		og != "http://127.0.0.1:8080/api/og-image?seed=s1&quote=Stay+curious&author=Ada" {
+		t.Errorf("fields %q %q %q, src %q, og:image %q", val(doc, "og-seed"), val(doc, "og-quote"), val(doc, "og-author"), src, og)
+	}
+	if doc.Find(`script[src="/static/js/og-viewer.js"]`).Length() != 1 || doc.Find("script:not([src])").Length() != 0 {
+		t.Error("the page loads its script from /static only, with no inline script")
+	}
+
+	doc = page("")
+	if val(doc, "og-seed") == "" || val(doc, "og-quote") == "" {
+		t.Errorf("without a query the page picks a seed and a quote: seed %q quote %q", val(doc, "og-seed"), val(doc, "og-quote"))
+	}
+	if doc = page("?seed=s1&random=true&quote=q"); val(doc, "og-seed") == "s1" || val(doc, "og-quote") != "q" {
+		t.Errorf("random=true draws a new seed and keeps the quote: seed %q quote %q", val(doc, "og-seed"), val(doc, "og-quote"))
 	}
 }
