@@ -109,8 +109,18 @@
   if (!img.complete) setBusy(true);
   else if (img.naturalWidth === 0) img.dispatchEvent(new Event('error'));
 
+  // ready checks the form before an image is made from it. A quote of
+  // spaces passes the required attribute but is no quote: the API would
+  // draw a random one on every load, and saving would not match the preview.
+  function ready() {
+    const quote = field('quote');
+    if (!quote.value.trim()) quote.value = '';
+    return form.reportValidity();
+  }
+
   form.addEventListener('submit', (e) => {
     e.preventDefault();
+    if (!ready()) return;
     if (!field('seed').value) field('seed').value = randomSeed();
     apply();
   });
@@ -120,7 +130,7 @@
   });
 
   byId('og-new').addEventListener('click', () => {
-    if (!form.reportValidity()) return;
+    if (!ready()) return;
     field('seed').value = randomSeed();
     apply();
   });
@@ -225,7 +235,9 @@
   // top-right corner when alignRight, kept inside the window, and focuses
   // its first item.
   function openMenu(x, y, alignRight = false) {
-    returnFocus = document.activeElement;
+    // Opened twice (a long press on Android fires our timer and contextmenu):
+    // keep the first opener, not the menu item that has the focus by now.
+    if (menu.hidden) returnFocus = document.activeElement;
     menu.hidden = false;
     menuButton.setAttribute('aria-expanded', 'true');
     const w = menu.offsetWidth; // measurable only once shown

@@ -343,8 +343,16 @@ func waitForTab(p *rod.Page, url string) *rod.Page {
 func TestOGViewerFormRegenerates(t *testing.T) {
 	p, c, _ := openViewer(t)
 	var before, after, pageURL string
-	step(t, p, "edit the quote and submit", func(p *rod.Page) {
+	step(t, p, "a quote of spaces is refused", func(p *rod.Page) {
 		before = p.MustElement("#og-preview").MustProperty("src").String()
+		p.MustElement("#og-quote").MustSelectAllText().MustInput("   ")
+		p.MustElement(`[data-testid="og-submit"]`).MustClick()
+		p.MustWait(`() => document.getElementById('og-quote').matches(':invalid')`)
+		if src := p.MustElement("#og-preview").MustProperty("src").String(); src != before {
+			panic("the preview changed to " + src)
+		}
+	})
+	step(t, p, "edit the quote and submit", func(p *rod.Page) {
 		p.MustElement("#og-quote").MustSelectAllText().MustInput("A second quote, typed in the browser.")
 		p.MustElement(`[data-testid="og-submit"]`).MustClick()
 		p.MustWait(`(before) => document.getElementById('og-preview').src !== before`, before)
