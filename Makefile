@@ -5,7 +5,7 @@ VERSION  ?= $(shell cat VERSION)
 LDFLAGS  := -s -w -X github.com/plazahq/plaza/internal/version.stamped=$(VERSION)
 PKGS     := ./...
 
-.PHONY: run build test test-short check-generated generate css lint bench seed-bench clean
+.PHONY: run build test test-short check-generated generate css lint bench seed-bench contact-sheet gallery clean
 
 run:
 	go run .
@@ -51,6 +51,14 @@ bench:
 
 seed-bench:
 	bash bench/seed.sh
+
+# The pictures in docs/, made by the real engines: 48 avatars on one sheet,
+# and a dozen social images of mixed seeds and quote lengths.
+contact-sheet:
+	go run ./internal/avatar/contactsheet -o docs/avatars.png
+
+gallery:
+	go run ./internal/ogimage/gallery -out docs/og
 
 clean:
 	rm -rf bin

@@ -68,9 +68,12 @@ func (e env) serve(ctx context.Context, args []string) int {
 	}
 	defer stopJobs(runner, cfg.ShutdownTimeout, log)
 	dbURL, _ := config.ParseDatabaseURL(cfg.DatabaseURL) // validated by Load
+	quotePool := web.NewQuotePool(cfg.Quotes, log)
+	quotePool.Start(ctx)
+	defer quotePool.Close() // cancels a fetch in flight; requests no longer need the pool
 	app := web.New(web.Deps{Config: cfg, Store: store, Logger: log, Static: staticFS(),
 		Version: ver, VersionErr: verErr, Started: started, Limiter: limiter, Audit: auditor,
-		Sessions: web.NewSessions(store, cfg.PublicAppURL), Metrics: mets, Events: collector,
+		Sessions: web.NewSessions(store, cfg.PublicAppURL), Metrics: mets, Events: collector, Quotes: quotePool,
 		Principals: web.CachePrincipals(ctx, store, dbURL, log)})
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

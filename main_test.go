@@ -52,9 +52,13 @@ func runCmd(t *testing.T, vars map[string]string, args ...string) (code int, std
 	return code, out.String(), errOut.String()
 }
 
-// baseEnv is a test environment on the given database.
+// baseEnv is a test environment on the given database. The quote sources
+// are off: `serve` starts the quote pool, and a test never reaches the
+// internet.
 func baseEnv(dbURL string, extra ...string) map[string]string {
-	vars := map[string]string{"DATABASE_URL": dbURL, "ADDR": "127.0.0.1:0", "PLAZA_ENV": "test", "LOG_LEVEL": "info"}
+	vars := map[string]string{"DATABASE_URL": dbURL, "ADDR": "127.0.0.1:0", "PLAZA_ENV": "test", "LOG_LEVEL": "info",
+		"QUOTE_SOURCE_ZENQUOTES_URL": "off", "QUOTE_SOURCE_QUOTABLE_URL": "off",
+		"QUOTE_SOURCE_DUMMYJSON_URL": "off", "QUOTE_SOURCE_NINJAS_URL": "off"}
 	for i := 0; i+1 < len(extra); i += 2 {
 		vars[extra[i]] = extra[i+1]
 	}

@@ -13,6 +13,8 @@ db=${1:-sqlite://$work/plaza.db}
 port=18089
 url=http://127.0.0.1:$port/api/health
 export DATABASE_URL=$db ADDR=127.0.0.1:$port PLAZA_ENV=test LOG_LEVEL=warn BACKUP_DIR=$work/backups
+# Quote sources off: the measurement talks to 127.0.0.1 only.
+export QUOTE_SOURCE_ZENQUOTES_URL=off QUOTE_SOURCE_QUOTABLE_URL=off QUOTE_SOURCE_DUMMYJSON_URL=off QUOTE_SOURCE_NINJAS_URL=off
 
 wait_healthy() {
   for _ in $(seq 2000); do

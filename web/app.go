@@ -21,9 +21,11 @@ import (
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/analytics"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/avatar"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/metrics"
+	"github.com/plazahq/plaza/internal/quotes"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
 )
@@ -55,6 +57,10 @@ type Deps struct {
 	// OAuthProviders are the external sign-in providers; nil builds them
 	// from Config.Providers (auth.OAuthProviders).
 	OAuthProviders []goth.Provider
+	// Quotes gives the og-image its quotes when none is asked for
+	// (NewQuotePool, started and closed by the caller). Nil serves the six
+	// built-in quotes and never touches the network.
+	Quotes handlers.QuoteSource
 }
 
 // maxBody is the largest request body Plaza reads (DECISIONS.md section 9).
@@ -86,6 +92,9 @@ func New(d Deps) *echo.Echo {
 	}
 	if d.Events == nil {
 		d.Events = NewCollector(d.Store, d.Logger, d.Metrics)
+	}
+	if d.Quotes == nil {
+		d.Quotes = quotes.NewPool(quotes.Config{}, 1, d.Logger) // never started: built-in quotes only
 	}
 	// The recoverer sits inside the access log so that a panic is logged as
 	// the 500 it becomes, with its request id.
@@ -128,9 +137,29 @@ func newHandlers(d Deps) handlerSet {
 		collect: handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Limiter: d.Limiter,
 			Rate: ratelimit.PerMinute(d.Config.RateLimit.EventsPerMin), Now: d.Now, Log: d.Logger},
 	}
+	hs.ogImage = handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger}
+	hs.ogViewer = handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL}
 	hs.linkPreview = handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 		PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})}
 	return hs
+}
+
+// quotePoolSize is how many fetched quotes the pool keeps ready: enough for
+// a burst of image requests, small enough that refilling it (one fetch every
+// 2 s) stays polite to the free quote services.
+const quotePoolSize = 20
+
+// NewQuotePool builds the og-image quote pool from the QUOTE_* settings
+// (DECISIONS.md section 6). The caller starts it (Start) and closes it after
+// the server has stopped.
+func NewQuotePool(q config.Quotes, log *slog.Logger) *quotes.Pool {
+	return quotes.NewPool(quotes.Config{
+		ZenQuotesURL: q.ZenQuotesURL,
+		QuotableURL:  q.QuotableURL,
+		DummyJSONURL: q.DummyJSONURL,
+		NinjasURL:    q.NinjasURL,
+		NinjasKey:    q.PremiumAPIKey,
+	}, quotePoolSize, log)
 }
 
 // NewCollector starts the analytics group-commit writer over the store
@@ -151,6 +180,7 @@ var (
 	_ analytics.KeySource                   = (*models.Store)(nil)
 	_ handlers.EventQueue                   = (*analytics.Batcher[models.AnalyticsEvent])(nil)
 	_ handlers.Pseudonymizer                = (*analytics.Hasher)(nil)
+	_ handlers.QuoteSource                  = (*quotes.Pool)(nil)
 )
 
 // oauthProviderList describes the enabled external providers for

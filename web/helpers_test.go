@@ -22,13 +22,17 @@ import (
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
-// testConfig is a valid configuration for tests.
+// testConfig is a valid configuration for tests. Its quote sources are
+// off, so that no pool built from it can reach the internet; a test that
+// wants quotes points them at its own httptest server.
 func testConfig(t testing.TB) config.Config {
 	t.Helper()
 	cfg, err := config.Load(func(k string) string {
 		return map[string]string{
 			"PLAZA_ENV": "test", "PUBLIC_APP_URL": "http://127.0.0.1:8080",
 			"JWT_SECRET": strings.Repeat("j", 32), "SESSION_SECRET": strings.Repeat("s", 32),
+			"QUOTE_SOURCE_ZENQUOTES_URL": config.QuoteSourceOff, "QUOTE_SOURCE_QUOTABLE_URL": config.QuoteSourceOff,
+			"QUOTE_SOURCE_DUMMYJSON_URL": config.QuoteSourceOff, "QUOTE_SOURCE_NINJAS_URL": config.QuoteSourceOff,
 		}[k]
 	})
 	if err != nil {

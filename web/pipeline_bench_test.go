@@ -1,6 +1,7 @@
 package web
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -33,18 +34,23 @@ func BenchmarkPipeline(b *testing.B) {
 	u := app.user(b, "bench@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
 	header, _ := app.tokenFor(b, u.ID, auth.PermAdminRead)
 
-	bare := measure(b, srv.URL+"/bench/bare", nil)
-	full := measure(b, srv.URL+"/api/v1/admin/bench/noop", header)
+	bare := measure(b, fixed(srv.URL+"/bench/bare"), nil, http.StatusNoContent)
+	full := measure(b, fixed(srv.URL+"/api/v1/admin/bench/noop"), header, http.StatusNoContent)
 	b.ReportMetric(ms(bare[len(bare)/2]), "bare-p50-ms")
 	b.ReportMetric(ms(full[len(full)/2]), "pipeline-p50-ms")
 	b.ReportMetric(ms(full[len(full)*99/100]), "pipeline-p99-ms")
 	b.ReportMetric(ms(full[len(full)/2]-bare[len(bare)/2]), "overhead-p50-ms")
 }
 
-// measure sends b.N GETs from 50 concurrent clients and returns the sorted latencies.
-func measure(b *testing.B, url string, h http.Header) []time.Duration {
+// benchClients is the number of concurrent clients (and keep-alive
+// connections) the loopback benchmarks use.
+const benchClients = 50
+
+// measure sends b.N GETs, the i-th to url(i), from benchClients concurrent
+// clients, requires status want of each, and returns the sorted latencies.
+func measure(b *testing.B, url func(i int) string, h http.Header, want int) []time.Duration {
 	b.Helper()
-	const clients = 50
+	const clients = benchClients
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
 	lat := make([]time.Duration, b.N)
 	var wg sync.WaitGroup
@@ -53,18 +59,16 @@ func measure(b *testing.B, url string, h http.Header) []time.Duration {
 	for range clients {
 		wg.Go(func() {
 			for i := range next {
-				req, _ := http.NewRequest(http.MethodGet, url, nil)
+				req, _ := http.NewRequest(http.MethodGet, url(i), nil)
 				req.Header = h.Clone()
 				start := time.Now()
 				res, err := client.Do(req)
 				lat[i] = time.Since(start)
-				if err != nil {
-					b.Errorf("request %d: %v", i, err)
-					continue // keep taking work so the feeder never blocks
+				if err != nil || res.StatusCode != want {
+					b.Errorf("request %d: %v %v", i, err, res)
+					continue // keep taking requests, so the sender never blocks
 				}
-				if res.StatusCode != http.StatusNoContent {
-					b.Errorf("request %d: status %d", i, res.StatusCode)
-				}
+				io.Copy(io.Discard, res.Body) // read to the end, so the connection is reused
 				res.Body.Close()
 			}
 		})
@@ -78,5 +82,8 @@ func measure(b *testing.B, url string, h http.Header) []time.Duration {
 	slices.Sort(lat)
 	return lat
 }
+
+// fixed is a url function that always gives u.
+func fixed(u string) func(int) string { return func(int) string { return u } }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -51,6 +51,11 @@ func routes(d Deps, hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: "/api/version", Handler: hs.version.Handle, Scope: ScopeExempt},
 		{Method: http.MethodGet, Path: api.PathLinkPreview, Handler: hs.linkPreview.Handle, Scope: ScopeLinkPreview},
 		{Method: http.MethodGet, Path: api.PathAvatarImage, Handler: handlers.AvatarImage{}.Handle, Scope: ScopeAvatar},
+		{Method: http.MethodGet, Path: api.PathOGImage, Handler: hs.ogImage.Handle, Scope: ScopeOGImage},
+		// The viewer is a page, not an API route (interface.md part 8 limits
+		// /api only), and renders no image itself: the images it loads count
+		// against og-image's per-IP limit.
+		{Method: http.MethodGet, Path: api.PathOGViewer, Handler: hs.ogViewer.Handle, Scope: ScopeExempt},
 		{Method: http.MethodGet, Path: "/api/metrics", Handler: metricsHandler(d.Metrics), Perms: []string{auth.PermAdminRead}, MetricsToken: true, Scope: ScopeExempt},
 
 		{Method: http.MethodGet, Path: "/api/auth/signin", Handler: hs.signIn.Page, Scope: ScopeGeneral},
@@ -90,6 +95,8 @@ type handlerSet struct {
 	audit       handlers.AuditLogs
 	locks       handlers.Locks
 	collect     handlers.CollectEvent
+	ogImage     handlers.OGImage
+	ogViewer    handlers.OGViewer
 }
 
 func register(e *echo.Echo, p *pipeline, rs []Route) {

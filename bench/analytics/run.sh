@@ -26,7 +26,9 @@ esac
 port=18090
 # The per-user limit (100 events/min) and the anonymous limit on sign-in
 # (100/h per IP) are raised: a handful of users send the whole load.
+# Quote sources are off: the benchmark talks to 127.0.0.1 only.
 DATABASE_URL=$db${SERVER_DB_PARAMS:+&$SERVER_DB_PARAMS} ADDR=127.0.0.1:$port PLAZA_ENV=test LOG_LEVEL=warn SEED_DEMO=false \
+  QUOTE_SOURCE_ZENQUOTES_URL=off QUOTE_SOURCE_QUOTABLE_URL=off QUOTE_SOURCE_DUMMYJSON_URL=off QUOTE_SOURCE_NINJAS_URL=off \
   RATE_LIMIT_ANALYTICS_EVENTS_PER_MINUTE=100000000 RATE_LIMIT_API_ANONYMOUS=100000 \
   "$work/plaza" serve 2>"$work/serve.log" & pid=$!
 for _ in $(seq 1000); do

@@ -60,7 +60,11 @@ type Config struct {
 	Warnings []string `env:"-"`
 }
 
-// Quotes configures the og-image quote sources (DECISIONS.md section 6).
+// QuoteSourceOff, as a QUOTE_SOURCE_*_URL, turns that quote source off.
+const QuoteSourceOff = "off"
+
+// Quotes configures the og-image quote sources (DECISIONS.md section 6). An
+// empty URL means the source is off.
 type Quotes struct {
 	ZenQuotesURL  string `env:"SOURCE_ZENQUOTES_URL" envDefault:"https://zenquotes.io/api/random"`
 	QuotableURL   string `env:"SOURCE_QUOTABLE_URL" envDefault:"https://api.quotable.io/random"`
@@ -237,16 +241,26 @@ func (c *Config) checkRedisURL() error {
 	return nil
 }
 
+// checkQuoteURLs accepts an absolute http(s) URL for each quote source, or
+// "off", which turns that source off (an offline install, a test): the value
+// becomes empty, which internal/quotes reads as "no such source".
 func (c *Config) checkQuoteURLs() error {
-	for _, q := range []struct{ key, val string }{
-		{"QUOTE_SOURCE_ZENQUOTES_URL", c.Quotes.ZenQuotesURL},
-		{"QUOTE_SOURCE_QUOTABLE_URL", c.Quotes.QuotableURL},
-		{"QUOTE_SOURCE_DUMMYJSON_URL", c.Quotes.DummyJSONURL},
-		{"QUOTE_SOURCE_NINJAS_URL", c.Quotes.NinjasURL},
+	for _, q := range []struct {
+		key string
+		val *string
+	}{
+		{"QUOTE_SOURCE_ZENQUOTES_URL", &c.Quotes.ZenQuotesURL},
+		{"QUOTE_SOURCE_QUOTABLE_URL", &c.Quotes.QuotableURL},
+		{"QUOTE_SOURCE_DUMMYJSON_URL", &c.Quotes.DummyJSONURL},
+		{"QUOTE_SOURCE_NINJAS_URL", &c.Quotes.NinjasURL},
 	} {
-		u, err := url.Parse(q.val)
+		if strings.EqualFold(*q.val, QuoteSourceOff) {
+			*q.val = ""
+			continue
+		}
+		u, err := url.Parse(*q.val)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return &Error{q.key, q.val, "expected an absolute http(s) URL"}
+			return &Error{q.key, *q.val, `expected an absolute http(s) URL or "off"`}
 		}
 	}
 	return nil

@@ -47,6 +47,18 @@ func TestLoadValues(t *testing.T) {
 	}
 }
 
+func TestLoadQuoteSourceOff(t *testing.T) {
+	c, err := load(map[string]string{"QUOTE_SOURCE_ZENQUOTES_URL": "off", "QUOTE_SOURCE_NINJAS_URL": "OFF",
+		"QUOTE_SOURCE_QUOTABLE_URL": "http://127.0.0.1:9/random"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := c.Quotes
+	if q.ZenQuotesURL != "" || q.NinjasURL != "" || q.QuotableURL != "http://127.0.0.1:9/random" || q.DummyJSONURL != "https://dummyjson.com/quotes/random" {
+		t.Errorf("got %+v, want zenquotes and ninjas off, quotable overridden, dummyjson default", q)
+	}
+}
+
 // TestLoadRejects checks that each bad value stops start-up with a message
 // naming the variable and what it expected.
 func TestLoadRejects(t *testing.T) {

@@ -1,0 +1,119 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/ogimage"
+	"github.com/plazahq/plaza/internal/quotes"
+)
+
+// QuoteSource hands out a quote at once; it never waits on the network
+// (quotes.Pool).
+type QuoteSource interface {
+	Next(ctx context.Context) quotes.Quote
+}
+
+// OGImage answers GET /api/og-image (interface.md 4.6, DECISIONS.md section
+// 6): a person's browser without direct=true is sent (302) to the viewer
+// with the same query; everyone else gets the 1200×630 image, PNG
+// (image/png) unless type=svg (image/svg+xml), never cached. A missing seed,
+// or random=true, means a random seed; a missing quote comes from the pool
+// with its author unless one is given. 400 {error, details} for a bad
+// parameter; a failed generation answers 200 with the fallback SVG (§4.6
+// item 10), never 500.
+type OGImage struct {
+	Quotes QuoteSource
+	// Avatar draws the face the image embeds (avatar.Render).
+	Avatar ogimage.AvatarFunc
+	Log    *slog.Logger
+}
+
+// Handle answers GET /api/og-image.
+func (h OGImage) Handle(c echo.Context) error {
+	req := c.Request()
+	hdr := c.Response().Header()
+	hdr.Set(echo.HeaderCacheControl, "no-cache, no-store, must-revalidate")
+	hdr.Add(echo.HeaderVary, "User-Agent, Accept") // the same URL is an image or a redirect
+	q, err := api.ParseOGImageQuery(c.QueryParams())
+	// A person is sent to the viewer even with a bad parameter: the viewer
+	// shows the problem in words, which a JSON body would not.
+	if !q.Direct && ogimage.FromBrowser(req.UserAgent(), req.Header.Get(echo.HeaderAccept)) {
+		return c.Redirect(http.StatusFound, viewerURL(req.URL.RawQuery))
+	}
+	if err != nil {
+		return err
+	}
+	body, ctype, err := h.render(h.options(req.Context(), q), q.SVG)
+	if err != nil {
+		h.Log.Error("og-image generation failed; serving the fallback image", "error", err,
+			"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
+		body, ctype = ogimage.FallbackSVG(), "image/svg+xml"
+	}
+	return c.Blob(http.StatusOK, ctype, body)
+}
+
+// options fills in what the query left to chance: the seed and the quote.
+func (h OGImage) options(ctx context.Context, q api.OGImageQuery) ogimage.Options {
+	opts := ogimage.Options{Seed: q.Seed, Quote: q.Quote, Author: q.Author}
+	if opts.Seed == "" || q.Random {
+		opts.Seed = RandomSeed()
+	}
+	if opts.Quote == "" {
+		pick := h.Quotes.Next(ctx)
+		opts.Quote = pick.Text
+		if opts.Author == "" {
+			opts.Author = pick.Author
+		}
+	}
+	return opts
+}
+
+// render builds the image. A panic in the engines is a failed generation
+// like any other: the caller serves the fallback instead of a 500.
+func (h OGImage) render(opts ogimage.Options, svg bool) (body []byte, ctype string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	s, err := ogimage.Build(opts, h.Avatar)
+	if err != nil {
+		return nil, "", err
+	}
+	if svg {
+		return s.SVG(), "image/svg+xml", nil
+	}
+	png, err := s.PNG()
+	return png, "image/png", err
+}
+
+func viewerURL(rawQuery string) string {
+	if rawQuery == "" {
+		return api.PathOGViewer
+	}
+	return api.PathOGViewer + "?" + rawQuery
+}
+
+// seedAlphabet and seedLen shape random seeds: short enough to read and
+// type, 36^10 ≈ 3.7e15 of them. static/js/og-viewer.js makes the same kind.
+const (
+	seedAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	seedLen      = 10
+)
+
+// RandomSeed returns a new random seed. It need not be unpredictable, only
+// unlikely to repeat.
+func RandomSeed() string {
+	b := make([]byte, seedLen)
+	for i := range b {
+		b[i] = seedAlphabet[rand.IntN(len(seedAlphabet))]
+	}
+	return string(b)
+}
