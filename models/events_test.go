@@ -129,11 +129,17 @@ func TestInsertEventsManyAndAtomic(t *testing.T) {
 		if n := countEvents(t, db); n != int64(len(many)) {
 			t.Errorf("%d stored, want %d", n, len(many))
 		}
-		// One event naming a user that does not exist fails the whole write.
-		ghost := int64(987654)
-		bad := []models.AnalyticsEvent{newEvent(t, nil, "click", "s", at), newEvent(t, &ghost, "click", "s", at)}
+		// One event the database refuses fails the whole write: on SQLite
+		// one naming a user that does not exist (its foreign key), on
+		// PostgreSQL (no key there: migration 6) text with a NUL byte.
+		bad := []models.AnalyticsEvent{newEvent(t, nil, "click", "s", at), newEvent(t, nil, "click", "s", at)}
+		if ghost := int64(987654); models.Dialect(db) == "sqlite" {
+			bad[1].UserID = &ghost
+		} else {
+			bad[1].UserAgent = "nul\x00byte"
+		}
 		if err := s.InsertEvents(ctx, bad); err == nil {
-			t.Fatal("a write with a broken foreign key succeeded")
+			t.Fatal("a write with a refused row succeeded")
 		}
 		if missing, _ := s.MissingEvents(ctx, idsOf(bad)); len(missing) != 2 {
 			t.Errorf("a failed write stored %d of its events", 2-len(missing))
