@@ -38,12 +38,7 @@ func (s *Store) AppendAudit(ctx context.Context, db bun.IDB, e *AuditEntry) erro
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = s.now()
 	}
-	e.CreatedAt = e.CreatedAt.UTC().Truncate(audit.Precision)
-	if e.Details == nil {
-		e.Details = map[string]any{}
-	}
-	e.PrevHash = prev
-	if e.Hash, err = audit.Hash(chainEntry(e)); err != nil {
+	if err := link([]*AuditEntry{e}, prev); err != nil {
 		return fmt.Errorf("hash audit entry: %w", err)
 	}
 	_, err = db.NewInsert().Model(e).Returning("id").Exec(ctx)

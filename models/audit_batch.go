@@ -2,11 +2,15 @@ package models
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/internal/audit"
@@ -146,28 +150,83 @@ func (s *Store) appendBatch(ctx context.Context, entries []*AuditEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
+	if s.Dialect() == config.DialectPostgres {
+		return s.copyAuditBatch(ctx, entries)
+	}
 	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if Dialect(tx) == config.DialectPostgres {
-			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", auditLockKey); err != nil {
-				return fmt.Errorf("lock audit chain: %w", err)
-			}
-		}
 		prev, err := lastAuditHash(ctx, tx)
 		if err != nil {
 			return err
 		}
-		for _, e := range entries {
-			e.CreatedAt = e.CreatedAt.UTC().Truncate(audit.Precision)
-			if e.Details == nil {
-				e.Details = map[string]any{}
-			}
-			e.PrevHash = prev
-			if e.Hash, err = audit.Hash(chainEntry(e)); err != nil {
-				return err
-			}
-			prev = e.Hash
+		if err := link(entries, prev); err != nil {
+			return err
 		}
 		_, err = tx.NewInsert().Model(&entries).Exec(ctx)
 		return err
 	})
+}
+
+// copyAuditBatch is appendBatch on PostgreSQL: COPY in a transaction of
+// the connection's own, which costs the server far less per row than a
+// multi-row INSERT returning ids, at the rate every admin request adds one.
+func (s *Store) copyAuditBatch(ctx context.Context, entries []*AuditEntry) error {
+	return RawPostgresConn(ctx, s.DB, func(c *stdlib.Conn) error {
+		return pgx.BeginFunc(ctx, c.Conn(), func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", auditLockKey); err != nil {
+				return fmt.Errorf("lock audit chain: %w", err)
+			}
+			prev := audit.Genesis
+			err := tx.QueryRow(ctx, "SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1").Scan(&prev)
+			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+			if err := link(entries, prev); err != nil {
+				return err
+			}
+			rows, err := auditRows(entries)
+			if err != nil {
+				return err
+			}
+			_, err = tx.CopyFrom(ctx, pgx.Identifier{"audit_log"}, auditColumns, pgx.CopyFromRows(rows))
+			return err
+		})
+	})
+}
+
+// link chains entries after the hash prev, in order.
+func link(entries []*AuditEntry, prev string) error {
+	for _, e := range entries {
+		e.CreatedAt = e.CreatedAt.UTC().Truncate(audit.Precision)
+		if e.Details == nil {
+			e.Details = map[string]any{}
+		}
+		e.PrevHash = prev
+		var err error
+		if e.Hash, err = audit.Hash(chainEntry(e)); err != nil {
+			return err
+		}
+		prev = e.Hash
+	}
+	return nil
+}
+
+// auditColumns are the columns COPY fills, in the order of auditRows.
+var auditColumns = []string{"created_at", "admin_id", "admin_username", "action", "target_type", "target_id",
+	"ip_address", "user_agent", "status", "details", "prev_hash", "hash"}
+
+func auditRows(entries []*AuditEntry) ([][]any, error) {
+	rows := make([][]any, len(entries))
+	for i, e := range entries {
+		details, err := json.Marshal(e.Details)
+		if err != nil {
+			return nil, fmt.Errorf("audit details: %w", err)
+		}
+		var admin any
+		if e.AdminID != nil {
+			admin = *e.AdminID
+		}
+		rows[i] = []any{e.CreatedAt, admin, e.AdminUsername, e.Action, e.TargetType, e.TargetID,
+			e.IPAddress, e.UserAgent, e.Status, details, e.PrevHash, e.Hash}
+	}
+	return rows, nil
 }
