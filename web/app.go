@@ -211,6 +211,7 @@ const (
 func NewSessions(store *models.Store, publicURL string) *scs.SessionManager {
 	sm := scs.New()
 	sm.Store = store.Sessions(SessionIdle)
+	sm.Codec = sessionCodec{}
 	sm.Lifetime = SessionLifetime
 	sm.Cookie.Name = "plaza_session"
 	sm.Cookie.HttpOnly = true
