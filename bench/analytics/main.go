@@ -45,6 +45,7 @@ type options struct {
 	duration  time.Duration
 	warmup    time.Duration
 	maxEvents int64
+	rate      float64 // events/s in all; 0 sends back to back
 }
 
 func main() {
@@ -56,6 +57,7 @@ func main() {
 	flag.DurationVar(&o.duration, "duration", 60*time.Second, "measured time (at most 10m)")
 	flag.DurationVar(&o.warmup, "warmup", 3*time.Second, "unmeasured load before the measured time")
 	flag.Int64Var(&o.maxEvents, "max-events", 5_000_000, "stop after this many acknowledged events")
+	flag.Float64Var(&o.rate, "rate", 0, "offered load in events/s, spread evenly over the clients (0: each client sends back to back)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "analytics bench:", err)
@@ -92,6 +94,9 @@ func run(o options) error {
 
 	fmt.Printf("%d clients, %d event(s) per request, warm-up %s, measured %s, against %s (%s)\n",
 		o.clients, o.batch, o.warmup, o.duration, o.url, dbURL.Dialect)
+	if o.rate > 0 {
+		fmt.Printf("paced at %.0f events/s; latency counts from each request's scheduled start\n", o.rate)
+	}
 	if o.warmup > 0 {
 		load(client, o, cookies, body, o.warmup, o.maxEvents)
 	}
@@ -195,11 +200,12 @@ func load(client *http.Client, o options, cookies []string, body []byte, d time.
 	for c := range o.clients {
 		wg.Go(func() {
 			p := partial{statuses: map[string]int{}}
+			next := pacer(o, c, start)
 			for time.Now().Before(deadline) && acked.Load() < maxEvents {
 				req, _ := http.NewRequest(http.MethodPost, o.url+"/api/analytics/collect", bytes.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Cookie", cookies[c])
-				t0 := time.Now()
+				t0 := next()
 				res, err := client.Do(req)
 				if err != nil {
 					p.statuses["transport error"]++
@@ -240,6 +246,24 @@ func load(client *http.Client, o options, cookies []string, body []byte, d time.
 	}
 	slices.Sort(r.latencies)
 	return r
+}
+
+// pacer returns the function a client calls before each request: it waits
+// for the request's slot on a fixed schedule (when -rate is set) and returns
+// the slot's time, so that a server that falls behind is charged for the
+// wait (no coordinated omission). Without -rate it returns now.
+func pacer(o options, client int, start time.Time) func() time.Time {
+	if o.rate <= 0 {
+		return time.Now
+	}
+	interval := time.Duration(float64(time.Second) * float64(o.clients*o.batch) / o.rate)
+	slot := start.Add(interval * time.Duration(client) / time.Duration(o.clients)) // staggered
+	return func() time.Time {
+		at := slot
+		slot = slot.Add(interval)
+		time.Sleep(time.Until(at))
+		return at
+	}
 }
 
 func (r result) print() {
