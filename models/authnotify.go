@@ -13,6 +13,9 @@ import (
 // whenever a user, role or token changes.
 const AuthChannel = "plaza_auth"
 
+// ListenerName is the application_name of the listener's connection.
+const ListenerName = "plaza auth listener"
+
 // listenCheck is how long the listener waits for news before it pings its
 // connection, so that a connection lost without a word is noticed.
 const listenCheck = 15 * time.Second
@@ -41,7 +44,12 @@ func ListenAuthChanges(ctx context.Context, dsn string, log *slog.Logger, listen
 }
 
 func listenAuth(ctx context.Context, dsn string, listening func(bool), changed func()) error {
-	conn, err := pgx.Connect(ctx, dsn)
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return err
+	}
+	cfg.RuntimeParams["application_name"] = ListenerName // to tell it apart in pg_stat_activity
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -49,7 +50,7 @@ func TestCallerChangesReachEveryInstance(t *testing.T) {
 func TestCacheOffWhileListenerAway(t *testing.T) {
 	db := dbtest.Open(t, "postgres")
 	app := newApp(t, db)
-	sqlExec(t, app, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN plaza_auth'`)
+	sqlExec(t, app, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?`, models.ListenerName)
 	waitFor(t, "the cache to turn off", func() bool { return !app.deps.Principals.Enabled() })
 	waitFor(t, "the listener to come back", app.deps.Principals.Enabled)
 
