@@ -147,6 +147,7 @@ func (p *Pool) run(ctx context.Context) {
 		interval = defaultInterval
 	}
 	var backoff time.Duration
+	failures := 0
 	for {
 		if p.Len() >= p.size {
 			select {
@@ -164,11 +165,21 @@ func (p *Pool) run(ctx context.Context) {
 		if err != nil {
 			backoff = min(max(2*backoff, interval), maxBackoff)
 			pause = backoff
+			// Offline hosts would otherwise warn on every retry: warn when
+			// the sources stop answering, then only at debug level.
+			level := slog.LevelDebug
+			if failures == 0 {
+				level = slog.LevelWarn
+			}
+			failures++
 			if !errors.Is(err, context.Canceled) {
-				p.log.Warn("quote pool: fetch failed", "error", err, "retry_in", backoff.String())
+				p.log.Log(ctx, level, "quote pool: fetch failed; serving built-in quotes meanwhile", "error", err, "retry_in", backoff.String(), "failures", failures)
 			}
 		} else {
-			backoff = 0
+			if failures > 0 {
+				p.log.Info("quote pool: sources answer again", "after_failures", failures)
+			}
+			backoff, failures = 0, 0
 			p.add(q)
 		}
 		t := time.NewTimer(pause)

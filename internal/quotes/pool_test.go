@@ -2,8 +2,10 @@ package quotes
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -151,4 +153,54 @@ func TestPoolBacksOff(t *testing.T) {
 	if h := f.hits.Load(); h < 2 || h > 8 {
 		t.Errorf("%d calls in 300ms to a failing source", h)
 	}
+}
+
+// A host without the quote services warns once, not on every retry, and
+// says when they answer again.
+func TestPoolWarnsOnce(t *testing.T) {
+	var up atomic.Bool
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
+		if up.Load() {
+			jsonBody(zenOK)(w, r)
+			return
+		}
+		status(http.StatusBadGateway, "")(w, r)
+	})
+	var logs recordedLogs
+	p := NewPool(Config{ZenQuotesURL: f.URL, Timeout: testTimeout, Interval: 5 * time.Millisecond}, 50, slog.New(&logs))
+	p.Start(context.Background())
+	defer p.Close()
+	waitFor(t, "three failed fetches", func() bool { return f.hits.Load() >= 3 })
+	up.Store(true)
+	waitFor(t, "a quote", func() bool { return p.Len() > 0 })
+	p.Close()
+	got := logs.levels()
+	if got[slog.LevelWarn] != 1 || got[slog.LevelDebug] < 2 || got[slog.LevelInfo] != 1 {
+		t.Errorf("log records by level: %v; want one warning, the repeats at debug, one recovery", got)
+	}
+}
+
+type recordedLogs struct {
+	mu   sync.Mutex
+	seen []slog.Level
+}
+
+func (r *recordedLogs) Enabled(context.Context, slog.Level) bool { return true }
+func (r *recordedLogs) Handle(_ context.Context, rec slog.Record) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seen = append(r.seen, rec.Level)
+	return nil
+}
+func (r *recordedLogs) WithAttrs([]slog.Attr) slog.Handler { return r }
+func (r *recordedLogs) WithGroup(string) slog.Handler      { return r }
+
+func (r *recordedLogs) levels() map[slog.Level]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[slog.Level]int{}
+	for _, l := range r.seen {
+		out[l]++
+	}
+	return out
 }
