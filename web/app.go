@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -251,8 +252,25 @@ func Server(addr string, h http.Handler) *http.Server {
 func CachePrincipals(ctx context.Context, store *models.Store, db config.Database, log *slog.Logger) *auth.PrincipalCache {
 	cache := auth.NewPrincipalCache(principalCacheSize, principalCacheTTL)
 	store.Changed = cache.Purge
-	if db.Dialect == config.DialectPostgres {
-		go models.ListenAuthChanges(ctx, db.DSN, log, cache.SetEnabled, cache.Purge)
+	if db.Dialect != config.DialectPostgres {
+		return cache
+	}
+	// Wait briefly for the first LISTEN, so the instance serves its first
+	// requests with the cache in use; a database slow to answer only delays
+	// the cache, never the start.
+	first := make(chan struct{})
+	var once sync.Once
+	listening := func(on bool) {
+		cache.SetEnabled(on)
+		if on {
+			once.Do(func() { close(first) })
+		}
+	}
+	go models.ListenAuthChanges(ctx, db.DSN, log, listening, cache.Purge)
+	select {
+	case <-first:
+	case <-time.After(listenerStartWait):
+	case <-ctx.Done():
 	}
 	return cache
 }
@@ -262,4 +280,5 @@ func CachePrincipals(ctx context.Context, store *models.Store, db config.Databas
 const (
 	principalCacheSize = 10_000
 	principalCacheTTL  = 5 * time.Second
+	listenerStartWait  = 2 * time.Second
 )
