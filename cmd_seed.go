@@ -11,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -18,32 +19,29 @@ import (
 func (e env) seed(ctx context.Context, args []string) int {
 	var opts models.SeedOptions
 	var seed uint64
-	ok := e.flags("seed", args, func(fs *flag.FlagSet) {
+	code, ok := e.parse("seed", "[flags]\n\nAdds realistic bulk data for benchmarks and trials.", args, func(fs *flag.FlagSet) {
 		fs.IntVar(&opts.Users, "users", 1000, "users to add")
 		fs.IntVar(&opts.Posts, "posts", 5000, "posts to add")
 		fs.IntVar(&opts.Events, "events", 0, "analytics events to add")
 		fs.Uint64Var(&seed, "seed", 0, "random seed (0: a new one each run)")
 	})
 	if !ok {
-		return exitUsage
+		return code
 	}
 	if opts.Users < 0 || opts.Posts < 0 || opts.Events < 0 || (opts.Posts > 0 && opts.Users == 0) {
 		fmt.Fprintln(e.stderr, "plaza seed: counts must be >= 0, and posts need --users > 0")
 		return exitUsage
 	}
 	opts.Seed = seed
-	_, log, db, err := e.setup(ctx)
+	rt, err := e.open(ctx, app.Options{})
 	if err != nil {
 		return e.fail(err)
 	}
-	defer db.Close()
-	if _, err := models.Migrate(ctx, db, log); err != nil {
-		return e.fail(err)
-	}
+	defer rt.Close()
 	p := newProgress(e.stderr)
 	opts.Progress = p.update
 	start := time.Now()
-	res, err := models.NewStore(db).Seed(ctx, opts)
+	res, err := rt.Store.Seed(ctx, opts)
 	p.finish()
 	if err != nil {
 		return e.fail(err)

@@ -10,13 +10,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
+	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
-	"github.com/plazahq/plaza/internal/jobs"
-	"github.com/plazahq/plaza/internal/metrics"
-	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/internal/version"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/web"
@@ -25,99 +21,58 @@ import (
 // serve runs Plaza until ctx ends (SIGINT/SIGTERM), then stops accepting
 // connections and lets requests in flight finish.
 func (e env) serve(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := e.parse("serve", "\n\nMigrates the database, then serves Plaza until SIGINT or SIGTERM.", args, func(*flag.FlagSet) {}); !ok {
+		return code
 	}
 	started := time.Now().UTC()
-	cfg, log, db, err := e.setup(ctx)
+	cfg, log, err := app.Load(e.getenv, e.stderr)
 	if err != nil {
 		return e.fail(err)
 	}
-	defer db.Close()
-	if _, err := models.Migrate(ctx, db, log); err != nil {
+	rt, err := app.Open(ctx, cfg, log, app.Options{})
+	if err != nil {
 		return e.fail(err)
 	}
-	store := models.NewStore(db)
-	if err := ensureSecrets(ctx, store, &cfg); err != nil {
-		return e.fail(err)
-	}
-	if err := firstStart(ctx, store, cfg, log); err != nil {
+	defer rt.Close()
+	admin, err := firstStart(ctx, rt.Store, rt.Config)
+	if err != nil {
 		return e.fail(err)
 	}
 	ver, verErr := version.Resolve(versionFile)
 	if verErr != nil {
 		log.Error("cannot tell the running version", "error", verErr)
 	}
-	limiter, err := newLimiter(ctx, cfg.RedisURL)
+	deps, err := rt.Web(ctx, app.WebOptions{Static: staticFS(), Version: ver, VersionErr: verErr,
+		Started: started, FirstStart: admin != nil})
 	if err != nil {
 		return e.fail(err)
 	}
-	auditor := store.NewAuditBatcher(log)
-	defer auditor.Close() // after the server has stopped: writes what requests queued
-	mets := metrics.New(db.DB)
-	collector := web.NewCollector(store, log, mets)
-	defer collector.Close() // after the server has stopped, before the audit writer and the database: writes every accepted event
-	runner, err := jobs.New(db.DB, store.Dialect(), jobs.Deps{Sweeper: store, Analytics: store, Metrics: mets, Log: log})
+	if err := rt.StartJobs(ctx); err != nil {
+		return e.fail(err)
+	}
+	handler, err := web.New(deps)
 	if err != nil {
 		return e.fail(err)
 	}
-	if err := runner.Start(context.WithoutCancel(ctx)); err != nil { // stopped by stopJobs, not by the signal
-		return e.fail(fmt.Errorf("start job queue: %w", err))
-	}
-	defer stopJobs(runner, cfg.ShutdownTimeout, log)
-	dbURL, _ := config.ParseDatabaseURL(cfg.DatabaseURL) // validated by Load
-	quotePool := web.NewQuotePool(cfg.Quotes, log)
-	quotePool.Start(ctx)
-	defer quotePool.Close() // cancels a fetch in flight; requests no longer need the pool
-	app := web.New(web.Deps{Config: cfg, Store: store, Logger: log, Static: staticFS(),
-		Version: ver, VersionErr: verErr, Started: started, Limiter: limiter, Audit: auditor,
-		Sessions: web.NewSessions(store, cfg.PublicAppURL), Metrics: mets, Events: collector, Quotes: quotePool,
-		Principals: web.CachePrincipals(ctx, store, dbURL, log)})
-	ln, err := net.Listen("tcp", cfg.Addr)
+	ln, err := net.Listen("tcp", rt.Config.Addr)
 	if err != nil {
-		return e.fail(fmt.Errorf("listen on %s: %w", cfg.Addr, err))
+		return e.fail(fmt.Errorf("listen on %s: %w", rt.Config.Addr, err))
 	}
-	srv := web.Server(cfg.Addr, app)
+	srv := web.Server(rt.Config.Addr, handler)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	log.Info("Plaza is ready", "addr", ln.Addr().String(), "console", cfg.PublicAppURL+"/admin",
-		"database", store.Dialect(), "version", ver, "startup_ms", time.Since(started).Milliseconds())
+	console := rt.Config.PublicAppURL + "/admin"
+	log.Info("Plaza is ready", "addr", ln.Addr().String(), "console", console,
+		"database", rt.Store.Dialect(), "version", ver, "startup_ms", time.Since(started).Milliseconds())
+	if admin != nil {
+		admin.print(e, console)
+	}
 	select {
 	case err := <-errc:
 		return e.fail(err)
 	case <-ctx.Done():
 	}
-	return shutdown(srv, cfg.ShutdownTimeout, log)
-}
-
-// stopJobs lets running jobs finish their current step, for up to timeout.
-func stopJobs(r *jobs.Runner, timeout time.Duration, log *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	if err := r.Stop(ctx); err != nil {
-		log.Error("stop job queue", "error", err)
-	}
-}
-
-// newLimiter keeps rate-limit counters in Redis when REDIS_URL is set, so
-// that every instance shares them, else in memory.
-func newLimiter(ctx context.Context, redisURL string) (*ratelimit.Limiter, error) {
-	if redisURL == "" {
-		return ratelimit.NewMemory(), nil
-	}
-	opts, err := redis.ParseURL(redisURL)
-	if err != nil {
-		return nil, fmt.Errorf("REDIS_URL: %w", err)
-	}
-	client := redis.NewClient(opts)
-	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	if err := client.Ping(pingCtx).Err(); err != nil {
-		return nil, fmt.Errorf("connect to Redis at REDIS_URL: %w", err)
-	}
-	return ratelimit.NewRedis(client, "plaza:rl")
+	return shutdown(srv, rt.Config.ShutdownTimeout, log)
 }
 
 func shutdown(srv *http.Server, timeout time.Duration, log *slog.Logger) int {
@@ -132,71 +87,67 @@ func shutdown(srv *http.Server, timeout time.Duration, log *slog.Logger) int {
 	return exitOK
 }
 
-// ensureSecrets fills missing secrets outside production with values
-// generated once and kept in the database, so that every instance and every
-// restart agree (DECISIONS.md section 1). Production refuses to start
-// without them (config.Load).
-func ensureSecrets(ctx context.Context, store *models.Store, cfg *config.Config) error {
-	gen := func() (string, error) { return auth.RandomSecret(), nil }
-	for _, s := range []struct {
-		key string
-		dst *string
-	}{{"session_secret", &cfg.SessionSecret}, {"jwt_secret", &cfg.JWTSecret}} {
-		if *s.dst != "" {
-			continue
-		}
-		v, err := store.EnsureSetting(ctx, s.key, gen)
-		if err != nil {
-			return err
-		}
-		*s.dst = v
-	}
-	return nil
-}
-
 // defaultAdminEmail is the first admin's email when ADMIN_EMAIL is unset.
 const defaultAdminEmail = "admin@localhost"
 
+// firstAdmin is who a first start created, for the banner.
+type firstAdmin struct {
+	email, password string // password is empty when ADMIN_PASSWORD chose it
+	demo            models.SeedResult
+	seeded          bool
+}
+
 // firstStart creates the first super admin and the demo community on an
-// empty database. The generated password is logged this once only.
-func firstStart(ctx context.Context, store *models.Store, cfg config.Config, log *slog.Logger) error {
+// empty database, and says whom it created (nil on any later start).
+func firstStart(ctx context.Context, store *models.Store, cfg config.Config) (*firstAdmin, error) {
 	n, err := store.CountUsers(ctx)
 	if err != nil || n > 0 {
-		return err
+		return nil, err
 	}
-	email, password := cfg.AdminEmail, cfg.AdminPassword
-	if email == "" {
-		email = defaultAdminEmail
+	a := &firstAdmin{email: cfg.AdminEmail, password: cfg.AdminPassword}
+	if a.email == "" {
+		a.email = defaultAdminEmail
 	}
-	generated := password == ""
-	if generated {
+	password := a.password
+	if password == "" {
 		password = auth.RandomPassword()
+		a.password = password
+	} else {
+		a.password = ""
 	}
 	hash, err := auth.HashPassword(password)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = store.CreateUser(ctx, models.NewUser{Email: email, Username: "admin", Name: "Administrator",
+	_, err = store.CreateUser(ctx, models.NewUser{Email: a.email, Username: "admin", Name: "Administrator",
 		PasswordHash: hash, Roles: auth.ImpliedRoles(models.RoleSuperAdmin), IsVerified: true})
 	if errors.Is(err, models.ErrConflict) {
-		return nil // another instance bootstrapped at the same moment
+		return nil, nil // another instance bootstrapped at the same moment
 	}
 	if err != nil {
-		return err
-	}
-	console := cfg.PublicAppURL + "/admin"
-	if generated {
-		log.Warn("created the first super admin; this password is shown only once", "console", console, "email", email, "password", password)
-	} else {
-		log.Info("created the first super admin with ADMIN_EMAIL/ADMIN_PASSWORD", "console", console, "email", email)
+		return nil, err
 	}
 	if !cfg.SeedDemo {
-		return nil
+		return a, nil
 	}
-	res, err := store.SeedDemo(ctx)
-	if err != nil {
-		return fmt.Errorf("seed demo community: %w", err)
+	if a.demo, err = store.SeedDemo(ctx); err != nil {
+		return nil, fmt.Errorf("seed demo community: %w", err)
 	}
-	log.Info("seeded a demo community (SEED_DEMO=false skips this)", "users", res.Users, "posts", res.Posts, "reports", res.Reports)
-	return nil
+	a.seeded = true
+	return a, nil
+}
+
+// print writes the first start's banner on stdout, after everything else.
+func (a *firstAdmin) print(e env, console string) {
+	fmt.Fprintf(e.stdout, "\nPlaza is ready: open %s\n", console)
+	if a.password != "" {
+		fmt.Fprintf(e.stdout, "Sign in as %s with password %s\n(shown this once only; set ADMIN_EMAIL and ADMIN_PASSWORD to choose them)\n", a.email, a.password)
+	} else {
+		fmt.Fprintf(e.stdout, "Sign in as %s with the ADMIN_PASSWORD you set\n", a.email)
+	}
+	if a.seeded {
+		fmt.Fprintf(e.stdout, "A demo community is seeded: %d users, %d posts, %d reports (SEED_DEMO=false skips it)\n",
+			a.demo.Users, a.demo.Posts, a.demo.Reports)
+	}
+	fmt.Fprintln(e.stdout)
 }

@@ -8,51 +8,50 @@ import (
 	"time"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 )
+
+const tokenUsage = "Usage: plaza token create --email E --permissions admin:read,admin:write [--ttl 24h] [--name N]\n"
 
 // token mints an admin JWT for a user and prints it on stdout
 // (DECISIONS.md section 2); the token only ever grants what the user's
 // roles grant at the moment it is used.
 func (e env) token(ctx context.Context, args []string) int {
-	if len(args) == 0 || args[0] != "create" {
-		fmt.Fprint(e.stderr, "Usage: plaza token create --email E --permissions admin:read,admin:write [--ttl 24h] [--name N]\n")
-		return exitUsage
+	if code, ok := e.subcommand("token", tokenUsage, args); !ok {
+		return code
 	}
 	var email, perms, ttlText, name string
-	ok := e.flags("token create", args[1:], func(fs *flag.FlagSet) {
+	code, ok := e.parse("token create", "--email E --permissions P [flags]\n\nMints an admin API token and prints it on stdout.", args[1:], func(fs *flag.FlagSet) {
 		fs.StringVar(&email, "email", "", "the user the token acts as (required)")
 		fs.StringVar(&perms, "permissions", "", "comma-separated permissions, e.g. admin:read,admin:write (required)")
 		fs.StringVar(&ttlText, "ttl", "24h", "lifetime: a Go duration (24h) or <n>m|h|d|w (30d)")
 		fs.StringVar(&name, "name", "cli", "a label to recognise the token by")
 	})
 	if !ok {
-		return exitUsage
+		return code
 	}
 	list, ttl, msg := checkTokenFlags(email, perms, ttlText)
 	if msg != "" {
 		fmt.Fprintf(e.stderr, "plaza token create: %s\n", msg)
 		return exitUsage
 	}
-	cfg, log, db, err := e.setup(ctx)
+	rt, err := e.open(ctx, app.Options{})
 	if err != nil {
 		return e.fail(err)
 	}
-	defer db.Close()
-	if _, err := models.Migrate(ctx, db, log); err != nil {
-		return e.fail(err)
-	}
-	store := models.NewStore(db)
-	if err := ensureSecrets(ctx, store, &cfg); err != nil {
-		return e.fail(err)
-	}
-	u, err := store.UserByEmail(ctx, email)
+	defer rt.Close()
+	u, err := rt.Store.UserByEmail(ctx, email)
 	if err != nil {
 		return e.fail(fmt.Errorf("no user with email %s", email))
 	}
-	tok, rec, err := store.MintAPIToken(ctx, store.DB, []byte(cfg.JWTSecret), u.ID, list, ttl, name, nil)
+	tok, claims, err := auth.NewToken([]byte(rt.Config.JWTSecret), u.ID, list, time.Now(), ttl)
 	if err != nil {
+		return e.fail(err)
+	}
+	rec := models.NewAPIToken(claims, name, nil)
+	if err := rt.Store.Change(ctx, func(ctx context.Context) error { return rt.Store.RecordAPIToken(ctx, rec) }); err != nil {
 		return e.fail(err)
 	}
 	fmt.Fprintln(e.stdout, tok)

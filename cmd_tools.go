@@ -8,56 +8,101 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/version"
 	"github.com/plazahq/plaza/models"
 )
 
-// flags parses a sub-command's flags; a bad flag prints usage and gives exit status 2.
-func (e env) flags(name string, args []string, define func(fs *flag.FlagSet)) (ok bool) {
+// parse reads a sub-command's flags. When the command should not go on it
+// returns false with the exit status: 0 after --help (the command's usage
+// on stdout), 2 after a bad flag or argument (the usage on stderr).
+func (e env) parse(name, synopsis string, args []string, define func(fs *flag.FlagSet)) (int, bool) {
 	fs := flag.NewFlagSet("plaza "+name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: plaza %s %s\n", name, synopsis)
+		if hasFlags(fs) {
+			fmt.Fprintln(fs.Output(), "\nFlags:")
+			fs.PrintDefaults()
+		}
+	}
 	define(fs)
+	if wantsHelp(args) {
+		fs.SetOutput(e.stdout)
+		fs.Usage()
+		return exitOK, false
+	}
 	if err := fs.Parse(args); err != nil {
-		return false
+		return exitUsage, false
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(e.stderr, "plaza %s: unexpected argument %q\n", name, fs.Arg(0))
 		fs.Usage()
-		return false
+		return exitUsage, false
 	}
-	return true
+	return exitOK, true
+}
+
+// wantsHelp reports whether the flags ask for help before any "--".
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if isHelp(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// subcommand checks the word after a two-word command (user create, token
+// create): help prints usage and exits 0, anything else exits 2.
+func (e env) subcommand(name, usage string, args []string) (int, bool) {
+	switch {
+	case len(args) > 0 && args[0] == "create":
+		return exitOK, true
+	case len(args) > 0 && (isHelp(args[0]) || args[0] == "help"):
+		fmt.Fprint(e.stdout, usage)
+		return exitOK, false
+	}
+	fmt.Fprint(e.stderr, usage)
+	return exitUsage, false
 }
 
 func (e env) migrate(ctx context.Context, args []string) int {
-	if !e.flags("migrate", args, func(*flag.FlagSet) {}) {
-		return exitUsage
+	if code, ok := e.parse("migrate", "\n\nApplies the database migrations DATABASE_URL needs, then exits.", args, func(*flag.FlagSet) {}); !ok {
+		return code
 	}
-	_, log, db, err := e.setup(ctx)
+	rt, err := e.open(ctx, app.Options{})
 	if err != nil {
 		return e.fail(err)
 	}
-	defer db.Close()
-	res, err := models.Migrate(ctx, db, log)
-	if err != nil {
-		return e.fail(err)
-	}
-	for _, name := range res.Applied {
+	defer rt.Close()
+	for _, name := range rt.Migrated.Applied {
 		fmt.Fprintln(e.stdout, "applied", name)
 	}
-	fmt.Fprintf(e.stdout, "schema is up to date (%d applied now, %d job-queue steps)\n", len(res.Applied), res.RiverApplied)
+	fmt.Fprintf(e.stdout, "schema is up to date (%d applied now, %d job-queue steps)\n", len(rt.Migrated.Applied), rt.Migrated.RiverApplied)
 	return exitOK
 }
 
 var roleNames = []string{models.RoleUser, models.RoleModerator, models.RoleAdmin, models.RoleSuperAdmin}
 
+const userUsage = "Usage: plaza user create --email E --password P [--role user|moderator|admin|super_admin] [--name N] [--username U]\n"
+
 func (e env) user(ctx context.Context, args []string) int {
-	if len(args) == 0 || args[0] != "create" {
-		fmt.Fprint(e.stderr, "Usage: plaza user create --email E --password P [--role user|moderator|admin|super_admin] [--name N] [--username U]\n")
-		return exitUsage
+	if code, ok := e.subcommand("user", userUsage, args); !ok {
+		return code
 	}
 	var email, password, role, name, username string
-	ok := e.flags("user create", args[1:], func(fs *flag.FlagSet) {
+	code, ok := e.parse("user create", "--email E --password P [flags]\n\nAdds a user.", args[1:], func(fs *flag.FlagSet) {
 		fs.StringVar(&email, "email", "", "email address (required)")
 		fs.StringVar(&password, "password", "", "password, at least 8 characters (required)")
 		fs.StringVar(&role, "role", models.RoleUser, "user, moderator, admin or super_admin")
@@ -65,7 +110,7 @@ func (e env) user(ctx context.Context, args []string) int {
 		fs.StringVar(&username, "username", "", "username (default: from the email)")
 	})
 	if !ok {
-		return exitUsage
+		return code
 	}
 	if msg := checkUserFlags(email, password, role); msg != "" {
 		fmt.Fprintf(e.stderr, "plaza user create: %s\n", msg)
@@ -75,15 +120,12 @@ func (e env) user(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	_, log, db, err := e.setup(ctx)
+	rt, err := e.open(ctx, app.Options{})
 	if err != nil {
 		return e.fail(err)
 	}
-	defer db.Close()
-	if _, err := models.Migrate(ctx, db, log); err != nil {
-		return e.fail(err)
-	}
-	u, err := models.NewStore(db).CreateUser(ctx, models.NewUser{Email: email, Username: username, Name: name,
+	defer rt.Close()
+	u, err := rt.Store.CreateUser(ctx, models.NewUser{Email: email, Username: username, Name: name,
 		PasswordHash: hash, Roles: auth.ImpliedRoles(role), IsVerified: true})
 	if errors.Is(err, models.ErrConflict) {
 		return e.fail(fmt.Errorf("a user with email %s (or that username) already exists", email))
@@ -108,15 +150,15 @@ func checkUserFlags(email, password, role string) string {
 }
 
 func (e env) backup(ctx context.Context, args []string) int {
-	if !e.flags("backup", args, func(*flag.FlagSet) {}) {
-		return exitUsage
+	if code, ok := e.parse("backup", "\n\nWrites a consistent copy of the database into BACKUP_DIR and prints its path.", args, func(*flag.FlagSet) {}); !ok {
+		return code
 	}
-	cfg, _, db, err := e.setup(ctx)
+	rt, err := e.open(ctx, app.Options{AsIs: true})
 	if err != nil {
 		return e.fail(err)
 	}
-	defer db.Close()
-	path, err := models.NewStore(db).Backup(ctx, cfg.BackupDir, cfg.DatabaseURL)
+	defer rt.Close()
+	path, err := rt.Store.Backup(ctx, rt.Config.BackupDir, rt.Config.DatabaseURL)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -125,8 +167,8 @@ func (e env) backup(ctx context.Context, args []string) int {
 }
 
 func (e env) version(args []string) int {
-	if !e.flags("version", args, func(*flag.FlagSet) {}) {
-		return exitUsage
+	if code, ok := e.parse("version", "\n\nPrints the version.", args, func(*flag.FlagSet) {}); !ok {
+		return code
 	}
 	v, err := version.Resolve(versionFile)
 	if err != nil {

@@ -6,16 +6,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
-	"github.com/uptrace/bun"
-
-	"github.com/plazahq/plaza/internal/config"
-	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/app"
 )
 
 func main() {
@@ -41,8 +36,10 @@ Commands:
   seed                       add bulk data: [--users N] [--posts M] [--events K] [--seed S]
   backup                     write a consistent copy of the database into BACKUP_DIR
   version                    print the version
+  help                       print this help
 
-Configuration comes from the environment; see README.md.
+"plaza COMMAND --help" describes a command's flags. Configuration comes from
+the environment (DATABASE_URL, PUBLIC_APP_URL, …); see README.md.
 `
 
 // env is what every command reads from its surroundings.
@@ -56,8 +53,11 @@ type env struct {
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
 	cmd, rest := "serve", args
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	if len(args) > 0 {
 		cmd, rest = args[0], args[1:]
+		if isFlag(cmd) && !isHelp(cmd) {
+			cmd, rest = "serve", args // plaza --flag is plaza serve --flag
+		}
 	}
 	switch cmd {
 	case "serve":
@@ -74,7 +74,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return e.backup(ctx, rest)
 	case "version":
 		return e.version(rest)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
@@ -82,36 +82,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return exitUsage
 }
 
-// setup loads the configuration, builds the logger and opens the database.
-func (e env) setup(ctx context.Context) (config.Config, *slog.Logger, *bun.DB, error) {
-	cfg, err := config.Load(e.getenv)
+func isFlag(arg string) bool { return len(arg) > 0 && arg[0] == '-' }
+
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
+
+// open loads the configuration and opens Plaza's runtime for a command.
+func (e env) open(ctx context.Context, opts app.Options) (*app.Runtime, error) {
+	cfg, log, err := app.Load(e.getenv, e.stderr)
 	if err != nil {
-		return cfg, nil, nil, fmt.Errorf("configuration: %w", err)
+		return nil, err
 	}
-	log := newLogger(cfg, e.stderr)
-	for _, w := range cfg.Warnings {
-		log.Warn(w)
-	}
-	dbURL, _ := config.ParseDatabaseURL(cfg.DatabaseURL) // validated by Load
-	db, err := models.Open(ctx, dbURL, models.OpenOptions{DebugSQL: cfg.DebugSQL})
-	if err != nil {
-		return cfg, log, nil, err
-	}
-	return cfg, log, db, nil
+	return app.Open(ctx, cfg, log, opts)
 }
 
 // fail reports a command's error and gives its exit status.
 func (e env) fail(err error) int {
 	fmt.Fprintf(e.stderr, "plaza: %v\n", err)
 	return exitError
-}
-
-func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
-	var level slog.Level
-	_ = level.UnmarshalText([]byte(cfg.LogLevel)) // validated by Load
-	opts := &slog.HandlerOptions{Level: level}
-	if cfg.LogFormat == "json" || (cfg.LogFormat == "" && cfg.Production()) {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
 }

@@ -68,13 +68,13 @@ func baseEnv(dbURL string, extra ...string) map[string]string {
 var readyAddr = regexp.MustCompile(`msg="Plaza is ready" addr=(\S+)`)
 
 // startServe runs `plaza serve` until the test ends and returns its base URL
-// and log.
+// and its output (log and banner).
 func startServe(t *testing.T, vars map[string]string) (string, *syncBuffer, func() int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"serve"}, envOf(vars), io.Discard, logs) }()
+	go func() { done <- run(ctx, []string{"serve"}, envOf(vars), logs, logs) }()
 	stop := func() int {
 		cancel()
 		select {
@@ -102,6 +102,16 @@ func startServe(t *testing.T, vars map[string]string) (string, *syncBuffer, func
 	return "", nil, nil
 }
 
+// waitForOutput waits until out shows want.
+func waitForOutput(t *testing.T, out *syncBuffer, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), want); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestServeFirstStartAndRestart(t *testing.T) {
 	for _, dialect := range dbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
@@ -119,18 +129,23 @@ func TestServeFirstStartAndRestart(t *testing.T) {
 			if res.StatusCode != 200 || h.Status != "healthy" || h.Database != "connected" {
 				t.Errorf("health: %d %+v", res.StatusCode, h)
 			}
+			waitForOutput(t, logs, "A demo community is seeded")
 			first := logs.String()
-			for _, want := range []string{"created the first super admin", "email=admin@localhost", "password=", "console=http://localhost:0/admin", "seeded a demo community"} {
-				if !strings.Contains(first, want) {
-					t.Errorf("first start log lacks %q:\n%s", want, first)
+			banner := first[strings.Index(first, "Plaza is ready: open"):]
+			for _, want := range []string{"open http://localhost:0/admin", "Sign in as admin@localhost with password ", "A demo community is seeded"} {
+				if !strings.Contains(banner, want) {
+					t.Errorf("first start's banner lacks %q:\n%s", want, first)
 				}
+			}
+			if n := strings.Count(first, "level=INFO"); n > 2 { // ready, and the health request
+				t.Errorf("first start logs %d lines at info level; the banner should stand alone:\n%s", n, first)
 			}
 			if code := stop(); code != 0 {
 				t.Errorf("serve exited %d after its signal, want 0", code)
 			}
 
 			_, logs2, stop2 := startServe(t, vars)
-			if strings.Contains(logs2.String(), "password=") || strings.Contains(logs2.String(), "seeded a demo") {
+			if strings.Contains(logs2.String(), "password") || strings.Contains(logs2.String(), "demo community") {
 				t.Errorf("second start repeated the first-start work:\n%s", logs2)
 			}
 			stop2()
@@ -142,9 +157,10 @@ func TestServeWithConfiguredAdminAndNoDemo(t *testing.T) {
 	_, dbURL := dbtest.OpenEmpty(t, config.DialectSQLite)
 	vars := baseEnv(dbURL, "ADMIN_EMAIL", "Boss@Example.com", "ADMIN_PASSWORD", "s3cret-pass", "SEED_DEMO", "false")
 	_, logs, stop := startServe(t, vars)
+	waitForOutput(t, logs, "Sign in as")
 	stop()
 	out := logs.String()
-	if !strings.Contains(out, "email=Boss@Example.com") || strings.Contains(out, "s3cret-pass") || strings.Contains(out, "seeded") {
+	if !strings.Contains(out, "Sign in as Boss@Example.com with the ADMIN_PASSWORD you set") || strings.Contains(out, "s3cret-pass") || strings.Contains(out, "demo") {
 		t.Errorf("log should name the configured admin, never its password, and skip the demo:\n%s", out)
 	}
 }

@@ -64,3 +64,16 @@ type Token struct {
 	RevokedAt   *string  `json:"revokedAt"`
 	LastUsedAt  *string  `json:"lastUsedAt"`
 }
+
+// RevokedToken answers DELETE /api/v1/admin/tokens/{jti}.
+type RevokedToken struct {
+	Revoked bool   `json:"revoked"`
+	ID      string `json:"id"`
+}
+
+// ReleasedLock answers DELETE /api/v1/admin/locks/{type}/{id}.
+type ReleasedLock struct {
+	Released bool   `json:"released"`
+	Type     string `json:"type"`
+	ID       string `json:"id"`
+}

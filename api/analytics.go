@@ -5,9 +5,6 @@ import (
 	"net/http"
 )
 
-// PathAnalyticsCollect receives analytics events (interface.md 4.4).
-const PathAnalyticsCollect = "/api/analytics/collect"
-
 // CollectAccepted answers a single event: 202 {success, event_id, message}.
 type CollectAccepted struct {
 	Success bool   `json:"success"`
@@ -31,9 +28,8 @@ func NewCollectAccepted(ids []string, batch bool) any {
 	return CollectBatchAccepted{Success: true, EventIDs: ids, Message: fmt.Sprintf("%d events recorded", len(ids))}
 }
 
-// CollectFailure is the body of the collector's 400 and 403 answers
-// (DECISIONS.md section 6): {success:false, error, details?}. The web error
-// handler writes it as is when it is an Error's Details.
+// CollectFailure is the body of the collector's errors (DECISIONS.md
+// section 6): {success:false, error, details?}, written by FamilyCollector.
 type CollectFailure struct {
 	Success bool          `json:"success"`
 	Error   string        `json:"error"`
@@ -48,18 +44,16 @@ type PathMessage struct {
 }
 
 // ErrCollectNoSession answers a collect request without a signed-in session (interface.md 5.3).
-var ErrCollectNoSession = &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: "A signed-in session is required",
-	Details: CollectFailure{Error: "A signed-in session is required"}}
+var ErrCollectNoSession = &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: "A signed-in session is required"}
 
 // CollectInvalid answers a collect body that is not JSON or breaks the
 // event schema: 400 with every bad path.
-func CollectInvalid(malformed bool, details []PathMessage) *Error {
+func CollectInvalid(malformed bool, issues []Issue) *ValidationError {
 	msg := "Invalid analytics event"
 	if malformed {
 		msg = "Malformed JSON body"
 	}
-	return &Error{Status: http.StatusBadRequest, Code: CodeValidationError, Message: msg,
-		Details: CollectFailure{Error: msg, Details: details}}
+	return &ValidationError{Message: msg, Issues: issues}
 }
 
 // ErrCollectTooLarge answers a collect body over 256 KiB (DECISIONS.md section 9).

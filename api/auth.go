@@ -44,11 +44,11 @@ type SignOutPage struct {
 	Email string
 }
 
-// Auth paths.
-const (
-	PathSignIn   = "/api/auth/signin"
-	PathSignOut  = "/api/auth/signout"
-	PathSession  = "/api/auth/session"
-	PathConsole  = "/admin"
-	PathCallback = "/api/auth/callback/"
-)
+// Providers is the body of GET /api/auth/providers: the enabled providers by id.
+type Providers map[string]Provider
+
+// NoSession is the body of GET /api/auth/session without a signed-in session: {}.
+type NoSession struct{}
+
+// SignedOut is the body of a JSON POST /api/auth/signout: {}.
+type SignedOut struct{}

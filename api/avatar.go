@@ -1,11 +1,5 @@
 package api
 
-// ExactBody marks error details that are a family's whole body, written as
-// they are (the analytics collector's and the avatar endpoint's shapes).
-type ExactBody interface{ exactBody() }
-
-func (CollectFailure) exactBody() {}
-
 // AvatarFailure is the body of the avatar endpoint's errors (interface.md
 // 7.3): {error, status}.
 type AvatarFailure struct {
@@ -13,12 +7,7 @@ type AvatarFailure struct {
 	Status int    `json:"status"`
 }
 
-func (AvatarFailure) exactBody() {}
-
-// ErrAvatar is an avatar-image error with its {error, status} body.
+// ErrAvatar is an avatar-image error; FamilyAvatar writes it as {error, status}.
 func ErrAvatar(status int, msg string) *Error {
-	return &Error{Status: status, Code: CodeForStatus(status), Message: msg, Details: AvatarFailure{Error: msg, Status: status}}
+	return &Error{Status: status, Code: CodeForStatus(status), Message: msg}
 }
-
-// PathAvatarImage is the avatar endpoint.
-const PathAvatarImage = "/api/avatar-image"

@@ -100,3 +100,21 @@ type V1Error struct {
 	Success bool             `json:"success"`
 	Error   GeneralErrorBody `json:"error"`
 }
+
+// ErrorView is an error as the console shows it in an alert.
+type ErrorView struct {
+	Status  int
+	Message string
+	Issues  []string // one line per invalid field
+}
+
+// NewErrorView describes e for the console.
+func NewErrorView(e *Error) ErrorView {
+	v := ErrorView{Status: e.Status, Message: e.Message}
+	if ve, ok := e.Details.(*ValidationError); ok {
+		for _, is := range ve.Issues {
+			v.Issues = append(v.Issues, is.Message)
+		}
+	}
+	return v
+}

@@ -7,6 +7,3 @@ type LinkPreview struct {
 	Image       string `json:"image"`
 	URL         string `json:"url"`
 }
-
-// PathLinkPreview is the link-preview endpoint.
-const PathLinkPreview = "/api/link-preview"

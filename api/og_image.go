@@ -7,12 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// Paths of the social image (interface.md 4.6) and of its viewer.
-const (
-	PathOGImage  = "/api/og-image"
-	PathOGViewer = "/og-image-viewer"
-)
-
 // Limits of the og-image's text parameters. interface.md sets none; these
 // are the engine's own (ogimage.MaxQuoteRunes, MaxAuthorRunes), so a text
 // the API accepts is drawn whole, never cut short with "…". The seed's bound

@@ -70,6 +70,15 @@ func (e *ValidationError) FieldReasons() []FieldReason {
 	return out
 }
 
+// PathMessages renders issues for the analytics collector.
+func (e *ValidationError) PathMessages() []PathMessage {
+	out := make([]PathMessage, len(e.Issues))
+	for i, is := range e.Issues {
+		out[i] = PathMessage{Path: is.Field(), Message: is.Message}
+	}
+	return out
+}
+
 // ZodIssues renders issues for the unversioned admin family.
 func (e *ValidationError) ZodIssues() []ZodIssue {
 	out := make([]ZodIssue, len(e.Issues))

@@ -57,7 +57,7 @@ func (h Locks) Release(c echo.Context) error {
 	if err := h.Store.ReleaseLock(ctx, typ, id, auth.PrincipalFrom(ctx).UserID); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, api.OK(map[string]any{"released": true, "type": typ, "id": id}))
+	return c.JSON(http.StatusOK, api.OK(api.ReleasedLock{Released: true, Type: typ, ID: id}))
 }
 
 func checkLockTarget(typ, id string) error {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
@@ -15,10 +14,10 @@ import (
 
 // TokenStore is what the token handlers need.
 type TokenStore interface {
-	Change(ctx context.Context, status int, fn func(ctx context.Context, tx bun.Tx) error) error
-	MintAPIToken(ctx context.Context, db bun.IDB, secret []byte, userID int64, perms []string, ttl time.Duration, name string, createdBy *int64) (string, *models.APIToken, error)
+	Change(ctx context.Context, fn func(ctx context.Context) error) error
+	RecordAPIToken(ctx context.Context, t *models.APIToken) error
 	ListAPITokens(ctx context.Context) ([]models.APIToken, error)
-	RevokeAPIToken(ctx context.Context, db bun.IDB, jti string) error
+	RevokeAPIToken(ctx context.Context, jti string) error
 }
 
 // Token lifetimes accepted by POST /api/v1/admin/tokens.
@@ -32,6 +31,7 @@ const (
 type Tokens struct {
 	Store  TokenStore
 	Secret []byte
+	Now    func() time.Time
 }
 
 // Create answers POST /api/v1/admin/tokens: {permissions, ttl, name?} →
@@ -46,19 +46,18 @@ func (h Tokens) Create(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var res api.NewToken
-	err = h.Store.Change(c.Request().Context(), http.StatusCreated, func(ctx context.Context, tx bun.Tx) error {
-		tok, rec, err := h.Store.MintAPIToken(ctx, tx, h.Secret, p.UserID, perms, ttl, req.Name, &p.UserID)
-		if err != nil {
-			return err
-		}
-		res = api.NewToken{ID: rec.JTI, Token: tok, ExpiresAt: api.Timestamp(rec.ExpiresAt)}
-		setAuditTarget(ctx, "token", rec.JTI, map[string]any{"permissions": perms, "expiresAt": res.ExpiresAt})
-		return nil
-	})
+	tok, claims, err := auth.NewToken(h.Secret, p.UserID, perms, h.Now(), ttl)
 	if err != nil {
 		return err
 	}
+	rec := models.NewAPIToken(claims, req.Name, &p.UserID)
+	ctx := c.Request().Context()
+	err = h.Store.Change(ctx, func(ctx context.Context) error { return h.Store.RecordAPIToken(ctx, rec) })
+	if err != nil {
+		return err
+	}
+	res := api.NewToken{ID: rec.JTI, Token: tok, ExpiresAt: api.Timestamp(rec.ExpiresAt)}
+	setAuditTarget(ctx, "token", rec.JTI, map[string]any{"permissions": perms, "expiresAt": res.ExpiresAt})
 	return c.JSON(http.StatusCreated, api.OK(res))
 }
 
@@ -112,11 +111,9 @@ func (h Tokens) List(c echo.Context) error {
 // at once. Unknown jti: 404.
 func (h Tokens) Revoke(c echo.Context) error {
 	jti := c.Param("id")
-	err := h.Store.Change(c.Request().Context(), http.StatusOK, func(ctx context.Context, tx bun.Tx) error {
-		return h.Store.RevokeAPIToken(ctx, tx, jti)
-	})
+	err := h.Store.Change(c.Request().Context(), func(ctx context.Context) error { return h.Store.RevokeAPIToken(ctx, jti) })
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, api.OK(map[string]any{"revoked": true, "id": jti}))
+	return c.JSON(http.StatusOK, api.OK(api.RevokedToken{Revoked: true, ID: jti}))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,7 +16,6 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/analytics"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -53,19 +51,17 @@ const (
 //     or an event that breaks the schema
 //   - 403 {success:false, error}: no signed-in session (a bearer token is
 //     not a session)
-//   - 413 {error}: body over 256 KiB, refused before it is parsed
-//   - 429 {error} with Retry-After: over the per-user events per minute
-//     (a batch counts each event; the whole batch is refused)
-//   - 503 {error} with Retry-After: 1: the writer's queue is full, the
-//     server is stopping or the database failed; nothing was acknowledged
+//   - 413 {success:false, error}: body over 256 KiB, refused before it is parsed
+//   - 429 {success:false, error} with Retry-After: over the per-user events
+//     per minute (a batch counts each event; the whole batch is refused)
+//   - 503 {success:false, error} with Retry-After: 1: the writer's queue is
+//     full, the server is stopping or the database failed; nothing was
+//     acknowledged
 type CollectEvent struct {
 	Queue    EventQueue
 	Hasher   Pseudonymizer
 	Sessions SessionToken
-	Limiter  *ratelimit.Limiter
-	Rate     ratelimit.Rate
 	Now      func() time.Time
-	Log      *slog.Logger
 }
 
 // Handle answers POST /api/analytics/collect.
@@ -87,13 +83,20 @@ func (h CollectEvent) Handle(c echo.Context) error {
 		if !errors.As(err, &ve) {
 			return err
 		}
-		details := make([]api.PathMessage, len(ve.Issues))
+		issues := make([]api.Issue, len(ve.Issues))
 		for i, is := range ve.Issues {
-			details[i] = api.PathMessage{Path: is.Path, Message: is.Message}
+			issues[i] = api.Issue{Message: is.Message}
+			if is.Path != "" {
+				issues[i].Path = strings.Split(is.Path, ".")
+			}
 		}
-		return api.CollectInvalid(ve.Malformed, details)
+		return api.CollectInvalid(ve.Malformed, issues)
 	}
-	if err := h.take(c, pr.UserID, len(inputs)); err != nil {
+	m, err := meterFrom(ctx)
+	if err != nil {
+		return err
+	}
+	if err := m.Take(ctx, "", int64(len(inputs))); err != nil {
 		return err
 	}
 	events, err := h.build(c, pr.UserID, inputs, now)
@@ -128,27 +131,6 @@ func readLimited(req *http.Request, limit int64) ([]byte, error) {
 		return nil, api.ErrCollectTooLarge
 	}
 	return body, nil
-}
-
-// take counts n events against the user's window and sets the
-// X-RateLimit-* headers. A limiter outage lets the events through.
-func (h CollectEvent) take(c echo.Context, userID int64, n int) error {
-	res, err := h.Limiter.Take(c.Request().Context(), "analytics_events", h.Rate, "u:"+itoa(userID), int64(n))
-	var le *ratelimit.LimitedError
-	if err != nil && !errors.As(err, &le) {
-		h.Log.Error("rate limiter unavailable; letting the events through", "error", err)
-		return nil
-	}
-	hd := c.Response().Header()
-	hd.Set("X-RateLimit-Limit", itoa(res.Limit))
-	hd.Set("X-RateLimit-Remaining", itoa(max(res.Remaining, 0)))
-	hd.Set("X-RateLimit-Reset", itoa(res.Reset.Unix()))
-	if le == nil {
-		return nil
-	}
-	wait := max(int(res.Reset.Sub(h.Now()).Seconds()+0.999), 1)
-	return &api.Error{Status: http.StatusTooManyRequests, Code: api.CodeRateLimited,
-		Message: "Too many events; at most " + itoa(res.Limit) + " per minute", RetryAfter: wait, Cause: le}
 }
 
 // build turns valid inputs into rows: a time-ordered id (UUIDv7) each, the

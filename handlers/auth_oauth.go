@@ -161,7 +161,7 @@ func (h OAuth) provider(id string) goth.Provider {
 // refuse answers a refused external sign-in: the sign-in page with the
 // message for browsers, a 401 UNAUTHORIZED error for everyone else.
 func (h OAuth) refuse(c echo.Context, msg string, cause error) error {
-	if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMETextHTML) {
+	if !wantsJSON(c) {
 		page := api.SignInPage{Providers: h.SignIn.Providers(), Error: msg}
 		return render(c, http.StatusUnauthorized, views.SignInPage(page))
 	}

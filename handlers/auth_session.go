@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -23,7 +22,7 @@ func (h Session) Handle(c echo.Context) error {
 	p := auth.PrincipalFrom(ctx)
 	noStore(c)
 	if p == nil || p.Via != auth.ViaSession {
-		return c.JSON(http.StatusOK, struct{}{})
+		return c.JSON(http.StatusOK, api.NoSession{})
 	}
 	return c.JSON(http.StatusOK, api.Session{User: principalUser(p), Expires: api.Timestamp(h.Sessions.Deadline(ctx))})
 }
@@ -46,7 +45,7 @@ type Providers struct {
 
 // Handle answers GET /api/auth/providers.
 func (h Providers) Handle(c echo.Context) error {
-	out := map[string]api.Provider{}
+	out := api.Providers{}
 	for _, p := range h.List() {
 		out[p.ID] = p
 	}
@@ -67,15 +66,14 @@ func (h SignOut) Page(c echo.Context) error {
 	return render(c, http.StatusOK, views.SignOutPage(api.SignOutPage{Email: email}))
 }
 
-// Handle answers POST /api/auth/signout: JSON callers get {}, forms a
+// Handle answers POST /api/auth/signout: API clients get {}, browsers a
 // redirect to the sign-in page.
 func (h SignOut) Handle(c echo.Context) error {
 	if err := h.Sessions.Destroy(c.Request().Context()); err != nil {
 		return err
 	}
-	req := c.Request()
-	if strings.Contains(req.Header.Get(echo.HeaderContentType), "json") || strings.Contains(req.Header.Get(echo.HeaderAccept), "json") {
-		return c.JSON(http.StatusOK, struct{}{})
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, api.SignedOut{})
 	}
-	return c.Redirect(http.StatusSeeOther, api.PathSignIn)
+	return redirectTo(c, api.PathSignIn)
 }

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -25,21 +23,16 @@ type Credentials interface {
 	RecordLogin(ctx context.Context, userID int64, method, ip, userAgent string) error
 }
 
-// SignInThrottle is the window of failed sign-ins (DECISIONS.md section 9).
-const SignInThrottle = 15 * time.Minute
-
 // SignIn serves the sign-in page and signs in with email and password
-// (DECISIONS.md section 3). JSON callers get 200 {user, expires} or 401
-// UNAUTHORIZED; form callers a redirect or the page again with the message.
-// Too many failures for one email or IP: 429 with Retry-After.
+// (DECISIONS.md section 3). API clients get 200 {user, expires} or 401
+// UNAUTHORIZED; browsers a redirect, or the page again with the message.
+// Too many failures for one email or IP: 429 with Retry-After (the route's
+// Meter counts failures).
 type SignIn struct {
 	Users     Credentials
 	Sessions  Sessions
-	Limiter   *ratelimit.Limiter
 	Providers func() []api.Provider
 	PublicURL string
-	PerEmail  int
-	PerIP     int
 	Now       func() time.Time
 }
 
@@ -51,15 +44,14 @@ func (h SignIn) Page(c echo.Context) error {
 
 // Handle answers POST /api/auth/signin.
 func (h SignIn) Handle(c echo.Context) error {
-	isJSON := strings.HasPrefix(c.Request().Header.Get(echo.HeaderContentType), echo.MIMEApplicationJSON)
-	req, err := decodeSignIn(c, isJSON)
+	req, err := decodeSignIn(c)
 	if err != nil {
 		return err
 	}
 	user, err := h.check(c, req)
 	if err != nil {
 		var ae *api.Error
-		if !isJSON && errors.As(err, &ae) && ae.Status == http.StatusUnauthorized {
+		if !wantsJSON(c) && errors.As(err, &ae) && ae.Status == http.StatusUnauthorized {
 			page := api.SignInPage{Providers: h.Providers(), Email: req.Email, CallbackURL: req.CallbackURL, Error: ae.Message}
 			return render(c, http.StatusUnauthorized, views.SignInPage(page))
 		}
@@ -69,8 +61,8 @@ func (h SignIn) Handle(c echo.Context) error {
 	if err := h.start(c, user.ID, "credentials"); err != nil {
 		return err
 	}
-	if !isJSON {
-		return c.Redirect(http.StatusSeeOther, safeCallback(req.CallbackURL, h.PublicURL, api.PathConsole))
+	if !wantsJSON(c) {
+		return redirectTo(c, safeCallback(req.CallbackURL, h.PublicURL, api.PathConsole))
 	}
 	roles, err := h.Users.UserRoles(ctx, user.ID)
 	if err != nil {
@@ -79,14 +71,20 @@ func (h SignIn) Handle(c echo.Context) error {
 	return c.JSON(http.StatusOK, api.Session{User: sessionUser(user, roles), Expires: api.Timestamp(h.Sessions.Deadline(ctx))})
 }
 
-func decodeSignIn(c echo.Context, isJSON bool) (api.SignInRequest, error) {
+// decodeSignIn reads the credentials from a JSON body (fields beyond these
+// are ignored, as NextAuth-style clients send more) or from a form.
+func decodeSignIn(c echo.Context) (api.SignInRequest, error) {
 	var req api.SignInRequest
-	if isJSON {
-		if err := json.NewDecoder(c.Request().Body).Decode(&req); err != nil {
-			return req, api.ErrMalformedJSON
+	if strings.HasPrefix(c.Request().Header.Get(echo.HeaderContentType), echo.MIMEApplicationJSON) {
+		if err := decodeJSONAllowUnknown(c, &req); err != nil {
+			return req, err
 		}
 	} else {
-		req = api.SignInRequest{Email: c.FormValue("email"), Password: c.FormValue("password"), CallbackURL: c.FormValue("callbackUrl")}
+		form, err := decodeForm(c)
+		if err != nil {
+			return req, err
+		}
+		req = api.SignInRequest{Email: form.Get("email"), Password: form.Get("password"), CallbackURL: form.Get("callbackUrl")}
 	}
 	var issues []api.Issue
 	if strings.TrimSpace(req.Email) == "" {
@@ -103,20 +101,16 @@ func decodeSignIn(c echo.Context, isJSON bool) (api.SignInRequest, error) {
 
 var errBadCredentials = &api.Error{Status: http.StatusUnauthorized, Code: api.CodeUnauthorized, Message: "Invalid email or password"}
 
-// check verifies the credentials under the failure throttle.
+// check verifies the credentials under the failure throttle: a spent
+// window refuses before the password is checked, and every failure counts.
 func (h SignIn) check(c echo.Context, req api.SignInRequest) (*models.User, error) {
 	ctx := c.Request().Context()
-	emailKey, ipKey := "email:"+models.NormalizeEmail(req.Email), "ip:"+c.RealIP()
-	window := ratelimit.Rate{Limit: int64(h.PerEmail), Period: SignInThrottle}
-	ipWindow := ratelimit.Rate{Limit: int64(h.PerIP), Period: SignInThrottle}
-	for _, w := range []struct {
-		key  string
-		rate ratelimit.Rate
-	}{{emailKey, window}, {ipKey, ipWindow}} {
-		res, err := h.Limiter.Peek(ctx, "signin_failures", w.rate, w.key)
-		if err == nil && res.Remaining <= 0 {
-			return nil, h.throttled(c, res)
-		}
+	m, err := meterFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Check(ctx, req.Email); err != nil {
+		return nil, err
 	}
 	user, err := h.Users.UserByEmail(ctx, req.Email)
 	if err == nil && user.PasswordHash != nil && auth.CheckPassword(req.Password, *user.PasswordHash) == nil {
@@ -128,16 +122,10 @@ func (h SignIn) check(c echo.Context, req api.SignInRequest) (*models.User, erro
 	if err != nil && !errors.Is(err, models.ErrNotFound) {
 		return nil, err
 	}
-	h.Limiter.Take(ctx, "signin_failures", window, emailKey, 1) //nolint:errcheck // the next Peek sees it
-	h.Limiter.Take(ctx, "signin_failures", ipWindow, ipKey, 1)  //nolint:errcheck
+	if err := m.Take(ctx, req.Email, 1); err != nil {
+		return nil, err
+	}
 	return nil, errBadCredentials
-}
-
-func (h SignIn) throttled(c echo.Context, res ratelimit.Result) error {
-	wait := int(res.Reset.Sub(h.Now()).Seconds() + 0.999)
-	c.Response().Header().Set("Retry-After", strconv.Itoa(max(wait, 1)))
-	return &api.Error{Status: http.StatusTooManyRequests, Code: api.CodeRateLimited,
-		Message: "Too many failed sign-ins; try again later", RetryAfter: max(wait, 1)}
 }
 
 // start opens a session for the user under a new token (no fixation) and

@@ -38,7 +38,7 @@ func (h Health) Handle(c echo.Context) error {
 		status = http.StatusServiceUnavailable
 	}
 	noStore(c)
-	return respond(c, status, res, views.HealthCards(res))
+	return respond(c, status, res, View{Partial: views.HealthCards(res)})
 }
 
 // Check pings the database and reports.

@@ -4,24 +4,54 @@
 package handlers
 
 import (
+	"net/http"
 	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
 )
 
-// isHTMX reports whether an htmx request (not a boosted page load) asked for a partial.
-func isHTMX(c echo.Context) bool {
-	h := c.Request().Header
-	return h.Get("HX-Request") == "true" && h.Get("HX-Boosted") != "true"
+// View is a result's HTML: the partial htmx swaps in and the whole page a
+// browser navigates to. Either may be nil when the route has no such
+// rendering; the request then gets JSON.
+type View struct {
+	Partial templ.Component
+	Page    templ.Component
 }
 
-// respond writes the partial for htmx requests and JSON for everyone else.
-func respond(c echo.Context, status int, body any, partial templ.Component) error {
-	if partial != nil && isHTMX(c) {
-		return render(c, status, partial)
+// respond writes the one result in the format the request wants
+// (api.FormatOf): the partial for htmx, the page for a browser, JSON for
+// everyone else.
+func respond(c echo.Context, status int, body any, v View) error {
+	switch api.FormatOf(c.Request()) {
+	case api.FormatPartial:
+		if v.Partial != nil {
+			return render(c, status, v.Partial)
+		}
+	case api.FormatPage:
+		if v.Page != nil {
+			return render(c, status, v.Page)
+		}
 	}
 	return c.JSON(status, body)
+}
+
+// wantsJSON reports whether the request is an API client's rather than a
+// browser's or htmx's.
+func wantsJSON(c echo.Context) bool {
+	return api.FormatOf(c.Request()) == api.FormatJSON
+}
+
+// redirectTo sends a browser on to target after a form: a 303 for a page,
+// HX-Redirect for htmx.
+func redirectTo(c echo.Context, target string) error {
+	if api.FormatOf(c.Request()) == api.FormatPartial {
+		c.Response().Header().Set("HX-Redirect", target)
+		return c.NoContent(http.StatusNoContent)
+	}
+	return c.Redirect(http.StatusSeeOther, target)
 }
 
 // render writes a templ component as an HTML response.

@@ -89,7 +89,7 @@ func (f AuditFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 // ListAudit returns a page of entries, newest first, and the total matching.
 func (s *Store) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int, error) {
 	var rows []AuditEntry
-	q := f.apply(s.DB.NewSelect().Model(&rows)).OrderExpr("al.id DESC").Limit(int64(f.Limit)).Offset(int64(f.Offset))
+	q := f.apply(s.db(ctx).NewSelect().Model(&rows)).OrderExpr("al.id DESC").Limit(int64(f.Limit)).Offset(int64(f.Offset))
 	n, err := q.ScanAndCount(ctx)
 	return rows, int(n), err
 }
@@ -111,7 +111,7 @@ func (s *Store) VerifyAudit(ctx context.Context) (AuditVerification, error) {
 	prev, after := audit.Genesis, int64(0)
 	for {
 		var rows []AuditEntry
-		err := s.DB.NewSelect().Model(&rows).Where("al.id > ?", after).OrderExpr("al.id ASC").Limit(verifyPage).Scan(ctx)
+		err := s.db(ctx).NewSelect().Model(&rows).Where("al.id > ?", after).OrderExpr("al.id ASC").Limit(verifyPage).Scan(ctx)
 		if err != nil {
 			return res, err
 		}
@@ -129,38 +129,6 @@ func (s *Store) VerifyAudit(ctx context.Context) (AuditVerification, error) {
 			return res, nil
 		}
 	}
-}
-
-// WriteAudit stores a request's draft entry with its status inside db (the
-// transaction of the change it records). A draft is written once.
-func (s *Store) WriteAudit(ctx context.Context, db bun.IDB, d *audit.Draft, status int) error {
-	if d == nil || !d.MarkWritten() {
-		return nil
-	}
-	if err := s.AppendAudit(ctx, db, EntryOf(d, status)); err != nil {
-		d.Unmark()
-		return err
-	}
-	return nil
-}
-
-// Change runs fn and writes the request's audit entry (with status) in one
-// transaction: the change and its record land together or not at all.
-func (s *Store) Change(ctx context.Context, status int, fn func(ctx context.Context, tx bun.Tx) error) error {
-	d := audit.DraftFrom(ctx)
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := fn(ctx, tx); err != nil {
-			return err
-		}
-		return s.WriteAudit(ctx, tx, d, status)
-	})
-	if err != nil && d != nil {
-		d.Unmark()
-	}
-	if err == nil && s.Changed != nil {
-		s.Changed()
-	}
-	return err
 }
 
 // EntryOf turns a request's draft into the entry to store with its status.

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/uptrace/bun"
 )
 
 // ErrLocked is matched by *LockedError.
@@ -36,7 +34,7 @@ func (s *Store) AcquireLock(ctx context.Context, typ, id string, userID int64) (
 	now := s.now()
 	l := &Lock{ResourceType: typ, ResourceID: id, LockedBy: userID, LockedAt: now, ExpiresAt: now.Add(LockLease)}
 	var got []Lock
-	err := s.DB.NewInsert().Model(l).
+	err := s.db(ctx).NewInsert().Model(l).
 		On("CONFLICT (resource_type, resource_id) DO UPDATE").
 		Set("locked_at = CASE WHEN lk.locked_by = EXCLUDED.locked_by AND lk.expires_at > ? THEN lk.locked_at ELSE EXCLUDED.locked_at END", now).
 		Set("locked_by = EXCLUDED.locked_by").
@@ -49,29 +47,29 @@ func (s *Store) AcquireLock(ctx context.Context, typ, id string, userID int64) (
 	if len(got) == 1 {
 		return &got[0], nil
 	}
-	return nil, s.CheckLock(ctx, s.DB, typ, id, userID)
+	return nil, s.CheckLock(ctx, typ, id, userID)
 }
 
 // ReleaseLock ends userID's lock on a resource. Releasing a lock someone
 // else holds is a *LockedError; releasing a lock nobody holds is a no-op.
 func (s *Store) ReleaseLock(ctx context.Context, typ, id string, userID int64) error {
-	if err := s.CheckLock(ctx, s.DB, typ, id, userID); err != nil {
+	if err := s.CheckLock(ctx, typ, id, userID); err != nil {
 		return err
 	}
-	_, err := s.DB.NewDelete().Model((*Lock)(nil)).
+	_, err := s.db(ctx).NewDelete().Model((*Lock)(nil)).
 		Where("resource_type = ? AND resource_id = ? AND locked_by = ?", typ, id, userID).Exec(ctx)
 	return err
 }
 
 // CheckLock fails with *LockedError when another user holds an unexpired
-// lock on the resource. Writes call it inside their transaction.
-func (s *Store) CheckLock(ctx context.Context, db bun.IDB, typ, id string, userID int64) error {
+// lock on the resource. Writes call it inside their change (ChangeLocked).
+func (s *Store) CheckLock(ctx context.Context, typ, id string, userID int64) error {
 	var row struct {
 		LockedBy int64
 		LockedAt time.Time
 		Username string
 	}
-	err := db.NewSelect().Model((*Lock)(nil)).
+	err := s.db(ctx).NewSelect().Model((*Lock)(nil)).
 		ColumnExpr("lk.locked_by, lk.locked_at, u.username").
 		Join("JOIN users AS u ON u.id = lk.locked_by").
 		Where("lk.resource_type = ? AND lk.resource_id = ?", typ, id).
@@ -94,16 +92,4 @@ func (s *Store) DeleteExpiredLocks(ctx context.Context) (int64, error) {
 		return 0, err
 	}
 	return res.RowsAffected()
-}
-
-// ChangeLocked is Change for a write to a lockable resource: inside the
-// transaction it first checks that no other admin holds the resource's lock
-// (*LockedError, 423 at the edge), then runs fn and writes the audit entry.
-func (s *Store) ChangeLocked(ctx context.Context, status int, typ, id string, userID int64, fn func(ctx context.Context, tx bun.Tx) error) error {
-	return s.Change(ctx, status, func(ctx context.Context, tx bun.Tx) error {
-		if err := s.CheckLock(ctx, tx, typ, id, userID); err != nil {
-			return err
-		}
-		return fn(ctx, tx)
-	})
 }

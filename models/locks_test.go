@@ -30,10 +30,10 @@ func TestLocks(t *testing.T) {
 		if !errors.As(err, &le) || le.By != "ada" || le.ByUserID != ada.ID || !le.At.Equal(now) {
 			t.Fatalf("bob's acquire: %v, want LockedError by ada", err)
 		}
-		if err := s.CheckLock(ctx, db, "user", "42", bob.ID); !errors.Is(err, models.ErrLocked) {
+		if err := s.CheckLock(ctx, "user", "42", bob.ID); !errors.Is(err, models.ErrLocked) {
 			t.Errorf("bob's write: %v, want ErrLocked", err)
 		}
-		if err := s.CheckLock(ctx, db, "user", "42", ada.ID); err != nil {
+		if err := s.CheckLock(ctx, "user", "42", ada.ID); err != nil {
 			t.Errorf("the holder's own write: %v", err)
 		}
 
@@ -53,7 +53,7 @@ func TestLocks(t *testing.T) {
 		if err := s.ReleaseLock(ctx, "user", "42", bob.ID); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.CheckLock(ctx, db, "user", "42", ada.ID); err != nil {
+		if err := s.CheckLock(ctx, "user", "42", ada.ID); err != nil {
 			t.Errorf("after release: %v", err)
 		}
 	})
@@ -69,11 +69,11 @@ func TestChangeLocked(t *testing.T) {
 			t.Fatal(err)
 		}
 		ran := false
-		change := func(ctx context.Context, tx bun.Tx) error { ran = true; return nil }
-		if err := s.ChangeLocked(ctx, 200, "user", "9", bob.ID, change); !errors.Is(err, models.ErrLocked) || ran {
+		change := func(ctx context.Context) error { ran = true; return nil }
+		if err := s.ChangeLocked(ctx, "user", "9", bob.ID, change); !errors.Is(err, models.ErrLocked) || ran {
 			t.Errorf("bob's change: %v (ran %v), want ErrLocked without running", err, ran)
 		}
-		if err := s.ChangeLocked(ctx, 200, "user", "9", ada.ID, change); err != nil || !ran {
+		if err := s.ChangeLocked(ctx, "user", "9", ada.ID, change); err != nil || !ran {
 			t.Errorf("ada's change: %v (ran %v)", err, ran)
 		}
 	})

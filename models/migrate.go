@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun/migrate"
 
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/logging"
 	"github.com/plazahq/plaza/models/migrations"
 )
 
@@ -107,7 +108,7 @@ func PendingMigrations(ctx context.Context, db *bun.DB) ([]string, error) {
 }
 
 func migrateRiver(ctx context.Context, db *bun.DB, log *slog.Logger) (int, error) {
-	cfg := &rivermigrate.Config{Logger: log}
+	cfg := &rivermigrate.Config{Logger: logging.Demote(log, slog.LevelWarn)} // a line per step would bury the first start's banner
 	var (
 		res *rivermigrate.MigrateResult
 		err error

@@ -2,28 +2,54 @@ package models
 
 import (
 	"context"
+	"strings"
 	"time"
 
-	"github.com/uptrace/bun"
+	"github.com/plazahq/plaza/internal/auth"
 )
+
+// NewAPIToken is the record of a minted token: its claims, a name to know
+// it by and who made it (nil for the command line).
+func NewAPIToken(c auth.TokenClaims, name string, createdBy *int64) *APIToken {
+	return &APIToken{JTI: c.ID, UserID: c.UserID, Name: name, Permissions: strings.Join(c.Permissions, ","),
+		CreatedBy: createdBy, CreatedAt: c.IssuedAt, ExpiresAt: c.ExpiresAt}
+}
+
+// RecordAPIToken stores a minted token's record by its jti; the JWT itself
+// is never stored. A zero CreatedAt is now.
+func (s *Store) RecordAPIToken(ctx context.Context, t *APIToken) error {
+	if t.CreatedAt.IsZero() {
+		t.CreatedAt = s.now()
+	}
+	_, err := s.db(ctx).NewInsert().Model(t).Exec(ctx)
+	return err
+}
+
+// PermissionList splits the stored permissions.
+func (t *APIToken) PermissionList() []string {
+	if t.Permissions == "" {
+		return []string{}
+	}
+	return strings.Split(t.Permissions, ",")
+}
 
 // APITokenByJTI finds a token by its jti.
 func (s *Store) APITokenByJTI(ctx context.Context, jti string) (*APIToken, error) {
 	t := new(APIToken)
-	err := s.DB.NewSelect().Model(t).Where("jti = ?", jti).Scan(ctx)
+	err := s.db(ctx).NewSelect().Model(t).Where("jti = ?", jti).Scan(ctx)
 	return t, notFound(err, "token "+jti)
 }
 
 // ListAPITokens lists tokens that have not expired, newest first.
 func (s *Store) ListAPITokens(ctx context.Context) ([]APIToken, error) {
 	var ts []APIToken
-	err := s.DB.NewSelect().Model(&ts).Where("expires_at > ?", s.now()).OrderExpr("created_at DESC").Scan(ctx)
+	err := s.db(ctx).NewSelect().Model(&ts).Where("expires_at > ?", s.now()).OrderExpr("created_at DESC").Scan(ctx)
 	return ts, err
 }
 
 // RevokeAPIToken marks a token revoked; an unknown jti is ErrNotFound.
-func (s *Store) RevokeAPIToken(ctx context.Context, db bun.IDB, jti string) error {
-	res, err := db.NewUpdate().Model((*APIToken)(nil)).Set("revoked_at = ?", s.now()).
+func (s *Store) RevokeAPIToken(ctx context.Context, jti string) error {
+	res, err := s.db(ctx).NewUpdate().Model((*APIToken)(nil)).Set("revoked_at = ?", s.now()).
 		Where("jti = ? AND revoked_at IS NULL", jti).Exec(ctx)
 	if err != nil {
 		return err

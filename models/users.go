@@ -79,21 +79,21 @@ func grantRoles(ctx context.Context, db bun.IDB, userID int64, names []string, a
 
 // CountUsers counts every user.
 func (s *Store) CountUsers(ctx context.Context) (int, error) {
-	n, err := s.DB.NewSelect().Model((*User)(nil)).Count(ctx)
+	n, err := s.db(ctx).NewSelect().Model((*User)(nil)).Count(ctx)
 	return int(n), err
 }
 
 // UserByEmail finds a user by email, ignoring case.
 func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 	u := new(User)
-	err := s.DB.NewSelect().Model(u).Where("lower(u.email) = ?", NormalizeEmail(email)).Scan(ctx)
+	err := s.db(ctx).NewSelect().Model(u).Where("lower(u.email) = ?", NormalizeEmail(email)).Scan(ctx)
 	return u, notFound(err, "user "+email)
 }
 
 // UserRoles lists the names of a user's roles, highest first.
 func (s *Store) UserRoles(ctx context.Context, userID int64) ([]string, error) {
 	var names []string
-	err := s.DB.NewSelect().Model((*Role)(nil)).Column("r.name").
+	err := s.db(ctx).NewSelect().Model((*Role)(nil)).Column("r.name").
 		Join("JOIN user_roles AS ur ON ur.role_id = r.id").
 		Where("ur.user_id = ?", userID).OrderExpr("r.rank DESC").Scan(ctx, &names)
 	return names, err

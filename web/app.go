@@ -4,6 +4,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -31,7 +32,8 @@ import (
 	"github.com/plazahq/plaza/models"
 )
 
-// Deps is everything the web layer needs, built once by main.
+// Deps is everything the web layer needs, built once (app.Runtime.Web)
+// and all required.
 type Deps struct {
 	Config  config.Config
 	Store   *models.Store
@@ -44,59 +46,48 @@ type Deps struct {
 	Now        func() time.Time
 	Sessions   *scs.SessionManager
 	Limiter    *ratelimit.Limiter
-	// Audit writes the entries of requests that change nothing; the caller
-	// closes it after the server has shut down.
+	// Audit writes the entries of requests that change nothing.
 	Audit   *models.AuditBatcher
 	Metrics *metrics.Metrics
-	// Events is the analytics group-commit writer (NewCollector); the caller
-	// closes it after the server has shut down, before the database. Nil
-	// starts one that lives as long as the process.
+	// Events is the analytics group-commit writer (NewCollector).
 	Events *analytics.Batcher[models.AnalyticsEvent]
-	// Principals remembers checked callers (CachePrincipals); nil reads
-	// every caller from the database.
+	// Principals remembers checked callers (CachePrincipals).
 	Principals *auth.PrincipalCache
-	// OAuthProviders are the external sign-in providers; nil builds them
-	// from Config.Providers (auth.OAuthProviders).
+	// OAuthProviders are the enabled external sign-in providers.
 	OAuthProviders []goth.Provider
-	// Quotes gives the og-image its quotes when none is asked for
-	// (NewQuotePool, started and closed by the caller). Nil serves the six
-	// built-in quotes and never touches the network.
+	// Quotes gives the og-image its quotes when none is asked for.
 	Quotes handlers.QuoteSource
+	// ExtraRoutes join the route table: tests mount probes behind the
+	// real pipeline with them.
+	ExtraRoutes []Route
+}
+
+// check names the first dependency missing: every one is required, so
+// that the app is built one way, by app.Runtime.Web.
+func (d Deps) check() error {
+	for name, missing := range map[string]bool{
+		"Store": d.Store == nil, "Logger": d.Logger == nil, "Static": d.Static == nil, "Now": d.Now == nil,
+		"Sessions": d.Sessions == nil, "Limiter": d.Limiter == nil, "Audit": d.Audit == nil, "Metrics": d.Metrics == nil,
+		"Events": d.Events == nil, "Principals": d.Principals == nil, "Quotes": d.Quotes == nil,
+	} {
+		if missing {
+			return fmt.Errorf("web.New: Deps.%s is required", name)
+		}
+	}
+	return nil
 }
 
 // maxBody is the largest request body Plaza reads (DECISIONS.md section 9).
 const maxBody = "1M"
 
 // New builds the echo app with the request pipeline of DESIGN.md.
-func New(d Deps) *echo.Echo {
-	if d.Now == nil {
-		d.Now = func() time.Time { return time.Now().UTC() }
+func New(d Deps) (*echo.Echo, error) {
+	if err := d.check(); err != nil {
+		return nil, err
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	e.HTTPErrorHandler = errorHandler(d.Logger)
 	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
-	if d.Sessions == nil {
-		d.Sessions = NewSessions(d.Store, d.Config.PublicAppURL)
-	}
-	if d.Limiter == nil {
-		d.Limiter = ratelimit.NewMemory()
-	}
-	if d.OAuthProviders == nil {
-		d.OAuthProviders = auth.OAuthProviders(d.Config.Providers, d.Config.PublicAppURL)
-	}
-	if d.Audit == nil {
-		d.Audit = d.Store.NewAuditBatcher(d.Logger) // lives as long as the process
-	}
-	if d.Metrics == nil {
-		d.Metrics = metrics.New(d.Store.DB.DB)
-	}
-	if d.Events == nil {
-		d.Events = NewCollector(d.Store, d.Logger, d.Metrics)
-	}
-	if d.Quotes == nil {
-		d.Quotes = quotes.NewPool(quotes.Config{}, 1, d.Logger) // never started: built-in quotes only
-	}
 	// The recoverer sits inside the access log so that a panic is logged as
 	// the 500 it becomes, with its request id.
 	e.Use(
@@ -107,10 +98,15 @@ func New(d Deps) *echo.Echo {
 		securityHeaders(d.Config.PublicAppURL),
 		middleware.BodyLimit(maxBody),
 	)
-	register(e, newPipeline(d), routes(d, newHandlers(d)))
-	e.RouteNotFound("/*", func(echo.Context) error { return echo.ErrNotFound })
-	e.StaticFS("/static", d.Static)
-	return e
+	families := register(e, newPipeline(d), append(Routes(d), d.ExtraRoutes...))
+	e.HTTPErrorHandler = errorHandler(d.Logger, families)
+	e.StaticFS(api.PathStatic, d.Static)
+	return e, nil
+}
+
+// Routes is the route table over the handlers built from d.
+func Routes(d Deps) []Route {
+	return routes(d, newHandlers(d))
 }
 
 func newPipeline(d Deps) *pipeline {
@@ -121,9 +117,8 @@ func newPipeline(d Deps) *pipeline {
 func newHandlers(d Deps) handlerSet {
 	health := handlers.Health{DB: d.Store, Version: d.Version, Started: d.Started, Now: d.Now}
 	providers := oauthProviderList(d.OAuthProviders, d.Config.PublicAppURL)
-	signIn := handlers.SignIn{Users: d.Store, Sessions: d.Sessions, Limiter: d.Limiter, Providers: providers,
-		PublicURL: d.Config.PublicAppURL, PerEmail: d.Config.RateLimit.SignInByEmail, PerIP: d.Config.RateLimit.SignInByIP, Now: d.Now}
-	hs := handlerSet{
+	signIn := handlers.SignIn{Users: d.Store, Sessions: d.Sessions, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
+	return handlerSet{
 		health:    health,
 		version:   handlers.Version{Version: d.Version, Err: d.VersionErr},
 		dashboard: handlers.Dashboard{Health: health},
@@ -132,17 +127,15 @@ func newHandlers(d Deps) handlerSet {
 		signOut:   handlers.SignOut{Sessions: d.Sessions},
 		session:   handlers.Session{Sessions: d.Sessions},
 		providers: handlers.Providers{List: providers},
-		tokens:    handlers.Tokens{Store: d.Store, Secret: []byte(d.Config.JWTSecret)},
+		tokens:    handlers.Tokens{Store: d.Store, Secret: []byte(d.Config.JWTSecret), Now: d.Now},
 		audit:     handlers.AuditLogs{Store: d.Store},
 		locks:     handlers.Locks{Store: d.Store},
-		collect: handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Limiter: d.Limiter,
-			Rate: ratelimit.PerMinute(d.Config.RateLimit.EventsPerMin), Now: d.Now, Log: d.Logger},
+		collect:   handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
+		ogImage:   handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
+		ogViewer:  handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},
+		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
+			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
 	}
-	hs.ogImage = handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger}
-	hs.ogViewer = handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL}
-	hs.linkPreview = handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
-		PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})}
-	return hs
 }
 
 // quotePoolSize is how many fetched quotes the pool keeps ready: enough for
@@ -192,7 +185,7 @@ func oauthProviderList(ps []goth.Provider, publicURL string) func() []api.Provid
 	for _, p := range ps {
 		id := p.Name()
 		list = append(list, api.Provider{ID: id, Name: auth.ProviderName(id), Type: "oauth",
-			SigninURL: base + api.PathSignIn + "/" + id, CallbackURL: base + api.PathCallback + id})
+			SigninURL: base + api.SignInProviderPath(id), CallbackURL: base + api.CallbackPath(id)})
 	}
 	return func() []api.Provider { return list }
 }

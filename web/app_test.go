@@ -1,4 +1,4 @@
-package web
+package web_test
 
 import (
 	"errors"
@@ -11,11 +11,14 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 func TestRootRedirectsToConsole(t *testing.T) {
-	res := do(t, newApp(t, dbtest.Open(t, "sqlite")), http.MethodGet, "/", nil)
+	res := apptest.Do(t, apptest.New(t, dbtest.Open(t, "sqlite")), http.MethodGet, "/", nil)
 	if res.Code != http.StatusFound || res.Header().Get("Location") != "/admin" {
 		t.Errorf("got %d Location %q, want 302 /admin", res.Code, res.Header().Get("Location"))
 	}
@@ -23,9 +26,9 @@ func TestRootRedirectsToConsole(t *testing.T) {
 
 func TestConsoleDashboard(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
-		app := newApp(t, db)
-		cookie, _ := app.admin(t)
-		res := do(t, app, http.MethodGet, "/admin", cookie)
+		app := apptest.New(t, db)
+		cookie, _ := app.Admin(t)
+		res := apptest.Do(t, app, http.MethodGet, "/admin", cookie)
 		body := res.Body.String()
 		if res.Code != http.StatusOK || !strings.Contains(body, `data-testid="console-nav"`) || !strings.Contains(body, "1.2.3") {
 			t.Errorf("got %d, want the dashboard with the nav and the version: %s", res.Code, body)
@@ -34,12 +37,12 @@ func TestConsoleDashboard(t *testing.T) {
 }
 
 func TestStaticAssets(t *testing.T) {
-	app := newApp(t, dbtest.Open(t, "sqlite"))
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
 	for path, ctype := range map[string]string{
 		"/static/css/app.css":    "text/css",
 		"/static/js/htmx.min.js": "javascript",
 	} {
-		res := do(t, app, http.MethodGet, path, nil)
+		res := apptest.Do(t, app, http.MethodGet, path, nil)
 		if res.Code != http.StatusOK || !strings.Contains(res.Header().Get("Content-Type"), ctype) || res.Body.Len() < 1000 {
 			t.Errorf("%s: got %d %q (%d bytes)", path, res.Code, res.Header().Get("Content-Type"), res.Body.Len())
 		}
@@ -47,7 +50,7 @@ func TestStaticAssets(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
-	res := do(t, newApp(t, dbtest.Open(t, "sqlite")), http.MethodGet, "/api/health", nil)
+	res := apptest.Do(t, apptest.New(t, dbtest.Open(t, "sqlite")), http.MethodGet, "/api/health", nil)
 	for header, want := range map[string]string{
 		"X-Content-Type-Options": "nosniff",
 		"X-Frame-Options":        "DENY",
@@ -67,7 +70,7 @@ func TestSecurityHeaders(t *testing.T) {
 
 // TestNotFoundPerFamily checks that an unknown path answers in its family's shape.
 func TestNotFoundPerFamily(t *testing.T) {
-	app := newApp(t, dbtest.Open(t, "sqlite"))
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
 	tests := []struct {
 		path, want string
 	}{
@@ -78,13 +81,13 @@ func TestNotFoundPerFamily(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			res := do(t, app, http.MethodGet, tt.path, nil)
+			res := apptest.Do(t, app, http.MethodGet, tt.path, nil)
 			if res.Code != http.StatusNotFound || strings.TrimSpace(res.Body.String()) != tt.want {
 				t.Errorf("got %d %s, want 404 %s", res.Code, res.Body, tt.want)
 			}
 		})
 	}
-	res := do(t, app, http.MethodGet, "/admin/nope", nil)
+	res := apptest.Do(t, app, http.MethodGet, "/admin/nope", nil)
 	if res.Code != http.StatusNotFound || !strings.Contains(res.Body.String(), `data-testid="error-page"`) {
 		t.Errorf("console 404: got %d %s", res.Code, res.Body)
 	}
@@ -92,11 +95,14 @@ func TestNotFoundPerFamily(t *testing.T) {
 
 // TestPanicIsGeneric500 checks that a panic's cause never reaches the client.
 func TestPanicIsGeneric500(t *testing.T) {
-	app := newApp(t, dbtest.Open(t, "sqlite"))
-	app.GET("/api/boom", func(echo.Context) error { panic("secret detail") })
-	app.GET("/api/fail", func(echo.Context) error { return errors.New("secret cause") })
+	app := apptest.New(t, dbtest.Open(t, "sqlite"), func(d *web.Deps) {
+		d.ExtraRoutes = []web.Route{
+			{Method: http.MethodGet, Path: "/api/boom", Handler: func(echo.Context) error { panic("secret detail") }, Family: api.FamilyGeneral, Scope: web.ScopeExempt},
+			{Method: http.MethodGet, Path: "/api/fail", Handler: func(echo.Context) error { return errors.New("secret cause") }, Family: api.FamilyGeneral, Scope: web.ScopeExempt},
+		}
+	})
 	for _, path := range []string{"/api/boom", "/api/fail"} {
-		res := do(t, app, http.MethodGet, path, nil)
+		res := apptest.Do(t, app, http.MethodGet, path, nil)
 		want := `{"error":{"code":"SERVER_ERROR","message":"Internal server error"}}`
 		if res.Code != http.StatusInternalServerError || strings.TrimSpace(res.Body.String()) != want {
 			t.Errorf("%s: got %d %s, want 500 %s", path, res.Code, res.Body, want)
@@ -105,10 +111,12 @@ func TestPanicIsGeneric500(t *testing.T) {
 }
 
 func TestBodyTooLarge(t *testing.T) {
-	app := newApp(t, dbtest.Open(t, "sqlite"))
-	app.POST("/api/echo", func(c echo.Context) error {
-		_, err := io.ReadAll(c.Request().Body)
-		return err
+	app := apptest.New(t, dbtest.Open(t, "sqlite"), func(d *web.Deps) {
+		d.ExtraRoutes = []web.Route{{Method: http.MethodPost, Path: "/api/echo", Family: api.FamilyGeneral, Scope: web.ScopeExempt,
+			Handler: func(c echo.Context) error {
+				_, err := io.ReadAll(c.Request().Body)
+				return err
+			}}}
 	})
 	req := httptest.NewRequest(http.MethodPost, "/api/echo", strings.NewReader(strings.Repeat("x", 2<<20)))
 	rec := httptest.NewRecorder()

@@ -1,4 +1,4 @@
-package web
+package web_test
 
 import (
 	"context"
@@ -7,16 +7,17 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
-func auditRows(t *testing.T, app *testApp) []models.AuditEntry {
+func auditRows(t *testing.T, app *apptest.App) []models.AuditEntry {
 	t.Helper()
-	app.flushAudit(t)
+	app.FlushAudit(t)
 	var rows []models.AuditEntry
-	if err := app.store.DB.NewSelect().Model(&rows).Order("id").Scan(context.Background()); err != nil {
+	if err := app.Store.DB.NewSelect().Model(&rows).Order("id").Scan(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	return rows
@@ -24,16 +25,16 @@ func auditRows(t *testing.T, app *testApp) []models.AuditEntry {
 
 func TestAuditRecordsAllowedAndDenied(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
-		app := newApp(t, db)
-		cookie, super := app.admin(t)
-		mod := app.user(t, "mod@example.com", auth.RoleModerator)
+		app := apptest.New(t, db)
+		cookie, super := app.Admin(t)
+		mod := app.User(t, "mod@example.com", auth.RoleModerator)
 		h := cookie.Clone()
 		h.Set("User-Agent", "plaza-test/1.0")
 
-		doBody(t, app, "POST", "/api/v1/admin/locks", h, `{"type":"user","id":"42"}`)      // allowed write
-		do(t, app, "GET", "/api/v1/admin/audit-logs", app.sessionFor(t, mod.ID))           // denied: 403
-		do(t, app, "GET", "/api/v1/admin/audit-logs/verify", nil)                          // denied: 401
-		doBody(t, app, "POST", "/api/v1/admin/tokens", cookie, `{"permissions":["nope"]}`) // invalid: 422
+		apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", h, `{"type":"user","id":"42"}`)      // allowed write
+		apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", app.SessionFor(t, mod.ID))           // denied: 403
+		apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs/verify", nil)                          // denied: 401
+		apptest.DoBody(t, app, "POST", "/api/v1/admin/tokens", cookie, `{"permissions":["nope"]}`) // invalid: 422
 		rows := auditRows(t, app)
 		if len(rows) != 4 {
 			t.Fatalf("%d entries, want 4: %+v", len(rows), rows)
@@ -52,7 +53,7 @@ func TestAuditRecordsAllowedAndDenied(t *testing.T) {
 		if rows[0].TargetType != "user" || rows[0].TargetID != "42" || rows[0].UserAgent != "plaza-test/1.0" || rows[0].IPAddress != "192.0.2.1" {
 			t.Errorf("first entry %+v", rows[0])
 		}
-		res := do(t, app, "GET", "/api/v1/admin/audit-logs/verify", cookie)
+		res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs/verify", cookie)
 		var v struct {
 			Data struct {
 				Valid         bool
@@ -68,13 +69,13 @@ func TestAuditRecordsAllowedAndDenied(t *testing.T) {
 }
 
 func TestAuditLogList(t *testing.T) {
-	app := newApp(t, dbtest.Open(t, "sqlite"))
-	cookie, super := app.admin(t)
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	cookie, super := app.Admin(t)
 	for range 3 {
-		do(t, app, "GET", "/api/v1/admin/tokens", cookie)
+		apptest.Do(t, app, "GET", "/api/v1/admin/tokens", cookie)
 	}
-	app.flushAudit(t)
-	res := do(t, app, "GET", "/api/v1/admin/audit-logs?action=token.list&limit=2&offset=1&adminId="+itoa(super.ID), cookie)
+	app.FlushAudit(t)
+	res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs?action=token.list&limit=2&offset=1&adminId="+itoa(super.ID), cookie)
 	var got struct {
 		Data []struct{ Action, AdminID, Timestamp, Hash, PrevHash string }
 		Meta struct {
@@ -93,7 +94,7 @@ func TestAuditLogList(t *testing.T) {
 		t.Errorf("entries %+v", got.Data)
 	}
 	for _, q := range []string{"limit=0", "limit=101", "limit=x", "offset=-1", "startDate=yesterday", "adminId=bob"} {
-		if res := do(t, app, "GET", "/api/v1/admin/audit-logs?"+q, cookie); res.Code != 422 {
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs?"+q, cookie); res.Code != 422 {
 			t.Errorf("%s: got %d %s, want 422", q, res.Code, res.Body)
 		}
 	}

@@ -1,4 +1,4 @@
-package web
+package web_test
 
 import (
 	"context"
@@ -10,23 +10,33 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
-// TestAdminRoutesAreGuarded walks the route table: every admin route of
-// either family declares a permission, a rate-limit scope and an audit action.
-func TestAdminRoutesAreGuarded(t *testing.T) {
-	app := newApp(t, dbtest.Open(t, "sqlite"))
+// TestRoutesDeclareTheirNeeds walks the route table: every route declares
+// its error family and rate-limit scope, API routes an API family, and
+// every admin route of either family a permission, a counted scope and an
+// audit action.
+func TestRoutesDeclareTheirNeeds(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
 	admin := 0
-	for _, r := range routes(app.deps, newHandlers(app.deps)) {
-		if !strings.HasPrefix(r.Path, "/api/v1/admin") && !strings.HasPrefix(r.Path, "/api/admin") {
+	for _, r := range web.Routes(app.Deps) {
+		if r.Family == 0 || r.Scope == "" || strings.HasPrefix(r.Path, "/api/") && r.Family == api.FamilyConsole {
+			t.Errorf("%s %s: family %v, scope %q; every route declares both, API routes an API family", r.Method, r.Path, r.Family, r.Scope)
+		}
+		v1 := strings.HasPrefix(r.Path, "/api/v1/admin")
+		if !v1 && !strings.HasPrefix(r.Path, "/api/admin") {
 			continue
 		}
 		admin++
-		if len(r.Perms) == 0 || r.Scope == "" || r.Scope == ScopeExempt || r.Audit == "" {
-			t.Errorf("%s %s: perms %v, scope %q, audit %q; every admin route needs all three", r.Method, r.Path, r.Perms, r.Scope, r.Audit)
+		if len(r.Permissions) == 0 || r.Scope == web.ScopeExempt || r.Audit.Action == "" || v1 && r.Family != api.FamilyV1 {
+			t.Errorf("%s %s: permissions %v, scope %q, audit %q, family %v; every admin route needs them all",
+				r.Method, r.Path, r.Permissions, r.Scope, r.Audit.Action, r.Family)
 		}
 	}
 	if admin == 0 {
@@ -37,35 +47,35 @@ func TestAdminRoutesAreGuarded(t *testing.T) {
 // callers of the permission matrix.
 type callers map[string]http.Header
 
-func matrixCallers(t *testing.T, app *testApp) callers {
+func matrixCallers(t *testing.T, app *apptest.App) callers {
 	t.Helper()
 	ctx := context.Background()
-	user := app.user(t, "user@example.com")
-	mod := app.user(t, "mod@example.com", auth.RoleModerator)
-	adm := app.user(t, "admin@example.com", auth.RoleAdmin)
-	super := app.user(t, "super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-	banned := app.user(t, "banned@example.com", auth.RoleAdmin)
+	user := app.User(t, "user@example.com")
+	mod := app.User(t, "mod@example.com", auth.RoleModerator)
+	adm := app.User(t, "admin@example.com", auth.RoleAdmin)
+	super := app.User(t, "super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+	banned := app.User(t, "banned@example.com", auth.RoleAdmin)
 
-	readonly, _ := app.tokenFor(t, adm.ID, auth.PermAdminRead)
-	revoked, jti := app.tokenFor(t, super.ID, auth.AllPermissions()...)
-	if err := app.store.RevokeAPIToken(ctx, app.store.DB, jti); err != nil {
+	readonly, _ := app.TokenFor(t, adm.ID, auth.PermAdminRead)
+	revoked, jti := app.TokenFor(t, super.ID, auth.AllPermissions()...)
+	if err := app.Store.RevokeAPIToken(ctx, jti); err != nil {
 		t.Fatal(err)
 	}
-	bannedTok, _ := app.tokenFor(t, banned.ID, auth.AllPermissions()...)
-	app.store.DB.NewUpdate().Model((*models.User)(nil)).Set("status = 'banned'").Where("id = ?", banned.ID).Exec(ctx)
+	bannedTok, _ := app.TokenFor(t, banned.ID, auth.AllPermissions()...)
+	app.Store.DB.NewUpdate().Model((*models.User)(nil)).Set("status = 'banned'").Where("id = ?", banned.ID).Exec(ctx)
 
-	expired, err := auth.SignToken([]byte(app.deps.Config.JWTSecret), auth.TokenClaims{UserID: super.ID,
+	expired, err := auth.SignToken([]byte(app.Deps.Config.JWTSecret), auth.TokenClaims{UserID: super.ID,
 		Permissions: auth.AllPermissions(), IssuedAt: time.Now().Add(-2 * time.Hour), ExpiresAt: time.Now().Add(-time.Hour), ID: "expired-jti"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return callers{
 		"anonymous":       nil,
-		"user":            app.sessionFor(t, user.ID),
-		"moderator":       app.sessionFor(t, mod.ID),
+		"user":            app.SessionFor(t, user.ID),
+		"moderator":       app.SessionFor(t, mod.ID),
 		"admin read-only": readonly,
-		"admin":           app.sessionFor(t, adm.ID),
-		"super admin":     app.sessionFor(t, super.ID),
+		"admin":           app.SessionFor(t, adm.ID),
+		"super admin":     app.SessionFor(t, super.ID),
 		"revoked token":   revoked,
 		"expired token":   {"Authorization": {"Bearer " + expired}},
 		"banned's token":  bannedTok,
@@ -96,19 +106,19 @@ func TestPermissionMatrix(t *testing.T) {
 		{"DELETE", "/api/v1/admin/locks/post/1", "", deny(want{"admin": 200, "super admin": 200}), "admin:delete"},
 	}
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
-		app := newApp(t, db)
+		app := apptest.New(t, db)
 		who := matrixCallers(t, app)
-		_, super := app.admin(t)
+		_, super := app.Admin(t)
 		for _, tt := range tests {
 			for caller, status := range tt.want {
 				t.Run(tt.method+" "+tt.path+"/"+caller, func(t *testing.T) {
 					path := tt.path
 					if strings.Contains(path, "{jti}") {
-						_, jti := app.tokenFor(t, super.ID, auth.PermAdminRead)
+						_, jti := app.TokenFor(t, super.ID, auth.PermAdminRead)
 						path = strings.Replace(path, "{jti}", jti, 1)
 					}
 					body := strings.Replace(tt.body, "{n}", caller, 1)
-					res := doBody(t, app, tt.method, path, who[caller], body)
+					res := apptest.DoBody(t, app, tt.method, path, who[caller], body)
 					if res.Code != status {
 						t.Fatalf("got %d %s, want %d", res.Code, res.Body, status)
 					}

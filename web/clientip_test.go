@@ -1,10 +1,12 @@
-package web
+package web_test
 
 import (
 	"net/netip"
 	"testing"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 // TestClientIP checks X-Forwarded-For is believed only from TRUSTED_PROXIES,
@@ -21,10 +23,10 @@ func TestClientIP(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			app := newApp(t, dbtest.Open(t, "sqlite"), func(d *Deps) { d.Config.TrustedProxies = tt.trusted })
-			h, _ := app.admin(t)
+			app := apptest.New(t, dbtest.Open(t, "sqlite"), func(d *web.Deps) { d.Config.TrustedProxies = tt.trusted })
+			h, _ := app.Admin(t)
 			h.Set("X-Forwarded-For", "203.0.113.9")
-			do(t, app, "GET", "/api/v1/admin/audit-logs", h)
+			apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", h)
 			rows := auditRows(t, app)
 			if len(rows) != 1 || rows[0].IPAddress != tt.want {
 				t.Errorf("audit ip = %+v, want %s", rows, tt.want)

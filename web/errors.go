@@ -8,54 +8,18 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
 
-// family is a group of routes that share an error envelope (interface.md part 7).
-type family int
-
-const (
-	familyConsole family = iota // HTML pages
-	familyV1                    // /api/v1/admin: {success:false, error:{code, message}}
-	familyAdmin                 // /api/admin: {error: "...", details}
-	familyPublic                // public utilities: {error, details}
-	familyGeneral               // the rest of /api: {error:{code, message, details}}
-)
-
-// publicPrefixes are the public utility endpoints of interface.md 4.3–4.8.
-var publicPrefixes = []string{
-	"/api/link-preview", "/api/analytics/collect", "/api/avatar-image",
-	"/api/og-image", "/api/version", "/api/health",
-}
-
-func familyOf(path string) family {
-	switch {
-	case strings.HasPrefix(path, "/api/v1/admin"):
-		return familyV1
-	case strings.HasPrefix(path, "/api/admin"):
-		return familyAdmin
-	case !strings.HasPrefix(path, "/api/"):
-		return familyConsole
-	}
-	for _, p := range publicPrefixes {
-		if path == p || strings.HasPrefix(path, p+"/") {
-			return familyPublic
-		}
-	}
-	return familyGeneral
-}
-
 // errorHandler is the one place an error becomes a response: it classifies
 // the error, logs it once (5xx at Error with the cause, 4xx at Info) and
 // writes the caller's family envelope.
-func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
+func errorHandler(log *slog.Logger, families map[string]api.Family) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
@@ -70,7 +34,11 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		default:
 			l.Info("request refused", "error", err, "status", e.Status)
 		}
-		if werr := write(c, e); werr != nil {
+		fam, ok := families[c.Path()]
+		if !ok {
+			fam = api.FamilyConsole // static files
+		}
+		if werr := write(c, e, fam); werr != nil {
 			l.Error("write error response", "error", werr)
 		}
 	}
@@ -84,7 +52,6 @@ func classify(err error) *api.Error {
 		ve *api.ValidationError
 		pe *api.PermissionError
 		le *models.LockedError
-		rl *ratelimit.LimitedError
 	)
 	switch {
 	case errors.As(err, &ae):
@@ -96,8 +63,6 @@ func classify(err error) *api.Error {
 	case errors.As(err, &le):
 		return &api.Error{Status: http.StatusLocked, Code: api.CodeResourceLocked, Message: "Another admin is editing this resource",
 			LockedBy: le.By, LockedAt: api.Timestamp(le.At), Cause: err}
-	case errors.As(err, &rl):
-		return &api.Error{Status: http.StatusTooManyRequests, Code: api.CodeRateLimited, Message: "Too many requests; try again later", Cause: err}
 	case errors.Is(err, models.ErrNotFound):
 		return &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound, Message: "Resource not found", Cause: err}
 	}
@@ -113,55 +78,38 @@ func classify(err error) *api.Error {
 		Message: "Internal server error", Cause: err}
 }
 
-func write(c echo.Context, e *api.Error) error {
+// write renders e for the route's family in the format the request wants
+// (api.FormatOf): console pages and htmx requests get HTML, everyone else
+// the family's JSON envelope.
+func write(c echo.Context, e *api.Error, fam api.Family) error {
 	if e.RetryAfter > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
 	if c.Request().Method == http.MethodHead {
 		return c.NoContent(e.Status)
 	}
-	if body, ok := e.Details.(api.ExactBody); ok { // the collector's and the avatar endpoint's own shapes (interface.md 7.3)
-		return c.JSON(e.Status, body)
-	}
-	fam := familyOf(c.Request().URL.Path)
-	ve, _ := e.Details.(*api.ValidationError)
-	switch fam {
-	case familyV1, familyGeneral:
-		body := api.GeneralErrorBody{Code: e.Code, Message: e.Message, Details: e.Details}
-		if ve != nil {
-			body.Details = ve.FieldReasons()
-		}
-		if fam == familyGeneral {
-			return c.JSON(e.Status, api.GeneralError{Error: body})
-		}
-		if e.RequiredPermission != "" {
-			body.Code = api.CodeInsufficientAdminPermissions
-		}
-		body.RequiredPermission, body.LockedBy, body.LockedAt = e.RequiredPermission, e.LockedBy, e.LockedAt
-		return c.JSON(e.Status, api.V1Error{Error: body})
-	case familyAdmin, familyPublic:
-		status, details := e.Status, e.Details
-		if e.Code == api.CodeValidationError {
-			status = http.StatusBadRequest // DECISIONS.md section 9
-		}
-		if ve != nil {
-			details = ve.ZodIssues()
-		}
-		return c.JSON(status, api.PublicError{Error: e.Message, Details: details})
+	format := api.FormatOf(c.Request())
+	if fam != api.FamilyConsole && format != api.FormatPartial {
+		status, body := fam.ErrorBody(e)
+		return c.JSON(status, body)
 	}
 	if e.Status == http.StatusUnauthorized {
 		return signInRedirect(c)
 	}
+	view := views.ErrorPage(e.Status, http.StatusText(e.Status), e.Message)
+	if format == api.FormatPartial {
+		view = views.ErrorAlert(api.NewErrorView(e))
+	}
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(e.Status)
-	return views.ErrorPage(e.Status, http.StatusText(e.Status), e.Message).Render(c.Request().Context(), c.Response())
+	return view.Render(c.Request().Context(), c.Response())
 }
 
 // signInRedirect sends a console visitor without a session to the sign-in
 // page, coming back here afterwards (htmx requests get HX-Redirect).
 func signInRedirect(c echo.Context) error {
 	target := api.PathSignIn + "?callbackUrl=" + url.QueryEscape(c.Request().URL.RequestURI())
-	if c.Request().Header.Get("HX-Request") == "true" {
+	if api.FormatOf(c.Request()) == api.FormatPartial {
 		c.Response().Header().Set("HX-Redirect", target)
 		return c.NoContent(http.StatusUnauthorized)
 	}

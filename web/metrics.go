@@ -1,7 +1,6 @@
 package web
 
 import (
-	"net/http"
 	"strconv"
 	"time"
 
@@ -23,7 +22,7 @@ func instrument(m *metrics.Metrics) echo.MiddlewareFunc {
 				status = classify(err).Status
 			}
 			route := c.Path()
-			if route == "" || status == http.StatusNotFound && c.Path() == "/*" {
+			if route == "" || c.Get(unmatchedKey) != nil {
 				route = "unmatched"
 			}
 			method := c.Request().Method

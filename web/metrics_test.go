@@ -1,28 +1,30 @@
-package web
+package web_test
 
 import (
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 func TestMetrics(t *testing.T) {
-	app := newApp(t, dbtest.Open(t, "sqlite"), func(d *Deps) { d.Config.MetricsToken = "scrape-secret" })
-	do(t, app, "GET", "/api/health", nil)
-	do(t, app, "GET", "/api/nowhere/42", nil)
-	cookie, super := app.admin(t)
-	user := app.user(t, "u@example.com")
-	bearer, _ := app.tokenFor(t, super.ID, auth.PermAdminRead)
+	app := apptest.New(t, dbtest.Open(t, "sqlite"), func(d *web.Deps) { d.Config.MetricsToken = "scrape-secret" })
+	apptest.Do(t, app, "GET", "/api/health", nil)
+	apptest.Do(t, app, "GET", "/api/nowhere/42", nil)
+	cookie, super := app.Admin(t)
+	user := app.User(t, "u@example.com")
+	bearer, _ := app.TokenFor(t, super.ID, auth.PermAdminRead)
 	tests := []struct {
 		name   string
 		h      http.Header
 		status int
 	}{
 		{"anonymous", nil, 401},
-		{"plain user", app.sessionFor(t, user.ID), 403},
+		{"plain user", app.SessionFor(t, user.ID), 403},
 		{"wrong metrics token", http.Header{"Authorization": {"Bearer nope"}}, 401},
 		{"metrics token", http.Header{"Authorization": {"Bearer scrape-secret"}}, 200},
 		{"admin session", cookie, 200},
@@ -30,7 +32,7 @@ func TestMetrics(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := do(t, app, "GET", "/api/metrics", tt.h)
+			res := apptest.Do(t, app, "GET", "/api/metrics", tt.h)
 			if res.Code != tt.status {
 				t.Fatalf("got %d %s, want %d", res.Code, res.Body, tt.status)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
@@ -24,13 +25,13 @@ import (
 // Session keys: the signed-in user's id, and when the session was last
 // written back (unix seconds), for the idle deadline.
 const (
-	SessionUserKey = "user_id"
+	SessionUserKey = handlers.SessionUserKey
 	sessionSeenKey = "seen"
 )
 
 // pipeline holds what the per-route middleware needs (DESIGN.md, "The
-// request pipeline"): authentication → audit → cross-origin check → rate
-// limit → authorization → handler.
+// request pipeline"): text check → authentication → audit → cross-origin
+// check → rate limit → authorization → handler.
 type pipeline struct {
 	cfg      config.Config
 	store    *models.Store
@@ -47,13 +48,24 @@ type pipeline struct {
 type authErrKey struct{}
 type metricsBearerKey struct{}
 
-// chain is the middleware a route runs through, from what it declares.
+// chain is the middleware a route runs through, from what it declares:
+// a route that needs no caller loads no session and looks up no principal.
 func (p *pipeline) chain(r Route) []echo.MiddlewareFunc {
-	mws := []echo.MiddlewareFunc{echo.WrapMiddleware(p.sessions.LoadAndSave), p.authenticate}
-	if r.Audit != "" {
+	mws := []echo.MiddlewareFunc{p.checkText}
+	if r.needsCaller() {
+		mws = append(mws, echo.WrapMiddleware(p.sessions.LoadAndSave), p.authenticate)
+	}
+	if r.Audit.Action != "" {
 		mws = append(mws, p.audit(r))
 	}
-	return append(mws, p.crossOrigin, p.rateLimit(r), p.authorize(r))
+	if r.needsCaller() {
+		mws = append(mws, p.crossOrigin)
+	}
+	mws = append(mws, p.rateLimit(r))
+	if r.Meter != "" {
+		mws = append(mws, p.meter(r.Meter))
+	}
+	return append(mws, p.authorize(r))
 }
 
 // authenticate turns a bearer token or the session cookie into the
@@ -181,8 +193,8 @@ func (p *pipeline) crossOrigin(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// rateLimit counts the request against its route's scope and sets the
-// X-RateLimit-* headers (and X-Admin-Tier on the v1 family).
+// rateLimit counts the request against its route's scope (and sets
+// X-Admin-Tier on the v1 family).
 func (p *pipeline) rateLimit(r Route) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		if r.Scope == ScopeExempt {
@@ -190,49 +202,33 @@ func (p *pipeline) rateLimit(r Route) echo.MiddlewareFunc {
 		}
 		return func(c echo.Context) error {
 			pr := auth.PrincipalFrom(c.Request().Context())
-			name, rate := p.rateOf(r.Scope, pr)
-			key := "ip:" + c.RealIP()
-			if pr != nil && !r.Scope.perIP() {
-				key = "u:" + strconv.FormatInt(pr.UserID, 10)
-			}
-			h := c.Response().Header()
 			if r.Scope == ScopeAdminV1 || r.Scope == ScopeAdminSystem {
-				h.Set("X-Admin-Tier", pr.Tier())
+				c.Response().Header().Set("X-Admin-Tier", pr.Tier())
 			}
-			res, err := p.limiter.Take(c.Request().Context(), name, rate, key, 1)
-			var le *ratelimit.LimitedError
-			if err != nil && !errors.As(err, &le) {
-				p.log.Error("rate limiter unavailable; letting the request through", "error", err)
-				return next(c)
-			}
-			SetRateHeaders(h, res)
-			if le != nil {
-				return RateLimited(le, p.now())
+			if err := p.count(c, r.Scope, p.buckets(r.Scope, c, pr, ""), 1); err != nil {
+				return err
 			}
 			return next(c)
 		}
 	}
 }
 
-// SetRateHeaders writes the X-RateLimit-* headers of a window.
-func SetRateHeaders(h http.Header, res ratelimit.Result) {
-	h.Set("X-RateLimit-Limit", strconv.FormatInt(res.Limit, 10))
-	h.Set("X-RateLimit-Remaining", strconv.FormatInt(res.Remaining, 10))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(res.Reset.Unix(), 10))
-}
-
-// RateLimited is the 429 of a closed window.
-func RateLimited(le *ratelimit.LimitedError, now time.Time) *api.Error {
-	wait := int(le.Result.Reset.Sub(now).Seconds() + 0.999)
-	return &api.Error{Status: http.StatusTooManyRequests, Code: api.CodeRateLimited,
-		Message: "Too many requests; try again later", RetryAfter: max(wait, 1), Cause: le}
+// meter hands the handler the Meter of a scope it counts itself.
+func (p *pipeline) meter(s Scope) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			req := c.Request()
+			c.SetRequest(req.WithContext(handlers.WithMeter(req.Context(), meter{p: p, c: c, scope: s})))
+			return next(c)
+		}
+	}
 }
 
 // authorize enforces the route's declared needs: a signed-in caller and
 // every listed permission.
 func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		if len(r.Perms) == 0 && !r.SignIn {
+		if len(r.Permissions) == 0 && !r.SignIn {
 			return next
 		}
 		return func(c echo.Context) error {
@@ -247,7 +243,7 @@ func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 				}
 				return api.ErrUnauthorized
 			}
-			for _, perm := range r.Perms {
+			for _, perm := range r.Permissions {
 				if !pr.Can(perm) {
 					return &api.PermissionError{Required: perm}
 				}
@@ -257,25 +253,37 @@ func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 	}
 }
 
-// audit opens the request's audit entry and, when the handler did not write
-// it inside its own transaction (reads, refusals, failures), writes it with
-// the final status (DECISIONS.md section 4).
+// audit opens the request's audit entry and its unit of work. When the
+// handler made changes and succeeded, the entry is written with the
+// response status in the changes' transaction, which commits before the
+// response (held until then) is sent; otherwise the changes roll back and
+// the entry is queued with the final status (DECISIONS.md section 4).
 func (p *pipeline) audit(r Route) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			ctx := c.Request().Context()
-			d := &audit.Draft{Action: r.Audit, TargetType: r.Target, TargetID: c.Param("id"),
-				IPAddress: c.RealIP(), UserAgent: c.Request().UserAgent()}
+			req := c.Request()
+			ctx := req.Context()
+			d := &audit.Draft{Action: r.Audit.Action, TargetType: r.Audit.Target, TargetID: c.Param("id"),
+				IPAddress: c.RealIP(), UserAgent: req.UserAgent()}
 			if pr := auth.PrincipalFrom(ctx); pr != nil {
 				d.AdminID, d.AdminUsername = &pr.UserID, pr.Username
 			}
-			c.SetRequest(c.Request().WithContext(audit.WithDraft(ctx, d)))
+			w := p.store.NewWork(d)
+			c.SetRequest(req.WithContext(models.WithWork(audit.WithDraft(ctx, d), w)))
+			held := holdResponse(c.Response(), w)
 			err := next(c)
-			if d.MarkWritten() {
-				status := c.Response().Status
-				if err != nil {
-					status = classify(err).Status
-				}
+			status := c.Response().Status
+			if err != nil {
+				status = classify(err).Status
+			}
+			written, ferr := w.Finish(ctx, err == nil && status < http.StatusBadRequest, status)
+			if ferr != nil {
+				held.discard()
+				err, status = ferr, http.StatusInternalServerError
+			} else if werr := held.release(); werr != nil {
+				p.log.Warn("send response", "error", werr)
+			}
+			if !written {
 				p.auditor.Enqueue(models.EntryOf(d, status))
 			}
 			return err

@@ -1,4 +1,4 @@
-package web
+package web_test
 
 import (
 	"context"
@@ -7,24 +7,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 // TestCallerChangesReachEveryInstance: instance b remembers its callers, and
 // changes made elsewhere (psql, another instance) still reach it.
 func TestCallerChangesReachEveryInstance(t *testing.T) {
 	db := dbtest.Open(t, "postgres")
-	a, b := newApp(t, db), newApp(t, db)
-	root, _ := a.admin(t)
-	ada := a.user(t, "ada@example.com", auth.RoleAdmin)
-	bob := a.user(t, "bob@example.com", auth.RoleAdmin)
-	adaToken, _ := a.tokenFor(t, ada.ID, auth.PermAdminRead)
-	bobToken, bobJTI := a.tokenFor(t, bob.ID, auth.PermAdminRead)
-	bobSession := a.sessionFor(t, bob.ID)
+	a, b := apptest.New(t, db), apptest.New(t, db)
+	root, _ := a.Admin(t)
+	ada := a.User(t, "ada@example.com", auth.RoleAdmin)
+	bob := a.User(t, "bob@example.com", auth.RoleAdmin)
+	adaToken, _ := a.TokenFor(t, ada.ID, auth.PermAdminRead)
+	bobToken, bobJTI := a.TokenFor(t, bob.ID, auth.PermAdminRead)
+	bobSession := a.SessionFor(t, bob.ID)
 	for _, h := range []http.Header{adaToken, bobToken, bobSession} {
-		if res := do(t, b, "GET", "/api/v1/admin/audit-logs", h); res.Code != 200 {
+		if res := apptest.Do(t, b, "GET", "/api/v1/admin/audit-logs", h); res.Code != 200 {
 			t.Fatalf("before any change: %d %s", res.Code, res.Body)
 		}
 	}
@@ -32,16 +34,16 @@ func TestCallerChangesReachEveryInstance(t *testing.T) {
 	// their way and purge b once more; ask until b remembers ada's token,
 	// or the test would prove nothing.
 	raw := strings.TrimPrefix(adaToken.Get("Authorization"), "Bearer ")
-	waitFor(t, "b to remember ada's token", func() bool {
-		do(t, b, "GET", "/api/v1/admin/audit-logs", adaToken)
-		_, ok := b.deps.Principals.Get(raw, b.deps.Now())
+	apptest.WaitFor(t, "b to remember ada's token", func() bool {
+		apptest.Do(t, b, "GET", "/api/v1/admin/audit-logs", adaToken)
+		_, ok := b.Deps.Principals.Get(raw, b.Deps.Now())
 		return ok
 	})
 
 	sqlExec(t, a, `DELETE FROM user_roles WHERE user_id = ? AND role_id = (SELECT id FROM roles WHERE name = 'admin')`, ada.ID)
 	waitForStatus(t, b, adaToken, 403, "ada demoted by psql")
 
-	if res := do(t, a, "DELETE", "/api/v1/admin/tokens/"+bobJTI, root); res.Code != 200 {
+	if res := apptest.Do(t, a, "DELETE", "/api/v1/admin/tokens/"+bobJTI, root); res.Code != 200 {
 		t.Fatalf("revoke through a: %d %s", res.Code, res.Body)
 	}
 	waitForStatus(t, b, bobToken, 401, "bob's token revoked through a")
@@ -54,33 +56,33 @@ func TestCallerChangesReachEveryInstance(t *testing.T) {
 // cache is off (every caller read afresh) until it listens again.
 func TestCacheOffWhileListenerAway(t *testing.T) {
 	db := dbtest.Open(t, "postgres")
-	app := newApp(t, db)
+	app := apptest.New(t, db)
 	sqlExec(t, app, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?`, models.ListenerName)
-	waitFor(t, "the cache to turn off", func() bool { return !app.deps.Principals.Enabled() })
-	waitFor(t, "the listener to come back", app.deps.Principals.Enabled)
+	apptest.WaitFor(t, "the cache to turn off", func() bool { return !app.Deps.Principals.Enabled() })
+	apptest.WaitFor(t, "the listener to come back", app.Deps.Principals.Enabled)
 
-	u := app.user(t, "ada@example.com", auth.RoleAdmin)
-	h, _ := app.tokenFor(t, u.ID, auth.PermAdminRead)
-	do(t, app, "GET", "/api/v1/admin/audit-logs", h)
+	u := app.User(t, "ada@example.com", auth.RoleAdmin)
+	h, _ := app.TokenFor(t, u.ID, auth.PermAdminRead)
+	apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", h)
 	sqlExec(t, app, `UPDATE users SET status = 'banned' WHERE id = ?`, u.ID)
 	waitForStatus(t, app, h, 401, "ada banned after the listener came back")
 }
 
-func sqlExec(t *testing.T, a *testApp, query string, args ...any) {
+func sqlExec(t *testing.T, a *apptest.App, query string, args ...any) {
 	t.Helper()
-	if _, err := a.store.DB.ExecContext(context.Background(), query, args...); err != nil {
+	if _, err := a.Store.DB.ExecContext(context.Background(), query, args...); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // waitForStatus polls for a change to show, for less than the cache's TTL,
 // so that only the news can explain it.
-func waitForStatus(t *testing.T, app *testApp, h http.Header, status int, what string) {
+func waitForStatus(t *testing.T, app *apptest.App, h http.Header, status int, what string) {
 	t.Helper()
-	deadline := time.Now().Add(principalCacheTTL / 3)
-	for do(t, app, "GET", "/api/v1/admin/audit-logs", h).Code != status {
+	deadline := time.Now().Add(web.PrincipalCacheTTL / 3)
+	for apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", h).Code != status {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not seen within %v", what, principalCacheTTL/3)
+			t.Fatalf("%s: not seen within %v", what, web.PrincipalCacheTTL/3)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -11,78 +12,136 @@ import (
 )
 
 // Route is one line of the URL space: who answers a method and path, and
-// what the pipeline must do first. Admin routes must declare a permission,
-// a rate-limit scope and an audit action (TestAdminRoutesAreGuarded).
+// everything the pipeline must know about it. Admin routes must declare
+// permissions, a rate-limit scope and an audit action
+// (TestAdminRoutesAreGuarded).
 type Route struct {
 	Method  string
 	Path    string
 	Handler echo.HandlerFunc
-	// Perms are all required; empty means public unless SignIn is set.
-	Perms  []string
-	SignIn bool
-	// MetricsToken lets METRICS_TOKEN stand in for Perms.
+	// Family picks the error envelope, and HTML pages for the console.
+	Family api.Family
+	// Scope is what each request counts against; ScopeExempt counts nothing.
+	Scope Scope
+	// Meter is a scope the handler counts itself, through the Meter the
+	// pipeline gives it: the collector's events, sign-in's failures.
+	Meter Scope
+	// Permissions are all required; none means a public route, unless
+	// SignIn asks for any signed-in caller.
+	Permissions []string
+	SignIn      bool
+	// MetricsToken lets METRICS_TOKEN stand in for Permissions.
 	MetricsToken bool
-	Scope        Scope
-	// Audit is the audit action ("" for routes that are not audited) and
-	// Target the type of the resource named by the :id path parameter.
-	Audit  string
+	// Caller makes the pipeline read the caller (session or token) for a
+	// route that needs it without requiring one.
+	Caller bool
+	// Audit names the audit action of every request; the zero value means
+	// the route is not audited.
+	Audit Audit
+}
+
+// Audit is a route's audit action and the type of the resource its :id
+// path parameter names (DECISIONS.md section 4).
+type Audit struct {
+	Action string
 	Target string
 }
 
-// v1 builds a versioned admin route: the permission of its method
-// (DECISIONS.md section 2) plus any extra ones, the tier scope and an audit action.
-func v1(method, path string, h echo.HandlerFunc, action, target string, extra ...string) Route {
+// needsCaller reports whether the route reads its caller: the public image
+// and preview routes never load a session or look up a principal.
+func (r Route) needsCaller() bool {
+	return r.Caller || r.SignIn || len(r.Permissions) > 0 || r.Audit.Action != "" ||
+		r.Scope.perCaller() || r.Meter.perCaller()
+}
+
+// AdminV1 completes a versioned admin route: its family and tier scope,
+// and the permission its method needs (DECISIONS.md section 2) ahead of
+// any the route adds.
+func AdminV1(r Route) Route {
 	perm := map[string]string{
 		http.MethodGet: auth.PermAdminRead, http.MethodPost: auth.PermAdminWrite, http.MethodPut: auth.PermAdminWrite,
 		http.MethodPatch: auth.PermAdminWrite, http.MethodDelete: auth.PermAdminDelete,
-	}[method]
-	return Route{Method: method, Path: "/api/v1/admin" + path, Handler: h, Perms: append([]string{perm}, extra...),
-		Scope: ScopeAdminV1, Audit: action, Target: target}
+	}[r.Method]
+	r.Family = api.FamilyV1
+	if r.Scope == "" {
+		r.Scope = ScopeAdminV1
+	}
+	r.Permissions = append([]string{perm}, r.Permissions...)
+	return r
 }
 
 // routes is Plaza's whole URL space.
 func routes(d Deps, hs handlerSet) []Route {
+	console, general, public := api.FamilyConsole, api.FamilyGeneral, api.FamilyPublic
+	moderate := []string{auth.PermPostsModerate}
 	return []Route{
-		{Method: http.MethodGet, Path: "/", Handler: redirect("/admin"), Scope: ScopeExempt},
-		{Method: http.MethodGet, Path: "/admin", Handler: hs.dashboard.Handle, Perms: []string{auth.PermPostsModerate}, Scope: ScopeExempt},
-		{Method: http.MethodGet, Path: "/admin/health-cards", Handler: hs.health.Handle, Perms: []string{auth.PermPostsModerate}, Scope: ScopeExempt},
-
-		{Method: http.MethodGet, Path: "/api/health", Handler: hs.health.Handle, Scope: ScopeExempt},
-		{Method: http.MethodGet, Path: "/api/version", Handler: hs.version.Handle, Scope: ScopeExempt},
-		{Method: http.MethodGet, Path: api.PathLinkPreview, Handler: hs.linkPreview.Handle, Scope: ScopeLinkPreview},
-		{Method: http.MethodGet, Path: api.PathAvatarImage, Handler: handlers.AvatarImage{}.Handle, Scope: ScopeAvatar},
-		{Method: http.MethodGet, Path: api.PathOGImage, Handler: hs.ogImage.Handle, Scope: ScopeOGImage},
+		{Method: http.MethodGet, Path: api.PathRoot, Handler: redirect(api.PathConsole), Family: console, Scope: ScopeExempt},
+		{Method: http.MethodGet, Path: api.PathConsole, Handler: hs.dashboard.Handle, Family: console, Scope: ScopeExempt, Permissions: moderate},
+		{Method: http.MethodGet, Path: api.PathConsoleHealth, Handler: hs.health.Handle, Family: console, Scope: ScopeExempt, Permissions: moderate},
 		// The viewer is a page, not an API route (interface.md part 8 limits
 		// /api only), and renders no image itself: the images it loads count
 		// against og-image's per-IP limit.
-		{Method: http.MethodGet, Path: api.PathOGViewer, Handler: hs.ogViewer.Handle, Scope: ScopeExempt},
-		{Method: http.MethodGet, Path: "/api/metrics", Handler: metricsHandler(d.Metrics), Perms: []string{auth.PermAdminRead}, MetricsToken: true, Scope: ScopeExempt},
+		{Method: http.MethodGet, Path: api.PathOGViewer, Handler: hs.ogViewer.Handle, Family: console, Scope: ScopeExempt},
 
-		{Method: http.MethodGet, Path: "/api/auth/signin", Handler: hs.signIn.Page, Scope: ScopeGeneral},
-		{Method: http.MethodPost, Path: "/api/auth/signin", Handler: hs.signIn.Handle, Scope: ScopeGeneral},
-		{Method: http.MethodGet, Path: "/api/auth/signin/:provider", Handler: hs.oauth.Begin, Scope: ScopeGeneral},
-		{Method: http.MethodGet, Path: "/api/auth/callback/:provider", Handler: hs.oauth.Callback, Scope: ScopeGeneral},
-		{Method: http.MethodGet, Path: "/api/auth/session", Handler: hs.session.Handle, Scope: ScopeGeneral},
-		{Method: http.MethodGet, Path: "/api/auth/providers", Handler: hs.providers.Handle, Scope: ScopeGeneral},
-		{Method: http.MethodGet, Path: "/api/auth/signout", Handler: hs.signOut.Page, Scope: ScopeGeneral},
-		{Method: http.MethodPost, Path: "/api/auth/signout", Handler: hs.signOut.Handle, Scope: ScopeGeneral},
+		{Method: http.MethodGet, Path: api.PathHealth, Handler: hs.health.Handle, Family: public, Scope: ScopeExempt},
+		{Method: http.MethodGet, Path: api.PathVersion, Handler: hs.version.Handle, Family: public, Scope: ScopeExempt},
+		{Method: http.MethodGet, Path: api.PathLinkPreview, Handler: hs.linkPreview.Handle, Family: public, Scope: ScopeLinkPreview},
+		{Method: http.MethodGet, Path: api.PathAvatarImage, Handler: hs.avatar.Handle, Family: api.FamilyAvatar, Scope: ScopeAvatar},
+		{Method: http.MethodGet, Path: api.PathOGImage, Handler: hs.ogImage.Handle, Family: public, Scope: ScopeOGImage},
+		// The collector answers 403 itself without a session (interface.md
+		// 5.3), and counts events, not requests.
+		{Method: http.MethodPost, Path: api.PathAnalyticsCollect, Handler: hs.collect.Handle, Family: api.FamilyCollector,
+			Scope: ScopeExempt, Meter: ScopeAnalyticsEvents},
+		{Method: http.MethodGet, Path: api.PathMetrics, Handler: metricsHandler(d.Metrics), Family: general, Scope: ScopeExempt,
+			Permissions: []string{auth.PermAdminRead}, MetricsToken: true},
 
-		// The collector checks the session (403, not 401) and counts events, not requests, itself.
-		{Method: http.MethodPost, Path: api.PathAnalyticsCollect, Handler: hs.collect.Handle, SignIn: false, Scope: ScopeExempt},
+		{Method: http.MethodGet, Path: api.PathSignIn, Handler: hs.signIn.Page, Family: general, Scope: ScopeGeneral},
+		{Method: http.MethodPost, Path: api.PathSignIn, Handler: hs.signIn.Handle, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn},
+		{Method: http.MethodGet, Path: api.PathSignInProvider, Handler: hs.oauth.Begin, Family: general, Scope: ScopeGeneral},
+		{Method: http.MethodGet, Path: api.PathCallbackProvider, Handler: hs.oauth.Callback, Family: general, Scope: ScopeGeneral},
+		{Method: http.MethodGet, Path: api.PathSession, Handler: hs.session.Handle, Family: general, Scope: ScopeGeneral},
+		{Method: http.MethodGet, Path: api.PathProviders, Handler: hs.providers.Handle, Family: general, Scope: ScopeGeneral},
+		{Method: http.MethodGet, Path: api.PathSignOut, Handler: hs.signOut.Page, Family: general, Scope: ScopeGeneral},
+		{Method: http.MethodPost, Path: api.PathSignOut, Handler: hs.signOut.Handle, Family: general, Scope: ScopeGeneral},
 
-		v1(http.MethodGet, "/tokens", hs.tokens.List, "token.list", "", auth.PermAdminSuper),
-		v1(http.MethodPost, "/tokens", hs.tokens.Create, "token.create", "token", auth.PermAdminSuper),
-		v1(http.MethodDelete, "/tokens/:id", hs.tokens.Revoke, "token.revoke", "token", auth.PermAdminSuper),
-		v1(http.MethodGet, "/audit-logs", hs.audit.List, "audit.view", ""),
-		v1(http.MethodGet, "/audit-logs/verify", hs.audit.Verify, "audit.verify", ""),
-		v1(http.MethodPost, "/locks", hs.locks.Acquire, "lock.acquire", ""),
-		v1(http.MethodDelete, "/locks/:type/:id", hs.locks.Release, "lock.release", ""),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminTokens, Handler: hs.tokens.List,
+			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminTokens, Handler: hs.tokens.Create,
+			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.create", Target: "token"}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminToken, Handler: hs.tokens.Revoke,
+			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.revoke", Target: "token"}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditVerify, Handler: hs.audit.Verify, Audit: Audit{Action: "audit.verify"}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminLocks, Handler: hs.locks.Acquire, Audit: Audit{Action: "lock.acquire"}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminLock, Handler: hs.locks.Release, Audit: Audit{Action: "lock.release"}}),
 	}
+}
+
+// notFoundRoutes answer unknown paths in the family of the routes they sit
+// under: anything below /api/v1/admin in the v1 envelope, below a public
+// utility in its shape, and so on; unknown pages get the console's page.
+func notFoundRoutes(rs []Route) []Route {
+	out := []Route{
+		{Path: "/*", Family: api.FamilyConsole},
+		{Path: "/api/*", Family: api.FamilyGeneral},
+		{Path: api.PathAdminV1 + "/*", Family: api.FamilyV1},
+		{Path: "/api/admin/*", Family: api.FamilyAdmin},
+	}
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if r.Family == api.FamilyGeneral || r.Family == api.FamilyConsole || strings.Contains(r.Path, ":") || seen[r.Path] {
+			continue
+		}
+		seen[r.Path] = true
+		out = append(out, Route{Path: r.Path + "/*", Family: r.Family})
+	}
+	return out
 }
 
 // handlerSet holds the handlers, built once from the dependencies.
 type handlerSet struct {
 	linkPreview handlers.LinkPreview
+	avatar      handlers.AvatarImage
 	health      handlers.Health
 	version     handlers.Version
 	dashboard   handlers.Dashboard
@@ -99,10 +158,33 @@ type handlerSet struct {
 	ogViewer    handlers.OGViewer
 }
 
-func register(e *echo.Echo, p *pipeline, rs []Route) {
+// register adds the routes with their pipelines; a GET route answers HEAD
+// too, as crawlers probe image URLs with HEAD. It returns each path's
+// family for the error handler.
+func register(e *echo.Echo, p *pipeline, rs []Route) map[string]api.Family {
+	families := map[string]api.Family{}
 	for _, r := range rs {
-		e.Add(r.Method, r.Path, r.Handler, p.chain(r)...)
+		chain := p.chain(r)
+		e.Add(r.Method, r.Path, r.Handler, chain...)
+		if r.Method == http.MethodGet {
+			e.Add(http.MethodHead, r.Path, r.Handler, chain...)
+		}
+		families[r.Path] = r.Family
 	}
+	for _, r := range notFoundRoutes(rs) {
+		e.RouteNotFound(r.Path, notFound)
+		families[r.Path] = r.Family
+	}
+	return families
+}
+
+// unmatchedKey marks a request no route matched, so that metrics count it
+// under one label instead of one series per path probed.
+const unmatchedKey = "plaza.unmatched"
+
+func notFound(c echo.Context) error {
+	c.Set(unmatchedKey, true)
+	return echo.ErrNotFound
 }
 
 func redirect(to string) echo.HandlerFunc {

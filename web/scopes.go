@@ -1,56 +1,181 @@
 package web
 
 import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/ratelimit"
+	"github.com/plazahq/plaza/models"
 )
 
-// Scope names a rate-limit bucket (interface.md part 8, DECISIONS.md 6, 7, 9).
+// Scope names a rate limit (interface.md part 8, DECISIONS.md 6, 7, 9).
 type Scope string
 
 // Rate-limit scopes.
 const (
-	ScopeExempt      Scope = "exempt"       // /api/version, /api/health, console pages, static files
-	ScopeAdminV1     Scope = "admin_v1"     // /api/v1/admin: general or super tier per hour
-	ScopeAdminSystem Scope = "admin_system" // POST /api/v1/admin/system/maintenance per hour
-	ScopeAdminUsers  Scope = "admin_users"  // GET /api/admin/users per hour
-	ScopeAPIAdmin    Scope = "api_admin"    // other /api/admin/* per hour
-	ScopeGeneral     Scope = "general"      // the rest of /api: per user or per IP per hour
-	ScopeLinkPreview Scope = "link_preview" // per IP per minute
-	ScopeOGImage     Scope = "og_image"     // per IP per minute
-	ScopeAvatar      Scope = "avatar"       // per IP per minute
+	ScopeExempt          Scope = "exempt"           // /api/version, /api/health, console pages, static files
+	ScopeAdminV1         Scope = "admin_v1"         // /api/v1/admin: general or super tier per hour
+	ScopeAdminSystem     Scope = "admin_system"     // POST /api/v1/admin/system/maintenance per hour
+	ScopeAdminUsers      Scope = "admin_users"      // GET /api/admin/users per hour
+	ScopeAPIAdmin        Scope = "api_admin"        // other /api/admin/* per hour
+	ScopeGeneral         Scope = "general"          // the rest of /api: per user or per IP per hour
+	ScopeLinkPreview     Scope = "link_preview"     // per IP per minute
+	ScopeOGImage         Scope = "og_image"         // per IP per minute
+	ScopeAvatar          Scope = "avatar"           // per IP per minute
+	ScopeAnalyticsEvents Scope = "analytics_events" // events per user per minute, counted by the collector
+	ScopeSignIn          Scope = "signin"           // failed sign-ins per email and per IP, counted by sign-in
 )
 
-// perIP reports whether the scope counts per client IP even for signed-in
-// callers (the public utilities).
-func (s Scope) perIP() bool {
-	return s == ScopeLinkPreview || s == ScopeOGImage || s == ScopeAvatar
+// perCaller reports whether the scope's counters are keyed by the caller,
+// so the pipeline must know who is calling.
+func (s Scope) perCaller() bool {
+	switch s {
+	case ScopeAdminV1, ScopeAdminSystem, ScopeAdminUsers, ScopeAPIAdmin, ScopeGeneral, ScopeAnalyticsEvents:
+		return true
+	}
+	return false
 }
 
-// rateOf gives the bucket name and rate of a scope for a caller.
-func (p *pipeline) rateOf(s Scope, pr *auth.Principal) (string, ratelimit.Rate) {
+// bucket is one counter a request counts against.
+type bucket struct {
+	name string
+	rate ratelimit.Rate
+	key  string
+}
+
+// buckets are the counters of scope s for this request: one per scope,
+// keyed by the caller (user, else IP), except for the public utilities
+// (IP) and sign-in, which counts by the email tried (subject) and by IP.
+func (p *pipeline) buckets(s Scope, c echo.Context, pr *auth.Principal, subject string) []bucket {
 	l := p.cfg.RateLimit
+	ip := "ip:" + c.RealIP()
+	caller := ip
+	if pr != nil {
+		caller = "u:" + strconv.FormatInt(pr.UserID, 10)
+	}
 	switch s {
 	case ScopeAdminV1:
 		if pr.Tier() == auth.TierSuper {
-			return "admin_v1_super", ratelimit.PerHour(l.AdminSuper)
+			return []bucket{{"admin_v1_super", ratelimit.PerHour(l.AdminSuper), caller}}
 		}
-		return "admin_v1_general", ratelimit.PerHour(l.AdminGeneral)
+		return []bucket{{"admin_v1_general", ratelimit.PerHour(l.AdminGeneral), caller}}
 	case ScopeAdminSystem:
-		return string(s), ratelimit.PerHour(l.AdminSystem)
+		return []bucket{{string(s), ratelimit.PerHour(l.AdminSystem), caller}}
 	case ScopeAdminUsers:
-		return string(s), ratelimit.PerHour(l.AdminUsers)
+		return []bucket{{string(s), ratelimit.PerHour(l.AdminUsers), caller}}
 	case ScopeAPIAdmin:
-		return string(s), ratelimit.PerHour(l.APIAdmin)
+		return []bucket{{string(s), ratelimit.PerHour(l.APIAdmin), caller}}
 	case ScopeLinkPreview:
-		return string(s), ratelimit.PerMinute(l.LinkPreview)
+		return []bucket{{string(s), ratelimit.PerMinute(l.LinkPreview), ip}}
 	case ScopeOGImage:
-		return string(s), ratelimit.PerMinute(l.OGImage)
+		return []bucket{{string(s), ratelimit.PerMinute(l.OGImage), ip}}
 	case ScopeAvatar:
-		return string(s), ratelimit.PerMinute(l.Avatar)
+		return []bucket{{string(s), ratelimit.PerMinute(l.Avatar), ip}}
+	case ScopeAnalyticsEvents:
+		return []bucket{{string(s), ratelimit.PerMinute(l.EventsPerMin), caller}}
+	case ScopeSignIn:
+		return []bucket{
+			{"signin_failures", ratelimit.Rate{Limit: int64(l.SignInByEmail), Period: SignInThrottle}, "email:" + models.NormalizeEmail(subject)},
+			{"signin_failures", ratelimit.Rate{Limit: int64(l.SignInByIP), Period: SignInThrottle}, ip},
+		}
 	}
 	if pr != nil {
-		return "general_user", ratelimit.PerHour(l.APIAuthed)
+		return []bucket{{"general_user", ratelimit.PerHour(l.APIAuthed), caller}}
 	}
-	return "general_anon", ratelimit.PerHour(l.APIAnonymous)
+	return []bucket{{"general_anon", ratelimit.PerHour(l.APIAnonymous), caller}}
+}
+
+// SignInThrottle is the window of failed sign-ins (DECISIONS.md section 9).
+const SignInThrottle = 15 * time.Minute
+
+// refusal is the public message of a spent window.
+func refusal(s Scope, rate ratelimit.Rate) string {
+	switch s {
+	case ScopeSignIn:
+		return "Too many failed sign-ins; try again later"
+	case ScopeAnalyticsEvents:
+		return "Too many events; at most " + strconv.FormatInt(rate.Limit, 10) + " per minute"
+	}
+	return "Too many requests; try again later"
+}
+
+// count takes n hits from each bucket (n == 0 only looks) and is the one
+// place that writes X-RateLimit-* headers and refuses with 429: the headers
+// describe the tightest window counted (or the spent one a look found), and
+// a spent window refuses the request with Retry-After. A limiter outage
+// lets the request through.
+func (p *pipeline) count(c echo.Context, s Scope, bs []bucket, n int64) error {
+	ctx := c.Request().Context()
+	var (
+		tight   ratelimit.Result
+		limited *ratelimit.LimitedError
+		rate    ratelimit.Rate
+	)
+	for i, b := range bs {
+		res, err := p.hit(ctx, b, n)
+		var le *ratelimit.LimitedError
+		if err != nil && !errors.As(err, &le) {
+			p.log.Error("rate limiter unavailable; letting the request through", "scope", string(s), "error", err)
+			return nil
+		}
+		if i == 0 || res.Remaining < tight.Remaining {
+			tight = res
+		}
+		if le != nil && limited == nil {
+			limited, rate = le, b.rate
+		}
+	}
+	if n > 0 || limited != nil {
+		setRateHeaders(c.Response().Header(), tight)
+	}
+	if limited == nil {
+		return nil
+	}
+	wait := int(limited.Result.Reset.Sub(p.now()).Seconds() + 0.999)
+	return &api.Error{Status: http.StatusTooManyRequests, Code: api.CodeRateLimited,
+		Message: refusal(s, rate), RetryAfter: max(wait, 1), Cause: limited}
+}
+
+// hit counts n against a bucket, or with n == 0 reports it as spent when
+// nothing is left.
+func (p *pipeline) hit(ctx context.Context, b bucket, n int64) (ratelimit.Result, error) {
+	if n > 0 {
+		return p.limiter.Take(ctx, b.name, b.rate, b.key, n)
+	}
+	res, err := p.limiter.Peek(ctx, b.name, b.rate, b.key)
+	if err == nil && res.Remaining <= 0 {
+		err = &ratelimit.LimitedError{Scope: b.name, Result: res}
+	}
+	return res, err
+}
+
+func setRateHeaders(h http.Header, res ratelimit.Result) {
+	h.Set("X-RateLimit-Limit", strconv.FormatInt(res.Limit, 10))
+	h.Set("X-RateLimit-Remaining", strconv.FormatInt(max(res.Remaining, 0), 10))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(res.Reset.Unix(), 10))
+}
+
+// meter counts a handler-counted scope for one request (handlers.Meter).
+type meter struct {
+	p     *pipeline
+	c     echo.Context
+	scope Scope
+}
+
+var _ handlers.Meter = meter{}
+
+func (m meter) Check(ctx context.Context, subject string) error {
+	return m.p.count(m.c, m.scope, m.p.buckets(m.scope, m.c, auth.PrincipalFrom(ctx), subject), 0)
+}
+
+func (m meter) Take(ctx context.Context, subject string, n int64) error {
+	return m.p.count(m.c, m.scope, m.p.buckets(m.scope, m.c, auth.PrincipalFrom(ctx), subject), n)
 }

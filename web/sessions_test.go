@@ -1,4 +1,4 @@
-package web
+package web_test
 
 import (
 	"context"
@@ -8,9 +8,11 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 // TestSessionIdleDeadlineMovesOncePerMinute: a signed-in request moves the
@@ -19,20 +21,20 @@ import (
 func TestSessionIdleDeadlineMovesOncePerMinute(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := &testClock{now: time.Now().UTC().Truncate(time.Second)}
-		app := newApp(t, db, func(d *Deps) { d.Now = clock.Now; d.Store.Now = clock.Now })
-		u := app.user(t, "mod@example.com", auth.RoleModerator)
-		h := app.sessionFor(t, u.ID)
+		app := apptest.New(t, db, func(d *web.Deps) { d.Now = clock.Now; d.Store.Now = clock.Now })
+		u := app.User(t, "mod@example.com", auth.RoleModerator)
+		h := app.SessionFor(t, u.ID)
 		expiry := func() time.Time {
 			var s models.Session
-			if err := app.store.DB.NewSelect().Model(&s).Scan(context.Background()); err != nil {
+			if err := app.Store.DB.NewSelect().Model(&s).Scan(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			return s.Expiry.UTC()
 		}
-		get := func() int { return do(t, app, "GET", "/admin/health-cards", h).Code }
+		get := func() int { return apptest.Do(t, app, "GET", "/admin/health-cards", h).Code }
 
-		if code := get(); code != 200 || !expiry().Equal(clock.Now().Add(SessionIdle)) {
-			t.Fatalf("first request: %d, expiry %v, want %v", code, expiry(), clock.Now().Add(SessionIdle))
+		if code := get(); code != 200 || !expiry().Equal(clock.Now().Add(web.SessionIdle)) {
+			t.Fatalf("first request: %d, expiry %v, want %v", code, expiry(), clock.Now().Add(web.SessionIdle))
 		}
 		first := expiry()
 		clock.Add(30 * time.Second)
@@ -40,10 +42,10 @@ func TestSessionIdleDeadlineMovesOncePerMinute(t *testing.T) {
 			t.Errorf("written back again within a minute: expiry %v, want %v", expiry(), first)
 		}
 		clock.Add(31 * time.Second)
-		if get(); !expiry().Equal(clock.Now().Add(SessionIdle)) {
+		if get(); !expiry().Equal(clock.Now().Add(web.SessionIdle)) {
 			t.Errorf("not written back after a minute: expiry %v", expiry())
 		}
-		clock.Add(SessionIdle + time.Second)
+		clock.Add(web.SessionIdle + time.Second)
 		if code := get(); code != 401 && code != 302 {
 			t.Errorf("after a day idle: %d, want signed out", code)
 		}

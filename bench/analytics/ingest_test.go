@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,11 +16,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/analytics"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
-	"github.com/plazahq/plaza/internal/metrics"
-	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -114,25 +112,12 @@ func BenchmarkCollectHTTP(b *testing.B) {
 				db.SetMaxOpenConns(n)
 				db.SetMaxIdleConns(n)
 			}
-			store := models.NewStore(db)
-			cfg, err := config.Load(func(k string) string {
-				return map[string]string{"PLAZA_ENV": "test", "PUBLIC_APP_URL": "http://127.0.0.1:8080",
-					"RATE_LIMIT_ANALYTICS_EVENTS_PER_MINUTE": "100000000", "RATE_LIMIT_API_ANONYMOUS": "100000",
-					"JWT_SECRET": strings.Repeat("j", 32), "SESSION_SECRET": strings.Repeat("s", 32)}[k]
+			app := apptest.New(b, db, func(d *web.Deps) {
+				d.Config.RateLimit.EventsPerMin, d.Config.RateLimit.APIAnonymous = 100_000_000, 100_000
 			})
-			if err != nil {
-				b.Fatal(err)
-			}
-			log := slog.New(slog.DiscardHandler)
-			mets := metrics.New(db.DB)
-			collector := web.NewCollector(store, log, mets)
-			audit := store.NewAuditBatcher(log)
-			sessions := web.NewSessions(store, cfg.PublicAppURL)
-			app := web.New(web.Deps{Config: cfg, Store: store, Logger: log, Static: os.DirFS("."), Version: "1.0.0",
-				Started: time.Now(), Limiter: ratelimit.NewMemory(), Audit: audit, Metrics: mets, Events: collector,
-				Sessions: sessions, Principals: principals(b, store, db, log)})
+			store := app.Store
 			srv := httptest.NewServer(app)
-			defer func() { srv.Close(); collector.Close(); audit.Close() }()
+			defer srv.Close()
 			o := options{url: srv.URL, clients: 50, batch: 10, duration: time.Hour, maxEvents: int64(b.N) * 10}
 			cookies, err := signIn(context.Background(), store, o)
 			if err != nil {

@@ -6,9 +6,9 @@ import (
 )
 
 // Draft is the audit entry of a request being served. The pipeline opens it
-// with who, what and where; the handler adds details and writes it inside
-// its transaction; if the handler did not (a read, a refusal, a failure),
-// the pipeline writes it afterwards with the final status.
+// with who, what and where; the handler may name the target and add
+// details; when the request ends, the pipeline writes it with the response
+// status, in the transaction of the request's changes if it made any.
 type Draft struct {
 	AdminID       *int64
 	AdminUsername string
@@ -19,8 +19,7 @@ type Draft struct {
 	UserAgent     string
 	Details       map[string]any
 
-	mu      sync.Mutex
-	written bool
+	mu sync.Mutex
 }
 
 // Set adds a detail, e.g. Set("before", …) and Set("after", …).
@@ -31,30 +30,6 @@ func (d *Draft) Set(key string, value any) {
 		d.Details = map[string]any{}
 	}
 	d.Details[key] = value
-}
-
-// MarkWritten records that the entry is stored; a second write is skipped.
-// It reports whether this call was the first.
-func (d *Draft) MarkWritten() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	first := !d.written
-	d.written = true
-	return first
-}
-
-// Written reports whether the entry is stored.
-func (d *Draft) Written() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.written
-}
-
-// Unmark forgets a write whose transaction rolled back.
-func (d *Draft) Unmark() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.written = false
 }
 
 type draftKey struct{}

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"strconv"
@@ -43,6 +44,17 @@ func SignToken(secret []byte, c TokenClaims) (string, error) {
 		},
 	}
 	return jwt.NewWithClaims(jwt.SigningMethodHS256, wc).SignedString(secret)
+}
+
+// NewToken mints an admin token for userID granting perms from now for
+// ttl, under a fresh jti. The caller records the claims (the JWT itself is
+// shown once and never stored). Times are kept to the microsecond, as the
+// databases keep them.
+func NewToken(secret []byte, userID int64, perms []string, now time.Time, ttl time.Duration) (string, TokenClaims, error) {
+	now = now.UTC().Truncate(time.Microsecond)
+	c := TokenClaims{UserID: userID, Permissions: perms, IssuedAt: now, ExpiresAt: now.Add(ttl), ID: rand.Text()}
+	tok, err := SignToken(secret, c)
+	return tok, c, err
 }
 
 // ParseToken verifies a token: HS256 only (so alg:none and key-confusion

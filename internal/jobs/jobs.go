@@ -15,6 +15,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverdatabasesql"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 
+	"github.com/plazahq/plaza/internal/logging"
 	"github.com/plazahq/plaza/internal/metrics"
 )
 
@@ -49,7 +50,7 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 		every = 10 * time.Minute
 	}
 	cfg := &river.Config{
-		Logger:  d.Log.With("component", "jobs"),
+		Logger:  logging.Demote(d.Log.With("component", "jobs"), slog.LevelWarn), // River announces its start-up at Info
 		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}},
 		Workers: workers,
 		PeriodicJobs: []*river.PeriodicJob{

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -146,8 +147,22 @@ func Fetch(ctx context.Context, cfg Config) (Quote, error) {
 			break
 		}
 	}
-	return Quote{}, errors.Join(errs...)
+	return Quote{}, failures(errs)
 }
+
+// failures is every source's failure on one line, so a log line stays one
+// line; errors.Is and errors.As see each of them.
+type failures []error
+
+func (f failures) Error() string {
+	msgs := make([]string, len(f))
+	for i, err := range f {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func (f failures) Unwrap() []error { return f }
 
 // builtin are the six quotes used when no source answers.
 var builtin = [...]Quote{

@@ -8,8 +8,6 @@ package e2e
 
 import (
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -24,8 +22,8 @@ import (
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/config"
-	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
@@ -109,22 +107,7 @@ func startApp(t *testing.T) *httptest.Server {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	env := map[string]string{
-		"PLAZA_ENV": "test", "PUBLIC_APP_URL": base,
-		"JWT_SECRET": strings.Repeat("j", 32), "SESSION_SECRET": strings.Repeat("s", 32),
-		"QUOTE_SOURCE_ZENQUOTES_URL": config.QuoteSourceOff, "QUOTE_SOURCE_QUOTABLE_URL": config.QuoteSourceOff,
-		"QUOTE_SOURCE_DUMMYJSON_URL": config.QuoteSourceOff, "QUOTE_SOURCE_NINJAS_URL": config.QuoteSourceOff,
-	}
-	cfg, err := config.Load(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := models.NewStore(dbtest.Open(t, config.DialectSQLite))
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	audit := store.NewAuditBatcher(log)
-	t.Cleanup(audit.Close)
-	app := web.New(web.Deps{Config: cfg, Store: store, Logger: log, Static: os.DirFS("../../static"),
-		Version: "0.0.0-e2e", Started: time.Now(), Audit: audit})
+	app := apptest.New(t, dbtest.Open(t, config.DialectSQLite), func(d *web.Deps) { d.Config.PublicAppURL = base })
 	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: app, ReadHeaderTimeout: 10 * time.Second}}
 	srv.Start()
 	t.Cleanup(srv.Close)

@@ -1,4 +1,4 @@
-package web
+package handlers_test
 
 import (
 	"fmt"
@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 // TestLinkPreview goes through the real endpoint. Every target is a loopback
@@ -24,16 +26,16 @@ func TestLinkPreview(t *testing.T) {
 	}))
 	defer page.Close()
 	db := dbtest.Open(t, "sqlite")
-	open := newApp(t, db, func(d *Deps) { d.Config.LinkPreviewAllowPrivate = true })
-	strict := newApp(t, db)
+	open := apptest.New(t, db, func(d *web.Deps) { d.Config.LinkPreviewAllowPrivate = true })
+	strict := apptest.New(t, db)
 
-	res := do(t, open, "GET", "/api/link-preview?url="+url.QueryEscape(page.URL+"/event"), nil)
+	res := apptest.Do(t, open, "GET", "/api/link-preview?url="+url.QueryEscape(page.URL+"/event"), nil)
 	want := fmt.Sprintf(`{"title":"Garden day","description":"Bring gloves","image":"%s/img/g.png","url":"%s/event"}`, page.URL, page.URL)
 	if res.Code != 200 || strings.TrimSpace(res.Body.String()) != want || res.Header().Get("X-RateLimit-Limit") != "60" {
 		t.Errorf("got %d %s (limit %q), want %s", res.Code, res.Body, res.Header().Get("X-RateLimit-Limit"), want)
 	}
 	tests := []struct {
-		app         *testApp
+		app         *apptest.App
 		query, want string
 		status      int
 	}{
@@ -44,7 +46,7 @@ func TestLinkPreview(t *testing.T) {
 		{open, "?url=" + url.QueryEscape(page.URL+"/missing"), `"details":"404 Not Found"`, 502},
 	}
 	for _, tt := range tests {
-		res := do(t, tt.app, "GET", "/api/link-preview"+tt.query, nil)
+		res := apptest.Do(t, tt.app, "GET", "/api/link-preview"+tt.query, nil)
 		if res.Code != tt.status || !strings.Contains(res.Body.String(), tt.want) {
 			t.Errorf("%s: got %d %s, want %d with %s", tt.query, res.Code, res.Body, tt.status, tt.want)
 		}

@@ -1,4 +1,4 @@
-package web
+package handlers_test
 
 import (
 	"encoding/xml"
@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
 func TestAvatarImage(t *testing.T) {
-	app := newApp(t, dbtest.Open(t, "sqlite"))
-	res := do(t, app, "GET", "/api/avatar-image?seed=Ada&size=64", nil)
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	res := apptest.Do(t, app, "GET", "/api/avatar-image?seed=Ada&size=64", nil)
 	body := res.Body.String()
 	if res.Code != 200 || res.Header().Get("Content-Type") != "image/svg+xml" ||
 		res.Header().Get("Cache-Control") != "no-cache, no-store, must-revalidate" ||
@@ -21,16 +22,16 @@ func TestAvatarImage(t *testing.T) {
 	if err := xml.Unmarshal(res.Body.Bytes(), new(struct{})); err != nil {
 		t.Errorf("not XML: %v", err)
 	}
-	again := do(t, app, "GET", "/api/avatar-image?seed=Ada&size=64", nil)
-	other := do(t, app, "GET", "/api/avatar-image?seed=ada&size=64", nil)
+	again := apptest.Do(t, app, "GET", "/api/avatar-image?seed=Ada&size=64", nil)
+	other := apptest.Do(t, app, "GET", "/api/avatar-image?seed=ada&size=64", nil)
 	if again.Body.String() != body || other.Body.String() == body {
 		t.Error("same seed must give the same SVG, and seeds are case-sensitive")
 	}
-	if res := do(t, app, "GET", "/api/avatar-image?seed=Ada", nil); !strings.Contains(res.Body.String(), `width="200"`) {
+	if res := apptest.Do(t, app, "GET", "/api/avatar-image?seed=Ada", nil); !strings.Contains(res.Body.String(), `width="200"`) {
 		t.Error("default size is 200")
 	}
 	for _, q := range []string{"", "?seed=", "?seed=a&size=49", "?seed=a&size=1001", "?seed=a&size=big", "?seed=a&size=100.5"} {
-		res := do(t, app, "GET", "/api/avatar-image"+q, nil)
+		res := apptest.Do(t, app, "GET", "/api/avatar-image"+q, nil)
 		if res.Code != http.StatusBadRequest || !strings.Contains(res.Body.String(), `"status":400`) || !strings.Contains(res.Body.String(), `"error":`) {
 			t.Errorf("%q: got %d %s, want 400 {error, status}", q, res.Code, res.Body)
 		}

@@ -1,4 +1,4 @@
-package web
+package handlers_test
 
 import (
 	"bytes"
@@ -20,10 +20,12 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/ogimage"
 	"github.com/plazahq/plaza/internal/quotes"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 // User-Agents of the callers /api/og-image tells apart.
@@ -41,10 +43,10 @@ const (
 )
 
 // ogServer serves the real app over loopback HTTP. Its quote pool is the
-// default one (built-in quotes only) unless mutate sets Deps.Quotes.
-func ogServer(t *testing.T, mutate ...func(*Deps)) *httptest.Server {
+// default one (built-in quotes only) unless mutate sets web.Deps.Quotes.
+func ogServer(t *testing.T, mutate ...func(*web.Deps)) *httptest.Server {
 	t.Helper()
-	app := newApp(t, dbtest.Open(t, "sqlite"), mutate...)
+	app := apptest.New(t, dbtest.Open(t, "sqlite"), mutate...)
 	srv := httptest.NewServer(app)
 	t.Cleanup(srv.Close)
 	return srv
@@ -254,12 +256,12 @@ func TestOGImageQuotePool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pool := NewQuotePool(tt.cfg, slog.New(slog.DiscardHandler))
+			pool := web.NewQuotePool(tt.cfg, slog.New(slog.DiscardHandler))
 			pool.Start(context.Background())
 			t.Cleanup(pool.Close)
 			before := calls.Load()
-			waitFor(t, "the quote pool to fill", func() bool { return pool.Len() > 0 })
-			srv := ogServer(t, func(d *Deps) { d.Quotes = pool })
+			apptest.WaitFor(t, "the quote pool to fill", func() bool { return pool.Len() > 0 })
+			srv := ogServer(t, func(d *web.Deps) { d.Quotes = pool })
 			_, body := get(t, srv, "/api/og-image?type=svg&seed=pool", uaCurl, "")
 			doc := parseSVG(t, body)
 			if doc.Title != tt.wantQuote || doc.Desc != "— "+tt.wantAuthor || calls.Load() == before {

@@ -1,4 +1,4 @@
-package web
+package handlers_test
 
 import (
 	"errors"
@@ -6,12 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 func TestVersion(t *testing.T) {
 	db := dbtest.Open(t, "sqlite")
-	res := do(t, newApp(t, db), http.MethodGet, "/api/version", nil)
+	res := apptest.Do(t, apptest.New(t, db), http.MethodGet, "/api/version", nil)
 	if res.Code != http.StatusOK || strings.TrimSpace(res.Body.String()) != `{"version":"1.2.3"}` {
 		t.Fatalf("got %d %s, want 200 {\"version\":\"1.2.3\"}", res.Code, res.Body)
 	}
@@ -28,8 +30,8 @@ func TestVersion(t *testing.T) {
 
 func TestVersionUnknown(t *testing.T) {
 	db := dbtest.Open(t, "sqlite")
-	app := newApp(t, db, func(d *Deps) { d.Version, d.VersionErr = "", errors.New("no VERSION file") })
-	res := do(t, app, http.MethodGet, "/api/version", nil)
+	app := apptest.New(t, db, func(d *web.Deps) { d.Version, d.VersionErr = "", errors.New("no VERSION file") })
+	res := apptest.Do(t, app, http.MethodGet, "/api/version", nil)
 	want := `{"error":"Version information is not available","details":"no VERSION file"}`
 	if res.Code != http.StatusInternalServerError || strings.TrimSpace(res.Body.String()) != want {
 		t.Errorf("got %d %s, want 500 %s", res.Code, res.Body, want)

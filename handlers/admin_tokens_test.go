@@ -1,4 +1,4 @@
-package web
+package handlers_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -16,9 +17,9 @@ import (
 
 func TestTokenLifecycle(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
-		app := newApp(t, db)
-		cookie, _ := app.admin(t)
-		res := doBody(t, app, "POST", "/api/v1/admin/tokens", cookie, `{"permissions":["admin:read","admin:write"],"ttl":"2d","name":"ci"}`)
+		app := apptest.New(t, db)
+		cookie, _ := app.Admin(t)
+		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/tokens", cookie, `{"permissions":["admin:read","admin:write"],"ttl":"2d","name":"ci"}`)
 		var got struct {
 			Data struct{ ID, Token, ExpiresAt string }
 		}
@@ -27,36 +28,36 @@ func TestTokenLifecycle(t *testing.T) {
 			t.Fatalf("create: %d %s", res.Code, res.Body)
 		}
 		bearer := http.Header{"Authorization": {"Bearer " + got.Data.Token}}
-		if res := do(t, app, "GET", "/api/v1/admin/audit-logs", bearer); res.Code != 200 {
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", bearer); res.Code != 200 {
 			t.Errorf("the new token: %d %s", res.Code, res.Body)
 		}
-		if res := do(t, app, "DELETE", "/api/v1/admin/locks/user/1", bearer); res.Code != 403 {
+		if res := apptest.Do(t, app, "DELETE", "/api/v1/admin/locks/user/1", bearer); res.Code != 403 {
 			t.Errorf("beyond the token's permissions: %d, want 403", res.Code)
 		}
-		list := do(t, app, "GET", "/api/v1/admin/tokens", cookie)
+		list := apptest.Do(t, app, "GET", "/api/v1/admin/tokens", cookie)
 		if list.Code != 200 || !json.Valid(list.Body.Bytes()) || !contains(list.Body.String(), got.Data.ID) || contains(list.Body.String(), got.Data.Token) {
 			t.Errorf("list must name the token and never show it: %s", list.Body)
 		}
-		if res := do(t, app, "DELETE", "/api/v1/admin/tokens/"+got.Data.ID, cookie); res.Code != 200 {
+		if res := apptest.Do(t, app, "DELETE", "/api/v1/admin/tokens/"+got.Data.ID, cookie); res.Code != 200 {
 			t.Fatalf("revoke: %d %s", res.Code, res.Body)
 		}
-		if res := do(t, app, "GET", "/api/v1/admin/audit-logs", bearer); res.Code != 401 {
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", bearer); res.Code != 401 {
 			t.Errorf("revoked token: %d, want 401", res.Code)
 		}
-		if res := do(t, app, "DELETE", "/api/v1/admin/tokens/nope", cookie); res.Code != 404 {
+		if res := apptest.Do(t, app, "DELETE", "/api/v1/admin/tokens/nope", cookie); res.Code != 404 {
 			t.Errorf("unknown jti: %d, want 404", res.Code)
 		}
 	})
 }
 
 func TestTokenRequestValidation(t *testing.T) {
-	app := newApp(t, dbtest.Open(t, "sqlite"))
-	cookie, _ := app.admin(t)
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	cookie, _ := app.Admin(t)
 	for _, body := range []string{
 		`{"permissions":[]}`, `{"permissions":["root"]}`, `{"permissions":["admin:read"],"ttl":"forever"}`,
 		`{"permissions":["admin:read"],"ttl":"30s"}`, `{"permissions":["admin:read"],"extra":1}`, `{"permissions":"admin:read"}`, `[`,
 	} {
-		if res := doBody(t, app, "POST", "/api/v1/admin/tokens", cookie, body); res.Code != 422 || !contains(res.Body.String(), "VALIDATION_ERROR") {
+		if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/tokens", cookie, body); res.Code != 422 || !contains(res.Body.String(), "VALIDATION_ERROR") {
 			t.Errorf("%s: got %d %s, want 422", body, res.Code, res.Body)
 		}
 	}
@@ -64,14 +65,14 @@ func TestTokenRequestValidation(t *testing.T) {
 
 // TestDemotionDisablesToken: a token keeps only what its user's roles grant now.
 func TestDemotionDisablesToken(t *testing.T) {
-	app := newApp(t, dbtest.Open(t, "sqlite"))
-	u := app.user(t, "ada@example.com", auth.RoleAdmin)
-	bearer, _ := app.tokenFor(t, u.ID, auth.PermAdminRead)
-	if res := do(t, app, "GET", "/api/v1/admin/audit-logs", bearer); res.Code != 200 {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	u := app.User(t, "ada@example.com", auth.RoleAdmin)
+	bearer, _ := app.TokenFor(t, u.ID, auth.PermAdminRead)
+	if res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", bearer); res.Code != 200 {
 		t.Fatalf("as admin: %d", res.Code)
 	}
-	app.store.DB.NewDelete().Model((*models.UserRole)(nil)).Where("user_id = ? AND role_id = (SELECT id FROM roles WHERE name = 'admin')", u.ID).Exec(context.Background())
-	if res := do(t, app, "GET", "/api/v1/admin/audit-logs", bearer); res.Code != 403 {
+	app.Store.DB.NewDelete().Model((*models.UserRole)(nil)).Where("user_id = ? AND role_id = (SELECT id FROM roles WHERE name = 'admin')", u.ID).Exec(context.Background())
+	if res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", bearer); res.Code != 403 {
 		t.Errorf("after demotion: %d, want 403", res.Code)
 	}
 }

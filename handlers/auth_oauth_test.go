@@ -1,4 +1,4 @@
-package web
+package handlers_test
 
 import (
 	"context"
@@ -18,10 +18,13 @@ import (
 	"github.com/markbates/goth/providers/gitlab"
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/handlers"
+	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 // fakeOAuth is a local OAuth2 authorization server with GitHub's and
@@ -127,18 +130,18 @@ func (f *fakeOAuth) providers(publicURL string) []goth.Provider {
 }
 
 // newOAuthApp is the real app with the fake's providers enabled.
-func newOAuthApp(t *testing.T, db *bun.DB) (*testApp, *fakeOAuth) {
+func newOAuthApp(t *testing.T, db *bun.DB) (*apptest.App, *fakeOAuth) {
 	t.Helper()
 	f := newFakeOAuth(t)
-	app := newApp(t, db, func(d *Deps) { d.OAuthProviders = f.providers(d.Config.PublicAppURL) })
+	app := apptest.New(t, db, func(d *web.Deps) { d.OAuthProviders = f.providers(d.Config.PublicAppURL) })
 	return app, f
 }
 
 // begin starts an external sign-in and returns the provider's authorization
 // URL and the session cookie that holds the state.
-func (a *testApp) begin(t *testing.T, provider, query string) (*url.URL, string) {
+func begin(t *testing.T, a *apptest.App, provider, query string) (*url.URL, string) {
 	t.Helper()
-	res := do(t, a, "GET", "/api/auth/signin/"+provider+query, nil)
+	res := apptest.Do(t, a, "GET", "/api/auth/signin/"+provider+query, nil)
 	if res.Code != http.StatusFound {
 		t.Fatalf("begin %s: got %d %s", provider, res.Code, res.Body)
 	}
@@ -174,21 +177,21 @@ func consent(t *testing.T, authURL *url.URL) *url.URL {
 }
 
 // signInWith runs the whole round trip and returns the callback's response.
-func (a *testApp) signInWith(t *testing.T, provider, query string, header http.Header) *httptest.ResponseRecorder {
+func signInWith(t *testing.T, a *apptest.App, provider, query string, header http.Header) *httptest.ResponseRecorder {
 	t.Helper()
-	authURL, token := a.begin(t, provider, query)
+	authURL, token := begin(t, a, provider, query)
 	back := consent(t, authURL)
 	h := cookieHeader(token)
 	for k, vs := range header {
 		h[k] = vs
 	}
-	return do(t, a, "GET", back.RequestURI(), h)
+	return apptest.Do(t, a, "GET", back.RequestURI(), h)
 }
 
-func (a *testApp) links(t *testing.T) []models.ProviderAccount {
+func links(t *testing.T, a *apptest.App) []models.ProviderAccount {
 	t.Helper()
 	var rows []models.ProviderAccount
-	if err := a.store.DB.NewSelect().Model(&rows).Order("pa.id").Scan(context.Background()); err != nil {
+	if err := a.Store.DB.NewSelect().Model(&rows).Order("pa.id").Scan(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	return rows
@@ -207,7 +210,7 @@ func TestOAuthSignInCreatesUser(t *testing.T) {
 		app, f := newOAuthApp(t, db)
 		f.githubUser, f.githubEmails = adaGitHub, adaEmails
 
-		authURL, beginToken := app.begin(t, "github", "?callbackUrl=/admin/users")
+		authURL, beginToken := begin(t, app, "github", "?callbackUrl=/admin/users")
 		q := authURL.Query()
 		if authURL.Host != strings.TrimPrefix(f.URL, "http://") || authURL.Path != "/authorize" || q.Get("state") == "" ||
 			q.Get("client_id") != "gh-key" || q.Get("scope") != "user:email" ||
@@ -218,7 +221,7 @@ func TestOAuthSignInCreatesUser(t *testing.T) {
 		if back.Path != "/api/auth/callback/github" || back.Query().Get("state") != q.Get("state") {
 			t.Fatalf("provider sent the browser to %s", back)
 		}
-		res := do(t, app, "GET", back.RequestURI(), cookieHeader(beginToken))
+		res := apptest.Do(t, app, "GET", back.RequestURI(), cookieHeader(beginToken))
 		if res.Code != http.StatusSeeOther || res.Header().Get("Location") != "/admin/users" {
 			t.Fatalf("callback: got %d to %q %s", res.Code, res.Header().Get("Location"), res.Body)
 		}
@@ -229,39 +232,39 @@ func TestOAuthSignInCreatesUser(t *testing.T) {
 		var sess struct {
 			User struct{ ID, Email, Role string }
 		}
-		body := do(t, app, "GET", "/api/auth/session", cookieHeader(token)).Body.String()
+		body := apptest.Do(t, app, "GET", "/api/auth/session", cookieHeader(token)).Body.String()
 		json.Unmarshal([]byte(body), &sess)
 		if sess.User.Email != "ada@example.com" || sess.User.Role != "user" ||
 			!strings.Contains(body, `"name":"Ada Lovelace"`) || !strings.Contains(body, `"image":"https://avatars.example/ada.png"`) {
 			t.Errorf("session after the callback: %s", body)
 		}
-		u, err := app.store.UserByEmail(context.Background(), "ada@example.com")
+		u, err := app.Store.UserByEmail(context.Background(), "ada@example.com")
 		if err != nil || u.Username != "adal" || u.EmailVerified == nil || u.LoginCount != 1 {
 			t.Errorf("created user %+v, %v", u, err)
 		}
-		rows := app.links(t)
+		rows := links(t, app)
 		if len(rows) != 1 || rows[0].UserID != u.ID || rows[0].Provider != "github" || rows[0].ProviderUserID != "4242" ||
 			rows[0].Email == nil || *rows[0].Email != "ada@example.com" || !rows[0].EmailVerified || rows[0].LastUsedAt == nil {
 			t.Errorf("provider accounts %+v", rows)
 		}
 		var method string
-		app.store.DB.NewSelect().Model((*models.Login)(nil)).Column("method").Where("user_id = ?", u.ID).Scan(context.Background(), &method)
+		app.Store.DB.NewSelect().Model((*models.Login)(nil)).Column("method").Where("user_id = ?", u.ID).Scan(context.Background(), &method)
 		if method != "github" {
 			t.Errorf("login method %q, want github", method)
 		}
 
 		// The provider's redirect is good once.
-		if res := do(t, app, "GET", back.RequestURI(), cookieHeader(token)); res.Code != http.StatusUnauthorized {
+		if res := apptest.Do(t, app, "GET", back.RequestURI(), cookieHeader(token)); res.Code != http.StatusUnauthorized {
 			t.Errorf("replayed callback: got %d %s, want 401", res.Code, res.Body)
 		}
 
 		// Signing in again finds the same user through the link.
-		res = app.signInWith(t, "github", "", nil)
+		res = signInWith(t, app, "github", "", nil)
 		if res.Code != http.StatusSeeOther || res.Header().Get("Location") != "/admin" {
 			t.Errorf("second sign-in: %d to %q", res.Code, res.Header().Get("Location"))
 		}
-		if n, _ := app.store.CountUsers(context.Background()); n != 1 || len(app.links(t)) != 1 {
-			t.Errorf("second sign-in made %d users, %d links; want 1, 1", n, len(app.links(t)))
+		if n, _ := app.Store.CountUsers(context.Background()); n != 1 || len(links(t, app)) != 1 {
+			t.Errorf("second sign-in made %d users, %d links; want 1, 1", n, len(links(t, app)))
 		}
 	})
 }
@@ -269,20 +272,20 @@ func TestOAuthSignInCreatesUser(t *testing.T) {
 func TestOAuthSignInLinksVerifiedEmail(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app, f := newOAuthApp(t, db)
-		ada := app.withPassword(t, "ada@example.com", "correct horse", "admin")
+		ada := app.UserWithPassword(t, "ada@example.com", "correct horse", "admin")
 		f.gitlabUser = adaGitLab
-		res := app.signInWith(t, "gitlab", "?callbackUrl=https://evil.example/steal", nil)
+		res := signInWith(t, app, "gitlab", "?callbackUrl=https://evil.example/steal", nil)
 		if res.Code != http.StatusSeeOther || res.Header().Get("Location") != "/admin" {
 			t.Fatalf("callback: got %d to %q %s", res.Code, res.Header().Get("Location"), res.Body)
 		}
-		body := do(t, app, "GET", "/api/auth/session", cookieHeader(sessionCookie(t, res.Result()))).Body.String()
+		body := apptest.Do(t, app, "GET", "/api/auth/session", cookieHeader(sessionCookie(t, res.Result()))).Body.String()
 		if !strings.Contains(body, `"id":"`+strconv.FormatInt(ada.ID, 10)+`"`) || !strings.Contains(body, `"role":"admin"`) {
 			t.Errorf("session: %s, want user %d", body, ada.ID)
 		}
-		if n, _ := app.store.CountUsers(context.Background()); n != 1 {
+		if n, _ := app.Store.CountUsers(context.Background()); n != 1 {
 			t.Errorf("%d users, want 1 (linked, not created)", n)
 		}
-		if rows := app.links(t); len(rows) != 1 || rows[0].UserID != ada.ID || rows[0].Provider != "gitlab" || rows[0].ProviderUserID != "77" {
+		if rows := links(t, app); len(rows) != 1 || rows[0].UserID != ada.ID || rows[0].Provider != "gitlab" || rows[0].ProviderUserID != "77" {
 			t.Errorf("provider accounts %+v", rows)
 		}
 	})
@@ -291,9 +294,9 @@ func TestOAuthSignInLinksVerifiedEmail(t *testing.T) {
 func TestOAuthSignInRefusals(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app, f := newOAuthApp(t, db)
-		app.user(t, "ada@example.com")
-		banned := app.user(t, "bob@example.com")
-		app.store.DB.NewUpdate().Model((*models.User)(nil)).Set("status = 'banned'").Where("id = ?", banned.ID).Exec(context.Background())
+		app.User(t, "ada@example.com")
+		banned := app.User(t, "bob@example.com")
+		app.Store.DB.NewUpdate().Model((*models.User)(nil)).Set("status = 'banned'").Where("id = ?", banned.ID).Exec(context.Background())
 		tests := []struct {
 			name, provider             string
 			githubUser, emails, gitlab string
@@ -306,24 +309,24 @@ func TestOAuthSignInRefusals(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				f.githubUser, f.githubEmails, f.gitlabUser = tt.githubUser, tt.emails, tt.gitlab
-				res := app.signInWith(t, tt.provider, "", nil)
+				res := signInWith(t, app, tt.provider, "", nil)
 				if res.Code != http.StatusUnauthorized || !strings.Contains(res.Body.String(), `"code":"UNAUTHORIZED"`) ||
 					!strings.Contains(res.Body.String(), tt.want) {
 					t.Errorf("got %d %s, want 401 saying %q", res.Code, res.Body, tt.want)
 				}
 				if tok := sessionCookie(t, res.Result()); tok != "" {
-					if body := do(t, app, "GET", "/api/auth/session", cookieHeader(tok)).Body.String(); body != "{}\n" {
+					if body := apptest.Do(t, app, "GET", "/api/auth/session", cookieHeader(tok)).Body.String(); body != "{}\n" {
 						t.Errorf("refused sign-in left a session: %s", body)
 					}
 				}
-				page := app.signInWith(t, tt.provider, "", http.Header{"Accept": {"text/html,application/xhtml+xml"}})
+				page := signInWith(t, app, tt.provider, "", http.Header{"Accept": {"text/html,application/xhtml+xml"}})
 				if page.Code != http.StatusUnauthorized || !strings.Contains(page.Body.String(), `data-testid="signin-error"`) {
 					t.Errorf("browser: got %d %s, want the sign-in page with the message", page.Code, page.Body)
 				}
 			})
 		}
-		if n, _ := app.store.CountUsers(context.Background()); n != 2 || len(app.links(t)) != 0 {
-			t.Errorf("refusals wrote: %d users, %d links; want 2, 0", n, len(app.links(t)))
+		if n, _ := app.Store.CountUsers(context.Background()); n != 2 || len(links(t, app)) != 0 {
+			t.Errorf("refusals wrote: %d users, %d links; want 2, 0", n, len(links(t, app)))
 		}
 	})
 }
@@ -367,15 +370,15 @@ func TestOAuthStateChecked(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			authURL, token := app.begin(t, "github", "")
+			authURL, token := begin(t, app, "github", "")
 			target, h := tt.tamper(consent(t, authURL), token)
-			res := do(t, app, "GET", target, h)
+			res := apptest.Do(t, app, "GET", target, h)
 			if res.Code != http.StatusUnauthorized || !strings.Contains(res.Body.String(), `"UNAUTHORIZED"`) || !strings.Contains(res.Body.String(), tt.want) {
 				t.Errorf("got %d %s, want 401 saying %q", res.Code, res.Body, tt.want)
 			}
 		})
 	}
-	if n, _ := app.store.CountUsers(context.Background()); n != 0 {
+	if n, _ := app.Store.CountUsers(context.Background()); n != 0 {
 		t.Errorf("%d users after refused callbacks, want 0", n)
 	}
 }
@@ -386,16 +389,16 @@ func TestOAuthStateExpires(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Now().UTC()
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	app := newApp(t, dbtest.Open(t, "sqlite"), func(d *Deps) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"), func(d *web.Deps) {
 		d.OAuthProviders = f.providers(d.Config.PublicAppURL)
 		d.Now = clock
 	})
-	authURL, token := app.begin(t, "github", "")
+	authURL, token := begin(t, app, "github", "")
 	back := consent(t, authURL)
 	mu.Lock()
 	now = now.Add(handlers.OAuthStateTTL + time.Second)
 	mu.Unlock()
-	res := do(t, app, "GET", back.RequestURI(), cookieHeader(token))
+	res := apptest.Do(t, app, "GET", back.RequestURI(), cookieHeader(token))
 	if res.Code != http.StatusUnauthorized || !strings.Contains(res.Body.String(), "expired") {
 		t.Errorf("callback after %v: got %d %s, want 401", handlers.OAuthStateTTL, res.Code, res.Body)
 	}
@@ -404,7 +407,7 @@ func TestOAuthStateExpires(t *testing.T) {
 func TestOAuthUnknownProvider(t *testing.T) {
 	app, _ := newOAuthApp(t, dbtest.Open(t, "sqlite"))
 	for _, path := range []string{"/api/auth/signin/myspace", "/api/auth/signin/google", "/api/auth/callback/myspace?code=x&state=y"} {
-		res := do(t, app, "GET", path, nil)
+		res := apptest.Do(t, app, "GET", path, nil)
 		if res.Code != http.StatusNotFound || !strings.Contains(res.Body.String(), `{"error":{"code":"NOT_FOUND"`) {
 			t.Errorf("%s: got %d %s, want 404 NOT_FOUND", path, res.Code, res.Body)
 		}
@@ -413,19 +416,19 @@ func TestOAuthUnknownProvider(t *testing.T) {
 
 func TestOAuthProvidersListed(t *testing.T) {
 	t.Run("none", func(t *testing.T) {
-		app := newApp(t, dbtest.Open(t, "sqlite"))
-		if res := do(t, app, "GET", "/api/auth/providers", nil); res.Code != 200 || res.Body.String() != "{}\n" {
+		app := apptest.New(t, dbtest.Open(t, "sqlite"))
+		if res := apptest.Do(t, app, "GET", "/api/auth/providers", nil); res.Code != 200 || res.Body.String() != "{}\n" {
 			t.Errorf("got %d %s, want {}", res.Code, res.Body)
 		}
-		if body := do(t, app, "GET", "/api/auth/signin", nil).Body.String(); strings.Contains(body, "signin-providers") {
+		if body := apptest.Do(t, app, "GET", "/api/auth/signin", nil).Body.String(); strings.Contains(body, "signin-providers") {
 			t.Errorf("sign-in page lists providers when none is enabled")
 		}
 	})
 	t.Run("enabled by env keys", func(t *testing.T) {
-		app := newApp(t, dbtest.Open(t, "sqlite"), func(d *Deps) {
-			d.Config.Providers = config.Providers{GitHubKey: "k", GitHubSecret: "s", DiscordKey: "k", DiscordSecret: "s"}
+		app := apptest.New(t, dbtest.Open(t, "sqlite"), func(d *web.Deps) {
+			d.OAuthProviders = auth.OAuthProviders(config.Providers{GitHubKey: "k", GitHubSecret: "s", DiscordKey: "k", DiscordSecret: "s"}, d.Config.PublicAppURL)
 		})
-		res := do(t, app, "GET", "/api/auth/providers", nil)
+		res := apptest.Do(t, app, "GET", "/api/auth/providers", nil)
 		var got map[string]map[string]string
 		if err := json.Unmarshal(res.Body.Bytes(), &got); err != nil {
 			t.Fatal(err)
@@ -446,7 +449,7 @@ func TestOAuthProvidersListed(t *testing.T) {
 				}
 			}
 		}
-		page := do(t, app, "GET", "/api/auth/signin", nil).Body.String()
+		page := apptest.Do(t, app, "GET", "/api/auth/signin", nil).Body.String()
 		for _, want := range []string{`data-testid="provider-github"`, `data-testid="provider-discord"`, "Continue with GitHub", `href="http://127.0.0.1:8080/api/auth/signin/discord"`} {
 			if !strings.Contains(page, want) {
 				t.Errorf("sign-in page lacks %s", want)

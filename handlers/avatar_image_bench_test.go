@@ -1,4 +1,4 @@
-package web
+package handlers_test
 
 import (
 	"net/http"
@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 // BenchmarkAvatarLoopback measures GET /api/avatar-image through the whole
@@ -16,18 +18,18 @@ import (
 // size. It reports requests per second and p50/p99 latency. The per-IP
 // limit (600/min) is lifted: every request comes from 127.0.0.1.
 //
-// Run: go test -run '^$' -bench AvatarLoopback -benchtime 100000x ./web
+// Run: go test -run '^$' -bench AvatarLoopback -benchtime 100000x ./handlers
 func BenchmarkAvatarLoopback(b *testing.B) {
-	app := newApp(b, dbtest.Open(b, "sqlite"), func(d *Deps) { d.Config.RateLimit.Avatar = 1 << 30 })
+	app := apptest.New(b, dbtest.Open(b, "sqlite"), func(d *web.Deps) { d.Config.RateLimit.Avatar = 1 << 30 })
 	srv := httptest.NewServer(app)
 	defer srv.Close()
 	base := srv.URL + "/api/avatar-image?seed=bench-"
 	url := func(i int) string { return base + strconv.Itoa(i) }
 
 	start := time.Now()
-	lat := measure(b, url, nil, http.StatusOK)
+	lat := apptest.Measure(b, url, nil, http.StatusOK)
 	elapsed := time.Since(start)
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
-	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
-	b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
+	b.ReportMetric(apptest.Millis(lat[len(lat)/2]), "p50-ms")
+	b.ReportMetric(apptest.Millis(lat[len(lat)*99/100]), "p99-ms")
 }

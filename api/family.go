@@ -1,0 +1,70 @@
+package api
+
+import "net/http"
+
+// Family is a group of routes that share an error envelope (interface.md
+// part 7). Every route names its family in the route table.
+type Family int
+
+// The families. The public utilities share one shape, except the
+// collector and the avatar endpoint, which have their own (interface.md 7.3).
+const (
+	FamilyConsole   Family = iota + 1 // HTML pages: an error page, or an alert for htmx
+	FamilyV1                          // /api/v1/admin: {success:false, error:{code, message, …}}
+	FamilyAdmin                       // the unversioned /api/admin: {error, details}
+	FamilyGeneral                     // the rest of /api: {error:{code, message, details}}
+	FamilyPublic                      // link preview, og-image, version, health: {error, details}
+	FamilyCollector                   // analytics collection: {success:false, error, details}
+	FamilyAvatar                      // avatar-image: {error, status}
+)
+
+// String names the family in logs and test output.
+func (f Family) String() string {
+	return [...]string{"undeclared", "console", "v1", "admin", "general", "public", "collector", "avatar"}[f]
+}
+
+// ErrorBody is e as the family writes it: the status and the JSON body.
+// The unversioned admin family and the public utilities answer invalid
+// input with 400 where the others use 422 (DECISIONS.md section 9). The
+// console family has no JSON body; its errors are pages.
+func (f Family) ErrorBody(e *Error) (int, any) {
+	ve, _ := e.Details.(*ValidationError)
+	switch f {
+	case FamilyV1:
+		body := e.objectBody(ve)
+		if e.RequiredPermission != "" {
+			body.Code = CodeInsufficientAdminPermissions
+		}
+		body.RequiredPermission, body.LockedBy, body.LockedAt = e.RequiredPermission, e.LockedBy, e.LockedAt
+		return e.Status, V1Error{Error: body}
+	case FamilyGeneral, FamilyConsole:
+		return e.Status, GeneralError{Error: e.objectBody(ve)}
+	}
+	status := e.Status
+	if e.Code == CodeValidationError {
+		status = http.StatusBadRequest
+	}
+	switch f {
+	case FamilyCollector:
+		var details []PathMessage
+		if ve != nil {
+			details = ve.PathMessages()
+		}
+		return status, CollectFailure{Error: e.Message, Details: details}
+	case FamilyAvatar:
+		return status, AvatarFailure{Error: e.Message, Status: status}
+	}
+	var details any = e.Details
+	if ve != nil {
+		details = ve.ZodIssues()
+	}
+	return status, PublicError{Error: e.Message, Details: details}
+}
+
+func (e *Error) objectBody(ve *ValidationError) GeneralErrorBody {
+	body := GeneralErrorBody{Code: e.Code, Message: e.Message, Details: e.Details}
+	if ve != nil {
+		body.Details = ve.FieldReasons()
+	}
+	return body
+}

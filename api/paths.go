@@ -1,0 +1,45 @@
+package api
+
+// Paths of Plaza's routes, shared by the route table, the views and the
+// tests. A path with a :name segment is a route pattern; the functions
+// below build the concrete URLs.
+const (
+	PathRoot             = "/"
+	PathConsole          = "/admin"
+	PathConsoleHealth    = "/admin/health-cards"
+	PathStatic           = "/static"
+	PathOGViewer         = "/og-image-viewer"
+	PathHealth           = "/api/health"
+	PathVersion          = "/api/version"
+	PathMetrics          = "/api/metrics"
+	PathLinkPreview      = "/api/link-preview"
+	PathAvatarImage      = "/api/avatar-image"
+	PathOGImage          = "/api/og-image"
+	PathAnalyticsCollect = "/api/analytics/collect"
+	PathSignIn           = "/api/auth/signin"
+	PathSignInProvider   = "/api/auth/signin/:provider"
+	PathCallbackProvider = "/api/auth/callback/:provider"
+	PathSession          = "/api/auth/session"
+	PathProviders        = "/api/auth/providers"
+	PathSignOut          = "/api/auth/signout"
+	PathAdminV1          = "/api/v1/admin"
+	PathAdminTokens      = PathAdminV1 + "/tokens"
+	PathAdminToken       = PathAdminTokens + "/:id"
+	PathAdminAuditLogs   = PathAdminV1 + "/audit-logs"
+	PathAdminAuditVerify = PathAdminAuditLogs + "/verify"
+	PathAdminLocks       = PathAdminV1 + "/locks"
+	PathAdminLock        = PathAdminLocks + "/:type/:id"
+	PathAdminUnversioned = "/api/admin"
+)
+
+// SignInProviderPath is where an external sign-in with provider starts.
+func SignInProviderPath(provider string) string { return PathSignIn + "/" + provider }
+
+// CallbackPath is where provider sends the user back.
+func CallbackPath(provider string) string { return "/api/auth/callback/" + provider }
+
+// AdminTokenPath is one admin token's URL, by jti.
+func AdminTokenPath(jti string) string { return PathAdminTokens + "/" + jti }
+
+// AdminLockPath is the URL of the lock on one resource.
+func AdminLockPath(typ, id string) string { return PathAdminLocks + "/" + typ + "/" + id }

@@ -1,0 +1,233 @@
+// Package app opens Plaza's runtime, the same way for every sub-command and
+// every test: the configuration and logger (Load), then the database,
+// migrations, store, secrets and job queue (Open), and for serving the
+// dependencies of the web layer (Runtime.Web). Close undoes what was
+// opened, in reverse order.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/jobs"
+	"github.com/plazahq/plaza/internal/logging"
+	"github.com/plazahq/plaza/internal/metrics"
+	"github.com/plazahq/plaza/internal/ratelimit"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/web"
+)
+
+// Load reads the configuration from the environment and builds the logger
+// it asks for, writing to w; configuration warnings are logged once.
+func Load(getenv func(string) string, w io.Writer) (config.Config, *slog.Logger, error) {
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("configuration: %w", err)
+	}
+	log := NewLogger(cfg, w)
+	for _, warning := range cfg.Warnings {
+		log.Warn(warning)
+	}
+	return cfg, log, nil
+}
+
+// NewLogger is the logger the configuration asks for: JSON in production
+// or with LOG_FORMAT=json, text otherwise.
+func NewLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel)) // validated by config.Load
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" || (cfg.LogFormat == "" && cfg.Production()) {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// Options tune Open.
+type Options struct {
+	// DB is an open database to use instead of opening DATABASE_URL (tests
+	// hand over the database they made); Close leaves it open.
+	DB *bun.DB
+	// AsIs opens the database as it is: no migrations, no secrets written
+	// (plaza backup copies a database without changing it).
+	AsIs bool
+}
+
+// Runtime is an open Plaza.
+type Runtime struct {
+	Config  config.Config // with the secrets filled in
+	Log     *slog.Logger
+	DB      *bun.DB
+	Store   *models.Store
+	Metrics *metrics.Metrics
+	// Jobs is the job queue, not yet working; StartJobs starts it.
+	Jobs *jobs.Runner
+	// Migrated lists the migrations this Open applied.
+	Migrated models.MigrateResult
+
+	closers []func()
+}
+
+// Open connects to the database, migrates it, builds the store, fills in
+// missing secrets and builds the job queue. On failure, what was opened is
+// closed again.
+func Open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*Runtime, error) {
+	rt := &Runtime{Config: cfg, Log: log, DB: opts.DB}
+	if err := rt.open(ctx, opts); err != nil {
+		rt.Close()
+		return nil, err
+	}
+	return rt, nil
+}
+
+func (rt *Runtime) open(ctx context.Context, opts Options) error {
+	if rt.DB == nil {
+		dbURL, err := config.ParseDatabaseURL(rt.Config.DatabaseURL)
+		if err != nil {
+			return err
+		}
+		db, err := models.Open(ctx, dbURL, models.OpenOptions{DebugSQL: rt.Config.DebugSQL})
+		if err != nil {
+			return err
+		}
+		rt.DB = db
+		rt.onClose(func() { db.Close() })
+	}
+	rt.Store = models.NewStore(rt.DB)
+	rt.Metrics = metrics.New(rt.DB.DB)
+	if opts.AsIs {
+		return nil
+	}
+	var err error
+	if rt.Migrated, err = models.Migrate(ctx, rt.DB, rt.Log); err != nil {
+		return err
+	}
+	if err := ensureSecrets(ctx, rt.Store, &rt.Config); err != nil {
+		return err
+	}
+	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store, Analytics: rt.Store, Metrics: rt.Metrics, Log: rt.Log})
+	return err
+}
+
+// StartJobs starts working the job queue until Close, which lets running
+// jobs finish their current step for up to SHUTDOWN_TIMEOUT.
+func (rt *Runtime) StartJobs(ctx context.Context) error {
+	if err := rt.Jobs.Start(context.WithoutCancel(ctx)); err != nil { // stopped by Close, not by the signal
+		return fmt.Errorf("start job queue: %w", err)
+	}
+	rt.onClose(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), rt.Config.ShutdownTimeout)
+		defer cancel()
+		if err := rt.Jobs.Stop(ctx); err != nil {
+			rt.Log.Error("stop job queue", "error", err)
+		}
+	})
+	return nil
+}
+
+// Close closes everything Open and Web opened, last opened first.
+func (rt *Runtime) Close() {
+	for i := len(rt.closers) - 1; i >= 0; i-- {
+		rt.closers[i]()
+	}
+	rt.closers = nil
+}
+
+func (rt *Runtime) onClose(fn func()) { rt.closers = append(rt.closers, fn) }
+
+// WebOptions are what the web layer needs beyond the runtime.
+type WebOptions struct {
+	Static     fs.FS // the static/ folder
+	Version    string
+	VersionErr error // why Version is empty
+	Started    time.Time
+	// FirstStart quiets the quote pool's reports to debug level, so that
+	// the first start's banner is the last word on an offline machine.
+	FirstStart bool
+}
+
+// Web builds and starts what serving needs: the rate limiter (in Redis
+// with REDIS_URL), sessions, the audit writer, the analytics collector, the
+// cache of checked callers with its change listener, and the og-image quote
+// pool. Close stops them after the server has stopped, writing whatever
+// audit entries and events were accepted.
+func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
+	limiter, err := newLimiter(ctx, rt.Config.RedisURL)
+	if err != nil {
+		return web.Deps{}, err
+	}
+	dbURL, err := config.ParseDatabaseURL(rt.Config.DatabaseURL)
+	if err != nil {
+		return web.Deps{}, err
+	}
+	d := web.Deps{Config: rt.Config, Store: rt.Store, Logger: rt.Log, Static: o.Static, Version: o.Version,
+		VersionErr: o.VersionErr, Started: o.Started, Now: func() time.Time { return time.Now().UTC() },
+		Limiter: limiter, Metrics: rt.Metrics, Sessions: web.NewSessions(rt.Store, rt.Config.PublicAppURL)}
+	d.Audit = rt.Store.NewAuditBatcher(rt.Log)
+	rt.onClose(d.Audit.Close)
+	d.Events = web.NewCollector(rt.Store, rt.Log, rt.Metrics)
+	rt.onClose(d.Events.Close) // before the audit writer and the database: every accepted event is written
+	listening, stopListening := context.WithCancel(context.WithoutCancel(ctx))
+	rt.onClose(stopListening)
+	d.Principals = web.CachePrincipals(listening, rt.Store, dbURL, rt.Log)
+	poolLog := rt.Log
+	if o.FirstStart {
+		poolLog = logging.Demote(poolLog, slog.LevelError)
+	}
+	pool := web.NewQuotePool(rt.Config.Quotes, poolLog)
+	pool.Start(ctx)
+	rt.onClose(pool.Close) // cancels a fetch in flight
+	d.OAuthProviders = auth.OAuthProviders(rt.Config.Providers, rt.Config.PublicAppURL)
+	d.Quotes = pool
+	return d, nil
+}
+
+// newLimiter keeps rate-limit counters in Redis when REDIS_URL is set, so
+// that every instance shares them, else in memory.
+func newLimiter(ctx context.Context, redisURL string) (*ratelimit.Limiter, error) {
+	if redisURL == "" {
+		return ratelimit.NewMemory(), nil
+	}
+	opts, err := redis.ParseURL(redisURL)
+	if err != nil {
+		return nil, fmt.Errorf("REDIS_URL: %w", err)
+	}
+	client := redis.NewClient(opts)
+	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := client.Ping(pingCtx).Err(); err != nil {
+		return nil, fmt.Errorf("connect to Redis at REDIS_URL: %w", err)
+	}
+	return ratelimit.NewRedis(client, "plaza:rl")
+}
+
+// ensureSecrets fills missing secrets outside production with values
+// generated once and kept in the database, so that every instance and every
+// restart agree (DECISIONS.md section 1). Production refuses to start
+// without them (config.Load).
+func ensureSecrets(ctx context.Context, store *models.Store, cfg *config.Config) error {
+	gen := func() (string, error) { return auth.RandomSecret(), nil }
+	for _, s := range []struct {
+		key string
+		dst *string
+	}{{"session_secret", &cfg.SessionSecret}, {"jwt_secret", &cfg.JWTSecret}} {
+		if *s.dst != "" {
+			continue
+		}
+		v, err := store.EnsureSetting(ctx, s.key, gen)
+		if err != nil {
+			return err
+		}
+		*s.dst = v
+	}
+	return nil
+}

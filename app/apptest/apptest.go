@@ -1,0 +1,212 @@
+// Package apptest builds the real Plaza app for HTTP tests, the way serve
+// does (app.Open, Runtime.Web, web.New), over a database from dbtest, with
+// helpers to sign callers in and send requests through it.
+package apptest
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/app"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
+)
+
+// Config is a valid configuration for tests. Its quote sources are off, so
+// that no app built from it can reach the internet; a test that wants
+// quotes points them at its own httptest server.
+func Config(t testing.TB) config.Config {
+	t.Helper()
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{
+			"PLAZA_ENV": "test", "PUBLIC_APP_URL": "http://127.0.0.1:8080",
+			"JWT_SECRET": strings.Repeat("j", 32), "SESSION_SECRET": strings.Repeat("s", 32),
+			"QUOTE_SOURCE_ZENQUOTES_URL": config.QuoteSourceOff, "QUOTE_SOURCE_QUOTABLE_URL": config.QuoteSourceOff,
+			"QUOTE_SOURCE_DUMMYJSON_URL": config.QuoteSourceOff, "QUOTE_SOURCE_NINJAS_URL": config.QuoteSourceOff,
+		}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// Version is the version test apps report.
+const Version = "1.2.3"
+
+// Uptime is how long test apps claim to have run: 3h 2m 1s.
+const Uptime = 3*time.Hour + 2*time.Minute + time.Second
+
+// App is the real app over a real database, with handles tests use to sign
+// callers in and look behind the API.
+type App struct {
+	*echo.Echo
+	Deps    web.Deps
+	Store   *models.Store
+	Runtime *app.Runtime
+}
+
+// New builds the app over db as serve does; mutate may replace
+// dependencies before web.New. Everything closes when the test ends.
+func New(t testing.TB, db *bun.DB, mutate ...func(*web.Deps)) *App {
+	t.Helper()
+	cfg := Config(t)
+	cfg.DatabaseURL = dbtest.URL(t, db)
+	ctx := context.Background()
+	rt, err := app.Open(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{DB: db})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rt.Close)
+	d, err := rt.Web(ctx, app.WebOptions{Static: os.DirFS(StaticDir()), Version: Version, Started: time.Now().Add(-Uptime)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt.Store.Dialect() == config.DialectPostgres && !d.Principals.Enabled() {
+		t.Fatal("the auth change listener did not start")
+	}
+	for _, m := range mutate {
+		m(&d)
+	}
+	e, err := web.New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &App{Echo: e, Deps: d, Store: rt.Store, Runtime: rt}
+}
+
+// StaticDir is the repository's static/ folder, wherever the test runs.
+func StaticDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "static")
+}
+
+// FlushAudit waits until every queued audit entry is stored.
+func (a *App) FlushAudit(t testing.TB) {
+	t.Helper()
+	if err := a.Deps.Audit.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// AuditEntries are every stored audit entry, oldest first, once the queue
+// is written.
+func (a *App) AuditEntries(t testing.TB) []models.AuditEntry {
+	t.Helper()
+	a.FlushAudit(t)
+	var rows []models.AuditEntry
+	if err := a.Store.DB.NewSelect().Model(&rows).Order("id").Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// User creates a user with the given roles ("user" is implied).
+func (a *App) User(t testing.TB, email string, roles ...string) *models.User {
+	t.Helper()
+	u, err := a.Store.CreateUser(context.Background(), models.NewUser{Email: email, Roles: roles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// UserWithPassword creates a user who can sign in with password.
+func (a *App) UserWithPassword(t testing.TB, email, password string, roles ...string) *models.User {
+	t.Helper()
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := a.Store.CreateUser(context.Background(), models.NewUser{Email: email, PasswordHash: hash, Roles: roles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// SessionFor seeds a session for the user server-side and returns the
+// cookie header that carries it.
+func (a *App) SessionFor(t testing.TB, userID int64) http.Header {
+	t.Helper()
+	sm := a.Deps.Sessions
+	ctx, err := sm.Load(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm.Put(ctx, web.SessionUserKey, userID)
+	token, _, err := sm.Commit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return http.Header{"Cookie": {sm.Cookie.Name + "=" + token}}
+}
+
+// TokenFor mints an admin token for the user and returns the header
+// carrying it, and its jti.
+func (a *App) TokenFor(t testing.TB, userID int64, perms ...string) (http.Header, string) {
+	t.Helper()
+	tok, claims, err := auth.NewToken([]byte(a.Deps.Config.JWTSecret), userID, perms, time.Now(), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	rec := models.NewAPIToken(claims, "test", nil)
+	if err := a.Store.Change(ctx, func(ctx context.Context) error { return a.Store.RecordAPIToken(ctx, rec) }); err != nil {
+		t.Fatal(err)
+	}
+	return http.Header{"Authorization": {"Bearer " + tok}}, rec.JTI
+}
+
+// Admin is a signed-in super admin's session header.
+func (a *App) Admin(t testing.TB) (http.Header, *models.User) {
+	t.Helper()
+	u := a.User(t, "root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+	return a.SessionFor(t, u.ID), u
+}
+
+// Do sends one request through h and returns the recorded response.
+func Do(t testing.TB, h http.Handler, method, target string, header http.Header) *httptest.ResponseRecorder {
+	t.Helper()
+	return DoBody(t, h, method, target, header, "")
+}
+
+// DoBody sends a request with a body (JSON unless the header says otherwise).
+func DoBody(t testing.TB, h http.Handler, method, target string, header http.Header, body string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(method, target, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// WaitFor polls cond until it holds, failing the test after 10 s.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/audit"
+)
+
+// Work is one request's unit of work (DESIGN.md, "Audit"). Its first Change
+// begins a transaction that stays open until Finish, which writes the
+// request's audit entry with the outcome the caller reports and commits the
+// changes and their entry together. A request's changes therefore land
+// together with their record, or not at all; a failed change undoes the
+// request's earlier changes too.
+//
+// Within a Work every Store query runs in the open transaction, so a handler
+// reads its own writes and never waits on itself for SQLite's write lock.
+// The queries of one request run one at a time, as handlers run them.
+type Work struct {
+	store *Store
+	draft *audit.Draft
+
+	mu sync.Mutex
+	tx *bun.Tx
+}
+
+// NewWork starts the unit of work of a request whose audit entry is d (nil
+// for a request that is not audited).
+func (s *Store) NewWork(d *audit.Draft) *Work {
+	return &Work{store: s, draft: d}
+}
+
+type workKey struct{}
+
+// WithWork makes ctx carry w, so that Change joins it.
+func WithWork(ctx context.Context, w *Work) context.Context {
+	return context.WithValue(ctx, workKey{}, w)
+}
+
+func workFrom(ctx context.Context) *Work {
+	w, _ := ctx.Value(workKey{}).(*Work)
+	return w
+}
+
+// Pending reports whether changes wait for Finish to commit them.
+func (w *Work) Pending() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.tx != nil
+}
+
+func (w *Work) current() *bun.Tx {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.tx
+}
+
+func (w *Work) change(ctx context.Context, fn func(ctx context.Context) error) error {
+	w.mu.Lock()
+	if w.tx == nil {
+		tx, err := w.store.DB.BeginTx(ctx, nil)
+		if err != nil {
+			w.mu.Unlock()
+			return fmt.Errorf("begin change: %w", err)
+		}
+		w.tx = &tx
+	}
+	w.mu.Unlock()
+	if err := fn(ctx); err != nil {
+		w.rollback()
+		return err
+	}
+	return nil
+}
+
+func (w *Work) rollback() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.tx != nil {
+		w.tx.Rollback() //nolint:errcheck // a rollback's failure leaves nothing to undo
+		w.tx = nil
+	}
+}
+
+// Finish ends the unit of work. When changes are pending and the request
+// succeeded, it appends the audit entry with status inside their
+// transaction and commits; when the request failed, it rolls them back.
+// It reports whether the audit entry was written; when it was not, the
+// caller records the request some other way (AuditBatcher).
+func (w *Work) Finish(ctx context.Context, succeeded bool, status int) (written bool, err error) {
+	tx := w.current()
+	if tx == nil {
+		return false, nil
+	}
+	if !succeeded {
+		w.rollback()
+		return false, nil
+	}
+	w.mu.Lock()
+	w.tx = nil
+	w.mu.Unlock()
+	if w.draft != nil {
+		if err := w.store.AppendAudit(ctx, *tx, EntryOf(w.draft, status)); err != nil {
+			tx.Rollback() //nolint:errcheck // the append's error is the one to report
+			return false, fmt.Errorf("audit change: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("commit change: %w", err)
+	}
+	w.store.changed()
+	return w.draft != nil, nil
+}
+
+type txKey struct{}
+
+// Change runs fn as one change to the data. Inside a request's Work it
+// joins the Work's transaction, committed with the audit entry when the
+// request ends (Work.Finish); elsewhere (commands, jobs) it runs fn in a
+// transaction of its own. Store methods called with fn's ctx run inside the
+// transaction.
+func (s *Store) Change(ctx context.Context, fn func(ctx context.Context) error) error {
+	if _, ok := ctx.Value(txKey{}).(*bun.Tx); ok {
+		return fn(ctx) // already inside a change
+	}
+	if w := workFrom(ctx); w != nil {
+		return w.change(ctx, fn)
+	}
+	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		return fn(context.WithValue(ctx, txKey{}, &tx))
+	})
+	if err == nil {
+		s.changed()
+	}
+	return err
+}
+
+// ChangeLocked is Change for a write to a lockable resource: inside the
+// transaction it first checks that no other user holds the resource's lock
+// (*LockedError), then runs fn.
+func (s *Store) ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error {
+	return s.Change(ctx, func(ctx context.Context) error {
+		if err := s.CheckLock(ctx, typ, id, userID); err != nil {
+			return err
+		}
+		return fn(ctx)
+	})
+}
+
+// db is what a query runs on: the change under way, else the request's
+// pending changes, else the pool.
+func (s *Store) db(ctx context.Context) bun.IDB {
+	if tx, ok := ctx.Value(txKey{}).(*bun.Tx); ok {
+		return tx
+	}
+	if w := workFrom(ctx); w != nil {
+		if tx := w.current(); tx != nil {
+			return tx
+		}
+	}
+	return s.DB
+}
+
+func (s *Store) changed() {
+	if s.Changed != nil {
+		s.Changed()
+	}
+}
