@@ -50,6 +50,10 @@ func (h OGImage) Handle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if req.Method == http.MethodHead { // a crawler's probe: the headers, without drawing the image
+		c.Response().Header().Set(echo.HeaderContentType, contentType(q.SVG))
+		return c.NoContent(http.StatusOK)
+	}
 	body, ctype, err := h.render(h.options(req.Context(), q), q.SVG)
 	if err != nil {
 		h.Log.Error("og-image generation failed; serving the fallback image", "error", err,
@@ -88,10 +92,17 @@ func (h OGImage) render(opts ogimage.Options, svg bool) (body []byte, ctype stri
 		return nil, "", err
 	}
 	if svg {
-		return s.SVG(), "image/svg+xml", nil
+		return s.SVG(), contentType(svg), nil
 	}
 	png, err := s.PNG()
-	return png, "image/png", err
+	return png, contentType(svg), err
+}
+
+func contentType(svg bool) string {
+	if svg {
+		return "image/svg+xml"
+	}
+	return "image/png"
 }
 
 func viewerURL(rawQuery string) string {
