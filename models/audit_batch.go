@@ -94,9 +94,15 @@ func (b *AuditBatcher) Close() {
 	b.wg.Wait()
 }
 
+// stamp dates e, and replaces details that cannot be stored with a note
+// saying so: one bad entry must not hold back the batch it is written in.
 func (b *AuditBatcher) stamp(e *AuditEntry) {
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = b.store.now()
+	}
+	if _, err := json.Marshal(e.Details); err != nil {
+		b.log.Error("audit entry details cannot be stored; recording the entry without them", "action", e.Action, "error", err)
+		e.Details = map[string]any{"detailsError": "details could not be recorded"}
 	}
 }
 

@@ -113,6 +113,9 @@ func TestFailedCommitIsNeverReported(t *testing.T) {
 		if n := tokenCount(t, app); n != 0 {
 			t.Errorf("%d tokens stored by a change that failed to commit", n)
 		}
+		if e := app.AuditEntries(t); len(e) != 1 || e[0].Status != http.StatusInternalServerError || e[0].Details["detailsError"] == nil {
+			t.Errorf("entries %+v, want the request recorded as a 500 with a note in place of its details", e)
+		}
 	})
 }
 
