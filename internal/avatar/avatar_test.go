@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/draw"
 	"image/png"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,7 +18,7 @@ import (
 )
 
 var (
-	update     = flag.Bool("update", false, "rewrite testdata/*.golden from the current engine")
+	update     = flag.Bool("update", false, "rewrite the testdata/*.golden files that differ from the current engine, logging each")
 	partsSheet = flag.String("parts-sheet", "", "write a PNG of every part to this file (for artists)")
 )
 
@@ -46,17 +47,26 @@ func TestGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Render(tc.seed, tc.size)
 			path := filepath.Join("testdata", tc.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
 			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./internal/avatar -run TestGolden -update once, for new cases only)", err)
-			}
-			if !bytes.Equal(got, want) {
+			switch {
+			case err != nil && !errors.Is(err, fs.ErrNotExist):
+				t.Fatal(err)
+			case bytes.Equal(got, want):
+				return
+			case *update:
+				if werr := os.WriteFile(path, got, 0o644); werr != nil {
+					t.Fatal(werr)
+				}
+				// A rewrite is a changed picture (or a new case): say so, so
+				// that -update -v lists every file to review in the diff.
+				if err != nil {
+					t.Logf("created %s (seed %q size %d)", path, tc.seed, tc.size)
+				} else {
+					t.Logf("rewrote %s (seed %q size %d): %d bytes, was %d", path, tc.seed, tc.size, len(got), len(want))
+				}
+			case err != nil:
+				t.Fatalf("%v (run go test ./internal/avatar -run TestGolden -update -v once, for new cases only)", err)
+			default:
 				t.Errorf("avatar for seed %q size %d changed:\ngot  %s\nwant %s", tc.seed, tc.size, got, want)
 			}
 		})

@@ -18,7 +18,7 @@ import "github.com/plazahq/plaza/internal/seedrand"
 //     mapping: adding, removing or reordering an entry changes which part a
 //     draw lands on, so they are append-never, edit-never once shipped. Art
 //     may be retouched in place only knowingly, regenerating the golden
-//     files (go test ./internal/avatar -run TestGolden -update) in the same
+//     files (go test ./internal/avatar -run TestGolden -update -v) in the same
 //     change and saying so in its note.
 //
 // Distinctness: the 16 draws span about 2x10^17 part and colour combinations
