@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"testing"
@@ -269,8 +270,23 @@ func TestRollUpAnalyticsConcurrent(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
+		u, err := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
+		if err != nil {
+			t.Fatal(err)
+		}
 		day := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
-		if err := s.InsertEvents(ctx, []models.AnalyticsEvent{newEvent(t, nil, "click", "s", day.Add(time.Hour))}); err != nil {
+		at := func(m int) time.Time { return day.Add(10*time.Hour + time.Duration(m)*time.Minute) }
+		events := []models.AnalyticsEvent{
+			// ada: one session 10:00–10:20 (1200 s).
+			newEvent(t, &u.ID, "page_view", "s1", at(0)), newEvent(t, &u.ID, "click", "s1", at(10)),
+			newEvent(t, &u.ID, "click", "s1", at(20)),
+			// anonymous: 10:00–10:05 (300 s), then a lone event after the gap.
+			newEvent(t, nil, "page_view", "s2", at(0)), newEvent(t, nil, "click", "s2", at(5)),
+			newEvent(t, nil, "scroll", "s2", at(90)),
+			// the next day: not part of this day's totals.
+			newEvent(t, &u.ID, "click", "s1", day.Add(25*time.Hour)),
+		}
+		if err := s.InsertEvents(ctx, events); err != nil {
 			t.Fatal(err)
 		}
 		var wg sync.WaitGroup
@@ -282,6 +298,30 @@ func TestRollUpAnalyticsConcurrent(t *testing.T) {
 			})
 		}
 		wg.Wait()
+
+		var counts []models.AnalyticsDailyEvents
+		if err := db.NewSelect().Model(&counts).Order("event_type").Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int64{}
+		for _, c := range counts {
+			if !c.Day.Equal(day) {
+				t.Errorf("counts for %v; only %v was rolled up", c.Day, day)
+			}
+			got[c.EventType] += c.Events
+		}
+		if want := map[string]int64{"click": 3, "page_view": 2, "scroll": 1}; !maps.Equal(got, want) {
+			t.Errorf("daily events %v, want %v (the day's 6 events, each counted once)", got, want)
+		}
+		var stats []models.AnalyticsDailyStats
+		if err := db.NewSelect().Model(&stats).Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		want := models.AnalyticsDailyStats{Day: day, ActiveUsers: 1, Sessions: 3, TotalSessionSeconds: 1200 + 300}
+		if len(stats) != 1 || !stats[0].Day.Equal(want.Day) || stats[0].ActiveUsers != want.ActiveUsers ||
+			stats[0].Sessions != want.Sessions || stats[0].TotalSessionSeconds != want.TotalSessionSeconds {
+			t.Errorf("daily stats %+v, want [%+v]", stats, want)
+		}
 	})
 }
 
