@@ -14,6 +14,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -95,8 +97,7 @@ func TestDeletedUsersEventsStay(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ada, _ := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
-		bob, _ := s.CreateUser(ctx, models.NewUser{Email: "bob@example.com"})
+		ada, bob := createUser(t, s, "ada@example.com"), createUser(t, s, "bob@example.com")
 		at := time.Now().UTC()
 		events := []models.AnalyticsEvent{newEvent(t, &ada.ID, "click", "s1", at), newEvent(t, &bob.ID, "click", "s2", at)}
 		if err := s.InsertEvents(ctx, events); err != nil {
@@ -134,16 +135,25 @@ func TestInsertEventsManyAndAtomic(t *testing.T) {
 		// one naming a user that does not exist (its foreign key), on
 		// PostgreSQL (no key there: migration 6) text with a NUL byte.
 		bad := []models.AnalyticsEvent{newEvent(t, nil, "click", "s", at), newEvent(t, nil, "click", "s", at)}
+		var refused func(error) bool // the refusal meant, not just any error
 		if ghost := int64(987654); models.Dialect(db) == "sqlite" {
 			bad[1].UserID = &ghost
+			refused = func(err error) bool {
+				e, ok := errors.AsType[*sqlite.Error](err)
+				return ok && e.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+			}
 		} else {
 			bad[1].UserAgent = "nul\x00byte"
+			refused = func(err error) bool {
+				e, ok := errors.AsType[*pgconn.PgError](err)
+				return ok && e.Code == "22021" // character_not_in_repertoire
+			}
 		}
-		if err := s.InsertEvents(ctx, bad); err == nil {
-			t.Fatal("a write with a refused row succeeded")
+		if err := s.InsertEvents(ctx, bad); !refused(err) {
+			t.Fatalf("a write with a refused row: %v; want the database to refuse that row", err)
 		}
-		if missing, _ := s.MissingEvents(ctx, idsOf(bad)); len(missing) != 2 {
-			t.Errorf("a failed write stored %d of its events", 2-len(missing))
+		if missing, err := s.MissingEvents(ctx, idsOf(bad)); err != nil || len(missing) != 2 {
+			t.Errorf("a failed write stored %d of its events (%v)", 2-len(missing), err)
 		}
 	})
 }
@@ -351,8 +361,8 @@ func TestDeleteOldEvents(t *testing.T) {
 		if err != nil || n != 25 {
 			t.Fatalf("deleted %d, %v; want 25", n, err)
 		}
-		if missing, _ := s.MissingEvents(ctx, idsOf(kept)); len(missing) != 0 || countEvents(t, db) != 5 {
-			t.Errorf("newer events were deleted: missing %v, %d left", missing, countEvents(t, db))
+		if missing, err := s.MissingEvents(ctx, idsOf(kept)); err != nil || len(missing) != 0 || countEvents(t, db) != 5 {
+			t.Errorf("newer events were deleted: missing %v (%v), %d left", missing, err, countEvents(t, db))
 		}
 		var days []time.Time
 		if err := db.NewSelect().Model((*models.AnalyticsIPKey)(nil)).Column("day").Order("day").Scan(ctx, &days); err != nil {
