@@ -4,20 +4,29 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/version"
+	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
@@ -235,30 +244,179 @@ func TestUserCreateCommand(t *testing.T) {
 	}
 }
 
+func TestTokenCreateCommand(t *testing.T) {
+	const secret = "a-jwt-secret-of-at-least-32-characters"
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			db, dbURL := dbtest.OpenURL(t, dialect)
+			ctx := context.Background()
+			vars := baseEnv(dbURL, "JWT_SECRET", secret)
+			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "ops@example.com", "--password", "longenough", "--role", "admin"); code != 0 {
+				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
+			}
+			u, err := models.NewStore(db).UserByEmail(ctx, "ops@example.com")
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			before := time.Now()
+			code, out, stderr := runCmd(t, vars, "token", "create", "--email", "OPS@example.com", "--permissions", "admin:read,admin:write", "--ttl", "2h", "--name", "deploy bot")
+			if code != 0 || strings.Count(out, "\n") != 1 {
+				t.Fatalf("exit %d, stdout %q (want the token alone on one line), stderr %q", code, out, stderr)
+			}
+			claims, err := auth.ParseToken([]byte(secret), strings.TrimSpace(out), time.Now())
+			if err != nil {
+				t.Fatalf("the printed token does not verify with JWT_SECRET: %v", err)
+			}
+			if claims.UserID != u.ID || !slices.Equal(claims.Permissions, []string{"admin:read", "admin:write"}) ||
+				claims.ExpiresAt.Sub(claims.IssuedAt) != 2*time.Hour || claims.IssuedAt.Before(before.Truncate(time.Second)) {
+				t.Errorf("claims %+v; want user %d, admin:read and admin:write, 2h from now", claims, u.ID)
+			}
+			if want := "token " + claims.ID + " for ops@example.com expires "; !strings.Contains(stderr, want) {
+				t.Errorf("stderr %q lacks %q", stderr, want)
+			}
+
+			var recs []models.APIToken
+			if err := db.NewSelect().Model(&recs).Scan(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != 1 {
+				t.Fatalf("%d api_tokens rows, want 1: %+v", len(recs), recs)
+			}
+			rec := recs[0]
+			if rec.JTI != claims.ID || rec.UserID != u.ID || rec.Permissions != "admin:read,admin:write" || rec.Name != "deploy bot" ||
+				rec.CreatedBy != nil || rec.RevokedAt != nil || !rec.ExpiresAt.Truncate(time.Second).Equal(claims.ExpiresAt) {
+				t.Errorf("api_tokens row %+v; want the token's jti %s, user %d, its permissions and expiry %v", rec, claims.ID, u.ID, claims.ExpiresAt)
+			}
+
+			// Without JWT_SECRET the command signs with the instance's
+			// generated secret, the one serve verifies with.
+			code, out, stderr = runCmd(t, baseEnv(dbURL), "token", "create", "--email", "ops@example.com", "--permissions", "admin:read")
+			if code != 0 {
+				t.Fatalf("without JWT_SECRET: exit %d, %q %q", code, out, stderr)
+			}
+			var stored string
+			if err := db.NewSelect().Model((*models.Setting)(nil)).Column("value").Where("key = ?", "jwt_secret").Scan(ctx, &stored); err != nil {
+				t.Fatalf("read the generated jwt_secret: %v", err)
+			}
+			if c, err := auth.ParseToken([]byte(stored), strings.TrimSpace(out), time.Now()); err != nil || !slices.Equal(c.Permissions, []string{"admin:read"}) {
+				t.Errorf("token with the generated secret: %+v, %v", c, err)
+			}
+
+			code, _, stderr = runCmd(t, vars, "token", "create", "--email", "nobody@example.com", "--permissions", "admin:read")
+			if code != exitError || !strings.Contains(stderr, "no user with email nobody@example.com") {
+				t.Errorf("unknown user: exit %d, %q", code, stderr)
+			}
+			if n, err := db.NewSelect().Model((*models.APIToken)(nil)).Count(ctx); err != nil || n != 2 {
+				t.Errorf("%d api_tokens rows, %v; want 2 (none for the unknown user)", n, err)
+			}
+		})
+	}
+}
+
+func TestTokenCreateUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no subcommand", []string{"token"}, "Usage: plaza token create"},
+		{"other subcommand", []string{"token", "revoke"}, "Usage: plaza token create"},
+		{"no email", []string{"token", "create", "--permissions", "admin:read"}, "--email is required"},
+		{"no permissions", []string{"token", "create", "--email", "a@b.c"}, "--permissions must list"},
+		{"unknown permission", []string{"token", "create", "--email", "a@b.c", "--permissions", "admin:read,admin:everything"}, "--permissions must list"},
+		{"bad ttl", []string{"token", "create", "--email", "a@b.c", "--permissions", "admin:read", "--ttl", "soon"}, "--ttl must be"},
+		{"ttl under a minute", []string{"token", "create", "--email", "a@b.c", "--permissions", "admin:read", "--ttl", "30s"}, "--ttl must be"},
+		{"unknown flag", []string{"token", "create", "--email", "a@b.c", "--permissions", "admin:read", "--forever"}, "flag provided but not defined: -forever"},
+		{"extra argument", []string{"token", "create", "--email", "a@b.c", "--permissions", "admin:read", "now"}, `unexpected argument "now"`},
+	}
+	// A command that got past its checks would create this database (and
+	// not data/plaza.db in the source tree).
+	unused := filepath.Join(t.TempDir(), "unused.db")
+	vars := baseEnv("sqlite://" + unused)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCmd(t, vars, tt.args...)
+			if code != exitUsage || out != "" || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing on stdout and %q", code, out, stderr, tt.want)
+			}
+			if _, err := os.Stat(unused); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("the usage error opened the database (%v)", err)
+			}
+		})
+	}
+}
+
+func TestVersionCommand(t *testing.T) {
+	want, err := version.Resolve(versionFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCmd(t, nil, "version")
+	if code != exitOK || out != want+"\n" || stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 0 and %q", code, out, stderr, want+"\n")
+	}
+	if !regexp.MustCompile(`^\d+\.\d+\.\d+\n$`).MatchString(out) {
+		t.Errorf("version %q is not major.minor.patch", out)
+	}
+	if code, _, stderr := runCmd(t, nil, "version", "--short"); code != exitUsage || stderr == "" {
+		t.Errorf("version --short: exit %d, %q; want 2 and a usage message", code, stderr)
+	}
+}
+
 func TestBackupCommand(t *testing.T) {
 	for _, dialect := range dbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
 			_, dbURL := dbtest.OpenURL(t, dialect)
 			dir := t.TempDir()
-			runCmd(t, baseEnv(dbURL), "user", "create", "--email", "kept@example.com", "--password", "longenough")
+			if code, out, stderr := runCmd(t, baseEnv(dbURL), "user", "create", "--email", "kept@example.com", "--password", "longenough"); code != 0 {
+				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
+			}
 			code, out, stderr := runCmd(t, baseEnv(dbURL, "BACKUP_DIR", dir), "backup")
 			path := strings.TrimSpace(out)
 			if code != 0 || filepath.Dir(path) != dir {
 				t.Fatalf("exit %d, printed %q, stderr %q", code, out, stderr)
 			}
-			st, err := os.Stat(path)
-			if err != nil || st.Size() == 0 {
-				t.Fatalf("backup file: %v", err)
+			if code, out, stderr := runCmd(t, baseEnv(dbURL), "user", "create", "--email", "later@example.com", "--password", "longenough"); code != 0 {
+				t.Fatalf("user create after the backup: exit %d, %q %q", code, out, stderr)
 			}
-			if dialect == config.DialectSQLite {
-				restored := baseEnv("sqlite://" + path)
-				code, out, _ := runCmd(t, restored, "user", "create", "--email", "kept@example.com", "--password", "longenough")
-				if code != exitError {
-					t.Errorf("the backup lacks the user created before it: %d %s", code, out)
-				}
+			// The backup counts only if it restores: read it back as a
+			// database and find the users of the moment it was taken.
+			restored := openBackup(t, dialect, path)
+			var emails []string
+			if err := restored.NewRaw(`SELECT email FROM users ORDER BY email`).Scan(context.Background(), &emails); err != nil {
+				t.Fatalf("read users from the backup: %v", err)
+			}
+			if !slices.Equal(emails, []string{"kept@example.com"}) {
+				t.Errorf("backup holds users %v, want only kept@example.com (created before it)", emails)
 			}
 		})
 	}
+}
+
+// openBackup restores a backup file written by `plaza backup` into a
+// database of its own and opens it: a SQLite backup is a database file,
+// a PostgreSQL one a pg_dump archive for pg_restore.
+func openBackup(t *testing.T, dialect, path string) *bun.DB {
+	t.Helper()
+	u := "sqlite://" + path
+	if dialect == config.DialectPostgres {
+		_, u = dbtest.OpenEmpty(t, dialect)
+		out, err := exec.Command("pg_restore", "--no-owner", "--exit-on-error", "--dbname="+u, path).CombinedOutput()
+		if err != nil {
+			t.Fatalf("pg_restore %s: %v\n%s", path, err, out)
+		}
+	}
+	parsed, err := config.ParseDatabaseURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := models.Open(context.Background(), parsed, models.OpenOptions{MaxConns: 1})
+	if err != nil {
+		t.Fatalf("open the backup: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 func TestSeedCommand(t *testing.T) {

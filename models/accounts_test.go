@@ -38,8 +38,8 @@ func TestLinkOAuthUserCreatesThenFinds(t *testing.T) {
 			u.Image == nil || u.EmailVerified == nil || u.PasswordHash != nil || u.Status != models.UserActive {
 			t.Errorf("created %+v", u)
 		}
-		if roles, _ := s.UserRoles(ctx, u.ID); !slices.Equal(roles, []string{"user"}) {
-			t.Errorf("roles %v, want [user]", roles)
+		if roles, err := s.UserRoles(ctx, u.ID); err != nil || !slices.Equal(roles, []string{"user"}) {
+			t.Errorf("roles %v, %v; want [user]", roles, err)
 		}
 		rows := links(t, s)
 		if len(rows) != 1 || rows[0].UserID != u.ID || rows[0].Provider != "github" || rows[0].ProviderUserID != "42" ||
@@ -61,8 +61,8 @@ func TestLinkOAuthUserCreatesThenFinds(t *testing.T) {
 		if len(rows) != 1 || *rows[0].Email != "ada@new.example" || !rows[0].LastUsedAt.Equal(t1) {
 			t.Errorf("links after the second sign-in %+v", rows)
 		}
-		if n, _ := s.CountUsers(ctx); n != 1 {
-			t.Errorf("%d users, want 1", n)
+		if n, err := s.CountUsers(ctx); err != nil || n != 1 {
+			t.Errorf("%d users, %v; want 1", n, err)
 		}
 	})
 }
@@ -82,8 +82,8 @@ func TestLinkOAuthUserByVerifiedEmail(t *testing.T) {
 		if rows := links(t, s); len(rows) != 1 || rows[0].UserID != ada.ID || rows[0].Provider != "google" {
 			t.Errorf("links %+v", rows)
 		}
-		if n, _ := s.CountUsers(ctx); n != 1 {
-			t.Errorf("%d users, want 1", n)
+		if n, err := s.CountUsers(ctx); err != nil || n != 1 {
+			t.Errorf("%d users, %v; want 1", n, err)
 		}
 	})
 }
@@ -142,8 +142,8 @@ func TestLinkOAuthUserRefusals(t *testing.T) {
 				}
 			})
 		}
-		if n, _ := s.CountUsers(ctx); n != 3 {
-			t.Errorf("%d users after refusals, want 3", n)
+		if n, err := s.CountUsers(ctx); err != nil || n != 3 {
+			t.Errorf("%d users after refusals, %v; want 3", n, err)
 		}
 		if after := links(t, s); len(after) != len(before) || !after[0].LastUsedAt.Equal(*before[0].LastUsedAt) {
 			t.Errorf("refusals wrote links: before %+v, after %+v", before, after)

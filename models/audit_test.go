@@ -59,10 +59,14 @@ func TestAuditTamperingDetected(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				ctx := context.Background()
 				s := models.NewStore(db)
-				db.ExecContext(ctx, "DELETE FROM audit_log")
+				if _, err := db.ExecContext(ctx, "DELETE FROM audit_log"); err != nil {
+					t.Fatal(err)
+				}
 				appendEntries(t, s, 4)
 				var ids []int64
-				db.NewSelect().Model((*models.AuditEntry)(nil)).Column("id").Order("id").Scan(ctx, &ids)
+				if err := db.NewSelect().Model((*models.AuditEntry)(nil)).Column("id").Order("id").Scan(ctx, &ids); err != nil || len(ids) != 4 {
+					t.Fatalf("ids %v, %v; want the 4 entries just appended", ids, err)
+				}
 				if _, err := db.NewRaw(stmt, ids[1]).Exec(ctx); err != nil {
 					t.Fatal(err)
 				}

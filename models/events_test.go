@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"testing"
@@ -13,6 +14,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/uptrace/bun"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -94,8 +97,7 @@ func TestDeletedUsersEventsStay(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ada, _ := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
-		bob, _ := s.CreateUser(ctx, models.NewUser{Email: "bob@example.com"})
+		ada, bob := createUser(t, s, "ada@example.com"), createUser(t, s, "bob@example.com")
 		at := time.Now().UTC()
 		events := []models.AnalyticsEvent{newEvent(t, &ada.ID, "click", "s1", at), newEvent(t, &bob.ID, "click", "s2", at)}
 		if err := s.InsertEvents(ctx, events); err != nil {
@@ -133,16 +135,25 @@ func TestInsertEventsManyAndAtomic(t *testing.T) {
 		// one naming a user that does not exist (its foreign key), on
 		// PostgreSQL (no key there: migration 6) text with a NUL byte.
 		bad := []models.AnalyticsEvent{newEvent(t, nil, "click", "s", at), newEvent(t, nil, "click", "s", at)}
+		var refused func(error) bool // the refusal meant, not just any error
 		if ghost := int64(987654); models.Dialect(db) == "sqlite" {
 			bad[1].UserID = &ghost
+			refused = func(err error) bool {
+				e, ok := errors.AsType[*sqlite.Error](err)
+				return ok && e.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+			}
 		} else {
 			bad[1].UserAgent = "nul\x00byte"
+			refused = func(err error) bool {
+				e, ok := errors.AsType[*pgconn.PgError](err)
+				return ok && e.Code == "22021" // character_not_in_repertoire
+			}
 		}
-		if err := s.InsertEvents(ctx, bad); err == nil {
-			t.Fatal("a write with a refused row succeeded")
+		if err := s.InsertEvents(ctx, bad); !refused(err) {
+			t.Fatalf("a write with a refused row: %v; want the database to refuse that row", err)
 		}
-		if missing, _ := s.MissingEvents(ctx, idsOf(bad)); len(missing) != 2 {
-			t.Errorf("a failed write stored %d of its events", 2-len(missing))
+		if missing, err := s.MissingEvents(ctx, idsOf(bad)); err != nil || len(missing) != 2 {
+			t.Errorf("a failed write stored %d of its events (%v)", 2-len(missing), err)
 		}
 	})
 }
@@ -269,8 +280,23 @@ func TestRollUpAnalyticsConcurrent(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
+		u, err := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
+		if err != nil {
+			t.Fatal(err)
+		}
 		day := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
-		if err := s.InsertEvents(ctx, []models.AnalyticsEvent{newEvent(t, nil, "click", "s", day.Add(time.Hour))}); err != nil {
+		at := func(m int) time.Time { return day.Add(10*time.Hour + time.Duration(m)*time.Minute) }
+		events := []models.AnalyticsEvent{
+			// ada: one session 10:00–10:20 (1200 s).
+			newEvent(t, &u.ID, "page_view", "s1", at(0)), newEvent(t, &u.ID, "click", "s1", at(10)),
+			newEvent(t, &u.ID, "click", "s1", at(20)),
+			// anonymous: 10:00–10:05 (300 s), then a lone event after the gap.
+			newEvent(t, nil, "page_view", "s2", at(0)), newEvent(t, nil, "click", "s2", at(5)),
+			newEvent(t, nil, "scroll", "s2", at(90)),
+			// the next day: not part of this day's totals.
+			newEvent(t, &u.ID, "click", "s1", day.Add(25*time.Hour)),
+		}
+		if err := s.InsertEvents(ctx, events); err != nil {
 			t.Fatal(err)
 		}
 		var wg sync.WaitGroup
@@ -282,6 +308,30 @@ func TestRollUpAnalyticsConcurrent(t *testing.T) {
 			})
 		}
 		wg.Wait()
+
+		var counts []models.AnalyticsDailyEvents
+		if err := db.NewSelect().Model(&counts).Order("event_type").Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int64{}
+		for _, c := range counts {
+			if !c.Day.Equal(day) {
+				t.Errorf("counts for %v; only %v was rolled up", c.Day, day)
+			}
+			got[c.EventType] += c.Events
+		}
+		if want := map[string]int64{"click": 3, "page_view": 2, "scroll": 1}; !maps.Equal(got, want) {
+			t.Errorf("daily events %v, want %v (the day's 6 events, each counted once)", got, want)
+		}
+		var stats []models.AnalyticsDailyStats
+		if err := db.NewSelect().Model(&stats).Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		want := models.AnalyticsDailyStats{Day: day, ActiveUsers: 1, Sessions: 3, TotalSessionSeconds: 1200 + 300}
+		if len(stats) != 1 || !stats[0].Day.Equal(want.Day) || stats[0].ActiveUsers != want.ActiveUsers ||
+			stats[0].Sessions != want.Sessions || stats[0].TotalSessionSeconds != want.TotalSessionSeconds {
+			t.Errorf("daily stats %+v, want [%+v]", stats, want)
+		}
 	})
 }
 
@@ -311,8 +361,8 @@ func TestDeleteOldEvents(t *testing.T) {
 		if err != nil || n != 25 {
 			t.Fatalf("deleted %d, %v; want 25", n, err)
 		}
-		if missing, _ := s.MissingEvents(ctx, idsOf(kept)); len(missing) != 0 || countEvents(t, db) != 5 {
-			t.Errorf("newer events were deleted: missing %v, %d left", missing, countEvents(t, db))
+		if missing, err := s.MissingEvents(ctx, idsOf(kept)); err != nil || len(missing) != 0 || countEvents(t, db) != 5 {
+			t.Errorf("newer events were deleted: missing %v (%v), %d left", missing, err, countEvents(t, db))
 		}
 		var days []time.Time
 		if err := db.NewSelect().Model((*models.AnalyticsIPKey)(nil)).Column("day").Order("day").Scan(ctx, &days); err != nil {

@@ -18,8 +18,7 @@ func TestLocks(t *testing.T) {
 		s := models.NewStore(db)
 		now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
 		s.Now = func() time.Time { return now }
-		ada, _ := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
-		bob, _ := s.CreateUser(ctx, models.NewUser{Email: "bob@example.com"})
+		ada, bob := createUser(t, s, "ada@example.com"), createUser(t, s, "bob@example.com")
 
 		l, err := s.AcquireLock(ctx, "user", "42", ada.ID)
 		if err != nil || !l.LockedAt.Equal(now) || !l.ExpiresAt.Equal(now.Add(models.LockLease)) {
@@ -63,8 +62,7 @@ func TestChangeLocked(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ada, _ := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
-		bob, _ := s.CreateUser(ctx, models.NewUser{Email: "bob@example.com"})
+		ada, bob := createUser(t, s, "ada@example.com"), createUser(t, s, "bob@example.com")
 		if _, err := s.AcquireLock(ctx, "user", "9", ada.ID); err != nil {
 			t.Fatal(err)
 		}
@@ -77,4 +75,13 @@ func TestChangeLocked(t *testing.T) {
 			t.Errorf("ada's change: %v (ran %v)", err, ran)
 		}
 	})
+}
+
+func createUser(t *testing.T, s *models.Store, email string) *models.User {
+	t.Helper()
+	u, err := s.CreateUser(context.Background(), models.NewUser{Email: email})
+	if err != nil {
+		t.Fatalf("create %s: %v", email, err)
+	}
+	return u
 }

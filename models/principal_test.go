@@ -17,7 +17,10 @@ func TestAccountByID(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		u, _ := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com", Roles: []string{"admin", "super_admin"}})
+		u, err := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com", Roles: []string{"admin", "super_admin"}})
+		if err != nil {
+			t.Fatal(err)
+		}
 		a, err := s.AccountByID(ctx, u.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -49,15 +52,19 @@ func TestSessionStore(t *testing.T) {
 		if err != nil || !found || string(b) != "two" {
 			t.Errorf("find = %q %v %v", b, found, err)
 		}
-		ss.CommitCtx(ctx, "old", []byte("x"), time.Now().Add(-time.Second))
-		if _, found, _ := ss.FindCtx(ctx, "old"); found {
+		if err := ss.CommitCtx(ctx, "old", []byte("x"), time.Now().Add(-time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if sessionFound(t, ss, "old") {
 			t.Error("an expired session was found")
 		}
 		if n, err := s.DeleteExpiredSessions(ctx); err != nil || n != 1 {
 			t.Errorf("sweep removed %d, %v; want 1", n, err)
 		}
-		ss.DeleteCtx(ctx, "tok")
-		if _, found, _ := ss.FindCtx(ctx, "tok"); found {
+		if err := ss.DeleteCtx(ctx, "tok"); err != nil {
+			t.Fatal(err)
+		}
+		if sessionFound(t, ss, "tok") {
 			t.Error("a deleted session was found")
 		}
 	})
@@ -76,22 +83,37 @@ func TestSessionIdleDeadline(t *testing.T) {
 			t.Fatal(err)
 		}
 		now = now.Add(59 * time.Minute)
-		if _, found, _ := ss.FindCtx(ctx, "tok"); !found {
+		if !sessionFound(t, ss, "tok") {
 			t.Fatal("gone before the idle timeout")
 		}
-		ss.CommitCtx(ctx, "tok", []byte("x"), now.Add(7*24*time.Hour)) // a request moved the deadline on
+		if err := ss.CommitCtx(ctx, "tok", []byte("x"), now.Add(7*24*time.Hour)); err != nil { // a request moved the deadline on
+			t.Fatal(err)
+		}
 		now = now.Add(59 * time.Minute)
-		if _, found, _ := ss.FindCtx(ctx, "tok"); !found {
+		if !sessionFound(t, ss, "tok") {
 			t.Fatal("the commit did not move the idle deadline")
 		}
 		now = now.Add(2 * time.Minute)
-		if _, found, _ := ss.FindCtx(ctx, "tok"); found {
+		if sessionFound(t, ss, "tok") {
 			t.Error("found after an hour idle")
 		}
-		ss.CommitCtx(ctx, "short", []byte("x"), now.Add(time.Minute))
+		if err := ss.CommitCtx(ctx, "short", []byte("x"), now.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
 		now = now.Add(2 * time.Minute)
-		if _, found, _ := ss.FindCtx(ctx, "short"); found {
+		if sessionFound(t, ss, "short") {
 			t.Error("found after its absolute expiry")
 		}
 	})
+}
+
+// sessionFound reports whether the session store finds token; an error
+// fails the test rather than passing for "not found".
+func sessionFound(t *testing.T, ss models.SessionStore, token string) bool {
+	t.Helper()
+	_, ok, err := ss.FindCtx(context.Background(), token)
+	if err != nil {
+		t.Fatalf("find session %q: %v", token, err)
+	}
+	return ok
 }

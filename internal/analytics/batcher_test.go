@@ -17,6 +17,7 @@ type fakeSink struct {
 	writes [][]int
 	delay  time.Duration
 	gate   chan struct{} // when set, each write waits for a token
+	atGate int           // events of the writes waiting for a token
 	fail   func(events []int, attempt int) error
 	tries  int
 }
@@ -25,7 +26,13 @@ func newSink() *fakeSink { return &fakeSink{stored: map[int]int{}} }
 
 func (s *fakeSink) InsertEvents(ctx context.Context, events []int) error {
 	if s.gate != nil {
+		s.mu.Lock()
+		s.atGate += len(events)
+		s.mu.Unlock()
 		<-s.gate
+		s.mu.Lock()
+		s.atGate -= len(events)
+		s.mu.Unlock()
 	}
 	time.Sleep(s.delay)
 	s.mu.Lock()
@@ -43,6 +50,12 @@ func (s *fakeSink) InsertEvents(ctx context.Context, events []int) error {
 		}
 	}
 	return nil
+}
+
+func (s *fakeSink) waiting() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.atGate
 }
 
 func (s *fakeSink) has(e int) bool {
@@ -90,22 +103,43 @@ func TestBatcherGroupsConcurrentRequests(t *testing.T) {
 }
 
 func TestBatcherRespectsMaxBatch(t *testing.T) {
+	const events, maxBatch = 40, 10
 	sink := newSink()
 	sink.gate = make(chan struct{})
-	b := NewBatcher[int](sink, Options{Writers: 1, MaxBatch: 10})
+	b := NewBatcher[int](sink, Options{Writers: 1, MaxBatch: maxBatch})
 	var wg sync.WaitGroup
-	for i := range 40 {
-		wg.Go(func() { b.Submit(context.Background(), []int{i}) })
+	for i := range events {
+		wg.Go(func() {
+			if err := b.Submit(context.Background(), []int{i}); err != nil {
+				t.Errorf("submit %d: %v", i, err)
+			}
+		})
 	}
-	for b.Pending() < 40 {
+	// Hold the writes until every event is either in the held write or
+	// queued: from then on each write can gather a full batch, so only
+	// MaxBatch can keep a write small.
+	for sink.waiting()+len(b.queue) < events {
 		time.Sleep(time.Millisecond)
 	}
 	close(sink.gate)
 	wg.Wait()
 	b.Close()
-	for _, w := range sink.writes {
-		if len(w) > 10 {
-			t.Errorf("a write of %d events; MaxBatch is 10", len(w))
+	written := 0
+	for i, w := range sink.writes {
+		written += len(w)
+		switch {
+		case len(w) > maxBatch:
+			t.Errorf("write %d has %d events; MaxBatch is %d", i, len(w), maxBatch)
+		case i > 0 && i < len(sink.writes)-1 && len(w) < maxBatch:
+			t.Errorf("write %d has %d events with more queued; want full batches of %d", i, len(w), maxBatch)
+		}
+	}
+	if written != events || len(sink.stored) != events {
+		t.Errorf("wrote %d events, stored %d distinct; want all %d once: %v", written, len(sink.stored), events, sink.writes)
+	}
+	for i := range events {
+		if !sink.has(i) {
+			t.Errorf("event %d was not stored", i)
 		}
 	}
 }

@@ -5,12 +5,14 @@
 //
 // The picture is a fixed 100x100 scene; the size only sets the width and
 // height of the SVG (and the pixel size of the PNG). The seed-to-picture
-// mapping is described in prng.go and pinned by golden files in testdata.
+// mapping is described in pick.go and pinned by golden files in testdata.
 package avatar
 
 import (
 	"errors"
 	"strconv"
+
+	"github.com/plazahq/plaza/internal/seedrand"
 )
 
 // Sizes in pixels accepted by ParseSize.
@@ -83,7 +85,7 @@ func clampSize(size int) int {
 }
 
 // face is one avatar: an index into each part list plus its colours.
-// Its fields are drawn from the stream in this order (see prng.go).
+// Its fields are drawn from the stream in this order (see pick.go).
 type face struct {
 	skin, hair, hairColor, eyes, iris, brows, mouth, nose  int
 	clothes, clothesColor, glasses, frame, earrings, metal int
@@ -92,24 +94,24 @@ type face struct {
 
 // pickFace draws a face from seed. The order of the draws is frozen.
 func pickFace(seed string) face {
-	s := stream{state: hashSeed(seed)}
+	s := seedrand.New(seedrand.Hash(seed))
 	var f face
-	f.skin = s.pick(len(skinTones))
-	f.hair = s.pick(len(hairBack))
-	f.hairColor = s.pickWeighted(hairWeights)
-	f.eyes = s.pickWeighted(eyeWeights)
-	f.iris = s.pickWeighted(irisWeights)
-	f.brows = s.pickWeighted(browWeights)
-	f.mouth = s.pickWeighted(mouthWeights)
-	f.nose = s.pick(len(noseParts))
-	f.clothes = s.pick(len(clothesParts))
-	f.clothesColor = s.pick(len(clothesColors))
-	f.glasses = s.pickWeighted(glassesWeights)
-	f.frame = s.pick(len(frameColors))
-	f.earrings = s.pickWeighted(earringWeights)
-	f.metal = s.pick(len(metalColors))
-	f.feature = s.pickWeighted(featureWeights)
-	f.background = s.pick(len(backgroundAnchors) * backgroundSteps)
+	f.skin = s.Intn(len(skinTones))
+	f.hair = s.Intn(len(hairBack))
+	f.hairColor = pickWeighted(&s, hairWeights)
+	f.eyes = pickWeighted(&s, eyeWeights)
+	f.iris = pickWeighted(&s, irisWeights)
+	f.brows = pickWeighted(&s, browWeights)
+	f.mouth = pickWeighted(&s, mouthWeights)
+	f.nose = s.Intn(len(noseParts))
+	f.clothes = s.Intn(len(clothesParts))
+	f.clothesColor = s.Intn(len(clothesColors))
+	f.glasses = pickWeighted(&s, glassesWeights)
+	f.frame = s.Intn(len(frameColors))
+	f.earrings = pickWeighted(&s, earringWeights)
+	f.metal = s.Intn(len(metalColors))
+	f.feature = pickWeighted(&s, featureWeights)
+	f.background = s.Intn(len(backgroundAnchors) * backgroundSteps)
 	return f
 }
 

@@ -23,11 +23,20 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		store := models.NewStore(db)
-		store.Sessions(0).CommitCtx(ctx, "old", []byte("x"), time.Now().Add(-time.Minute))
-		store.Sessions(0).CommitCtx(ctx, "live", []byte("x"), time.Now().Add(time.Hour))
-		u, _ := store.CreateUser(ctx, models.NewUser{Email: "a@example.com"})
-		db.NewInsert().Model(&models.Lock{ResourceType: "user", ResourceID: "1", LockedBy: u.ID,
+		for id, expires := range map[string]time.Time{"old": time.Now().Add(-time.Minute), "live": time.Now().Add(time.Hour)} {
+			if err := store.Sessions(0).CommitCtx(ctx, id, []byte("x"), expires); err != nil {
+				t.Fatalf("session %s: %v", id, err)
+			}
+		}
+		u, err := store.CreateUser(ctx, models.NewUser{Email: "a@example.com"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = db.NewInsert().Model(&models.Lock{ResourceType: "user", ResourceID: "1", LockedBy: u.ID,
 			LockedAt: time.Now().Add(-time.Hour), ExpiresAt: time.Now().Add(-time.Minute)}).Exec(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
 
 		now := time.Now().UTC()
 		for _, at := range []time.Time{now.Add(-100 * 24 * time.Hour), now.Add(-time.Minute)} {
@@ -37,6 +46,12 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// The setup is checked too: a sweep that found nothing to do must
+		// not pass for one that worked.
+		if s, l, e := count(t, db, (*models.Session)(nil)), count(t, db, (*models.Lock)(nil)), count(t, db, (*models.AnalyticsEvent)(nil)); s != 2 || l != 1 || e != 2 {
+			t.Fatalf("setup stored %d sessions, %d locks, %d events; want 2, 1, 2", s, l, e)
+		}
+
 		r, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: store, Analytics: store, Metrics: metrics.New(nil), Log: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
@@ -46,7 +61,11 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 		if err := r.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
-		defer r.Stop(ctx)
+		defer func() {
+			if err := r.Stop(ctx); err != nil {
+				t.Errorf("stop the job queue: %v", err)
+			}
+		}()
 		done := map[string]bool{}
 		for len(done) < 2 {
 			select {
@@ -59,19 +78,31 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 				t.Fatalf("only %v ran within 20 s of start", done)
 			}
 		}
-		if n, _ := db.NewSelect().Model((*models.AnalyticsEvent)(nil)).Count(ctx); n != 1 {
+		if n := count(t, db, (*models.AnalyticsEvent)(nil)); n != 1 {
 			t.Errorf("%d events left, want the recent one (the 100-day-old one is past retention)", n)
 		}
 		var rolled int64
-		db.NewSelect().Model((*models.AnalyticsDailyEvents)(nil)).ColumnExpr("coalesce(sum(events), 0)").Scan(ctx, &rolled)
+		if err := db.NewSelect().Model((*models.AnalyticsDailyEvents)(nil)).ColumnExpr("coalesce(sum(events), 0)").Scan(ctx, &rolled); err != nil {
+			t.Fatal(err)
+		}
 		if rolled != 1 {
 			t.Errorf("rolled up %d events, want 1", rolled)
 		}
-		if n, _ := db.NewSelect().Model((*models.Session)(nil)).Count(ctx); n != 1 {
+		if n := count(t, db, (*models.Session)(nil)); n != 1 {
 			t.Errorf("%d sessions left, want the live one", n)
 		}
-		if n, _ := db.NewSelect().Model((*models.Lock)(nil)).Count(ctx); n != 0 {
+		if n := count(t, db, (*models.Lock)(nil)); n != 0 {
 			t.Errorf("%d locks left, want 0", n)
 		}
 	})
+}
+
+// count returns the number of rows in model's table.
+func count(t *testing.T, db *bun.DB, model any) int64 {
+	t.Helper()
+	n, err := db.NewSelect().Model(model).Count(context.Background())
+	if err != nil {
+		t.Fatalf("count %T: %v", model, err)
+	}
+	return n
 }

@@ -11,6 +11,8 @@ package ogimage
 import (
 	"errors"
 	"fmt"
+
+	"github.com/plazahq/plaza/internal/seedrand"
 )
 
 // AvatarFunc returns the avatar for seed as an SVG document of size×size
@@ -95,7 +97,7 @@ func Build(opts Options, avatar AvatarFunc) (*Scene, error) {
 		author: string(author),
 		layers: genLayers(r),
 		fonts:  fs,
-		idBase: fmt.Sprintf("og%06x", hashSeed(opts.Seed)>>40),
+		idBase: fmt.Sprintf("og%06x", seedrand.Hash(opts.Seed)>>40),
 	}
 	s.accent = mostUsed(s.layers)
 	s.lines, s.byline, s.bar = layoutText(fs, quote, author, textRect)

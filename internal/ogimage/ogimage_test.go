@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +15,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata that differ, logging each")
 
 func TestSVGIsDeterministic(t *testing.T) {
 	o := Options{Seed: "alice", Quote: "Be yourself; everyone else is already taken.", Author: "Oscar Wilde"}
@@ -64,17 +65,27 @@ func TestGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got := mustBuild(t, c.opts).SVG()
 			path := filepath.Join("testdata", c.name+".svg")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
 			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("SVG differs from %s; if the change is meant, run go test ./internal/ogimage -update", path)
+			switch {
+			case err != nil && !errors.Is(err, fs.ErrNotExist):
+				t.Fatal(err)
+			case bytes.Equal(got, want):
+				return
+			case *update:
+				if werr := os.WriteFile(path, got, 0o644); werr != nil {
+					t.Fatal(werr)
+				}
+				// Compared first and rewritten only on a difference, so the
+				// log of -update -v names exactly the files to review.
+				if err != nil {
+					t.Logf("created %s", path)
+				} else {
+					t.Logf("rewrote %s: %d bytes, was %d", path, len(got), len(want))
+				}
+			case err != nil:
+				t.Fatalf("%v (run go test ./internal/ogimage -run TestGolden -update -v to create it)", err)
+			default:
+				t.Errorf("SVG differs from %s; if the change is meant, run go test ./internal/ogimage -run TestGolden -update -v", path)
 			}
 		})
 	}

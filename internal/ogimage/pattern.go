@@ -113,15 +113,15 @@ func genLayers(r *prng) []layer {
 	// Busy scenes get quieter shapes.
 	k := 1 - 0.05*float64(n-minLayers)
 	layers := make([]layer, n)
-	prev := patternKind(r.intn(int(numKinds)))
+	prev := patternKind(r.Intn(int(numKinds)))
 	for i := range layers {
 		kind := prev
 		if i > 0 {
 			// Never the same kind twice in a row.
-			kind = (prev + 1 + patternKind(r.intn(int(numKinds)-1))) % numKinds
+			kind = (prev + 1 + patternKind(r.Intn(int(numKinds)-1))) % numKinds
 		}
 		prev = kind
-		c := colourPicker{primary: uint8(r.intn(len(palette))), secondary: uint8(r.intn(len(palette)))}
+		c := colourPicker{primary: uint8(r.Intn(len(palette))), secondary: uint8(r.Intn(len(palette)))}
 		var shapes []shape
 		switch kind {
 		case circles:
