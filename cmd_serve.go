@@ -19,6 +19,7 @@ import (
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/internal/version"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/seed"
 	"github.com/plazahq/plaza/web"
 )
 
@@ -193,7 +194,7 @@ func firstStart(ctx context.Context, store *models.Store, cfg config.Config, log
 	if !cfg.SeedDemo {
 		return nil
 	}
-	res, err := store.SeedDemo(ctx)
+	res, err := seed.Demo(ctx, store)
 	if err != nil {
 		return fmt.Errorf("seed demo community: %w", err)
 	}

@@ -1,4 +1,8 @@
-package models
+// Package seed fills a Plaza database with generated data: Bulk writes
+// realistic data in bulk for benchmarks and trials, Demo the small demo
+// community of a first start. Both write through the schema of package
+// models and its types.
+package seed
 
 import (
 	"cmp"
@@ -13,49 +17,36 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/models"
 )
 
-// SeedOptions says how much bulk data Seed generates.
-type SeedOptions struct {
+// Options says how much data Bulk generates.
+type Options struct {
 	Users, Posts, Events int
 	// Seed seeds the generator: the same Seed on the same database state
 	// gives the same data. Zero picks a random seed.
 	Seed uint64
 	// Progress, when set, is called after every batch with the stage name
-	// (SeedStageUsers, SeedStagePosts, SeedStageReports, SeedStageEvents),
-	// the rows of that stage written so far and the stage's total. The last
-	// call of a stage has done == total. Calls never overlap.
+	// (StageUsers, StagePosts, StageReports, StageEvents), the rows of that
+	// stage written so far and the stage's total. The last call of a stage
+	// has done == total. Calls never overlap.
 	Progress func(stage string, done, total int64)
 }
 
-// SeedResult counts the rows Seed wrote.
-type SeedResult struct {
+// Result counts the rows Bulk or Demo wrote.
+type Result struct {
 	Users, Posts, Reports, Events int
 }
 
-// Stages reported to SeedOptions.Progress.
+// Stages reported to Options.Progress.
 const (
-	SeedStageUsers   = "users"
-	SeedStagePosts   = "posts"
-	SeedStageReports = "reports"
-	SeedStageEvents  = "events"
+	StageUsers   = "users"
+	StagePosts   = "posts"
+	StageReports = "reports"
+	StageEvents  = "events"
 )
 
-// Denormalised counters. Two columns repeat what other rows already say, so
-// that lists can sort and filter on them with an index:
-//
-//   - users.post_count is the number of posts whose author_id is the user,
-//     whatever their status (drafts and hidden posts included).
-//   - posts.report_count (Post.ReportCount) is the number of post_reports rows
-//     of the post, whatever their status: open, resolved and dismissed
-//     reports all count, so resolving a report leaves it unchanged and only
-//     filing (or deleting) a report moves it. The open reports of a post are
-//     counted from post_reports when needed.
-//
-// Seed writes both counters exactly: it plans every post's author and every
-// post's report count before writing the rows that carry the counters.
-
-// Seed fills the database with realistic bulk data for benchmarks and
+// Bulk fills the database with realistic bulk data for benchmarks and
 // demos: users with roles, sign-in provider accounts, subscriptions and
 // bans; posts with tags and reports; analytics events. It adds to what is
 // there (usernames and emails stay unique because their number is the new
@@ -63,37 +54,40 @@ const (
 //
 // Posts, reports and events are attributed to the users seeded in the same
 // call or, when Users is zero, to the users already in the database (whose
-// post_count is then recounted).
+// post_count is then recounted). The denormalised counters
+// (models.User.PostCount, models.Post.ReportCount) are written exact: every
+// post's author and every post's report count are planned before the rows
+// that carry the counters are written.
 //
 // PostgreSQL rows go in through COPY on a few connections in parallel
 // (with the session settings of postgresSettings: as a superuser, the
 // foreign-key triggers of those sessions are skipped, the data being
 // consistent by construction); SQLite rows through multi-row INSERTs, one
 // transaction per batch. Indexes and constraints are never dropped or
-// altered. Each batch commits on its own: Seed is not atomic, and a failure
+// altered. Each batch commits on its own: Bulk is not atomic, and a failure
 // part-way leaves the batches already written (whose users.post_count may
 // then count posts that were never written).
-func (s *Store) Seed(ctx context.Context, opts SeedOptions) (SeedResult, error) {
+func Bulk(ctx context.Context, s *models.Store, opts Options) (Result, error) {
 	if opts.Users < 0 || opts.Posts < 0 || opts.Events < 0 {
-		return SeedResult{}, errors.New("seed: negative count")
+		return Result{}, errors.New("seed: negative count")
 	}
-	sd := s.newSeeder(opts)
-	res, err := sd.run(ctx)
+	res, err := newSeeder(s, opts).run(ctx)
 	if err != nil {
 		return res, fmt.Errorf("seed: %w", err)
 	}
 	return res, nil
 }
 
-func (s *Store) newSeeder(opts SeedOptions) *seeder {
+// newSeeder prepares a Bulk call on s; a zero opts.Seed draws one.
+func newSeeder(s *models.Store, opts Options) *seeder {
 	sd := &seeder{
 		s:    s,
 		opts: opts,
 		seed: opts.Seed,
-		now:  s.now(),
+		now:  s.Timestamp(),
 		pg:   s.Dialect() == config.DialectPostgres,
 		text: newFakeText(),
-		prog: newSeedProgress(opts.Progress),
+		prog: newProgress(opts.Progress),
 	}
 	if sd.seed == 0 {
 		sd.seed = rand.Uint64() | 1
@@ -122,13 +116,13 @@ const (
 )
 
 type seeder struct {
-	s    *Store
-	opts SeedOptions
+	s    *models.Store
+	opts Options
 	seed uint64
 	now  time.Time
 	pg   bool
 	text *fakeText
-	prog *seedProgress
+	prog *progress
 
 	// pool is who posts, reports and generates events: the users seeded now
 	// or, when none are, the users already there.
@@ -172,8 +166,8 @@ func (sd *seeder) batchSize() int {
 	return seedBatchSQLite
 }
 
-func (sd *seeder) run(ctx context.Context) (SeedResult, error) {
-	var res SeedResult
+func (sd *seeder) run(ctx context.Context) (Result, error) {
+	var res Result
 	if err := sd.lookups(ctx); err != nil {
 		return res, err
 	}
@@ -181,7 +175,7 @@ func (sd *seeder) run(ctx context.Context) (SeedResult, error) {
 		return res, err
 	}
 	if sd.opts.Users > 0 {
-		if err := sd.stage(ctx, SeedStageUsers, sd.opts.Users, "users", streamUsers, sd.genUsers); err != nil {
+		if err := sd.stage(ctx, StageUsers, sd.opts.Users, "users", streamUsers, sd.genUsers); err != nil {
 			return res, err
 		}
 		res.Users = sd.opts.Users
@@ -191,7 +185,7 @@ func (sd *seeder) run(ctx context.Context) (SeedResult, error) {
 	}
 	if sd.opts.Posts > 0 {
 		sd.reported = make([][]reportedPost, numBatches(sd.opts.Posts, sd.batchSize()))
-		if err := sd.stage(ctx, SeedStagePosts, sd.opts.Posts, "posts", streamPosts, sd.genPosts); err != nil {
+		if err := sd.stage(ctx, StagePosts, sd.opts.Posts, "posts", streamPosts, sd.genPosts); err != nil {
 			return res, err
 		}
 		res.Posts = sd.opts.Posts
@@ -207,7 +201,7 @@ func (sd *seeder) run(ctx context.Context) (SeedResult, error) {
 		res.Reports = n
 	}
 	if sd.opts.Events > 0 {
-		if err := sd.stage(ctx, SeedStageEvents, sd.opts.Events, "", streamEvents, sd.genEvents); err != nil {
+		if err := sd.stage(ctx, StageEvents, sd.opts.Events, "", streamEvents, sd.genEvents); err != nil {
 			return res, err
 		}
 		res.Events = sd.opts.Events
@@ -217,20 +211,20 @@ func (sd *seeder) run(ctx context.Context) (SeedResult, error) {
 
 // lookups reads the role ids and makes sure the subscription types exist.
 func (sd *seeder) lookups(ctx context.Context) error {
-	var roles []Role
-	if err := sd.s.DB.NewSelect().Model(&roles).Where("name IN (?, ?)", RoleUser, RoleModerator).Scan(ctx); err != nil {
+	var roles []models.Role
+	if err := sd.s.DB.NewSelect().Model(&roles).Where("name IN (?, ?)", models.RoleUser, models.RoleModerator).Scan(ctx); err != nil {
 		return fmt.Errorf("read roles: %w", err)
 	}
 	for _, r := range roles {
 		switch r.Name {
-		case RoleUser:
+		case models.RoleUser:
 			sd.roleUser = r.ID
-		case RoleModerator:
+		case models.RoleModerator:
 			sd.roleModerator = r.ID
 		}
 	}
 	if sd.roleUser == 0 || sd.roleModerator == 0 {
-		return fmt.Errorf("roles user and moderator: %w", ErrNotFound)
+		return fmt.Errorf("roles user and moderator: %w", models.ErrNotFound)
 	}
 	if sd.pg {
 		var err error
@@ -245,7 +239,7 @@ func (sd *seeder) lookups(ctx context.Context) error {
 }
 
 // seedSubscriptionTypes are the kinds of subscription seeded users hold.
-var seedSubscriptionTypes = []SubscriptionType{
+var seedSubscriptionTypes = []models.SubscriptionType{
 	{Name: "Newsletter", Description: "The monthly community newsletter"},
 	{Name: "Supporter", Description: "Supports the community with a small monthly donation"},
 	{Name: "Pro", Description: "Larger uploads, early access to new features"},
@@ -267,7 +261,7 @@ func ensureSubscriptionTypes(ctx context.Context, db bun.IDB, now time.Time, ids
 	if ids == nil {
 		return nil
 	}
-	var stored []SubscriptionType
+	var stored []models.SubscriptionType
 	if err := db.NewSelect().Model(&stored).Where("name IN (?)", bun.List(names)).Scan(ctx); err != nil {
 		return fmt.Errorf("read subscription types: %w", err)
 	}
@@ -364,7 +358,7 @@ func (sd *seeder) loadPool(ctx context.Context) error {
 
 // loadModerators reads up to 100 moderators, who resolve seeded reports.
 func (sd *seeder) loadModerators(ctx context.Context) error {
-	err := sd.s.DB.NewSelect().Model((*UserRole)(nil)).Column("user_id").
+	err := sd.s.DB.NewSelect().Model((*models.UserRole)(nil)).Column("user_id").
 		Where("role_id = ?", sd.roleModerator).OrderExpr("user_id").Limit(100).Scan(ctx, &sd.moderators)
 	if err != nil {
 		return fmt.Errorf("read moderators: %w", err)
@@ -373,7 +367,7 @@ func (sd *seeder) loadModerators(ctx context.Context) error {
 }
 
 // recountPostCounts sets post_count from posts for the users of an existing
-// pool, the only counters Seed changes rather than writes.
+// pool, the only counters Bulk changes rather than writes.
 func (sd *seeder) recountPostCounts(ctx context.Context) error {
 	touched := make([]bool, len(sd.poolIDs))
 	var ids []int64
@@ -416,7 +410,7 @@ func (sd *seeder) reports(ctx context.Context) (int, error) {
 		out, n := sd.genReports(b, batch)
 		return out, n, nil
 	}
-	return total, sd.runBatches(ctx, SeedStageReports, int64(total), numBatches(len(list), per), "", 0, nil, gen)
+	return total, sd.runBatches(ctx, StageReports, int64(total), numBatches(len(list), per), "", 0, nil, gen)
 }
 
 // stage writes rows of one kind in batches of batchSize.
@@ -553,12 +547,12 @@ func (sd *seeder) genUsers(r *rand.Rand, lo, hi int, firstID int64) seedBatch {
 			emailVerified = between(r, created+usMinute, min(created+3*usDay, now), 3)
 		}
 		isVerified := emailVerified != 0 && r.IntN(4) != 0
-		status := UserActive
+		status := models.UserActive
 		switch x := r.IntN(100); {
 		case x < 2:
-			status = UserBanned
+			status = models.UserBanned
 		case x < 7:
-			status = UserInactive
+			status = models.UserInactive
 		}
 		var lastLogin int64
 		loginCount := 0
@@ -573,14 +567,14 @@ func (sd *seeder) genUsers(r *rand.Rand, lo, hi int, firstID int64) seedBatch {
 			postCount = int(sd.postCounts[i])
 		}
 		users.rows = append(users.rows, []any{id, uname, email, name, sd.text.bio(r, buf), location,
-			r.IntN(10) != 0, nullable(emailVerified), isVerified, status, status != UserInactive,
+			r.IntN(10) != 0, nullable(emailVerified), isVerified, status, status != models.UserInactive,
 			postCount, loginCount, seedTime(created), seedTime(updated), nullable(lastLogin)})
 
 		roles.rows = append(roles.rows, []any{id, sd.roleUser, seedTime(created), nil})
-		if status == UserActive && r.IntN(100) == 0 {
+		if status == models.UserActive && r.IntN(100) == 0 {
 			roles.rows = append(roles.rows, []any{id, sd.roleModerator, seedTime(between(r, created, now, 1)), nil})
 		}
-		if status == UserBanned {
+		if status == models.UserBanned {
 			at := between(r, max(created, now-180*usDay), now, 1)
 			var expires any
 			if r.IntN(10) < 4 {
@@ -651,23 +645,23 @@ func (sd *seeder) genPosts(r *rand.Rand, lo, hi int, firstID int64) seedBatch {
 		if reporters > 0 && r.IntN(100) < 3 {
 			reports = int32(min(reportsPerPost(r), reporters))
 		}
-		status := PostPublished
+		status := models.PostPublished
 		x := r.IntN(1000)
 		if reports > 0 {
 			switch {
 			case x < 350:
-				status = PostFlagged
+				status = models.PostFlagged
 			case x < 450:
-				status = PostHidden
+				status = models.PostHidden
 			}
 		} else {
 			switch {
 			case x < 80:
-				status = PostDraft
+				status = models.PostDraft
 			case x < 105:
-				status = PostHidden
+				status = models.PostHidden
 			case x < 120:
-				status = PostFlagged
+				status = models.PostFlagged
 			}
 		}
 		updated := created
@@ -675,7 +669,7 @@ func (sd *seeder) genPosts(r *rand.Rand, lo, hi int, firstID int64) seedBatch {
 			updated = between(r, created, now, 2)
 		}
 		var published any
-		if status != PostDraft {
+		if status != models.PostDraft {
 			published = seedTime(created)
 		}
 		posts.rows = append(posts.rows, []any{id, sd.poolIDs[a], title, content, status, int(reports),
@@ -725,12 +719,12 @@ func (sd *seeder) genReports(b int, list []reportedPost) (seedBatch, int) {
 		}
 		for _, c := range chosen {
 			created := between(r, max(rp.createdAt, sd.poolCreated[c]), now, 2)
-			status := ReportOpen
+			status := models.ReportOpen
 			var resolvedAt, resolvedBy any
 			if x := r.IntN(100); x >= 75 {
-				status = ReportResolved
+				status = models.ReportResolved
 				if x >= 95 {
-					status = ReportDismissed
+					status = models.ReportDismissed
 				}
 				resolvedAt = seedTime(between(r, created, now, 3))
 				if len(sd.moderators) > 0 {

@@ -1,4 +1,4 @@
-package models
+package seed
 
 import (
 	"encoding/hex"
@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// The word lists below feed Seed and SeedDemo. They are read-only data: the
+// The word lists below feed Bulk and Demo. They are read-only data: the
 // generators copy from them and never write to them.
 
 var fakeFirstNames = []string{
@@ -182,7 +182,7 @@ var fakeUserAgents = []string{
 func pick[T any](r *rand.Rand, list []T) T { return list[r.IntN(len(list))] }
 
 // fakeText writes titles, posts and bios by filling templates. Templates
-// are parsed once per Seed call; expanding one costs a few appends.
+// are parsed once per Bulk call; expanding one costs a few appends.
 type fakeText struct {
 	titles    [][]tmplPart
 	sentences [][]tmplPart

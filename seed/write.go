@@ -1,4 +1,4 @@
-package models
+package seed
 
 import (
 	"context"
@@ -11,21 +11,23 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/models"
 )
 
-// seedProgress serialises calls to SeedOptions.Progress.
-type seedProgress struct {
+// progress serialises calls to Options.Progress.
+type progress struct {
 	mu   sync.Mutex
 	fn   func(stage string, done, total int64)
 	done map[string]int64
 }
 
-func newSeedProgress(fn func(stage string, done, total int64)) *seedProgress {
-	return &seedProgress{fn: fn, done: map[string]int64{}}
+func newProgress(fn func(stage string, done, total int64)) *progress {
+	return &progress{fn: fn, done: map[string]int64{}}
 }
 
 // report sets a stage's count.
-func (p *seedProgress) report(stage string, done, total int64) {
+func (p *progress) report(stage string, done, total int64) {
 	if p.fn == nil {
 		return
 	}
@@ -36,7 +38,7 @@ func (p *seedProgress) report(stage string, done, total int64) {
 }
 
 // add counts n more rows of a stage.
-func (p *seedProgress) add(stage string, n, total int64) {
+func (p *progress) add(stage string, n, total int64) {
 	if p.fn == nil {
 		return
 	}
@@ -74,7 +76,7 @@ func reservePostgresIDs(ctx context.Context, db *bun.DB, table string, n int) (i
 //   - synchronous_commit off: a batch does not wait for its WAL flush (a
 //     crash may lose the last batches, which is fine for generated data);
 //   - for a superuser, session_replication_role replica, which skips the
-//     foreign-key triggers: Seed writes parents before children and only
+//     foreign-key triggers: Bulk writes parents before children and only
 //     references rows it has written or read, so the checks could only fail
 //     if a user were deleted while being seeded for; they cost a fifth of
 //     the load (each one locks the parent row);
@@ -119,7 +121,7 @@ func (sd *seeder) runPostgres(ctx context.Context, stage string, total int64, ba
 	}
 	for range workers {
 		wg.Go(func() {
-			err := RawPostgresConn(ctx, sd.s.DB, func(c *stdlib.Conn) error {
+			err := models.RawPostgresConn(ctx, sd.s.DB, func(c *stdlib.Conn) error {
 				conn := c.Conn()
 				for {
 					b := int(next.Add(1) - 1)
