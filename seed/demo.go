@@ -235,164 +235,247 @@ const demoEvents = 400
 // taken already it returns an error wrapping models.ErrConflict and writes
 // nothing.
 func Demo(ctx context.Context, s *models.Store) (Result, error) {
-	var res Result
-	r := rand.New(rand.NewPCG(demoSeed, 1))
 	now := s.Timestamp()
-	ago := func(days int) time.Time {
-		return now.Add(-time.Duration(days)*24*time.Hour + time.Duration(r.IntN(12*60))*time.Minute).Truncate(time.Microsecond)
-	}
+	d := &demo{r: rand.New(rand.NewPCG(demoSeed, 1)), now: now}
+	var res Result
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		names := make([]string, len(demoUsers))
-		for i, du := range demoUsers {
-			names[i] = du.username
-		}
-		taken, err := tx.NewSelect().Model((*models.User)(nil)).Where("lower(username) IN (?)", bun.List(names)).Count(ctx)
-		if err != nil {
-			return err
-		}
-		if taken > 0 {
-			return fmt.Errorf("demo users exist already: %w", models.ErrConflict)
-		}
-		users, err := insertDemoUsers(ctx, tx, r, now, ago)
-		if err != nil {
-			return err
-		}
-		res.Users = len(users)
-		byName := make(map[string]*models.User, len(users))
-		for i := range users {
-			byName[users[i].Username] = &users[i]
-		}
-		posts, reports, err := insertDemoPosts(ctx, tx, r, now, users, byName)
-		if err != nil {
-			return err
-		}
-		res.Posts, res.Reports = posts, reports
-		return insertDemoExtras(ctx, tx, r, now, ago, users, byName)
+		d.tx = tx
+		var err error
+		res, err = d.write(ctx)
+		return err
 	})
 	if err != nil {
 		return Result{}, fmt.Errorf("seed demo: %w", err)
 	}
-	// Events go in afterwards with Bulk's writer, attributed to the members.
-	sd := newSeeder(s, Options{Events: demoEvents, Seed: demoSeed})
-	sd.now = now
-	if err := sd.lookups(ctx); err != nil {
-		return res, fmt.Errorf("seed demo: %w", err)
-	}
-	if err := sd.loadPool(ctx); err != nil {
-		return res, fmt.Errorf("seed demo: %w", err)
-	}
-	if err := sd.stage(ctx, StageEvents, demoEvents, "", streamEvents, sd.genEvents); err != nil {
-		return res, fmt.Errorf("seed demo events: %w", err)
+	if err := demoEventRows(ctx, s, now); err != nil {
+		return res, err
 	}
 	res.Events = demoEvents
 	return res, nil
 }
 
-// insertDemoUsers writes the members and their roles.
-func insertDemoUsers(ctx context.Context, tx bun.Tx, r *rand.Rand, now time.Time, ago func(int) time.Time) ([]models.User, error) {
+// demoEventRows adds the demo's analytics events with Bulk's writer,
+// attributed to the members.
+func demoEventRows(ctx context.Context, s *models.Store, now time.Time) error {
+	sd := newSeeder(s, Options{Events: demoEvents, Seed: demoSeed})
+	sd.now = now
+	if err := sd.lookups(ctx); err != nil {
+		return fmt.Errorf("seed demo: %w", err)
+	}
+	if err := sd.loadPool(ctx); err != nil {
+		return fmt.Errorf("seed demo: %w", err)
+	}
+	if err := sd.stage(ctx, StageEvents, demoEvents, "", streamEvents, sd.genEvents); err != nil {
+		return fmt.Errorf("seed demo events: %w", err)
+	}
+	return nil
+}
+
+// demo writes the demo community in one transaction, every random choice
+// from r in a fixed order.
+type demo struct {
+	tx     bun.Tx
+	r      *rand.Rand
+	now    time.Time
+	users  []models.User // in demoUsers' order
+	byName map[string]*models.User
+}
+
+// write writes the members, their posts and the rest of the community.
+func (d *demo) write(ctx context.Context) (Result, error) {
+	var res Result
+	if err := d.checkFree(ctx); err != nil {
+		return res, err
+	}
+	if err := d.insertUsers(ctx); err != nil {
+		return res, err
+	}
+	res.Users = len(d.users)
+	posts, reports, err := d.insertPosts(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.Posts, res.Reports = posts, reports
+	return res, d.insertExtras(ctx)
+}
+
+// ago is a time about days days before now, a random part of half a day
+// later.
+func (d *demo) ago(days int) time.Time {
+	return d.now.Add(-time.Duration(days)*24*time.Hour + time.Duration(d.r.IntN(12*60))*time.Minute).Truncate(time.Microsecond)
+}
+
+// checkFree fails with models.ErrConflict when a demo username is taken.
+func (d *demo) checkFree(ctx context.Context) error {
+	names := make([]string, len(demoUsers))
+	for i, du := range demoUsers {
+		names[i] = du.username
+	}
+	taken, err := d.tx.NewSelect().Model((*models.User)(nil)).Where("lower(username) IN (?)", bun.List(names)).Count(ctx)
+	if err != nil {
+		return err
+	}
+	if taken > 0 {
+		return fmt.Errorf("demo users exist already: %w", models.ErrConflict)
+	}
+	return nil
+}
+
+// insertUsers writes the members and their roles.
+func (d *demo) insertUsers(ctx context.Context) error {
 	users := make([]models.User, len(demoUsers))
 	for i, du := range demoUsers {
-		created := ago(du.ageDays)
-		u := models.User{
-			Username:      du.username,
-			Email:         du.username + "@" + fakeEmailDomains[i%3],
-			Bio:           du.bio,
-			Location:      du.location,
-			ProfilePublic: i%9 != 4,
-			Status:        models.UserActive,
-			IsActive:      true,
-			CreatedAt:     created,
-			UpdatedAt:     created,
-		}
-		if du.name != "" {
-			u.Name = &du.name
-		}
-		if du.status != "" {
-			u.Status = du.status
-			u.IsActive = du.status != models.UserInactive
-		}
-		if i%5 != 3 {
-			v := created.Add(time.Duration(5+r.IntN(600)) * time.Minute)
-			u.EmailVerified = &v
-			u.IsVerified = i%3 != 2
-		}
-		if u.Status != models.UserInactive {
-			last := now.Add(-time.Duration(r.IntN(min(du.ageDays, 20)*24+1)) * time.Hour)
-			if last.Before(created) {
-				last = created
-			}
-			u.LastLoginAt = &last
-			u.LoginCount = 1 + r.IntN(du.ageDays/2+1)
-			u.UpdatedAt = created.Add(last.Sub(created) / 3)
-		}
-		users[i] = u
+		users[i] = d.user(i, du)
 	}
-	if _, err := tx.NewInsert().Model(&users).Returning("id").Exec(ctx); err != nil {
+	if _, err := d.tx.NewInsert().Model(&users).Returning("id").Exec(ctx); err != nil {
 		if models.IsUniqueViolation(err) {
-			return nil, fmt.Errorf("demo users: %w", models.ErrConflict)
+			return fmt.Errorf("demo users: %w", models.ErrConflict)
 		}
-		return nil, err
+		return err
 	}
+	d.users = users
+	d.byName = make(map[string]*models.User, len(users))
+	for i := range users {
+		d.byName[users[i].Username] = &users[i]
+	}
+	return d.insertRoles(ctx)
+}
+
+// user is member i, du.
+func (d *demo) user(i int, du demoUser) models.User {
+	created := d.ago(du.ageDays)
+	u := models.User{
+		Username:      du.username,
+		Email:         du.username + "@" + fakeEmailDomains[i%3],
+		Bio:           du.bio,
+		Location:      du.location,
+		ProfilePublic: i%9 != 4,
+		Status:        models.UserActive,
+		IsActive:      true,
+		CreatedAt:     created,
+		UpdatedAt:     created,
+	}
+	if du.name != "" {
+		u.Name = &du.name
+	}
+	if du.status != "" {
+		u.Status = du.status
+		u.IsActive = du.status != models.UserInactive
+	}
+	if i%5 != 3 {
+		v := created.Add(time.Duration(5+d.r.IntN(600)) * time.Minute)
+		u.EmailVerified = &v
+		u.IsVerified = i%3 != 2
+	}
+	if u.Status != models.UserInactive {
+		last := d.now.Add(-time.Duration(d.r.IntN(min(du.ageDays, 20)*24+1)) * time.Hour)
+		if last.Before(created) {
+			last = created
+		}
+		u.LastLoginAt = &last
+		u.LoginCount = 1 + d.r.IntN(du.ageDays/2+1)
+		u.UpdatedAt = created.Add(last.Sub(created) / 3)
+	}
+	return u
+}
+
+// insertRoles gives every member the user role, and the moderator hers.
+func (d *demo) insertRoles(ctx context.Context) error {
 	var roles []models.Role
-	if err := tx.NewSelect().Model(&roles).Scan(ctx); err != nil {
-		return nil, err
+	if err := d.tx.NewSelect().Model(&roles).Scan(ctx); err != nil {
+		return err
 	}
 	roleID := map[string]int64{}
 	for _, ro := range roles {
 		roleID[ro.Name] = ro.ID
 	}
 	var grants []models.UserRole
-	for i, u := range users {
+	for i, u := range d.users {
 		grants = append(grants, models.UserRole{UserID: u.ID, RoleID: roleID[models.RoleUser], GrantedAt: u.CreatedAt})
 		if demoUsers[i].moderator {
 			grants = append(grants, models.UserRole{UserID: u.ID, RoleID: roleID[models.RoleModerator], GrantedAt: u.CreatedAt.Add(72 * time.Hour)})
 		}
 	}
-	if _, err := tx.NewInsert().Model(&grants).Exec(ctx); err != nil {
-		return nil, err
-	}
-	return users, nil
+	_, err := d.tx.NewInsert().Model(&grants).Exec(ctx)
+	return err
 }
 
-// insertDemoPosts writes the posts, their tags and reports, and the
-// members' post counts.
-func insertDemoPosts(ctx context.Context, tx bun.Tx, r *rand.Rand, now time.Time, users []models.User, byName map[string]*models.User) (posts, reports int, err error) {
-	type written struct {
-		post    models.Post
-		tags    []string
-		reports []demoReport
+// plannedPost is a demo post before it is written.
+type plannedPost struct {
+	post    models.Post
+	tags    []string
+	reports []demoReport
+}
+
+// insertPosts writes the written-out and the generated posts, their tags
+// and reports, and the members' post counts. It returns how many posts and
+// reports it wrote.
+func (d *demo) insertPosts(ctx context.Context) (posts, reports int, err error) {
+	all := d.generatedPosts(d.writtenPosts())
+	// Ids follow creation order, as in a live community.
+	slices.SortStableFunc(all, func(a, b plannedPost) int { return a.post.CreatedAt.Compare(b.post.CreatedAt) })
+	rows := d.postRows(all)
+	if _, err := d.tx.NewInsert().Model(&rows).Returning("id").Exec(ctx); err != nil {
+		return 0, 0, err
 	}
-	var all []written
+	tags, reps := d.tagsAndReports(all, rows)
+	if len(tags) > 0 {
+		if _, err := d.tx.NewInsert().Model(&tags).Exec(ctx); err != nil {
+			return 0, 0, err
+		}
+	}
+	if _, err := d.tx.NewInsert().Model(&reps).Exec(ctx); err != nil {
+		return 0, 0, err
+	}
+	if err := d.countPosts(ctx); err != nil {
+		return 0, 0, err
+	}
+	return len(rows), len(reps), nil
+}
+
+// writtenPosts plans the posts of demoPosts.
+func (d *demo) writtenPosts() []plannedPost {
+	var all []plannedPost
 	for _, dp := range demoPosts {
-		author := byName[dp.author]
-		created := now.Add(-time.Duration(dp.ageDays)*24*time.Hour - time.Duration(r.IntN(10*60))*time.Minute).Truncate(time.Microsecond)
+		author := d.byName[dp.author]
+		created := d.now.Add(-time.Duration(dp.ageDays)*24*time.Hour - time.Duration(d.r.IntN(10*60))*time.Minute).Truncate(time.Microsecond)
 		if created.Before(author.CreatedAt) {
 			created = author.CreatedAt.Add(time.Hour)
 		}
-		all = append(all, written{post: models.Post{AuthorID: author.ID, Title: dp.title, Content: dp.content, Status: dp.status,
+		all = append(all, plannedPost{post: models.Post{AuthorID: author.ID, Title: dp.title, Content: dp.content, Status: dp.status,
 			CreatedAt: created, UpdatedAt: created}, tags: dp.tags, reports: dp.reports})
 	}
-	// Regular, active members write the generated posts.
+	return all
+}
+
+// generatedPosts adds demoGeneratedPosts posts from the text generator, on
+// the demo's topics, by regular, active members over the last 90 days.
+func (d *demo) generatedPosts(all []plannedPost) []plannedPost {
 	var regulars []*models.User
-	for i := range users {
-		if users[i].Status == models.UserActive && i < demoRegulars {
-			regulars = append(regulars, &users[i])
+	for i := range d.users {
+		if d.users[i].Status == models.UserActive && i < demoRegulars {
+			regulars = append(regulars, &d.users[i])
 		}
 	}
 	ft := newFakeText()
 	buf := make([]byte, 0, 512)
+	now := d.now.UnixMicro()
 	for len(all) < len(demoPosts)+demoGeneratedPosts {
-		title, content, topic := ft.post(r, buf)
+		title, content, topic := ft.post(d.r, buf)
 		if !demoTopics[topic.name] {
 			continue
 		}
-		author := regulars[r.IntN(len(regulars))]
-		created := seedTime(between(r, max(author.CreatedAt.UnixMicro(), now.Add(-90*24*time.Hour).UnixMicro()), now.UnixMicro(), 1))
-		all = append(all, written{post: models.Post{AuthorID: author.ID, Title: title, Content: content, Status: models.PostPublished,
-			CreatedAt: created, UpdatedAt: created}, tags: ft.tags(r, topic, nil)})
+		author := regulars[d.r.IntN(len(regulars))]
+		created := seedTime(between(d.r, max(author.CreatedAt.UnixMicro(), d.now.Add(-90*24*time.Hour).UnixMicro()), now, 1))
+		all = append(all, plannedPost{post: models.Post{AuthorID: author.ID, Title: title, Content: content, Status: models.PostPublished,
+			CreatedAt: created, UpdatedAt: created}, tags: ft.tags(d.r, topic, nil)})
 	}
-	// Ids follow creation order, as in a live community.
-	slices.SortStableFunc(all, func(a, b written) int { return a.post.CreatedAt.Compare(b.post.CreatedAt) })
+	return all
+}
+
+// postRows completes the planned posts: report counts, publication dates
+// and, for one in four, a later edit.
+func (d *demo) postRows(all []plannedPost) []models.Post {
 	rows := make([]models.Post, len(all))
 	for i, w := range all {
 		p := w.post
@@ -401,27 +484,30 @@ func insertDemoPosts(ctx context.Context, tx bun.Tx, r *rand.Rand, now time.Time
 			at := p.CreatedAt
 			p.PublishedAt = &at
 		}
-		if r.IntN(4) == 0 {
-			p.UpdatedAt = seedTime(between(r, p.CreatedAt.UnixMicro(), now.UnixMicro(), 2))
+		if d.r.IntN(4) == 0 {
+			p.UpdatedAt = seedTime(between(d.r, p.CreatedAt.UnixMicro(), d.now.UnixMicro(), 2))
 		}
 		rows[i] = p
 	}
-	if _, err := tx.NewInsert().Model(&rows).Returning("id").Exec(ctx); err != nil {
-		return 0, 0, err
-	}
+	return rows
+}
+
+// tagsAndReports builds the tags and reports of the planned posts, which
+// were written as rows.
+func (d *demo) tagsAndReports(all []plannedPost, rows []models.Post) ([]models.PostTag, []models.PostReport) {
 	var tags []models.PostTag
 	var reps []models.PostReport
-	moderator := byName["hannah.okafor"].ID
+	moderator := d.byName["hannah.okafor"].ID
 	for i, w := range all {
 		for _, t := range w.tags {
 			tags = append(tags, models.PostTag{PostID: rows[i].ID, Tag: t})
 		}
 		for k, dr := range w.reports {
-			at := rows[i].CreatedAt.Add(time.Duration(30+k*95+r.IntN(60)) * time.Minute)
-			if at.After(now) {
-				at = now
+			at := rows[i].CreatedAt.Add(time.Duration(30+k*95+d.r.IntN(60)) * time.Minute)
+			if at.After(d.now) {
+				at = d.now
 			}
-			rep := models.PostReport{PostID: rows[i].ID, ReporterID: byName[dr.reporter].ID, Reason: dr.reason, Status: models.ReportOpen, CreatedAt: at}
+			rep := models.PostReport{PostID: rows[i].ID, ReporterID: d.byName[dr.reporter].ID, Reason: dr.reason, Status: models.ReportOpen, CreatedAt: at}
 			if dr.resolved {
 				done := at.Add(5 * time.Hour)
 				rep.Status, rep.ResolvedAt, rep.ResolvedBy = models.ReportResolved, &done, &moderator
@@ -429,69 +515,80 @@ func insertDemoPosts(ctx context.Context, tx bun.Tx, r *rand.Rand, now time.Time
 			reps = append(reps, rep)
 		}
 	}
-	if len(tags) > 0 {
-		if _, err := tx.NewInsert().Model(&tags).Exec(ctx); err != nil {
-			return 0, 0, err
-		}
-	}
-	if _, err := tx.NewInsert().Model(&reps).Exec(ctx); err != nil {
-		return 0, 0, err
-	}
-	// Denormalised counters, counted from the rows just written.
-	ids := make([]int64, len(users))
-	for i, u := range users {
-		ids[i] = u.ID
-	}
-	if _, err := tx.NewUpdate().Table("users").
-		Set("post_count = (SELECT count(*) FROM posts WHERE posts.author_id = users.id)").
-		Where("id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
-		return 0, 0, err
-	}
-	return len(rows), len(reps), nil
+	return tags, reps
 }
 
-// insertDemoExtras writes the bans, moderation actions, subscriptions,
-// provider accounts, feature flags and notifications.
-func insertDemoExtras(ctx context.Context, tx bun.Tx, r *rand.Rand, now time.Time, ago func(int) time.Time, users []models.User, byName map[string]*models.User) error {
-	moderator := byName["hannah.okafor"].ID
-	week := now.Add(7 * 24 * time.Hour)
-	bans := []models.Ban{
-		{UserID: byName["cheap_seeds_4u"].ID, Reason: "spam", Notes: "Seed shop adverts in three threads.", CreatedAt: ago(27)},
-		{UserID: byName["gus.grumble"].ID, Reason: "harassment", Notes: "Personal attacks on the moderator; one-week timeout.", CreatedAt: ago(1), ExpiresAt: &week},
+// countPosts sets the members' denormalised post counts from the rows just
+// written.
+func (d *demo) countPosts(ctx context.Context) error {
+	ids := make([]int64, len(d.users))
+	for i, u := range d.users {
+		ids[i] = u.ID
 	}
-	if _, err := tx.NewInsert().Model(&bans).Exec(ctx); err != nil {
+	_, err := d.tx.NewUpdate().Table("users").
+		Set("post_count = (SELECT count(*) FROM posts WHERE posts.author_id = users.id)").
+		Where("id IN (?)", bun.List(ids)).Exec(ctx)
+	return err
+}
+
+// insertExtras writes the bans and moderation actions, subscriptions and
+// provider accounts, feature flags and notifications.
+func (d *demo) insertExtras(ctx context.Context) error {
+	for _, step := range []func(context.Context) error{d.insertModeration, d.insertSubscriptions, d.insertFlags, d.insertNotifications} {
+		if err := step(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertModeration bans the spammer and the troublemaker and records the
+// moderator hiding their posts.
+func (d *demo) insertModeration(ctx context.Context) error {
+	moderator := d.byName["hannah.okafor"].ID
+	spammer, grumbler := d.byName["cheap_seeds_4u"].ID, d.byName["gus.grumble"].ID
+	week := d.now.Add(7 * 24 * time.Hour)
+	bans := []models.Ban{
+		{UserID: spammer, Reason: "spam", Notes: "Seed shop adverts in three threads.", CreatedAt: d.ago(27)},
+		{UserID: grumbler, Reason: "harassment", Notes: "Personal attacks on the moderator; one-week timeout.", CreatedAt: d.ago(1), ExpiresAt: &week},
+	}
+	if _, err := d.tx.NewInsert().Model(&bans).Exec(ctx); err != nil {
 		return err
 	}
 	var hidden []models.Post
-	if err := tx.NewSelect().Model(&hidden).Where("status = ?", models.PostHidden).
-		Where("author_id IN (?)", bun.List([]int64{byName["cheap_seeds_4u"].ID, byName["gus.grumble"].ID})).Order("id").Scan(ctx); err != nil {
+	if err := d.tx.NewSelect().Model(&hidden).Where("status = ?", models.PostHidden).
+		Where("author_id IN (?)", bun.List([]int64{spammer, grumbler})).Order("id").Scan(ctx); err != nil {
 		return err
 	}
 	var actions []models.ModerationAction
 	for _, p := range hidden {
 		reason := "spam"
-		if p.AuthorID == byName["gus.grumble"].ID {
+		if p.AuthorID == grumbler {
 			reason = "harassment"
 		}
 		actions = append(actions, models.ModerationAction{PostID: p.ID, PostTitle: p.Title, AdminID: &moderator, Action: "hide",
 			Reason: reason, FromStatus: models.PostPublished, ToStatus: models.PostHidden, CreatedAt: p.CreatedAt.Add(6 * time.Hour)})
 	}
-	if len(actions) > 0 {
-		if _, err := tx.NewInsert().Model(&actions).Exec(ctx); err != nil {
-			return err
-		}
+	if len(actions) == 0 {
+		return nil
 	}
+	_, err := d.tx.NewInsert().Model(&actions).Exec(ctx)
+	return err
+}
 
-	if err := ensureSubscriptionTypes(ctx, tx, now, nil); err != nil {
+// insertSubscriptions subscribes some regulars to the newsletter or as
+// supporters, and links some to a sign-in provider.
+func (d *demo) insertSubscriptions(ctx context.Context) error {
+	if err := ensureSubscriptionTypes(ctx, d.tx, d.now, nil); err != nil {
 		return err
 	}
 	var types []models.SubscriptionType
-	if err := tx.NewSelect().Model(&types).Where("name IN (?)", bun.List([]string{"Newsletter", "Supporter"})).Order("name").Scan(ctx); err != nil {
+	if err := d.tx.NewSelect().Model(&types).Where("name IN (?)", bun.List([]string{"Newsletter", "Supporter"})).Order("name").Scan(ctx); err != nil {
 		return err
 	}
 	var subs []models.UserSubscription
 	var accounts []models.ProviderAccount
-	for i, u := range users {
+	for i, u := range d.users {
 		if u.Status != models.UserActive || i >= demoRegulars {
 			continue
 		}
@@ -507,33 +604,38 @@ func insertDemoExtras(ctx context.Context, tx bun.Tx, r *rand.Rand, now time.Tim
 				Email: &email, EmailVerified: true, CreatedAt: u.CreatedAt, LastUsedAt: u.LastLoginAt})
 		}
 	}
-	if _, err := tx.NewInsert().Model(&subs).Exec(ctx); err != nil {
+	if _, err := d.tx.NewInsert().Model(&subs).Exec(ctx); err != nil {
 		return err
 	}
-	if _, err := tx.NewInsert().Model(&accounts).On("CONFLICT DO NOTHING").Exec(ctx); err != nil {
-		return err
-	}
+	_, err := d.tx.NewInsert().Model(&accounts).On("CONFLICT DO NOTHING").Exec(ctx)
+	return err
+}
 
+// insertFlags adds the demo's feature flags that do not exist yet.
+func (d *demo) insertFlags(ctx context.Context) error {
 	flags := make([]models.FeatureFlag, len(demoFlags))
 	for i, f := range demoFlags {
-		f.CreatedAt, f.UpdatedAt = ago(60-i*10), ago(20-i*4)
+		f.CreatedAt, f.UpdatedAt = d.ago(60-i*10), d.ago(20-i*4)
 		flags[i] = f
 	}
-	if _, err := tx.NewInsert().Model(&flags).On("CONFLICT (name) DO NOTHING").Exec(ctx); err != nil {
-		return err
-	}
+	_, err := d.tx.NewInsert().Model(&flags).On("CONFLICT (name) DO NOTHING").Exec(ctx)
+	return err
+}
 
+// insertNotifications leaves a few notifications, some read.
+func (d *demo) insertNotifications(ctx context.Context) error {
+	moderator := d.byName["hannah.okafor"].ID
 	read := func(t time.Time) *time.Time { t = t.Add(3 * time.Hour); return &t }
 	notes := []models.Notification{
-		{UserID: moderator, Title: "New reports to review", Message: "Eight posts have open reports in the moderation queue.", Type: "warning", CreatedAt: ago(1)},
-		{UserID: byName["gus.grumble"].ID, Title: "Your post was hidden", Message: "Your post \"Re: plot allocations\" was hidden for breaking the community guidelines.", Type: "warning", CreatedAt: ago(10)},
-		{UserID: byName["estherkim"].ID, Title: "Welcome to Riverside Makers & Growers", Message: "Say hello in the welcome thread and check the watering rota in the shed.", Type: "info", CreatedAt: ago(14)},
-		{UserID: byName["isaac.young"].ID, Title: "Welcome to Riverside Makers & Growers", Message: "Say hello in the welcome thread and check the watering rota in the shed.", Type: "info", CreatedAt: ago(21)},
-		{UserID: byName["kofi.mensah"].ID, Title: "Raised bed build day confirmed", Message: "Four people signed up; the build day is on Saturday.", Type: "success", CreatedAt: ago(20)},
-		{UserID: byName["elena.costa"].ID, Title: "Plant sale total", Message: "The plant sale raised enough for a second water butt.", Type: "success", CreatedAt: ago(9)},
+		{UserID: moderator, Title: "New reports to review", Message: "Eight posts have open reports in the moderation queue.", Type: "warning", CreatedAt: d.ago(1)},
+		{UserID: d.byName["gus.grumble"].ID, Title: "Your post was hidden", Message: "Your post \"Re: plot allocations\" was hidden for breaking the community guidelines.", Type: "warning", CreatedAt: d.ago(10)},
+		{UserID: d.byName["estherkim"].ID, Title: "Welcome to Riverside Makers & Growers", Message: "Say hello in the welcome thread and check the watering rota in the shed.", Type: "info", CreatedAt: d.ago(14)},
+		{UserID: d.byName["isaac.young"].ID, Title: "Welcome to Riverside Makers & Growers", Message: "Say hello in the welcome thread and check the watering rota in the shed.", Type: "info", CreatedAt: d.ago(21)},
+		{UserID: d.byName["kofi.mensah"].ID, Title: "Raised bed build day confirmed", Message: "Four people signed up; the build day is on Saturday.", Type: "success", CreatedAt: d.ago(20)},
+		{UserID: d.byName["elena.costa"].ID, Title: "Plant sale total", Message: "The plant sale raised enough for a second water butt.", Type: "success", CreatedAt: d.ago(9)},
 	}
 	notes[2].ReadAt = read(notes[2].CreatedAt)
 	notes[4].ReadAt = read(notes[4].CreatedAt)
-	_, err := tx.NewInsert().Model(&notes).Exec(ctx)
+	_, err := d.tx.NewInsert().Model(&notes).Exec(ctx)
 	return err
 }

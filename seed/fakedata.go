@@ -194,10 +194,12 @@ type tmplPart struct {
 	slot string
 }
 
+// newFakeText parses the title and sentence templates.
 func newFakeText() *fakeText {
 	return &fakeText{titles: parseForms(fakeTitleForms), sentences: parseForms(fakeSentenceForms)}
 }
 
+// parseForms splits each form into text and {slot} placeholders.
 func parseForms(forms []string) [][]tmplPart {
 	out := make([][]tmplPart, len(forms))
 	for i, f := range forms {
@@ -218,6 +220,7 @@ func parseForms(forms []string) [][]tmplPart {
 	return out
 }
 
+// expand appends parts to b, filling the placeholders for topic t.
 func (ft *fakeText) expand(b []byte, r *rand.Rand, parts []tmplPart, t *fakeTopic) []byte {
 	for _, p := range parts {
 		switch p.slot {
@@ -246,6 +249,7 @@ func (ft *fakeText) expand(b []byte, r *rand.Rand, parts []tmplPart, t *fakeTopi
 	return b
 }
 
+// appendCapitalized appends s with its first ASCII letter in upper case.
 func appendCapitalized(b []byte, s string) []byte {
 	if s == "" {
 		return b
