@@ -12,18 +12,17 @@ import (
 	"golang.org/x/term"
 
 	"github.com/plazahq/plaza/app"
-	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/seed"
 )
 
 // seed adds bulk, realistic data for benchmarks and trials.
 func (e env) seed(ctx context.Context, args []string) int {
-	var opts models.SeedOptions
-	var seed uint64
+	var opts seed.Options
 	code, ok := e.parse("seed", "[flags]\n\nAdds realistic bulk data for benchmarks and trials.", args, func(fs *flag.FlagSet) {
 		fs.IntVar(&opts.Users, "users", 1000, "users to add")
 		fs.IntVar(&opts.Posts, "posts", 5000, "posts to add")
 		fs.IntVar(&opts.Events, "events", 0, "analytics events to add")
-		fs.Uint64Var(&seed, "seed", 0, "random seed (0: a new one each run)")
+		fs.Uint64Var(&opts.Seed, "seed", 0, "random seed (0: a new one each run)")
 	})
 	if !ok {
 		return code
@@ -32,7 +31,6 @@ func (e env) seed(ctx context.Context, args []string) int {
 		fmt.Fprintln(e.stderr, "plaza seed: counts must be >= 0, and posts need --users > 0")
 		return exitUsage
 	}
-	opts.Seed = seed
 	rt, err := e.open(ctx, app.Options{})
 	if err != nil {
 		return e.fail(err)
@@ -41,7 +39,7 @@ func (e env) seed(ctx context.Context, args []string) int {
 	p := newProgress(e.stderr)
 	opts.Progress = p.update
 	start := time.Now()
-	res, err := rt.Store.Seed(ctx, opts)
+	res, err := seed.Bulk(ctx, rt.Store, opts)
 	p.finish()
 	if err != nil {
 		return e.fail(err)

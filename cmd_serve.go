@@ -15,6 +15,7 @@ import (
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/version"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/seed"
 	"github.com/plazahq/plaza/web"
 )
 
@@ -93,7 +94,7 @@ const defaultAdminEmail = "admin@localhost"
 // firstAdmin is who a first start created, for the banner.
 type firstAdmin struct {
 	email, password string // password is empty when ADMIN_PASSWORD chose it
-	demo            models.SeedResult
+	demo            seed.Result
 	seeded          bool
 }
 
@@ -130,7 +131,7 @@ func firstStart(ctx context.Context, store *models.Store, cfg config.Config) (*f
 	if !cfg.SeedDemo {
 		return a, nil
 	}
-	if a.demo, err = store.SeedDemo(ctx); err != nil {
+	if a.demo, err = seed.Demo(ctx, store); err != nil {
 		return nil, fmt.Errorf("seed demo community: %w", err)
 	}
 	a.seeded = true

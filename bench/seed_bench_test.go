@@ -13,6 +13,7 @@ import (
 
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/seed"
 )
 
 // BenchmarkSeedPostgres seeds the PostgreSQL database that
@@ -56,12 +57,12 @@ func benchmarkSeed(b *testing.B, database config.Database, users, posts int) {
 	}
 	store := models.NewStore(db)
 
-	var res models.SeedResult
+	var res seed.Result
 	var elapsed time.Duration
 	for b.Loop() {
 		start := time.Now()
 		stage, stageStart := "", start
-		res, err = store.Seed(ctx, models.SeedOptions{
+		res, err = seed.Bulk(ctx, store, seed.Options{
 			Users: users, Posts: posts, Seed: 42,
 			Progress: func(s string, done, total int64) {
 				if s != stage {

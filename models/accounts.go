@@ -126,7 +126,7 @@ func (s *Store) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 		link := &ProviderAccount{UserID: u.ID, Provider: id.Provider, ProviderUserID: id.ProviderUserID,
 			Email: nullString(email), EmailVerified: id.EmailVerified, CreatedAt: now, LastUsedAt: &now}
 		if _, err := tx.NewInsert().Model(link).Returning("id").Exec(ctx); err != nil {
-			if isUniqueViolation(err) {
+			if IsUniqueViolation(err) {
 				return fmt.Errorf("%s account %s: %w", id.Provider, id.ProviderUserID, ErrConflict)
 			}
 			return err
@@ -167,7 +167,7 @@ func createOAuthUser(ctx context.Context, db bun.IDB, id OAuthIdentity, email st
 		u.Image = &img
 	}
 	if _, err := db.NewInsert().Model(u).Returning("id").Exec(ctx); err != nil {
-		if isUniqueViolation(err) {
+		if IsUniqueViolation(err) {
 			return nil, fmt.Errorf("user %s: %w", email, ErrConflict)
 		}
 		return nil, err

@@ -38,7 +38,7 @@ func (s *Store) InsertEvents(ctx context.Context, events []AnalyticsEvent) error
 	}
 	if s.Dialect() == config.DialectPostgres {
 		err := s.copyEvents(ctx, events)
-		if !isUniqueViolation(err) {
+		if !IsUniqueViolation(err) {
 			return err
 		}
 		// Some of these ids are stored already: a retry of a write that did

@@ -7,6 +7,10 @@ import (
 )
 
 // User is a member of the community; admins and moderators are users with roles.
+//
+// PostCount is denormalised, so lists can sort and filter on it with an
+// index: it is the number of posts whose author is the user, whatever their
+// status (drafts and hidden posts included).
 type User struct {
 	bun.BaseModel `bun:"table:users,alias:u"`
 
@@ -132,6 +136,12 @@ type Login struct {
 }
 
 // Post is a user's publication.
+//
+// ReportCount is denormalised, so lists can sort and filter on it with an
+// index: it is the number of post_reports rows of the post, whatever their
+// status. Resolving a report leaves it unchanged; only filing (or deleting)
+// a report moves it. The open reports of a post are counted from
+// post_reports when needed.
 type Post struct {
 	bun.BaseModel `bun:"table:posts,alias:p"`
 

@@ -36,6 +36,12 @@ func (s *Store) now() time.Time {
 	return s.Now().UTC().Truncate(time.Microsecond)
 }
 
+// Timestamp is the time a write made now would store: the Store's clock in
+// UTC, rounded to the microsecond that both databases keep. Code that
+// writes rows outside the Store's queries (package seed) takes its
+// timestamps from it, so they follow a test's clock too.
+func (s *Store) Timestamp() time.Time { return s.now() }
+
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error {
 	return s.DB.PingContext(ctx)
@@ -44,8 +50,9 @@ func (s *Store) Ping(ctx context.Context) error {
 // Dialect names the database kind: "postgres" or "sqlite".
 func (s *Store) Dialect() string { return Dialect(s.DB) }
 
-// isUniqueViolation recognises a unique-constraint failure on either dialect.
-func isUniqueViolation(err error) bool {
+// IsUniqueViolation recognises a unique-constraint failure on either
+// dialect, for code that inserts rows itself and reports ErrConflict.
+func IsUniqueViolation(err error) bool {
 	if err == nil {
 		return false
 	}

@@ -48,7 +48,7 @@ func (s *Store) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 	}
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(u).Returning("id").Exec(ctx); err != nil {
-			if isUniqueViolation(err) {
+			if IsUniqueViolation(err) {
 				return fmt.Errorf("user %s: %w", u.Email, ErrConflict)
 			}
 			return err

@@ -1,4 +1,4 @@
-package models
+package seed
 
 import (
 	"encoding/hex"
@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// The word lists below feed Seed and SeedDemo. They are read-only data: the
+// The word lists below feed Bulk and Demo. They are read-only data: the
 // generators copy from them and never write to them.
 
 var fakeFirstNames = []string{
@@ -182,7 +182,7 @@ var fakeUserAgents = []string{
 func pick[T any](r *rand.Rand, list []T) T { return list[r.IntN(len(list))] }
 
 // fakeText writes titles, posts and bios by filling templates. Templates
-// are parsed once per Seed call; expanding one costs a few appends.
+// are parsed once per Bulk call; expanding one costs a few appends.
 type fakeText struct {
 	titles    [][]tmplPart
 	sentences [][]tmplPart
@@ -194,10 +194,12 @@ type tmplPart struct {
 	slot string
 }
 
+// newFakeText parses the title and sentence templates.
 func newFakeText() *fakeText {
 	return &fakeText{titles: parseForms(fakeTitleForms), sentences: parseForms(fakeSentenceForms)}
 }
 
+// parseForms splits each form into text and {slot} placeholders.
 func parseForms(forms []string) [][]tmplPart {
 	out := make([][]tmplPart, len(forms))
 	for i, f := range forms {
@@ -218,6 +220,7 @@ func parseForms(forms []string) [][]tmplPart {
 	return out
 }
 
+// expand appends parts to b, filling the placeholders for topic t.
 func (ft *fakeText) expand(b []byte, r *rand.Rand, parts []tmplPart, t *fakeTopic) []byte {
 	for _, p := range parts {
 		switch p.slot {
@@ -246,6 +249,7 @@ func (ft *fakeText) expand(b []byte, r *rand.Rand, parts []tmplPart, t *fakeTopi
 	return b
 }
 
+// appendCapitalized appends s with its first ASCII letter in upper case.
 func appendCapitalized(b []byte, s string) []byte {
 	if s == "" {
 		return b

@@ -1,8 +1,10 @@
-package models
+package seed
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,21 +13,24 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/models"
 )
 
-// seedProgress serialises calls to SeedOptions.Progress.
-type seedProgress struct {
+// progress serialises calls to Options.Progress.
+type progress struct {
 	mu   sync.Mutex
 	fn   func(stage string, done, total int64)
 	done map[string]int64
 }
 
-func newSeedProgress(fn func(stage string, done, total int64)) *seedProgress {
-	return &seedProgress{fn: fn, done: map[string]int64{}}
+// newProgress reports to fn, which may be nil.
+func newProgress(fn func(stage string, done, total int64)) *progress {
+	return &progress{fn: fn, done: map[string]int64{}}
 }
 
 // report sets a stage's count.
-func (p *seedProgress) report(stage string, done, total int64) {
+func (p *progress) report(stage string, done, total int64) {
 	if p.fn == nil {
 		return
 	}
@@ -36,7 +41,7 @@ func (p *seedProgress) report(stage string, done, total int64) {
 }
 
 // add counts n more rows of a stage.
-func (p *seedProgress) add(stage string, n, total int64) {
+func (p *progress) add(stage string, n, total int64) {
 	if p.fn == nil {
 		return
 	}
@@ -44,6 +49,63 @@ func (p *seedProgress) add(stage string, n, total int64) {
 	defer p.mu.Unlock()
 	p.done[stage] += n
 	p.fn(stage, p.done[stage], total)
+}
+
+// stage writes rows of one kind in batches of batchSize.
+func (sd *seeder) stage(ctx context.Context, name string, rows int, idTable string, stream uint64,
+	gen func(r *rand.Rand, lo, hi int, firstID int64) rowBatch) error {
+	size := sd.batchSize()
+	g := func(b int, firstID int64) (rowBatch, int, error) {
+		lo := b * size
+		hi := min(lo+size, rows)
+		return gen(sd.rng(stream, b), lo, hi, firstID), hi - lo, nil
+	}
+	first := func(b int) int { return b * size }
+	return sd.runBatches(ctx, name, int64(rows), numBatches(rows, size), idTable, rows, first, g)
+}
+
+// numBatches is how many batches of size hold rows.
+func numBatches(rows, size int) int { return (rows + size - 1) / size }
+
+// rowBatch is one batch of rows for one or more tables, written together.
+type rowBatch []tableRows
+
+// tableRows are rows of one table, each with a value per column of cols.
+type tableRows struct {
+	name string
+	cols []string
+	rows [][]any
+}
+
+// batchGen builds batch b. firstID is the id of the batch's first row when
+// the stage writes explicit ids. It returns the rows counted for progress.
+type batchGen func(b int, firstID int64) (rowBatch, int, error)
+
+// runBatches runs gen for every batch and writes the result. When idTable
+// is set, rows of that table get explicit ids: on PostgreSQL a range of
+// idRows ids is reserved up front (firstRow(b) is the row index where batch
+// b starts), on SQLite each batch takes the ids after the current maximum
+// in its own transaction.
+func (sd *seeder) runBatches(ctx context.Context, stage string, total int64, batches int,
+	idTable string, idRows int, firstRow func(int) int, gen batchGen) error {
+	sd.prog.report(stage, 0, total)
+	if sd.pg {
+		var base int64
+		if idTable != "" {
+			var err error
+			if base, err = reservePostgresIDs(ctx, sd.s.DB, idTable, idRows); err != nil {
+				return err
+			}
+		}
+		return sd.runPostgres(ctx, stage, total, batches, func(b int) (rowBatch, int, error) {
+			var firstID int64
+			if idTable != "" {
+				firstID = base + 1 + int64(firstRow(b))
+			}
+			return gen(b, firstID)
+		})
+	}
+	return sd.runSQLite(ctx, stage, total, batches, idTable, gen)
 }
 
 // reservePostgresIDs reserves n consecutive ids of table's identity column
@@ -74,7 +136,7 @@ func reservePostgresIDs(ctx context.Context, db *bun.DB, table string, n int) (i
 //   - synchronous_commit off: a batch does not wait for its WAL flush (a
 //     crash may lose the last batches, which is fine for generated data);
 //   - for a superuser, session_replication_role replica, which skips the
-//     foreign-key triggers: Seed writes parents before children and only
+//     foreign-key triggers: Bulk writes parents before children and only
 //     references rows it has written or read, so the checks could only fail
 //     if a user were deleted while being seeded for; they cost a fifth of
 //     the load (each one locks the parent row);
@@ -100,8 +162,8 @@ func postgresSettings(ctx context.Context, db *bun.DB) (string, error) {
 // runPostgres builds and copies batches on a few connections at once, one
 // transaction per batch.
 func (sd *seeder) runPostgres(ctx context.Context, stage string, total int64, batches int,
-	gen func(b int) (seedBatch, int, error)) error {
-	workers := min(seedPGWorkers, batches)
+	gen func(b int) (rowBatch, int, error)) error {
+	workers := min(pgWorkers, batches)
 	if m := sd.s.DB.Stats().MaxOpenConnections; m > 0 {
 		workers = min(workers, m)
 	}
@@ -113,34 +175,14 @@ func (sd *seeder) runPostgres(ctx context.Context, stage string, total int64, ba
 		errOnce  sync.Once
 		firstErr error
 	)
-	fail := func(err error) {
-		errOnce.Do(func() { firstErr = err })
-		cancel()
-	}
 	for range workers {
 		wg.Go(func() {
-			err := RawPostgresConn(ctx, sd.s.DB, func(c *stdlib.Conn) error {
-				conn := c.Conn()
-				for {
-					b := int(next.Add(1) - 1)
-					if b >= batches {
-						return nil
-					}
-					if err := ctx.Err(); err != nil {
-						return err
-					}
-					batch, n, err := gen(b)
-					if err != nil {
-						return err
-					}
-					if err := copyBatch(ctx, conn, sd.pgSettings, batch); err != nil {
-						return fmt.Errorf("%s batch %d: %w", stage, b, err)
-					}
-					sd.prog.add(stage, int64(n), total)
-				}
+			err := models.RawPostgresConn(ctx, sd.s.DB, func(c *stdlib.Conn) error {
+				return sd.copyBatches(ctx, c.Conn(), stage, total, batches, &next, gen)
 			})
 			if err != nil {
-				fail(err)
+				errOnce.Do(func() { firstErr = err })
+				cancel()
 			}
 		})
 	}
@@ -148,7 +190,32 @@ func (sd *seeder) runPostgres(ctx context.Context, stage string, total int64, ba
 	return firstErr
 }
 
-func copyBatch(ctx context.Context, conn *pgx.Conn, settings string, batch seedBatch) error {
+// copyBatches is one worker of runPostgres: it takes the next batch number
+// from next, builds that batch and copies it on conn, until none is left.
+func (sd *seeder) copyBatches(ctx context.Context, conn *pgx.Conn, stage string, total int64, batches int,
+	next *atomic.Int64, gen func(b int) (rowBatch, int, error)) error {
+	for {
+		b := int(next.Add(1) - 1)
+		if b >= batches {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		batch, n, err := gen(b)
+		if err != nil {
+			return err
+		}
+		if err := copyBatch(ctx, conn, sd.pgSettings, batch); err != nil {
+			return fmt.Errorf("%s batch %d: %w", stage, b, err)
+		}
+		sd.prog.add(stage, int64(n), total)
+	}
+}
+
+// copyBatch copies the rows of batch in one transaction on conn, which
+// first runs settings.
+func copyBatch(ctx context.Context, conn *pgx.Conn, settings string, batch rowBatch) error {
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return err
@@ -185,6 +252,7 @@ func (sd *seeder) runSQLite(ctx context.Context, stage string, total int64, batc
 	return nil
 }
 
+// sqliteBatch builds batch b and inserts it in one transaction.
 func (sd *seeder) sqliteBatch(ctx context.Context, b int, idTable string, gen batchGen) (int, error) {
 	tx, err := sd.s.DB.DB.BeginTx(ctx, nil)
 	if err != nil {
@@ -204,21 +272,31 @@ func (sd *seeder) sqliteBatch(ctx context.Context, b int, idTable string, gen ba
 	}
 	var args []any
 	for _, t := range batch {
-		per := min(500, sqliteMaxParams/len(t.cols))
-		for lo := 0; lo < len(t.rows); lo += per {
-			rows := t.rows[lo:min(lo+per, len(t.rows))]
-			args = args[:0]
-			for _, row := range rows {
-				for _, v := range row {
-					args = append(args, sqliteValue(v))
-				}
-			}
-			if _, err := tx.ExecContext(ctx, insertSQL(t.name, t.cols, len(rows)), args...); err != nil {
-				return 0, fmt.Errorf("insert %s: %w", t.name, err)
-			}
+		if args, err = insertRows(ctx, tx, t, args); err != nil {
+			return 0, err
 		}
 	}
 	return n, tx.Commit()
+}
+
+// insertRows inserts t's rows with multi-row INSERTs of at most 500 rows
+// and sqliteMaxParams values. It returns args, the buffer it reuses for the
+// values, for the next table.
+func insertRows(ctx context.Context, tx *sql.Tx, t tableRows, args []any) ([]any, error) {
+	per := min(500, sqliteMaxParams/len(t.cols))
+	for lo := 0; lo < len(t.rows); lo += per {
+		rows := t.rows[lo:min(lo+per, len(t.rows))]
+		args = args[:0]
+		for _, row := range rows {
+			for _, v := range row {
+				args = append(args, sqliteValue(v))
+			}
+		}
+		if _, err := tx.ExecContext(ctx, insertSQL(t.name, t.cols, len(rows)), args...); err != nil {
+			return args, fmt.Errorf("insert %s: %w", t.name, err)
+		}
+	}
+	return args, nil
 }
 
 // sqliteValue converts a generated value to what SQLite stores: times in

@@ -1,4 +1,4 @@
-package models_test
+package seed_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/seed"
 )
 
 // countRows runs a query that returns one count.
@@ -26,9 +27,9 @@ func countRows(t *testing.T, db *bun.DB, query string, args ...any) int {
 	return n
 }
 
-// checkSeedInvariants checks what must hold after any seeding: exact
+// checkInvariants checks what must hold after any seeding: exact
 // denormalised counters, foreign keys, and believable timestamps.
-func checkSeedInvariants(t *testing.T, db *bun.DB) {
+func checkInvariants(t *testing.T, db *bun.DB) {
 	t.Helper()
 	checks := map[string]string{
 		"users.post_count differs from COUNT(posts)": `SELECT count(*) FROM users u
@@ -64,7 +65,7 @@ func checkSeedInvariants(t *testing.T, db *bun.DB) {
 	}
 }
 
-func TestSeed(t *testing.T) {
+func TestBulk(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
@@ -78,7 +79,7 @@ func TestSeed(t *testing.T) {
 		type step struct{ done, total int64 }
 		last := map[string]step{}
 		calls := 0
-		res, err := s.Seed(ctx, models.SeedOptions{Users: 300, Posts: 700, Events: 500, Seed: 7,
+		res, err := seed.Bulk(ctx, s, seed.Options{Users: 300, Posts: 700, Events: 500, Seed: 7,
 			Progress: func(stage string, done, total int64) {
 				mu.Lock()
 				defer mu.Unlock()
@@ -99,8 +100,8 @@ func TestSeed(t *testing.T) {
 				t.Errorf("%s: %d rows, want %d", table, n, want)
 			}
 		}
-		for stage, want := range map[string]int64{models.SeedStageUsers: 300, models.SeedStagePosts: 700,
-			models.SeedStageEvents: 500, models.SeedStageReports: int64(res.Reports)} {
+		for stage, want := range map[string]int64{seed.StageUsers: 300, seed.StagePosts: 700,
+			seed.StageEvents: 500, seed.StageReports: int64(res.Reports)} {
 			if got := last[stage]; got.done != want || got.total != want {
 				t.Errorf("%s progress ended at %d/%d, want %d", stage, got.done, got.total, want)
 			}
@@ -108,7 +109,7 @@ func TestSeed(t *testing.T) {
 		if calls < 8 {
 			t.Errorf("progress called %d times", calls)
 		}
-		checkSeedInvariants(t, db)
+		checkInvariants(t, db)
 		if n := countRows(t, db, "SELECT sum(post_count) FROM users"); n != 700 {
 			t.Errorf("post counts add up to %d", n)
 		}
@@ -167,7 +168,7 @@ func TestSeed(t *testing.T) {
 		}
 
 		// Seeding again, with the same seed, adds distinct users.
-		res2, err := s.Seed(ctx, models.SeedOptions{Users: 120, Posts: 200, Events: 50, Seed: 7})
+		res2, err := seed.Bulk(ctx, s, seed.Options{Users: 120, Posts: 200, Events: 50, Seed: 7})
 		if err != nil {
 			t.Fatalf("second seed: %v", err)
 		}
@@ -178,7 +179,7 @@ func TestSeed(t *testing.T) {
 			t.Errorf("%d reports after the second seed", n)
 		}
 		// And posts alone go to the users already there.
-		res3, err := s.Seed(ctx, models.SeedOptions{Posts: 150, Events: 20})
+		res3, err := seed.Bulk(ctx, s, seed.Options{Posts: 150, Events: 20})
 		if err != nil {
 			t.Fatalf("posts-only seed: %v", err)
 		}
@@ -188,7 +189,7 @@ func TestSeed(t *testing.T) {
 		if n := countRows(t, db, "SELECT count(*) FROM posts"); n != 700+1+200+150 {
 			t.Errorf("%d posts after three seeds", n)
 		}
-		checkSeedInvariants(t, db)
+		checkInvariants(t, db)
 	})
 }
 
@@ -205,8 +206,8 @@ func rowAfterSeed(table string, userID, reporterID, postID int64, now time.Time)
 	}
 }
 
-// TestSeedDeterministic: one seed, one data set (ids aside).
-func TestSeedDeterministic(t *testing.T) {
+// TestBulkDeterministic: one seed, one data set (ids aside).
+func TestBulkDeterministic(t *testing.T) {
 	ctx := context.Background()
 	var got [2][]string
 	for i := range got {
@@ -214,7 +215,7 @@ func TestSeedDeterministic(t *testing.T) {
 		s := models.NewStore(db)
 		fixed := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 		s.Now = func() time.Time { return fixed }
-		if _, err := s.Seed(ctx, models.SeedOptions{Users: 40, Posts: 90, Seed: 99}); err != nil {
+		if _, err := seed.Bulk(ctx, s, seed.Options{Users: 40, Posts: 90, Seed: 99}); err != nil {
 			t.Fatal(err)
 		}
 		if err := db.NewRaw(`SELECT p.title || '|' || u.username || '|' || p.status || '|' || p.report_count FROM posts p
@@ -227,16 +228,16 @@ func TestSeedDeterministic(t *testing.T) {
 	}
 }
 
-func TestSeedNeedsAuthors(t *testing.T) {
+func TestBulkNeedsAuthors(t *testing.T) {
 	db := dbtest.Open(t, config.DialectSQLite)
-	if _, err := models.NewStore(db).Seed(context.Background(), models.SeedOptions{Posts: 10}); err == nil {
+	if _, err := seed.Bulk(context.Background(), models.NewStore(db), seed.Options{Posts: 10}); err == nil {
 		t.Fatal("posts without any user: no error")
 	}
 }
 
-// TestSeedPostgresNotSuperuser seeds as an ordinary role, which keeps the
+// TestBulkPostgresNotSuperuser seeds as an ordinary role, which keeps the
 // foreign-key checks on (a superuser's seeding sessions skip them).
-func TestSeedPostgresNotSuperuser(t *testing.T) {
+func TestBulkPostgresNotSuperuser(t *testing.T) {
 	ctx := context.Background()
 	owner, u := dbtest.OpenURL(t, config.DialectPostgres)
 	role := fmt.Sprintf("plaza_seed_%d", time.Now().UnixNano())
@@ -271,12 +272,12 @@ func TestSeedPostgresNotSuperuser(t *testing.T) {
 	if err := db.QueryRowContext(ctx, "SHOW is_superuser").Scan(&super); err != nil || super != "off" {
 		t.Fatalf("is_superuser %q, %v", super, err)
 	}
-	res, err := models.NewStore(db).Seed(ctx, models.SeedOptions{Users: 200, Posts: 400, Events: 100, Seed: 3})
+	res, err := seed.Bulk(ctx, models.NewStore(db), seed.Options{Users: 200, Posts: 400, Events: 100, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := countRows(t, db, "SELECT count(*) FROM posts"); n != res.Posts || n != 400 {
 		t.Errorf("%d posts, result %+v", n, res)
 	}
-	checkSeedInvariants(t, db)
+	checkInvariants(t, db)
 }

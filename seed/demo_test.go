@@ -1,4 +1,4 @@
-package models_test
+package seed_test
 
 import (
 	"context"
@@ -12,9 +12,10 @@ import (
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/seed"
 )
 
-func TestSeedDemo(t *testing.T) {
+func TestDemo(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
@@ -22,7 +23,7 @@ func TestSeedDemo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := s.SeedDemo(ctx)
+		res, err := seed.Demo(ctx, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +58,7 @@ func TestSeedDemo(t *testing.T) {
 		if n := countRows(t, db, "SELECT count(*) FROM users WHERE password_hash IS NOT NULL AND id <> ?", admin.ID); n != 0 {
 			t.Errorf("%d demo users have a password", n)
 		}
-		checkSeedInvariants(t, db)
+		checkInvariants(t, db)
 
 		var flags []models.FeatureFlag
 		if err := db.NewSelect().Model(&flags).Order("name").Scan(ctx); err != nil {
@@ -77,15 +78,15 @@ func TestSeedDemo(t *testing.T) {
 		}
 
 		// A second run finds the demo there and changes nothing.
-		if _, err := s.SeedDemo(ctx); !errors.Is(err, models.ErrConflict) {
+		if _, err := seed.Demo(ctx, s); !errors.Is(err, models.ErrConflict) {
 			t.Errorf("second demo: %v, want ErrConflict", err)
 		}
 		inRange("users after a second demo", countRows(t, db, "SELECT count(*) FROM users")-1, 35, 45)
 	})
 }
 
-// TestSeedDemoDeterministic: the demo looks the same on every first start.
-func TestSeedDemoDeterministic(t *testing.T) {
+// TestDemoDeterministic: the demo looks the same on every first start.
+func TestDemoDeterministic(t *testing.T) {
 	ctx := context.Background()
 	var got [2][]string
 	for i := range got {
@@ -93,7 +94,7 @@ func TestSeedDemoDeterministic(t *testing.T) {
 		s := models.NewStore(db)
 		fixed := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 		s.Now = func() time.Time { return fixed }
-		if _, err := s.SeedDemo(ctx); err != nil {
+		if _, err := seed.Demo(ctx, s); err != nil {
 			t.Fatal(err)
 		}
 		if err := db.NewRaw(`SELECT p.title || '|' || u.username || '|' || p.status || '|' || p.created_at FROM posts p
