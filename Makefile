@@ -5,7 +5,7 @@ VERSION  ?= $(shell cat VERSION)
 LDFLAGS  := -s -w -X github.com/plazahq/plaza/internal/version.stamped=$(VERSION)
 PKGS     := ./...
 
-.PHONY: run build test test-short check-generated generate css lint bench seed-bench contact-sheet gallery clean
+.PHONY: run build test postgres-sample test-short check-generated generate css lint bench seed-bench contact-sheet gallery clean
 
 run:
 	go run .
@@ -19,9 +19,25 @@ build:
 test: check-generated
 	go vet $(PKGS)
 	go test -count=1 -timeout 20m $(PKGS)
-	@echo "PostgreSQL-backed tests that ran (a sample):"
-	@go test -count=1 -v -run 'TestMigrateFromEmpty|TestSchemaMatchesModels' ./models | grep -- '--- PASS: .*/postgres'
+	@$(MAKE) -s postgres-sample
 	go test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime 10s ./internal/linkpreview
+
+# A sample of the PostgreSQL-backed tests, listed to show they ran. Without
+# PostgreSQL they skip, and that is only reported; REQUIRE_POSTGRES=1 makes
+# "none ran" a failure.
+postgres-sample:
+	@echo "PostgreSQL-backed tests that ran (a sample):"; \
+	out=$$(go test -count=1 -v -run 'TestMigrateFromEmpty|TestSchemaMatchesModels' ./models 2>&1) \
+		|| { printf '%s\n' "$$out"; echo "the PostgreSQL sample failed" >&2; exit 1; }; \
+	ran=$$(printf '%s\n' "$$out" | grep -e '--- PASS: .*/postgres' || true); \
+	if [ -n "$$ran" ]; then printf '%s\n' "$$ran"; \
+	elif [ "$$REQUIRE_POSTGRES" = 1 ]; then \
+		printf '%s\n' "$$out" | grep -m1 -e 'PostgreSQL' >&2 || true; \
+		echo "no PostgreSQL-backed test ran, and REQUIRE_POSTGRES=1 requires them" >&2; exit 1; \
+	else \
+		echo "  none: PostgreSQL does not answer, so its tests were skipped (REQUIRE_POSTGRES=1 makes this a failure)"; \
+		printf '%s\n' "$$out" | grep -m1 -o -e 'SKIPPING PostgreSQL test: .*' | sed 's/^/  /' || true; \
+	fi
 
 test-short:
 	go test -count=1 -short $(PKGS)
