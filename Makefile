@@ -45,7 +45,8 @@ test-short:
 # Fails when the committed templ output does not match the .templ sources.
 check-generated:
 	@before=$$(cat views/*_templ.go | sha256sum); \
-	go tool templ generate -path views >/dev/null 2>&1; \
+	out=$$(go tool templ generate -path views 2>&1) \
+		|| { printf '%s\n' "$$out" >&2; echo "templ generate failed: fix the .templ source named above" >&2; exit 1; }; \
 	after=$$(cat views/*_templ.go | sha256sum); \
 	if [ "$$before" != "$$after" ]; then echo "templ output was stale and has been regenerated: commit views/*_templ.go"; exit 1; fi
 
