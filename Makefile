@@ -4,8 +4,10 @@
 VERSION  ?= $(shell cat VERSION)
 LDFLAGS  := -s -w -X github.com/plazahq/plaza/internal/version.stamped=$(VERSION)
 PKGS     := ./...
+FUZZTIME ?= 10s
+ASSETS   := static/css/app.css static/js/htmx.min.js
 
-.PHONY: run build test test-short check-generated generate css lint bench seed-bench contact-sheet gallery clean
+.PHONY: run build test postgres-sample test-short check-generated check-assets generate css lint bench seed-bench contact-sheet gallery clean
 
 run:
 	go run .
@@ -19,9 +21,25 @@ build:
 test: check-generated
 	go vet $(PKGS)
 	go test -count=1 -timeout 20m $(PKGS)
-	@echo "PostgreSQL-backed tests that ran (a sample):"
-	@go test -count=1 -v -run 'TestMigrateFromEmpty|TestSchemaMatchesModels' ./models | grep -- '--- PASS: .*/postgres'
-	go test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime 10s ./internal/linkpreview
+	@$(MAKE) -s postgres-sample
+	go test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./internal/linkpreview
+
+# A sample of the PostgreSQL-backed tests, listed to show they ran. Without
+# PostgreSQL they skip, and that is only reported; REQUIRE_POSTGRES=1 makes
+# "none ran" a failure.
+postgres-sample:
+	@echo "PostgreSQL-backed tests that ran (a sample):"; \
+	out=$$(go test -count=1 -v -run 'TestMigrateFromEmpty|TestSchemaMatchesModels' ./models 2>&1) \
+		|| { printf '%s\n' "$$out"; echo "the PostgreSQL sample failed" >&2; exit 1; }; \
+	ran=$$(printf '%s\n' "$$out" | grep -e '--- PASS: .*/postgres' || true); \
+	if [ -n "$$ran" ]; then printf '%s\n' "$$ran"; \
+	elif [ "$$REQUIRE_POSTGRES" = 1 ]; then \
+		printf '%s\n' "$$out" | grep -m1 -e 'PostgreSQL' >&2 || true; \
+		echo "no PostgreSQL-backed test ran, and REQUIRE_POSTGRES=1 requires them" >&2; exit 1; \
+	else \
+		echo "  none: PostgreSQL does not answer, so its tests were skipped (REQUIRE_POSTGRES=1 makes this a failure)"; \
+		printf '%s\n' "$$out" | grep -m1 -o -e 'SKIPPING PostgreSQL test: .*' | sed 's/^/  /' || true; \
+	fi
 
 test-short:
 	go test -count=1 -short $(PKGS)
@@ -29,9 +47,29 @@ test-short:
 # Fails when the committed templ output does not match the .templ sources.
 check-generated:
 	@before=$$(cat views/*_templ.go | sha256sum); \
-	go tool templ generate -path views >/dev/null 2>&1; \
+	out=$$(go tool templ generate -path views 2>&1) \
+		|| { printf '%s\n' "$$out" >&2; echo "templ generate failed: fix the .templ source named above" >&2; exit 1; }; \
 	after=$$(cat views/*_templ.go | sha256sum); \
 	if [ "$$before" != "$$after" ]; then echo "templ output was stale and has been regenerated: commit views/*_templ.go"; exit 1; fi
+
+# Fails when the committed CSS or htmx differ from what the committed
+# package.json and package-lock.json build (needs Node.js and npm; CI runs it).
+# Like check-generated it leaves the rebuilt files in place, ready to commit.
+check-assets:
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	for f in $(ASSETS); do mkdir -p "$$tmp/$${f%/*}"; cp "$$f" "$$tmp/$$f" 2>/dev/null || true; done; \
+	out=$$(npm ci --no-audit --no-fund 2>&1) || { printf '%s\n' "$$out" >&2; echo "check-assets: npm ci failed" >&2; exit 1; }; \
+	out=$$(BROWSERSLIST_IGNORE_OLD_DATA=1 npm run build 2>&1) || { printf '%s\n' "$$out" >&2; echo "check-assets: npm run build failed" >&2; exit 1; }; \
+	stale=; for f in $(ASSETS); do \
+		cmp -s "$$f" "$$tmp/$$f" || { stale="$$stale $$f"; \
+			echo "STALE: $$f: $$(wc -c <"$$tmp/$$f" 2>/dev/null || echo 0) bytes in the tree, $$(wc -c <"$$f") bytes built" >&2; }; \
+	done; \
+	if [ -n "$$stale" ]; then \
+		echo "check-assets: the committed built assets differ from what 'npm ci && npm run build' makes from" >&2; \
+		echo "package.json, package-lock.json, tailwind.config.js and views/*.templ. They have been rebuilt:" >&2; \
+		echo "commit$$stale" >&2; exit 1; \
+	fi; \
+	echo "check-assets: $(ASSETS) match a fresh build"
 
 # Regenerates everything committed that is built: templ output, CSS and htmx.
 generate:
