@@ -23,6 +23,7 @@ test: check-generated
 	go test -count=1 -timeout 20m $(PKGS)
 	@$(MAKE) -s postgres-sample
 	go test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./internal/linkpreview
+	go test -run '^$$' -fuzz '^FuzzEndpoints$$' -fuzztime $(FUZZTIME) ./handlers
 
 # A sample of the PostgreSQL-backed tests, listed to show they ran. Without
 # PostgreSQL they skip, and that is only reported; REQUIRE_POSTGRES=1 makes

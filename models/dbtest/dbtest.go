@@ -100,6 +100,27 @@ var (
 	serverErr  error
 )
 
+// Available reports whether tests can run on the dialect: SQLite always,
+// PostgreSQL when a server answers. When none does it logs so loudly, or
+// fails the test when REQUIRE_POSTGRES=1 (as in CI); for tests that run on
+// what there is, like a fuzz target, where a skip would skip SQLite too.
+func Available(t testing.TB, dialect string) bool {
+	t.Helper()
+	if dialect != config.DialectPostgres {
+		return true
+	}
+	u := cmp.Or(os.Getenv("TEST_DATABASE_URL"), DefaultPostgresURL)
+	serverOnce.Do(func() { serverErr = ping(u) })
+	if serverErr == nil {
+		return true
+	}
+	if os.Getenv("REQUIRE_POSTGRES") == "1" {
+		t.Fatalf("PostgreSQL is required (REQUIRE_POSTGRES=1) but %s does not answer: %v", redact(u), serverErr)
+	}
+	t.Logf("SKIPPING PostgreSQL here: %s does not answer (%v)", redact(u), serverErr)
+	return false
+}
+
 func ping(u string) error {
 	db, err := sql.Open("pgx", u)
 	if err != nil {
