@@ -16,6 +16,7 @@ const (
 	CodeResourceLocked               = "RESOURCE_LOCKED"
 	CodeRateLimited                  = "RATE_LIMITED"
 	CodePayloadTooLarge              = "PAYLOAD_TOO_LARGE"
+	CodeMethodNotAllowed             = "METHOD_NOT_ALLOWED"
 	CodeServerError                  = "SERVER_ERROR"
 )
 
@@ -62,6 +63,8 @@ func CodeForStatus(status int) string {
 		return CodeRateLimited
 	case http.StatusRequestEntityTooLarge:
 		return CodePayloadTooLarge
+	case http.StatusMethodNotAllowed:
+		return CodeMethodNotAllowed
 	}
 	return CodeServerError
 }

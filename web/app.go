@@ -16,7 +16,6 @@ import (
 	"github.com/alexedwards/scs/v2"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 	"github.com/markbates/goth"
 
 	"github.com/plazahq/plaza/api"
@@ -88,19 +87,8 @@ func New(d Deps) (*echo.Echo, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
-	// The recoverer sits inside the access log so that a panic is logged as
-	// the 500 it becomes, with its request id.
-	e.Use(
-		middleware.RequestID(),
-		accessLog(d.Logger),
-		instrument(d.Metrics),
-		recoverer(),
-		securityHeaders(d.Config.PublicAppURL),
-		middleware.BodyLimit(maxBody),
-	)
 	families := register(e, newPipeline(d), append(Routes(d), d.ExtraRoutes...))
 	e.HTTPErrorHandler = errorHandler(d.Logger, families)
-	e.StaticFS(api.PathStatic, d.Static)
 	return e, nil
 }
 
@@ -111,7 +99,8 @@ func Routes(d Deps) []Route {
 
 func newPipeline(d Deps) *pipeline {
 	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
-		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals}
+		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals,
+		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL)}
 }
 
 func newHandlers(d Deps) handlerSet {
@@ -133,6 +122,7 @@ func newHandlers(d Deps) handlerSet {
 		collect:   handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
 		ogImage:   handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
 		ogViewer:  handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},
+		static:    echo.StaticDirectoryHandler(d.Static, false),
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
 	}

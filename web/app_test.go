@@ -1,11 +1,14 @@
 package web_test
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/labstack/echo/v4"
@@ -124,4 +127,56 @@ func TestBodyTooLarge(t *testing.T) {
 	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), `"PAYLOAD_TOO_LARGE"`) {
 		t.Errorf("got %d %s, want 413 PAYLOAD_TOO_LARGE", rec.Code, rec.Body)
 	}
+}
+
+// TestMethodNotAllowed checks that a path answers a method it does not
+// take with 405, an Allow header and its family's envelope.
+func TestMethodNotAllowed(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	tests := []struct {
+		method, path, allow, body string
+	}{
+		{"DELETE", "/api/health", "GET, HEAD", `{"error":"Method Not Allowed"}`},
+		{"PUT", "/api/v1/admin/locks", "POST", `{"success":false,"error":{"code":"METHOD_NOT_ALLOWED","message":"Method Not Allowed"}}`},
+		{"POST", "/api/avatar-image", "GET, HEAD", `{"error":"Method Not Allowed","status":405}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
+			res := apptest.Do(t, app, tt.method, tt.path, nil)
+			if res.Code != http.StatusMethodNotAllowed || res.Header().Get("Allow") != tt.allow || strings.TrimSpace(res.Body.String()) != tt.body {
+				t.Errorf("got %d Allow %q %s, want 405 Allow %q %s", res.Code, res.Header().Get("Allow"), res.Body, tt.allow, tt.body)
+			}
+		})
+	}
+}
+
+// TestQuietRoutesLogFailuresOnly checks that the public image routes write
+// no access line for their successes, only for their failures, while other
+// routes log every request.
+func TestQuietRoutesLogFailuresOnly(t *testing.T) {
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	app := apptest.New(t, dbtest.Open(t, "sqlite"), func(d *web.Deps) {
+		d.Logger = slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, nil))
+	})
+	for _, path := range []string{"/api/avatar-image?seed=ada", "/api/avatar-image?seed=ada&size=1", "/api/health"} {
+		apptest.Do(t, app, "GET", path, nil)
+	}
+	mu.Lock()
+	logs := buf.String()
+	mu.Unlock()
+	if n := strings.Count(logs, "msg=request "); n != 2 || !strings.Contains(logs, "status=400") || !strings.Contains(logs, "route=/api/health") {
+		t.Errorf("%d access lines, want the failed avatar's and health's:\n%s", n, logs)
+	}
+}
+
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -25,7 +25,7 @@ func errorHandler(log *slog.Logger, families map[string]api.Family) echo.HTTPErr
 			return
 		}
 		e := classify(err)
-		l := requestLogger(c, log)
+		l := log.With("request_id", c.Response().Header().Get(echo.HeaderXRequestID))
 		switch {
 		case errors.Is(err, context.Canceled):
 			// The client went away; nothing worth logging.

@@ -18,6 +18,7 @@ import (
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
 )
@@ -33,16 +34,18 @@ const (
 // request pipeline"): text check → authentication → audit → cross-origin
 // check → rate limit → authorization → handler.
 type pipeline struct {
-	cfg      config.Config
-	store    *models.Store
-	sessions *scs.SessionManager
-	limiter  *ratelimit.Limiter
-	auditor  *models.AuditBatcher
-	log      *slog.Logger
-	now      func() time.Time
-	cop      *http.CrossOriginProtection
-	// principals may be nil: every request then reads its caller afresh.
+	cfg        config.Config
+	store      *models.Store
+	sessions   *scs.SessionManager
+	limiter    *ratelimit.Limiter
+	auditor    *models.AuditBatcher
+	log        *slog.Logger
+	now        func() time.Time
+	cop        *http.CrossOriginProtection
 	principals *auth.PrincipalCache
+	metrics    *metrics.Metrics
+	ids        *requestIDs
+	headers    http.Header // the security headers
 }
 
 type authErrKey struct{}
@@ -51,7 +54,7 @@ type metricsBearerKey struct{}
 // chain is the middleware a route runs through, from what it declares:
 // a route that needs no caller loads no session and looks up no principal.
 func (p *pipeline) chain(r Route) []echo.MiddlewareFunc {
-	mws := []echo.MiddlewareFunc{p.checkText}
+	mws := append(p.edge(r), p.checkText)
 	if r.needsCaller() {
 		mws = append(mws, echo.WrapMiddleware(p.sessions.LoadAndSave), p.authenticate)
 	}

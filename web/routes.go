@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -38,6 +39,11 @@ type Route struct {
 	// Audit names the audit action of every request; the zero value means
 	// the route is not audited.
 	Audit Audit
+	// Quiet marks a high-volume public route (images crawlers fetch by the
+	// thousand): its successes write no access-log line; metrics count them.
+	Quiet bool
+
+	unmatched bool // a catch-all answering paths no route matches
 }
 
 // Audit is a route's audit action and the type of the resource its :id
@@ -82,12 +88,13 @@ func routes(d Deps, hs handlerSet) []Route {
 		// /api only), and renders no image itself: the images it loads count
 		// against og-image's per-IP limit.
 		{Method: http.MethodGet, Path: api.PathOGViewer, Handler: hs.ogViewer.Handle, Family: console, Scope: ScopeExempt},
+		{Method: http.MethodGet, Path: api.PathStatic + "/*", Handler: hs.static, Family: console, Scope: ScopeExempt, Quiet: true},
 
 		{Method: http.MethodGet, Path: api.PathHealth, Handler: hs.health.Handle, Family: public, Scope: ScopeExempt},
 		{Method: http.MethodGet, Path: api.PathVersion, Handler: hs.version.Handle, Family: public, Scope: ScopeExempt},
 		{Method: http.MethodGet, Path: api.PathLinkPreview, Handler: hs.linkPreview.Handle, Family: public, Scope: ScopeLinkPreview},
-		{Method: http.MethodGet, Path: api.PathAvatarImage, Handler: hs.avatar.Handle, Family: api.FamilyAvatar, Scope: ScopeAvatar},
-		{Method: http.MethodGet, Path: api.PathOGImage, Handler: hs.ogImage.Handle, Family: public, Scope: ScopeOGImage},
+		{Method: http.MethodGet, Path: api.PathAvatarImage, Handler: hs.avatar.Handle, Family: api.FamilyAvatar, Scope: ScopeAvatar, Quiet: true},
+		{Method: http.MethodGet, Path: api.PathOGImage, Handler: hs.ogImage.Handle, Family: public, Scope: ScopeOGImage, Quiet: true},
 		// The collector answers 403 itself without a session (interface.md
 		// 5.3), and counts events, not requests.
 		{Method: http.MethodPost, Path: api.PathAnalyticsCollect, Handler: hs.collect.Handle, Family: api.FamilyCollector,
@@ -135,7 +142,48 @@ func notFoundRoutes(rs []Route) []Route {
 		seen[r.Path] = true
 		out = append(out, Route{Path: r.Path + "/*", Family: r.Family})
 	}
+	for i := range out {
+		out[i].Method, out[i].Handler, out[i].Scope, out[i].unmatched = echo.RouteNotFound, notFound, ScopeExempt, true
+	}
 	return out
+}
+
+// methods are the methods a path without a route for them answers with
+// 405 and an Allow header, through the pipeline like any other request.
+var methods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodOptions}
+
+// notAllowedRoutes answer the methods each path does not take.
+func notAllowedRoutes(rs []Route) []Route {
+	allowed := map[string][]string{}
+	var paths []string
+	family := map[string]api.Family{}
+	for _, r := range rs {
+		if allowed[r.Path] == nil {
+			paths = append(paths, r.Path)
+		}
+		allowed[r.Path] = append(allowed[r.Path], r.Method)
+		if r.Method == http.MethodGet {
+			allowed[r.Path] = append(allowed[r.Path], http.MethodHead)
+		}
+		family[r.Path] = r.Family
+	}
+	var out []Route
+	for _, path := range paths {
+		allow := strings.Join(allowed[path], ", ")
+		for _, m := range methods {
+			if !slices.Contains(allowed[path], m) {
+				out = append(out, Route{Method: m, Path: path, Handler: notAllowed(allow), Family: family[path], Scope: ScopeExempt})
+			}
+		}
+	}
+	return out
+}
+
+func notAllowed(allow string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Set(echo.HeaderAllow, allow)
+		return echo.ErrMethodNotAllowed
+	}
 }
 
 // handlerSet holds the handlers, built once from the dependencies.
@@ -156,36 +204,42 @@ type handlerSet struct {
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage
 	ogViewer    handlers.OGViewer
+	static      echo.HandlerFunc
 }
 
-// register adds the routes with their pipelines; a GET route answers HEAD
-// too, as crawlers probe image URLs with HEAD. It returns each path's
-// family for the error handler.
+// register adds the routes with their pipelines, and the routes that
+// answer what the table does not: 405 for a method a path does not take,
+// 404 for an unknown path. A GET route answers HEAD too, as crawlers probe
+// image URLs with HEAD. It returns each path's family for the error handler.
 func register(e *echo.Echo, p *pipeline, rs []Route) map[string]api.Family {
 	families := map[string]api.Family{}
-	for _, r := range rs {
-		chain := p.chain(r)
-		e.Add(r.Method, r.Path, r.Handler, chain...)
-		if r.Method == http.MethodGet {
-			e.Add(http.MethodHead, r.Path, r.Handler, chain...)
-		}
+	add := func(r Route) {
+		e.Add(r.Method, r.Path, compose(r.Handler, p.chain(r)))
 		families[r.Path] = r.Family
 	}
-	for _, r := range notFoundRoutes(rs) {
-		e.RouteNotFound(r.Path, notFound)
-		families[r.Path] = r.Family
+	for _, r := range rs {
+		add(r)
+		if r.Method == http.MethodGet {
+			r.Method = http.MethodHead
+			add(r)
+		}
+	}
+	for _, r := range append(notAllowedRoutes(rs), notFoundRoutes(rs)...) {
+		add(r)
 	}
 	return families
 }
 
-// unmatchedKey marks a request no route matched, so that metrics count it
-// under one label instead of one series per path probed.
-const unmatchedKey = "plaza.unmatched"
-
-func notFound(c echo.Context) error {
-	c.Set(unmatchedKey, true)
-	return echo.ErrNotFound
+// compose wraps h in its middleware once, at start: echo would wrap a
+// route's middleware anew on every request.
+func compose(h echo.HandlerFunc, mws []echo.MiddlewareFunc) echo.HandlerFunc {
+	for i := len(mws) - 1; i >= 0; i-- {
+		h = mws[i](h)
+	}
+	return h
 }
+
+func notFound(echo.Context) error { return echo.ErrNotFound }
 
 func redirect(to string) echo.HandlerFunc {
 	return func(c echo.Context) error { return c.Redirect(http.StatusFound, to) }

@@ -121,16 +121,18 @@ func (p *pipeline) count(c echo.Context, s Scope, bs []bucket, n int64) error {
 	)
 	for i, b := range bs {
 		res, err := p.hit(ctx, b, n)
-		var le *ratelimit.LimitedError
-		if err != nil && !errors.As(err, &le) {
-			p.log.Error("rate limiter unavailable; letting the request through", "scope", string(s), "error", err)
-			return nil
+		if err != nil {
+			le, ok := errors.AsType[*ratelimit.LimitedError](err)
+			if !ok {
+				p.log.Error("rate limiter unavailable; letting the request through", "scope", string(s), "error", err)
+				return nil
+			}
+			if limited == nil {
+				limited, rate = le, b.rate
+			}
 		}
 		if i == 0 || res.Remaining < tight.Remaining {
 			tight = res
-		}
-		if le != nil && limited == nil {
-			limited, rate = le, b.rate
 		}
 	}
 	if n > 0 || limited != nil {
@@ -157,10 +159,19 @@ func (p *pipeline) hit(ctx context.Context, b bucket, n int64) (ratelimit.Result
 	return res, err
 }
 
+// setRateHeaders writes the X-RateLimit-* headers, by their canonical
+// keys (net/http's spelling of X-RateLimit-…), which spares a
+// canonicalisation per header per request.
 func setRateHeaders(h http.Header, res ratelimit.Result) {
-	h.Set("X-RateLimit-Limit", strconv.FormatInt(res.Limit, 10))
-	h.Set("X-RateLimit-Remaining", strconv.FormatInt(max(res.Remaining, 0), 10))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(res.Reset.Unix(), 10))
+	var buf [64]byte
+	b := strconv.AppendInt(buf[:0], res.Limit, 10)
+	i := len(b)
+	b = strconv.AppendInt(b, max(res.Remaining, 0), 10)
+	j := len(b)
+	b = strconv.AppendInt(b, res.Reset.Unix(), 10)
+	all := string(b) // one string holds the three numbers
+	vals := []string{all[:i], all[i:j], all[j:]}
+	h["X-Ratelimit-Limit"], h["X-Ratelimit-Remaining"], h["X-Ratelimit-Reset"] = vals[0:1:1], vals[1:2:2], vals[2:3:3]
 }
 
 // meter counts a handler-counted scope for one request (handlers.Meter).
