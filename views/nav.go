@@ -1,5 +1,7 @@
 package views
 
+import "github.com/plazahq/plaza/api"
+
 // NavItem is one entry of the console's sidebar navigation.
 type NavItem struct {
 	// Key names the entry; AdminLayout's active argument and the
@@ -11,21 +13,13 @@ type NavItem struct {
 	Href string
 }
 
-// ConsoleNav returns the console's sidebar entries in display order.
-// It builds a fresh slice on every call, so callers may not change the
-// navigation for anyone else.
+// ConsoleNav returns the console's sidebar entries in display order: the
+// pages that exist, and only those, so that no link leads to a 404 (the
+// users, moderation, insight, operations and security pages join it as
+// they are built). It builds a fresh slice on every call, so callers may
+// not change the navigation for anyone else.
 func ConsoleNav() []NavItem {
 	return []NavItem{
-		{Key: "dashboard", Label: "Dashboard", Href: "/admin"},
-		{Key: "users", Label: "Users", Href: "/admin/users"},
-		{Key: "posts", Label: "Posts", Href: "/admin/posts"},
-		{Key: "moderation", Label: "Moderation", Href: "/admin/moderation"},
-		{Key: "analytics", Label: "Analytics", Href: "/admin/analytics"},
-		{Key: "reports", Label: "Reports", Href: "/admin/reports"},
-		{Key: "jobs", Label: "Jobs", Href: "/admin/jobs"},
-		{Key: "notifications", Label: "Notifications", Href: "/admin/notifications"},
-		{Key: "feature-flags", Label: "Feature flags", Href: "/admin/feature-flags"},
-		{Key: "audit-logs", Label: "Audit log", Href: "/admin/audit-logs"},
-		{Key: "tokens", Label: "API tokens", Href: "/admin/tokens"},
+		{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole},
 	}
 }

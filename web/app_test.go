@@ -12,32 +12,12 @@ import (
 	"testing"
 
 	"github.com/labstack/echo/v4"
-	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
-
-func TestRootRedirectsToConsole(t *testing.T) {
-	res := apptest.Do(t, apptest.New(t, dbtest.Open(t, "sqlite")), http.MethodGet, "/", nil)
-	if res.Code != http.StatusFound || res.Header().Get("Location") != "/admin" {
-		t.Errorf("got %d Location %q, want 302 /admin", res.Code, res.Header().Get("Location"))
-	}
-}
-
-func TestConsoleDashboard(t *testing.T) {
-	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
-		app := apptest.New(t, db)
-		cookie, _ := app.Admin(t)
-		res := apptest.Do(t, app, http.MethodGet, "/admin", cookie)
-		body := res.Body.String()
-		if res.Code != http.StatusOK || !strings.Contains(body, `data-testid="console-nav"`) || !strings.Contains(body, "1.2.3") {
-			t.Errorf("got %d, want the dashboard with the nav and the version: %s", res.Code, body)
-		}
-	})
-}
 
 func TestStaticAssets(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
