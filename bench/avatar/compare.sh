@@ -17,7 +17,8 @@
 #
 # Usage: bash bench/avatar/compare.sh [DURATION] [ROUNDS]   (default 10s, 3)
 #   WARMUP=3s                 warm-up per server before the first round
-#   PLAZA_LOG_LEVEL=warn      info writes Plaza's access log (a line per request)
+#   PLAZA_LOG_LEVEL=info      Plaza's default; the avatar route is quiet (no access line
+#                             for a success), so info costs nothing here
 #   PLAZA_PORT=18101 DICEBEAR_PORT=18102 BARE_PORT=18103
 # Needs: Go, wrk (Debian: apt-get install -y wrk), Node.js and npm (Debian:
 # apt-get install -y nodejs npm); the DiceBear packages are installed by
@@ -32,9 +33,8 @@
 #   RATE_LIMIT_AVATAR_PER_MINUTE=1e9  every request comes from 127.0.0.1; the
 #                                     limiter still counts each one, it just
 #                                     never refuses
-#   LOG_LEVEL=warn                    as bench/avatar.sh: the access log is an
-#                                     info line, skipped; set PLAZA_LOG_LEVEL=info
-#                                     to pay for it (written to a temp file)
+#   LOG_LEVEL=info                    the default, as deployed: the avatar route
+#                                     writes access lines only for failures
 #   PLAZA_ENV=test                    generated secrets; on this route it
 #                                     behaves as production over plain http
 #   GOMAXPROCS unset                  all cores, as deployed
@@ -48,7 +48,7 @@ root=$PWD
 duration=${1:-10s}
 rounds=${2:-3}
 warmup=${WARMUP:-3s}
-log_level=${PLAZA_LOG_LEVEL:-warn}
+log_level=${PLAZA_LOG_LEVEL:-info}
 declare -A port=([plaza]=${PLAZA_PORT:-18101} [dicebear]=${DICEBEAR_PORT:-18102} [bare]=${BARE_PORT:-18103})
 servers=(plaza dicebear bare)
 

@@ -69,7 +69,6 @@ var plazaHeaders = map[string][]string{
 	"Content-Security-Policy": {"default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"},
 	"Content-Type":            {"image/svg+xml"},
 	"Referrer-Policy":         {"strict-origin-when-cross-origin"},
-	"Vary":                    {"Cookie"},
 	"X-Content-Type-Options":  {"nosniff"},
 	"X-Frame-Options":         {"DENY"},
 	"X-Ratelimit-Limit":       {"1000000000"},
