@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"strconv"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -33,6 +34,8 @@ func (AvatarImage) Handle(c echo.Context) error {
 	buf := svgBuffers.Get().(*[]byte)
 	defer svgBuffers.Put(buf)
 	*buf = avatar.AppendSVG((*buf)[:0], seed, size)
+	// A known length spares the client and net/http chunked encoding.
+	h[echo.HeaderContentLength] = []string{strconv.Itoa(len(*buf))}
 	return c.Blob(http.StatusOK, avatarContentType[0], *buf)
 }
 

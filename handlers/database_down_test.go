@@ -61,11 +61,7 @@ func TestAdminRoutesWithDatabaseDown(t *testing.T) {
 	app := apptest.New(t, db)
 	_, super := app.Admin(t)
 	token, _ := app.TokenFor(t, super.ID, auth.AllPermissions()...)
-	apptest.WaitFor(t, "the cache to remember the caller", func() bool {
-		apptest.Do(t, app, "GET", api.PathAdminAuditLogs, token)
-		_, ok := app.Deps.Principals.Get(strings.TrimPrefix(token.Get("Authorization"), "Bearer "), app.Deps.Now())
-		return ok
-	})
+	app.WaitRemembered(t, token)
 	restore := outage(t, db)
 	n := 0
 	for _, r := range web.Routes(app.Deps) {

@@ -10,7 +10,7 @@ import (
 	"github.com/plazahq/plaza/internal/audit"
 )
 
-// Work is one request's unit of work (DESIGN.md, "Audit"). Its first Change
+// Work is one request's unit of work (docs/architecture.md). Its first Change
 // begins a transaction that stays open until Finish, which writes the
 // request's audit entry with the outcome the caller reports and commits the
 // changes and their entry together. A request's changes therefore land

@@ -79,7 +79,7 @@ func (d Deps) check() error {
 // maxBody is the largest request body Plaza reads (DECISIONS.md section 9).
 const maxBody = "1M"
 
-// New builds the echo app with the request pipeline of DESIGN.md.
+// New builds the echo app with the request pipeline of docs/architecture.md.
 func New(d Deps) (*echo.Echo, error) {
 	if err := d.check(); err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ func NewQuotePool(q config.Quotes, log *slog.Logger) *quotes.Pool {
 }
 
 // NewCollector starts the analytics group-commit writer over the store
-// (DESIGN.md, "Analytics ingest"): COPY on PostgreSQL with two writes in
+// (docs/performance.md, "Analytics ingestion"): COPY on PostgreSQL with two writes in
 // flight, one writer on SQLite, whose file takes one writer at a time.
 func NewCollector(store *models.Store, log *slog.Logger, m *metrics.Metrics) *analytics.Batcher[models.AnalyticsEvent] {
 	writers := 2
@@ -227,7 +227,7 @@ func Server(addr string, h http.Handler) *http.Server {
 }
 
 // CachePrincipals builds the cache of checked callers for the pipeline and
-// keeps it honest (DESIGN.md, "The request pipeline"): on PostgreSQL a
+// keeps it honest (docs/architecture.md, "The request pipeline"): on PostgreSQL a
 // listener purges it whenever any instance changes a user, role or token,
 // and the cache works only while that listener listens; this instance's own
 // changes purge it as they commit. On SQLite it stays off: the embedded

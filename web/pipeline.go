@@ -30,9 +30,9 @@ const (
 	sessionSeenKey = "seen"
 )
 
-// pipeline holds what the per-route middleware needs (DESIGN.md, "The
-// request pipeline"): text check → authentication → audit → cross-origin
-// check → rate limit → authorization → handler.
+// pipeline holds what the per-route middleware needs (docs/architecture.md,
+// "The request pipeline"): edge → text check → authentication → audit →
+// cross-origin check → rate limit → meter → authorization → handler.
 type pipeline struct {
 	cfg        config.Config
 	store      *models.Store

@@ -3,7 +3,6 @@ package web_test
 import (
 	"context"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -30,15 +29,7 @@ func TestCallerChangesReachEveryInstance(t *testing.T) {
 			t.Fatalf("before any change: %d %s", res.Code, res.Body)
 		}
 	}
-	// The setup's own notices (users and roles created) may still be on
-	// their way and purge b once more; ask until b remembers ada's token,
-	// or the test would prove nothing.
-	raw := strings.TrimPrefix(adaToken.Get("Authorization"), "Bearer ")
-	apptest.WaitFor(t, "b to remember ada's token", func() bool {
-		apptest.Do(t, b, "GET", "/api/v1/admin/audit-logs", adaToken)
-		_, ok := b.Deps.Principals.Get(raw, b.Deps.Now())
-		return ok
-	})
+	b.WaitRemembered(t, adaToken) // or the test would prove nothing
 
 	sqlExec(t, a, `DELETE FROM user_roles WHERE user_id = ? AND role_id = (SELECT id FROM roles WHERE name = 'admin')`, ada.ID)
 	waitForStatus(t, b, adaToken, 403, "ada demoted by psql")
@@ -66,15 +57,7 @@ func TestCacheOffWhileListenerAway(t *testing.T) {
 	if res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", h); res.Code != http.StatusOK {
 		t.Fatalf("before the ban: %d %s", res.Code, res.Body)
 	}
-	// As in TestCallerChangesReachEveryInstance, the setup's own notices may
-	// purge the cache once more: ask until it remembers ada, or the ban
-	// below would prove nothing.
-	raw := strings.TrimPrefix(h.Get("Authorization"), "Bearer ")
-	apptest.WaitFor(t, "the cache to remember ada", func() bool {
-		apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", h)
-		_, ok := app.Deps.Principals.Get(raw, app.Deps.Now())
-		return ok
-	})
+	app.WaitRemembered(t, h) // or the ban below would prove nothing
 	sqlExec(t, app, `UPDATE users SET status = 'banned' WHERE id = ?`, u.ID)
 	waitForStatus(t, app, h, 401, "ada banned after the listener came back")
 }

@@ -210,3 +210,17 @@ func WaitFor(t testing.TB, what string, cond func() bool) {
 		}
 	}
 }
+
+// WaitRemembered asks as the bearer of token until the caller cache
+// remembers it. On PostgreSQL the notices of a test's own setup (users,
+// roles, tokens created) may still be on their way and purge the cache
+// once more; a test about the cache must start from a caller it holds.
+func (a *App) WaitRemembered(t testing.TB, token http.Header) {
+	t.Helper()
+	raw := strings.TrimPrefix(token.Get("Authorization"), "Bearer ")
+	WaitFor(t, "the caller cache to remember the token", func() bool {
+		Do(t, a, http.MethodGet, "/api/v1/admin/audit-logs", token)
+		_, ok := a.Deps.Principals.Get(raw, a.Deps.Now())
+		return ok
+	})
+}

@@ -1,5 +1,5 @@
-// Package analytics is Plaza's event ingest engine (DESIGN.md, "Analytics
-// ingest"): it validates the bodies of POST /api/analytics/collect, turns
+// Package analytics is Plaza's event ingest engine (docs/performance.md, "Analytics
+// ingestion"): it validates the bodies of POST /api/analytics/collect, turns
 // visitors' IP addresses into keyed hashes under a daily key, and writes
 // events through a group-commit Batcher. It knows nothing of HTTP or of the
 // database: the store and the key source are interfaces declared here.

@@ -56,8 +56,8 @@ type Resolver interface {
 	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
 }
 
-// Cache is where refusals are remembered for a short while (DESIGN.md,
-// "Cache"). Keys are opaque and never hold a URL or host in clear.
+// Cache is where refusals are remembered for a short while. Keys are
+// opaque and never hold a URL or host in clear.
 type Cache interface {
 	Get(ctx context.Context, key string) ([]byte, bool, error)
 	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error

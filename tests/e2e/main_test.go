@@ -1,5 +1,5 @@
 // Package e2e drives Plaza's pages in a real browser: the system Chromium
-// through go-rod, against the real app on 127.0.0.1 (STYLE.md, "Tests").
+// through go-rod, against the real app on 127.0.0.1 (docs/architecture.md, "Tests").
 //
 // Rod never downloads a browser here: the launcher is always given
 // /usr/bin/chromium. Without it the tests skip loudly, unless

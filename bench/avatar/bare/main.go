@@ -94,6 +94,7 @@ func handler(svg []byte) http.Handler {
 		for k, v := range plazaHeaders {
 			h[k] = v
 		}
+		h["Content-Length"] = []string{strconv.Itoa(len(svg))}
 		// As Plaza (echo's Blob): status first, then the body in one write.
 		w.WriteHeader(http.StatusOK)
 		w.Write(svg) //nolint:errcheck // a client gone away is not this server's error
