@@ -256,10 +256,10 @@ func TestOGImageQuotePool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			before := calls.Load() // before the pool starts: its first fetch may be done at once
 			pool := web.NewQuotePool(tt.cfg, slog.New(slog.DiscardHandler))
 			pool.Start(context.Background())
 			t.Cleanup(pool.Close)
-			before := calls.Load()
 			apptest.WaitFor(t, "the quote pool to fill", func() bool { return pool.Len() > 0 })
 			srv := ogServer(t, func(d *web.Deps) { d.Quotes = pool })
 			_, body := get(t, srv, "/api/og-image?type=svg&seed=pool", uaCurl, "")
