@@ -67,5 +67,3 @@ func TestAuditRecordsAllowedAndDenied(t *testing.T) {
 		}
 	})
 }
-
-func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,12 +13,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/analytics"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -134,19 +130,4 @@ func BenchmarkCollectHTTP(b *testing.B) {
 			}
 		})
 	}
-}
-
-// principals wires the caller cache as serve does.
-func principals(b *testing.B, store *models.Store, db *bun.DB, log *slog.Logger) *auth.PrincipalCache {
-	parsed, err := config.ParseDatabaseURL(dbtest.URL(b, db))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	b.Cleanup(cancel)
-	cache := web.CachePrincipals(ctx, store, parsed, log)
-	if parsed.Dialect == config.DialectPostgres && !cache.Enabled() {
-		b.Fatal("the auth change listener did not start")
-	}
-	return cache
 }
