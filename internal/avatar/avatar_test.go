@@ -9,12 +9,13 @@ import (
 	"image"
 	"image/draw"
 	"image/png"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/plazahq/plaza/internal/golden"
 )
 
 var (
@@ -46,29 +47,7 @@ func TestGolden(t *testing.T) {
 	for _, tc := range goldenCases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Render(tc.seed, tc.size)
-			path := filepath.Join("testdata", tc.name+".golden")
-			want, err := os.ReadFile(path)
-			switch {
-			case err != nil && !errors.Is(err, fs.ErrNotExist):
-				t.Fatal(err)
-			case bytes.Equal(got, want):
-				return
-			case *update:
-				if werr := os.WriteFile(path, got, 0o644); werr != nil {
-					t.Fatal(werr)
-				}
-				// A rewrite is a changed picture (or a new case): say so, so
-				// that -update -v lists every file to review in the diff.
-				if err != nil {
-					t.Logf("created %s (seed %q size %d)", path, tc.seed, tc.size)
-				} else {
-					t.Logf("rewrote %s (seed %q size %d): %d bytes, was %d", path, tc.seed, tc.size, len(got), len(want))
-				}
-			case err != nil:
-				t.Fatalf("%v (run go test ./internal/avatar -run TestGolden -update -v once, for new cases only)", err)
-			default:
-				t.Errorf("avatar for seed %q size %d changed:\ngot  %s\nwant %s", tc.seed, tc.size, got, want)
-			}
+			golden.Check(t, filepath.Join("testdata", tc.name+".golden"), got, *update, "go test ./internal/avatar -run TestGolden -update -v")
 		})
 	}
 }

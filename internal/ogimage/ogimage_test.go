@@ -6,13 +6,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/plazahq/plaza/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata that differ, logging each")
@@ -64,29 +64,7 @@ func TestGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := mustBuild(t, c.opts).SVG()
-			path := filepath.Join("testdata", c.name+".svg")
-			want, err := os.ReadFile(path)
-			switch {
-			case err != nil && !errors.Is(err, fs.ErrNotExist):
-				t.Fatal(err)
-			case bytes.Equal(got, want):
-				return
-			case *update:
-				if werr := os.WriteFile(path, got, 0o644); werr != nil {
-					t.Fatal(werr)
-				}
-				// Compared first and rewritten only on a difference, so the
-				// log of -update -v names exactly the files to review.
-				if err != nil {
-					t.Logf("created %s", path)
-				} else {
-					t.Logf("rewrote %s: %d bytes, was %d", path, len(got), len(want))
-				}
-			case err != nil:
-				t.Fatalf("%v (run go test ./internal/ogimage -run TestGolden -update -v to create it)", err)
-			default:
-				t.Errorf("SVG differs from %s; if the change is meant, run go test ./internal/ogimage -run TestGolden -update -v", path)
-			}
+			golden.Check(t, filepath.Join("testdata", c.name+".svg"), got, *update, "go test ./internal/ogimage -run TestGolden -update -v")
 		})
 	}
 }
