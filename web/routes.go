@@ -42,6 +42,8 @@ type Route struct {
 	// Quiet marks a high-volume public route (images crawlers fetch by the
 	// thousand): its successes write no access-log line; metrics count them.
 	Quiet bool
+	// Doc describes the route in the OpenAPI document (/api/openapi.json).
+	Doc Doc
 
 	unmatched bool // a catch-all answering paths no route matches
 }
@@ -51,6 +53,22 @@ type Route struct {
 type Audit struct {
 	Action string
 	Target string
+}
+
+// Doc is what the OpenAPI document says of a route beyond what the other
+// fields tell: the rest (security, errors, rate-limit headers, path
+// parameters) follows from Family, Permissions, SignIn and Scope.
+type Doc struct {
+	Summary string
+	// Query is a struct whose `query` tags name the query parameters.
+	Query any
+	// Body is the JSON request body's type.
+	Body any
+	// Response is the success body's type; Status its status (0: 200).
+	Response any
+	Status   int
+	// ContentType is a non-JSON success's media type (image/png, text/html).
+	ContentType string
 }
 
 // needsCaller reports whether the route reads its caller: the public image
