@@ -14,6 +14,7 @@ const (
 	CodeNotFound                     = "NOT_FOUND"
 	CodeValidationError              = "VALIDATION_ERROR"
 	CodeResourceLocked               = "RESOURCE_LOCKED"
+	CodeConflict                     = "CONFLICT"
 	CodeRateLimited                  = "RATE_LIMITED"
 	CodePayloadTooLarge              = "PAYLOAD_TOO_LARGE"
 	CodeMethodNotAllowed             = "METHOD_NOT_ALLOWED"
@@ -57,6 +58,8 @@ func CodeForStatus(status int) string {
 		return CodeNotFound
 	case http.StatusUnprocessableEntity, http.StatusBadRequest:
 		return CodeValidationError
+	case http.StatusConflict:
+		return CodeConflict
 	case http.StatusLocked:
 		return CodeResourceLocked
 	case http.StatusTooManyRequests:

@@ -1,5 +1,7 @@
 package api
 
+import "strconv"
+
 // Paths of Plaza's routes, shared by the route table, the views and the
 // tests. A path with a :name segment is a route pattern; the functions
 // below build the concrete URLs.
@@ -30,6 +32,10 @@ const (
 	PathAdminLocks       = PathAdminV1 + "/locks"
 	PathAdminLock        = PathAdminLocks + "/:type/:id"
 	PathAdminUnversioned = "/api/admin"
+	PathAdminUsers       = PathAdminUnversioned + "/users"
+	PathAdminUserBan     = PathAdminUsers + "/:id/ban"
+	PathAdminUserUnban   = PathAdminUsers + "/:id/unban"
+	PathAdminStats       = PathAdminUnversioned + "/stats"
 )
 
 // SignInProviderPath is where an external sign-in with provider starts.
@@ -43,3 +49,11 @@ func AdminTokenPath(jti string) string { return PathAdminTokens + "/" + jti }
 
 // AdminLockPath is the URL of the lock on one resource.
 func AdminLockPath(typ, id string) string { return PathAdminLocks + "/" + typ + "/" + id }
+
+// AdminUserBanPath is where the unversioned family bans a user.
+func AdminUserBanPath(id int64) string { return PathAdminUsers + "/" + itoa(id) + "/ban" }
+
+// AdminUserUnbanPath is where the unversioned family unbans a user.
+func AdminUserUnbanPath(id int64) string { return PathAdminUsers + "/" + itoa(id) + "/unban" }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -86,7 +86,7 @@ func (s *Store) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 			Where("pa.provider = ? AND pa.provider_user_id = ?", id.Provider, id.ProviderUserID).Scan(ctx)
 		switch {
 		case err == nil:
-			if user, err = userForSignIn(ctx, tx, pa.UserID); err != nil {
+			if user, err = userForSignIn(ctx, tx, pa.UserID, now); err != nil {
 				return err
 			}
 			_, err = tx.NewUpdate().Model((*ProviderAccount)(nil)).
@@ -98,7 +98,7 @@ func (s *Store) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 		}
 
 		u := new(User)
-		err = tx.NewSelect().Model(u).Where("lower(u.email) = ?", email).Scan(ctx)
+		err = selectUsers(tx.NewSelect().Model(u), now).Where("lower(u.email) = ?", email).Scan(ctx)
 		switch {
 		case email == "" || !id.EmailVerified:
 			taken := err == nil
@@ -141,9 +141,9 @@ func (s *Store) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 }
 
 // userForSignIn loads a user that may sign in.
-func userForSignIn(ctx context.Context, db bun.IDB, id int64) (*User, error) {
+func userForSignIn(ctx context.Context, db bun.IDB, id int64, now time.Time) (*User, error) {
 	u := new(User)
-	if err := db.NewSelect().Model(u).Where("u.id = ?", id).Scan(ctx); err != nil {
+	if err := selectUsers(db.NewSelect().Model(u), now).Where("u.id = ?", id).Scan(ctx); err != nil {
 		return nil, notFound(err, "user")
 	}
 	if u.Status != UserActive {

@@ -26,8 +26,7 @@ func (a *Account) Roles() []string {
 // AccountByID loads a user and its roles in one query.
 func (s *Store) AccountByID(ctx context.Context, id int64) (*Account, error) {
 	a := new(Account)
-	err := s.DB.NewSelect().Model(a).
-		ColumnExpr("u.*").
+	err := selectUsers(s.DB.NewSelect().Model(a), s.now()).
 		ColumnExpr("(?) AS role_names", roleNamesQuery(s.DB)).
 		Where("u.id = ?", id).Scan(ctx)
 	return a, notFound(err, "user")
@@ -56,8 +55,7 @@ type TokenAccount struct {
 // TokenAccountByJTI loads a token's record with its user and roles.
 func (s *Store) TokenAccountByJTI(ctx context.Context, jti string) (*TokenAccount, error) {
 	a := new(TokenAccount)
-	err := s.DB.NewSelect().Model(a).
-		ColumnExpr("u.*").
+	err := selectUsers(s.DB.NewSelect().Model(a), s.now()).
 		ColumnExpr("(?) AS role_names", roleNamesQuery(s.DB)).
 		ColumnExpr("at.revoked_at AS token_revoked_at, at.last_used_at AS token_last_used_at").
 		Join("JOIN api_tokens AS at ON at.user_id = u.id").

@@ -86,7 +86,7 @@ func (s *Store) CountUsers(ctx context.Context) (int, error) {
 // UserByEmail finds a user by email, ignoring case.
 func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
 	u := new(User)
-	err := s.db(ctx).NewSelect().Model(u).Where("lower(u.email) = ?", NormalizeEmail(email)).Scan(ctx)
+	err := selectUsers(s.db(ctx).NewSelect().Model(u), s.now()).Where("lower(u.email) = ?", NormalizeEmail(email)).Scan(ctx)
 	return u, notFound(err, "user "+email)
 }
 

@@ -98,6 +98,7 @@ func AdminV1(r Route) Route {
 func routes(d Deps, hs handlerSet) []Route {
 	console, general, public := api.FamilyConsole, api.FamilyGeneral, api.FamilyPublic
 	moderate := []string{auth.PermPostsModerate}
+	manage := []string{auth.PermUsersManage}
 	return []Route{
 		{Method: http.MethodGet, Path: api.PathRoot, Handler: redirect(api.PathConsole), Family: console, Scope: ScopeExempt},
 		{Method: http.MethodGet, Path: api.PathConsole, Handler: hs.dashboard.Handle, Family: console, Scope: ScopeExempt, Permissions: moderate},
@@ -128,6 +129,20 @@ func routes(d Deps, hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathProviders, Handler: hs.providers.Handle, Family: general, Scope: ScopeGeneral},
 		{Method: http.MethodGet, Path: api.PathSignOut, Handler: hs.signOut.Page, Family: general, Scope: ScopeGeneral},
 		{Method: http.MethodPost, Path: api.PathSignOut, Handler: hs.signOut.Handle, Family: general, Scope: ScopeGeneral},
+
+		// The unversioned admin family (interface.md 4.2, DECISIONS.md section 5).
+		{Method: http.MethodGet, Path: api.PathAdminUsers, Handler: hs.adminUsers.List, Family: api.FamilyAdmin, Scope: ScopeAdminUsers,
+			Permissions: manage, Audit: Audit{Action: "users.list"},
+			Doc: Doc{Summary: "List users with roles, subscriptions and timeouts", Query: api.AdminUsersQuery{}, Response: api.AdminUserList{}}},
+		{Method: http.MethodPost, Path: api.PathAdminUserBan, Handler: hs.adminUsers.Ban, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
+			Permissions: manage, Audit: Audit{Action: "user.ban", Target: "user"},
+			Doc: Doc{Summary: "Ban a user", Body: api.AdminBanRequest{}, Response: api.AdminBanResult{}}},
+		{Method: http.MethodPost, Path: api.PathAdminUserUnban, Handler: hs.adminUsers.Unban, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
+			Permissions: manage, Audit: Audit{Action: "user.unban", Target: "user"},
+			Doc: Doc{Summary: "End a user's ban", Response: api.AdminBanResult{}}},
+		{Method: http.MethodGet, Path: api.PathAdminStats, Handler: hs.adminUsers.Stats, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
+			Permissions: manage, Audit: Audit{Action: "stats.view"},
+			Doc: Doc{Summary: "Platform totals", Response: api.AdminStats{}}},
 
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminTokens, Handler: hs.tokens.List,
 			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"}}),
@@ -219,6 +234,7 @@ type handlerSet struct {
 	tokens      handlers.Tokens
 	audit       handlers.AuditLogs
 	locks       handlers.Locks
+	adminUsers  handlers.AdminUsers
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage
 	ogViewer    handlers.OGViewer

@@ -39,6 +39,13 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 		}
 
 		now := time.Now().UTC()
+		expired := now.Add(-time.Minute)
+		if _, err := db.NewInsert().Model(&models.Ban{UserID: u.ID, Reason: "spam", CreatedAt: now.Add(-time.Hour), ExpiresAt: &expired}).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.NewUpdate().Model((*models.User)(nil)).Set("status = ?", models.UserBanned).Where("id = ?", u.ID).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
 		for _, at := range []time.Time{now.Add(-100 * 24 * time.Hour), now.Add(-time.Minute)} {
 			ev := &models.AnalyticsEvent{ID: uuid.NewString(), EventType: "page_view", EventData: map[string]any{"path": "/"},
 				OccurredAt: at, ReceivedAt: at}
@@ -93,6 +100,10 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 		}
 		if n := count(t, db, (*models.Lock)(nil)); n != 0 {
 			t.Errorf("%d locks left, want 0", n)
+		}
+		var lifted models.User
+		if err := db.NewSelect().Model(&lifted).Where("id = ?", u.ID).Scan(ctx); err != nil || lifted.Status != models.UserActive {
+			t.Errorf("the user of a ban that ran out is %q in its row, %v; want active", lifted.Status, err)
 		}
 	})
 }

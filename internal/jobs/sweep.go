@@ -14,9 +14,11 @@ type Sweeper interface {
 	DeleteExpiredSessions(ctx context.Context) (int64, error)
 	DeleteExpiredLocks(ctx context.Context) (int64, error)
 	DeleteExpiredAPITokens(ctx context.Context) (int64, error)
+	LiftExpiredBans(ctx context.Context) (int64, error)
 }
 
-// SweepArgs is the periodic clean-up of expired sessions, locks and tokens.
+// SweepArgs is the periodic clean-up of expired sessions, locks and tokens,
+// and the lifting of bans that have run out.
 type SweepArgs struct{}
 
 // Kind names the job in River's tables.
@@ -37,6 +39,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 		{"sessions", w.sweeper.DeleteExpiredSessions},
 		{"locks", w.sweeper.DeleteExpiredLocks},
 		{"tokens", w.sweeper.DeleteExpiredAPITokens},
+		{"bans", w.sweeper.LiftExpiredBans},
 	}
 	for _, s := range steps {
 		n, err := s.fn(ctx)
@@ -45,7 +48,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 			return err
 		}
 		if n > 0 {
-			w.log.Info("swept expired rows", "what", s.what, "deleted", n)
+			w.log.Info("swept expired rows", "what", s.what, "rows", n)
 		}
 	}
 	w.metrics.Jobs.WithLabelValues("sweep", "completed").Inc()

@@ -1,0 +1,204 @@
+package models_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+// statements counts the statements a database runs.
+type statements struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (s *statements) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+
+func (s *statements) AfterQuery(_ context.Context, e *bun.QueryEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.list = append(s.list, e.Query)
+}
+
+func (s *statements) reset() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.list
+	s.list = nil
+	return out
+}
+
+// richUsers makes n users, each with roles, a subscription, two provider
+// accounts and a ban history, so that a per-user query would show.
+func richUsers(t *testing.T, s *models.Store, n int) {
+	t.Helper()
+	ctx := context.Background()
+	now := s.Timestamp()
+	var st models.SubscriptionType
+	st.Name, st.CreatedAt = "supporter", now
+	if _, err := s.DB.NewInsert().Model(&st).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		roles := []string{}
+		if i%10 == 0 {
+			roles = append(roles, models.RoleModerator)
+		}
+		u, err := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("user%03d@example.com", i), Name: fmt.Sprintf("User %03d", i), Roles: roles})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := []any{
+			&models.UserSubscription{UserID: u.ID, SubscriptionTypeID: st.ID, Status: "active", StartedAt: now},
+			&models.ProviderAccount{UserID: u.ID, Provider: "github", ProviderUserID: fmt.Sprint("gh", i), CreatedAt: now},
+			&models.ProviderAccount{UserID: u.ID, Provider: "google", ProviderUserID: fmt.Sprint("go", i), CreatedAt: now, LastUsedAt: &now},
+			&models.Ban{UserID: u.ID, Reason: "old", CreatedAt: now.Add(-time.Hour), EndedAt: &now},
+		}
+		for _, r := range rows {
+			if _, err := s.DB.NewInsert().Model(r).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func TestAdminUsersPageIsOneStatement(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		richUsers(t, s, 120)
+		hook := &statements{}
+		db.AddQueryHook(hook)
+		rows, total, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ran := hook.reset(); len(ran) != 2 {
+			t.Errorf("a page of 100 users ran %d statements, want 2 (page and count):\n%s", len(ran), strings.Join(ran, "\n"))
+		}
+		if len(rows) != 100 || total != 120 {
+			t.Fatalf("got %d rows of %d", len(rows), total)
+		}
+		r := rows[0]
+		if r.Email != "user119@example.com" || r.RoleCount != 1 || r.SubscriptionCount != 1 || r.ActiveSubscriptions != 1 ||
+			r.ProviderName == nil || *r.ProviderName != "google" || r.TimeoutCount != 1 || r.ActiveTimeoutID != nil {
+			t.Errorf("newest user's summary: %+v", r)
+		}
+		if mod := rows[19]; mod.Email != "user100@example.com" || mod.RoleNames == nil || *mod.RoleNames != "user,moderator" || mod.RoleCount != 2 {
+			t.Errorf("moderator's roles: %+v", mod)
+		}
+		rows, total, err = s.AdminUsers(ctx, models.AdminUsersQuery{Page: 2, Limit: 100, Search: "USER1"})
+		if err != nil || total != 20 || len(rows) != 0 {
+			t.Errorf("page 2 of a search matching 20: %d rows of %d, %v", len(rows), total, err)
+		}
+		if ran := hook.reset(); len(ran) != 2 {
+			t.Errorf("a search page ran %d statements", len(ran))
+		}
+	})
+}
+
+func TestAdminUsersSearch(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		ada, _ := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com", Name: "Ada Lovelace"})
+		s.CreateUser(ctx, models.NewUser{Email: "bob_100%@example.com", Name: "Bob"})
+		s.CreateUser(ctx, models.NewUser{Email: "cy@example.com", Name: "Cy"})
+		now := s.Timestamp()
+		gitlabEmail := "lovelace@gitlab.example"
+		db.NewInsert().Model(&models.ProviderAccount{UserID: ada.ID, Provider: "gitlab", ProviderUserID: "1", Email: &gitlabEmail, CreatedAt: now}).Exec(ctx)
+		for term, want := range map[string]string{
+			"LOVELACE": "ada@example.com", "gitlab": "ada@example.com", "100%": "bob_100%@example.com",
+			"b_1": "bob_100%@example.com", "cy@": "cy@example.com", "%@": "bob_100%@example.com", "a_l": "", "zzz": "",
+		} {
+			rows, total, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 20, Search: term})
+			var got string
+			if len(rows) > 0 {
+				got = rows[0].Email
+			}
+			if err != nil || got != want || want != "" && total != 1 || want == "" && total != 0 {
+				t.Errorf("search %q: %d rows (%q first), total %d, %v; want %q", term, len(rows), got, total, err, want)
+			}
+		}
+	})
+}
+
+func TestTemporaryBanEndsWithTime(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		var clock atomic.Int64
+		clock.Store(time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC).UnixNano())
+		s.Now = func() time.Time { return time.Unix(0, clock.Load()).UTC() }
+		admin, _ := s.CreateUser(ctx, models.NewUser{Email: "admin@example.com", Roles: []string{models.RoleAdmin}})
+		u, _ := s.CreateUser(ctx, models.NewUser{Email: "gus@example.com"})
+		err := s.Change(ctx, func(ctx context.Context) error {
+			_, err := s.BanUser(ctx, models.BanInput{UserID: u.ID, AdminID: admin.ID, Reason: "harassment", Duration: time.Hour})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		status := func() string {
+			got, err := s.UserByID(ctx, u.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			acc, err := s.AccountByID(ctx, u.ID)
+			if err != nil || acc.Status != got.Status {
+				t.Fatalf("account status %q, user status %q, %v", acc.Status, got.Status, err)
+			}
+			return got.Status
+		}
+		if got := status(); got != models.UserBanned {
+			t.Fatalf("after the ban: %s", got)
+		}
+		if ban, err := s.ActiveBan(ctx, u.ID); err != nil || ban == nil || ban.Reason != "harassment" {
+			t.Fatalf("active ban %+v, %v", ban, err)
+		}
+		clock.Add(int64(time.Hour))
+		if got := status(); got != models.UserActive {
+			t.Errorf("an hour later: %s, want active with nothing written", got)
+		}
+		if n, err := s.LiftExpiredBans(ctx); err != nil || n != 1 {
+			t.Errorf("LiftExpiredBans = %d, %v", n, err)
+		}
+		var raw models.User
+		db.NewSelect().Model(&raw).Where("id = ?", u.ID).Scan(ctx)
+		if raw.Status != models.UserActive {
+			t.Errorf("the row still says %s after the sweep", raw.Status)
+		}
+		err = s.Change(ctx, func(ctx context.Context) error { return s.UnbanUser(ctx, u.ID, admin.ID) })
+		if !errors.Is(err, models.ErrNotBanned) {
+			t.Errorf("unbanning an active user: %v", err)
+		}
+	})
+}
+
+func TestBulkBannedStatusStaysBanned(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		u, _ := s.CreateUser(ctx, models.NewUser{Email: "gus@example.com"})
+		db.NewUpdate().Model((*models.User)(nil)).Set("status = 'banned'").Where("id = ?", u.ID).Exec(ctx)
+		if got, err := s.UserByID(ctx, u.ID); err != nil || got.Status != models.UserBanned {
+			t.Errorf("a status set to banned without a ban row: %+v, %v", got, err)
+		}
+		if err := s.Change(ctx, func(ctx context.Context) error { return s.UnbanUser(ctx, u.ID, u.ID) }); err != nil {
+			t.Errorf("unban: %v", err)
+		}
+		if got, _ := s.UserByID(ctx, u.ID); got.Status != models.UserActive {
+			t.Errorf("after unban: %s", got.Status)
+		}
+	})
+}
