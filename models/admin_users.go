@@ -72,8 +72,10 @@ func (s *Store) AdminUserByID(ctx context.Context, id int64) (*AdminUserRow, err
 func adminUserSelect(q *bun.SelectQuery, now time.Time) *bun.SelectQuery {
 	db := q.DB()
 	return selectUsers(q, now).
-		Join("LEFT JOIN provider_accounts AS pa ON pa.id = (?)", primaryProvider(db)).
-		Join("LEFT JOIN bans AS ab ON ab.id = (?)", activeBan(db, now)).
+		// The user_id conditions are redundant but let the planner walk
+		// each table's user index instead of hashing the whole table.
+		Join("LEFT JOIN provider_accounts AS pa ON pa.user_id = u.id AND pa.id = (?)", primaryProvider(db)).
+		Join("LEFT JOIN bans AS ab ON ab.user_id = u.id AND ab.id = (?)", activeBan(db, now)).
 		ColumnExpr("pa.provider AS provider_name, pa.email AS provider_email").
 		ColumnExpr("COALESCE(pa.email_verified, ?) AS provider_verified, pa.last_used_at AS provider_last_used", false).
 		ColumnExpr("ab.id AS active_timeout_id, ab.reason AS active_timeout_reason, ab.expires_at AS timeout_expires").

@@ -18,12 +18,18 @@ const Clients = 50
 // sorted latencies.
 func Measure(b *testing.B, url func(i int) string, h http.Header, want int) []time.Duration {
 	b.Helper()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: Clients}}
+	return MeasureWith(b, Clients, url, h, want)
+}
+
+// MeasureWith is Measure with clients concurrent clients.
+func MeasureWith(b *testing.B, clients int, url func(i int) string, h http.Header, want int) []time.Duration {
+	b.Helper()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
 	lat := make([]time.Duration, b.N)
 	var wg sync.WaitGroup
 	next := make(chan int)
 	b.ResetTimer()
-	for range Clients {
+	for range clients {
 		wg.Go(func() {
 			for i := range next {
 				req, _ := http.NewRequest(http.MethodGet, url(i), nil)
@@ -52,3 +58,11 @@ func Measure(b *testing.B, url func(i int) string, h http.Header, want int) []ti
 
 // Millis is d in milliseconds, for b.ReportMetric.
 func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// Quantile is the q-th quantile (0..1) of sorted latencies.
+func Quantile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[min(len(sorted)-1, int(q*float64(len(sorted))))]
+}

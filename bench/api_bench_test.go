@@ -1,0 +1,143 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/plazahq/plaza/api"
+
+	"github.com/plazahq/plaza/app"
+	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/web"
+)
+
+// apiClients is the concurrency of the API latency benchmarks: a busy
+// console (a few admins at once), not a load test.
+const apiClients = 4
+
+// benchServer serves Plaza over loopback on the seeded database that
+// PLAZA_BENCH_URL names (bench/bigdata.sh makes them), with the rate limits
+// lifted, and returns its URL and a super admin's bearer header.
+func benchServer(b *testing.B) (string, http.Header) {
+	dbURL := os.Getenv("PLAZA_BENCH_URL")
+	if dbURL == "" {
+		b.Skip("set PLAZA_BENCH_URL to a seeded database (bench/bigdata.sh)")
+	}
+	ctx := context.Background()
+	cfg := apptest.Config(b)
+	cfg.DatabaseURL = dbURL
+	cfg.RateLimit.AdminUsers, cfg.RateLimit.APIAdmin, cfg.RateLimit.APIAuthed = 1<<30, 1<<30, 1<<30
+	cfg.RateLimit.APIAnonymous, cfg.RateLimit.AdminGeneral, cfg.RateLimit.AdminSuper = 1<<30, 1<<30, 1<<30
+	rt, err := app.Open(ctx, cfg, discardLog(), app.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(rt.Close)
+	d, err := rt.Web(ctx, app.WebOptions{Static: os.DirFS(apptest.StaticDir()), Version: "bench", Started: time.Now()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := web.New(d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(e)
+	b.Cleanup(srv.Close)
+	return srv.URL, benchAdmin(b, rt.Store, []byte(rt.Config.JWTSecret))
+}
+
+// benchAdmin finds or makes the benchmarks' super admin and mints a token.
+func benchAdmin(b *testing.B, s *models.Store, secret []byte) http.Header {
+	ctx := context.Background()
+	const email = "bench-admin@plaza.invalid"
+	u, err := s.UserByEmail(ctx, email)
+	if err != nil {
+		if u, err = s.CreateUser(ctx, models.NewUser{Email: email, Roles: auth.ImpliedRoles(auth.RoleSuperAdmin)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	tok, claims, err := auth.NewToken(secret, u.ID, auth.AllPermissions(), time.Now(), time.Hour)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Change(ctx, func(ctx context.Context) error {
+		return s.RecordAPIToken(ctx, models.NewAPIToken(claims, "bench", nil))
+	}); err != nil {
+		b.Fatal(err)
+	}
+	return http.Header{"Authorization": {"Bearer " + tok}}
+}
+
+// latencyCase is one request shape of an API benchmark.
+type latencyCase struct {
+	name string
+	url  func(i int) string
+}
+
+// runLatency measures each case with apiClients clients and reports p50
+// and p99 in milliseconds.
+func runLatency(b *testing.B, h http.Header, cases []latencyCase) {
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			lat := apptest.MeasureWith(b, apiClients, c.url, h, http.StatusOK)
+			b.ReportMetric(apptest.Millis(apptest.Quantile(lat, 0.5)), "p50-ms")
+			b.ReportMetric(apptest.Millis(apptest.Quantile(lat, 0.99)), "p99-ms")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// BenchmarkAdminUsers measures GET /api/admin/users: the first page, pages
+// spread over the whole list (the last included), and searches by name,
+// email domain and provider.
+func BenchmarkAdminUsers(b *testing.B) {
+	base, h := benchServer(b)
+	total := adminUsersTotal(b, base, h)
+	lastPage := (total + 19) / 20
+	list := func(q string) func(int) string {
+		return func(int) string { return base + "/api/admin/users?" + q }
+	}
+	terms := []string{"smith", "garcia", "example.org", "github", "lee", "user1234", "nobody-matches-this"}
+	runLatency(b, h, []latencyCase{
+		{"first-page", list("page=1&limit=20")},
+		{"first-page-100", list("page=1&limit=100")},
+		{"spread-pages", func(i int) string {
+			return fmt.Sprintf("%s/api/admin/users?page=%d&limit=20", base, 1+(i*7919)%lastPage)
+		}},
+		{"last-page", list(fmt.Sprintf("page=%d&limit=20", lastPage))},
+		{"search", func(i int) string {
+			return base + "/api/admin/users?search=" + url.QueryEscape(terms[i%len(terms)])
+		}},
+		{"search-page-5", func(i int) string {
+			return base + "/api/admin/users?page=5&search=" + url.QueryEscape(terms[i%len(terms)])
+		}},
+	})
+}
+
+func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// adminUsersTotal asks the list for its total, once.
+func adminUsersTotal(b *testing.B, base string, h http.Header) int {
+	req, _ := http.NewRequest(http.MethodGet, base+"/api/admin/users?limit=1", nil)
+	req.Header = h
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer res.Body.Close()
+	var list api.AdminUserList
+	if err := json.NewDecoder(res.Body).Decode(&list); err != nil || list.Pagination.Total == 0 {
+		b.Fatalf("the users list answered %d: %v", res.StatusCode, err)
+	}
+	return list.Pagination.Total
+}

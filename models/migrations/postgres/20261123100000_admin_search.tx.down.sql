@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS provider_accounts_email_trgm_idx;
