@@ -63,6 +63,9 @@ type AdminPagination struct {
 	TotalPages int  `json:"totalPages"`
 	HasNext    bool `json:"hasNext"`
 	HasPrev    bool `json:"hasPrev"`
+	// TotalCapped, beyond interface.md 2.5, says that a search matched more
+	// users than Plaza counts (200): Total is then a lower bound.
+	TotalCapped bool `json:"totalCapped"`
 }
 
 // AdminUsersQuery documents the query of GET /api/admin/users (interface.md 4.2).
@@ -163,10 +166,13 @@ func zodInt(name, v string, lo, hi int) (int, []Issue) {
 	return int(f), nil
 }
 
-// NewAdminUserList wraps a page of users in the envelope of interface.md 2.5.
-func NewAdminUserList(users []AdminUser, page, limit, total int) AdminUserList {
+// NewAdminUserList wraps a page of users in the envelope of interface.md
+// 2.5. With a capped total, a full page may have a next one past the
+// counted pages.
+func NewAdminUserList(users []AdminUser, page, limit, total int, capped bool) AdminUserList {
 	pages := (total + limit - 1) / limit
+	next := page < pages || capped && len(users) == limit
 	return AdminUserList{Users: users, CurrentPage: page, TotalPages: pages, Pagination: AdminPagination{
-		Page: page, Limit: limit, Total: total, TotalPages: pages, HasNext: page < pages, HasPrev: page > 1,
+		Page: page, Limit: limit, Total: total, TotalPages: pages, HasNext: next, HasPrev: page > 1, TotalCapped: capped,
 	}}
 }

@@ -19,7 +19,7 @@ import (
 // AdminUserStore is what the unversioned admin handlers need.
 type AdminUserStore interface {
 	Change(ctx context.Context, fn func(ctx context.Context) error) error
-	AdminUsers(ctx context.Context, q models.AdminUsersQuery) ([]models.AdminUserRow, int, error)
+	AdminUsers(ctx context.Context, q models.AdminUsersQuery) (*models.AdminUserPage, error)
 	AdminUserByID(ctx context.Context, id int64) (*models.AdminUserRow, error)
 	UserRoles(ctx context.Context, userID int64) ([]string, error)
 	BanUser(ctx context.Context, in models.BanInput) (*models.Ban, error)
@@ -43,15 +43,15 @@ func (h AdminUsers) List(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.Store.AdminUsers(c.Request().Context(), models.AdminUsersQuery{Page: q.Page, Limit: q.Limit, Search: q.Search})
+	res, err := h.Store.AdminUsers(c.Request().Context(), models.AdminUsersQuery{Page: q.Page, Limit: q.Limit, Search: q.Search})
 	if err != nil {
 		return readFailure(err)
 	}
-	users := make([]api.AdminUser, len(rows))
-	for i := range rows {
-		users[i] = adminUser(&rows[i])
+	users := make([]api.AdminUser, len(res.Rows))
+	for i := range res.Rows {
+		users[i] = adminUser(&res.Rows[i])
 	}
-	return c.JSON(http.StatusOK, api.NewAdminUserList(users, q.Page, q.Limit, total))
+	return c.JSON(http.StatusOK, api.NewAdminUserList(users, q.Page, q.Limit, res.Total, res.Capped))
 }
 
 // readFailure is interface.md 7.2's 500: error and details, both strings;

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 )
@@ -36,28 +37,71 @@ type AdminUsersQuery struct {
 	Search string // substring of name, username, email or a provider's name or email
 }
 
+// SearchCountCap is how far a search's matches are counted: past it the
+// total is reported as at least this many, since counting a third of a
+// million matches takes longer than the page itself.
+const SearchCountCap = 200
+
+// AdminUserPage is a page of the admin users list and the number of users
+// it is a page of; Capped says Total is a lower bound (SearchCountCap).
+type AdminUserPage struct {
+	Rows   []AdminUserRow
+	Total  int
+	Capped bool
+}
+
 // AdminUsers reads one page of the admin users list, newest users first,
-// and the number of users matching. The page is one statement, whatever
-// its size: the page's ids are picked first (an index-only walk, so a deep
-// page does not read the rows it skips), then each summary is a subquery
-// over the picked rows alone. The count is the second statement.
-func (s *Store) AdminUsers(ctx context.Context, q AdminUsersQuery) ([]AdminUserRow, int, error) {
+// and the number of users matching. The page is one statement, whatever its
+// size: the page's ids are picked first, without reading the rows they
+// skip, then each summary is a subquery over the picked rows alone. The
+// count is the second statement: a counter kept by triggers for the whole
+// list, a count of at most SearchCountCap+1 matches for a search.
+func (s *Store) AdminUsers(ctx context.Context, q AdminUsersQuery) (*AdminUserPage, error) {
 	db, now := s.db(ctx), s.now()
-	page := db.NewSelect().Model((*User)(nil)).Column("u.id").
-		OrderExpr("u.created_at DESC, u.id DESC").Limit(int64(q.Limit)).Offset(int64((q.Page - 1) * q.Limit))
-	count := db.NewSelect().Model((*User)(nil))
-	if q.Search != "" {
-		page, count = matchUsers(page, q.Search), matchUsers(count, q.Search)
+	offset := (q.Page - 1) * q.Limit
+	out := &AdminUserPage{}
+	var page *bun.SelectQuery
+	if q.Search == "" {
+		total, err := s.userCount(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out.Total, page = total, newestUsers(db, offset, q.Limit, total)
+	} else {
+		n, err := db.NewSelect().TableExpr("(?) AS found", matchUsers(db, q.Search, SearchCountCap+1)).Count(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out.Total, out.Capped = min(int(n), SearchCountCap), n > SearchCountCap
+		page = db.NewSelect().TableExpr("(?) AS found", matchUsers(db, q.Search, offset+q.Limit)).Column("found.id").
+			OrderExpr("found.created_at DESC, found.id DESC").Limit(int64(q.Limit)).Offset(int64(offset))
 	}
-	var rows []AdminUserRow
-	sel := adminUserSelect(db.NewSelect().Model(&rows), now).
+	sel := adminUserSelect(db.NewSelect().Model(&out.Rows), now).
 		Join("JOIN (?) AS pick ON pick.id = u.id", page).
 		OrderExpr("u.created_at DESC, u.id DESC")
-	if err := sel.Scan(ctx); err != nil {
-		return nil, 0, err
+	return out, sel.Scan(ctx)
+}
+
+// newestUsers picks the ids of a page of all users, newest first. A page
+// in the older half is read from the oldest end, so that no page walks
+// more than half the index.
+func newestUsers(db bun.IDB, offset, limit, total int) *bun.SelectQuery {
+	q := db.NewSelect().Model((*User)(nil)).Column("u.id")
+	if offset <= total/2 || offset >= total {
+		return q.OrderExpr("u.created_at DESC, u.id DESC").Limit(int64(limit)).Offset(int64(offset))
 	}
-	total, err := count.Count(ctx)
-	return rows, int(total), err
+	from := total - offset - limit
+	if from < 0 {
+		limit, from = limit+from, 0
+	}
+	return q.OrderExpr("u.created_at ASC, u.id ASC").Limit(int64(limit)).Offset(int64(from))
+}
+
+// userCount is the number of users, kept by triggers (row_counts).
+func (s *Store) userCount(ctx context.Context) (int, error) {
+	var n int
+	err := s.db(ctx).NewSelect().Table("row_counts").Column("row_count").Where("table_name = 'users'").Scan(ctx, &n)
+	return n, err
 }
 
 // AdminUserByID reads one user as the admin list shows it.
@@ -87,20 +131,35 @@ func adminUserSelect(q *bun.SelectQuery, now time.Time) *bun.SelectQuery {
 		ColumnExpr("(SELECT count(*) FROM bans AS b WHERE b.user_id = u.id) AS timeout_count")
 }
 
-// matchUsers keeps the users whose name, username or email holds term, or
-// who have a provider account whose name or email does. Each arm can use
-// its own trigram index on PostgreSQL.
-func matchUsers(q *bun.SelectQuery, term string) *bun.SelectQuery {
-	pattern := "%" + escapeLike(strings.ToLower(term)) + "%"
+// matchUsers is the id and created_at of the newest n users whose name,
+// username or email holds term, or who have a provider account whose name
+// or email does. Each arm reads its newest n matches alone, so that the
+// planner can pick per column between its trigram index (a rare term) and
+// walking the users newest first (a common one).
+func matchUsers(db bun.IDB, term string, n int) *bun.SelectQuery {
+	pattern := "%" + escapeLike(term) + "%"
 	like := "LIKE"
-	if Dialect(q.DB()) == "postgres" {
+	if Dialect(db) == "postgres" {
 		like = "ILIKE"
 	}
-	cond := func(col string) string { return col + " " + like + " ? ESCAPE '\\'" }
-	return q.Where("u.id IN (?)", q.DB().NewSelect().TableExpr("users AS m").Column("m.id").
-		Where(cond("m.name")+" OR "+cond("m.username")+" OR "+cond("m.email"), pattern, pattern, pattern).
-		UnionAll(q.DB().NewSelect().TableExpr("provider_accounts AS mp").Column("mp.user_id").
-			Where(cond("mp.provider")+" OR "+cond("mp.email"), pattern, pattern)))
+	arm := func(q *bun.SelectQuery) *bun.SelectQuery {
+		return db.NewSelect().TableExpr("(?) AS arm", q.Column("m.id", "m.created_at").
+			OrderExpr("m.created_at DESC, m.id DESC").Limit(int64(n))).Column("arm.id", "arm.created_at")
+	}
+	users := func(col string) *bun.SelectQuery {
+		return arm(db.NewSelect().TableExpr("users AS m").Where(col+" "+like+" ? ESCAPE '\\'", pattern))
+	}
+	providers := arm(db.NewSelect().TableExpr("provider_accounts AS mp").Join("JOIN users AS m ON m.id = mp.user_id").
+		Where("mp.provider "+like+" ? ESCAPE '\\' OR mp.email "+like+" ? ESCAPE '\\'", pattern, pattern))
+	if like == "LIKE" && utf8.RuneCountInString(term) >= 3 {
+		// SQLite's trigram index over username, name and email answers
+		// a substring of three characters or more in one lookup.
+		phrase := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+		fts := arm(db.NewSelect().TableExpr("users_fts").Join("JOIN users AS m ON m.id = users_fts.rowid").
+			Where("users_fts MATCH ?", phrase))
+		return fts.Union(providers)
+	}
+	return users("m.name").Union(users("m.username")).Union(users("m.email")).Union(providers)
 }
 
 // escapeLike makes a search term's LIKE wildcards literal.

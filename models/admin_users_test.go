@@ -79,10 +79,11 @@ func TestAdminUsersPageIsOneStatement(t *testing.T) {
 		richUsers(t, s, 120)
 		hook := &statements{}
 		db.AddQueryHook(hook)
-		rows, total, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 100})
+		res, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
+		rows, total := res.Rows, res.Total
 		if ran := hook.reset(); len(ran) != 2 {
 			t.Errorf("a page of 100 users ran %d statements, want 2 (page and count):\n%s", len(ran), strings.Join(ran, "\n"))
 		}
@@ -97,9 +98,9 @@ func TestAdminUsersPageIsOneStatement(t *testing.T) {
 		if mod := rows[19]; mod.Email != "user100@example.com" || mod.RoleNames == nil || *mod.RoleNames != "user,moderator" || mod.RoleCount != 2 {
 			t.Errorf("moderator's roles: %+v", mod)
 		}
-		rows, total, err = s.AdminUsers(ctx, models.AdminUsersQuery{Page: 2, Limit: 100, Search: "USER1"})
-		if err != nil || total != 20 || len(rows) != 0 {
-			t.Errorf("page 2 of a search matching 20: %d rows of %d, %v", len(rows), total, err)
+		res, err = s.AdminUsers(ctx, models.AdminUsersQuery{Page: 2, Limit: 100, Search: "USER1"})
+		if err != nil || res.Total != 20 || len(res.Rows) != 0 {
+			t.Errorf("page 2 of a search matching 20: %+v, %v", res, err)
 		}
 		if ran := hook.reset(); len(ran) != 2 {
 			t.Errorf("a search page ran %d statements", len(ran))
@@ -121,7 +122,11 @@ func TestAdminUsersSearch(t *testing.T) {
 			"LOVELACE": "ada@example.com", "gitlab": "ada@example.com", "100%": "bob_100%@example.com",
 			"b_1": "bob_100%@example.com", "cy@": "cy@example.com", "%@": "bob_100%@example.com", "a_l": "", "zzz": "",
 		} {
-			rows, total, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 20, Search: term})
+			res, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 20, Search: term})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, total := res.Rows, res.Total
 			var got string
 			if len(rows) > 0 {
 				got = rows[0].Email
@@ -199,6 +204,66 @@ func TestBulkBannedStatusStaysBanned(t *testing.T) {
 		}
 		if got, _ := s.UserByID(ctx, u.ID); got.Status != models.UserActive {
 			t.Errorf("after unban: %s", got.Status)
+		}
+	})
+}
+
+func TestAdminUsersPagesFromBothEnds(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		var want []string
+		for i := range 45 {
+			u, err := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("u%02d@example.com", i)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append([]string{u.Email}, want...)
+		}
+		doomed, _ := s.CreateUser(ctx, models.NewUser{Email: "doomed@example.com"})
+		if _, err := db.NewDelete().Model((*models.User)(nil)).Where("id = ?", doomed.ID).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for page := 1; page <= 8; page++ {
+			res, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: page, Limit: 7})
+			if err != nil || res.Total != 45 || res.Capped {
+				t.Fatalf("page %d: %+v, %v", page, res, err)
+			}
+			for _, r := range res.Rows {
+				got = append(got, r.Email)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("pages in order:\n got %v\nwant %v", got, want)
+		}
+	})
+}
+
+func TestAdminUsersSearchCountIsCapped(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		now := s.Timestamp()
+		users := make([]models.User, models.SearchCountCap+5)
+		for i := range users {
+			users[i] = models.User{Username: fmt.Sprint("many", i), Email: fmt.Sprintf("many%d@example.org", i), Status: models.UserActive,
+				IsActive: true, ProfilePublic: true, CreatedAt: now.Add(time.Duration(i) * time.Second), UpdatedAt: now}
+		}
+		if _, err := db.NewInsert().Model(&users).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 10, Search: "example.ORG"})
+		if err != nil || res.Total != models.SearchCountCap || !res.Capped || len(res.Rows) != 10 || res.Rows[0].Username != fmt.Sprint("many", len(users)-1) {
+			t.Fatalf("a search past the cap: total %d, capped %v, %d rows, %v", res.Total, res.Capped, len(res.Rows), err)
+		}
+		res, err = s.AdminUsers(ctx, models.AdminUsersQuery{Page: models.SearchCountCap/10 + 1, Limit: 10, Search: "example.org"})
+		if err != nil || len(res.Rows) != 5 || res.Rows[4].Username != "many0" {
+			t.Errorf("the page past the counted ones: %d rows, %v", len(res.Rows), err)
+		}
+		res, err = s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 10})
+		if err != nil || res.Total != len(users) || res.Capped {
+			t.Errorf("the whole list after a bulk insert: total %d, %v", res.Total, err)
 		}
 	})
 }
