@@ -50,8 +50,9 @@ type AdminUserPage struct {
 	Capped bool
 }
 
-// AdminUsers reads one page of the admin users list, newest users first,
-// and the number of users matching. The page is one statement, whatever its
+// AdminUsers reads one page of the admin users list, the latest
+// registered first (by id, which both the primary key and the search
+// indexes can serve in order), and the number of users matching. The page is one statement, whatever its
 // size: the page's ids are picked first, without reading the rows they
 // skip, then each summary is a subquery over the picked rows alone. The
 // count is the second statement: a counter kept by triggers for the whole
@@ -74,27 +75,27 @@ func (s *Store) AdminUsers(ctx context.Context, q AdminUsersQuery) (*AdminUserPa
 		}
 		out.Total, out.Capped = min(int(n), SearchCountCap), n > SearchCountCap
 		page = db.NewSelect().TableExpr("(?) AS found", matchUsers(db, q.Search, offset+q.Limit)).Column("found.id").
-			OrderExpr("found.created_at DESC, found.id DESC").Limit(int64(q.Limit)).Offset(int64(offset))
+			OrderExpr("found.id DESC").Limit(int64(q.Limit)).Offset(int64(offset))
 	}
 	sel := adminUserSelect(db.NewSelect().Model(&out.Rows), now).
 		Join("JOIN (?) AS pick ON pick.id = u.id", page).
-		OrderExpr("u.created_at DESC, u.id DESC")
+		OrderExpr("u.id DESC")
 	return out, sel.Scan(ctx)
 }
 
-// newestUsers picks the ids of a page of all users, newest first. A page
+// newestUsers picks the ids of a page of all users, latest first. A page
 // in the older half is read from the oldest end, so that no page walks
 // more than half the index.
 func newestUsers(db bun.IDB, offset, limit, total int) *bun.SelectQuery {
 	q := db.NewSelect().Model((*User)(nil)).Column("u.id")
 	if offset <= total/2 || offset >= total {
-		return q.OrderExpr("u.created_at DESC, u.id DESC").Limit(int64(limit)).Offset(int64(offset))
+		return q.OrderExpr("u.id DESC").Limit(int64(limit)).Offset(int64(offset))
 	}
 	from := total - offset - limit
 	if from < 0 {
 		limit, from = limit+from, 0
 	}
-	return q.OrderExpr("u.created_at ASC, u.id ASC").Limit(int64(limit)).Offset(int64(from))
+	return q.OrderExpr("u.id ASC").Limit(int64(limit)).Offset(int64(from))
 }
 
 // userCount is the number of users, kept by triggers (row_counts).
@@ -131,35 +132,36 @@ func adminUserSelect(q *bun.SelectQuery, now time.Time) *bun.SelectQuery {
 		ColumnExpr("(SELECT count(*) FROM bans AS b WHERE b.user_id = u.id) AS timeout_count")
 }
 
-// matchUsers is the id and created_at of the newest n users whose name,
-// username or email holds term, or who have a provider account whose name
-// or email does. Each arm reads its newest n matches alone, so that the
-// planner can pick per column between its trigram index (a rare term) and
-// walking the users newest first (a common one).
+// matchUsers is the ids of the latest n users whose name, username or
+// email holds term, or who have a provider account whose name or email
+// does. Each of the two arms reads its latest n matches alone, so that the
+// planner can pick per table between the trigram indexes (a rare term) and
+// walking the primary key backwards (a common one).
 func matchUsers(db bun.IDB, term string, n int) *bun.SelectQuery {
 	pattern := "%" + escapeLike(term) + "%"
 	like := "LIKE"
 	if Dialect(db) == "postgres" {
 		like = "ILIKE"
 	}
-	arm := func(q *bun.SelectQuery) *bun.SelectQuery {
-		return db.NewSelect().TableExpr("(?) AS arm", q.Column("m.id", "m.created_at").
-			OrderExpr("m.created_at DESC, m.id DESC").Limit(int64(n))).Column("arm.id", "arm.created_at")
+	arm := func(q *bun.SelectQuery, id string) *bun.SelectQuery {
+		return db.NewSelect().TableExpr("(?) AS arm", q.ColumnExpr(id+" AS id").OrderExpr(id+" DESC").Limit(int64(n))).Column("arm.id")
 	}
-	users := func(col string) *bun.SelectQuery {
-		return arm(db.NewSelect().TableExpr("users AS m").Where(col+" "+like+" ? ESCAPE '\\'", pattern))
-	}
-	providers := arm(db.NewSelect().TableExpr("provider_accounts AS mp").Join("JOIN users AS m ON m.id = mp.user_id").
-		Where("mp.provider "+like+" ? ESCAPE '\\' OR mp.email "+like+" ? ESCAPE '\\'", pattern, pattern))
+	cond := func(col string) string { return col + " " + like + " ? ESCAPE '\\'" }
+	providers := arm(db.NewSelect().TableExpr("provider_accounts AS mp").
+		Where(cond("mp.provider")+" OR "+cond("mp.email"), pattern, pattern), "mp.user_id")
 	if like == "LIKE" && utf8.RuneCountInString(term) >= 3 {
-		// SQLite's trigram index over username, name and email answers
-		// a substring of three characters or more in one lookup.
+		// SQLite's trigram indexes over username, name and email, and
+		// over provider names and emails, answer a substring of three
+		// characters or more in a lookup each.
 		phrase := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
-		fts := arm(db.NewSelect().TableExpr("users_fts").Join("JOIN users AS m ON m.id = users_fts.rowid").
-			Where("users_fts MATCH ?", phrase))
-		return fts.Union(providers)
+		providers = arm(db.NewSelect().TableExpr("provider_accounts_fts").
+			Join("JOIN provider_accounts AS mp ON mp.id = provider_accounts_fts.rowid").
+			Where("provider_accounts_fts MATCH ?", phrase), "mp.user_id")
+		return arm(db.NewSelect().TableExpr("users_fts").Where("users_fts MATCH ?", phrase), "users_fts.rowid").Union(providers)
 	}
-	return users("m.name").Union(users("m.username")).Union(users("m.email")).Union(providers)
+	users := arm(db.NewSelect().TableExpr("users AS m").
+		Where(cond("m.name")+" OR "+cond("m.username")+" OR "+cond("m.email"), pattern, pattern, pattern), "m.id")
+	return users.Union(providers)
 }
 
 // escapeLike makes a search term's LIKE wildcards literal.
