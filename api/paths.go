@@ -43,3 +43,21 @@ func AdminTokenPath(jti string) string { return PathAdminTokens + "/" + jti }
 
 // AdminLockPath is the URL of the lock on one resource.
 func AdminLockPath(typ, id string) string { return PathAdminLocks + "/" + typ + "/" + id }
+
+// Paths of the general API's users and posts (interface.md 4.9).
+const (
+	PathUsers      = "/api/users"
+	PathUser       = PathUsers + "/:id"
+	PathPosts      = "/api/posts"
+	PathPost       = PathPosts + "/:id"
+	PathPostReport = PathPost + "/report"
+)
+
+// UserPath is one user's URL in the general API.
+func UserPath(id string) string { return PathUsers + "/" + id }
+
+// PostPath is one post's URL in the general API.
+func PostPath(id string) string { return PathPosts + "/" + id }
+
+// PostReportPath is where a post is reported.
+func PostReportPath(id string) string { return PostPath(id) + "/report" }
