@@ -221,6 +221,9 @@ func (h Posts) Update(c echo.Context) error {
 	if edit.Status, err = nextStatus(post.Status, req.Published, p); err != nil {
 		return err
 	}
+	if edit == (models.PostEdit{}) {
+		return c.JSON(http.StatusOK, postRecord(post)) // published as it was already: nothing to write
+	}
 	var after *models.PostRecord
 	err = h.change(ctx, p, post, func(ctx context.Context) (err error) {
 		after, err = h.Store.EditPost(ctx, post.ID, edit)

@@ -104,6 +104,10 @@ func TestPostLifecycle(t *testing.T) {
 		if res.Code != 200 || !up.Published || up.Status != "published" || up.Title != "Draft" || strings.Join(up.Tags, ",") != "late" || up.UpdatedAt < up.CreatedAt {
 			t.Errorf("publishing the draft: %d %s", res.Code, res.Body)
 		}
+		res = apptest.DoBody(t, app, "PUT", "/api/posts/"+draft.ID, adaH, `{"published":true}`)
+		if again := decodeAs[api.Post](t, res); res.Code != 200 || again.UpdatedAt != up.UpdatedAt || again.Status != "published" {
+			t.Errorf("publishing a published post changes nothing: %d %s", res.Code, res.Body)
+		}
 		res = apptest.DoBody(t, app, "PUT", "/api/posts/"+p.ID, adaH, `{"published":false}`)
 		if res.Code != 200 || decodeAs[api.Post](t, res).Status != "draft" {
 			t.Errorf("unpublishing: %d %s", res.Code, res.Body)
