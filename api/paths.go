@@ -57,3 +57,21 @@ func AdminUserBanPath(id int64) string { return PathAdminUsers + "/" + itoa(id) 
 func AdminUserUnbanPath(id int64) string { return PathAdminUsers + "/" + itoa(id) + "/unban" }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Paths of the general API's users and posts (interface.md 4.9).
+const (
+	PathUsers      = "/api/users"
+	PathUser       = PathUsers + "/:id"
+	PathPosts      = "/api/posts"
+	PathPost       = PathPosts + "/:id"
+	PathPostReport = PathPost + "/report"
+)
+
+// UserPath is one user's URL in the general API.
+func UserPath(id string) string { return PathUsers + "/" + id }
+
+// PostPath is one post's URL in the general API.
+func PostPath(id string) string { return PathPosts + "/" + id }
+
+// PostReportPath is where a post is reported.
+func PostReportPath(id string) string { return PostPath(id) + "/report" }

@@ -58,9 +58,11 @@ func (ss SessionStore) CommitCtx(ctx context.Context, token string, data []byte,
 	return err
 }
 
-// DeleteCtx removes a session.
+// DeleteCtx removes a session. Inside a change it joins the change's
+// transaction: a user deleting its account ends its session in the same
+// commit (and on SQLite a second writer would wait on the first).
 func (ss SessionStore) DeleteCtx(ctx context.Context, token string) error {
-	_, err := ss.s.DB.NewDelete().Model((*Session)(nil)).Where("token = ?", token).Exec(ctx)
+	_, err := ss.s.db(ctx).NewDelete().Model((*Session)(nil)).Where("token = ?", token).Exec(ctx)
 	return err
 }
 

@@ -90,7 +90,8 @@ func (w *Work) rollback() {
 // succeeded, it appends the audit entry with status inside their
 // transaction and commits; when the request failed, it rolls them back.
 // It reports whether the audit entry was written; when it was not, the
-// caller records the request some other way (AuditBatcher).
+// caller records the request some other way (AuditBatcher), unless the
+// entry is an Optional one the handler did not keep.
 func (w *Work) Finish(ctx context.Context, succeeded bool, status int) (written bool, err error) {
 	tx := w.current()
 	if tx == nil {
@@ -103,7 +104,8 @@ func (w *Work) Finish(ctx context.Context, succeeded bool, status int) (written 
 	w.mu.Lock()
 	w.tx = nil
 	w.mu.Unlock()
-	if w.draft != nil {
+	audited := w.draft != nil && w.draft.Wanted()
+	if audited {
 		if err := w.store.AppendAudit(ctx, *tx, EntryOf(w.draft, status)); err != nil {
 			tx.Rollback() //nolint:errcheck // the append's error is the one to report
 			return false, fmt.Errorf("audit change: %w", err)
@@ -113,7 +115,7 @@ func (w *Work) Finish(ctx context.Context, succeeded bool, status int) (written 
 		return false, fmt.Errorf("commit change: %w", err)
 	}
 	w.store.changed()
-	return w.draft != nil, nil
+	return audited, nil
 }
 
 type txKey struct{}

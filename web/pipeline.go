@@ -267,7 +267,7 @@ func (p *pipeline) audit(r Route) echo.MiddlewareFunc {
 			req := c.Request()
 			ctx := req.Context()
 			d := &audit.Draft{Action: r.Audit.Action, TargetType: r.Audit.Target, TargetID: c.Param("id"),
-				IPAddress: c.RealIP(), UserAgent: req.UserAgent()}
+				IPAddress: c.RealIP(), UserAgent: req.UserAgent(), Optional: r.Audit.Optional}
 			if pr := auth.PrincipalFrom(ctx); pr != nil {
 				d.AdminID, d.AdminUsername = &pr.UserID, pr.Username
 			}
@@ -286,7 +286,7 @@ func (p *pipeline) audit(r Route) echo.MiddlewareFunc {
 			} else if werr := held.release(); werr != nil {
 				p.log.Warn("send response", "error", werr)
 			}
-			if !written {
+			if !written && d.Wanted() {
 				p.auditor.Enqueue(models.EntryOf(d, status))
 			}
 			return err

@@ -53,6 +53,10 @@ type Route struct {
 type Audit struct {
 	Action string
 	Target string
+	// Optional audits only the requests whose handler keeps the entry
+	// (audit.Draft.Keep): on the general API's users and posts, those where
+	// an admin or moderator acts on someone else's resource.
+	Optional bool
 }
 
 // Doc is what the OpenAPI document says of a route beyond what the other
@@ -154,6 +158,20 @@ func routes(d Deps, hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditVerify, Handler: hs.audit.Verify, Audit: Audit{Action: "audit.verify"}}),
 		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminLocks, Handler: hs.locks.Acquire, Audit: Audit{Action: "lock.acquire"}}),
 		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminLock, Handler: hs.locks.Release, Audit: Audit{Action: "lock.release"}}),
+
+		// General API: users and posts (interface.md 4.9, DECISIONS.md section 5). Writes are audited when an
+		// admin or moderator acts on someone else's account or post (Audit.Optional, handlers keepAudit).
+		{Method: http.MethodGet, Path: api.PathUsers, Handler: hs.users.List, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List public profiles", Query: api.UserListQuery{}, Response: api.UserList{}}},
+		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Family: general, Scope: ScopeRegister, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated}},
+		{Method: http.MethodGet, Path: api.PathUser, Handler: hs.users.Get, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a user", Response: api.User{}}},
+		{Method: http.MethodPut, Path: api.PathUser, Handler: hs.users.Update, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.update", Target: "user", Optional: true}, Doc: Doc{Summary: "Update a profile", Body: api.ProfileUpdate{}, Response: api.User{}}},
+		{Method: http.MethodDelete, Path: api.PathUser, Handler: hs.users.Delete, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.delete", Target: "user", Optional: true}, Doc: Doc{Summary: "Delete an account", Body: api.AccountDeletion{}, Response: api.Deleted{}}},
+		{Method: http.MethodGet, Path: api.PathPosts, Handler: hs.posts.List, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List posts", Query: api.PostListQuery{}, Response: api.PostList{}}},
+		{Method: http.MethodPost, Path: api.PathPosts, Handler: hs.posts.Create, Family: general, Scope: ScopeGeneral, SignIn: true, Doc: Doc{Summary: "Write a post", Body: api.NewPost{}, Response: api.Post{}, Status: http.StatusCreated}},
+		{Method: http.MethodGet, Path: api.PathPost, Handler: hs.posts.Get, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a post", Response: api.Post{}}},
+		{Method: http.MethodPut, Path: api.PathPost, Handler: hs.posts.Update, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.update", Target: "post", Optional: true}, Doc: Doc{Summary: "Update a post", Body: api.PostUpdate{}, Response: api.Post{}}},
+		{Method: http.MethodDelete, Path: api.PathPost, Handler: hs.posts.Delete, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.delete", Target: "post", Optional: true}, Doc: Doc{Summary: "Delete a post", Response: api.Deleted{}}},
+		{Method: http.MethodPost, Path: api.PathPostReport, Handler: hs.posts.Report, Family: general, Scope: ScopeGeneral, SignIn: true, Doc: Doc{Summary: "Report a post", Body: api.ReportRequest{}, Response: api.Report{}, Status: http.StatusCreated}},
 	}
 }
 
@@ -239,6 +257,8 @@ type handlerSet struct {
 	ogImage     handlers.OGImage
 	ogViewer    handlers.OGViewer
 	static      echo.HandlerFunc
+	users       handlers.Users
+	posts       handlers.Posts
 }
 
 // register adds the routes with their pipelines, and the routes that

@@ -32,6 +32,9 @@ const (
 	ScopeAvatar          Scope = "avatar"           // per IP per minute
 	ScopeAnalyticsEvents Scope = "analytics_events" // events per user per minute, counted by the collector
 	ScopeSignIn          Scope = "signin"           // failed sign-ins per email and per IP, counted by sign-in
+	// ScopeRegister counts POST /api/users per IP per hour, besides the
+	// caller's general window.
+	ScopeRegister Scope = "register"
 )
 
 // perCaller reports whether the scope's counters are keyed by the caller,
@@ -39,6 +42,8 @@ const (
 func (s Scope) perCaller() bool {
 	switch s {
 	case ScopeAdminV1, ScopeAdminSystem, ScopeAdminUsers, ScopeAPIAdmin, ScopeGeneral, ScopeAnalyticsEvents:
+		return true
+	case ScopeRegister:
 		return true
 	}
 	return false
@@ -81,6 +86,9 @@ func (p *pipeline) buckets(s Scope, c echo.Context, pr *auth.Principal, subject 
 		return []bucket{{string(s), ratelimit.PerMinute(l.Avatar), ip}}
 	case ScopeAnalyticsEvents:
 		return []bucket{{string(s), ratelimit.PerMinute(l.EventsPerMin), caller}}
+	case ScopeRegister:
+		general := p.buckets(ScopeGeneral, c, pr, subject)
+		return append([]bucket{{string(s), ratelimit.PerHour(l.Register), ip}}, general...)
 	case ScopeSignIn:
 		return []bucket{
 			{"signin_failures", ratelimit.Rate{Limit: int64(l.SignInByEmail), Period: SignInThrottle}, "email:" + models.NormalizeEmail(subject)},

@@ -18,8 +18,28 @@ type Draft struct {
 	IPAddress     string
 	UserAgent     string
 	Details       map[string]any
+	// Optional leaves the entry to the handler: it is written only if the
+	// handler calls Keep (a route where acting on one's own resource is
+	// no admin action, but acting on someone else's is).
+	Optional bool
 
-	mu sync.Mutex
+	mu   sync.Mutex
+	kept bool
+}
+
+// Keep asks for an Optional entry to be written.
+func (d *Draft) Keep() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.kept = true
+}
+
+// Wanted reports whether the entry is to be written: always, unless it is
+// Optional and the handler did not Keep it.
+func (d *Draft) Wanted() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return !d.Optional || d.kept
 }
 
 // Set adds a detail, e.g. Set("before", …) and Set("after", …).

@@ -102,6 +102,8 @@ type RateLimit struct {
 	Avatar        int `env:"AVATAR_PER_MINUTE" envDefault:"600"`
 	SignInByEmail int `env:"SIGNIN_PER_EMAIL" envDefault:"10"`
 	SignInByIP    int `env:"SIGNIN_PER_IP" envDefault:"50"`
+	// Register counts POST /api/users (registrations) per IP per hour.
+	Register int `env:"REGISTER" envDefault:"10"`
 }
 
 // Load builds the Config from getenv and validates it. The error names the

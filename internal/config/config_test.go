@@ -125,3 +125,16 @@ func TestParseDatabaseURL(t *testing.T) {
 		}
 	}
 }
+
+func TestRegisterRateLimit(t *testing.T) {
+	c, err := load(nil)
+	if err != nil || c.RateLimit.Register != 10 {
+		t.Fatalf("default RATE_LIMIT_REGISTER: %d, %v; want 10", c.RateLimit.Register, err)
+	}
+	if c, err = load(map[string]string{"RATE_LIMIT_REGISTER": "3"}); err != nil || c.RateLimit.Register != 3 {
+		t.Errorf("RATE_LIMIT_REGISTER=3: %d, %v", c.RateLimit.Register, err)
+	}
+	if _, err = load(map[string]string{"RATE_LIMIT_REGISTER": "0"}); err == nil || !strings.Contains(err.Error(), "RATE_LIMIT_REGISTER") {
+		t.Errorf("RATE_LIMIT_REGISTER=0: %v, want an error naming it", err)
+	}
+}

@@ -1,0 +1,170 @@
+package api
+
+import (
+	"net/url"
+	"strings"
+)
+
+// User is a user as the general API shows it (interface.md 2.6), plus
+// username and post_count. Email appears only for the user itself and for
+// holders of users:manage, status only for the latter.
+type User struct {
+	ID            string  `json:"id"`
+	Username      string  `json:"username"`
+	Name          *string `json:"name"`
+	Email         string  `json:"email,omitempty"`
+	EmailVerified *string `json:"emailVerified"`
+	Image         *string `json:"image"`
+	ProfilePublic bool    `json:"profile_public"`
+	Bio           string  `json:"bio"`
+	Location      string  `json:"location"`
+	CreatedAt     string  `json:"created_at"`
+	LastLogin     *string `json:"last_login"`
+	LoginCount    int     `json:"login_count"`
+	PostCount     int     `json:"post_count"`
+	Status        string  `json:"status,omitempty"`
+}
+
+// UserList answers GET /api/users.
+type UserList struct {
+	Users  []User `json:"users"`
+	Total  int    `json:"total"`
+	Limit  int    `json:"limit"`
+	Offset int    `json:"offset"`
+}
+
+// UserListQuery documents the query of GET /api/users.
+type UserListQuery struct {
+	Limit  int `query:"limit"`
+	Offset int `query:"offset"`
+}
+
+// Registration is the body of POST /api/users.
+type Registration struct {
+	Name     string `json:"name"`
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// ProfileUpdate is the body of PUT /api/users/{id}: every field optional,
+// at least one given. An empty image removes the picture.
+type ProfileUpdate struct {
+	Name          *string `json:"name"`
+	Bio           *string `json:"bio"`
+	Location      *string `json:"location"`
+	Image         *string `json:"image"`
+	ProfilePublic *bool   `json:"profile_public"`
+}
+
+// AccountDeletion is the body of DELETE /api/users/{id}: the password
+// confirms deleting one's own account; an admin deleting someone else's
+// sends none.
+type AccountDeletion struct {
+	Password string `json:"password"`
+}
+
+// Deleted answers the general API's deletions.
+type Deleted struct {
+	Deleted bool   `json:"deleted"`
+	ID      string `json:"id"`
+}
+
+// Post is a post as the general API shows it (interface.md 2.6), plus
+// status and author (DECISIONS.md section 0).
+type Post struct {
+	ID        string     `json:"id"`
+	Title     string     `json:"title"`
+	Content   string     `json:"content"`
+	AuthorID  string     `json:"author_id"`
+	Author    PostAuthor `json:"author"`
+	CreatedAt string     `json:"created_at"`
+	UpdatedAt string     `json:"updated_at"`
+	Published bool       `json:"published"`
+	Status    string     `json:"status"`
+	Tags      []string   `json:"tags"`
+}
+
+// PostAuthor names a post's author.
+type PostAuthor struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+}
+
+// PostList answers GET /api/posts.
+type PostList struct {
+	Posts  []Post `json:"posts"`
+	Total  int    `json:"total"`
+	Limit  int    `json:"limit"`
+	Offset int    `json:"offset"`
+}
+
+// PostListQuery documents the query of GET /api/posts.
+type PostListQuery struct {
+	Author    string `query:"author"`
+	Published bool   `query:"published"`
+	Tag       string `query:"tag"`
+	Sort      string `query:"sort"`
+	Order     string `query:"order"`
+	Limit     int    `query:"limit"`
+	Offset    int    `query:"offset"`
+}
+
+// NewPost is the body of POST /api/posts.
+type NewPost struct {
+	Title     string   `json:"title"`
+	Content   string   `json:"content"`
+	Tags      []string `json:"tags"`
+	Published bool     `json:"published"`
+}
+
+// PostUpdate is the body of PUT /api/posts/{id}: every field optional, at
+// least one given.
+type PostUpdate struct {
+	Title     *string   `json:"title"`
+	Content   *string   `json:"content"`
+	Tags      *[]string `json:"tags"`
+	Published *bool     `json:"published"`
+}
+
+// ReportRequest is the body of POST /api/posts/{id}/report.
+type ReportRequest struct {
+	Reason string `json:"reason"`
+}
+
+// Report answers POST /api/posts/{id}/report.
+type Report struct {
+	ID        string `json:"id"`
+	PostID    string `json:"post_id"`
+	Reason    string `json:"reason"`
+	Status    string `json:"status"`
+	CreatedAt string `json:"created_at"`
+}
+
+// General API list bounds (DECISIONS.md section 5).
+const GeneralDefaultLimit = 20
+
+// ParseGeneralPage reads limit (1..100, default 20) and offset (>= 0) as
+// ParsePage does: anything else is an issue, never silently clamped.
+func ParseGeneralPage(q url.Values) (PageParams, []Issue) {
+	p, issues := ParsePage(q)
+	if _, ok := param(q, "limit"); !ok {
+		p.Limit = GeneralDefaultLimit
+	}
+	return p, issues
+}
+
+// ParseChoice reads an optional parameter that must be one of choices
+// (ignoring case); absent gives def.
+func ParseChoice(q url.Values, name, def string, choices ...string) (string, []Issue) {
+	v, ok := param(q, name)
+	if !ok {
+		return def, nil
+	}
+	for _, c := range choices {
+		if strings.EqualFold(v, c) {
+			return c, nil
+		}
+	}
+	return def, []Issue{{Path: []string{name}, Code: "invalid_enum_value", Expected: strings.Join(choices, " | "), Received: v,
+		Message: name + " must be one of " + strings.Join(choices, ", ")}}
+}

@@ -1,0 +1,383 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+)
+
+// PostStore is what the general API's post handlers need.
+type PostStore interface {
+	Change(ctx context.Context, fn func(ctx context.Context) error) error
+	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
+	PostFeed(ctx context.Context, f models.PostFeedFilter) ([]models.PostRecord, int, error)
+	PostRecordByID(ctx context.Context, id int64) (*models.PostRecord, error)
+	CreateUserPost(ctx context.Context, in models.PostInput) (*models.PostRecord, error)
+	EditPost(ctx context.Context, id int64, e models.PostEdit) (*models.PostRecord, error)
+	RemovePost(ctx context.Context, id int64) error
+	ReportPost(ctx context.Context, postID, userID int64, reason string) (*models.PostReport, bool, error)
+}
+
+// Posts serves the general API's posts and reports (interface.md 4.9,
+// DECISIONS.md sections 5 and 9). Published posts are everyone's; the
+// others only their author's and moderators' (holders of posts:moderate).
+// Statuses: 200, 201, 401, 403, 404, 422, 423 (another admin's edit lock),
+// 429.
+type Posts struct {
+	Store PostStore
+}
+
+// Limits of a post, in characters.
+const (
+	maxTitleLen   = 200
+	maxContentLen = 50_000
+	maxTags       = 10
+	maxReasonLen  = 500
+)
+
+// tagPattern is a tag after lowercasing.
+var tagPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
+
+// List answers GET /api/posts?author&published&tag&sort&order&limit&offset.
+// published=false lists unpublished posts: all of them for moderators, the
+// caller's own for anyone else (none when anonymous).
+func (h Posts) List(c echo.Context) error {
+	ctx := c.Request().Context()
+	f, err := parsePostFeed(c, auth.PrincipalFrom(ctx))
+	if err != nil {
+		return err
+	}
+	rows, total, err := h.Store.PostFeed(ctx, f)
+	if err != nil {
+		return err
+	}
+	out := make([]api.Post, len(rows))
+	for i := range rows {
+		out[i] = postRecord(&rows[i])
+	}
+	return c.JSON(http.StatusOK, api.PostList{Posts: out, Total: total, Limit: f.Limit, Offset: f.Offset})
+}
+
+func parsePostFeed(c echo.Context, p *auth.Principal) (models.PostFeedFilter, error) {
+	q := c.QueryParams()
+	page, issues := api.ParseGeneralPage(q)
+	author, is := api.ParseID(q, "author")
+	issues = append(issues, is...)
+	published, is := api.ParseChoice(q, "published", "true", "true", "false")
+	issues = append(issues, is...)
+	sort, is := api.ParseChoice(q, "sort", "created_at", "created_at", "updated_at", "title")
+	issues = append(issues, is...)
+	order, is := api.ParseChoice(q, "order", "desc", "asc", "desc")
+	issues = append(issues, is...)
+	tag := strings.ToLower(strings.TrimSpace(q.Get("tag")))
+	if q.Has("tag") && !tagPattern.MatchString(tag) {
+		issues = append(issues, api.FieldIssue("tag", "invalid_string", tagRule))
+	}
+	f := models.PostFeedFilter{AuthorID: author, Tag: tag, Unpublished: published == "false", Moderator: p.Can(auth.PermPostsModerate),
+		Sort: sort, Desc: order == "desc", Limit: page.Limit, Offset: page.Offset}
+	if p != nil {
+		f.ViewerID = p.UserID
+	}
+	if len(issues) > 0 {
+		return f, api.Invalid(issues...)
+	}
+	return f, nil
+}
+
+const tagRule = "a tag is 1 to 32 letters, digits or hyphens, starting with a letter or digit"
+
+func postRecord(p *models.PostRecord) api.Post {
+	return api.Post{ID: itoa(p.ID), Title: p.Title, Content: p.Content, AuthorID: itoa(p.AuthorID),
+		Author:    api.PostAuthor{ID: itoa(p.AuthorID), Username: p.AuthorUsername},
+		CreatedAt: api.Timestamp(p.CreatedAt), UpdatedAt: api.Timestamp(p.UpdatedAt),
+		Published: p.Status == models.PostPublished, Status: p.Status, Tags: p.Tags()}
+}
+
+// canSee reports whether p may see the post: a published one anyone, the
+// others their author and moderators.
+func canSee(p *auth.Principal, post *models.PostRecord) bool {
+	return post.Status == models.PostPublished || p != nil && (p.UserID == post.AuthorID || p.Can(auth.PermPostsModerate))
+}
+
+// Get answers GET /api/posts/{id}; a post the caller may not see is 404.
+func (h Posts) Get(c echo.Context) error {
+	ctx := c.Request().Context()
+	post, err := h.visible(ctx, c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, postRecord(post))
+}
+
+// visible loads the post the path names, if the caller may see it.
+func (h Posts) visible(ctx context.Context, c echo.Context) (*models.PostRecord, error) {
+	id, err := pathID(c)
+	if err != nil {
+		return nil, err
+	}
+	post, err := h.Store.PostRecordByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !canSee(auth.PrincipalFrom(ctx), post) {
+		return nil, api.ErrNotFound
+	}
+	return post, nil
+}
+
+var (
+	errCannotPost          = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "This account cannot post or report"}
+	errModeratorsRepublish = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden,
+		Message: "A hidden or flagged post can be published again only by a moderator"}
+	errOwnPost = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "You cannot report your own post"}
+)
+
+// Create answers POST /api/posts {title, content, tags?, published?} → 201
+// with the post, whose author is the caller: published, or a draft when
+// published is false or absent (DECISIONS.md section 9).
+func (h Posts) Create(c echo.Context) error {
+	var req api.NewPost
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	in := models.PostInput{AuthorID: auth.PrincipalFrom(ctx).UserID, Title: strings.TrimSpace(req.Title), Content: req.Content, Published: req.Published}
+	tags, tagIssues := checkTags(req.Tags)
+	in.Tags = tags
+	issues := collect(tagIssues, textIssue("title", in.Title, 1, maxTitleLen, true), contentIssue(in.Content))
+	if len(issues) > 0 {
+		return api.Invalid(issues...)
+	}
+	var post *models.PostRecord
+	err := h.Store.Change(ctx, func(ctx context.Context) (err error) {
+		post, err = h.Store.CreateUserPost(ctx, in)
+		return err
+	})
+	if errors.Is(err, models.ErrUserNotActive) {
+		return errCannotPost
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, postRecord(post))
+}
+
+// contentIssue requires some text (not only spaces), stored as given.
+func contentIssue(content string) *api.Issue {
+	if strings.TrimSpace(content) == "" {
+		is := api.FieldIssue("content", "too_small", "content is required")
+		return &is
+	}
+	return textIssue("content", content, 1, maxContentLen, false)
+}
+
+// checkTags lowercases and deduplicates tags, and names each that breaks
+// the rule.
+func checkTags(tags []string) ([]string, []api.Issue) {
+	if len(tags) > maxTags {
+		return nil, []api.Issue{api.FieldIssue("tags", "too_big", "at most 10 tags")}
+	}
+	out := make([]string, 0, len(tags))
+	var issues []api.Issue
+	for i, t := range tags {
+		t = strings.ToLower(strings.TrimSpace(t))
+		if !tagPattern.MatchString(t) {
+			issues = append(issues, api.Issue{Path: []string{"tags", itoa(int64(i))}, Code: "invalid_string", Message: tagRule})
+		} else if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out, issues
+}
+
+// Update answers PUT /api/posts/{id} {title?, content?, tags?,
+// published?}: by the author, or by a moderator (audited when the post is
+// someone else's). published:true publishes a draft (a hidden or flagged
+// post only by a moderator); published:false turns a published post back
+// into a draft and leaves a hidden or flagged one as it is.
+func (h Posts) Update(c echo.Context) error {
+	ctx := c.Request().Context()
+	post, p, err := h.editable(ctx, c)
+	if err != nil {
+		return err
+	}
+	var req api.PostUpdate
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	edit, err := checkPostUpdate(req)
+	if err != nil {
+		return err
+	}
+	if edit.Status, err = nextStatus(post.Status, req.Published, p); err != nil {
+		return err
+	}
+	if edit == (models.PostEdit{}) {
+		return c.JSON(http.StatusOK, postRecord(post)) // published as it was already: nothing to write
+	}
+	var after *models.PostRecord
+	err = h.change(ctx, p, post, func(ctx context.Context) (err error) {
+		after, err = h.Store.EditPost(ctx, post.ID, edit)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if p.UserID != post.AuthorID {
+		keepAudit(ctx, postDiff(post, after))
+	}
+	return c.JSON(http.StatusOK, postRecord(after))
+}
+
+// editable loads the post the path names for a change by the caller: 404
+// when the caller may not see it, 403 when it is someone else's and the
+// caller is no moderator. A moderator's change to someone else's post is
+// audited.
+func (h Posts) editable(ctx context.Context, c echo.Context) (*models.PostRecord, *auth.Principal, error) {
+	post, err := h.visible(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := auth.PrincipalFrom(ctx)
+	if p.UserID == post.AuthorID {
+		return post, p, nil
+	}
+	if !p.Can(auth.PermPostsModerate) {
+		return nil, nil, api.ErrForbidden
+	}
+	keepAudit(ctx, map[string]any{"authorId": itoa(post.AuthorID)})
+	return post, p, nil
+}
+
+// change runs fn as one change; a moderator's change to someone else's
+// post first checks that no other admin holds its edit lock.
+func (h Posts) change(ctx context.Context, p *auth.Principal, post *models.PostRecord, fn func(ctx context.Context) error) error {
+	if p.UserID == post.AuthorID {
+		return h.Store.Change(ctx, fn)
+	}
+	return h.Store.ChangeLocked(ctx, "post", itoa(post.ID), p.UserID, fn)
+}
+
+func checkPostUpdate(req api.PostUpdate) (models.PostEdit, error) {
+	if req == (api.PostUpdate{}) {
+		return models.PostEdit{}, api.Invalid(noFieldsIssue("title, content, tags, published"))
+	}
+	var edit models.PostEdit
+	var issues []api.Issue
+	if req.Title != nil {
+		edit.Title = trimmed(*req.Title)
+		issues = collect(issues, textIssue("title", *edit.Title, 1, maxTitleLen, true))
+	}
+	if req.Content != nil {
+		edit.Content = req.Content
+		issues = collect(issues, contentIssue(*req.Content))
+	}
+	if req.Tags != nil {
+		tags, is := checkTags(*req.Tags)
+		edit.Tags = &tags
+		issues = append(issues, is...)
+	}
+	if len(issues) > 0 {
+		return edit, api.Invalid(issues...)
+	}
+	return edit, nil
+}
+
+// nextStatus is the status published asks for, nil for none.
+func nextStatus(current string, published *bool, p *auth.Principal) (*string, error) {
+	next := current
+	switch {
+	case published == nil:
+	case *published && (current == models.PostHidden || current == models.PostFlagged):
+		if !p.Can(auth.PermPostsModerate) {
+			return nil, errModeratorsRepublish
+		}
+		next = models.PostPublished
+	case *published:
+		next = models.PostPublished
+	case current == models.PostPublished:
+		next = models.PostDraft
+	}
+	if next == current {
+		return nil, nil
+	}
+	return &next, nil
+}
+
+// postDiff is the audit entry's before and after of the changed fields.
+func postDiff(before, after *models.PostRecord) map[string]any {
+	b, a := map[string]any{}, map[string]any{}
+	diff := func(field string, x, y string) {
+		if x != y {
+			b[field], a[field] = x, y
+		}
+	}
+	diff("title", before.Title, after.Title)
+	diff("content", before.Content, after.Content)
+	diff("tags", strings.Join(before.Tags(), ","), strings.Join(after.Tags(), ","))
+	diff("status", before.Status, after.Status)
+	return map[string]any{"before": b, "after": a}
+}
+
+// Delete answers DELETE /api/posts/{id}: by the author, or by a moderator
+// (audited when the post is someone else's).
+func (h Posts) Delete(c echo.Context) error {
+	ctx := c.Request().Context()
+	post, p, err := h.editable(ctx, c)
+	if err != nil {
+		return err
+	}
+	err = h.change(ctx, p, post, func(ctx context.Context) error { return h.Store.RemovePost(ctx, post.ID) })
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.Deleted{Deleted: true, ID: itoa(post.ID)})
+}
+
+// Report answers POST /api/posts/{id}/report {reason} → 201 with the
+// report. One open report per user and post (a second is 422); one's own
+// post cannot be reported (403). The fifth user's open report flags a
+// published post (models.ReportPost).
+func (h Posts) Report(c echo.Context) error {
+	ctx := c.Request().Context()
+	post, err := h.visible(ctx, c)
+	if err != nil {
+		return err
+	}
+	p := auth.PrincipalFrom(ctx)
+	if p.UserID == post.AuthorID {
+		return errOwnPost
+	}
+	var req api.ReportRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	reason := strings.TrimSpace(req.Reason)
+	if is := textIssue("reason", reason, 1, maxReasonLen, false); is != nil {
+		return api.Invalid(*is)
+	}
+	var r *models.PostReport
+	err = h.Store.Change(ctx, func(ctx context.Context) (err error) {
+		r, _, err = h.Store.ReportPost(ctx, post.ID, p.UserID, reason)
+		return err
+	})
+	switch {
+	case errors.Is(err, models.ErrAlreadyReported):
+		return api.Invalid(api.FieldIssue("id", "custom", "you have an open report on this post already"))
+	case errors.Is(err, models.ErrUserNotActive):
+		return errCannotPost
+	case err != nil:
+		return err
+	}
+	return c.JSON(http.StatusCreated, api.Report{ID: itoa(r.ID), PostID: itoa(r.PostID), Reason: r.Reason,
+		Status: r.Status, CreatedAt: api.Timestamp(r.CreatedAt)})
+}

@@ -1,0 +1,421 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+)
+
+// UserStore is what the general API's user handlers need.
+type UserStore interface {
+	Change(ctx context.Context, fn func(ctx context.Context) error) error
+	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
+	ListProfiles(ctx context.Context, f models.ProfileFilter) ([]models.User, int, error)
+	UserByID(ctx context.Context, id int64) (*models.User, error)
+	UserRoles(ctx context.Context, userID int64) ([]string, error)
+	RegisterUser(ctx context.Context, r models.NewRegistration) (*models.User, error)
+	UpdateProfile(ctx context.Context, id int64, ch models.ProfileChange) (*models.User, error)
+	OtherActiveSuperAdmins(ctx context.Context, id int64) (int, error)
+	DeleteUserAccount(ctx context.Context, id int64) error
+}
+
+// Users serves the general API's users (interface.md 4.9, DECISIONS.md
+// sections 5 and 9): public profiles, registration, and changes by the user
+// itself or a holder of users:manage. Statuses: 200, 201, 401, 403, 404,
+// 422, 423 (another admin's edit lock), 429.
+type Users struct {
+	Store    UserStore
+	Sessions Sessions
+}
+
+// Lengths of the profile's fields, in characters.
+const (
+	maxNameLen     = 100
+	maxBioLen      = 500
+	maxLocationLen = 100
+	maxImageLen    = 2048
+	maxEmailLen    = 254
+	maxPasswordLen = 256
+)
+
+// List answers GET /api/users?limit&offset: public profiles of users who
+// are not banned, newest first, and the caller's own; every user for
+// holders of users:manage.
+func (h Users) List(c echo.Context) error {
+	page, issues := api.ParseGeneralPage(c.QueryParams())
+	if len(issues) > 0 {
+		return api.Invalid(issues...)
+	}
+	ctx := c.Request().Context()
+	p := auth.PrincipalFrom(ctx)
+	f := models.ProfileFilter{All: p.Can(auth.PermUsersManage), Limit: page.Limit, Offset: page.Offset}
+	if p != nil {
+		f.ViewerID = p.UserID
+	}
+	rows, total, err := h.Store.ListProfiles(ctx, f)
+	if err != nil {
+		return err
+	}
+	out := make([]api.User, len(rows))
+	for i := range rows {
+		out[i] = userRecord(&rows[i], p)
+	}
+	return c.JSON(http.StatusOK, api.UserList{Users: out, Total: total, Limit: page.Limit, Offset: page.Offset})
+}
+
+// Get answers GET /api/users/{id}. A private or banned user's profile is
+// 404 to everyone but the user and holders of users:manage.
+func (h Users) Get(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	u, err := h.Store.UserByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	p := auth.PrincipalFrom(ctx)
+	if !u.Listed() && !selfOrManager(p, id) {
+		return api.ErrNotFound
+	}
+	return c.JSON(http.StatusOK, userRecord(u, p))
+}
+
+func selfOrManager(p *auth.Principal, id int64) bool {
+	return p != nil && (p.UserID == id || p.Can(auth.PermUsersManage))
+}
+
+// userRecord shows u to viewer: the email to the user itself and to
+// holders of users:manage, the status to the latter.
+func userRecord(u *models.User, viewer *auth.Principal) api.User {
+	out := api.User{ID: itoa(u.ID), Username: u.Username, Name: u.Name, EmailVerified: api.OptionalTimestamp(u.EmailVerified),
+		Image: u.Image, ProfilePublic: u.ProfilePublic, Bio: u.Bio, Location: u.Location,
+		CreatedAt: api.Timestamp(u.CreatedAt), LastLogin: api.OptionalTimestamp(u.LastLoginAt),
+		LoginCount: u.LoginCount, PostCount: u.PostCount}
+	if selfOrManager(viewer, u.ID) {
+		out.Email = u.Email
+	}
+	if viewer.Can(auth.PermUsersManage) {
+		out.Status = u.Status
+	}
+	return out
+}
+
+// Register answers POST /api/users {name, email, password} → 201 with the
+// new user (active, role user), who can sign in at once. A taken email is
+// 422 with a detail on email (DECISIONS.md section 9).
+func (h Users) Register(c echo.Context) error {
+	var req api.Registration
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	reg, err := checkRegistration(req)
+	if err != nil {
+		return err
+	}
+	if reg.PasswordHash, err = auth.HashPassword(req.Password); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	var u *models.User
+	register := func(ctx context.Context) (err error) {
+		u, err = h.Store.RegisterUser(ctx, reg)
+		return err
+	}
+	err = h.Store.Change(ctx, register)
+	if errors.Is(err, models.ErrConflict) {
+		err = h.Store.Change(ctx, register) // a registration raced this one: now the email reads as taken, or another username is free
+	}
+	if errors.Is(err, models.ErrEmailTaken) {
+		return api.Invalid(api.FieldIssue("email", "custom", "an account with this email exists already"))
+	}
+	if err != nil {
+		return err
+	}
+	res := userRecord(u, nil)
+	res.Email = u.Email
+	return c.JSON(http.StatusCreated, res)
+}
+
+func checkRegistration(req api.Registration) (models.NewRegistration, error) {
+	name, email := strings.TrimSpace(req.Name), strings.TrimSpace(req.Email)
+	issues := collect(nil, textIssue("name", name, 1, maxNameLen, true), emailIssue(email), passwordIssue(req.Password, email))
+	if len(issues) > 0 {
+		return models.NewRegistration{}, api.Invalid(issues...)
+	}
+	return models.NewRegistration{Name: name, Email: models.NormalizeEmail(email)}, nil
+}
+
+// emailIssue checks an address's syntax (RFC 5322, without a display name,
+// with a dot in the domain).
+func emailIssue(email string) *api.Issue {
+	var is api.Issue
+	switch {
+	case email == "":
+		is = api.FieldIssue("email", "too_small", "email is required")
+	case len(email) > maxEmailLen:
+		is = api.FieldIssue("email", "too_big", "email must be at most 254 characters")
+	case !validEmail(email):
+		is = api.FieldIssue("email", "invalid_string", "email must be a valid email address, like ada@example.com")
+	default:
+		return nil
+	}
+	return &is
+}
+
+func validEmail(email string) bool {
+	a, err := mail.ParseAddress(email)
+	if err != nil || a.Name != "" || a.Address != email {
+		return false
+	}
+	domain := email[strings.LastIndexByte(email, '@')+1:]
+	return strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
+}
+
+// passwordIssue refuses a password shorter than 8 characters, absurdly
+// long, one of the most common passwords, or the email itself.
+func passwordIssue(password, email string) *api.Issue {
+	n := utf8.RuneCountInString(password)
+	local, _, _ := strings.Cut(strings.ToLower(email), "@")
+	var is api.Issue
+	switch {
+	case password == "":
+		is = api.FieldIssue("password", "too_small", "password is required")
+	case n < auth.MinPasswordLen:
+		is = api.FieldIssue("password", "too_small", "password must be at least 8 characters")
+	case n > maxPasswordLen:
+		is = api.FieldIssue("password", "too_big", "password must be at most 256 characters")
+	case auth.IsCommonPassword(password):
+		is = api.FieldIssue("password", "custom", "this password is among the most common ones; choose another")
+	case strings.EqualFold(password, email) || strings.EqualFold(password, local):
+		is = api.FieldIssue("password", "custom", "password must not be your email")
+	default:
+		return nil
+	}
+	return &is
+}
+
+// Update answers PUT /api/users/{id}: name, bio, location, image,
+// profile_public, each optional, at least one. The user itself or a holder
+// of users:manage; the latter's change to someone else is audited and
+// waits for another admin's edit lock.
+func (h Users) Update(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	p := auth.PrincipalFrom(ctx)
+	self := p.UserID == id
+	if !self && !p.Can(auth.PermUsersManage) {
+		return api.ErrForbidden
+	}
+	if !self {
+		keepAudit(ctx, nil)
+	}
+	var req api.ProfileUpdate
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ch, err := checkProfileUpdate(req)
+	if err != nil {
+		return err
+	}
+	var after *models.User
+	err = h.change(ctx, p, id, func(ctx context.Context) error {
+		before, err := h.Store.UserByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if after, err = h.Store.UpdateProfile(ctx, id, ch); err != nil {
+			return err
+		}
+		if !self {
+			keepAudit(ctx, profileDiff(before, after))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, userRecord(after, p))
+}
+
+// change runs fn as one change; an admin's change to someone else's
+// account first checks that no other admin holds its edit lock.
+func (h Users) change(ctx context.Context, p *auth.Principal, id int64, fn func(ctx context.Context) error) error {
+	if p.UserID == id {
+		return h.Store.Change(ctx, fn)
+	}
+	return h.Store.ChangeLocked(ctx, "user", itoa(id), p.UserID, fn)
+}
+
+func checkProfileUpdate(req api.ProfileUpdate) (models.ProfileChange, error) {
+	if req == (api.ProfileUpdate{}) {
+		return models.ProfileChange{}, api.Invalid(noFieldsIssue("name, bio, location, image, profile_public"))
+	}
+	ch := models.ProfileChange{ProfilePublic: req.ProfilePublic}
+	var issues []api.Issue
+	if req.Name != nil {
+		ch.Name = trimmed(*req.Name)
+		issues = collect(issues, textIssue("name", *ch.Name, 1, maxNameLen, true))
+	}
+	if req.Bio != nil {
+		ch.Bio = trimmed(*req.Bio)
+		issues = collect(issues, textIssue("bio", *ch.Bio, 0, maxBioLen, false))
+	}
+	if req.Location != nil {
+		ch.Location = trimmed(*req.Location)
+		issues = collect(issues, textIssue("location", *ch.Location, 0, maxLocationLen, true))
+	}
+	if req.Image != nil {
+		ch.Image = trimmed(*req.Image)
+		issues = collect(issues, imageIssue(*ch.Image))
+	}
+	if len(issues) > 0 {
+		return ch, api.Invalid(issues...)
+	}
+	return ch, nil
+}
+
+func trimmed(s string) *string {
+	s = strings.TrimSpace(s)
+	return &s
+}
+
+// imageIssue accepts no picture (""), an absolute http(s) URL or a path on
+// this site: never a javascript: or data: URL that a page showing the
+// picture would run or embed.
+func imageIssue(image string) *api.Issue {
+	if image == "" {
+		return nil
+	}
+	if len(image) > maxImageLen {
+		is := api.FieldIssue("image", "too_big", "image must be at most 2048 characters")
+		return &is
+	}
+	u, err := url.Parse(image)
+	site := err == nil && u.Scheme == "" && u.Host == "" && strings.HasPrefix(image, "/") && !strings.HasPrefix(image, "//")
+	web := err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+	if site || web {
+		return nil
+	}
+	is := api.FieldIssue("image", "invalid_string", "image must be an http(s) URL or a path on this site")
+	return &is
+}
+
+// profileDiff is the audit entry's before and after of the changed fields.
+func profileDiff(before, after *models.User) map[string]any {
+	b, a := map[string]any{}, map[string]any{}
+	diff := func(field string, x, y any) {
+		if x != y {
+			b[field], a[field] = x, y
+		}
+	}
+	diff("name", deref(before.Name), deref(after.Name))
+	diff("bio", before.Bio, after.Bio)
+	diff("location", before.Location, after.Location)
+	diff("image", deref(before.Image), deref(after.Image))
+	diff("profile_public", before.ProfilePublic, after.ProfilePublic)
+	return map[string]any{"before": b, "after": a}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// Delete answers DELETE /api/users/{id}. Deleting one's own account takes
+// {password} and ends one's session; a holder of users:manage deletes
+// someone else's without one (audited). Only a super admin deletes a super
+// admin, and nobody the last active one.
+func (h Users) Delete(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	p := auth.PrincipalFrom(ctx)
+	self := p.UserID == id
+	if !self && !p.Can(auth.PermUsersManage) {
+		return api.ErrForbidden
+	}
+	if !self {
+		keepAudit(ctx, nil)
+	}
+	var req api.AccountDeletion
+	if err := decodeOptionalJSON(c, &req); err != nil {
+		return err
+	}
+	if self && req.Password == "" {
+		return api.Invalid(api.FieldIssue("password", "too_small", "password is required to delete your own account"))
+	}
+	err = h.change(ctx, p, id, func(ctx context.Context) error {
+		if err := h.mayDelete(ctx, p, id, req.Password); err != nil {
+			return err
+		}
+		if err := h.Store.DeleteUserAccount(ctx, id); err != nil {
+			return err
+		}
+		if self && p.Via == auth.ViaSession {
+			return h.Sessions.Destroy(ctx)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.Deleted{Deleted: true, ID: itoa(id)})
+}
+
+var (
+	errWrongPassword  = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "The password is not correct"}
+	errNoPassword     = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "This account has no password to confirm with (it signs in through a provider); an administrator can delete it"}
+	errSuperOnly      = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "Only a super admin can delete a super admin"}
+	errLastSuperAdmin = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "The last active super admin cannot be deleted"}
+)
+
+// mayDelete checks the deletion's conditions inside its change: one's own
+// password, and the super admins' rules.
+func (h Users) mayDelete(ctx context.Context, p *auth.Principal, id int64, password string) error {
+	target, err := h.Store.UserByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	if p.UserID == id {
+		if target.PasswordHash == nil {
+			return errNoPassword
+		}
+		if err := auth.CheckPassword(password, *target.PasswordHash); errors.Is(err, auth.ErrBadPassword) {
+			return errWrongPassword
+		} else if err != nil {
+			return err
+		}
+	}
+	roles, err := h.Store.UserRoles(ctx, id)
+	if err != nil || !slices.Contains(roles, auth.RoleSuperAdmin) {
+		return err
+	}
+	if !p.Can(auth.PermAdminSuper) {
+		return errSuperOnly
+	}
+	others, err := h.Store.OtherActiveSuperAdmins(ctx, id)
+	if err == nil && others == 0 {
+		return errLastSuperAdmin
+	}
+	return err
+}
