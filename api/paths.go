@@ -67,6 +67,13 @@ const (
 	PathPostReport = PathPost + "/report"
 )
 
+// Paths of the general API's search (DECISIONS.md section 5).
+const (
+	PathSearch      = "/api/search"
+	PathSearchUsers = PathSearch + "/users"
+	PathSearchPosts = PathSearch + "/posts"
+)
+
 // UserPath is one user's URL in the general API.
 func UserPath(id string) string { return PathUsers + "/" + id }
 

@@ -124,6 +124,7 @@ func newHandlers(d Deps) handlerSet {
 		ogImage:    handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},
 		static:     echo.StaticDirectoryHandler(d.Static, false),
+		search:     handlers.Search{Store: d.Store},
 		users:      handlers.Users{Store: d.Store, Sessions: d.Sessions},
 		posts:      handlers.Posts{Store: d.Store},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{

@@ -134,6 +134,14 @@ func routes(d Deps, hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathSignOut, Handler: hs.signOut.Page, Family: general, Scope: ScopeGeneral},
 		{Method: http.MethodPost, Path: api.PathSignOut, Handler: hs.signOut.Handle, Family: general, Scope: ScopeGeneral},
 
+		// Search: anyone may search; the caller decides what is visible.
+		{Method: http.MethodGet, Path: api.PathSearch, Handler: hs.search.All, Family: general, Scope: ScopeGeneral, Caller: true,
+			Doc: Doc{Summary: "Search users and posts, ranked", Query: api.SearchQuery{}, Response: api.SearchResults{}}},
+		{Method: http.MethodGet, Path: api.PathSearchUsers, Handler: hs.search.Users, Family: general, Scope: ScopeGeneral, Caller: true,
+			Doc: Doc{Summary: "Search users, ranked", Query: api.SearchQuery{}, Response: api.SearchResults{}}},
+		{Method: http.MethodGet, Path: api.PathSearchPosts, Handler: hs.search.Posts, Family: general, Scope: ScopeGeneral, Caller: true,
+			Doc: Doc{Summary: "Search posts, ranked", Query: api.SearchQuery{}, Response: api.SearchResults{}}},
+
 		// The unversioned admin family (interface.md 4.2, DECISIONS.md section 5).
 		{Method: http.MethodGet, Path: api.PathAdminUsers, Handler: hs.adminUsers.List, Family: api.FamilyAdmin, Scope: ScopeAdminUsers,
 			Permissions: manage, Audit: Audit{Action: "users.list"},
@@ -253,6 +261,7 @@ type handlerSet struct {
 	audit       handlers.AuditLogs
 	locks       handlers.Locks
 	adminUsers  handlers.AdminUsers
+	search      handlers.Search
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage
 	ogViewer    handlers.OGViewer
