@@ -43,3 +43,9 @@ func AdminTokenPath(jti string) string { return PathAdminTokens + "/" + jti }
 
 // AdminLockPath is the URL of the lock on one resource.
 func AdminLockPath(typ, id string) string { return PathAdminLocks + "/" + typ + "/" + id }
+
+// The API's own description (interface.md part 9; docs/api.md, "The OpenAPI document").
+const (
+	PathOpenAPI = "/api/openapi.json"
+	PathAPIDocs = "/api/docs"
+)

@@ -125,6 +125,7 @@ func newHandlers(d Deps) handlerSet {
 		static:    echo.StaticDirectoryHandler(d.Static, false),
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
+		openAPI: handlers.OpenAPI{Document: openAPIOnce(d)},
 	}
 }
 
