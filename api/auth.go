@@ -20,20 +20,20 @@ type SessionUser struct {
 	Name  *string `json:"name"`
 	Email string  `json:"email"`
 	Image *string `json:"image"`
-	Role  string  `json:"role"`
+	Role  string  `json:"role" enum:"user,moderator,admin"`
 }
 
 // Session is the body of GET /api/auth/session and of a JSON sign-in.
 type Session struct {
 	User    SessionUser `json:"user"`
-	Expires string      `json:"expires"`
+	Expires string      `json:"expires" format:"date-time"`
 }
 
 // Provider is one external sign-in provider (GET /api/auth/providers).
 type Provider struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
-	Type        string `json:"type"`
+	Type        string `json:"type" enum:"oauth"`
 	SigninURL   string `json:"signinUrl"`
 	CallbackURL string `json:"callbackUrl"`
 }

@@ -33,14 +33,14 @@ func APIDocsPage(specURL string) templ.Component {
 			templ_7745c5c3_Var1 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>API reference · Plaza</title><link rel=\"stylesheet\" href=\"/static/vendor/swagger-ui/swagger-ui.css\"><link rel=\"stylesheet\" href=\"/static/css/api-docs.css\"><script src=\"/static/vendor/swagger-ui/swagger-ui-bundle.js\" defer></script><script src=\"/static/js/api-docs.js\" defer></script></head><body><header class=\"api-docs-bar\"><a href=\"/admin\" class=\"api-docs-home\" data-testid=\"wordmark\">Plaza</a> <span>API reference</span> <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>API reference · Plaza</title><link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/vendor/swagger-ui/swagger-ui.css\"><link rel=\"stylesheet\" href=\"/static/css/api-docs.css\"><script src=\"/static/vendor/swagger-ui/swagger-ui-bundle.js\" defer></script><script src=\"/static/js/api-docs.js\" defer></script></head><body><header class=\"api-docs-bar\"><a href=\"/admin\" class=\"api-docs-home\" data-testid=\"wordmark\">Plaza</a> <span>API reference</span> <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var2 templ.SafeURL
 		templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(specURL))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_docs.templ`, Line: 23, Col: 36}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_docs.templ`, Line: 24, Col: 36}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var2))
 		if templ_7745c5c3_Err != nil {
@@ -53,7 +53,7 @@ func APIDocsPage(specURL string) templ.Component {
 		var templ_7745c5c3_Var3 string
 		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(specURL)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_docs.templ`, Line: 25, Col: 46}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_docs.templ`, Line: 26, Col: 46}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 		if templ_7745c5c3_Err != nil {
@@ -66,7 +66,7 @@ func APIDocsPage(specURL string) templ.Component {
 		var templ_7745c5c3_Var4 templ.SafeURL
 		templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(specURL))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_docs.templ`, Line: 26, Col: 132}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_docs.templ`, Line: 27, Col: 132}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 		if templ_7745c5c3_Err != nil {
@@ -79,7 +79,7 @@ func APIDocsPage(specURL string) templ.Component {
 		var templ_7745c5c3_Var5 string
 		templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(specURL)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_docs.templ`, Line: 26, Col: 144}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `api_docs.templ`, Line: 27, Col: 144}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 		if templ_7745c5c3_Err != nil {

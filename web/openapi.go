@@ -31,8 +31,10 @@ const (
 // generated 405s, each with the errors its family, scope and needs imply.
 func OpenAPI(d Deps) ([]byte, error) {
 	var ops []openapi.Operation
+	var tags []openapi.Tag
 	for _, r := range routes(d, handlerSet{}) {
 		ops = append(ops, operation(r))
+		tags = addTag(tags, familyTag(r.Family))
 	}
 	return openapi.Build(openapi.Document{
 		Title:   "Plaza API",
@@ -40,7 +42,7 @@ func OpenAPI(d Deps) ([]byte, error) {
 		Description: "Every route Plaza serves, generated from its route table and the types of its bodies. " +
 			"Errors come in the envelope of each route's family (see the tags); rate-limited routes answer " +
 			"with X-RateLimit-* headers.",
-		Tags:       familyTags,
+		Tags:       tags,
 		Schemes:    schemes,
 		Operations: ops,
 	})
@@ -77,6 +79,20 @@ func familyTag(f api.Family) string {
 		api.FamilyV1: "Admin (v1)", api.FamilyAdmin: "Admin", api.FamilyGeneral: "General", api.FamilyPublic: "Public utilities",
 		api.FamilyCollector: "Analytics", api.FamilyAvatar: "Avatars", api.FamilyConsole: "Console",
 	}[f]
+}
+
+// addTag adds the tag named name, in familyTags' order, once: the
+// document lists only the families that have routes.
+func addTag(tags []openapi.Tag, name string) []openapi.Tag {
+	if slices.ContainsFunc(tags, func(t openapi.Tag) bool { return t.Name == name }) {
+		return tags
+	}
+	i := slices.IndexFunc(familyTags, func(t openapi.Tag) bool { return t.Name == name })
+	tags = append(tags, familyTags[i])
+	slices.SortFunc(tags, func(a, b openapi.Tag) int {
+		return slices.Index(familyTags, a) - slices.Index(familyTags, b)
+	})
+	return tags
 }
 
 // operation describes one route.

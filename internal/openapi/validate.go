@@ -38,6 +38,7 @@ func NewValidator(doc []byte) (*Validator, error) {
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat() // a timestamp that is not RFC 3339 is drift too
 	if err := c.AddResource(docURL, parsed); err != nil {
 		return nil, err
 	}
