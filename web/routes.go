@@ -160,7 +160,7 @@ func routes(d Deps, hs handlerSet) []Route {
 					http.StatusRequestEntityTooLarge: "The body is over 256 KiB.",
 					http.StatusServiceUnavailable:    "The events could not be stored now; nothing was kept. Retry after a second.",
 				}}},
-		{Method: http.MethodGet, Path: api.PathMetrics, Handler: metricsHandler(d.Metrics), Family: general, Scope: ScopeExempt,
+		{Method: http.MethodGet, Path: api.PathMetrics, Handler: metricsHandler(d.Metrics, d.Logger), Family: general, Scope: ScopeExempt,
 			Permissions: []string{auth.PermAdminRead}, MetricsToken: true,
 			Doc: Doc{Summary: "Prometheus metrics", ContentType: "text/plain"}},
 

@@ -1,9 +1,9 @@
 package apptest
 
 import (
-	"crypto/sha256"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -13,27 +13,32 @@ import (
 	"github.com/plazahq/plaza/web"
 )
 
-// validators keeps one compiled validator per distinct document: the apps
-// of a test binary share one, and its schemas are compiled once.
-var validators sync.Map // [sha256.Size]byte → *openapi.Validator
+// validators keeps one compiled validator per document: building the
+// document takes tens of milliseconds, so the apps of a test binary share
+// it, keyed by what it is built from (the version and the route table).
+var validators sync.Map // string → *openapi.Validator
 
-// Document is the validator of the OpenAPI document the app built from d
-// serves (web.OpenAPI).
+// Document is the validator of the OpenAPI document that the app built
+// from d serves (web.OpenAPI).
 func Document(t testing.TB, d web.Deps) *openapi.Validator {
 	t.Helper()
+	var key strings.Builder
+	key.WriteString(d.Version)
+	for _, r := range web.Routes(d) {
+		key.WriteString("\n" + r.Method + " " + r.Path)
+	}
+	if v, ok := validators.Load(key.String()); ok {
+		return v.(*openapi.Validator)
+	}
 	doc, err := web.OpenAPI(d)
 	if err != nil {
 		t.Fatal(err)
-	}
-	key := sha256.Sum256(doc)
-	if v, ok := validators.Load(key); ok {
-		return v.(*openapi.Validator)
 	}
 	v, err := openapi.NewValidator(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	actual, _ := validators.LoadOrStore(key, v)
+	actual, _ := validators.LoadOrStore(key.String(), v)
 	return actual.(*openapi.Validator)
 }
 
