@@ -43,7 +43,7 @@ func OpenAPI(d Deps) ([]byte, error) {
 			"Errors come in the envelope of each route's family (see the tags); rate-limited routes answer " +
 			"with X-RateLimit-* headers.",
 		Tags:       tags,
-		Schemes:    schemes,
+		Schemes:    securitySchemes(d),
 		Operations: ops,
 	})
 }
@@ -53,13 +53,17 @@ func openAPIOnce(d Deps) func() ([]byte, error) {
 	return sync.OnceValues(func() ([]byte, error) { return OpenAPI(d) })
 }
 
-var schemes = []openapi.Scheme{
-	{Name: schemeBearer, BearerFormat: "JWT", Description: "An admin token (HS256 JWT), minted by `plaza token create` " +
-		"or POST /api/v1/admin/tokens. Its permissions are its own intersected with what its user's roles grant now."},
-	{Name: schemeSession, Cookie: "plaza_session", Description: "The session cookie sign-in sets. Unsafe methods " +
-		"riding on it must come from Plaza's own origin."},
-	{Name: schemeMetrics, BearerFormat: "METRICS_TOKEN", Description: "The METRICS_TOKEN value as a bearer token: " +
-		"lets a scraper read /api/metrics without an admin account."},
+// securitySchemes are the ways to call: an admin token, the session
+// cookie (by the name the session manager gives it), the metrics token.
+func securitySchemes(d Deps) []openapi.Scheme {
+	return []openapi.Scheme{
+		{Name: schemeBearer, BearerFormat: "JWT", Description: "An admin token (HS256 JWT), minted by `plaza token create` " +
+			"or POST /api/v1/admin/tokens. Its permissions are its own intersected with what its user's roles grant now."},
+		{Name: schemeSession, Cookie: d.Sessions.Cookie.Name, Description: "The session cookie sign-in sets. Unsafe methods " +
+			"riding on it must come from Plaza's own origin."},
+		{Name: schemeMetrics, BearerFormat: "METRICS_TOKEN", Description: "The METRICS_TOKEN value as a bearer token: " +
+			"lets a scraper read /api/metrics without an admin account."},
+	}
 }
 
 // familyTags name the families in the document, one section each.
@@ -101,7 +105,7 @@ func operation(r Route) openapi.Operation {
 	op := openapi.Operation{
 		Method: r.Method, Path: r.Path, Tag: familyTag(r.Family), Summary: r.Doc.Summary,
 		Description: describe(r), Query: r.Doc.Query, Body: r.Doc.Body,
-		PathParams: map[string]string{"path": "A file's path under static/, slashes included."},
+		PathParams: paramDocs,
 		Security:   security(r),
 		Extensions: map[string]any{"x-rate-limit-scope": string(r.Scope)},
 	}
@@ -114,6 +118,14 @@ func operation(r Route) openapi.Operation {
 		op.Responses[i].Headers = append(op.Responses[i].Headers, headers(op.Responses[i].Status)...)
 	}
 	return op
+}
+
+// paramDocs describe the table's path parameters by name.
+var paramDocs = map[string]string{
+	"id":       "The resource's id.",
+	"type":     "The kind of resource: user, post or feature_flag.",
+	"provider": "A sign-in provider's id: github, google, gitlab or discord (when enabled).",
+	"path":     "A file's path under static/, slashes included.",
 }
 
 // describe adds to the route's own description who may call it and what

@@ -337,10 +337,14 @@ func conventions(p jsonschema.InterceptPropParams) error {
 	return nil
 }
 
-// closedObjects gives struct objects additionalProperties false unless the
-// type set it itself.
+// closedObjects gives the struct objects of bodies additionalProperties
+// false unless the type set it itself. (Parameters stay open: unknown
+// query parameters are ignored, not refused.)
 func closedObjects(p jsonschema.InterceptSchemaParams) (bool, error) {
 	if !p.Processed || !p.Value.IsValid() {
+		return false, nil
+	}
+	if oc, ok := openapi.OperationCtx(p.Context); ok && oc.ProcessingIn() != openapi.InBody {
 		return false, nil
 	}
 	t := p.Value.Type()

@@ -53,7 +53,7 @@ func testDocument() Document {
 				},
 				Security: [][]string{{"bearer"}, {"session"}}},
 			{Method: http.MethodPost, Path: "/api/locks", Tag: "locks", Summary: "Take a lock", Body: lockRequest{},
-				Responses: []Response{{Status: 201, Body: envelope[[]lock]{}}, {Status: 204, Body: empty{}}}},
+				Responses: []Response{{Status: 201, Body: envelope[[]lock]{}}, {Status: 204, Body: empty{}, Headers: rate}}},
 			{Method: http.MethodGet, Path: "/static/*", Tag: "locks", Summary: "Files",
 				Responses: []Response{{Status: 200, ContentType: "text/css"}}},
 		},
@@ -133,6 +133,12 @@ func TestBuildFollowsPlazaConventions(t *testing.T) {
 	if got := at(t, doc, "paths|/api/locks|post|responses|204|content|application/json|schema|maxProperties"); got != float64(0) {
 		t.Errorf("empty body schema: %v", got)
 	}
+	if at(t, doc, "paths|/api/locks|post|responses|204|headers|X-RateLimit-Limit") == nil {
+		t.Error("an empty body lost its headers")
+	}
+	if got := at(t, doc, op+"|x-forbid-unknown-query"); got != nil {
+		t.Errorf("x-forbid-unknown-query %v: unknown query parameters are ignored, not refused", got)
+	}
 	if at(t, doc, "paths|/static/{path}|get") == nil {
 		t.Error("the wildcard route is not /static/{path}")
 	}
@@ -193,7 +199,9 @@ func TestValidatorFindsDrift(t *testing.T) {
 		{"missing rate header", "GET", 200, jsonH(), `{"success":true,"data":{"type":"user","id":"1","lockedBy":null,"tags":[]}}`, "required headers missing: X-RateLimit-Limit"},
 		{"error shape", "GET", 404, jsonH(), `{"error":{"code":"NOT_FOUND"}}`, "got object, want string"},
 		{"not json", "GET", 404, jsonH(), `{"error":`, "the body is not JSON"},
-		{"empty body", "POST", 204, jsonH(), `{"a":1}`, "maxProperties"},
+		{"empty body", "POST", 204, jsonH("X-RateLimit-Limit", "1"), `{"a":1}`, "maxProperties"},
+		{"empty body matches", "POST", 204, jsonH("X-RateLimit-Limit", "1"), `{}`, ""},
+		{"undocumented status of a page", "GET", 418, http.Header{"Content-Type": {"text/html"}}, `<p>`, ""},
 		{"no JSON documented", "GET", 200, jsonH("X-RateLimit-Limit", "1"), ``, ""},
 		{"css is not JSON", "GET", 200, http.Header{"Content-Type": {"text/css"}}, `a{}`, ""},
 	}
