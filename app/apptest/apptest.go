@@ -22,7 +22,7 @@ import (
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
-	"github.com/plazahq/plaza/internal/openapi"
+	"github.com/plazahq/plaza/internal/openapi/validate"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -62,7 +62,7 @@ type App struct {
 	Runtime *app.Runtime
 	// Doc checks every response a test gets through Do and DoBody
 	// against the app's OpenAPI document (CheckDocumented).
-	Doc *openapi.Validator
+	Doc *validate.Validator
 }
 
 // New builds the app over db as serve does; mutate may replace

@@ -10,17 +10,18 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/internal/openapi"
+	"github.com/plazahq/plaza/internal/openapi/validate"
 	"github.com/plazahq/plaza/web"
 )
 
 // validators keeps one compiled validator per document: building the
 // document takes tens of milliseconds, so the apps of a test binary share
 // it, keyed by what it is built from (the version and the route table).
-var validators sync.Map // string → *openapi.Validator
+var validators sync.Map // string → *validate.Validator
 
 // Document is the validator of the OpenAPI document that the app built
 // from d serves (web.OpenAPI).
-func Document(t testing.TB, d web.Deps) *openapi.Validator {
+func Document(t testing.TB, d web.Deps) *validate.Validator {
 	t.Helper()
 	var key strings.Builder
 	key.WriteString(d.Version)
@@ -28,18 +29,18 @@ func Document(t testing.TB, d web.Deps) *openapi.Validator {
 		key.WriteString("\n" + r.Method + " " + r.Path)
 	}
 	if v, ok := validators.Load(key.String()); ok {
-		return v.(*openapi.Validator)
+		return v.(*validate.Validator)
 	}
 	doc, err := web.OpenAPI(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := openapi.NewValidator(doc)
+	v, err := validate.New(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	actual, _ := validators.LoadOrStore(key.String(), v)
-	return actual.(*openapi.Validator)
+	return actual.(*validate.Validator)
 }
 
 // CheckDocumented fails the test when the response to req departs from

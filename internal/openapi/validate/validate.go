@@ -1,4 +1,8 @@
-package openapi
+// Package validate checks responses against an OpenAPI document that
+// package openapi built. It is apart from the generator so that the
+// binary, which serves the document but never validates, does not carry
+// (and initialise at start) the JSON Schema validator.
+package validate
 
 import (
 	"bytes"
@@ -11,6 +15,8 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/plazahq/plaza/internal/openapi"
 )
 
 // Validator checks responses against a document: that their status is
@@ -30,11 +36,11 @@ type Validator struct {
 // schemas' $refs inside it.
 const docURL = "urn:plaza:openapi.json"
 
-// NewValidator reads a document Build wrote.
-func NewValidator(doc []byte) (*Validator, error) {
+// New reads a document openapi.Build wrote.
+func New(doc []byte) (*Validator, error) {
 	parsed, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 	if err != nil {
-		return nil, fmt.Errorf("openapi: read document: %w", err)
+		return nil, fmt.Errorf("validate: read document: %w", err)
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -98,7 +104,7 @@ func (v *Validator) Check(method, path string, status int, header http.Header, b
 		return err
 	}
 	content, _ := field(res, "content").(map[string]any)
-	if _, ok := content[JSON]; !ok {
+	if _, ok := content[openapi.JSON]; !ok {
 		return fmt.Errorf("the document gives status %d no JSON body, but the response has one", status)
 	}
 	schema, err := v.schema(method, path, status)
@@ -118,7 +124,7 @@ func (v *Validator) Check(method, path string, status int, header http.Header, b
 // schema compiles (once) the JSON schema of one status of one operation.
 func (v *Validator) schema(method, path string, status int) (*jsonschema.Schema, error) {
 	ptr := "#/paths/" + escape(path) + "/" + strings.ToLower(method) + "/responses/" + strconv.Itoa(status) +
-		"/content/" + escape(JSON) + "/schema"
+		"/content/" + escape(openapi.JSON) + "/schema"
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if s, ok := v.compiled[ptr]; ok {
@@ -126,7 +132,7 @@ func (v *Validator) schema(method, path string, status int) (*jsonschema.Schema,
 	}
 	s, err := v.compiler.Compile(docURL + ptr)
 	if err != nil {
-		return nil, fmt.Errorf("openapi: compile %s: %w", ptr, err)
+		return nil, fmt.Errorf("validate: compile %s: %w", ptr, err)
 	}
 	v.compiled[ptr] = s
 	return s, nil
@@ -157,7 +163,7 @@ func statuses(responses map[string]any) []string {
 }
 
 func isJSON(mediaType string) bool {
-	return mediaType == JSON || strings.HasSuffix(mediaType, "+json")
+	return mediaType == openapi.JSON || strings.HasSuffix(mediaType, "+json")
 }
 
 func field(v any, name string) any {
