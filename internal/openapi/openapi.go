@@ -1,7 +1,8 @@
 // Package openapi builds Plaza's OpenAPI 3.1 document from plain
-// descriptions of its routes and the Go types of their bodies, and checks
-// responses against it (Validator). It knows nothing of HTTP routers or
-// databases: package web describes each route of its table as an Operation.
+// descriptions of its routes and the Go types of their bodies (package
+// validate checks responses against it). It knows nothing of HTTP routers
+// or databases: package web describes each route of its table as an
+// Operation.
 //
 // The schemas come from reflection over the api types (swaggest's
 // openapi31 reflector and jsonschema-go) with Plaza's conventions on top:
