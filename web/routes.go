@@ -151,7 +151,8 @@ func routes(d Deps, hs handlerSet) []Route {
 		// 5.3), and counts events, not requests.
 		{Method: http.MethodPost, Path: api.PathAnalyticsCollect, Handler: hs.collect.Handle, Family: api.FamilyCollector,
 			Scope: ScopeExempt, Meter: ScopeAnalyticsEvents,
-			Doc: Doc{Summary: "Record analytics events", Description: "One event, or a batch of 1 to 100; stored before the answer. Needs a signed-in session (the cookie; a bearer token is not a session). Bodies up to 256 KiB.",
+			Doc: Doc{Summary: "Record analytics events", Description: "One event, or a batch of 1 to 100; stored before the answer. " +
+				"Needs a signed-in session (the cookie; a bearer token is not a session). Bodies up to 256 KiB.",
 				Body: openapi.OneOf(api.CollectEvent{}, api.CollectBatch{}), Status: http.StatusAccepted,
 				Response: openapi.OneOf(api.CollectAccepted{}, api.CollectBatchAccepted{}),
 				Errors: map[int]string{
