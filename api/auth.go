@@ -20,7 +20,7 @@ type SessionUser struct {
 	Name  *string `json:"name"`
 	Email string  `json:"email"`
 	Image *string `json:"image"`
-	Role  string  `json:"role" enum:"user,moderator,admin"`
+	Role  string  `json:"role" enum:"user,moderator,admin,super_admin" description:"The highest of the user's roles."`
 }
 
 // Session is the body of GET /api/auth/session and of a JSON sign-in.
