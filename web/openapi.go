@@ -31,10 +31,16 @@ const (
 // generated 405s, each with the errors its family, scope and needs imply.
 func OpenAPI(d Deps) ([]byte, error) {
 	var ops []openapi.Operation
-	var tags []openapi.Tag
+	used := map[string]bool{}
 	for _, r := range routes(d, handlerSet{}) {
 		ops = append(ops, operation(r))
-		tags = addTag(tags, familyTag(r.Family))
+		used[familyTag(r.Family)] = true
+	}
+	var tags []openapi.Tag // the families that have routes
+	for _, t := range familyTags {
+		if used[t.Name] {
+			tags = append(tags, t)
+		}
 	}
 	return openapi.Build(openapi.Document{
 		Title:   "Plaza API",
@@ -83,20 +89,6 @@ func familyTag(f api.Family) string {
 		api.FamilyV1: "Admin (v1)", api.FamilyAdmin: "Admin", api.FamilyGeneral: "General", api.FamilyPublic: "Public utilities",
 		api.FamilyCollector: "Analytics", api.FamilyAvatar: "Avatars", api.FamilyConsole: "Console",
 	}[f]
-}
-
-// addTag adds the tag named name, in familyTags' order, once: the
-// document lists only the families that have routes.
-func addTag(tags []openapi.Tag, name string) []openapi.Tag {
-	if slices.ContainsFunc(tags, func(t openapi.Tag) bool { return t.Name == name }) {
-		return tags
-	}
-	i := slices.IndexFunc(familyTags, func(t openapi.Tag) bool { return t.Name == name })
-	tags = append(tags, familyTags[i])
-	slices.SortFunc(tags, func(a, b openapi.Tag) int {
-		return slices.Index(familyTags, a) - slices.Index(familyTags, b)
-	})
-	return tags
 }
 
 // operation describes one route.
@@ -306,7 +298,8 @@ func rateHeaders(r Route) func(status int) []openapi.Header {
 			return nil
 		}
 		hs := []openapi.Header{
-			{Name: "X-RateLimit-Limit", Type: "integer", Required: true, Description: "Requests (or events) the window allows."},
+			{Name: "X-RateLimit-Limit", Type: "integer", Required: true,
+				Description: "Requests (or events) the window allows. (The X-RateLimit-* headers are absent only while the limiter is unreachable.)"},
 			{Name: "X-RateLimit-Remaining", Type: "integer", Required: true, Description: "What is left of the window."},
 			{Name: "X-RateLimit-Reset", Type: "integer", Required: true, Description: "When the window resets, in Unix seconds."},
 		}
