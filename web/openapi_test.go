@@ -158,3 +158,28 @@ func (n node) str(keys ...string) string {
 	s, _ := n.get(keys...).(string)
 	return s
 }
+
+// TestAPIDocsPage checks /api/docs: a page that loads only Plaza's own
+// files, under the same strict Content-Security-Policy as every page (the
+// viewer needs no inline script or style; tests/e2e renders it).
+func TestAPIDocsPage(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	res := apptest.Do(t, app, http.MethodGet, api.PathAPIDocs, nil)
+	if res.Code != http.StatusOK || !strings.HasPrefix(res.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("got %d %q", res.Code, res.Header().Get("Content-Type"))
+	}
+	csp := res.Header().Get("Content-Security-Policy")
+	if want := apptest.Do(t, app, http.MethodGet, api.PathHealth, nil).Header().Get("Content-Security-Policy"); csp != want || strings.Contains(csp, "unsafe") {
+		t.Errorf("CSP %q, want the default %q", csp, want)
+	}
+	body := res.Body.String()
+	for _, want := range []string{`src="/static/vendor/swagger-ui/swagger-ui-bundle.js"`, `href="/static/vendor/swagger-ui/swagger-ui.css"`,
+		`src="/static/js/api-docs.js"`, `data-spec-url="/api/openapi.json"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "<script>") || strings.Contains(body, "style=") || strings.Contains(body, "https://") {
+		t.Errorf("inline script or style, or an outside URL, in the page:\n%s", body)
+	}
+}
