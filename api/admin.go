@@ -3,7 +3,7 @@ package api
 // AuditEntry is an audit log entry (DECISIONS.md section 4).
 type AuditEntry struct {
 	ID            string         `json:"id"`
-	Timestamp     string         `json:"timestamp"`
+	Timestamp     string         `json:"timestamp" format:"date-time"`
 	AdminID       *string        `json:"adminId"`
 	AdminUsername string         `json:"adminUsername"`
 	Action        string         `json:"action"`
@@ -11,8 +11,8 @@ type AuditEntry struct {
 	TargetID      string         `json:"targetId"`
 	IPAddress     string         `json:"ipAddress"`
 	UserAgent     string         `json:"userAgent"`
-	Status        int            `json:"status"`
-	Details       map[string]any `json:"details"`
+	Status        int            `json:"status" description:"The HTTP status the request was answered with."`
+	Details       map[string]any `json:"details" description:"What the request changed: before and after, or its input."`
 	PrevHash      string         `json:"prevHash"`
 	Hash          string         `json:"hash"`
 }
@@ -26,31 +26,31 @@ type AuditVerification struct {
 
 // LockRequest is the body of POST /api/v1/admin/locks.
 type LockRequest struct {
-	Type string `json:"type"`
-	ID   string `json:"id"`
+	Type string `json:"type" required:"true" enum:"user,post,feature_flag"`
+	ID   string `json:"id" required:"true" minLength:"1" maxLength:"128"`
 }
 
 // Lock is an admin's lease on a resource.
 type Lock struct {
-	Type      string `json:"type"`
+	Type      string `json:"type" enum:"user,post,feature_flag"`
 	ID        string `json:"id"`
-	LockedBy  string `json:"lockedBy"`
-	LockedAt  string `json:"lockedAt"`
-	ExpiresAt string `json:"expiresAt"`
+	LockedBy  string `json:"lockedBy" description:"The holder's username."`
+	LockedAt  string `json:"lockedAt" format:"date-time"`
+	ExpiresAt string `json:"expiresAt" format:"date-time"`
 }
 
 // TokenRequest is the body of POST /api/v1/admin/tokens.
 type TokenRequest struct {
-	Permissions []string `json:"permissions"`
-	TTL         string   `json:"ttl"`
-	Name        string   `json:"name"`
+	Permissions []string `json:"permissions" required:"true" minItems:"1" description:"What the token may do, e.g. admin:read; never more than its maker holds."`
+	TTL         string   `json:"ttl" description:"Its lifetime, 1m to 365d: a Go duration (24h) or <n>m|h|d|w (30d). Default 24h."`
+	Name        string   `json:"name" description:"A label to recognise it by."`
 }
 
 // NewToken is the answer to a minted token: the JWT is shown this once.
 type NewToken struct {
 	ID        string `json:"id"`
-	Token     string `json:"token"`
-	ExpiresAt string `json:"expiresAt"`
+	Token     string `json:"token" description:"The JWT, shown this once."`
+	ExpiresAt string `json:"expiresAt" format:"date-time"`
 }
 
 // Token is a minted token as listed (never the JWT itself).
@@ -59,10 +59,10 @@ type Token struct {
 	Name        string   `json:"name"`
 	UserID      string   `json:"userId"`
 	Permissions []string `json:"permissions"`
-	CreatedAt   string   `json:"createdAt"`
-	ExpiresAt   string   `json:"expiresAt"`
-	RevokedAt   *string  `json:"revokedAt"`
-	LastUsedAt  *string  `json:"lastUsedAt"`
+	CreatedAt   string   `json:"createdAt" format:"date-time"`
+	ExpiresAt   string   `json:"expiresAt" format:"date-time"`
+	RevokedAt   *string  `json:"revokedAt" format:"date-time"`
+	LastUsedAt  *string  `json:"lastUsedAt" format:"date-time"`
 }
 
 // RevokedToken answers DELETE /api/v1/admin/tokens/{jti}.

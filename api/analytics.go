@@ -67,3 +67,17 @@ func CollectUnavailable(cause error) *Error {
 	return &Error{Status: http.StatusServiceUnavailable, Code: CodeServerError,
 		Message: "Events could not be stored now; retry shortly", RetryAfter: 1, Cause: cause}
 }
+
+// CollectEvent is one event of POST /api/analytics/collect (interface.md
+// 4.4, DECISIONS.md section 6), as the OpenAPI document shows it; the
+// collector parses bodies itself (analytics.Parse).
+type CollectEvent struct {
+	EventType string         `json:"event_type" required:"true" enum:"page_view,button_click,form_submit,error_encountered,feature_used,scroll,click,test_event"`
+	EventData map[string]any `json:"event_data" required:"true" description:"Any JSON object, at most 8 KiB serialised."`
+	Timestamp string         `json:"timestamp" format:"date-time" description:"When it happened (ISO 8601), at most 5 minutes ahead and 90 days old; the server's time when absent."`
+}
+
+// CollectBatch is a batch of events: {events:[…]}.
+type CollectBatch struct {
+	Events []CollectEvent `json:"events" required:"true" minItems:"1" maxItems:"100"`
+}

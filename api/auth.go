@@ -1,11 +1,18 @@
 package api
 
-// SignInRequest is the body of POST /api/auth/signin, as JSON or a form.
+// SignInRequest is the body of POST /api/auth/signin, as JSON or a form
+// (formData tags name the form's fields in the OpenAPI document). Fields
+// beyond these are ignored: NextAuth-style clients send their own.
 type SignInRequest struct {
-	Email       string `json:"email" form:"email"`
-	Password    string `json:"password" form:"password"`
-	CallbackURL string `json:"callbackUrl" form:"callbackUrl"`
+	Email       string   `json:"email" formData:"email" required:"true"`
+	Password    string   `json:"password" formData:"password" required:"true"`
+	CallbackURL string   `json:"callbackUrl" formData:"callbackUrl" description:"Where a browser goes once signed in (this site only)."`
+	_           struct{} `additionalProperties:"true"`
 }
+
+// ForceJSONRequestBody tells the OpenAPI reflector that the body comes as
+// JSON too, not only as the form its formData tags describe.
+func (SignInRequest) ForceJSONRequestBody() {}
 
 // SessionUser is the user object of the session endpoints (DECISIONS.md section 3).
 type SessionUser struct {
@@ -13,20 +20,20 @@ type SessionUser struct {
 	Name  *string `json:"name"`
 	Email string  `json:"email"`
 	Image *string `json:"image"`
-	Role  string  `json:"role"`
+	Role  string  `json:"role" enum:"user,moderator,admin,super_admin" description:"The highest of the user's roles."`
 }
 
 // Session is the body of GET /api/auth/session and of a JSON sign-in.
 type Session struct {
 	User    SessionUser `json:"user"`
-	Expires string      `json:"expires"`
+	Expires string      `json:"expires" format:"date-time"`
 }
 
 // Provider is one external sign-in provider (GET /api/auth/providers).
 type Provider struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
-	Type        string `json:"type"`
+	Type        string `json:"type" enum:"oauth"`
 	SigninURL   string `json:"signinUrl"`
 	CallbackURL string `json:"callbackUrl"`
 }

@@ -93,12 +93,12 @@ type GeneralError struct {
 // GeneralErrorBody is the error object of the general and v1 envelopes;
 // the v1 family adds requiredPermission (403) and lockedBy/lockedAt (423).
 type GeneralErrorBody struct {
-	Code               string `json:"code"`
+	Code               string `json:"code" enum:"UNAUTHORIZED,FORBIDDEN,INSUFFICIENT_ADMIN_PERMISSIONS,NOT_FOUND,VALIDATION_ERROR,RESOURCE_LOCKED,RATE_LIMITED,PAYLOAD_TOO_LARGE,METHOD_NOT_ALLOWED,SERVER_ERROR"`
 	Message            string `json:"message"`
 	Details            any    `json:"details,omitempty"`
 	RequiredPermission string `json:"requiredPermission,omitempty"`
 	LockedBy           string `json:"lockedBy,omitempty"`
-	LockedAt           string `json:"lockedAt,omitempty"`
+	LockedAt           string `json:"lockedAt,omitempty" format:"date-time"`
 }
 
 // V1Error is the body of the versioned admin family's errors (interface.md 7.1).

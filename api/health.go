@@ -2,11 +2,11 @@ package api
 
 // Health is the body of GET /api/health (interface.md 4.8, DECISIONS.md section 6).
 type Health struct {
-	Status    string `json:"status"`
-	Timestamp string `json:"timestamp"`
+	Status    string `json:"status" enum:"healthy,unhealthy"`
+	Timestamp string `json:"timestamp" format:"date-time"`
 	Version   string `json:"version"`
-	Database  string `json:"database"`
-	Uptime    string `json:"uptime"`
+	Database  string `json:"database" enum:"connected,disconnected"`
+	Uptime    string `json:"uptime" pattern:"^[0-9]+h [0-9]+m [0-9]+s$" description:"Hours, minutes and seconds, e.g. 3h 2m 1s."`
 }
 
 // Health statuses and database states.
@@ -19,5 +19,5 @@ const (
 
 // Version is the body of GET /api/version (interface.md 4.7).
 type Version struct {
-	Version string `json:"version"`
+	Version string `json:"version" pattern:"^[0-9]+\\.[0-9]+\\.[0-9]+" description:"major.minor.patch"`
 }

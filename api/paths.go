@@ -82,3 +82,9 @@ func PostPath(id string) string { return PathPosts + "/" + id }
 
 // PostReportPath is where a post is reported.
 func PostReportPath(id string) string { return PostPath(id) + "/report" }
+
+// The API's own description (interface.md part 9; docs/api.md, "The OpenAPI document").
+const (
+	PathOpenAPI = "/api/openapi.json"
+	PathAPIDocs = "/api/docs"
+)

@@ -115,7 +115,11 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 		return err
 	}
 	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store, Analytics: rt.Store, Metrics: rt.Metrics, Log: rt.Log})
-	return err
+	if err != nil {
+		return err
+	}
+	rt.Metrics.WatchJobQueue(rt.Store.JobCounts) // River's tables exist once migrated
+	return nil
 }
 
 // StartJobs starts working the job queue until Close, which lets running

@@ -37,7 +37,7 @@ func TestConsoleDashboard(t *testing.T) {
 func TestConsoleLinksResolve(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
 	cookie, _ := app.Admin(t)
-	pages := []string{"/admin", "/api/auth/signin", "/api/auth/signout", "/og-image-viewer", "/admin/no-such-page"}
+	pages := []string{"/admin", "/api/auth/signin", "/api/auth/signout", "/og-image-viewer", "/admin/no-such-page", "/api/docs"}
 	checked := map[string]bool{}
 	for _, page := range pages {
 		res := apptest.Do(t, app, http.MethodGet, page, cookie)

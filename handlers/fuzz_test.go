@@ -68,7 +68,7 @@ var hostile = []struct{ body, query, segment string }{
 var callerNames = []string{"anonymous", "token", "session"}
 
 // send sends one input to one route of one app as one caller and fails
-// the test on a 5xx.
+// the test on a 5xx or on an answer the OpenAPI document does not allow.
 func send(t *testing.T, tg fuzzTarget, r web.Route, name, body, query, segment string) {
 	t.Helper()
 	if name == "session" && r.Path == api.PathSignOut && r.Method == http.MethodPost {
@@ -89,6 +89,7 @@ func send(t *testing.T, tg fuzzTarget, r web.Route, name, body, query, segment s
 	if res.Code >= 500 {
 		t.Fatalf("%s %s as %s with body %q: %d %s", r.Method, target, name, body, res.Code, res.Body)
 	}
+	tg.app.CheckDocumented(t, req, res) // hostile input is answered as the document says, too
 }
 
 // TestHostileInputs sends every hostile input to every route as every

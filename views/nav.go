@@ -9,7 +9,7 @@ type NavItem struct {
 	Key string
 	// Label is the text shown in the sidebar.
 	Label string
-	// Href is the console path the entry links to.
+	// Href is the console path the entry links to (or the API reference).
 	Href string
 }
 
@@ -21,5 +21,6 @@ type NavItem struct {
 func ConsoleNav() []NavItem {
 	return []NavItem{
 		{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole},
+		{Key: "api-docs", Label: "API reference", Href: api.PathAPIDocs},
 	}
 }

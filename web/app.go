@@ -129,6 +129,7 @@ func newHandlers(d Deps) handlerSet {
 		posts:      handlers.Posts{Store: d.Store},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
+		openAPI: handlers.OpenAPI{Document: openAPIOnce(d)},
 	}
 }
 

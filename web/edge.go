@@ -82,8 +82,9 @@ func (p *pipeline) observe(r Route) echo.MiddlewareFunc {
 			}
 			took := time.Since(start)
 			req, status := c.Request(), c.Response().Status
-			series.requests(req.Method, status).Inc()
-			series.duration(req.Method).Observe(took.Seconds())
+			method := methodLabel(req.Method)
+			series.requests(method, status).Inc()
+			series.duration(method).Observe(took.Seconds())
 			if r.Quiet && status < http.StatusBadRequest || !p.log.Enabled(req.Context(), slog.LevelInfo) {
 				return nil
 			}

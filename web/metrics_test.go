@@ -1,12 +1,16 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/uptrace/bun"
+
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/jobs"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
@@ -52,4 +56,50 @@ func TestMetrics(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMetricsFamilies scrapes /api/metrics as an admin token and with
+// METRICS_TOKEN on both databases: every family DECISIONS.md section 5
+// lists is there, routes are labelled by their table pattern (an unknown
+// path by one "unmatched" label, never the path), odd methods share one
+// label, and the job queue's depth is counted at scrape time.
+func TestMetricsFamilies(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db, func(d *web.Deps) { d.Config.MetricsToken = "scrape-secret" })
+		_, super := app.Admin(t)
+		token, _ := app.TokenFor(t, super.ID, auth.PermAdminRead, auth.PermAdminDelete, auth.PermAdminSuper)
+		if _, err := app.Runtime.Jobs.Client().Insert(context.Background(), jobs.SweepArgs{}, nil); err != nil {
+			t.Fatal(err)
+		}
+		apptest.Do(t, app, "DELETE", "/api/v1/admin/tokens/no-such-jti", token)
+		apptest.Do(t, app, "GET", "/api/users/123", nil)
+		apptest.Do(t, app, "BREW", "/api/coffee/42", nil)
+		for name, h := range map[string]http.Header{"admin token": token, "metrics token": {"Authorization": {"Bearer scrape-secret"}}} {
+			t.Run(name, func(t *testing.T) {
+				res := apptest.Do(t, app, "GET", "/api/metrics", h)
+				body := res.Body.String()
+				if res.Code != 200 {
+					t.Fatalf("got %d %s", res.Code, body)
+				}
+				for _, want := range []string{
+					`plaza_http_requests_total{method="DELETE",route="/api/v1/admin/tokens/:id",status="404"} 1`,
+					`plaza_http_request_duration_seconds_bucket{method="DELETE",route="/api/v1/admin/tokens/:id",le="0.005"}`,
+					`plaza_http_requests_total{method="OTHER",route="unmatched",status="404"} 1`,
+					`go_sql_open_connections{db_name="plaza"}`, `go_sql_wait_count_total{db_name="plaza"}`,
+					`plaza_jobs_total{kind="sweep",outcome="completed"} 0`, `plaza_jobs_total{kind="analytics_rollup",outcome="failed"} 0`,
+					`plaza_river_jobs{state="available"} 1`, `plaza_river_jobs{state="running"} 0`,
+					"plaza_analytics_events_ingested_total 0", "go_goroutines", "go_gc_duration_seconds", "process_resident_memory_bytes",
+				} {
+					if !strings.Contains(body, want) {
+						t.Errorf("metrics lack %s", want)
+					}
+				}
+				for _, raw := range []string{"/api/users/123", "/api/coffee", "no-such-jti", `method="BREW"`} {
+					if strings.Contains(body, raw) {
+						t.Errorf("metrics carry %s: labels must be route patterns and known methods", raw)
+					}
+				}
+			})
+		}
+	})
 }

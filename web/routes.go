@@ -10,6 +10,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/openapi"
 )
 
 // Route is one line of the URL space: who answers a method and path, and
@@ -61,18 +62,29 @@ type Audit struct {
 
 // Doc is what the OpenAPI document says of a route beyond what the other
 // fields tell: the rest (security, errors, rate-limit headers, path
-// parameters) follows from Family, Permissions, SignIn and Scope.
+// parameters) follows from Family, Permissions, SignIn and Scope
+// (web/openapi.go).
 type Doc struct {
-	Summary string
+	Summary     string
+	Description string
 	// Query is a struct whose `query` tags name the query parameters.
 	Query any
-	// Body is the JSON request body's type.
+	// Body is the request body's type: JSON, and a form too when the type
+	// has `formData` tags.
 	Body any
 	// Response is the success body's type; Status its status (0: 200).
 	Response any
 	Status   int
-	// ContentType is a non-JSON success's media type (image/png, text/html).
+	// ContentType is a non-JSON success's media type (image/png,
+	// text/html), or several separated by commas; with Response set, other
+	// renderings of the same success.
 	ContentType string
+	// Errors are the statuses the handler itself answers in the family's
+	// error shape, beyond those the route's other fields imply, with what
+	// each means.
+	Errors map[int]string
+	// Others are answers that are neither the success nor errors.
+	Others []Outcome
 }
 
 // needsCaller reports whether the route reads its caller: the public image
@@ -103,36 +115,94 @@ func routes(d Deps, hs handlerSet) []Route {
 	console, general, public := api.FamilyConsole, api.FamilyGeneral, api.FamilyPublic
 	moderate := []string{auth.PermPostsModerate}
 	manage := []string{auth.PermUsersManage}
+	lockedByAdmin := map[int]string{http.StatusLocked: "An admin acting on someone else's account or post while another admin holds its edit lock."}
 	return []Route{
-		{Method: http.MethodGet, Path: api.PathRoot, Handler: redirect(api.PathConsole), Family: console, Scope: ScopeExempt},
-		{Method: http.MethodGet, Path: api.PathConsole, Handler: hs.dashboard.Handle, Family: console, Scope: ScopeExempt, Permissions: moderate},
-		{Method: http.MethodGet, Path: api.PathConsoleHealth, Handler: hs.health.Handle, Family: console, Scope: ScopeExempt, Permissions: moderate},
+		{Method: http.MethodGet, Path: api.PathRoot, Handler: redirect(api.PathConsole), Family: console, Scope: ScopeExempt,
+			Doc: Doc{Summary: "To the console", Status: http.StatusFound}},
+		{Method: http.MethodGet, Path: api.PathConsole, Handler: hs.dashboard.Handle, Family: console, Scope: ScopeExempt, Permissions: moderate,
+			Doc: Doc{Summary: "The console's dashboard", ContentType: "text/html"}},
+		{Method: http.MethodGet, Path: api.PathConsoleHealth, Handler: hs.health.Handle, Family: console, Scope: ScopeExempt, Permissions: moderate,
+			Doc: Doc{Summary: "The dashboard's status cards", Description: "The cards for htmx; the same result as /api/health as JSON otherwise.",
+				Response: api.Health{}, ContentType: "text/html", Others: []Outcome{healthDown}}},
 		// The viewer is a page, not an API route (interface.md part 8 limits
 		// /api only), and renders no image itself: the images it loads count
 		// against og-image's per-IP limit.
-		{Method: http.MethodGet, Path: api.PathOGViewer, Handler: hs.ogViewer.Handle, Family: console, Scope: ScopeExempt},
-		{Method: http.MethodGet, Path: api.PathStatic + "/*", Handler: hs.static, Family: console, Scope: ScopeExempt, Quiet: true},
+		{Method: http.MethodGet, Path: api.PathOGViewer, Handler: hs.ogViewer.Handle, Family: console, Scope: ScopeExempt,
+			Doc: Doc{Summary: "The og-image viewer", Query: api.OGViewerQuery{}, ContentType: "text/html"}},
+		{Method: http.MethodGet, Path: api.PathStatic + "/*", Handler: hs.static, Family: console, Scope: ScopeExempt, Quiet: true,
+			Doc: Doc{Summary: "Static files", Description: "The embedded static/ folder: the console's CSS and scripts, the API reference's viewer.",
+				ContentType: "text/css, text/javascript", Errors: map[int]string{http.StatusNotFound: "No such file."}}},
 
-		{Method: http.MethodGet, Path: api.PathHealth, Handler: hs.health.Handle, Family: public, Scope: ScopeExempt},
-		{Method: http.MethodGet, Path: api.PathVersion, Handler: hs.version.Handle, Family: public, Scope: ScopeExempt},
-		{Method: http.MethodGet, Path: api.PathLinkPreview, Handler: hs.linkPreview.Handle, Family: public, Scope: ScopeLinkPreview},
-		{Method: http.MethodGet, Path: api.PathAvatarImage, Handler: hs.avatar.Handle, Family: api.FamilyAvatar, Scope: ScopeAvatar, Quiet: true},
-		{Method: http.MethodGet, Path: api.PathOGImage, Handler: hs.ogImage.Handle, Family: public, Scope: ScopeOGImage, Quiet: true},
+		{Method: http.MethodGet, Path: api.PathHealth, Handler: hs.health.Handle, Family: public, Scope: ScopeExempt,
+			Doc: Doc{Summary: "Health", Response: api.Health{}, Others: []Outcome{healthDown}}},
+		{Method: http.MethodGet, Path: api.PathVersion, Handler: hs.version.Handle, Family: public, Scope: ScopeExempt,
+			Doc: Doc{Summary: "The running version", Response: api.Version{}}},
+		{Method: http.MethodGet, Path: api.PathLinkPreview, Handler: hs.linkPreview.Handle, Family: public, Scope: ScopeLinkPreview,
+			Doc: Doc{Summary: "A page's preview: title, description, image", Query: api.LinkPreviewQuery{}, Response: api.LinkPreview{},
+				Errors: map[int]string{
+					http.StatusBadRequest:     "url is missing, malformed, or not http(s).",
+					http.StatusForbidden:      "The target resolves to a loopback, private, link-local, multicast or unspecified address.",
+					http.StatusBadGateway:     "The target answered with an HTTP error (details: its status text) or could not be reached.",
+					http.StatusGatewayTimeout: "The target did not answer in 10 seconds.",
+				}}},
+		{Method: http.MethodGet, Path: api.PathAvatarImage, Handler: hs.avatar.Handle, Family: api.FamilyAvatar, Scope: ScopeAvatar, Quiet: true,
+			Doc: Doc{Summary: "An avatar (SVG)", Query: api.AvatarQuery{}, ContentType: "image/svg+xml",
+				Errors: map[int]string{http.StatusBadRequest: "seed is missing, or size is not an integer from 50 to 1000."}}},
+		{Method: http.MethodGet, Path: api.PathOGImage, Handler: hs.ogImage.Handle, Family: public, Scope: ScopeOGImage, Quiet: true,
+			Doc: Doc{Summary: "A social-sharing image (1200×630)", Query: api.OGImageParams{}, ContentType: "image/png, image/svg+xml",
+				Description: "PNG unless type=svg. A failed drawing answers 200 with a fallback SVG.",
+				Errors:      map[int]string{http.StatusBadRequest: "A parameter is too long or not one of its values."},
+				Others:      []Outcome{{Status: http.StatusFound, Description: "A person's browser without direct=true: to /og-image-viewer with the same query."}}}},
 		// The collector answers 403 itself without a session (interface.md
 		// 5.3), and counts events, not requests.
 		{Method: http.MethodPost, Path: api.PathAnalyticsCollect, Handler: hs.collect.Handle, Family: api.FamilyCollector,
-			Scope: ScopeExempt, Meter: ScopeAnalyticsEvents},
-		{Method: http.MethodGet, Path: api.PathMetrics, Handler: metricsHandler(d.Metrics), Family: general, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminRead}, MetricsToken: true},
+			Scope: ScopeExempt, Meter: ScopeAnalyticsEvents,
+			Doc: Doc{Summary: "Record analytics events", Description: "One event, or a batch of 1 to 100; stored before the answer. " +
+				"Needs a signed-in session (the cookie; a bearer token is not a session). Bodies up to 256 KiB.",
+				Body: openapi.OneOf(api.CollectEvent{}, api.CollectBatch{}), Status: http.StatusAccepted,
+				Response: openapi.OneOf(api.CollectAccepted{}, api.CollectBatchAccepted{}),
+				Errors: map[int]string{
+					http.StatusBadRequest:            "Malformed JSON, or events that break the schema: details name every bad path.",
+					http.StatusForbidden:             "No signed-in session.",
+					http.StatusRequestEntityTooLarge: "The body is over 256 KiB.",
+					http.StatusServiceUnavailable:    "The events could not be stored now; nothing was kept. Retry after a second.",
+				}}},
+		{Method: http.MethodGet, Path: api.PathMetrics, Handler: metricsHandler(d.Metrics, d.Logger), Family: general, Scope: ScopeExempt,
+			Permissions: []string{auth.PermAdminRead}, MetricsToken: true,
+			Doc: Doc{Summary: "Prometheus metrics", ContentType: "text/plain"}},
 
-		{Method: http.MethodGet, Path: api.PathSignIn, Handler: hs.signIn.Page, Family: general, Scope: ScopeGeneral},
-		{Method: http.MethodPost, Path: api.PathSignIn, Handler: hs.signIn.Handle, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn},
-		{Method: http.MethodGet, Path: api.PathSignInProvider, Handler: hs.oauth.Begin, Family: general, Scope: ScopeGeneral},
-		{Method: http.MethodGet, Path: api.PathCallbackProvider, Handler: hs.oauth.Callback, Family: general, Scope: ScopeGeneral},
-		{Method: http.MethodGet, Path: api.PathSession, Handler: hs.session.Handle, Family: general, Scope: ScopeGeneral},
-		{Method: http.MethodGet, Path: api.PathProviders, Handler: hs.providers.Handle, Family: general, Scope: ScopeGeneral},
-		{Method: http.MethodGet, Path: api.PathSignOut, Handler: hs.signOut.Page, Family: general, Scope: ScopeGeneral},
-		{Method: http.MethodPost, Path: api.PathSignOut, Handler: hs.signOut.Handle, Family: general, Scope: ScopeGeneral},
+		{Method: http.MethodGet, Path: api.PathSignIn, Handler: hs.signIn.Page, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "The sign-in page", Query: api.CallbackQuery{}, ContentType: "text/html"}},
+		{Method: http.MethodPost, Path: api.PathSignIn, Handler: hs.signIn.Handle, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn,
+			Doc: Doc{Summary: "Sign in with email and password", Body: api.SignInRequest{}, Response: api.Session{},
+				Description: "Sets the session cookie. A browser's form is answered with a redirect, or the page again with the message (401).",
+				Errors:      map[int]string{http.StatusUnauthorized: "Wrong email or password, or a banned or deactivated account."},
+				Others:      []Outcome{{Status: http.StatusSeeOther, Description: "A browser's form: to callbackUrl (this site only) or /admin."}}}},
+		{Method: http.MethodGet, Path: api.PathSignInProvider, Handler: hs.oauth.Begin, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "Start signing in with a provider", Query: api.CallbackQuery{}, Status: http.StatusFound}},
+		{Method: http.MethodGet, Path: api.PathCallbackProvider, Handler: hs.oauth.Callback, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "Finish signing in with a provider", Query: api.OAuthCallbackQuery{}, Status: http.StatusSeeOther,
+				Description: "Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin.",
+				Errors: map[int]string{
+					http.StatusUnauthorized: "The sign-in was refused, expired, not started here, or the account cannot sign in (browsers get the sign-in page).",
+					http.StatusBadGateway:   "The provider's user API did not answer.",
+				}}},
+		{Method: http.MethodGet, Path: api.PathSession, Handler: hs.session.Handle, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "The current session", Response: openapi.OneOf(api.Session{}, api.NoSession{}),
+				Description: "{user, expires} when signed in with the session cookie, {} otherwise."}},
+		{Method: http.MethodGet, Path: api.PathProviders, Handler: hs.providers.Handle, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "The enabled sign-in providers, by id", Response: api.Providers{}}},
+		{Method: http.MethodGet, Path: api.PathSignOut, Handler: hs.signOut.Page, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "The sign-out page", ContentType: "text/html"}},
+		{Method: http.MethodPost, Path: api.PathSignOut, Handler: hs.signOut.Handle, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "Sign out", Response: api.SignedOut{},
+				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser: to the sign-in page."}}}},
+
+		// The API's own description (docs/api.md, "The OpenAPI document").
+		{Method: http.MethodGet, Path: api.PathOpenAPI, Handler: hs.openAPI.Handle, Family: general, Scope: ScopeExempt,
+			Doc: Doc{Summary: "This OpenAPI 3.1 document", Response: api.OpenAPIDocument{}}},
+		{Method: http.MethodGet, Path: api.PathAPIDocs, Handler: hs.apiDocs.Handle, Family: general, Scope: ScopeExempt,
+			Doc: Doc{Summary: "The API reference, browsable", ContentType: "text/html"}},
 
 		// Search: anyone may search; the caller decides what is visible.
 		{Method: http.MethodGet, Path: api.PathSearch, Handler: hs.search.All, Family: general, Scope: ScopeGeneral, Caller: true,
@@ -151,37 +221,52 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "Ban a user", Body: api.AdminBanRequest{}, Response: api.AdminBanResult{}}},
 		{Method: http.MethodPost, Path: api.PathAdminUserUnban, Handler: hs.adminUsers.Unban, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
 			Permissions: manage, Audit: Audit{Action: "user.unban", Target: "user"},
-			Doc: Doc{Summary: "End a user's ban", Response: api.AdminBanResult{}}},
+			Doc: Doc{Summary: "End a user's ban", Response: api.AdminBanResult{},
+				Errors: map[int]string{http.StatusConflict: "The user is not banned."}}},
 		{Method: http.MethodGet, Path: api.PathAdminStats, Handler: hs.adminUsers.Stats, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
 			Permissions: manage, Audit: Audit{Action: "stats.view"},
 			Doc: Doc{Summary: "Platform totals", Response: api.AdminStats{}}},
 
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminTokens, Handler: hs.tokens.List,
-			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"}}),
+			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"},
+			Doc: Doc{Summary: "List unexpired admin tokens", Response: api.V1Of[[]api.Token]{}}}),
 		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminTokens, Handler: hs.tokens.Create,
-			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.create", Target: "token"}}),
+			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.create", Target: "token"},
+			Doc: Doc{Summary: "Mint an admin token", Description: "The JWT is shown this once. A token never carries a permission its maker lacks.",
+				Body: api.TokenRequest{}, Response: api.V1Of[api.NewToken]{}, Status: http.StatusCreated}}),
 		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminToken, Handler: hs.tokens.Revoke,
-			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.revoke", Target: "token"}}),
-		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"}}),
-		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditVerify, Handler: hs.audit.Verify, Audit: Audit{Action: "audit.verify"}}),
-		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminLocks, Handler: hs.locks.Acquire, Audit: Audit{Action: "lock.acquire"}}),
-		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminLock, Handler: hs.locks.Release, Audit: Audit{Action: "lock.release"}}),
+			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.revoke", Target: "token"},
+			Doc: Doc{Summary: "Revoke an admin token by its jti", Response: api.V1Of[api.RevokedToken]{}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
+			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditVerify, Handler: hs.audit.Verify, Audit: Audit{Action: "audit.verify"},
+			Doc: Doc{Summary: "Re-walk the audit log's hash chain", Response: api.V1Of[api.AuditVerification]{}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminLocks, Handler: hs.locks.Acquire, Audit: Audit{Action: "lock.acquire"},
+			Doc: Doc{Summary: "Take or renew an edit lock (5 minutes)", Body: api.LockRequest{}, Response: api.V1Of[api.Lock]{}, Status: http.StatusCreated,
+				Errors: map[int]string{http.StatusLocked: "Another admin holds the lock (lockedBy, lockedAt)."}}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminLock, Handler: hs.locks.Release, Audit: Audit{Action: "lock.release"},
+			Doc: Doc{Summary: "Release an edit lock", Response: api.V1Of[api.ReleasedLock]{},
+				Errors: map[int]string{http.StatusLocked: "Another admin holds the lock."}}}),
 
 		// General API: users and posts (interface.md 4.9, DECISIONS.md section 5). Writes are audited when an
 		// admin or moderator acts on someone else's account or post (Audit.Optional, handlers keepAudit).
 		{Method: http.MethodGet, Path: api.PathUsers, Handler: hs.users.List, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List public profiles", Query: api.UserListQuery{}, Response: api.UserList{}}},
 		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Family: general, Scope: ScopeRegister, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated}},
 		{Method: http.MethodGet, Path: api.PathUser, Handler: hs.users.Get, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a user", Response: api.User{}}},
-		{Method: http.MethodPut, Path: api.PathUser, Handler: hs.users.Update, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.update", Target: "user", Optional: true}, Doc: Doc{Summary: "Update a profile", Body: api.ProfileUpdate{}, Response: api.User{}}},
-		{Method: http.MethodDelete, Path: api.PathUser, Handler: hs.users.Delete, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.delete", Target: "user", Optional: true}, Doc: Doc{Summary: "Delete an account", Body: api.AccountDeletion{}, Response: api.Deleted{}}},
+		{Method: http.MethodPut, Path: api.PathUser, Handler: hs.users.Update, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.update", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a profile", Body: api.ProfileUpdate{}, Response: api.User{}}},
+		{Method: http.MethodDelete, Path: api.PathUser, Handler: hs.users.Delete, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.delete", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete an account", Body: api.AccountDeletion{}, Response: api.Deleted{}}},
 		{Method: http.MethodGet, Path: api.PathPosts, Handler: hs.posts.List, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List posts", Query: api.PostListQuery{}, Response: api.PostList{}}},
 		{Method: http.MethodPost, Path: api.PathPosts, Handler: hs.posts.Create, Family: general, Scope: ScopeGeneral, SignIn: true, Doc: Doc{Summary: "Write a post", Body: api.NewPost{}, Response: api.Post{}, Status: http.StatusCreated}},
 		{Method: http.MethodGet, Path: api.PathPost, Handler: hs.posts.Get, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a post", Response: api.Post{}}},
-		{Method: http.MethodPut, Path: api.PathPost, Handler: hs.posts.Update, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.update", Target: "post", Optional: true}, Doc: Doc{Summary: "Update a post", Body: api.PostUpdate{}, Response: api.Post{}}},
-		{Method: http.MethodDelete, Path: api.PathPost, Handler: hs.posts.Delete, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.delete", Target: "post", Optional: true}, Doc: Doc{Summary: "Delete a post", Response: api.Deleted{}}},
+		{Method: http.MethodPut, Path: api.PathPost, Handler: hs.posts.Update, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.update", Target: "post", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a post", Body: api.PostUpdate{}, Response: api.Post{}}},
+		{Method: http.MethodDelete, Path: api.PathPost, Handler: hs.posts.Delete, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.delete", Target: "post", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete a post", Response: api.Deleted{}}},
 		{Method: http.MethodPost, Path: api.PathPostReport, Handler: hs.posts.Report, Family: general, Scope: ScopeGeneral, SignIn: true, Doc: Doc{Summary: "Report a post", Body: api.ReportRequest{}, Response: api.Report{}, Status: http.StatusCreated}},
 	}
 }
+
+// healthDown is health's answer when the database does not answer in 2 s.
+var healthDown = Outcome{Status: http.StatusServiceUnavailable, Body: api.Health{},
+	Description: "The database did not answer within 2 seconds: status unhealthy, database disconnected."}
 
 // notFoundRoutes answer unknown paths in the family of the routes they sit
 // under: anything below /api/v1/admin in the v1 envelope, below a public
@@ -268,6 +353,9 @@ type handlerSet struct {
 	static      echo.HandlerFunc
 	users       handlers.Users
 	posts       handlers.Posts
+
+	openAPI handlers.OpenAPI
+	apiDocs handlers.APIDocs
 }
 
 // register adds the routes with their pipelines, and the routes that

@@ -22,6 +22,7 @@ import (
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/openapi/validate"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -59,6 +60,9 @@ type App struct {
 	Deps    web.Deps
 	Store   *models.Store
 	Runtime *app.Runtime
+	// Doc checks every response a test gets through Do and DoBody
+	// against the app's OpenAPI document (CheckDocumented).
+	Doc *validate.Validator
 }
 
 // New builds the app over db as serve does; mutate may replace
@@ -87,7 +91,7 @@ func New(t testing.TB, db *bun.DB, mutate ...func(*web.Deps)) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &App{Echo: e, Deps: d, Store: rt.Store, Runtime: rt}
+	return &App{Echo: e, Deps: d, Store: rt.Store, Runtime: rt, Doc: Document(t, d)}
 }
 
 // StaticDir is the repository's static/ folder, wherever the test runs.
@@ -180,7 +184,8 @@ func (a *App) Admin(t testing.TB) (http.Header, *models.User) {
 	return a.SessionFor(t, u.ID), u
 }
 
-// Do sends one request through h and returns the recorded response.
+// Do sends one request through h and returns the recorded response. When
+// h is an App, the response is checked against the OpenAPI document.
 func Do(t testing.TB, h http.Handler, method, target string, header http.Header) *httptest.ResponseRecorder {
 	t.Helper()
 	return DoBody(t, h, method, target, header, "")
@@ -198,6 +203,9 @@ func DoBody(t testing.TB, h http.Handler, method, target string, header http.Hea
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
+	if a, ok := h.(*App); ok {
+		a.CheckDocumented(t, req, rec)
+	}
 	return rec
 }
 

@@ -45,6 +45,13 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 	}
 	river.AddWorker(workers, &sweepWorker{sweeper: d.Sweeper, metrics: d.Metrics, log: d.Log})
 	river.AddWorker(workers, &analyticsWorker{analytics: d.Analytics, metrics: d.Metrics, log: d.Log, now: d.Now})
+	// Every kind's outcomes are series from the start: a scrape shows 0
+	// before the first run, and rates work from there.
+	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind()} {
+		for _, outcome := range []string{"completed", "failed"} {
+			d.Metrics.Jobs.WithLabelValues(kind, outcome)
+		}
+	}
 	every := d.SweepEvery
 	if every == 0 {
 		every = 10 * time.Minute

@@ -3,10 +3,13 @@
 package metrics
 
 import (
+	"context"
 	"database/sql"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/riverqueue/river/rivertype"
 )
 
 // Metrics are the instruments the request pipeline, the jobs and the
@@ -46,4 +49,36 @@ func New(db *sql.DB) *Metrics {
 		reg.MustRegister(collectors.NewDBStatsCollector(db, "plaza"))
 	}
 	return m
+}
+
+// WatchJobQueue reports the job queue's depth at every scrape, from count
+// (Store.JobCounts): plaza_river_jobs{state} for each of River's job
+// states, 0 where there is none. A count that fails or outlasts
+// jobCountTimeout fails this family only; the rest of the scrape is served.
+func (m *Metrics) WatchJobQueue(count func(ctx context.Context) (map[string]int64, error)) {
+	m.Registry.MustRegister(jobQueue{count: count, desc: prometheus.NewDesc("plaza_river_jobs",
+		"Jobs in the River queue, by state, counted at scrape time.", []string{"state"}, nil)})
+}
+
+// jobCountTimeout bounds the query a scrape runs.
+const jobCountTimeout = 2 * time.Second
+
+type jobQueue struct {
+	count func(ctx context.Context) (map[string]int64, error)
+	desc  *prometheus.Desc
+}
+
+func (q jobQueue) Describe(ch chan<- *prometheus.Desc) { ch <- q.desc }
+
+func (q jobQueue) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), jobCountTimeout)
+	defer cancel()
+	counts, err := q.count(ctx)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(q.desc, err)
+		return
+	}
+	for _, st := range rivertype.JobStates() {
+		ch <- prometheus.MustNewConstMetric(q.desc, prometheus.GaugeValue, float64(counts[string(st)]), string(st))
+	}
 }

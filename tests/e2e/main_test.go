@@ -138,6 +138,16 @@ func (c *console) list() []string {
 // request on, then navigates it to url and waits for the load event.
 func openPage(t *testing.T, url string) (*rod.Page, *console) {
 	t.Helper()
+	p, c := blankPage(t)
+	step(t, p, "load "+url, func(p *rod.Page) {
+		p.MustNavigate(url).MustWaitLoad()
+	})
+	return p, c
+}
+
+// blankPage opens a blank tab that records console problems.
+func blankPage(t *testing.T) (*rod.Page, *console) {
+	t.Helper()
 	b := sharedBrowser(t)
 	p, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
 	if err != nil {
@@ -159,9 +169,6 @@ func openPage(t *testing.T, url string) (*rod.Page, *console) {
 			c.add(fmt.Sprintf("log %s (%s): %s %s", e.Entry.Level, e.Entry.Source, e.Entry.Text, e.Entry.URL))
 		}
 	})()
-	step(t, p, "load "+url, func(p *rod.Page) {
-		p.MustNavigate(url).MustWaitLoad()
-	})
 	return p, c
 }
 

@@ -1,0 +1,57 @@
+package api
+
+// Query parameters of the routes, as the OpenAPI document lists them
+// (web.Doc.Query). The handlers read and check them themselves; the
+// response checks of the tests hold the two together.
+
+// LinkPreviewQuery is the query of GET /api/link-preview (interface.md 4.3).
+type LinkPreviewQuery struct {
+	URL string `query:"url" required:"true" description:"The page to preview: an absolute http or https URL, or a path starting with / resolved against PUBLIC_APP_URL."`
+}
+
+// AvatarQuery is the query of GET /api/avatar-image (interface.md 4.5).
+type AvatarQuery struct {
+	Seed string `query:"seed" required:"true" description:"Any text, case sensitive: the same seed always draws the same face."`
+	Size int    `query:"size" minimum:"50" maximum:"1000" default:"200" description:"Width and height in pixels."`
+}
+
+// OGImageParams is the query of GET /api/og-image (interface.md 4.6).
+type OGImageParams struct {
+	Seed   string `query:"seed" maxLength:"200" description:"Seed of the avatar and the background pattern; random when absent."`
+	Quote  string `query:"quote" maxLength:"500" description:"The quote; fetched from a quote source when absent."`
+	Author string `query:"author" maxLength:"80" description:"The quote's author."`
+	Random bool   `query:"random" description:"true draws a random seed even when seed is given."`
+	Type   string `query:"type" enum:"png,svg" default:"png" description:"The image format."`
+	Direct bool   `query:"direct" description:"true sends the image even to a browser, which is otherwise sent to the viewer."`
+}
+
+// OGViewerQuery is the query of GET /og-image-viewer.
+type OGViewerQuery struct {
+	Seed   string `query:"seed" description:"The image's seed; random when absent."`
+	Quote  string `query:"quote" description:"The quote; fetched when absent."`
+	Author string `query:"author" description:"The quote's author."`
+	Random bool   `query:"random" description:"true draws a random seed even when seed is given."`
+}
+
+// CallbackQuery is the query of the sign-in page and of starting an
+// external sign-in: where to go once signed in.
+type CallbackQuery struct {
+	CallbackURL string `query:"callbackUrl" description:"Where to go once signed in: a path or a URL of this site (anything else is ignored)."`
+}
+
+// OAuthCallbackQuery is what a provider sends back to GET /api/auth/callback/{provider}.
+type OAuthCallbackQuery struct {
+	State string `query:"state" description:"The state the sign-in began with."`
+	Code  string `query:"code" description:"The provider's authorization code."`
+	Error string `query:"error" description:"The provider's refusal, instead of a code."`
+}
+
+// AuditLogQuery is the query of GET /api/v1/admin/audit-logs (interface.md 4.1).
+type AuditLogQuery struct {
+	AdminID   string `query:"adminId" description:"Only entries of this admin (a user id)."`
+	Action    string `query:"action" description:"Only entries of this action, e.g. user.ban."`
+	StartDate string `query:"startDate" description:"Entries from this RFC 3339 time or ISO date on."`
+	EndDate   string `query:"endDate" description:"Entries up to this RFC 3339 time, or to the end of this ISO date."`
+	Limit     int    `query:"limit" minimum:"1" maximum:"100" default:"50" description:"Entries per page."`
+	Offset    int    `query:"offset" minimum:"0" default:"0" description:"Entries to skip."`
+}

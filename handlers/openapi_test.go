@@ -1,0 +1,245 @@
+package handlers_test
+
+import (
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
+)
+
+// sampleEnv is what the samples call with: one app with every outside
+// party it talks to (an OAuth provider, a page to preview) on loopback.
+type sampleEnv struct {
+	app     *apptest.App
+	super   http.Header // a super admin's token
+	session http.Header // a signed-in user's session cookie
+	page    string      // a page to preview
+	oauth   *fakeOAuth
+}
+
+// sampleRequest is one request and the status it must get.
+type sampleRequest struct {
+	target string
+	header http.Header
+	body   string
+	status int
+}
+
+// samples hold a success of every documented operation, by "METHOD
+// /path/{param}". TestDocumentedRoutesAnswer fails on an operation without
+// one: a new route adds its sample here.
+var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
+	"GET /":      getSample("/", http.StatusFound),
+	"GET /admin": func(_ *testing.T, e sampleEnv) sampleRequest { return sampleRequest{"/admin", e.super, "", 200} },
+	"GET /admin/health-cards": func(_ *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/admin/health-cards", e.super, "", 200}
+	},
+	"GET /og-image-viewer": getSample("/og-image-viewer?seed=s&quote=Hello", 200),
+	"GET /static/{path}":   getSample("/static/css/app.css", 200),
+	"GET /api/health":      getSample("/api/health", 200),
+	"GET /api/version":     getSample("/api/version", 200),
+	"GET /api/link-preview": func(_ *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/link-preview?url=" + url.QueryEscape(e.page), nil, "", 200}
+	},
+	"GET /api/avatar-image": getSample("/api/avatar-image?seed=ada&size=64", 200),
+	"GET /api/og-image":     getSample("/api/og-image?seed=s&quote=Hello&author=Ada", 200),
+	"POST /api/analytics/collect": func(_ *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/analytics/collect", e.session, `{"event_type":"page_view","event_data":{"path":"/"}}`, 202}
+	},
+	"GET /api/metrics":     func(_ *testing.T, e sampleEnv) sampleRequest { return sampleRequest{"/api/metrics", e.super, "", 200} },
+	"GET /api/auth/signin": getSample("/api/auth/signin?callbackUrl=/admin", 200),
+	"POST /api/auth/signin": func(t *testing.T, e sampleEnv) sampleRequest {
+		e.app.UserWithPassword(t, "signin@example.com", "correct horse")
+		return sampleRequest{"/api/auth/signin", nil, `{"email":"signin@example.com","password":"correct horse"}`, 200}
+	},
+	"GET /api/auth/signin/{provider}": getSample("/api/auth/signin/github", http.StatusFound),
+	"GET /api/auth/callback/{provider}": func(t *testing.T, e sampleEnv) sampleRequest {
+		e.oauth.githubUser, e.oauth.githubEmails = adaGitHub, adaEmails
+		authURL, token := begin(t, e.app, "github", "")
+		return sampleRequest{consent(t, authURL).RequestURI(), cookieHeader(token), "", http.StatusSeeOther}
+	},
+	"GET /api/auth/session": func(_ *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/auth/session", e.session, "", 200}
+	},
+	"GET /api/auth/providers": getSample("/api/auth/providers", 200),
+	"GET /api/auth/signout":   getSample("/api/auth/signout", 200),
+	"POST /api/auth/signout": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "leaving@example.com")
+		return sampleRequest{"/api/auth/signout", e.app.SessionFor(t, u.ID), "", 200}
+	},
+	"GET /api/openapi.json":    getSample("/api/openapi.json", 200),
+	"GET /api/docs":            getSample("/api/docs", 200),
+	"GET /api/v1/admin/tokens": asSuper("/api/v1/admin/tokens", "", 200),
+	"POST /api/v1/admin/tokens": asSuper("/api/v1/admin/tokens",
+		`{"permissions":["admin:read"],"ttl":"1h","name":"sample"}`, http.StatusCreated),
+	"DELETE /api/v1/admin/tokens/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "holder@example.com", auth.RoleAdmin)
+		_, jti := e.app.TokenFor(t, u.ID, auth.PermAdminRead)
+		return sampleRequest{"/api/v1/admin/tokens/" + jti, e.super, "", 200}
+	},
+	"GET /api/v1/admin/audit-logs":        asSuper("/api/v1/admin/audit-logs?limit=5&action=token.list", "", 200),
+	"GET /api/v1/admin/audit-logs/verify": asSuper("/api/v1/admin/audit-logs/verify", "", 200),
+	"POST /api/v1/admin/locks":            asSuper("/api/v1/admin/locks", `{"type":"post","id":"41"}`, http.StatusCreated),
+	"DELETE /api/v1/admin/locks/{type}/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		apptest.DoBody(t, e.app, "POST", "/api/v1/admin/locks", e.super, `{"type":"post","id":"42"}`)
+		return sampleRequest{"/api/v1/admin/locks/post/42", e.super, "", 200}
+	},
+
+	// The unversioned admin family.
+	"GET /api/admin/users": asSuper("/api/admin/users?page=1&limit=5&search=example", "", 200),
+	"GET /api/admin/stats": asSuper("/api/admin/stats", "", 200),
+	"POST /api/admin/users/{id}/ban": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "banned@example.com")
+		return sampleRequest{api.AdminUserBanPath(u.ID), e.super, `{"reason":"spam","duration":"1d"}`, 200}
+	},
+	"POST /api/admin/users/{id}/unban": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "unbanned@example.com")
+		apptest.DoBody(t, e.app, "POST", api.AdminUserBanPath(u.ID), e.super, `{"reason":"spam"}`)
+		return sampleRequest{api.AdminUserUnbanPath(u.ID), e.super, "", 200}
+	},
+	// The general API.
+	"GET /api/users": getSample("/api/users?limit=5", 200),
+	"GET /api/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/users/" + sampleUser(t, e, "seen@example.com").id, nil, "", 200}
+	},
+	"POST /api/users": getBody("/api/users", `{"name":"New Member","email":"new.member@example.com","password":"a long enough passphrase"}`, http.StatusCreated),
+	"PUT /api/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := sampleUser(t, e, "editor@example.com")
+		return sampleRequest{"/api/users/" + u.id, u.session, `{"bio":"Grows beans."}`, 200}
+	},
+	"DELETE /api/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/users/" + sampleUser(t, e, "gone@example.com").id, e.super, "", 200}
+	},
+	"GET /api/posts": getSample("/api/posts?limit=5&sort=title&order=asc", 200),
+	"GET /api/posts/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/posts/" + samplePost(t, e).ID, nil, "", 200}
+	},
+	"POST /api/posts": func(_ *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/posts", e.session, `{"title":"Beans","content":"Runner beans.","tags":["beans"],"published":true}`, http.StatusCreated}
+	},
+	"PUT /api/posts/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/posts/" + samplePost(t, e).ID, e.session, `{"title":"Broad beans"}`, 200}
+	},
+	"DELETE /api/posts/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/posts/" + samplePost(t, e).ID, e.session, "", 200}
+	},
+	"POST /api/posts/{id}/report": func(t *testing.T, e sampleEnv) sampleRequest {
+		reporter := sampleUser(t, e, "reporter@example.com")
+		return sampleRequest{"/api/posts/" + samplePost(t, e).ID + "/report", reporter.session, `{"reason":"spam"}`, http.StatusCreated}
+	},
+	"GET /api/search": func(t *testing.T, e sampleEnv) sampleRequest {
+		samplePost(t, e)
+		return sampleRequest{"/api/search?q=beans&type=all", nil, "", 200}
+	},
+	"GET /api/search/users": getSample("/api/search/users?q=example&limit=5", 200),
+	"GET /api/search/posts": func(t *testing.T, e sampleEnv) sampleRequest {
+		samplePost(t, e)
+		return sampleRequest{"/api/search/posts?q=beans", e.super, "", 200}
+	},
+}
+
+func getBody(target, body string, status int) func(*testing.T, sampleEnv) sampleRequest {
+	return func(*testing.T, sampleEnv) sampleRequest { return sampleRequest{target, nil, body, status} }
+}
+
+type sampleAccount struct {
+	id      string
+	session http.Header
+}
+
+func sampleUser(t *testing.T, e sampleEnv, email string) sampleAccount {
+	u := e.app.User(t, email)
+	return sampleAccount{strconv.FormatInt(u.ID, 10), e.app.SessionFor(t, u.ID)}
+}
+
+// samplePost is a published post by the session's user.
+func samplePost(t *testing.T, e sampleEnv) api.Post {
+	return writePost(t, e.app, e.session, `{"title":"Runner beans","content":"Beans up the poles.","published":true}`)
+}
+
+func getSample(target string, status int) func(*testing.T, sampleEnv) sampleRequest {
+	return func(*testing.T, sampleEnv) sampleRequest { return sampleRequest{target, nil, "", status} }
+}
+
+func asSuper(target, body string, status int) func(*testing.T, sampleEnv) sampleRequest {
+	return func(_ *testing.T, e sampleEnv) sampleRequest { return sampleRequest{target, e.super, body, status} }
+}
+
+// TestDocumentedRoutesAnswer sends every operation of the OpenAPI document
+// its sample, on both databases: each must succeed with the status and
+// media type the document gives, and (through apptest.Do) its body must
+// match the documented schema.
+func TestDocumentedRoutesAnswer(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		e := newSampleEnv(t, db)
+		ops := e.app.Doc.Operations()
+		if len(ops) < 20 {
+			t.Fatalf("only %d operations in the document", len(ops))
+		}
+		for _, op := range ops {
+			t.Run(op, func(t *testing.T) {
+				sample, ok := samples[op]
+				if !ok {
+					t.Fatalf("no sample for %s: add one to samples in handlers/openapi_test.go", op)
+				}
+				method, path, _ := strings.Cut(op, " ")
+				s := sample(t, e)
+				res := apptest.DoBody(t, e.app, method, s.target, s.header, s.body)
+				if res.Code != s.status {
+					t.Fatalf("%s %s: got %d %.300s, want %d", method, s.target, res.Code, res.Body, s.status)
+				}
+				checkMediaType(t, e.app, method, path, res)
+			})
+		}
+		for op := range samples {
+			if !slices.Contains(ops, op) {
+				t.Errorf("sample for %s, which is not in the document", op)
+			}
+		}
+	})
+}
+
+// checkMediaType fails unless the response's media type is one the
+// document gives its status (a bodiless redirect has none).
+func checkMediaType(t *testing.T, app *apptest.App, method, path string, res *httptest.ResponseRecorder) {
+	t.Helper()
+	types := app.Doc.MediaTypes(method, path, res.Code)
+	ct := res.Header().Get("Content-Type")
+	if ct == "" && len(types) == 0 {
+		return
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || !slices.Contains(types, mt) {
+		t.Errorf("%s %s answered %d as %q; the document gives %v", method, path, res.Code, ct, types)
+	}
+}
+
+func newSampleEnv(t *testing.T, db *bun.DB) sampleEnv {
+	t.Helper()
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<html><head><title>Sample</title><meta name="description" content="A page"></head></html>`))
+	}))
+	t.Cleanup(page.Close)
+	f := newFakeOAuth(t)
+	app := apptest.New(t, db, func(d *web.Deps) {
+		d.OAuthProviders = f.providers(d.Config.PublicAppURL)
+		d.Config.LinkPreviewAllowPrivate = true
+	})
+	super := app.User(t, "super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+	token, _ := app.TokenFor(t, super.ID, auth.AllPermissions()...)
+	user := app.User(t, "user@example.com")
+	return sampleEnv{app: app, super: token, session: app.SessionFor(t, user.ID), page: page.URL, oauth: f}
+}

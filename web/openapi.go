@@ -1,0 +1,335 @@
+package web
+
+import (
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/openapi"
+)
+
+// Outcome is an answer a route documents besides its success and its
+// errors: health's 503 with its own body, or a redirect.
+type Outcome struct {
+	Status      int
+	Body        any // nil: none (a redirect)
+	Description string
+}
+
+// Security schemes of the document.
+const (
+	schemeBearer  = "bearerAuth"
+	schemeSession = "sessionCookie"
+	schemeMetrics = "metricsToken"
+)
+
+// OpenAPI is the OpenAPI 3.1 document of the route table (docs/api.md,
+// "The OpenAPI document"): every route but the 404 catch-alls and the
+// generated 405s, each with the errors its family, scope and needs imply.
+func OpenAPI(d Deps) ([]byte, error) {
+	var ops []openapi.Operation
+	used := map[string]bool{}
+	for _, r := range routes(d, handlerSet{}) {
+		ops = append(ops, operation(r))
+		used[familyTag(r.Family)] = true
+	}
+	var tags []openapi.Tag // the families that have routes
+	for _, t := range familyTags {
+		if used[t.Name] {
+			tags = append(tags, t)
+		}
+	}
+	return openapi.Build(openapi.Document{
+		Title:   "Plaza API",
+		Version: d.Version,
+		Description: "Every route Plaza serves, generated from its route table and the types of its bodies. " +
+			"Errors come in the envelope of each route's family (see the tags); rate-limited routes answer " +
+			"with X-RateLimit-* headers.",
+		Tags:       tags,
+		Schemes:    securitySchemes(d),
+		Operations: ops,
+	})
+}
+
+// openAPIOnce builds the document on its first request and keeps it.
+func openAPIOnce(d Deps) func() ([]byte, error) {
+	return sync.OnceValues(func() ([]byte, error) { return OpenAPI(d) })
+}
+
+// securitySchemes are the ways to call: an admin token, the session
+// cookie (by the name the session manager gives it), the metrics token.
+func securitySchemes(d Deps) []openapi.Scheme {
+	return []openapi.Scheme{
+		{Name: schemeBearer, BearerFormat: "JWT", Description: "An admin token (HS256 JWT), minted by `plaza token create` " +
+			"or POST /api/v1/admin/tokens. Its permissions are its own intersected with what its user's roles grant now."},
+		{Name: schemeSession, Cookie: d.Sessions.Cookie.Name, Description: "The session cookie sign-in sets. Unsafe methods " +
+			"riding on it must come from Plaza's own origin."},
+		{Name: schemeMetrics, BearerFormat: "METRICS_TOKEN", Description: "The METRICS_TOKEN value as a bearer token: " +
+			"lets a scraper read /api/metrics without an admin account."},
+	}
+}
+
+// familyTags name the families in the document, one section each.
+var familyTags = []openapi.Tag{
+	{Name: "Admin (v1)", Description: "The versioned admin family under /api/v1/admin: `{success, data, meta?}`; " +
+		"errors `{success:false, error:{code, message, details?}}`."},
+	{Name: "Admin", Description: "The unversioned admin family under /api/admin: errors `{error, details?}` with zod-style issues."},
+	{Name: "General", Description: "Sign-in, sessions and the rest of /api: errors `{error:{code, message, details?}}`."},
+	{Name: "Public utilities", Description: "Link preview, og-image, version and health: errors `{error, details?}`."},
+	{Name: "Analytics", Description: "Event collection: errors `{success:false, error, details?:[{path, message}]}`."},
+	{Name: "Avatars", Description: "Avatar images: errors `{error, status}`."},
+	{Name: "Console", Description: "HTML pages of the admin console and the og-image viewer; errors are pages."},
+}
+
+func familyTag(f api.Family) string {
+	return map[api.Family]string{
+		api.FamilyV1: "Admin (v1)", api.FamilyAdmin: "Admin", api.FamilyGeneral: "General", api.FamilyPublic: "Public utilities",
+		api.FamilyCollector: "Analytics", api.FamilyAvatar: "Avatars", api.FamilyConsole: "Console",
+	}[f]
+}
+
+// operation describes one route.
+func operation(r Route) openapi.Operation {
+	_, params := openapi.PathOf(r.Path)
+	op := openapi.Operation{
+		Method: r.Method, Path: r.Path, Tag: familyTag(r.Family), Summary: r.Doc.Summary,
+		Description: describe(r), Query: r.Doc.Query, Body: r.Doc.Body,
+		PathParams: paramDocs,
+		Security:   security(r),
+		Extensions: map[string]any{"x-rate-limit-scope": string(r.Scope)},
+	}
+	if len(r.Permissions) > 0 {
+		op.Extensions["x-permissions"] = r.Permissions
+	}
+	op.Responses = append(successes(r), errorResponses(r, len(params) > 0)...)
+	headers := rateHeaders(r)
+	for i := range op.Responses {
+		op.Responses[i].Headers = append(op.Responses[i].Headers, headers(op.Responses[i].Status)...)
+	}
+	return op
+}
+
+// paramDocs describe the table's path parameters by name.
+var paramDocs = map[string]string{
+	"id":       "The resource's id.",
+	"type":     "The kind of resource: user, post or feature_flag.",
+	"provider": "A sign-in provider's id: github, google, gitlab or discord (when enabled).",
+	"path":     "A file's path under static/, slashes included.",
+}
+
+// describe adds to the route's own description who may call it and what
+// it counts against.
+func describe(r Route) string {
+	var parts []string
+	if r.Doc.Description != "" {
+		parts = append(parts, r.Doc.Description)
+	}
+	switch {
+	case len(r.Permissions) > 0 && r.MetricsToken:
+		parts = append(parts, "Needs "+strings.Join(r.Permissions, " and ")+", or the METRICS_TOKEN as a bearer token.")
+	case len(r.Permissions) > 0:
+		parts = append(parts, "Needs "+strings.Join(r.Permissions, " and ")+".")
+	case r.SignIn:
+		parts = append(parts, "Needs a signed-in caller.")
+	}
+	if r.Scope != ScopeExempt {
+		parts = append(parts, "Rate limit scope: "+string(r.Scope)+".")
+	}
+	if r.Meter != "" {
+		parts = append(parts, "The handler also counts against: "+string(r.Meter)+".")
+	}
+	return strings.Join(parts, " ")
+}
+
+// security lists who may call the route: a bearer token or the session
+// when it needs permissions or a signed-in caller (or the metrics token
+// where allowed); a caller optionally when the route reads one (its rate
+// limit counts per user); nobody in particular otherwise.
+func security(r Route) [][]string {
+	switch {
+	case len(r.Permissions) > 0 || r.SignIn:
+		alts := [][]string{{schemeBearer}, {schemeSession}}
+		if r.MetricsToken {
+			alts = append(alts, []string{schemeMetrics})
+		}
+		return alts
+	case r.needsCaller():
+		return [][]string{{}, {schemeSession}, {schemeBearer}}
+	}
+	return nil
+}
+
+// successes are the route's success and its other documented outcomes.
+func successes(r Route) []openapi.Response {
+	status := r.Doc.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	var out []openapi.Response
+	if r.Doc.Response != nil {
+		out = append(out, openapi.Response{Status: status, Description: http.StatusText(status), Body: r.Doc.Response})
+	}
+	for ct := range strings.SplitSeq(r.Doc.ContentType, ",") {
+		if ct = strings.TrimSpace(ct); ct != "" {
+			out = append(out, openapi.Response{Status: status, Description: http.StatusText(status), ContentType: ct})
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, openapi.Response{Status: status, Description: http.StatusText(status)})
+	}
+	for _, o := range r.Doc.Others {
+		out = append(out, openapi.Response{Status: o.Status, Description: o.Description, Body: o.Body})
+	}
+	for i, res := range out {
+		if res.Status >= 300 && res.Status < 400 {
+			out[i].Headers = append(out[i].Headers, openapi.Header{Name: "Location", Type: "string", Required: true,
+				Description: "Where to go next."})
+		}
+	}
+	return out
+}
+
+// errorResponses are the errors a route can answer, in its family's
+// shape: what its needs imply (401, 403), what the pipeline refuses for
+// every route of its kind (invalid text 400/422, 413 for a body, 429 when
+// counted, 404 with path parameters, 500 always), and what its handler
+// answers itself (Doc.Errors).
+func errorResponses(r Route, hasParams bool) []openapi.Response {
+	errs := map[int]string{
+		http.StatusInternalServerError: "An internal failure; the cause goes to the log (find it by X-Request-Id), never to the client.",
+	}
+	if r.Family == api.FamilyConsole {
+		return consoleErrors(r, errs)
+	}
+	invalid := "Invalid input: a bad query parameter or body field, malformed JSON, or text with NUL or invalid UTF-8 " +
+		"(refused on every route)."
+	errs[http.StatusUnprocessableEntity] = invalid
+	if len(r.Permissions) > 0 || r.SignIn {
+		errs[http.StatusUnauthorized] = "No caller: no session, or a bearer token that is invalid, expired or revoked, or whose user is banned."
+		errs[http.StatusForbidden] = "The caller lacks a permission the route needs" + v1Detail(r.Family, " (INSUFFICIENT_ADMIN_PERMISSIONS with requiredPermission)") + "."
+	}
+	if unsafe(r.Method) && r.needsCaller() && errs[http.StatusForbidden] == "" {
+		errs[http.StatusForbidden] = "A cross-origin request riding on the session cookie."
+	}
+	if hasParams {
+		errs[http.StatusNotFound] = "No such resource."
+	}
+	if unsafe(r.Method) {
+		errs[http.StatusRequestEntityTooLarge] = "The body is over the limit (1 MiB)."
+	}
+	if r.Scope != ScopeExempt || r.Meter != "" {
+		errs[http.StatusTooManyRequests] = "The rate limit is spent; Retry-After says when to come back."
+	}
+	for s, why := range r.Doc.Errors {
+		errs[s] = why
+	}
+	// Families that answer invalid input with 400 fold 422 into it.
+	var out []openapi.Response
+	at := map[int]int{}
+	for _, s := range sortedKeys(errs) {
+		status, body := errorShape(r.Family, s)
+		if i, ok := at[status]; ok {
+			out[i].Description += " " + errs[s]
+			continue
+		}
+		at[status] = len(out)
+		out = append(out, openapi.Response{Status: status, Description: errs[s], Body: body})
+	}
+	return out
+}
+
+// consoleErrors are a page's: HTML, and a redirect to sign-in for a visitor.
+func consoleErrors(r Route, errs map[int]string) []openapi.Response {
+	if len(r.Permissions) > 0 || r.SignIn {
+		errs[http.StatusForbidden] = "The signed-in user lacks a permission the page needs."
+	}
+	for s, why := range r.Doc.Errors {
+		errs[s] = why
+	}
+	var out []openapi.Response
+	if len(r.Permissions) > 0 || r.SignIn {
+		out = append(out, openapi.Response{Status: http.StatusFound, Description: "No session: to the sign-in page, coming back here after.",
+			Headers: []openapi.Header{{Name: "Location", Type: "string", Required: true, Description: "The sign-in page."}}})
+	}
+	for _, s := range sortedKeys(errs) {
+		out = append(out, openapi.Response{Status: s, Description: errs[s], ContentType: "text/html"})
+	}
+	return out
+}
+
+// errorShape is status s of family f as the error handler writes it
+// (api.Family.ErrorBody), with the details of invalid input typed.
+func errorShape(f api.Family, s int) (int, any) {
+	e := &api.Error{Status: s, Code: api.CodeForStatus(s), Message: http.StatusText(s)}
+	if s == http.StatusUnprocessableEntity {
+		e.Details = &api.ValidationError{}
+	}
+	status, body := f.ErrorBody(e)
+	// The type, not the value: the reflector would describe the value an
+	// `any` field holds.
+	body = reflect.Zero(reflect.TypeOf(body)).Interface()
+	if s == http.StatusUnprocessableEntity {
+		switch f {
+		case api.FamilyV1:
+			body = api.V1Invalid{}
+		case api.FamilyGeneral:
+			body = api.GeneralInvalid{}
+		case api.FamilyAdmin:
+			body = api.AdminInvalid{}
+		}
+	}
+	return status, body
+}
+
+// rateHeaders gives the headers of each status of a counted route: the
+// X-RateLimit-* trio (and X-Admin-Tier in the v1 family) on its successes
+// and 429s, and Retry-After on 429s. (Refusals after the limiter counted,
+// such as 401 and 403, carry them too; the document leaves them out there.)
+func rateHeaders(r Route) func(status int) []openapi.Header {
+	return func(status int) []openapi.Header {
+		// A route a meter counts (events, failed sign-ins) in its handler has
+		// counted them by its success; a redirect may come before.
+		counted := r.Scope != ScopeExempt && status < 400 || r.Meter != "" && status < 300 ||
+			status == http.StatusTooManyRequests
+		if !counted {
+			return nil
+		}
+		hs := []openapi.Header{
+			{Name: "X-RateLimit-Limit", Type: "integer", Required: true,
+				Description: "Requests (or events) the window allows. (The X-RateLimit-* headers are absent only while the limiter is unreachable.)"},
+			{Name: "X-RateLimit-Remaining", Type: "integer", Required: true, Description: "What is left of the window."},
+			{Name: "X-RateLimit-Reset", Type: "integer", Required: true, Description: "When the window resets, in Unix seconds."},
+		}
+		if r.Scope == ScopeAdminV1 || r.Scope == ScopeAdminSystem {
+			hs = append(hs, openapi.Header{Name: "X-Admin-Tier", Type: "string", Required: true,
+				Description: "The caller's tier: general, or super for admin:super holders."})
+		}
+		if status == http.StatusTooManyRequests {
+			hs = append(hs, openapi.Header{Name: "Retry-After", Type: "integer", Required: true, Description: "Seconds until the window resets."})
+		}
+		return hs
+	}
+}
+
+func v1Detail(f api.Family, s string) string {
+	if f == api.FamilyV1 {
+		return s
+	}
+	return ""
+}
+
+func unsafe(method string) bool {
+	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
+}
+
+func sortedKeys(m map[int]string) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

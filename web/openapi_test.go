@@ -1,0 +1,185 @@
+package web_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/openapi"
+	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
+)
+
+// TestDocumentListsEveryRoute compares the document with the route table:
+// every route is in it by method and path, and nothing else is (the 404
+// catch-alls and the generated 405s are not routes of the table). Every
+// route also says what it is and what its success looks like.
+func TestDocumentListsEveryRoute(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	var want []string
+	for _, r := range web.Routes(app.Deps) {
+		path, _ := openapi.PathOf(r.Path)
+		want = append(want, r.Method+" "+path)
+		redirect := r.Doc.Status >= 300 && r.Doc.Status < 400
+		if r.Doc.Summary == "" || r.Doc.Response == nil && r.Doc.ContentType == "" && !redirect {
+			t.Errorf("%s %s: Doc needs a Summary and a Response (or a ContentType, or a redirect Status)", r.Method, r.Path)
+		}
+	}
+	slices.Sort(want)
+	got := app.Doc.Operations()
+	for _, op := range want {
+		if !slices.Contains(got, op) {
+			t.Errorf("%s is a route but not in the document", op)
+		}
+	}
+	for _, op := range got {
+		if !slices.Contains(want, op) {
+			t.Errorf("%s is in the document but not a route", op)
+		}
+	}
+}
+
+// TestServedDocument checks /api/openapi.json: the document web.OpenAPI
+// builds, public, with the app's version and the three security schemes.
+func TestServedDocument(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	res := apptest.Do(t, app, http.MethodGet, api.PathOpenAPI, nil)
+	want, err := web.OpenAPI(app.Deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Code != http.StatusOK || !bytes.Equal(res.Body.Bytes(), want) {
+		t.Fatalf("got %d, %d bytes; want 200 with the %d bytes of web.OpenAPI", res.Code, res.Body.Len(), len(want))
+	}
+	doc := decode(t, res.Body.Bytes())
+	if doc.str("openapi") != "3.1.0" || doc.str("info", "version") != apptest.Version {
+		t.Errorf("openapi %q, version %q", doc.str("openapi"), doc.str("info", "version"))
+	}
+	for name, want := range map[string]string{"bearerAuth": "bearer", "sessionCookie": "", "metricsToken": "bearer"} {
+		if doc.get("components", "securitySchemes", name) == nil || doc.str("components", "securitySchemes", name, "scheme") != want {
+			t.Errorf("security scheme %s: %v", name, doc.get("components", "securitySchemes", name))
+		}
+	}
+	if doc.str("components", "securitySchemes", "sessionCookie", "name") != app.Deps.Sessions.Cookie.Name {
+		t.Errorf("session scheme names cookie %q, want %q", doc.str("components", "securitySchemes", "sessionCookie", "name"), app.Deps.Sessions.Cookie.Name)
+	}
+}
+
+// TestDocumentFollowsRouteNeeds checks each operation against its route:
+// security and 401/403 from its permissions, 404 from path parameters, 413
+// from a body, 429 and the rate-limit headers from its scope, 500 always,
+// and its errors in its family's shape.
+func TestDocumentFollowsRouteNeeds(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	b, err := web.OpenAPI(app.Deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := decode(t, b)
+	shapes := map[api.Family]string{api.FamilyV1: "V1Error", api.FamilyGeneral: "GeneralError", api.FamilyPublic: "PublicError",
+		api.FamilyCollector: "CollectFailure", api.FamilyAvatar: "AvatarFailure", api.FamilyAdmin: "PublicError"}
+	for _, r := range web.Routes(app.Deps) {
+		path, params := openapi.PathOf(r.Path)
+		op := doc.sub("paths", path, strings.ToLower(r.Method))
+		has := func(status int) bool { return op.get("responses", strconv.Itoa(status)) != nil }
+		name := r.Method + " " + path
+		guarded := len(r.Permissions) > 0 || r.SignIn
+		if guarded && (op.get("security") == nil || !has(403) || r.Family != api.FamilyConsole && !has(401)) {
+			t.Errorf("%s needs a caller: security %v, 401 %v, 403 %v", name, op.get("security"), has(401), has(403))
+		}
+		if len(r.Permissions) > 0 && !strings.Contains(op.str("description"), r.Permissions[0]) {
+			t.Errorf("%s: the description %q does not name %s", name, op.str("description"), r.Permissions[0])
+		}
+		if len(params) > 0 && r.Family != api.FamilyConsole && !has(404) {
+			t.Errorf("%s has path parameters but no 404", name)
+		}
+		if r.Method != http.MethodGet && !has(413) {
+			t.Errorf("%s takes a body but has no 413", name)
+		}
+		if !has(500) {
+			t.Errorf("%s has no 500", name)
+		}
+		limited := r.Scope != web.ScopeExempt || r.Meter != ""
+		if limited != has(429) {
+			t.Errorf("%s: scope %q, meter %q, but 429 documented: %v", name, r.Scope, r.Meter, has(429))
+		}
+		if limited && op.get("responses", "429", "headers", "Retry-After") == nil {
+			t.Errorf("%s: 429 without Retry-After", name)
+		}
+		if r.Family == api.FamilyV1 && op.get("responses", success(r), "headers", "X-Admin-Tier") == nil {
+			t.Errorf("%s: v1 success without X-Admin-Tier", name)
+		}
+		if r.Family != api.FamilyConsole {
+			ref := op.str("responses", "500", "content", "application/json", "schema", "$ref")
+			if ref != "#/components/schemas/"+shapes[r.Family] {
+				t.Errorf("%s: 500 is %s, want the %v family's %s", name, ref, r.Family, shapes[r.Family])
+			}
+		}
+	}
+}
+
+func success(r web.Route) string {
+	if r.Doc.Status == 0 {
+		return "200"
+	}
+	return strconv.Itoa(r.Doc.Status)
+}
+
+// node is a decoded JSON document with lookups that never panic.
+type node struct{ v any }
+
+func decode(t *testing.T, b []byte) node {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	return node{v}
+}
+
+func (n node) get(keys ...string) any {
+	v := n.v
+	for _, k := range keys {
+		m, _ := v.(map[string]any)
+		v = m[k]
+	}
+	return v
+}
+
+func (n node) sub(keys ...string) node { return node{n.get(keys...)} }
+
+func (n node) str(keys ...string) string {
+	s, _ := n.get(keys...).(string)
+	return s
+}
+
+// TestAPIDocsPage checks /api/docs: a page that loads only Plaza's own
+// files, under the same strict Content-Security-Policy as every page (the
+// viewer needs no inline script or style; tests/e2e renders it).
+func TestAPIDocsPage(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	res := apptest.Do(t, app, http.MethodGet, api.PathAPIDocs, nil)
+	if res.Code != http.StatusOK || !strings.HasPrefix(res.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("got %d %q", res.Code, res.Header().Get("Content-Type"))
+	}
+	csp := res.Header().Get("Content-Security-Policy")
+	if want := apptest.Do(t, app, http.MethodGet, api.PathHealth, nil).Header().Get("Content-Security-Policy"); csp != want || strings.Contains(csp, "unsafe") {
+		t.Errorf("CSP %q, want the default %q", csp, want)
+	}
+	body := res.Body.String()
+	for _, want := range []string{`src="/static/vendor/swagger-ui/swagger-ui-bundle.js"`, `href="/static/vendor/swagger-ui/swagger-ui.css"`,
+		`src="/static/js/api-docs.js"`, `data-spec-url="/api/openapi.json"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "<script>") || strings.Contains(body, "style=") || strings.Contains(body, "https://") {
+		t.Errorf("inline script or style, or an outside URL, in the page:\n%s", body)
+	}
+}
