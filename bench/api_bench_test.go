@@ -141,3 +141,20 @@ func adminUsersTotal(b *testing.B, base string, h http.Header) int {
 	}
 	return list.Pagination.Total
 }
+
+// BenchmarkSearch measures /api/search and its two narrow forms: two common
+// words, a rare word, a typo, both kinds at once, and users.
+func BenchmarkSearch(b *testing.B) {
+	base, _ := benchServer(b)
+	get := func(path string, qs ...string) func(int) string {
+		return func(i int) string { return base + path + "?q=" + url.QueryEscape(qs[i%len(qs)]) }
+	}
+	common := []string{"garden community", "bike chain", "sourdough starter", "film camera", "trail shoes"}
+	runLatency(b, nil, []latencyCase{
+		{"posts-two-common-words", get("/api/search/posts", common...)},
+		{"posts-rare-word", get("/api/search/posts", "derailleur", "banneton", "varroa")},
+		{"posts-typo", get("/api/search/posts", "moderatoin", "sourdogh", "compots")},
+		{"all-two-common-words", get("/api/search", common...)},
+		{"users", get("/api/search/users", "garcia", "lee", "smith", "nakamura")},
+	})
+}
