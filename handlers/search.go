@@ -18,7 +18,7 @@ import (
 
 // SearchStore is what search needs.
 type SearchStore interface {
-	SearchPosts(ctx context.Context, q models.SearchQuery) ([]models.PostHit, int, error)
+	SearchPosts(ctx context.Context, q models.SearchQuery) (*models.PostHits, error)
 	SearchUsers(ctx context.Context, q models.SearchQuery) ([]models.UserHit, int, error)
 }
 
@@ -67,12 +67,15 @@ func (h Search) answer(c echo.Context, withType bool, kind string) error {
 }
 
 func (h Search) posts(ctx context.Context, q models.SearchQuery) (api.SearchResults, error) {
-	hits, total, err := h.Store.SearchPosts(ctx, q)
-	out := api.SearchResults{Results: make([]api.SearchResult, len(hits)), Total: total}
-	for i, hit := range hits {
+	found, err := h.Store.SearchPosts(ctx, q)
+	if err != nil {
+		return api.SearchResults{}, err
+	}
+	out := api.SearchResults{Results: make([]api.SearchResult, len(found.Hits)), Total: found.Total, TotalCapped: found.Capped}
+	for i, hit := range found.Hits {
 		out.Results[i] = api.SearchResult{Type: "post", ID: itoa(hit.ID), Title: hit.Title, Snippet: markedSnippet(hit.Snippet), Score: hit.Score}
 	}
-	return out, err
+	return out, nil
 }
 
 func (h Search) users(ctx context.Context, q models.SearchQuery) (api.SearchResults, error) {
@@ -111,7 +114,7 @@ func (h Search) both(ctx context.Context, q models.SearchQuery) (api.SearchResul
 		return strings.Compare(a.Type, b.Type)
 	})
 	from, to := min(q.Offset, len(merged)), min(q.Offset+q.Limit, len(merged))
-	return api.SearchResults{Results: merged[from:to], Total: posts.Total + users.Total}, nil
+	return api.SearchResults{Results: merged[from:to], Total: posts.Total + users.Total, TotalCapped: posts.TotalCapped || users.TotalCapped}, nil
 }
 
 func normalised(rs []api.SearchResult) []api.SearchResult {

@@ -49,62 +49,111 @@ type UserHit struct {
 	Score    float64
 }
 
-// SearchPosts ranks the posts matching q's words, a match in the title
-// above one in the body, and counts them. On PostgreSQL a title close to
-// the query in spelling also matches (a typo), below the exact matches.
-func (s *Store) SearchPosts(ctx context.Context, q SearchQuery) ([]PostHit, int, error) {
+// SearchCandidates is how many matching posts a search ranks: the latest
+// ones by id. Ranking every match of two common words among millions of
+// posts takes seconds; a community's search favours recent posts anyway.
+// It is also how far matches are counted (PostHits.Capped).
+const SearchCandidates = 1000
+
+// PostHits are a page of ranked posts and how many matched, up to
+// SearchCandidates; Capped says there were more.
+type PostHits struct {
+	Hits   []PostHit
+	Total  int
+	Capped bool
+	// Typo says the words matched nothing and the hits are titles close to
+	// them in spelling (PostgreSQL only).
+	Typo bool
+}
+
+// SearchPosts ranks the latest SearchCandidates posts matching all of q's
+// words, a match in the title above one in the body, and counts them. On
+// PostgreSQL, words that match nothing are tried as a misspelling of
+// titles instead.
+func (s *Store) SearchPosts(ctx context.Context, q SearchQuery) (*PostHits, error) {
 	db := s.db(ctx)
-	var hits []PostHit
+	pg := Dialect(db) == "postgres"
+	out := &PostHits{}
 	var sel, count *bun.SelectQuery
-	if Dialect(db) == "postgres" {
+	if pg {
 		sel, count = pgPostSearch(db, q)
 	} else {
 		sel, count = litePostSearch(db, q)
 	}
-	if err := sel.Limit(int64(q.Limit)).Offset(int64(q.Offset)).Scan(ctx, &hits); err != nil {
-		return nil, 0, err
+	n, err := db.NewSelect().TableExpr("(?) AS found", count.Column("p.id").Limit(SearchCandidates+1)).Count(ctx)
+	if err != nil {
+		return nil, err
 	}
-	n, err := count.Count(ctx)
-	return hits, int(n), err
+	out.Total, out.Capped = min(int(n), SearchCandidates), n > SearchCandidates
+	if n == 0 && pg {
+		sel, count = pgTitleTypos(db, q)
+		if n, err = count.Count(ctx); err != nil {
+			return nil, err
+		}
+		out.Total, out.Typo = int(n), true
+	}
+	if out.Total == 0 {
+		return out, nil
+	}
+	err = sel.Limit(int64(q.Limit)).Offset(int64(q.Offset)).Scan(ctx, &out.Hits)
+	return out, err
 }
 
-// typoWeight scales a title's spelling similarity (0..1) below the rank of
-// real matches.
-const typoWeight = 0.05
-
-func pgPostSearch(db bun.IDB, q SearchQuery) (*bun.SelectQuery, *bun.SelectQuery) {
-	match := func(sq *bun.SelectQuery) *bun.SelectQuery {
-		sq = sq.Where("(p.search_vector @@ websearch_to_tsquery('english', ?) OR ? <% p.title)", q.Text, q.Text)
-		if !q.AllPosts {
-			sq = sq.Where("p.status = ?", PostPublished)
-		}
-		return sq
+// postsVisible keeps the posts the caller may see.
+func postsVisible(sq *bun.SelectQuery, q SearchQuery) *bun.SelectQuery {
+	if !q.AllPosts {
+		sq = sq.Where("p.status = ?", PostPublished)
 	}
-	ranked := match(db.NewSelect().TableExpr("posts AS p").Column("p.id", "p.title", "p.content").
-		ColumnExpr("ts_rank_cd(p.search_vector, websearch_to_tsquery('english', ?)) + ? * word_similarity(?, p.title) AS score",
-			q.Text, typoWeight, q.Text).
-		OrderExpr("score DESC, p.id DESC").Limit(int64(q.Offset + q.Limit)))
-	// The headline is drawn for the page's rows only: it parses the whole text.
-	sel := db.NewSelect().TableExpr("(?) AS r", ranked).Column("r.id", "r.title", "r.score").
-		ColumnExpr("ts_headline('english', r.content, websearch_to_tsquery('english', ?), ?) AS snippet", q.Text,
+	return sq
+}
+
+// headline draws the page's snippets only: it parses the whole text.
+func headline(db bun.IDB, ranked *bun.SelectQuery, tsquery string, text string) *bun.SelectQuery {
+	return db.NewSelect().TableExpr("(?) AS r", ranked).Column("r.id", "r.title", "r.score").
+		ColumnExpr("ts_headline('english', r.content, "+tsquery+", ?) AS snippet", text,
 			"StartSel="+MarkStart+", StopSel="+MarkStop+", MaxWords=24, MinWords=8, MaxFragments=1").
 		OrderExpr("r.score DESC, r.id DESC")
-	return sel, match(db.NewSelect().TableExpr("posts AS p"))
+}
+
+func pgPostSearch(db bun.IDB, q SearchQuery) (*bun.SelectQuery, *bun.SelectQuery) {
+	const tsq = "websearch_to_tsquery('english', ?)"
+	match := func(sq *bun.SelectQuery) *bun.SelectQuery {
+		return postsVisible(sq.TableExpr("posts AS p").Where("p.search_vector @@ "+tsq, q.Text), q)
+	}
+	candidates := match(db.NewSelect()).Column("p.id", "p.title", "p.content", "p.search_vector").
+		OrderExpr("p.id DESC").Limit(SearchCandidates)
+	ranked := db.NewSelect().TableExpr("(?) AS p", candidates).Column("p.id", "p.title", "p.content").
+		ColumnExpr("ts_rank_cd(p.search_vector, "+tsq+") AS score", q.Text).
+		OrderExpr("score DESC, p.id DESC").Limit(int64(q.Offset + q.Limit))
+	return headline(db, ranked, tsq, q.Text), match(db.NewSelect())
+}
+
+// pgTitleTypos finds titles close to q in spelling (trigram word
+// similarity, served by the titles' trigram index), closest first.
+func pgTitleTypos(db bun.IDB, q SearchQuery) (*bun.SelectQuery, *bun.SelectQuery) {
+	match := func(sq *bun.SelectQuery) *bun.SelectQuery {
+		return postsVisible(sq.TableExpr("posts AS p").Where("? <% p.title", q.Text), q)
+	}
+	ranked := match(db.NewSelect()).Column("p.id", "p.title", "p.content").
+		ColumnExpr("word_similarity(?, p.title) AS score", q.Text).
+		OrderExpr("score DESC, p.id DESC").Limit(int64(q.Offset + q.Limit))
+	sel := db.NewSelect().TableExpr("(?) AS r", ranked).Column("r.id", "r.title", "r.score").
+		ColumnExpr("left(r.content, 160) AS snippet").OrderExpr("r.score DESC, r.id DESC")
+	return sel, match(db.NewSelect()).Limit(SearchCandidates)
 }
 
 func litePostSearch(db bun.IDB, q SearchQuery) (*bun.SelectQuery, *bun.SelectQuery) {
 	match := func(sq *bun.SelectQuery) *bun.SelectQuery {
-		sq = sq.Join("JOIN posts AS p ON p.id = posts_fts.rowid").Where("posts_fts MATCH ?", ftsQuery(q.Text))
-		if !q.AllPosts {
-			sq = sq.Where("p.status = ?", PostPublished)
-		}
-		return sq
+		return postsVisible(sq.Join("JOIN posts AS p ON p.id = posts_fts.rowid").Where("posts_fts MATCH ?", ftsQuery(q.Text)), q)
 	}
 	// bm25 is lower for better matches; a title counts ten times the body.
-	sel := match(db.NewSelect().TableExpr("posts_fts").Column("p.id", "p.title").
+	// FTS5 walks its matches newest first and scores only those it reads.
+	candidates := match(db.NewSelect().TableExpr("posts_fts")).Column("p.id", "p.title").
 		ColumnExpr("snippet(posts_fts, 1, ?, ?, '…', 16) AS snippet", MarkStart, MarkStop).
 		ColumnExpr("-bm25(posts_fts, 10.0, 1.0) AS score").
-		OrderExpr("score DESC, p.id DESC"))
+		OrderExpr("posts_fts.rowid DESC").Limit(SearchCandidates)
+	sel := db.NewSelect().TableExpr("(?) AS c", candidates).Column("c.id", "c.title", "c.snippet", "c.score").
+		OrderExpr("c.score DESC, c.id DESC")
 	return sel, match(db.NewSelect().TableExpr("posts_fts"))
 }
 
