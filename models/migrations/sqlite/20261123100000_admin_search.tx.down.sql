@@ -1,3 +1,5 @@
+DROP INDEX IF EXISTS users_id_idx;
+--bun:split
 DROP TRIGGER IF EXISTS provider_accounts_fts_update;
 --bun:split
 DROP TRIGGER IF EXISTS provider_accounts_fts_delete;
