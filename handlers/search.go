@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
@@ -19,7 +20,7 @@ import (
 // SearchStore is what search needs.
 type SearchStore interface {
 	SearchPosts(ctx context.Context, q models.SearchQuery) (*models.PostHits, error)
-	SearchUsers(ctx context.Context, q models.SearchQuery) ([]models.UserHit, int, error)
+	SearchUsers(ctx context.Context, q models.SearchQuery) (*models.UserHits, error)
 }
 
 // Search answers /api/search, /api/search/users and /api/search/posts
@@ -79,13 +80,19 @@ func (h Search) posts(ctx context.Context, q models.SearchQuery) (api.SearchResu
 }
 
 func (h Search) users(ctx context.Context, q models.SearchQuery) (api.SearchResults, error) {
-	hits, total, err := h.Store.SearchUsers(ctx, q)
-	out := api.SearchResults{Results: make([]api.SearchResult, len(hits)), Total: total}
-	for i, hit := range hits {
+	found, err := h.Store.SearchUsers(ctx, q)
+	if err != nil {
+		return api.SearchResults{}, err
+	}
+	out := api.SearchResults{Results: make([]api.SearchResult, len(found.Hits)), Total: found.Total, TotalCapped: found.Capped}
+	if found.Respelled != "" {
+		q.Text = found.Respelled
+	}
+	for i, hit := range found.Hits {
 		out.Results[i] = api.SearchResult{Type: "user", ID: itoa(hit.ID), Name: displayName(hit),
 			Snippet: userSnippet(hit, q), Score: hit.Score}
 	}
-	return out, err
+	return out, nil
 }
 
 // both searches users and posts and merges them. The two rankings are on
@@ -95,13 +102,14 @@ func (h Search) users(ctx context.Context, q models.SearchQuery) (api.SearchResu
 func (h Search) both(ctx context.Context, q models.SearchQuery) (api.SearchResults, error) {
 	top := q
 	top.Limit, top.Offset = q.Offset+q.Limit, 0
-	posts, err := h.posts(ctx, top)
-	if err != nil {
-		return posts, err
-	}
-	users, err := h.users(ctx, top)
-	if err != nil {
-		return users, err
+	// The two searches share nothing but the pool (search runs in no
+	// change), so they run side by side: the answer waits for the slower.
+	var posts, users api.SearchResults
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) { posts, err = h.posts(gctx, top); return err })
+	g.Go(func() (err error) { users, err = h.users(gctx, top); return err })
+	if err := g.Wait(); err != nil {
+		return api.SearchResults{}, err
 	}
 	merged := append(normalised(posts.Results), normalised(users.Results)...)
 	slices.SortStableFunc(merged, func(a, b api.SearchResult) int {

@@ -1,7 +1,10 @@
 package models
 
 import (
+	"cmp"
 	"context"
+	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -69,13 +72,16 @@ func (s *Store) AdminUsers(ctx context.Context, q AdminUsersQuery) (*AdminUserPa
 		}
 		out.Total, page = total, newestUsers(db, offset, q.Limit, total)
 	} else {
-		n, err := db.NewSelect().TableExpr("(?) AS found", matchUsers(db, q.Search, SearchCountCap+1)).Count(ctx)
+		ids, err := s.matchUsers(ctx, q.Search, max(SearchCountCap+1, offset+q.Limit))
 		if err != nil {
 			return nil, err
 		}
-		out.Total, out.Capped = min(int(n), SearchCountCap), n > SearchCountCap
-		page = db.NewSelect().TableExpr("(?) AS found", matchUsers(db, q.Search, offset+q.Limit)).Column("found.id").
-			OrderExpr("found.id DESC").Limit(int64(q.Limit)).Offset(int64(offset))
+		out.Total, out.Capped = min(len(ids), SearchCountCap), len(ids) > SearchCountCap
+		ids = ids[min(offset, len(ids)):min(offset+q.Limit, len(ids))]
+		if len(ids) == 0 {
+			return out, nil
+		}
+		page = db.NewSelect().TableExpr("users AS pu").Column("pu.id").Where("pu.id IN (?)", bun.In(ids))
 	}
 	sel := adminUserSelect(db.NewSelect().Model(&out.Rows), now).
 		Join("JOIN (?) AS pick ON pick.id = u.id", page).
@@ -132,36 +138,110 @@ func adminUserSelect(q *bun.SelectQuery, now time.Time) *bun.SelectQuery {
 		ColumnExpr("(SELECT count(*) FROM bans AS b WHERE b.user_id = u.id) AS timeout_count")
 }
 
-// matchUsers is the ids of the latest n users whose name, username or
+// matchUsers finds the ids of the newest n users whose name, username or
 // email holds term, or who have a provider account whose name or email
-// does. Each of the two arms reads its latest n matches alone, so that the
-// planner can pick per table between the trigram indexes (a rare term) and
-// walking the primary key backwards (a common one).
-func matchUsers(db bun.IDB, term string, n int) *bun.SelectQuery {
-	pattern := "%" + escapeLike(term) + "%"
-	like := "LIKE"
+// does, newest first. Each of the two kinds of match finds its newest n
+// alone (newestMatches), and the two lists merge.
+func (s *Store) matchUsers(ctx context.Context, term string, n int) ([]int64, error) {
+	db := s.db(ctx)
+	top, err := newestID(ctx, db, "users")
+	if err != nil {
+		return nil, err
+	}
+	own, providers := liteUserFields(db, term), liteProviderFields(db, term)
 	if Dialect(db) == "postgres" {
-		like = "ILIKE"
+		own, providers = pgUserFields(db, term), pgProviderFields(db, term)
 	}
-	arm := func(q *bun.SelectQuery, id string) *bun.SelectQuery {
-		return db.NewSelect().TableExpr("(?) AS arm", q.ColumnExpr(id+" AS id").OrderExpr(id+" DESC").Limit(int64(n))).Column("arm.id")
+	var ids []int64
+	for _, arm := range []newestSearch{own, providers} {
+		arm.top, arm.want, arm.span = top, n, cmp.Or(arm.span, s.searchWalk(nameWalkSpan))
+		found, err := newestMatches[userID](ctx, db, arm)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range found {
+			ids = append(ids, f.ID)
+		}
 	}
-	cond := func(col string) string { return col + " " + like + " ? ESCAPE '\\'" }
-	providers := arm(db.NewSelect().TableExpr("provider_accounts AS mp").
-		Where(cond("mp.provider")+" OR "+cond("mp.email"), pattern, pattern), "mp.user_id")
-	if like == "LIKE" && utf8.RuneCountInString(term) >= 3 {
-		// SQLite's trigram indexes over username, name and email, and
-		// over provider names and emails, answer a substring of three
-		// characters or more in a lookup each.
-		phrase := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
-		providers = arm(db.NewSelect().TableExpr("provider_accounts_fts").
-			Join("JOIN provider_accounts AS mp ON mp.id = provider_accounts_fts.rowid").
-			Where("provider_accounts_fts MATCH ?", phrase), "mp.user_id")
-		return arm(db.NewSelect().TableExpr("users_fts").Where("users_fts MATCH ?", phrase), "users_fts.rowid").Union(providers)
+	slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(b, a) })
+	ids = slices.Compact(ids)
+	return ids[:min(n, len(ids))], nil
+}
+
+// userID is a matching user's id.
+type userID struct{ ID int64 }
+
+// pgUserFields matches the user's own fields: texticlike is ILIKE under
+// the name of its function, for the walk; ILIKE itself is served by the
+// columns' trigram indexes.
+func pgUserFields(db bun.IDB, term string) newestSearch {
+	cols, pattern := []string{"m.name", "m.username", "m.email"}, "%"+escapeLike(term)+"%"
+	matches := func(w idWindow, form string) *bun.SelectQuery {
+		return db.NewSelect().TableExpr("users AS m").ColumnExpr("m.id").
+			Where("m.id > ? AND m.id <= ?", w.lo, w.hi).
+			Where("("+anyColumn(cols, form)+")", repeat(pattern, len(cols))...)
 	}
-	users := arm(db.NewSelect().TableExpr("users AS m").
-		Where(cond("m.name")+" OR "+cond("m.username")+" OR "+cond("m.email"), pattern, pattern, pattern), "m.id")
-	return users.Union(providers)
+	return newestSearch{
+		walk:  func(w idWindow) *bun.SelectQuery { return matches(w, "texticlike(%s, ?)").OrderExpr("m.id DESC") },
+		index: func(w idWindow) *bun.SelectQuery { return matches(w, "%s ILIKE ?") },
+		rough: true, walkCost: nameWalkCost,
+	}
+}
+
+// pgProviderFields matches provider names and emails, by the user they
+// belong to.
+func pgProviderFields(db bun.IDB, term string) newestSearch {
+	cols, pattern := []string{"mp.provider", "mp.email"}, "%"+escapeLike(term)+"%"
+	matches := func(w idWindow, form string) *bun.SelectQuery {
+		return db.NewSelect().Distinct().TableExpr("provider_accounts AS mp").ColumnExpr("mp.user_id AS id").
+			Where("mp.user_id > ? AND mp.user_id <= ?", w.lo, w.hi).
+			Where("("+anyColumn(cols, form)+")", repeat(pattern, len(cols))...)
+	}
+	return newestSearch{
+		walk:  func(w idWindow) *bun.SelectQuery { return matches(w, "texticlike(%s, ?)").OrderExpr("id DESC") },
+		index: func(w idWindow) *bun.SelectQuery { return matches(w, "%s ILIKE ?") },
+		rough: true, walkCost: nameWalkCost,
+	}
+}
+
+// liteUserFields matches the user's own fields: a term of three
+// characters or more through the users' trigram FTS5 table, which walks
+// its matches newest first; a shorter one by LIKE over the newest users.
+func liteUserFields(db bun.IDB, term string) newestSearch {
+	walk := func(w idWindow) *bun.SelectQuery {
+		if utf8.RuneCountInString(term) >= 3 {
+			return db.NewSelect().TableExpr("users_fts").ColumnExpr("users_fts.rowid AS id").
+				Where("users_fts MATCH ?", ftsPhrase(term)).
+				Where("users_fts.rowid > ? AND users_fts.rowid <= ?", w.lo, w.hi).OrderExpr("users_fts.rowid DESC")
+		}
+		cols := []string{"m.name", "m.username", "m.email"}
+		return db.NewSelect().TableExpr("users AS m").ColumnExpr("m.id").
+			Where("m.id > ? AND m.id <= ?", w.lo, w.hi).
+			Where("("+anyColumn(cols, "%s LIKE ? ESCAPE '\\'")+")", repeat("%"+escapeLike(term)+"%", len(cols))...).
+			OrderExpr("m.id DESC")
+	}
+	return newestSearch{span: math.MaxInt64, walk: walk}
+}
+
+// liteProviderFields matches provider names and emails, through their
+// trigram FTS5 table for a term of three characters or more.
+func liteProviderFields(db bun.IDB, term string) newestSearch {
+	walk := func(w idWindow) *bun.SelectQuery {
+		q := db.NewSelect().Distinct().TableExpr("provider_accounts AS mp").ColumnExpr("mp.user_id AS id").
+			Where("mp.user_id > ? AND mp.user_id <= ?", w.lo, w.hi).OrderExpr("id DESC")
+		if utf8.RuneCountInString(term) >= 3 {
+			return q.Join("JOIN provider_accounts_fts ON provider_accounts_fts.rowid = mp.id").
+				Where("provider_accounts_fts MATCH ?", ftsPhrase(term))
+		}
+		pattern := "%" + escapeLike(term) + "%"
+		return q.Where("(mp.provider LIKE ? ESCAPE '\\' OR mp.email LIKE ? ESCAPE '\\')", pattern, pattern)
+	}
+	return newestSearch{span: math.MaxInt64, walk: walk}
+}
+
+// ftsPhrase quotes text as one FTS5 phrase, so that its syntax is only text.
+func ftsPhrase(text string) string {
+	return `"` + strings.ReplaceAll(text, `"`, `""`) + `"`
 }
 
 // escapeLike makes a search term's LIKE wildcards literal.

@@ -1,8 +1,12 @@
 package models
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
@@ -29,6 +33,25 @@ type SearchQuery struct {
 	// included, and matches emails (users:manage); otherwise only public
 	// profiles of users who are not banned, by username and name.
 	AllUsers bool
+	// respelled marks a search run again with its words respelled, which
+	// is not tried again.
+	respelled bool
+}
+
+// retrySpelling runs search again with q's words respelled, when any word
+// changes (PostgreSQL); mark notes the respelled text on its result. With
+// nothing to respell, the empty result stands.
+func retrySpelling[R any](ctx context.Context, s *Store, q SearchQuery, search func(context.Context, SearchQuery) (*R, error), mark func(*R, string)) (*R, error) {
+	text, changed, err := s.respelled(ctx, q.Text)
+	if err != nil || !changed {
+		return new(R), err
+	}
+	q.Text, q.respelled = text, true
+	out, err := search(ctx, q)
+	if err == nil {
+		mark(out, text)
+	}
+	return out, err
 }
 
 // PostHit is a post found by a search.
@@ -49,11 +72,10 @@ type UserHit struct {
 	Score    float64
 }
 
-// SearchCandidates is how many matching posts a search ranks: the latest
-// ones by id. Ranking every match of two common words among millions of
-// posts takes seconds; a community's search favours recent posts anyway.
-// It is also how far matches are counted (PostHits.Capped).
-const SearchCandidates = 1000
+// SearchCandidates is how many matches a search ranks and counts: the
+// newest ones by id (newestMatches says why and how they are found). Past
+// it the total is reported as at least this many (Capped).
+const SearchCandidates = 200
 
 // PostHits are a page of ranked posts and how many matched, up to
 // SearchCandidates; Capped says there were more.
@@ -61,42 +83,83 @@ type PostHits struct {
 	Hits   []PostHit
 	Total  int
 	Capped bool
-	// Typo says the words matched nothing and the hits are titles close to
-	// them in spelling (PostgreSQL only).
+	// Typo says the words as given matched nothing and the hits are for
+	// the words as respelled (PostgreSQL only).
 	Typo bool
 }
 
-// SearchPosts ranks the latest SearchCandidates posts matching all of q's
+// scored is a match and its rank.
+type scored struct {
+	ID    int64
+	Score float64
+}
+
+// SearchPosts ranks the newest SearchCandidates posts matching all of q's
 // words, a match in the title above one in the body, and counts them. On
-// PostgreSQL, words that match nothing are tried as a misspelling of
-// titles instead.
+// PostgreSQL, words that match nothing are tried again respelled.
 func (s *Store) SearchPosts(ctx context.Context, q SearchQuery) (*PostHits, error) {
 	db := s.db(ctx)
 	pg := Dialect(db) == "postgres"
-	out := &PostHits{}
-	var sel, count *bun.SelectQuery
-	if pg {
-		sel, count = pgPostSearch(db, q)
-	} else {
-		sel, count = litePostSearch(db, q)
-	}
-	n, err := db.NewSelect().TableExpr("(?) AS found", count.Column("p.id").Limit(SearchCandidates+1)).Count(ctx)
+	top, err := newestID(ctx, db, "posts")
 	if err != nil {
 		return nil, err
 	}
-	out.Total, out.Capped = min(int(n), SearchCandidates), n > SearchCandidates
-	if n == 0 && pg {
-		sel, count = pgTitleTypos(db, q)
-		if n, err = count.Count(ctx); err != nil {
-			return nil, err
-		}
-		out.Total, out.Typo = int(n), true
+	search := litePostSearch(db, q, top)
+	if pg {
+		search = pgPostSearch(db, q, top, s.searchWalk(walkSpan))
 	}
-	if out.Total == 0 {
+	found, err := newestMatches[scored](ctx, db, search)
+	if err != nil {
+		return nil, err
+	}
+	out := &PostHits{Total: min(len(found), SearchCandidates), Capped: len(found) > SearchCandidates}
+	if out.Total == 0 && pg && !q.respelled {
+		return retrySpelling(ctx, s, q, s.SearchPosts, func(h *PostHits, _ string) { h.Typo = true })
+	}
+	page := rankedPage(found[:out.Total], q)
+	if len(page) == 0 {
 		return out, nil
 	}
-	err = sel.Limit(int64(q.Limit)).Offset(int64(q.Offset)).Scan(ctx, &out.Hits)
-	return out, err
+	snippets := litePostSnippets(db, q, page)
+	if pg {
+		snippets = pgPostSnippets(db, q, page)
+	}
+	if err := snippets.Scan(ctx, &out.Hits); err != nil {
+		return nil, err
+	}
+	order := make(map[int64]float64, len(page))
+	for _, m := range page {
+		order[m.ID] = m.Score
+	}
+	for i := range out.Hits {
+		out.Hits[i].Score = order[out.Hits[i].ID]
+	}
+	sortHits(out.Hits, func(h PostHit) (float64, int64) { return h.Score, h.ID })
+	return out, nil
+}
+
+// newestID is the highest id in table, or 0 when it is empty.
+func newestID(ctx context.Context, db bun.IDB, table string) (int64, error) {
+	var top int64
+	err := db.NewSelect().TableExpr(table).ColumnExpr("COALESCE(max(id), 0)").Scan(ctx, &top)
+	return top, err
+}
+
+// rankedPage orders matches best first (the newer first among equals) and
+// keeps q's page of them.
+func rankedPage(found []scored, q SearchQuery) []scored {
+	ranked := slices.Clone(found)
+	sortHits(ranked, func(m scored) (float64, int64) { return m.Score, m.ID })
+	return ranked[min(q.Offset, len(ranked)):min(q.Offset+q.Limit, len(ranked))]
+}
+
+// sortHits orders hits by score, best first, then by id, newest first.
+func sortHits[T any](hits []T, key func(T) (float64, int64)) {
+	slices.SortStableFunc(hits, func(a, b T) int {
+		as, ai := key(a)
+		bs, bi := key(b)
+		return cmp.Or(cmp.Compare(bs, as), cmp.Compare(bi, ai))
+	})
 }
 
 // postsVisible keeps the posts the caller may see.
@@ -107,54 +170,90 @@ func postsVisible(sq *bun.SelectQuery, q SearchQuery) *bun.SelectQuery {
 	return sq
 }
 
-// headline draws the page's snippets only: it parses the whole text.
-func headline(db bun.IDB, ranked *bun.SelectQuery, tsquery string, text string) *bun.SelectQuery {
-	return db.NewSelect().TableExpr("(?) AS r", ranked).Column("r.id", "r.title", "r.score").
-		ColumnExpr("ts_headline('english', r.content, "+tsquery+", ?) AS snippet", text,
+const pgTSQuery = "websearch_to_tsquery('english', ?)"
+
+// pgPostSearch matches the weighted tsvector. ts_match_vq is @@ under the
+// name of its function, which no index serves: the walk's plan.
+func pgPostSearch(db bun.IDB, q SearchQuery, top, walk int64) newestSearch {
+	matches := func(w idWindow, cond string) *bun.SelectQuery {
+		sq := db.NewSelect().TableExpr("posts AS p").Column("p.id").
+			ColumnExpr("ts_rank_cd(p.search_vector, "+pgTSQuery+") AS score", q.Text).
+			Where("p.id > ? AND p.id <= ?", w.lo, w.hi).Where(cond, q.Text)
+		return postsVisible(sq, q)
+	}
+	return newestSearch{top: top, want: SearchCandidates + 1, span: walk, walkCost: textWalkCost,
+		walk: func(w idWindow) *bun.SelectQuery {
+			return matches(w, "ts_match_vq(p.search_vector, "+pgTSQuery+")").OrderExpr("p.id DESC")
+		},
+		index: func(w idWindow) *bun.SelectQuery { return matches(w, "p.search_vector @@ "+pgTSQuery) },
+	}
+}
+
+// pgPostSnippets draws the page's snippets: ts_headline parses the whole
+// text, so it runs for the page alone.
+func pgPostSnippets(db bun.IDB, q SearchQuery, page []scored) *bun.SelectQuery {
+	return db.NewSelect().TableExpr("posts AS p").Column("p.id", "p.title").
+		ColumnExpr("ts_headline('english', p.content, "+pgTSQuery+", ?) AS snippet", q.Text,
 			"StartSel="+MarkStart+", StopSel="+MarkStop+", MaxWords=24, MinWords=8, MaxFragments=1").
-		OrderExpr("r.score DESC, r.id DESC")
+		Where("p.id IN (?)", bun.In(ids(page)))
 }
 
-func pgPostSearch(db bun.IDB, q SearchQuery) (*bun.SelectQuery, *bun.SelectQuery) {
-	const tsq = "websearch_to_tsquery('english', ?)"
-	match := func(sq *bun.SelectQuery) *bun.SelectQuery {
-		return postsVisible(sq.TableExpr("posts AS p").Where("p.search_vector @@ "+tsq, q.Text), q)
+func ids(ms []scored) []int64 {
+	out := make([]int64, len(ms))
+	for i, m := range ms {
+		out[i] = m.ID
 	}
-	candidates := match(db.NewSelect()).Column("p.id", "p.title", "p.content", "p.search_vector").
-		OrderExpr("p.id DESC").Limit(SearchCandidates)
-	ranked := db.NewSelect().TableExpr("(?) AS p", candidates).Column("p.id", "p.title", "p.content").
-		ColumnExpr("ts_rank_cd(p.search_vector, "+tsq+") AS score", q.Text).
-		OrderExpr("score DESC, p.id DESC").Limit(int64(q.Offset + q.Limit))
-	return headline(db, ranked, tsq, q.Text), match(db.NewSelect())
+	return out
 }
 
-// pgTitleTypos finds titles close to q in spelling (trigram word
-// similarity, served by the titles' trigram index), closest first.
-func pgTitleTypos(db bun.IDB, q SearchQuery) (*bun.SelectQuery, *bun.SelectQuery) {
-	match := func(sq *bun.SelectQuery) *bun.SelectQuery {
-		return postsVisible(sq.TableExpr("posts AS p").Where("? <% p.title", q.Text), q)
+// respelled is text with each word of letters alone that no title,
+// username or name holds replaced by the closest word that one does
+// (search_words, pg_trgm's similarity threshold), and whether any word was
+// replaced. Other words (with digits or signs, or shorter than three
+// letters) are kept as they are. PostgreSQL only.
+func (s *Store) respelled(ctx context.Context, text string) (string, bool, error) {
+	var words []struct {
+		Word, Closest string
 	}
-	ranked := match(db.NewSelect()).Column("p.id", "p.title", "p.content").
-		ColumnExpr("word_similarity(?, p.title) AS score", q.Text).
-		OrderExpr("score DESC, p.id DESC").Limit(int64(q.Offset + q.Limit))
-	sel := db.NewSelect().TableExpr("(?) AS r", ranked).Column("r.id", "r.title", "r.score").
-		ColumnExpr("left(r.content, 160) AS snippet").OrderExpr("r.score DESC, r.id DESC")
-	return sel, match(db.NewSelect()).Limit(SearchCandidates)
+	err := s.db(ctx).NewSelect().
+		TableExpr("regexp_split_to_table(?, '\\s+') WITH ORDINALITY AS w (word, n)", text).
+		ColumnExpr("w.word").
+		ColumnExpr(`coalesce(CASE WHEN w.word ~ '^[[:alpha:]]{3,40}$' THEN (SELECT d.word FROM search_words AS d
+			WHERE d.word % lower(w.word) ORDER BY similarity(d.word, lower(w.word)) DESC, d.word LIMIT 1) END, w.word) AS closest`).
+		Where("w.word <> ''").OrderExpr("w.n").Scan(ctx, &words)
+	if err != nil {
+		return "", false, err
+	}
+	out, changed := make([]string, len(words)), false
+	for i, w := range words {
+		out[i], changed = w.Closest, changed || !strings.EqualFold(w.Closest, w.Word)
+	}
+	return strings.Join(out, " "), changed, nil
 }
 
-func litePostSearch(db bun.IDB, q SearchQuery) (*bun.SelectQuery, *bun.SelectQuery) {
-	match := func(sq *bun.SelectQuery) *bun.SelectQuery {
-		return postsVisible(sq.Join("JOIN posts AS p ON p.id = posts_fts.rowid").Where("posts_fts MATCH ?", ftsQuery(q.Text)), q)
+// litePostSearch matches posts_fts, which walks its matches newest first
+// by itself. bm25 is lower for better matches; a title counts ten times
+// the body.
+func litePostSearch(db bun.IDB, q SearchQuery, top int64) newestSearch {
+	return newestSearch{top: top, want: SearchCandidates + 1, span: top,
+		walk: func(w idWindow) *bun.SelectQuery {
+			sq := db.NewSelect().TableExpr("posts_fts").Join("JOIN posts AS p ON p.id = posts_fts.rowid").
+				ColumnExpr("posts_fts.rowid AS id, -bm25(posts_fts, 10.0, 1.0) AS score").
+				Where("posts_fts MATCH ?", ftsQuery(q.Text)).
+				Where("posts_fts.rowid > ? AND posts_fts.rowid <= ?", w.lo, w.hi).
+				OrderExpr("posts_fts.rowid DESC")
+			return postsVisible(sq, q)
+		},
 	}
-	// bm25 is lower for better matches; a title counts ten times the body.
-	// FTS5 walks its matches newest first and scores only those it reads.
-	candidates := match(db.NewSelect().TableExpr("posts_fts")).Column("p.id", "p.title").
+}
+
+// litePostSnippets draws the page's snippets: snippet() reads and
+// tokenises the whole text, so it runs for the page alone.
+func litePostSnippets(db bun.IDB, q SearchQuery, page []scored) *bun.SelectQuery {
+	return db.NewSelect().TableExpr("posts_fts").Join("JOIN posts AS p ON p.id = posts_fts.rowid").
+		Column("p.id", "p.title").
 		ColumnExpr("snippet(posts_fts, 1, ?, ?, '…', 16) AS snippet", MarkStart, MarkStop).
-		ColumnExpr("-bm25(posts_fts, 10.0, 1.0) AS score").
-		OrderExpr("posts_fts.rowid DESC").Limit(SearchCandidates)
-	sel := db.NewSelect().TableExpr("(?) AS c", candidates).Column("c.id", "c.title", "c.snippet", "c.score").
-		OrderExpr("c.score DESC, c.id DESC")
-	return sel, match(db.NewSelect().TableExpr("posts_fts"))
+		Where("posts_fts MATCH ?", ftsQuery(q.Text)).Where("posts_fts.rowid IN (?)", bun.In(ids(page)))
 }
 
 // ftsQuery turns words into an FTS5 query that matches them all: each word
@@ -167,57 +266,141 @@ func ftsQuery(text string) string {
 	return strings.Join(terms, " ")
 }
 
-// SearchUsers ranks the users whose username or name (and, for AllUsers,
-// email) holds q's text or, on PostgreSQL, is close to it in spelling.
-func (s *Store) SearchUsers(ctx context.Context, q SearchQuery) ([]UserHit, int, error) {
-	db, now := s.db(ctx), s.now()
-	expr, args := statusNow(now)
-	match := func(sq *bun.SelectQuery) *bun.SelectQuery {
-		sq = userMatch(db, sq, q)
-		if !q.AllUsers {
-			sq = sq.Where("u.profile_public = ?", true).Where(expr+" <> ?", append(args, UserBanned)...)
-		}
-		return sq
-	}
-	var hits []UserHit
-	sel := match(db.NewSelect().TableExpr("users AS u").Column("u.id", "u.username", "u.name", "u.email").
-		ColumnExpr(expr+" AS status", args...).OrderExpr("score DESC, u.id DESC").
-		Limit(int64(q.Limit)).Offset(int64(q.Offset)))
-	if err := sel.Scan(ctx, &hits); err != nil {
-		return nil, 0, err
-	}
-	n, err := match(db.NewSelect().TableExpr("users AS u")).Count(ctx)
-	return hits, int(n), err
+// UserHits are a page of ranked users and how many matched, up to
+// SearchCountCap; Capped says there were more.
+type UserHits struct {
+	Hits   []UserHit
+	Total  int
+	Capped bool
+	// Respelled is the text the hits hold when the text as given matched
+	// nobody (PostgreSQL only).
+	Respelled string
 }
 
-// userMatch adds the match condition and the score column.
-func userMatch(db bun.IDB, sq *bun.SelectQuery, q SearchQuery) *bun.SelectQuery {
-	pattern := "%" + escapeLike(q.Text) + "%"
-	if Dialect(db) == "postgres" {
-		cond := "u.username ILIKE ? ESCAPE '\\' OR u.name ILIKE ? ESCAPE '\\' OR u.username % ? OR u.name % ?"
-		score := "greatest(similarity(u.username, ?), similarity(coalesce(u.name, ''), ?))"
-		cargs, sargs := []any{pattern, pattern, q.Text, q.Text}, []any{q.Text, q.Text}
-		if q.AllUsers {
-			cond += " OR u.email ILIKE ? ESCAPE '\\'"
-			score = "greatest(similarity(u.username, ?), similarity(coalesce(u.name, ''), ?), similarity(u.email, ?))"
-			cargs, sargs = append(cargs, pattern), append(sargs, q.Text)
-		}
-		return sq.Where("("+cond+")", cargs...).ColumnExpr(score+" AS score", sargs...)
+// SearchUsers ranks the newest SearchCountCap users whose username or
+// name (and, for AllUsers, email) holds q's text, and counts them. On
+// PostgreSQL, text that no one's holds is tried again respelled.
+func (s *Store) SearchUsers(ctx context.Context, q SearchQuery) (*UserHits, error) {
+	db, now := s.db(ctx), s.now()
+	top, err := newestID(ctx, db, "users")
+	if err != nil {
+		return nil, err
 	}
-	if utf8.RuneCountInString(q.Text) >= 3 {
-		// The trigram index answers substrings of three characters or more.
-		phrase := `"` + strings.ReplaceAll(q.Text, `"`, `""`) + `"`
+	pg := Dialect(db) == "postgres"
+	search := liteUserSearch(db, q, top, now)
+	if pg {
+		search = pgUserSearch(db, q, top, s.searchWalk(nameWalkSpan), now)
+	}
+	found, err := newestMatches[UserHit](ctx, db, search)
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 && pg && !q.respelled {
+		return retrySpelling(ctx, s, q, s.SearchUsers, func(h *UserHits, text string) { h.Respelled = text })
+	}
+	out := &UserHits{Total: min(len(found), SearchCountCap), Capped: len(found) > SearchCountCap}
+	ranked := found[:out.Total]
+	sortHits(ranked, func(h UserHit) (float64, int64) { return h.Score, h.ID })
+	out.Hits = ranked[min(q.Offset, len(ranked)):min(q.Offset+q.Limit, len(ranked))]
+	return out, nil
+}
+
+// userColumns are the columns a user search matches: emails only for
+// callers who may see them.
+func userColumns(q SearchQuery) []string {
+	if q.AllUsers {
+		return []string{"u.username", "u.name", "u.email"}
+	}
+	return []string{"u.username", "u.name"}
+}
+
+// userHits selects a user search's rows in a window, with what the caller
+// may see of them.
+func userHits(sq *bun.SelectQuery, q SearchQuery, now time.Time) *bun.SelectQuery {
+	expr, args := statusNow(now)
+	sq = sq.Column("u.id", "u.username", "u.name", "u.email").ColumnExpr(expr+" AS status", args...)
+	if !q.AllUsers {
+		sq = sq.Where("u.profile_public = ?", true).Where(expr+" <> ?", append(args, UserBanned)...)
+	}
+	return sq
+}
+
+// pgUserSearch matches a case-insensitive substring of usernames and names
+// (and emails): texticlike is ILIKE under the name of its function, for
+// the walk; ILIKE itself is served by the columns' trigram indexes. The
+// score is the trigram similarity to the text.
+func pgUserSearch(db bun.IDB, q SearchQuery, top, walk int64, now time.Time) newestSearch {
+	cols := userColumns(q)
+	var score []string
+	for _, c := range cols {
+		score = append(score, "similarity(coalesce("+c+", ''), ?)")
+	}
+	pattern := "%" + escapeLike(q.Text) + "%"
+	matches := func(w idWindow, form string) *bun.SelectQuery {
+		sq := userHits(db.NewSelect().TableExpr("users AS u"), q, now).
+			ColumnExpr("greatest("+strings.Join(score, ", ")+") AS score", repeat(q.Text, len(cols))...).
+			Where("u.id > ? AND u.id <= ?", w.lo, w.hi)
+		return sq.Where("("+anyColumn(cols, form)+")", repeat(pattern, len(cols))...)
+	}
+	return newestSearch{top: top, want: SearchCountCap + 1, span: walk,
+		walk:  func(w idWindow) *bun.SelectQuery { return matches(w, "texticlike(%s, ?)").OrderExpr("u.id DESC") },
+		index: func(w idWindow) *bun.SelectQuery { return matches(w, "%s ILIKE ?") },
+		rough: true, walkCost: nameWalkCost,
+	}
+}
+
+// anyColumn is form (with %s for the column) for each column, ORed.
+func anyColumn(cols []string, form string) string {
+	conds := make([]string, len(cols))
+	for i, c := range cols {
+		conds[i] = strings.ReplaceAll(form, "%s", c)
+	}
+	return strings.Join(conds, " OR ")
+}
+
+// repeat is n copies of v, for the arguments of a condition per column.
+func repeat(v any, n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// liteUserSearch matches a substring of three characters or more through
+// the users' trigram FTS5 table, which walks its matches newest first;
+// shorter text is a LIKE over the newest users.
+func liteUserSearch(db bun.IDB, q SearchQuery, top int64, now time.Time) newestSearch {
+	walk := func(w idWindow) *bun.SelectQuery {
+		sq := userHits(db.NewSelect().TableExpr("users AS u"), q, now).Where("u.id > ? AND u.id <= ?", w.lo, w.hi)
+		if cols := userColumns(q); utf8.RuneCountInString(q.Text) < 3 {
+			return sq.Where("("+anyColumn(cols, "%s LIKE ? ESCAPE '\\'")+")", repeat("%"+escapeLike(q.Text)+"%", len(cols))...).
+				ColumnExpr("1.0 AS score").OrderExpr("u.id DESC")
+		}
+		phrase := ftsPhrase(q.Text)
 		if !q.AllUsers {
 			phrase = "{username name} : " + phrase
 		}
 		return sq.Join("JOIN users_fts ON users_fts.rowid = u.id").Where("users_fts MATCH ?", phrase).
-			ColumnExpr("-bm25(users_fts) AS score")
+			ColumnExpr("-bm25(users_fts) AS score").OrderExpr("users_fts.rowid DESC")
 	}
-	cond := "u.username LIKE ? ESCAPE '\\' OR u.name LIKE ? ESCAPE '\\'"
-	cargs := []any{pattern, pattern}
-	if q.AllUsers {
-		cond += " OR u.email LIKE ? ESCAPE '\\'"
-		cargs = append(cargs, pattern)
+	return newestSearch{top: top, want: SearchCountCap + 1, span: top, walk: walk}
+}
+
+// LearnSearchWords adds to the respelling dictionary the words of the
+// posts or users (table) with ids above after. Triggers learn every row
+// written normally; a bulk load that skips triggers calls this once. It
+// does nothing on SQLite.
+func (s *Store) LearnSearchWords(ctx context.Context, table string, after int64) error {
+	db := s.db(ctx)
+	if Dialect(db) != "postgres" {
+		return nil
 	}
-	return sq.Where("("+cond+")", cargs...).ColumnExpr("1.0 AS score")
+	text := map[string]string{"posts": "t.title", "users": "t.username || ' ' || coalesce(t.name, '')"}[table]
+	if text == "" {
+		return fmt.Errorf("no search words in %q", table)
+	}
+	_, err := db.NewRaw("INSERT INTO search_words (word) SELECT DISTINCT w FROM ? AS t, plaza_words("+text+") AS w"+
+		" WHERE t.id > ? ORDER BY w ON CONFLICT DO NOTHING", bun.Ident(table), after).Exec(ctx)
+	return err
 }

@@ -23,6 +23,11 @@ type Store struct {
 	// pipeline purges the callers it remembers, so an admin's ban, role
 	// change or revocation holds from this instance's next request on.
 	Changed func()
+	// SearchWindow is the size, in ids, of a PostgreSQL search's first
+	// window (walked, or read through the index); zero means the defaults,
+	// walkSpan and openingSpan. Tests lower it to reach later windows with
+	// a few rows.
+	SearchWindow int64
 }
 
 // NewStore returns a Store on db with the wall clock in UTC.

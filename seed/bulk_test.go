@@ -58,6 +58,12 @@ func checkInvariants(t *testing.T, db *bun.DB) {
 		"uppercase emails":                     `SELECT count(*) FROM users WHERE email <> lower(email)`,
 		"events received before they occurred": `SELECT count(*) FROM analytics_events WHERE received_at < occurred_at`,
 	}
+	if models.Dialect(db) == config.DialectPostgres {
+		checks["title words missing from search_words"] = `SELECT count(*) FROM posts p, plaza_words(p.title) AS w
+			WHERE NOT EXISTS (SELECT 1 FROM search_words d WHERE d.word = w)`
+		checks["name words missing from search_words"] = `SELECT count(*) FROM users u,
+			plaza_words(u.username || ' ' || coalesce(u.name, '')) AS w WHERE NOT EXISTS (SELECT 1 FROM search_words d WHERE d.word = w)`
+	}
 	for what, q := range checks {
 		if n := countRows(t, db, q); n != 0 {
 			t.Errorf("%s: %d rows", what, n)

@@ -97,13 +97,18 @@ func (sd *seeder) runBatches(ctx context.Context, stage string, total int64, bat
 				return err
 			}
 		}
-		return sd.runPostgres(ctx, stage, total, batches, func(b int) (rowBatch, int, error) {
+		err := sd.runPostgres(ctx, stage, total, batches, func(b int) (rowBatch, int, error) {
 			var firstID int64
 			if idTable != "" {
 				firstID = base + 1 + int64(firstRow(b))
 			}
 			return gen(b, firstID)
 		})
+		if err != nil || (idTable != "posts" && idTable != "users") {
+			return err
+		}
+		// As replica the COPY skipped the triggers that learn new words.
+		return sd.s.LearnSearchWords(ctx, idTable, base)
 	}
 	return sd.runSQLite(ctx, stage, total, batches, idTable, gen)
 }
