@@ -154,7 +154,7 @@ func (s *Store) matchUsers(ctx context.Context, term string, n int) ([]int64, er
 	}
 	var ids []int64
 	for _, arm := range []newestSearch{own, providers} {
-		arm.top, arm.want, arm.span = top, n, cmp.Or(arm.span, s.searchWalk(nameWalkSpan))
+		arm.top, arm.want, arm.span = top, n, s.searchWalk(cmp.Or(arm.span, nameWalkSpan))
 		found, err := newestMatches[userID](ctx, db, arm)
 		if err != nil {
 			return nil, err
@@ -223,20 +223,32 @@ func liteUserFields(db bun.IDB, term string) newestSearch {
 	return newestSearch{span: math.MaxInt64, walk: walk}
 }
 
-// liteProviderFields matches provider names and emails, through their
-// trigram FTS5 table for a term of three characters or more.
+// liteProviderFields matches provider names and emails by the user they
+// belong to. FTS5 lists its matches by account, not by user, so the newest
+// users' accounts are walked first (by LIKE, an email domain or a provider
+// held by many is found there), then FTS5's trigram table answers a term
+// of three characters or more for older users.
 func liteProviderFields(db bun.IDB, term string) newestSearch {
-	walk := func(w idWindow) *bun.SelectQuery {
-		q := db.NewSelect().Distinct().TableExpr("provider_accounts AS mp").ColumnExpr("mp.user_id AS id").
-			Where("mp.user_id > ? AND mp.user_id <= ?", w.lo, w.hi).OrderExpr("id DESC")
-		if utf8.RuneCountInString(term) >= 3 {
-			return q.Join("JOIN provider_accounts_fts ON provider_accounts_fts.rowid = mp.id").
+	pattern := "%" + escapeLike(term) + "%"
+	accounts := func(w idWindow) *bun.SelectQuery {
+		return db.NewSelect().Distinct().TableExpr("provider_accounts AS mp").ColumnExpr("mp.user_id AS id").
+			Where("mp.user_id > ? AND mp.user_id <= ?", w.lo, w.hi)
+	}
+	s := newestSearch{span: nameWalkSpan, walkCost: nameWalkCost,
+		walk: func(w idWindow) *bun.SelectQuery {
+			return accounts(w).Where("(mp.provider LIKE ? ESCAPE '\\' OR mp.email LIKE ? ESCAPE '\\')", pattern, pattern).
+				OrderExpr("id DESC")
+		},
+	}
+	if utf8.RuneCountInString(term) >= 3 {
+		s.index = func(w idWindow) *bun.SelectQuery {
+			return accounts(w).Join("JOIN provider_accounts_fts ON provider_accounts_fts.rowid = mp.id").
 				Where("provider_accounts_fts MATCH ?", ftsPhrase(term))
 		}
-		pattern := "%" + escapeLike(term) + "%"
-		return q.Where("(mp.provider LIKE ? ESCAPE '\\' OR mp.email LIKE ? ESCAPE '\\')", pattern, pattern)
+	} else {
+		s.span = math.MaxInt64
 	}
-	return newestSearch{span: math.MaxInt64, walk: walk}
+	return s
 }
 
 // ftsPhrase quotes text as one FTS5 phrase, so that its syntax is only text.

@@ -248,12 +248,18 @@ func litePostSearch(db bun.IDB, q SearchQuery, top int64) newestSearch {
 }
 
 // litePostSnippets draws the page's snippets: snippet() reads and
-// tokenises the whole text, so it runs for the page alone.
+// tokenises the whole text, so it runs for the page alone. The page's ids
+// bound one pass over the matches; asked for its ids alone (rowid IN),
+// FTS5 would start the search over for each of them. The unary plus keeps
+// the IN list a filter on that one pass.
 func litePostSnippets(db bun.IDB, q SearchQuery, page []scored) *bun.SelectQuery {
+	ids := ids(page)
 	return db.NewSelect().TableExpr("posts_fts").Join("JOIN posts AS p ON p.id = posts_fts.rowid").
 		Column("p.id", "p.title").
 		ColumnExpr("snippet(posts_fts, 1, ?, ?, '…', 16) AS snippet", MarkStart, MarkStop).
-		Where("posts_fts MATCH ?", ftsQuery(q.Text)).Where("posts_fts.rowid IN (?)", bun.In(ids(page)))
+		Where("posts_fts MATCH ?", ftsQuery(q.Text)).
+		Where("posts_fts.rowid BETWEEN ? AND ?", slices.Min(ids), slices.Max(ids)).
+		Where("+posts_fts.rowid IN (?)", bun.In(ids))
 }
 
 // ftsQuery turns words into an FTS5 query that matches them all: each word

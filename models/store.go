@@ -23,10 +23,10 @@ type Store struct {
 	// pipeline purges the callers it remembers, so an admin's ban, role
 	// change or revocation holds from this instance's next request on.
 	Changed func()
-	// SearchWindow is the size, in ids, of a PostgreSQL search's first
-	// window (walked, or read through the index); zero means the defaults,
-	// walkSpan and openingSpan. Tests lower it to reach later windows with
-	// a few rows.
+	// SearchWindow is how many of the newest ids a search walks before it
+	// asks the index for older matches (PostgreSQL, and the SQLite admin
+	// search's provider accounts); zero means the defaults. Tests lower it
+	// to reach later windows with a few rows.
 	SearchWindow int64
 }
 
