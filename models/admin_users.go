@@ -111,6 +111,24 @@ func (s *Store) userCount(ctx context.Context) (int, error) {
 	return n, err
 }
 
+// RecountUsers sets the users counter (row_counts) to the number of users,
+// for writers that skip triggers (a bulk load as replica). It holds off
+// other writers of users while it counts. It does nothing on SQLite,
+// whose bulk loads run the triggers.
+func (s *Store) RecountUsers(ctx context.Context) error {
+	if s.Dialect() != "postgres" {
+		return nil
+	}
+	return s.Change(ctx, func(ctx context.Context) error {
+		db := s.db(ctx)
+		if _, err := db.ExecContext(ctx, "LOCK TABLE users IN SHARE MODE"); err != nil {
+			return err
+		}
+		_, err := db.NewRaw("UPDATE row_counts SET row_count = (SELECT count(*) FROM users) WHERE table_name = 'users'").Exec(ctx)
+		return err
+	})
+}
+
 // AdminUserByID reads one user as the admin list shows it.
 func (s *Store) AdminUserByID(ctx context.Context, id int64) (*AdminUserRow, error) {
 	row := new(AdminUserRow)

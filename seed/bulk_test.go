@@ -61,6 +61,8 @@ func checkInvariants(t *testing.T, db *bun.DB) {
 	if models.Dialect(db) == config.DialectPostgres {
 		checks["title words missing from search_words"] = `SELECT count(*) FROM posts p, plaza_words(p.title) AS w
 			WHERE NOT EXISTS (SELECT 1 FROM search_words d WHERE d.word = w)`
+		checks["the users counter differs from COUNT(users)"] = `SELECT count(*) FROM row_counts
+			WHERE table_name = 'users' AND row_count <> (SELECT count(*) FROM users)`
 		checks["name words missing from search_words"] = `SELECT count(*) FROM users u,
 			plaza_words(u.username || ' ' || coalesce(u.name, '')) AS w WHERE NOT EXISTS (SELECT 1 FROM search_words d WHERE d.word = w)`
 	}

@@ -107,7 +107,13 @@ func (sd *seeder) runBatches(ctx context.Context, stage string, total int64, bat
 		if err != nil || (idTable != "posts" && idTable != "users") {
 			return err
 		}
-		// As replica the COPY skipped the triggers that learn new words.
+		// As replica the COPY skipped the triggers that count users and
+		// learn new words.
+		if idTable == "users" {
+			if err := sd.s.RecountUsers(ctx); err != nil {
+				return err
+			}
+		}
 		return sd.s.LearnSearchWords(ctx, idTable, base)
 	}
 	return sd.runSQLite(ctx, stage, total, batches, idTable, gen)
