@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/schema"
 )
 
 // AdminUserRow is a user as the unversioned admin list shows it
@@ -64,7 +65,7 @@ func (s *Store) AdminUsers(ctx context.Context, q AdminUsersQuery) (*AdminUserPa
 	db, now := s.db(ctx), s.now()
 	offset := (q.Page - 1) * q.Limit
 	out := &AdminUserPage{}
-	var page *bun.SelectQuery
+	var page schema.QueryAppender
 	if q.Search == "" {
 		total, err := s.userCount(ctx)
 		if err != nil {
@@ -89,10 +90,21 @@ func (s *Store) AdminUsers(ctx context.Context, q AdminUsersQuery) (*AdminUserPa
 	return out, sel.Scan(ctx)
 }
 
-// newestUsers picks the ids of a page of all users, latest first. A page
-// in the older half is read from the oldest end, so that no page walks
-// more than half the index.
-func newestUsers(db bun.IDB, offset, limit, total int) *bun.SelectQuery {
+// newestUsers picks the ids of a page of all users, latest first. On
+// PostgreSQL a page past the first run of ids finds the run that holds its
+// offset from the users counted per run (user_id_buckets) and skips fewer
+// than bucketIDs entries of the index. On SQLite a page in the older half
+// is read from the oldest end, so that no page walks more than half the
+// index.
+func newestUsers(db bun.IDB, offset, limit, total int) schema.QueryAppender {
+	if Dialect(db) == "postgres" && offset >= bucketIDs {
+		return db.NewRaw(`WITH at AS (
+			SELECT bucket, through - row_count AS before FROM (
+				SELECT bucket, row_count, sum(row_count) OVER (ORDER BY bucket DESC) AS through FROM user_id_buckets) AS r
+			WHERE through > ? ORDER BY bucket DESC LIMIT 1)
+		SELECT u.id FROM users AS u WHERE u.id < (SELECT (at.bucket + 1) * ? FROM at)
+		ORDER BY u.id DESC LIMIT ? OFFSET (SELECT ? - at.before FROM at)`, offset, bucketIDs, limit, offset)
+	}
 	q := db.NewSelect().Model((*User)(nil)).Column("u.id")
 	if offset <= total/2 || offset >= total {
 		return q.OrderExpr("u.id DESC").Limit(int64(limit)).Offset(int64(offset))
@@ -104,6 +116,9 @@ func newestUsers(db bun.IDB, offset, limit, total int) *bun.SelectQuery {
 	return q.OrderExpr("u.id ASC").Limit(int64(limit)).Offset(int64(from))
 }
 
+// bucketIDs is how many ids user_id_buckets counts together.
+const bucketIDs = 1024
+
 // userCount is the number of users, kept by triggers (row_counts).
 func (s *Store) userCount(ctx context.Context) (int, error) {
 	var n int
@@ -111,8 +126,9 @@ func (s *Store) userCount(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// RecountUsers sets the users counter (row_counts) to the number of users,
-// for writers that skip triggers (a bulk load as replica). It holds off
+// RecountUsers sets the users counters (row_counts, and user_id_buckets on
+// PostgreSQL) to the users there are, for writers that skip triggers (a
+// bulk load as replica). It holds off
 // other writers of users while it counts. It does nothing on SQLite,
 // whose bulk loads run the triggers.
 func (s *Store) RecountUsers(ctx context.Context) error {
@@ -124,8 +140,16 @@ func (s *Store) RecountUsers(ctx context.Context) error {
 		if _, err := db.ExecContext(ctx, "LOCK TABLE users IN SHARE MODE"); err != nil {
 			return err
 		}
-		_, err := db.NewRaw("UPDATE row_counts SET row_count = (SELECT count(*) FROM users) WHERE table_name = 'users'").Exec(ctx)
-		return err
+		for _, q := range []string{
+			"UPDATE row_counts SET row_count = (SELECT count(*) FROM users) WHERE table_name = 'users'",
+			"DELETE FROM user_id_buckets",
+			"INSERT INTO user_id_buckets (bucket, row_count) SELECT id / 1024, count(*) FROM users GROUP BY 1",
+		} {
+			if _, err := db.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -276,6 +277,61 @@ func TestAdminUsersSearchCountIsCapped(t *testing.T) {
 		res, err = s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 10})
 		if err != nil || res.Total != len(users) || res.Capped {
 			t.Errorf("the whole list after a bulk insert: total %d, %v", res.Total, err)
+		}
+	})
+}
+
+// TestAdminUsersDeepPages: any page of the whole list, however deep, holds
+// the users an OFFSET over all of them would, after bulk inserts and
+// deletions in the middle and at the ends of the id runs that PostgreSQL
+// counts.
+func TestAdminUsersDeepPages(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		now := s.Timestamp()
+		users := make([]models.User, 3500)
+		for i := range users {
+			users[i] = models.User{Username: fmt.Sprint("deep", i), Email: fmt.Sprintf("deep%d@example.com", i),
+				Status: models.UserActive, IsActive: true, ProfilePublic: true, CreatedAt: now, UpdatedAt: now}
+		}
+		if _, err := db.NewInsert().Model(&users).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.NewDelete().Model((*models.User)(nil)).
+			Where("id % 7 = 0 OR id BETWEEN 1000 AND 1100 OR id = ?", users[len(users)-1].ID).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var want []int64
+		if err := db.NewSelect().Model((*models.User)(nil)).Column("id").OrderExpr("id DESC").Scan(ctx, &want); err != nil {
+			t.Fatal(err)
+		}
+		check := func(offset, limit int) {
+			t.Helper()
+			res, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: offset/limit + 1, Limit: limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			for _, r := range res.Rows {
+				got = append(got, r.ID)
+			}
+			from := min(offset, len(want))
+			if exp := want[from:min(from+limit, len(want))]; res.Total != len(want) || !slices.Equal(got, exp) {
+				t.Errorf("users %d to %d of %d: %v (total %d), want %v", offset, offset+limit, len(want), got, res.Total, exp)
+			}
+		}
+		for page := range len(want)/20 + 2 {
+			check(page*20, 20)
+		}
+		// Single users on each side of every edge between the runs of
+		// 1,024 ids that PostgreSQL counts.
+		for i := 1; i < len(want); i++ {
+			if want[i]/1024 != want[i-1]/1024 {
+				check(i-1, 1)
+				check(i, 1)
+				check(i+1, 1)
+			}
 		}
 	})
 }

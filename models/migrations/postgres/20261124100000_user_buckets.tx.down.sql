@@ -1,0 +1,7 @@
+DROP TRIGGER IF EXISTS users_bucket_delete ON users;
+--bun:split
+DROP TRIGGER IF EXISTS users_bucket_insert ON users;
+--bun:split
+DROP FUNCTION IF EXISTS plaza_count_user_buckets();
+--bun:split
+DROP TABLE IF EXISTS user_id_buckets;
