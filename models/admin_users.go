@@ -213,19 +213,18 @@ func (s *Store) matchUsers(ctx context.Context, term string, n int) ([]int64, er
 // userID is a matching user's id.
 type userID struct{ ID int64 }
 
-// pgUserFields matches the user's own fields: texticlike is ILIKE under
-// the name of its function, for the walk; ILIKE itself is served by the
-// columns' trigram indexes.
+// pgUserFields matches the user's own fields through the trigram index
+// over them (staffText); texticlike is ILIKE under the name of its
+// function, for the walk.
 func pgUserFields(db bun.IDB, term string) newestSearch {
-	cols, pattern := []string{"m.name", "m.username", "m.email"}, "%"+escapeLike(term)+"%"
-	matches := func(w idWindow, form string) *bun.SelectQuery {
+	text, pattern := staffText("m"), "%"+escapeLike(term)+"%"
+	matches := func(w idWindow, cond string) *bun.SelectQuery {
 		return db.NewSelect().TableExpr("users AS m").ColumnExpr("m.id").
-			Where("m.id > ? AND m.id <= ?", w.lo, w.hi).
-			Where("("+anyColumn(cols, form)+")", repeat(pattern, len(cols))...)
+			Where("m.id > ? AND m.id <= ?", w.lo, w.hi).Where(cond, pattern)
 	}
 	return newestSearch{
-		walk:  func(w idWindow) *bun.SelectQuery { return matches(w, "texticlike(%s, ?)").OrderExpr("m.id DESC") },
-		index: func(w idWindow) *bun.SelectQuery { return matches(w, "%s ILIKE ?") },
+		walk:  func(w idWindow) *bun.SelectQuery { return matches(w, "texticlike("+text+", ?)").OrderExpr("m.id DESC") },
+		index: func(w idWindow) *bun.SelectQuery { return matches(w, text+" ILIKE ?") },
 		rough: true, walkCost: nameWalkCost,
 	}
 }

@@ -320,6 +320,18 @@ func userColumns(q SearchQuery) []string {
 	return []string{"u.username", "u.name"}
 }
 
+// profileText and staffText are the columns a user search matches, joined
+// as PostgreSQL's trigram indexes over them join them (the unit separator
+// keeps a match within one column): username and name for anyone, the
+// email too for staff. a is the users table's alias.
+func profileText(a string) string {
+	return "(" + a + ".username || E'\\x1f' || coalesce(" + a + ".name, ''))"
+}
+
+func staffText(a string) string {
+	return "(coalesce(" + a + ".name, '') || E'\\x1f' || " + a + ".username || E'\\x1f' || " + a + ".email)"
+}
+
 // userHits selects a user search's rows in a window, with what the caller
 // may see of them.
 func userHits(sq *bun.SelectQuery, q SearchQuery, now time.Time) *bun.SelectQuery {
@@ -332,25 +344,27 @@ func userHits(sq *bun.SelectQuery, q SearchQuery, now time.Time) *bun.SelectQuer
 }
 
 // pgUserSearch matches a case-insensitive substring of usernames and names
-// (and emails): texticlike is ILIKE under the name of its function, for
-// the walk; ILIKE itself is served by the columns' trigram indexes. The
-// score is the trigram similarity to the text.
+// (and emails), through one trigram index over them (profileText,
+// staffText); texticlike is ILIKE under the name of its function, for the
+// walk. The score is the trigram similarity to the best of the columns.
 func pgUserSearch(db bun.IDB, q SearchQuery, top, walk int64, now time.Time) newestSearch {
-	cols := userColumns(q)
+	cols, text := userColumns(q), profileText("u")
+	if q.AllUsers {
+		text = staffText("u")
+	}
 	var score []string
 	for _, c := range cols {
 		score = append(score, "similarity(coalesce("+c+", ''), ?)")
 	}
 	pattern := "%" + escapeLike(q.Text) + "%"
-	matches := func(w idWindow, form string) *bun.SelectQuery {
-		sq := userHits(db.NewSelect().TableExpr("users AS u"), q, now).
+	matches := func(w idWindow, cond string) *bun.SelectQuery {
+		return userHits(db.NewSelect().TableExpr("users AS u"), q, now).
 			ColumnExpr("greatest("+strings.Join(score, ", ")+") AS score", repeat(q.Text, len(cols))...).
-			Where("u.id > ? AND u.id <= ?", w.lo, w.hi)
-		return sq.Where("("+anyColumn(cols, form)+")", repeat(pattern, len(cols))...)
+			Where("u.id > ? AND u.id <= ?", w.lo, w.hi).Where(cond, pattern)
 	}
 	return newestSearch{top: top, want: SearchCountCap + 1, span: walk,
-		walk:  func(w idWindow) *bun.SelectQuery { return matches(w, "texticlike(%s, ?)").OrderExpr("u.id DESC") },
-		index: func(w idWindow) *bun.SelectQuery { return matches(w, "%s ILIKE ?") },
+		walk:  func(w idWindow) *bun.SelectQuery { return matches(w, "texticlike("+text+", ?)").OrderExpr("u.id DESC") },
+		index: func(w idWindow) *bun.SelectQuery { return matches(w, text+" ILIKE ?") },
 		rough: true, walkCost: nameWalkCost,
 	}
 }
