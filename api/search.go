@@ -22,8 +22,9 @@ type SearchResults struct {
 	Query   string         `json:"query"`
 	Results []SearchResult `json:"results"`
 	Total   int            `json:"total"`
-	// TotalCapped, beyond DECISIONS.md section 5, says that more posts
-	// matched than Plaza ranks and counts (1,000): Total is a lower bound.
+	// TotalCapped, beyond DECISIONS.md section 5, says that more posts or
+	// users matched than Plaza ranks and counts (200 of each kind): Total
+	// is a lower bound.
 	TotalCapped bool `json:"totalCapped"`
 }
 

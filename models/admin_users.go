@@ -41,9 +41,11 @@ type AdminUsersQuery struct {
 	Search string // substring of name, username, email or a provider's name or email
 }
 
-// SearchCountCap is how far a search's matches are counted: past it the
-// total is reported as at least this many, since counting a third of a
-// million matches takes longer than the page itself.
+// SearchCountCap is how many matches every search ranks and counts (the
+// admin users list, users and posts): the newest ones by id, which
+// newestMatches finds without reading the rest. Past it a total is
+// reported as at least this many (Capped): counting a third of a million
+// matches takes longer than the page itself.
 const SearchCountCap = 200
 
 // AdminUserPage is a page of the admin users list and the number of users

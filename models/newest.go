@@ -20,23 +20,26 @@ import (
 //   - The term's index lists a rare term's few matches at once, but for a
 //     common one it lists, and the heap then fetches, every match.
 //
-// newestMatches walks the newest ids first, then asks the index for older
-// ids in windows sized from the rate of matches seen so far. PostgreSQL
-// intersects the index's list with the window's primary-key range before
-// it fetches a row, so each window costs about the matches it holds.
+// newestMatches walks the newest ids first, then reads older ids in
+// windows sized from the rate of matches seen so far, each the cheaper way
+// at that rate. Through the index, PostgreSQL intersects the index's list
+// with the window's primary-key range before it fetches a row. SQLite's
+// FTS5 tables walk their matches newest first, so there the walk covers
+// everything.
 
 // idWindow is the ids in (lo, hi].
 type idWindow struct{ lo, hi int64 }
 
-// walkSpan is how many of the newest ids a search walks before it turns to
-// the index: a few milliseconds of rows, enough to fill a page of any term
-// that one row in a few dozen holds.
+// walkSpan is how many of the newest ids a text search walks before it
+// turns to the index: under a millisecond of rows, which holds all the
+// matches wanted of a term that one post in ten holds, and enough of a
+// rarer one's to tell its rate.
 const walkSpan = 2048
 
-// nameWalkSpan is walkSpan for name searches, whose ILIKE over several
-// columns costs several times more per row than a text match: it walks
-// only far enough to tell a term that one user in a few holds (an email
-// domain) from a rarer one, which the trigram indexes serve better.
+// nameWalkSpan is walkSpan for name searches, whose ILIKE costs several
+// times more per row than a text match: it walks only far enough to tell a
+// term that one user in a few holds (an email domain) from a rarer one,
+// which the trigram indexes serve better.
 const nameWalkSpan = 1024
 
 // Walk costs, measured on a 2-core machine over a million users and two
@@ -45,8 +48,8 @@ const nameWalkSpan = 1024
 // several words it first reads the rarest word's whole list, often
 // several times longer, then fetches each match it keeps: a quarter is
 // what a walked row costs against the matches the index then lists. ILIKE
-// over two or three columns tests a row in 1.5 to 2 µs against the
-// trigram indexes' 0.35 µs a match.
+// over a user's names tests a row in 1.5 to 2 µs against the trigram
+// index's 0.25 µs a match.
 const (
 	textWalkCost = 0.25
 	nameWalkCost = 8

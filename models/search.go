@@ -72,13 +72,8 @@ type UserHit struct {
 	Score    float64
 }
 
-// SearchCandidates is how many matches a search ranks and counts: the
-// newest ones by id (newestMatches says why and how they are found). Past
-// it the total is reported as at least this many (Capped).
-const SearchCandidates = 200
-
 // PostHits are a page of ranked posts and how many matched, up to
-// SearchCandidates; Capped says there were more.
+// SearchCountCap; Capped says there were more.
 type PostHits struct {
 	Hits   []PostHit
 	Total  int
@@ -94,7 +89,7 @@ type scored struct {
 	Score float64
 }
 
-// SearchPosts ranks the newest SearchCandidates posts matching all of q's
+// SearchPosts ranks the newest SearchCountCap posts matching all of q's
 // words, a match in the title above one in the body, and counts them. On
 // PostgreSQL, words that match nothing are tried again respelled.
 func (s *Store) SearchPosts(ctx context.Context, q SearchQuery) (*PostHits, error) {
@@ -112,7 +107,7 @@ func (s *Store) SearchPosts(ctx context.Context, q SearchQuery) (*PostHits, erro
 	if err != nil {
 		return nil, err
 	}
-	out := &PostHits{Total: min(len(found), SearchCandidates), Capped: len(found) > SearchCandidates}
+	out := &PostHits{Total: min(len(found), SearchCountCap), Capped: len(found) > SearchCountCap}
 	if out.Total == 0 && pg && !q.respelled {
 		return retrySpelling(ctx, s, q, s.SearchPosts, func(h *PostHits, _ string) { h.Typo = true })
 	}
@@ -181,7 +176,7 @@ func pgPostSearch(db bun.IDB, q SearchQuery, top, walk int64) newestSearch {
 			Where("p.id > ? AND p.id <= ?", w.lo, w.hi).Where(cond, q.Text)
 		return postsVisible(sq, q)
 	}
-	return newestSearch{top: top, want: SearchCandidates + 1, span: walk, walkCost: textWalkCost,
+	return newestSearch{top: top, want: SearchCountCap + 1, span: walk, walkCost: textWalkCost,
 		walk: func(w idWindow) *bun.SelectQuery {
 			return matches(w, "ts_match_vq(p.search_vector, "+pgTSQuery+")").OrderExpr("p.id DESC")
 		},
@@ -235,7 +230,7 @@ func (s *Store) respelled(ctx context.Context, text string) (string, bool, error
 // by itself. bm25 is lower for better matches; a title counts ten times
 // the body.
 func litePostSearch(db bun.IDB, q SearchQuery, top int64) newestSearch {
-	return newestSearch{top: top, want: SearchCandidates + 1, span: top,
+	return newestSearch{top: top, want: SearchCountCap + 1, span: top,
 		walk: func(w idWindow) *bun.SelectQuery {
 			sq := db.NewSelect().TableExpr("posts_fts").Join("JOIN posts AS p ON p.id = posts_fts.rowid").
 				ColumnExpr("posts_fts.rowid AS id, -bm25(posts_fts, 10.0, 1.0) AS score").

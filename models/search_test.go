@@ -139,7 +139,7 @@ func TestUserSearchWindowsFindEveryMatch(t *testing.T) {
 	})
 }
 
-// TestSearchRanksTheNewestMatches: past SearchCandidates matches, a search
+// TestSearchRanksTheNewestMatches: past SearchCountCap matches, a search
 // ranks and counts the newest ones only, so an old post that would rank
 // first is not among the hits, and the total says it is capped.
 func TestSearchRanksTheNewestMatches(t *testing.T) {
@@ -151,19 +151,19 @@ func TestSearchRanksTheNewestMatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		posts := bulkPosts(t, s, author.ID, models.SearchCandidates+20, func(i int) (string, string, string) {
+		posts := bulkPosts(t, s, author.ID, models.SearchCountCap+20, func(i int) (string, string, string) {
 			if i == 0 {
 				return "Lantern lantern lantern", "lantern", models.PostPublished
 			}
 			return fmt.Sprint("Post ", i), fmt.Sprint("lantern number ", i), models.PostPublished
 		})
 		found, err := s.SearchPosts(ctx, models.SearchQuery{Text: "lantern", Limit: 100})
-		if err != nil || found.Total != models.SearchCandidates || !found.Capped || len(found.Hits) != 100 {
+		if err != nil || found.Total != models.SearchCountCap || !found.Capped || len(found.Hits) != 100 {
 			t.Fatalf("a search past the cap: %d hits of %d (capped %v), %v", len(found.Hits), found.Total, found.Capped, err)
 		}
 		for _, h := range found.Hits {
 			if h.ID <= posts[20].ID {
-				t.Fatalf("post %d is older than the newest %d matches", h.ID, models.SearchCandidates)
+				t.Fatalf("post %d is older than the newest %d matches", h.ID, models.SearchCountCap)
 			}
 		}
 	})
