@@ -12,6 +12,19 @@ import (
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
+// searchStore is a Store whose searches walk window ids first, and an
+// author for its posts.
+func searchStore(t *testing.T, db *bun.DB, window int64) (*models.Store, *models.User) {
+	t.Helper()
+	s := models.NewStore(db)
+	s.SearchWindow = window
+	author, err := s.CreateUser(context.Background(), models.NewUser{Email: "author@example.com", Name: "Author"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, author
+}
+
 // bulkPosts inserts posts by author in one statement, oldest first, and
 // returns them with their ids. each decides a post's title, content and
 // status from its number.
@@ -35,12 +48,7 @@ func bulkPosts(t *testing.T, s *models.Store, author int64, n int, each func(i i
 func TestSearchWindowsFindEveryMatch(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		s := models.NewStore(db)
-		s.SearchWindow = 2
-		author, err := s.CreateUser(ctx, models.NewUser{Email: "author@example.com", Name: "Author"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, author := searchStore(t, db, 2)
 		posts := bulkPosts(t, s, author.ID, 60, func(i int) (string, string, string) {
 			title, content, status := fmt.Sprint("Plain post ", i), "nothing to see", models.PostPublished
 			if i%3 == 0 {
@@ -145,12 +153,7 @@ func TestUserSearchWindowsFindEveryMatch(t *testing.T) {
 func TestSearchRanksTheNewestMatches(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		s := models.NewStore(db)
-		s.SearchWindow = 64
-		author, err := s.CreateUser(ctx, models.NewUser{Email: "author@example.com", Name: "Author"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, author := searchStore(t, db, 64)
 		posts := bulkPosts(t, s, author.ID, models.SearchCountCap+20, func(i int) (string, string, string) {
 			if i == 0 {
 				return "Lantern lantern lantern", "lantern", models.PostPublished
