@@ -111,26 +111,33 @@ func (s *Store) SearchPosts(ctx context.Context, q SearchQuery) (*PostHits, erro
 	if out.Total == 0 && pg && !q.respelled {
 		return retrySpelling(ctx, s, q, s.SearchPosts, func(h *PostHits, _ string) { h.Typo = true })
 	}
-	page := rankedPage(found[:out.Total], q)
+	out.Hits, err = postPage(ctx, db, q, rankedPage(found[:out.Total], q))
+	return out, err
+}
+
+// postPage reads the titles and draws the snippets of a page of ranked
+// matches, in their order.
+func postPage(ctx context.Context, db bun.IDB, q SearchQuery, page []scored) ([]PostHit, error) {
 	if len(page) == 0 {
-		return out, nil
+		return nil, nil
 	}
-	snippets := litePostSnippets(db, q, page)
-	if pg {
-		snippets = pgPostSnippets(db, q, page)
+	sel := litePostSnippets(db, q, page)
+	if Dialect(db) == "postgres" {
+		sel = pgPostSnippets(db, q, page)
 	}
-	if err := snippets.Scan(ctx, &out.Hits); err != nil {
+	var hits []PostHit
+	if err := sel.Scan(ctx, &hits); err != nil {
 		return nil, err
 	}
-	order := make(map[int64]float64, len(page))
+	score := make(map[int64]float64, len(page))
 	for _, m := range page {
-		order[m.ID] = m.Score
+		score[m.ID] = m.Score
 	}
-	for i := range out.Hits {
-		out.Hits[i].Score = order[out.Hits[i].ID]
+	for i := range hits {
+		hits[i].Score = score[hits[i].ID]
 	}
-	sortHits(out.Hits, func(h PostHit) (float64, int64) { return h.Score, h.ID })
-	return out, nil
+	sortHits(hits, func(h PostHit) (float64, int64) { return h.Score, h.ID })
+	return hits, nil
 }
 
 // newestID is the highest id in table, or 0 when it is empty.
