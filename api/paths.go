@@ -30,6 +30,7 @@ const (
 	PathAdminAuditLogs   = PathAdminV1 + "/audit-logs"
 	PathAdminAuditVerify = PathAdminAuditLogs + "/verify"
 	PathAdminLocks       = PathAdminV1 + "/locks"
+	PathAdminV1Users     = PathAdminV1 + "/users"
 	PathAdminLock        = PathAdminLocks + "/:type/:id"
 	PathAdminUnversioned = "/api/admin"
 	PathAdminUsers       = PathAdminUnversioned + "/users"

@@ -237,6 +237,9 @@ func routes(d Deps, hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminToken, Handler: hs.tokens.Revoke,
 			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.revoke", Target: "token"},
 			Doc: Doc{Summary: "Revoke an admin token by its jti", Response: api.V1Of[api.RevokedToken]{}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Users, Handler: hs.v1Users.List, Audit: Audit{Action: "users.list"},
+			Doc: Doc{Summary: "List users", Query: api.V1UsersQuery{}, Response: api.V1PageOf[api.V1User]{},
+				Description: "Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id."}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditVerify, Handler: hs.audit.Verify, Audit: Audit{Action: "audit.verify"},
@@ -346,6 +349,7 @@ type handlerSet struct {
 	audit       handlers.AuditLogs
 	locks       handlers.Locks
 	adminUsers  handlers.AdminUsers
+	v1Users     handlers.V1Users
 	search      handlers.Search
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage

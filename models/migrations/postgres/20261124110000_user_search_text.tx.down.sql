@@ -1,8 +1,4 @@
-CREATE INDEX users_email_trgm_idx ON users USING gin (email gin_trgm_ops);
---bun:split
 CREATE INDEX users_name_trgm_idx ON users USING gin (name gin_trgm_ops);
---bun:split
-CREATE INDEX users_username_trgm_idx ON users USING gin (username gin_trgm_ops);
 --bun:split
 DROP INDEX IF EXISTS users_staff_search_trgm_idx;
 --bun:split

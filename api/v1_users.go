@@ -1,0 +1,90 @@
+package api
+
+import (
+	"net/url"
+	"strings"
+)
+
+// V1User is a user as the versioned admin family shows it (interface.md
+// 2.2): role is the highest role held, with super_admin shown as admin.
+type V1User struct {
+	ID          string  `json:"id"`
+	Username    string  `json:"username"`
+	Email       string  `json:"email"`
+	Status      string  `json:"status" enum:"active,inactive,banned"`
+	Role        string  `json:"role" enum:"user,moderator,admin"`
+	CreatedAt   string  `json:"createdAt" format:"date-time"`
+	LastLoginAt *string `json:"lastLoginAt" format:"date-time"`
+	PostCount   int     `json:"postCount"`
+	IsVerified  bool    `json:"isVerified"`
+}
+
+// V1UsersQuery documents the query of GET /api/v1/admin/users.
+type V1UsersQuery struct {
+	Limit  int    `query:"limit" minimum:"1" maximum:"100" default:"50" description:"Users per page."`
+	Offset int    `query:"offset" minimum:"0" default:"0" description:"Users to skip."`
+	Status string `query:"status" enum:"active,inactive,banned" description:"Only users in this status (a ban that ran out counts as active)."`
+	Role   string `query:"role" enum:"user,moderator,admin" description:"Only users whose highest role is this one (admin includes super admins)."`
+	Search string `query:"search" minLength:"1" maxLength:"100" description:"A case-insensitive substring of the username or email."`
+	Sort   string `query:"sort" enum:"created_at,last_login_at,username,email,post_count,createdAt,lastLoginAt,postCount" default:"created_at" description:"Users who never signed in sort last either way."`
+	Order  string `query:"order" enum:"asc,desc" default:"desc"`
+}
+
+// V1UserSorts maps each accepted sort spelling to its field.
+var V1UserSorts = map[string]string{
+	"created_at": "created_at", "createdAt": "created_at",
+	"last_login_at": "last_login_at", "lastLoginAt": "last_login_at",
+	"username": "username", "email": "email",
+	"post_count": "post_count", "postCount": "post_count",
+}
+
+// V1UserParams are the checked parameters of GET /api/v1/admin/users.
+type V1UserParams struct {
+	Page   PageParams
+	Status string // "" for all
+	Role   string // "" for all
+	Search string
+	Sort   string // a value of V1UserSorts
+	Desc   bool
+}
+
+// MaxSearchTerm is the longest search term of the admin lists, in characters.
+const MaxSearchTerm = 100
+
+// ParseV1Users reads limit, offset, status, role, search, sort and order
+// (DECISIONS.md section 4); anything out of range is an issue, never
+// clamped or ignored.
+func ParseV1Users(q url.Values) (V1UserParams, error) {
+	page, issues := ParsePage(q)
+	out := V1UserParams{Page: page, Sort: "created_at", Desc: true}
+	var is []Issue
+	out.Status, is = ParseChoice(q, "status", "", "active", "inactive", "banned")
+	issues = append(issues, is...)
+	out.Role, is = ParseChoice(q, "role", "", "user", "moderator", "admin")
+	issues = append(issues, is...)
+	order, is := ParseChoice(q, "order", "desc", "asc", "desc")
+	issues = append(issues, is...)
+	out.Desc = order == "desc"
+	if v, ok := param(q, "sort"); ok {
+		if field, known := V1UserSorts[v]; known {
+			out.Sort = field
+		} else {
+			issues = append(issues, FieldIssue("sort", "invalid_enum_value",
+				"sort must be one of created_at, last_login_at, username, email, post_count"))
+		}
+	}
+	if v, ok := param(q, "search"); ok {
+		switch n := len([]rune(v)); {
+		case n == 0:
+			issues = append(issues, FieldIssue("search", "too_small", "search must not be empty"))
+		case n > MaxSearchTerm:
+			issues = append(issues, FieldIssue("search", "too_big", "search must be at most 100 characters"))
+		default:
+			out.Search = strings.TrimSpace(v)
+		}
+	}
+	if len(issues) > 0 {
+		return out, Invalid(issues...)
+	}
+	return out, nil
+}

@@ -1,0 +1,160 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+// v1UserList is the body of GET /api/v1/admin/users.
+type v1UserList struct {
+	Success bool
+	Data    []struct {
+		ID, Username, Email, Status, Role, CreatedAt string
+		LastLoginAt                                  *string
+		PostCount                                    int
+		IsVerified                                   bool
+	}
+	Meta struct {
+		Pagination struct {
+			Total, Limit, Offset int
+			HasMore              bool
+		}
+	}
+}
+
+func listV1Users(t *testing.T, app *apptest.App, h http.Header, query string) v1UserList {
+	t.Helper()
+	res := apptest.Do(t, app, "GET", "/api/v1/admin/users?"+query, h)
+	var got v1UserList
+	if err := json.Unmarshal(res.Body.Bytes(), &got); err != nil || res.Code != 200 || !got.Success {
+		t.Fatalf("%s: %d %s", query, res.Code, res.Body)
+	}
+	return got
+}
+
+func (l v1UserList) usernames() []string {
+	var out []string
+	for _, u := range l.Data {
+		out = append(out, u.Username)
+	}
+	return out
+}
+
+// TestV1UserList: filters by status (as of now), highest role and
+// username or email; sorts by every field in both orders; the 2.2 record
+// with the highest role, super_admin shown as admin.
+func TestV1UserList(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		app := apptest.New(t, db)
+		admin, root := app.Admin(t)
+		mod := app.User(t, "Mira.Mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+		boss := app.User(t, "boss@example.org", auth.ImpliedRoles(auth.RoleAdmin)...)
+		ada := app.User(t, "ada@example.org")
+		zed := app.User(t, "zed@example.com")
+		login := time.Date(2026, 11, 20, 9, 30, 0, 123e6, time.UTC)
+		db.NewUpdate().Model((*models.User)(nil)).Set("last_login_at = ?", login).Set("post_count = 7").Set("is_verified = ?", true).Where("id = ?", ada.ID).Exec(ctx)
+		db.NewUpdate().Model((*models.User)(nil)).Set("last_login_at = ?", login.Add(time.Hour)).Set("post_count = 2").Where("id = ?", zed.ID).Exec(ctx)
+		db.NewUpdate().Model((*models.User)(nil)).Set("status = 'inactive'").Set("is_active = ?", false).Where("id = ?", mod.ID).Exec(ctx)
+		if err := app.Store.Change(ctx, func(ctx context.Context) error {
+			_, err := app.Store.BanUser(ctx, models.BanInput{UserID: boss.ID, AdminID: root.ID, Reason: "spam", Duration: time.Hour})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+
+		all := listV1Users(t, app, admin, "")
+		if got := all.usernames(); !slices.Equal(got, []string{"zed", "ada", "boss", "mira.mod", "root"}) || all.Meta.Pagination.Total != 5 ||
+			all.Meta.Pagination.Limit != 50 || all.Meta.Pagination.HasMore {
+			t.Fatalf("newest first: %v, %+v", got, all.Meta.Pagination)
+		}
+		a := all.Data[1]
+		if a.ID != itoa(ada.ID) || a.Role != "user" || a.Status != "active" || a.PostCount != 7 || !a.IsVerified ||
+			a.LastLoginAt == nil || *a.LastLoginAt != "2026-11-20T09:30:00.123Z" || len(a.CreatedAt) != 24 || all.Data[4].Role != "admin" || all.Data[3].Role != "moderator" {
+			t.Errorf("records: %+v", all.Data)
+		}
+		for query, want := range map[string][]string{
+			"status=banned":                      {"boss"},
+			"status=inactive":                    {"mira.mod"},
+			"status=active&order=asc":            {"root", "ada", "zed"},
+			"role=admin":                         {"boss", "root"},
+			"role=moderator":                     {"mira.mod"},
+			"role=user&status=active":            {"zed", "ada"},
+			"search=EXAMPLE.ORG":                 {"ada", "boss"},
+			"search=mira":                        {"mira.mod"},
+			"search=%25":                         nil,
+			"sort=username&order=asc":            {"ada", "boss", "mira.mod", "root", "zed"},
+			"sort=email":                         {"zed", "root", "mira.mod", "boss", "ada"},
+			"sort=postCount&order=desc&limit=2":  {"ada", "zed"},
+			"sort=last_login_at":                 {"zed", "ada", "boss", "mira.mod", "root"},
+			"sort=lastLoginAt&order=asc":         {"ada", "zed", "root", "mira.mod", "boss"},
+			"sort=created_at&offset=3&limit=100": {"mira.mod", "root"},
+		} {
+			if got := listV1Users(t, app, admin, query).usernames(); !slices.Equal(got, want) {
+				t.Errorf("%s: %v, want %v", query, got, want)
+			}
+		}
+		page := listV1Users(t, app, admin, "sort=username&limit=2&offset=2").Meta.Pagination
+		if page.Total != 5 || page.Offset != 2 || !page.HasMore {
+			t.Errorf("a middle page: %+v", page)
+		}
+		if n := listV1Users(t, app, admin, "role=user&search=example").Meta.Pagination.Total; n != 2 {
+			t.Errorf("filtered total %d, want 2", n)
+		}
+	})
+}
+
+// TestV1UserListRefusals: every bad parameter is a 422 naming it, never
+// clamped; no caller, a plain user and a moderator are refused.
+func TestV1UserListRefusals(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		admin, _ := app.Admin(t)
+		for query, field := range map[string]string{
+			"limit=0": "limit", "limit=101": "limit", "limit=ten": "limit", "offset=-1": "offset",
+			"status=gone": "status", "role=super_admin": "role", "sort=name": "sort", "order=up": "order",
+			"search=" + strings.Repeat("a", 101): "search", "search=": "search",
+		} {
+			res := apptest.Do(t, app, "GET", "/api/v1/admin/users?"+query, admin)
+			var got struct {
+				Success bool
+				Error   struct {
+					Code    string
+					Details []struct{ Field, Reason string }
+				}
+			}
+			json.Unmarshal(res.Body.Bytes(), &got)
+			if res.Code != 422 || got.Success || got.Error.Code != "VALIDATION_ERROR" || len(got.Error.Details) != 1 || got.Error.Details[0].Field != field {
+				t.Errorf("%s: %d %s, want 422 naming %s", query, res.Code, res.Body, field)
+			}
+		}
+		user := app.User(t, "plain@example.com")
+		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+		for who, h := range map[string]http.Header{"nobody": nil, "a user": app.SessionFor(t, user.ID), "a moderator": app.SessionFor(t, mod.ID)} {
+			want := 403
+			if h == nil {
+				want = 401
+			}
+			if res := apptest.Do(t, app, "GET", "/api/v1/admin/users", h); res.Code != want {
+				t.Errorf("%s: %d, want %d", who, res.Code, want)
+			}
+		}
+		apptest.Do(t, app, "GET", "/api/v1/admin/users", admin)
+		entries := app.AuditEntries(t)
+		if last := entries[len(entries)-1]; last.Action != "users.list" || last.Status != 200 {
+			t.Errorf("the last audit entry: %s %d, want users.list 200", last.Action, last.Status)
+		}
+	})
+}

@@ -1,0 +1,91 @@
+package models
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// UserListFilter selects a page of the versioned admin users list.
+type UserListFilter struct {
+	Status string // active, inactive or banned, as of now; "" for all
+	Role   string // the highest role: user, moderator or admin (with super_admin); "" for all
+	Search string // a case-insensitive substring of the username or email
+	Sort   string // created_at, last_login_at, username, email or post_count
+	Desc   bool
+	Limit  int
+	Offset int
+}
+
+// ListedUser is a user of the versioned admin list, with its status as of
+// now and its highest role.
+type ListedUser struct {
+	User    `bun:",extend"`
+	TopRole *string `bun:",scanonly"`
+}
+
+// userOrder is each sort field's expression. Usernames and emails sort
+// without case, as their unique indexes hold them.
+var userOrder = map[string]string{
+	"created_at": "u.created_at", "last_login_at": "u.last_login_at", "post_count": "u.post_count",
+	"username": "lower(u.username)", "email": "lower(u.email)",
+}
+
+// ListUsers reads a page of users matching f, and how many match. Users
+// who never signed in sort last by last_login_at in either order; equal
+// values are in id order.
+func (s *Store) ListUsers(ctx context.Context, f UserListFilter) ([]ListedUser, int, error) {
+	db, now := s.db(ctx), s.now()
+	dir := " ASC"
+	if f.Desc {
+		dir = " DESC"
+	}
+	var rows []ListedUser
+	sel := filterUsers(db.NewSelect().Model(&rows), f, now)
+	err := selectUsers(sel, now).ColumnExpr("(?) AS top_role", topRole(db)).
+		OrderExpr(userOrder[f.Sort]+dir+" NULLS LAST").OrderExpr("u.id"+dir).
+		Limit(int64(f.Limit)).Offset(int64(f.Offset)).Scan(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	if f.Status == "" && f.Role == "" && f.Search == "" {
+		total, err := s.userCount(ctx)
+		return rows, total, err
+	}
+	total, err := filterUsers(db.NewSelect().Model((*User)(nil)), f, now).Count(ctx)
+	return rows, int(total), err
+}
+
+// filterUsers adds f's conditions to a select of users.
+func filterUsers(q *bun.SelectQuery, f UserListFilter, now time.Time) *bun.SelectQuery {
+	if f.Status != "" {
+		expr, args := statusNow(now)
+		q = q.Where(expr+" = ?", append(args, f.Status)...)
+	}
+	if f.Role != "" {
+		ranks := map[string][]int{RoleUser: {0}, RoleModerator: {1}, RoleAdmin: {2, 3}}[f.Role]
+		q = q.Where("COALESCE((?), 0) IN (?)", topRank(q.DB()), bun.In(ranks))
+	}
+	if f.Search != "" {
+		like := "LIKE"
+		if Dialect(q.DB()) == "postgres" {
+			like = "ILIKE"
+		}
+		pattern := "%" + escapeLike(f.Search) + "%"
+		q = q.Where("(u.username "+like+" ? ESCAPE '\\' OR u.email "+like+" ? ESCAPE '\\')", pattern, pattern)
+	}
+	return q
+}
+
+// topRank is the rank of u's highest role.
+func topRank(db bun.IDB) *bun.SelectQuery {
+	return db.NewSelect().TableExpr("user_roles AS ur").Join("JOIN roles AS r ON r.id = ur.role_id").
+		ColumnExpr("max(r.rank)").Where("ur.user_id = u.id")
+}
+
+// topRole is the name of u's highest role.
+func topRole(db bun.IDB) *bun.SelectQuery {
+	return db.NewSelect().TableExpr("user_roles AS ur").Join("JOIN roles AS r ON r.id = ur.role_id").
+		Column("r.name").Where("ur.user_id = u.id").OrderExpr("r.rank DESC").Limit(1)
+}
