@@ -44,7 +44,7 @@ func (s *Store) ListUsers(ctx context.Context, f UserListFilter) ([]ListedUser, 
 	var rows []ListedUser
 	sel := filterUsers(db.NewSelect().Model(&rows), f, now)
 	err := selectUsers(sel, now).ColumnExpr("(?) AS top_role", topRole(db)).
-		OrderExpr(userOrder[f.Sort]+dir+" NULLS LAST").OrderExpr("u.id"+dir).
+		OrderExpr(userOrder[f.Sort] + dir + " NULLS LAST").OrderExpr("u.id" + dir).
 		Limit(int64(f.Limit)).Offset(int64(f.Offset)).Scan(ctx)
 	if err != nil {
 		return nil, 0, err
