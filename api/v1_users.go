@@ -26,7 +26,7 @@ type V1UsersQuery struct {
 	Status string `query:"status" enum:"active,inactive,banned" description:"Only users in this status (a ban that ran out counts as active)."`
 	Role   string `query:"role" enum:"user,moderator,admin" description:"Only users whose highest role is this one (admin includes super admins)."`
 	Search string `query:"search" minLength:"1" maxLength:"100" description:"A case-insensitive substring of the username or email."`
-	Sort   string `query:"sort" enum:"created_at,last_login_at,username,email,post_count,createdAt,lastLoginAt,postCount" default:"created_at" description:"Users who never signed in sort last either way."`
+	Sort   string `query:"sort" enum:"created_at,last_login_at,username,email,post_count,createdAt,lastLoginAt,postCount" default:"created_at" description:"By last sign-in, a user who never signed in counts as the longest ago."`
 	Order  string `query:"order" enum:"asc,desc" default:"desc"`
 }
 

@@ -99,7 +99,7 @@ func TestV1UserList(t *testing.T) {
 			"sort=email":                         {"zed", "root", "mira.mod", "boss", "ada"},
 			"sort=postCount&order=desc&limit=2":  {"ada", "zed"},
 			"sort=last_login_at":                 {"zed", "ada", "boss", "mira.mod", "root"},
-			"sort=lastLoginAt&order=asc":         {"ada", "zed", "root", "mira.mod", "boss"},
+			"sort=lastLoginAt&order=asc":         {"root", "mira.mod", "boss", "ada", "zed"},
 			"sort=created_at&offset=3&limit=100": {"mira.mod", "root"},
 		} {
 			if got := listV1Users(t, app, admin, query).usernames(); !slices.Equal(got, want) {

@@ -32,9 +32,9 @@ var userOrder = map[string]string{
 	"username": "lower(u.username)", "email": "lower(u.email)",
 }
 
-// ListUsers reads a page of users matching f, and how many match. Users
-// who never signed in sort last by last_login_at in either order; equal
-// values are in id order.
+// ListUsers reads a page of users matching f, and how many match. By
+// last_login_at, a user who never signed in counts as the longest ago:
+// first ascending, last descending. Equal values are in id order.
 func (s *Store) ListUsers(ctx context.Context, f UserListFilter) ([]ListedUser, int, error) {
 	db, now := s.db(ctx), s.now()
 	dir := " ASC"
@@ -43,8 +43,13 @@ func (s *Store) ListUsers(ctx context.Context, f UserListFilter) ([]ListedUser, 
 	}
 	var rows []ListedUser
 	sel := filterUsers(db.NewSelect().Model(&rows), f, now)
+	order := userOrder[f.Sort] + dir
+	if f.Sort == "last_login_at" && Dialect(db) == "postgres" {
+		// SQLite's own order: nulls first ascending, last descending.
+		order += map[bool]string{false: " NULLS FIRST", true: " NULLS LAST"}[f.Desc]
+	}
 	err := selectUsers(sel, now).ColumnExpr("(?) AS top_role", topRole(db)).
-		OrderExpr(userOrder[f.Sort] + dir + " NULLS LAST").OrderExpr("u.id" + dir).
+		OrderExpr(order).OrderExpr("u.id" + dir).
 		Limit(int64(f.Limit)).Offset(int64(f.Offset)).Scan(ctx)
 	if err != nil {
 		return nil, 0, err
