@@ -31,6 +31,7 @@ const (
 	PathAdminAuditVerify = PathAdminAuditLogs + "/verify"
 	PathAdminLocks       = PathAdminV1 + "/locks"
 	PathAdminV1Users     = PathAdminV1 + "/users"
+	PathAdminV1User      = PathAdminV1Users + "/:id"
 	PathAdminLock        = PathAdminLocks + "/:type/:id"
 	PathAdminUnversioned = "/api/admin"
 	PathAdminUsers       = PathAdminUnversioned + "/users"
@@ -47,6 +48,9 @@ func CallbackPath(provider string) string { return "/api/auth/callback/" + provi
 
 // AdminTokenPath is one admin token's URL, by jti.
 func AdminTokenPath(jti string) string { return PathAdminTokens + "/" + jti }
+
+// AdminV1UserPath is one user's URL in the versioned admin family.
+func AdminV1UserPath(id int64) string { return PathAdminV1Users + "/" + itoa(id) }
 
 // AdminLockPath is the URL of the lock on one resource.
 func AdminLockPath(typ, id string) string { return PathAdminLocks + "/" + typ + "/" + id }

@@ -88,3 +88,46 @@ func ParseV1Users(q url.Values) (V1UserParams, error) {
 	}
 	return out, nil
 }
+
+// V1UserDetail is one user in full (DECISIONS.md section 4): the 2.2 record
+// with the profile, every role held (highest first), the ban history and
+// the latest posts and audit entries about the user, newest first.
+type V1UserDetail struct {
+	V1User
+	Profile            V1Profile     `json:"profile"`
+	Roles              []string      `json:"roles"`
+	Bans               []V1BanRecord `json:"bans"`
+	RecentPosts        []V1PostBrief `json:"recentPosts" maxItems:"10"`
+	RecentAuditEntries []AuditEntry  `json:"recentAuditEntries" maxItems:"20"`
+}
+
+// V1Profile is what the user shows of themselves.
+type V1Profile struct {
+	Name     *string `json:"name"`
+	Bio      string  `json:"bio"`
+	Location string  `json:"location"`
+	Image    *string `json:"image"`
+}
+
+// V1BanRecord is one ban (a timeout) of a user's history. Active says it
+// is in force now; a temporary ban that ran out, or one an admin ended, is
+// not.
+type V1BanRecord struct {
+	ID        string  `json:"id"`
+	Reason    string  `json:"reason"`
+	Notes     string  `json:"notes"`
+	CreatedAt string  `json:"createdAt" format:"date-time"`
+	CreatedBy *string `json:"createdBy" description:"The issuing admin's id; null once that account is deleted."`
+	ExpiresAt *string `json:"expiresAt" format:"date-time" description:"Null for a permanent ban."`
+	EndedAt   *string `json:"endedAt" format:"date-time" description:"When an admin ended it (unban, or a later ban)."`
+	Active    bool    `json:"active"`
+}
+
+// V1PostBrief is a post in a user's detail.
+type V1PostBrief struct {
+	ID          string `json:"id"`
+	Title       string `json:"title"`
+	Status      string `json:"status" enum:"published,draft,hidden,flagged"`
+	ReportCount int    `json:"reportCount"`
+	CreatedAt   string `json:"createdAt" format:"date-time"`
+}

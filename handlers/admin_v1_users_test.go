@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
@@ -157,4 +159,82 @@ func TestV1UserListRefusals(t *testing.T) {
 			t.Errorf("the last audit entry: %s %d, want users.list 200", last.Action, last.Status)
 		}
 	})
+}
+
+// TestV1UserDetail: one user in full, with roles highest first, every ban
+// newest first (the one in force marked active), the latest ten posts and
+// the latest audit entries about the user, views left out; an unknown or
+// malformed id is 404.
+func TestV1UserDetail(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		app := apptest.New(t, db)
+		admin, root := app.Admin(t)
+		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+		db.NewUpdate().Model((*models.User)(nil)).Set("name = 'Mo Derator'").Set("bio = 'Hi'").Where("id = ?", mod.ID).Exec(ctx)
+		for i := range 12 {
+			newPostAs(t, app, mod.ID, fmt.Sprint("Post ", i))
+		}
+		for _, body := range []string{`{"reason":"first","duration":"1h"}`, `{"reason":"second"}`} {
+			if res := apptest.DoBody(t, app, "POST", api.AdminUserBanPath(mod.ID), admin, body); res.Code != 200 {
+				t.Fatal(res.Body)
+			}
+		}
+		app.FlushAudit(t)
+		apptest.Do(t, app, "GET", "/api/v1/admin/users/"+itoa(mod.ID), admin)
+		res := apptest.Do(t, app, "GET", "/api/v1/admin/users/"+itoa(mod.ID), admin)
+		var got struct {
+			Success bool
+			Data    struct {
+				ID, Username, Status, Role string
+				Profile                    struct{ Name, Bio, Location string }
+				Roles                      []string
+				Bans                       []struct {
+					ID, Reason, CreatedBy string
+					ExpiresAt, EndedAt    *string
+					Active                bool
+				}
+				RecentPosts        []struct{ ID, Title, Status string }
+				RecentAuditEntries []struct{ Action, TargetID string }
+			}
+		}
+		if err := json.Unmarshal(res.Body.Bytes(), &got); err != nil || res.Code != 200 || !got.Success {
+			t.Fatalf("%d %s", res.Code, res.Body)
+		}
+		d := got.Data
+		if d.ID != itoa(mod.ID) || d.Status != "banned" || d.Role != "moderator" || d.Profile.Name != "Mo Derator" || d.Profile.Bio != "Hi" ||
+			!slices.Equal(d.Roles, []string{"moderator", "user"}) {
+			t.Errorf("user: %+v", d)
+		}
+		if len(d.Bans) != 2 || d.Bans[0].Reason != "second" || !d.Bans[0].Active || d.Bans[0].ExpiresAt != nil || d.Bans[0].CreatedBy != itoa(root.ID) ||
+			d.Bans[1].Reason != "first" || d.Bans[1].Active || d.Bans[1].EndedAt == nil || d.Bans[1].ExpiresAt == nil {
+			t.Errorf("bans: %+v", d.Bans)
+		}
+		if len(d.RecentPosts) != 10 || d.RecentPosts[0].Title != "Post 11" || d.RecentPosts[9].Title != "Post 2" {
+			t.Errorf("recent posts: %+v", d.RecentPosts)
+		}
+		if len(d.RecentAuditEntries) != 2 || d.RecentAuditEntries[0].Action != "user.ban" || d.RecentAuditEntries[0].TargetID != itoa(mod.ID) {
+			t.Errorf("recent audit entries: %+v", d.RecentAuditEntries)
+		}
+		for _, id := range []string{"999999", "abc", "0"} {
+			if res := apptest.Do(t, app, "GET", "/api/v1/admin/users/"+id, admin); res.Code != 404 || !strings.Contains(res.Body.String(), `"NOT_FOUND"`) {
+				t.Errorf("user %s: %d %s, want 404", id, res.Code, res.Body)
+			}
+		}
+		other := app.User(t, "other.mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users/"+itoa(mod.ID), app.SessionFor(t, other.ID)); res.Code != 403 {
+			t.Errorf("a moderator reads a user in full: %d", res.Code)
+		}
+	})
+}
+
+func newPostAs(t *testing.T, app *apptest.App, author int64, title string) {
+	t.Helper()
+	err := app.Store.Change(context.Background(), func(ctx context.Context) error {
+		_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: title, Content: "text", Published: true})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

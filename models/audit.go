@@ -64,15 +64,26 @@ func chainEntry(e *AuditEntry) audit.Entry {
 type AuditFilter struct {
 	AdminID *int64
 	Action  *string
-	From    *time.Time
-	To      *time.Time
-	Limit   int
-	Offset  int
+	// TargetType and TargetID keep the entries about one resource.
+	TargetType string
+	TargetID   *string
+	// SkipAction leaves out the entries of one action.
+	SkipAction string
+	From       *time.Time
+	To         *time.Time
+	Limit      int
+	Offset     int
 }
 
 func (f AuditFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 	if f.AdminID != nil {
 		q = q.Where("al.admin_id = ?", *f.AdminID)
+	}
+	if f.TargetID != nil {
+		q = q.Where("al.target_type = ? AND al.target_id = ?", f.TargetType, *f.TargetID)
+	}
+	if f.SkipAction != "" {
+		q = q.Where("al.action <> ?", f.SkipAction)
 	}
 	if f.Action != nil {
 		q = q.Where("al.action = ?", *f.Action)

@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -93,4 +94,53 @@ func topRank(db bun.IDB) *bun.SelectQuery {
 func topRole(db bun.IDB) *bun.SelectQuery {
 	return db.NewSelect().TableExpr("user_roles AS ur").Join("JOIN roles AS r ON r.id = ur.role_id").
 		Column("r.name").Where("ur.user_id = u.id").OrderExpr("r.rank DESC").Limit(1)
+}
+
+// ViewUserAction is the audit action of reading one user in full: kept in
+// the audit log, left out of the user's own recent entries, which would
+// otherwise fill with the reads of whoever looks.
+const ViewUserAction = "user.view"
+
+// UserDetail is one user as the versioned admin family shows it in full:
+// the listed record, every role, the ban history and the latest posts and
+// audit entries about the user.
+type UserDetail struct {
+	ListedUser
+	Roles       []string     // highest first
+	Bans        []Ban        // newest first
+	RecentPosts []Post       // the latest RecentPostCount
+	RecentAudit []AuditEntry // the latest RecentAuditCount whose target is the user
+}
+
+// How much history a user's detail carries (DECISIONS.md section 4).
+const (
+	RecentPostCount  = 10
+	RecentAuditCount = 20
+)
+
+// UserDetail reads user id in full; an unknown id is ErrNotFound.
+func (s *Store) UserDetail(ctx context.Context, id int64) (*UserDetail, error) {
+	db, now := s.db(ctx), s.now()
+	out := &UserDetail{}
+	err := selectUsers(db.NewSelect().Model(&out.ListedUser), now).ColumnExpr("(?) AS top_role", topRole(db)).
+		Where("u.id = ?", id).Scan(ctx)
+	if err != nil {
+		return nil, notFound(err, "user")
+	}
+	if out.Roles, err = s.UserRoles(ctx, id); err != nil {
+		return nil, err
+	}
+	err = db.NewSelect().Model(&out.Bans).Where("b.user_id = ?", id).OrderExpr("b.created_at DESC, b.id DESC").Scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = db.NewSelect().Model(&out.RecentPosts).Where("p.author_id = ?", id).
+		OrderExpr("p.created_at DESC, p.id DESC").Limit(RecentPostCount).Scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	target := fmt.Sprint(id)
+	out.RecentAudit, _, err = s.ListAudit(ctx, AuditFilter{TargetType: "user", TargetID: &target, SkipAction: ViewUserAction,
+		Limit: RecentAuditCount})
+	return out, err
 }

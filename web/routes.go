@@ -11,6 +11,7 @@ import (
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/openapi"
+	"github.com/plazahq/plaza/models"
 )
 
 // Route is one line of the URL space: who answers a method and path, and
@@ -240,6 +241,9 @@ func routes(d Deps, hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Users, Handler: hs.v1Users.List, Audit: Audit{Action: "users.list"},
 			Doc: Doc{Summary: "List users", Query: api.V1UsersQuery{}, Response: api.V1PageOf[api.V1User]{},
 				Description: "Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id."}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1User, Handler: hs.v1Users.Get, Audit: Audit{Action: models.ViewUserAction, Target: "user"},
+			Doc: Doc{Summary: "One user in full", Response: api.V1Of[api.V1UserDetail]{},
+				Description: "The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user."}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditVerify, Handler: hs.audit.Verify, Audit: Audit{Action: "audit.verify"},
