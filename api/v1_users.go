@@ -94,6 +94,7 @@ func ParseV1Users(q url.Values) (V1UserParams, error) {
 // the latest posts and audit entries about the user, newest first.
 type V1UserDetail struct {
 	V1User
+	Notes              *string       `json:"notes" description:"The admin-only notes."`
 	Profile            V1Profile     `json:"profile"`
 	Roles              []string      `json:"roles"`
 	Bans               []V1BanRecord `json:"bans"`
@@ -130,4 +131,41 @@ type V1PostBrief struct {
 	Status      string `json:"status" enum:"published,draft,hidden,flagged"`
 	ReportCount int    `json:"reportCount"`
 	CreatedAt   string `json:"createdAt" format:"date-time"`
+}
+
+// V1UserUpdate is the body of PUT /api/v1/admin/users/{id}: every field
+// optional, at least one; an unknown field is refused.
+type V1UserUpdate struct {
+	Status     *string `json:"status,omitempty" enum:"active,inactive" description:"Either ends a ban in force; a ban itself is made with POST …/ban, which records its reason."`
+	Role       *string `json:"role,omitempty" enum:"user,moderator,admin" description:"The user's roles become this one and user."`
+	IsVerified *bool   `json:"isVerified,omitempty"`
+	Notes      *string `json:"notes,omitempty" maxLength:"2000" description:"The admin-only notes; empty clears them."`
+}
+
+// MaxAdminNotes is the longest admin note, in characters.
+const MaxAdminNotes = 2000
+
+// Check reports what is wrong with the update.
+func (u *V1UserUpdate) Check() error {
+	var issues []Issue
+	if u.Status == nil && u.Role == nil && u.IsVerified == nil && u.Notes == nil {
+		issues = append(issues, FieldIssue("body", "too_small", "give at least one of status, role, isVerified, notes"))
+	}
+	if u.Status != nil && *u.Status != "active" && *u.Status != "inactive" {
+		msg := "status must be active or inactive"
+		if *u.Status == "banned" {
+			msg = "ban with POST /api/v1/admin/users/{id}/ban, which records the reason"
+		}
+		issues = append(issues, FieldIssue("status", "invalid_enum_value", msg))
+	}
+	if u.Role != nil && *u.Role != "user" && *u.Role != "moderator" && *u.Role != "admin" {
+		issues = append(issues, FieldIssue("role", "invalid_enum_value", "role must be user, moderator or admin"))
+	}
+	if u.Notes != nil && len([]rune(*u.Notes)) > MaxAdminNotes {
+		issues = append(issues, FieldIssue("notes", "too_big", "notes must be at most 2000 characters"))
+	}
+	if len(issues) > 0 {
+		return Invalid(issues...)
+	}
+	return nil
 }

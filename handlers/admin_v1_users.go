@@ -8,13 +8,17 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 )
 
 // V1UserStore is what the versioned admin users handlers need.
 type V1UserStore interface {
+	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
 	ListUsers(ctx context.Context, f models.UserListFilter) ([]models.ListedUser, int, error)
+	ListedUserByID(ctx context.Context, id int64) (*models.ListedUser, error)
 	UserDetail(ctx context.Context, id int64) (*models.UserDetail, error)
+	UpdateUserAsAdmin(ctx context.Context, id, adminID int64, ch models.UserAdminChange) error
 }
 
 // V1Users answers the versioned admin family's users routes (interface.md
@@ -77,7 +81,7 @@ func (h V1Users) Get(c echo.Context) error {
 }
 
 func v1UserDetail(u *models.UserDetail, now time.Time) api.V1UserDetail {
-	out := api.V1UserDetail{V1User: v1User(&u.ListedUser), Roles: u.Roles,
+	out := api.V1UserDetail{V1User: v1User(&u.ListedUser), Roles: u.Roles, Notes: u.AdminNotes,
 		Profile:            api.V1Profile{Name: u.Name, Bio: u.Bio, Location: u.Location, Image: u.Image},
 		Bans:               make([]api.V1BanRecord, len(u.Bans)),
 		RecentPosts:        make([]api.V1PostBrief, len(u.RecentPosts)),
@@ -104,4 +108,72 @@ func optionalID(id *int64) *string {
 	}
 	s := itoa(*id)
 	return &s
+}
+
+// Update answers PUT /api/v1/admin/users/{id} {status?, role?,
+// isVerified?, notes?}: the updated 2.2 record, with the fields before and
+// after in the audit entry. Statuses: 200, 401, 403, 404, 422, 423 while
+// another admin holds the user's edit lock.
+func (h V1Users) Update(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var req api.V1UserUpdate
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if err := req.Check(); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	caller := auth.PrincipalFrom(ctx)
+	var after *models.ListedUser
+	err = h.Store.ChangeLocked(ctx, "user", itoa(id), caller.UserID, func(ctx context.Context) error {
+		before, err := h.Store.ListedUserByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := h.mayChange(ctx, caller, before, req); err != nil {
+			return err
+		}
+		ch := models.UserAdminChange{Status: req.Status, IsVerified: req.IsVerified, Notes: req.Notes}
+		if req.Role != nil {
+			ch.Roles = auth.ImpliedRoles(*req.Role)
+		}
+		if err := h.Store.UpdateUserAsAdmin(ctx, id, caller.UserID, ch); err != nil {
+			return err
+		}
+		if after, err = h.Store.ListedUserByID(ctx, id); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "user", itoa(id), map[string]any{"before": auditFields(before), "after": auditFields(after)})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.OK(v1User(after)))
+}
+
+// mayChange refuses an admin's changing their own status or role (an
+// admin could lock themselves out), and changing a super admin's unless
+// the caller is one.
+func (h V1Users) mayChange(ctx context.Context, caller *auth.Principal, u *models.ListedUser, req api.V1UserUpdate) error {
+	if caller.UserID == u.ID && (req.Status != nil || req.Role != nil) {
+		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions,
+			Message: "You cannot change your own status or role"}
+	}
+	if u.TopRole != nil && *u.TopRole == auth.RoleSuperAdmin && caller.Role() != auth.RoleSuperAdmin {
+		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions,
+			Message: "Only a super admin can change a super admin", RequiredPermission: auth.PermAdminSuper}
+	}
+	return nil
+}
+
+// auditFields are the fields an admin's update may change, as the audit
+// entry keeps them before and after.
+func auditFields(u *models.ListedUser) map[string]any {
+	r := v1User(u)
+	return map[string]any{"status": r.Status, "role": r.Role, "isVerified": r.IsVerified, "notes": u.AdminNotes}
 }

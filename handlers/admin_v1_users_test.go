@@ -238,3 +238,128 @@ func newPostAs(t *testing.T, app *apptest.App, author int64, title string) {
 		t.Fatal(err)
 	}
 }
+
+// v1Error is the versioned family's error body.
+type v1Error struct {
+	Success bool
+	Error   struct {
+		Code, Message, RequiredPermission, LockedBy, LockedAt string
+		Details                                               []struct{ Field, Reason string }
+	}
+}
+
+func decodeV1Error(t *testing.T, body []byte) v1Error {
+	t.Helper()
+	var e v1Error
+	if err := json.Unmarshal(body, &e); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	return e
+}
+
+// TestV1UserUpdate: a partial update changes what it names, answers the
+// 2.2 record and keeps before and after in its audit entry; status ends a
+// ban in force and a deactivated user's session stops working.
+func TestV1UserUpdate(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		admin, _ := app.Admin(t)
+		u := app.User(t, "member@example.com")
+		path := "/api/v1/admin/users/" + itoa(u.ID)
+		res := apptest.DoBody(t, app, "PUT", path, admin, `{"role":"moderator","isVerified":true,"notes":"Keeps the garden thread tidy"}`)
+		var got struct {
+			Success bool
+			Data    struct {
+				ID, Role, Status string
+				IsVerified       bool
+			}
+		}
+		json.Unmarshal(res.Body.Bytes(), &got)
+		if res.Code != 200 || got.Data.Role != "moderator" || !got.Data.IsVerified || got.Data.Status != "active" {
+			t.Fatalf("%d %s", res.Code, res.Body)
+		}
+		entries := app.AuditEntries(t)
+		e := entries[len(entries)-1]
+		before, _ := e.Details["before"].(map[string]any)
+		after, _ := e.Details["after"].(map[string]any)
+		if e.Action != "user.update" || e.Status != 200 || e.TargetID != itoa(u.ID) || before["role"] != "user" || after["role"] != "moderator" ||
+			after["notes"] != "Keeps the garden thread tidy" || before["isVerified"] != false {
+			t.Errorf("audit entry %s %d %v", e.Action, e.Status, e.Details)
+		}
+		detail := apptest.Do(t, app, "GET", path, admin).Body.String()
+		if !strings.Contains(detail, `"notes":"Keeps the garden thread tidy"`) || !strings.Contains(detail, `"roles":["moderator","user"]`) {
+			t.Errorf("detail after the update: %s", detail)
+		}
+
+		session := app.SessionFor(t, u.ID)
+		if res := apptest.DoBody(t, app, "PUT", path, admin, `{"status":"inactive","role":"user"}`); res.Code != 200 {
+			t.Fatal(res.Body)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/auth/session", session); strings.Contains(res.Body.String(), `"user"`) {
+			t.Errorf("a deactivated user's session still answers: %s", res.Body)
+		}
+		if res := apptest.DoBody(t, app, "POST", api.AdminUserBanPath(u.ID), admin, `{"reason":"spam"}`); res.Code != 200 {
+			t.Fatal(res.Body)
+		}
+		if res := apptest.DoBody(t, app, "PUT", path, admin, `{"status":"active"}`); res.Code != 200 || !strings.Contains(res.Body.String(), `"status":"active"`) {
+			t.Fatalf("reactivating a banned user: %d %s", res.Code, res.Body)
+		}
+		if strings.Contains(apptest.Do(t, app, "GET", path, admin).Body.String(), `"active":true`) {
+			t.Error("the ban is still in force after status active")
+		}
+	})
+}
+
+// TestV1UserUpdateRefusals: 422 for each bad body, 404, 403 for one's own
+// role and another's super admin, 423 under another admin's lock (written
+// to the audit log as 423, never as a success) and through for the holder.
+func TestV1UserUpdateRefusals(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		super, root := app.Admin(t)
+		u := app.User(t, "member@example.com")
+		path := "/api/v1/admin/users/" + itoa(u.ID)
+		for body, field := range map[string]string{
+			`{}`: "body", `{"name":"x"}`: "name", `{"status":"banned"}`: "status", `{"status":"gone"}`: "status",
+			`{"role":"super_admin"}`: "role", `{"isVerified":"yes"}`: "isVerified",
+			`{"notes":"` + strings.Repeat("n", 2001) + `"}`: "notes",
+		} {
+			res := apptest.DoBody(t, app, "PUT", path, super, body)
+			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || e.Error.Code != "VALIDATION_ERROR" || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
+				t.Errorf("%.40s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
+			}
+		}
+		if res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/users/999999", super, `{"isVerified":true}`); res.Code != 404 {
+			t.Errorf("unknown user: %d", res.Code)
+		}
+		if res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/users/"+itoa(root.ID), super, `{"role":"user"}`); res.Code != 403 {
+			t.Errorf("one's own role: %d %s", res.Code, res.Body)
+		}
+		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		bossSession := app.SessionFor(t, boss.ID)
+		res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/users/"+itoa(root.ID), bossSession, `{"isVerified":true}`)
+		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.Code != "INSUFFICIENT_ADMIN_PERMISSIONS" || e.Error.RequiredPermission != "admin:super" {
+			t.Errorf("an admin changes a super admin: %d %s", res.Code, res.Body)
+		}
+		reader, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead)
+		res = apptest.DoBody(t, app, "PUT", path, reader, `{"isVerified":true}`)
+		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:write" {
+			t.Errorf("a read-only token: %d %s", res.Code, res.Body)
+		}
+
+		if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", bossSession, `{"type":"user","id":"`+itoa(u.ID)+`"}`); res.Code != 201 {
+			t.Fatal(res.Body)
+		}
+		res = apptest.DoBody(t, app, "PUT", path, super, `{"isVerified":true}`)
+		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 423 || e.Error.Code != "RESOURCE_LOCKED" || e.Error.LockedBy != "boss" || e.Error.LockedAt == "" {
+			t.Errorf("under another admin's lock: %d %s", res.Code, res.Body)
+		}
+		entries := app.AuditEntries(t)
+		if e := entries[len(entries)-1]; e.Action != "user.update" || e.Status != 423 {
+			t.Errorf("the refused update's audit entry: %s %d", e.Action, e.Status)
+		}
+		if res := apptest.DoBody(t, app, "PUT", path, bossSession, `{"isVerified":true}`); res.Code != 200 {
+			t.Errorf("the lock's holder: %d %s", res.Code, res.Body)
+		}
+	})
+}

@@ -23,6 +23,7 @@ import (
 var downBodies = map[string]string{
 	http.MethodPost + " " + api.PathAdminTokens: `{"permissions":["admin:read"],"ttl":"1h"}`,
 	http.MethodPost + " " + api.PathAdminLocks:  `{"type":"post","id":"7"}`,
+	http.MethodPut + " " + api.PathAdminV1User:  `{"isVerified":true}`,
 }
 
 // outage refuses new connections to db's database and ends the open ones,

@@ -120,13 +120,12 @@ const (
 
 // UserDetail reads user id in full; an unknown id is ErrNotFound.
 func (s *Store) UserDetail(ctx context.Context, id int64) (*UserDetail, error) {
-	db, now := s.db(ctx), s.now()
-	out := &UserDetail{}
-	err := selectUsers(db.NewSelect().Model(&out.ListedUser), now).ColumnExpr("(?) AS top_role", topRole(db)).
-		Where("u.id = ?", id).Scan(ctx)
+	db := s.db(ctx)
+	u, err := s.ListedUserByID(ctx, id)
 	if err != nil {
-		return nil, notFound(err, "user")
+		return nil, err
 	}
+	out := &UserDetail{ListedUser: *u}
 	if out.Roles, err = s.UserRoles(ctx, id); err != nil {
 		return nil, err
 	}

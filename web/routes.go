@@ -244,6 +244,13 @@ func routes(d Deps, hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1User, Handler: hs.v1Users.Get, Audit: Audit{Action: models.ViewUserAction, Target: "user"},
 			Doc: Doc{Summary: "One user in full", Response: api.V1Of[api.V1UserDetail]{},
 				Description: "The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user."}}),
+		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1User, Handler: hs.v1Users.Update, Audit: Audit{Action: "user.update", Target: "user"},
+			Doc: Doc{Summary: "Change a user's status, role, verification or notes", Body: api.V1UserUpdate{}, Response: api.V1Of[api.V1User]{},
+				Description: "Every field optional, at least one. The audit entry keeps the fields before and after.",
+				Errors: map[int]string{
+					http.StatusForbidden: "Your own status or role, or a super admin's user unless you are one.",
+					http.StatusLocked:    "Another admin holds the user's edit lock (lockedBy, lockedAt).",
+				}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditVerify, Handler: hs.audit.Verify, Audit: Audit{Action: "audit.verify"},
