@@ -32,6 +32,7 @@ const (
 	PathAdminLocks       = PathAdminV1 + "/locks"
 	PathAdminV1Users     = PathAdminV1 + "/users"
 	PathAdminV1User      = PathAdminV1Users + "/:id"
+	PathAdminV1UserBan   = PathAdminV1User + "/ban"
 	PathAdminLock        = PathAdminLocks + "/:type/:id"
 	PathAdminUnversioned = "/api/admin"
 	PathAdminUsers       = PathAdminUnversioned + "/users"

@@ -3,6 +3,7 @@ package api
 import (
 	"net/url"
 	"strings"
+	"time"
 )
 
 // V1User is a user as the versioned admin family shows it (interface.md
@@ -168,4 +169,65 @@ func (u *V1UserUpdate) Check() error {
 		return Invalid(issues...)
 	}
 	return nil
+}
+
+// V1BanRequest is the body of POST /api/v1/admin/users/{id}/ban.
+type V1BanRequest struct {
+	Action   string `json:"action" enum:"ban,unban"`
+	Reason   string `json:"reason,omitempty" maxLength:"500" description:"Required to ban."`
+	Duration string `json:"duration,omitempty" pattern:"^[1-9][0-9]*[mhdw]$" description:"<n>m, <n>h, <n>d or <n>w; absent means permanent."`
+	Notes    string `json:"notes,omitempty" maxLength:"2000"`
+	// RemoveContent, beyond the contract, hides the user's published and
+	// flagged posts in the same transaction as the ban.
+	RemoveContent bool `json:"removeContent,omitempty" description:"Hide the user's published and flagged posts with the ban (Plaza's addition)."`
+}
+
+// Check reads the request: the duration it asks for (zero: permanent), or
+// what is wrong with it.
+func (r *V1BanRequest) Check() (time.Duration, error) {
+	var issues []Issue
+	r.Reason = strings.TrimSpace(r.Reason)
+	switch {
+	case r.Action != "ban" && r.Action != "unban":
+		issues = append(issues, FieldIssue("action", "invalid_enum_value", "action must be ban or unban"))
+	case r.Action == "ban" && r.Reason == "":
+		issues = append(issues, FieldIssue("reason", "too_small", "a reason is required to ban"))
+	case r.Action == "unban" && (r.Duration != "" || r.RemoveContent):
+		issues = append(issues, FieldIssue("action", "invalid_union", "duration and removeContent go with ban only"))
+	}
+	if len([]rune(r.Reason)) > 500 {
+		issues = append(issues, FieldIssue("reason", "too_big", "reason must be at most 500 characters"))
+	}
+	if len([]rune(r.Notes)) > MaxAdminNotes {
+		issues = append(issues, FieldIssue("notes", "too_big", "notes must be at most 2000 characters"))
+	}
+	var d time.Duration
+	if r.Duration != "" {
+		var err error
+		if d, err = ParseDuration(r.Duration); err != nil {
+			issues = append(issues, FieldIssue("duration", "invalid_string", "duration: "+err.Error()))
+		}
+	}
+	if len(issues) > 0 {
+		return 0, Invalid(issues...)
+	}
+	return d, nil
+}
+
+// V1BanResult answers the versioned ban and unban: the user as it now is
+// and the ban made, or the one ended (null when none was in force).
+type V1BanResult struct {
+	User V1User `json:"user"`
+	Ban  *V1Ban `json:"ban" nullable:"true"`
+	// HiddenPosts counts the posts hidden with the ban (removeContent).
+	HiddenPosts int `json:"hiddenPosts"`
+}
+
+// V1Ban is a ban as the ban route answers it (DECISIONS.md section 4).
+type V1Ban struct {
+	ID        string  `json:"id"`
+	Reason    string  `json:"reason"`
+	ExpiresAt *string `json:"expiresAt" format:"date-time"`
+	CreatedAt string  `json:"createdAt" format:"date-time"`
+	CreatedBy *string `json:"createdBy"`
 }

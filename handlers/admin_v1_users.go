@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -19,6 +20,10 @@ type V1UserStore interface {
 	ListedUserByID(ctx context.Context, id int64) (*models.ListedUser, error)
 	UserDetail(ctx context.Context, id int64) (*models.UserDetail, error)
 	UpdateUserAsAdmin(ctx context.Context, id, adminID int64, ch models.UserAdminChange) error
+	BanUser(ctx context.Context, in models.BanInput) (*models.Ban, error)
+	UnbanUser(ctx context.Context, userID, adminID int64) error
+	ActiveBan(ctx context.Context, userID int64) (*models.Ban, error)
+	HideUserPosts(ctx context.Context, id, adminID int64, reason string) (int, error)
 }
 
 // V1Users answers the versioned admin family's users routes (interface.md
@@ -164,9 +169,14 @@ func (h V1Users) mayChange(ctx context.Context, caller *auth.Principal, u *model
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions,
 			Message: "You cannot change your own status or role"}
 	}
+	return superOnly(caller, u, "Only a super admin can change a super admin")
+}
+
+// superOnly refuses acting on a super admin unless the caller is one.
+func superOnly(caller *auth.Principal, u *models.ListedUser, msg string) error {
 	if u.TopRole != nil && *u.TopRole == auth.RoleSuperAdmin && caller.Role() != auth.RoleSuperAdmin {
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions,
-			Message: "Only a super admin can change a super admin", RequiredPermission: auth.PermAdminSuper}
+			Message: msg, RequiredPermission: auth.PermAdminSuper}
 	}
 	return nil
 }
@@ -176,4 +186,102 @@ func (h V1Users) mayChange(ctx context.Context, caller *auth.Principal, u *model
 func auditFields(u *models.ListedUser) map[string]any {
 	r := v1User(u)
 	return map[string]any{"status": r.Status, "role": r.Role, "isVerified": r.IsVerified, "notes": u.AdminNotes}
+}
+
+// Ban answers POST /api/v1/admin/users/{id}/ban {action, reason, duration?,
+// notes?, removeContent?}. A ban replaces the one in force, sets the
+// status banned and ends the user's sessions and tokens on their next
+// request; a temporary one ends by itself. An unban ends the ban in force,
+// and of a user no ban holds changes nothing. Statuses: 200, 401, 403 (self,
+// or a super admin unless the caller is one), 404, 422, 423.
+func (h V1Users) Ban(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var req api.V1BanRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	d, err := req.Check()
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	caller := auth.PrincipalFrom(ctx)
+	var out api.V1BanResult
+	err = h.Store.ChangeLocked(ctx, "user", itoa(id), caller.UserID, func(ctx context.Context) error {
+		target, err := h.Store.ListedUserByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := mayBan(caller, target); err != nil {
+			return err
+		}
+		if req.Action == "ban" {
+			err = h.ban(ctx, caller.UserID, id, req, d, &out)
+		} else {
+			err = h.unban(ctx, caller.UserID, id, &out)
+		}
+		if err != nil {
+			return err
+		}
+		after, err := h.Store.ListedUserByID(ctx, id)
+		if err == nil {
+			out.User = v1User(after)
+			setAuditTarget(ctx, "user", itoa(id), map[string]any{"action": req.Action,
+				"before": map[string]any{"status": target.Status}, "after": map[string]any{"status": after.Status}})
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.OK(out))
+}
+
+func (h V1Users) ban(ctx context.Context, admin, id int64, req api.V1BanRequest, d time.Duration, out *api.V1BanResult) error {
+	b, err := h.Store.BanUser(ctx, models.BanInput{UserID: id, AdminID: admin, Reason: req.Reason, Notes: req.Notes, Duration: d})
+	if err != nil {
+		return err
+	}
+	out.Ban = v1Ban(b)
+	details := map[string]any{"reason": req.Reason, "duration": req.Duration, "expiresAt": out.Ban.ExpiresAt, "banId": b.ID}
+	if req.RemoveContent {
+		if out.HiddenPosts, err = h.Store.HideUserPosts(ctx, id, admin, req.Reason); err != nil {
+			return err
+		}
+		details["hiddenPosts"] = out.HiddenPosts
+	}
+	setAuditTarget(ctx, "user", itoa(id), details)
+	return nil
+}
+
+func (h V1Users) unban(ctx context.Context, admin, id int64, out *api.V1BanResult) error {
+	b, err := h.Store.ActiveBan(ctx, id)
+	if err != nil {
+		return err
+	}
+	err = h.Store.UnbanUser(ctx, id, admin)
+	if errors.Is(err, models.ErrNotBanned) {
+		return nil
+	}
+	if b != nil {
+		out.Ban = v1Ban(b)
+	}
+	return err
+}
+
+// mayBan refuses banning oneself, and a super admin unless the caller is
+// one (DECISIONS.md section 4).
+func mayBan(caller *auth.Principal, u *models.ListedUser) error {
+	if caller.UserID == u.ID {
+		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions, Message: "You cannot ban yourself"}
+	}
+	return superOnly(caller, u, "Only a super admin can ban a super admin")
+}
+
+func v1Ban(b *models.Ban) *api.V1Ban {
+	return &api.V1Ban{ID: itoa(b.ID), Reason: b.Reason, ExpiresAt: api.OptionalTimestamp(b.ExpiresAt),
+		CreatedAt: api.Timestamp(b.CreatedAt), CreatedBy: optionalID(b.CreatedBy)}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -360,6 +361,149 @@ func TestV1UserUpdateRefusals(t *testing.T) {
 		}
 		if res := apptest.DoBody(t, app, "PUT", path, bossSession, `{"isVerified":true}`); res.Code != 200 {
 			t.Errorf("the lock's holder: %d %s", res.Code, res.Body)
+		}
+	})
+}
+
+// banV1 bans or unbans through the versioned route and decodes the answer.
+func banV1(t *testing.T, app *apptest.App, h http.Header, id int64, body string) (int, struct {
+	User struct{ Status string }
+	Ban  *struct {
+		ID, Reason, CreatedAt, CreatedBy string
+		ExpiresAt                        *string
+	}
+	HiddenPosts int
+}) {
+	t.Helper()
+	res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/"+itoa(id)+"/ban", h, body)
+	var got struct {
+		Data struct {
+			User struct{ Status string }
+			Ban  *struct {
+				ID, Reason, CreatedAt, CreatedBy string
+				ExpiresAt                        *string
+			}
+			HiddenPosts int
+		}
+	}
+	json.Unmarshal(res.Body.Bytes(), &got)
+	return res.Code, got.Data
+}
+
+// TestV1Ban: every duration unit sets its expiry, no duration is
+// permanent, the banned user's session and token stop at once, time alone
+// ends a temporary ban, unban ends the one in force (and of a user no ban
+// holds changes nothing), and removeContent hides the user's public posts
+// with a moderation record each, in the ban's transaction.
+func TestV1Ban(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		app := apptest.New(t, db)
+		admin, root := app.Admin(t)
+		var clock atomic.Int64
+		clock.Store(time.Now().UnixNano())
+		app.Store.Now = func() time.Time { return time.Unix(0, clock.Load()).UTC() }
+		u := app.User(t, "member@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		for dur, want := range map[string]time.Duration{"30m": 30 * time.Minute, "2h": 2 * time.Hour, "3d": 72 * time.Hour, "1w": 7 * 24 * time.Hour} {
+			code, got := banV1(t, app, admin, u.ID, `{"action":"ban","reason":"spam","duration":"`+dur+`"}`)
+			if code != 200 || got.User.Status != "banned" || got.Ban == nil || got.Ban.ExpiresAt == nil || got.Ban.CreatedBy != itoa(root.ID) {
+				t.Fatalf("ban %s: %d %+v", dur, code, got)
+			}
+			created, _ := time.Parse(time.RFC3339, got.Ban.CreatedAt)
+			expires, _ := time.Parse(time.RFC3339, *got.Ban.ExpiresAt)
+			if expires.Sub(created) != want {
+				t.Errorf("ban %s lasts %v", dur, expires.Sub(created))
+			}
+		}
+		if code, got := banV1(t, app, admin, u.ID, `{"action":"ban","reason":"for good"}`); code != 200 || got.Ban.ExpiresAt != nil {
+			t.Errorf("a permanent ban: %d %+v", code, got.Ban)
+		}
+		if code, got := banV1(t, app, admin, u.ID, `{"action":"unban"}`); code != 200 || got.User.Status != "active" || got.Ban == nil || got.Ban.Reason != "for good" {
+			t.Errorf("unban: %d %+v", code, got)
+		}
+		if code, got := banV1(t, app, admin, u.ID, `{"action":"unban"}`); code != 200 || got.Ban != nil || got.User.Status != "active" {
+			t.Errorf("unban of a user no ban holds: %d %+v", code, got)
+		}
+
+		session := app.SessionFor(t, u.ID)
+		token, _ := app.TokenFor(t, u.ID, auth.PermAdminRead)
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users", token); res.Code != 200 {
+			t.Fatalf("the admin's token before the ban: %d", res.Code)
+		}
+		if code, _ := banV1(t, app, admin, u.ID, `{"action":"ban","reason":"cooling off","duration":"1h"}`); code != 200 {
+			t.Fatal(code)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users", token); res.Code != 401 && res.Code != 403 {
+			t.Errorf("a banned admin's token: %d", res.Code)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/auth/session", session); strings.Contains(res.Body.String(), `"user"`) {
+			t.Errorf("a banned user's session: %s", res.Body)
+		}
+		clock.Add(int64(61 * time.Minute))
+		if got := listV1Users(t, app, admin, "status=banned"); got.Meta.Pagination.Total != 0 {
+			t.Errorf("an hour and a minute later, still banned: %v", got.usernames())
+		}
+
+		author := app.User(t, "author@example.com")
+		for i := range 3 {
+			newPostAs(t, app, author.ID, fmt.Sprint("Post ", i))
+		}
+		draft := app.Store.Change(ctx, func(ctx context.Context) error {
+			_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: "Draft", Content: "x"})
+			return err
+		})
+		if draft != nil {
+			t.Fatal(draft)
+		}
+		code, got := banV1(t, app, admin, author.ID, `{"action":"ban","reason":"spam ring","removeContent":true}`)
+		hidden, _ := db.NewSelect().Model((*models.Post)(nil)).Where("author_id = ? AND status = 'hidden'", author.ID).Count(ctx)
+		records, _ := db.NewSelect().Model((*models.ModerationAction)(nil)).Where("action = 'hide' AND reason = 'spam ring'").Count(ctx)
+		if code != 200 || got.HiddenPosts != 3 || hidden != 3 || records != 3 {
+			t.Errorf("removeContent: %d, %d hidden by the answer, %d in the database, %d records", code, got.HiddenPosts, hidden, records)
+		}
+	})
+}
+
+// TestV1BanRefusals: 422 for each bad body, 404, 403 for oneself and for a
+// super admin unless the caller is one, 423 under another admin's lock.
+func TestV1BanRefusals(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		super, root := app.Admin(t)
+		u := app.User(t, "member@example.com")
+		for body, field := range map[string]string{
+			`{"reason":"x"}`: "action", `{"action":"kick","reason":"x"}`: "action", `{"action":"ban"}`: "reason",
+			`{"action":"ban","reason":"x","duration":"5x"}`: "duration", `{"action":"ban","reason":"x","duration":"0d"}`: "duration",
+			`{"action":"unban","duration":"1d"}`: "action", `{"action":"ban","reason":"x","until":"later"}`: "until",
+		} {
+			res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/"+itoa(u.ID)+"/ban", super, body)
+			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
+				t.Errorf("%s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
+			}
+		}
+		ban := `{"action":"ban","reason":"x"}`
+		if code, _ := banV1(t, app, super, 999999, ban); code != 404 {
+			t.Errorf("unknown user: %d", code)
+		}
+		if code, _ := banV1(t, app, super, root.ID, ban); code != 403 {
+			t.Errorf("banning oneself: %d", code)
+		}
+		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		bossSession := app.SessionFor(t, boss.ID)
+		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/"+itoa(root.ID)+"/ban", bossSession, ban)
+		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:super" {
+			t.Errorf("an admin bans a super admin: %d %s", res.Code, res.Body)
+		}
+		other := app.User(t, "other@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		if code, _ := banV1(t, app, super, other.ID, ban); code != 200 {
+			t.Errorf("a super admin bans a super admin: %d", code)
+		}
+		apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", bossSession, `{"type":"user","id":"`+itoa(u.ID)+`"}`)
+		if code, _ := banV1(t, app, super, u.ID, ban); code != 423 {
+			t.Errorf("under another admin's lock: %d", code)
+		}
+		if code, _ := banV1(t, app, bossSession, u.ID, ban); code != 200 {
+			t.Errorf("the lock's holder: %d", code)
 		}
 	})
 }

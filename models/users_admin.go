@@ -77,3 +77,25 @@ func (s *Store) ListedUserByID(ctx context.Context, id int64) (*ListedUser, erro
 		Where("u.id = ?", id).Scan(ctx)
 	return out, notFound(err, "user")
 }
+
+// HideUserPosts hides user id's published and flagged posts, with a
+// moderation record for each (action hide, the given reason), set-based so
+// that a prolific author's ban stays two statements. It returns how many
+// it hid. Call it inside a change.
+func (s *Store) HideUserPosts(ctx context.Context, id, adminID int64, reason string) (int, error) {
+	db, now := s.db(ctx), s.now()
+	shown := []string{PostPublished, PostFlagged}
+	_, err := db.NewRaw(`INSERT INTO moderation_actions (post_id, post_title, admin_id, action, reason, notes, from_status, to_status, created_at)
+		SELECT p.id, p.title, ?, 'hide', ?, 'hidden with the author''s ban', p.status, ?, ? FROM posts AS p
+		WHERE p.author_id = ? AND p.status IN (?)`, adminID, reason, PostHidden, now, id, bun.In(shown)).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("record hiding of user %d's posts: %w", id, err)
+	}
+	res, err := db.NewUpdate().Model((*Post)(nil)).Set("status = ?", PostHidden).Set("updated_at = ?", now).
+		Where("author_id = ? AND status IN (?)", id, bun.In(shown)).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("hide user %d's posts: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}

@@ -251,6 +251,13 @@ func routes(d Deps, hs handlerSet) []Route {
 					http.StatusForbidden: "Your own status or role, or a super admin's user unless you are one.",
 					http.StatusLocked:    "Another admin holds the user's edit lock (lockedBy, lockedAt).",
 				}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1UserBan, Handler: hs.v1Users.Ban, Audit: Audit{Action: "user.ban", Target: "user"},
+			Doc: Doc{Summary: "Ban or unban a user", Body: api.V1BanRequest{}, Response: api.V1Of[api.V1BanResult]{},
+				Description: "A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null).",
+				Errors: map[int]string{
+					http.StatusForbidden: "Yourself, or a super admin unless you are one.",
+					http.StatusLocked:    "Another admin holds the user's edit lock (lockedBy, lockedAt).",
+				}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditVerify, Handler: hs.audit.Verify, Audit: Audit{Action: "audit.verify"},
