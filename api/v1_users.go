@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -148,9 +149,18 @@ const MaxAdminNotes = 2000
 
 // Check reports what is wrong with the update.
 func (u *V1UserUpdate) Check() error {
+	if issues := u.issues("body"); len(issues) > 0 {
+		return Invalid(issues...)
+	}
+	return nil
+}
+
+// issues lists what is wrong with the update; empty is reported on the
+// field named none.
+func (u *V1UserUpdate) issues(none string) []Issue {
 	var issues []Issue
 	if u.Status == nil && u.Role == nil && u.IsVerified == nil && u.Notes == nil {
-		issues = append(issues, FieldIssue("body", "too_small", "give at least one of status, role, isVerified, notes"))
+		issues = append(issues, FieldIssue(none, "too_small", "give at least one of status, role, isVerified, notes"))
 	}
 	if u.Status != nil && *u.Status != "active" && *u.Status != "inactive" {
 		msg := "status must be active or inactive"
@@ -165,10 +175,7 @@ func (u *V1UserUpdate) Check() error {
 	if u.Notes != nil && len([]rune(*u.Notes)) > MaxAdminNotes {
 		issues = append(issues, FieldIssue("notes", "too_big", "notes must be at most 2000 characters"))
 	}
-	if len(issues) > 0 {
-		return Invalid(issues...)
-	}
-	return nil
+	return issues
 }
 
 // V1BanRequest is the body of POST /api/v1/admin/users/{id}/ban.
@@ -230,4 +237,64 @@ type V1Ban struct {
 	ExpiresAt *string `json:"expiresAt" format:"date-time"`
 	CreatedAt string  `json:"createdAt" format:"date-time"`
 	CreatedBy *string `json:"createdBy"`
+}
+
+// MaxBulkUsers is how many users one bulk update may name.
+const MaxBulkUsers = 500
+
+// V1BulkUpdate is the body of POST /api/v1/admin/users/bulk-update
+// (DECISIONS.md section 4).
+type V1BulkUpdate struct {
+	UserIDs []string          `json:"userIds" minItems:"1" maxItems:"500" description:"User ids (strings of digits); a repeated id changes once."`
+	Changes V1BulkUserChanges `json:"changes"`
+}
+
+// V1BulkUserChanges is what a bulk update changes: at least one field.
+type V1BulkUserChanges struct {
+	Status     *string `json:"status,omitempty" enum:"active,inactive"`
+	Role       *string `json:"role,omitempty" enum:"user,moderator,admin"`
+	IsVerified *bool   `json:"isVerified,omitempty"`
+}
+
+// Check reads the ids (distinct, in the order given), or says what is
+// wrong with the request.
+func (b *V1BulkUpdate) Check() ([]int64, error) {
+	var issues []Issue
+	switch n := len(b.UserIDs); {
+	case n == 0:
+		issues = append(issues, FieldIssue("userIds", "too_small", "name at least one user"))
+	case n > MaxBulkUsers:
+		issues = append(issues, FieldIssue("userIds", "too_big", "name at most 500 users"))
+	}
+	var ids []int64
+	seen := map[int64]bool{}
+	for _, s := range b.UserIDs {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id < 1 {
+			issues = append(issues, FieldIssue("userIds", "invalid_string", "every user id must be a string of digits"))
+			break
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	ch := V1UserUpdate{Status: b.Changes.Status, Role: b.Changes.Role, IsVerified: b.Changes.IsVerified}
+	for _, is := range ch.issues("changes") {
+		if is.Path[0] != "changes" {
+			is.Path = append([]string{"changes"}, is.Path...)
+		}
+		issues = append(issues, is)
+	}
+	if len(issues) > 0 {
+		return nil, Invalid(issues...)
+	}
+	return ids, nil
+}
+
+// V1BulkResult answers a bulk update: how many users it changed, and each
+// as it now is.
+type V1BulkResult struct {
+	Updated int      `json:"updated"`
+	Users   []V1User `json:"users"`
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,4 +160,59 @@ func BenchmarkSearch(b *testing.B) {
 		{"all-two-common-words", get("/api/search", common...)},
 		{"users", get("/api/search/users", "garcia", "lee", "smith", "nakamura")},
 	})
+}
+
+// BenchmarkBulkUpdate measures POST /api/v1/admin/users/bulk-update with
+// 500 users spread over the whole list, one request at a time (a bulk
+// change is one admin's act), alternating isVerified so every request
+// changes every row; the audit entry holds all 500 befores and afters.
+func BenchmarkBulkUpdate(b *testing.B) {
+	base, h := benchServer(b)
+	total := adminUsersTotal(b, base, h)
+	var ids []string
+	for page := range 5 {
+		ids = append(ids, v1UserIDs(b, base, h, 1+(page+1)*total/7)...)
+	}
+	list, _ := json.Marshal(ids)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		body := fmt.Sprintf(`{"userIds":%s,"changes":{"isVerified":%t}}`, list, i%2 == 0)
+		req, _ := http.NewRequest(http.MethodPost, base+"/api/v1/admin/users/bulk-update", strings.NewReader(body))
+		req.Header = h.Clone()
+		req.Header.Set("Content-Type", "application/json")
+		start := time.Now()
+		res, err := http.DefaultClient.Do(req)
+		if err != nil || res.StatusCode != http.StatusOK {
+			b.Fatalf("bulk update: %v %v", err, res)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(apptest.Millis(apptest.Quantile(lat, 0.5)), "p50-ms")
+	b.ReportMetric(apptest.Millis(apptest.Quantile(lat, 0.99)), "p99-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// v1UserIDs reads the ids of the 100 users from offset on.
+func v1UserIDs(b *testing.B, base string, h http.Header, offset int) []string {
+	req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/api/v1/admin/users?limit=100&offset=%d", base, offset), nil)
+	req.Header = h
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer res.Body.Close()
+	var page struct{ Data []api.V1User }
+	if err := json.NewDecoder(res.Body).Decode(&page); err != nil || len(page.Data) != 100 {
+		b.Fatalf("users from %d: %d, %v", offset, res.StatusCode, err)
+	}
+	ids := make([]string, len(page.Data))
+	for i, u := range page.Data {
+		ids[i] = u.ID
+	}
+	return ids
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -24,6 +26,10 @@ type V1UserStore interface {
 	UnbanUser(ctx context.Context, userID, adminID int64) error
 	ActiveBan(ctx context.Context, userID int64) (*models.Ban, error)
 	HideUserPosts(ctx context.Context, id, adminID int64, reason string) (int, error)
+	Change(ctx context.Context, fn func(ctx context.Context) error) error
+	ListedUsersByID(ctx context.Context, ids []int64) ([]models.ListedUser, error)
+	BulkUpdateUsers(ctx context.Context, ids []int64, adminID int64, ch models.UserAdminChange) (int, error)
+	CheckLocks(ctx context.Context, typ string, ids []string, userID int64) error
 }
 
 // V1Users answers the versioned admin family's users routes (interface.md
@@ -284,4 +290,90 @@ func mayBan(caller *auth.Principal, u *models.ListedUser) error {
 func v1Ban(b *models.Ban) *api.V1Ban {
 	return &api.V1Ban{ID: itoa(b.ID), Reason: b.Reason, ExpiresAt: api.OptionalTimestamp(b.ExpiresAt),
 		CreatedAt: api.Timestamp(b.CreatedAt), CreatedBy: optionalID(b.CreatedBy)}
+}
+
+// BulkUpdate answers POST /api/v1/admin/users/bulk-update {userIds,
+// changes}: every named user changes in one transaction with one
+// users.bulk_update audit entry holding each user's before and after, or
+// none does. Statuses: 200, 401, 403 (the caller's own status or role
+// among them), 404 naming unknown ids, 422, 423.
+func (h V1Users) BulkUpdate(c echo.Context) error {
+	var req api.V1BulkUpdate
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ids, err := req.Check()
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	caller := auth.PrincipalFrom(ctx)
+	ch := models.UserAdminChange{Status: req.Changes.Status, IsVerified: req.Changes.IsVerified}
+	if req.Changes.Role != nil {
+		ch.Roles = auth.ImpliedRoles(*req.Changes.Role)
+	}
+	var out api.V1BulkResult
+	err = h.Store.Change(ctx, func(ctx context.Context) error {
+		before, err := h.bulkTargets(ctx, caller, ids, ch)
+		if err != nil {
+			return err
+		}
+		if out.Updated, err = h.Store.BulkUpdateUsers(ctx, ids, caller.UserID, ch); err != nil {
+			return err
+		}
+		after, err := h.Store.ListedUsersByID(ctx, ids)
+		if err != nil {
+			return err
+		}
+		out.Users = make([]api.V1User, len(after))
+		changes := make([]map[string]any, len(after))
+		for i := range after {
+			out.Users[i] = v1User(&after[i])
+			changes[i] = map[string]any{"id": itoa(after[i].ID), "before": auditFields(&before[i]), "after": auditFields(&after[i])}
+		}
+		setAuditTarget(ctx, "users", "", map[string]any{"count": len(after), "users": changes})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.OK(out))
+}
+
+// bulkTargets reads the users a bulk update names, in id order, after
+// checking that all exist, that none is the caller when status or role
+// change, and that no other admin holds any one's edit lock.
+func (h V1Users) bulkTargets(ctx context.Context, caller *auth.Principal, ids []int64, ch models.UserAdminChange) ([]models.ListedUser, error) {
+	users, err := h.Store.ListedUsersByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	if len(users) < len(ids) {
+		return nil, &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound,
+			Message: "No user has id " + strings.Join(missingIDs(ids, users), ", ")}
+	}
+	if (ch.Status != nil || ch.Roles != nil) && slices.Contains(ids, caller.UserID) {
+		return nil, &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions,
+			Message: "You cannot change your own status or role"}
+	}
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = itoa(id)
+	}
+	return users, h.Store.CheckLocks(ctx, "user", keys, caller.UserID)
+}
+
+// missingIDs lists the ids no user of found has.
+func missingIDs(ids []int64, found []models.ListedUser) []string {
+	have := map[int64]bool{}
+	for _, u := range found {
+		have[u.ID] = true
+	}
+	var out []string
+	for _, id := range ids {
+		if !have[id] {
+			out = append(out, itoa(id))
+		}
+	}
+	return out
 }

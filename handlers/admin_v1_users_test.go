@@ -507,3 +507,125 @@ func TestV1BanRefusals(t *testing.T) {
 		}
 	})
 }
+
+// bulkUsers inserts n plain users in one statement and returns their ids
+// as the bulk route takes them.
+func bulkUsers(t *testing.T, app *apptest.App, n int) []string {
+	t.Helper()
+	now := app.Store.Timestamp()
+	users := make([]models.User, n)
+	for i := range users {
+		users[i] = models.User{Username: fmt.Sprint("bulk", i), Email: fmt.Sprintf("bulk%d@example.com", i),
+			Status: models.UserActive, IsActive: true, ProfilePublic: true, CreatedAt: now, UpdatedAt: now}
+	}
+	if _, err := app.Store.DB.NewInsert().Model(&users).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, n)
+	for i, u := range users {
+		ids[i] = itoa(u.ID)
+	}
+	return ids
+}
+
+func idList(ids []string) string {
+	b, _ := json.Marshal(ids)
+	return string(b)
+}
+
+// TestV1BulkUpdate: 500 users change in one request, with one audit entry
+// holding each one's before and after; one unknown id among them changes
+// nothing.
+func TestV1BulkUpdate(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		app := apptest.New(t, db)
+		super, _ := app.Admin(t)
+		ids := bulkUsers(t, app, 500)
+		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", super,
+			`{"userIds":`+idList(ids)+`,"changes":{"role":"moderator","isVerified":true}}`)
+		var got struct {
+			Data struct {
+				Updated int
+				Users   []struct {
+					ID, Role   string
+					IsVerified bool
+				}
+			}
+		}
+		json.Unmarshal(res.Body.Bytes(), &got)
+		if res.Code != 200 || got.Data.Updated != 500 || len(got.Data.Users) != 500 || got.Data.Users[499].Role != "moderator" || !got.Data.Users[0].IsVerified {
+			t.Fatalf("%d, updated %d, %d users", res.Code, got.Data.Updated, len(got.Data.Users))
+		}
+		mods, _ := db.NewSelect().TableExpr("user_roles AS ur").Join("JOIN roles AS r ON r.id = ur.role_id").
+			Where("r.name = 'moderator'").Count(ctx)
+		entries := app.AuditEntries(t)
+		e := entries[len(entries)-1]
+		changes, _ := e.Details["users"].([]any)
+		first, _ := changes[0].(map[string]any)
+		before, _ := first["before"].(map[string]any)
+		after, _ := first["after"].(map[string]any)
+		if mods != 500 || e.Action != "users.bulk_update" || e.Status != 200 || len(changes) != 500 ||
+			before["role"] != "user" || after["role"] != "moderator" || after["isVerified"] != true {
+			t.Errorf("%d moderators; audit entry %s %d with %d changes, first %v", mods, e.Action, e.Status, len(changes), first)
+		}
+
+		res = apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", super,
+			`{"userIds":`+idList([]string{ids[0], ids[0]})+`,"changes":{"isVerified":false}}`)
+		if res.Code != 200 || !strings.Contains(res.Body.String(), `"updated":1`) {
+			t.Errorf("a repeated id: %d %s", res.Code, res.Body)
+		}
+		res = apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", super,
+			`{"userIds":`+idList([]string{ids[0], "999999", ids[1]})+`,"changes":{"status":"inactive"}}`)
+		inactive, _ := db.NewSelect().Model((*models.User)(nil)).Where("status = 'inactive'").Count(ctx)
+		if res.Code != 404 || !strings.Contains(res.Body.String(), "999999") || inactive != 0 {
+			t.Errorf("an unknown id: %d %s, %d users inactive", res.Code, res.Body, inactive)
+		}
+	})
+}
+
+// TestV1BulkUpdateRefusals: 422 for each bad body, 403 without admin:super
+// or with one's own status among the changes, 423 under another admin's
+// lock.
+func TestV1BulkUpdateRefusals(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		super, root := app.Admin(t)
+		ids := bulkUsers(t, app, 3)
+		many := make([]string, 501)
+		for i := range many {
+			many[i] = fmt.Sprint(i + 1)
+		}
+		for body, field := range map[string]string{
+			`{"userIds":[],"changes":{"isVerified":true}}`:                     "userIds",
+			`{"userIds":` + idList(many) + `,"changes":{"isVerified":true}}`:   "userIds",
+			`{"userIds":["x"],"changes":{"isVerified":true}}`:                  "userIds",
+			`{"userIds":[` + ids[0] + `],"changes":{"isVerified":true}}`:       "userIds",
+			`{"userIds":["` + ids[0] + `"],"changes":{}}`:                      "changes",
+			`{"userIds":["` + ids[0] + `"],"changes":{"status":"banned"}}`:     "changes.status",
+			`{"userIds":["` + ids[0] + `"],"changes":{"notes":"x"}}`:           "notes",
+			`{"userIds":["` + ids[0] + `"],"changes":{"role":"x"},"dryRun":1}`: "dryRun",
+		} {
+			res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", super, body)
+			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
+				t.Errorf("%.60s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
+			}
+		}
+		ok := `{"userIds":` + idList(ids) + `,"changes":{"isVerified":true}}`
+		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", app.SessionFor(t, boss.ID), ok)
+		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:super" {
+			t.Errorf("an admin without admin:super: %d %s", res.Code, res.Body)
+		}
+		self := `{"userIds":` + idList(append(ids, itoa(root.ID))) + `,"changes":{"role":"user"}}`
+		if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", super, self); res.Code != 403 {
+			t.Errorf("one's own role among the changes: %d %s", res.Code, res.Body)
+		}
+		other := app.User(t, "other@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", app.SessionFor(t, other.ID), `{"type":"user","id":"`+ids[2]+`"}`)
+		res = apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", super, ok)
+		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 423 || e.Error.LockedBy != "other" {
+			t.Errorf("one user under another admin's lock: %d %s", res.Code, res.Body)
+		}
+	})
+}

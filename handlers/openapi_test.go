@@ -103,6 +103,11 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		u := e.app.User(t, "banned.v1@example.com")
 		return sampleRequest{api.AdminV1UserPath(u.ID) + "/ban", e.super, `{"action":"ban","reason":"spam","duration":"7d"}`, 200}
 	},
+	"POST /api/v1/admin/users/bulk-update": func(t *testing.T, e sampleEnv) sampleRequest {
+		a, b := e.app.User(t, "bulk.a@example.com"), e.app.User(t, "bulk.b@example.com")
+		body := `{"userIds":["` + itoa(a.ID) + `","` + itoa(b.ID) + `"],"changes":{"isVerified":true}}`
+		return sampleRequest{"/api/v1/admin/users/bulk-update", e.super, body, 200}
+	},
 	"GET /api/v1/admin/audit-logs":        asSuper("/api/v1/admin/audit-logs?limit=5&action=token.list", "", 200),
 	"GET /api/v1/admin/audit-logs/verify": asSuper("/api/v1/admin/audit-logs/verify", "", 200),
 	"POST /api/v1/admin/locks":            asSuper("/api/v1/admin/locks", `{"type":"post","id":"41"}`, http.StatusCreated),

@@ -54,7 +54,7 @@ type BanInput struct {
 func (s *Store) BanUser(ctx context.Context, in BanInput) (*Ban, error) {
 	now := s.now()
 	db := s.db(ctx)
-	if err := endBans(ctx, db, in.UserID, in.AdminID, now); err != nil {
+	if err := endBans(ctx, db, []int64{in.UserID}, in.AdminID, now); err != nil {
 		return nil, err
 	}
 	b := &Ban{UserID: in.UserID, Reason: in.Reason, Notes: in.Notes, CreatedBy: &in.AdminID, CreatedAt: now}
@@ -85,7 +85,7 @@ func (s *Store) UnbanUser(ctx context.Context, userID, adminID int64) error {
 	if u.Status != UserBanned {
 		return fmt.Errorf("unban user %d: %w", userID, ErrNotBanned)
 	}
-	if err := endBans(ctx, db, userID, adminID, now); err != nil {
+	if err := endBans(ctx, db, []int64{userID}, adminID, now); err != nil {
 		return err
 	}
 	_, err = db.NewUpdate().Model((*User)(nil)).Set("status = ?", UserActive).Set("is_active = ?", true).
@@ -93,9 +93,10 @@ func (s *Store) UnbanUser(ctx context.Context, userID, adminID int64) error {
 	return err
 }
 
-func endBans(ctx context.Context, db bun.IDB, userID, adminID int64, now time.Time) error {
+// endBans ends the bans in force of the users of ids.
+func endBans(ctx context.Context, db bun.IDB, ids []int64, adminID int64, now time.Time) error {
 	_, err := db.NewUpdate().Model((*Ban)(nil)).Set("ended_at = ?", now).Set("ended_by = ?", adminID).
-		Where("user_id = ?", userID).Where(banInForce, now).Exec(ctx)
+		Where("user_id IN (?)", bun.In(ids)).Where(banInForce, now).Exec(ctx)
 	return err
 }
 

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/uptrace/bun"
 )
 
 // ErrLocked is matched by *LockedError.
@@ -64,6 +66,12 @@ func (s *Store) ReleaseLock(ctx context.Context, typ, id string, userID int64) e
 // CheckLock fails with *LockedError when another user holds an unexpired
 // lock on the resource. Writes call it inside their change (ChangeLocked).
 func (s *Store) CheckLock(ctx context.Context, typ, id string, userID int64) error {
+	return s.CheckLocks(ctx, typ, []string{id}, userID)
+}
+
+// CheckLocks is CheckLock for several resources of one type at once: it
+// fails with the first lock another user holds on any of them.
+func (s *Store) CheckLocks(ctx context.Context, typ string, ids []string, userID int64) error {
 	var row struct {
 		LockedBy int64
 		LockedAt time.Time
@@ -72,15 +80,16 @@ func (s *Store) CheckLock(ctx context.Context, typ, id string, userID int64) err
 	err := s.db(ctx).NewSelect().Model((*Lock)(nil)).
 		ColumnExpr("lk.locked_by, lk.locked_at, u.username").
 		Join("JOIN users AS u ON u.id = lk.locked_by").
-		Where("lk.resource_type = ? AND lk.resource_id = ?", typ, id).
+		Where("lk.resource_type = ? AND lk.resource_id IN (?)", typ, bun.In(ids)).
 		Where("lk.expires_at > ?", s.now()).
 		Where("lk.locked_by <> ?", userID).
+		OrderExpr("lk.resource_id").Limit(1).
 		Scan(ctx, &row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("check lock %s %s: %w", typ, id, err)
+		return fmt.Errorf("check locks on %s %v: %w", typ, ids, err)
 	}
 	return &LockedError{ByUserID: row.LockedBy, By: row.Username, At: row.LockedAt}
 }

@@ -23,11 +23,27 @@ type UserAdminChange struct {
 // UpdateUserAsAdmin applies ch to user id on behalf of admin adminID. Call
 // it inside a change.
 func (s *Store) UpdateUserAsAdmin(ctx context.Context, id, adminID int64, ch UserAdminChange) error {
+	n, err := s.updateUsers(ctx, []int64{id}, adminID, ch)
+	if err == nil && n == 0 {
+		err = fmt.Errorf("user %d: %w", id, ErrNotFound)
+	}
+	return err
+}
+
+// BulkUpdateUsers applies ch to every user of ids at once, on behalf of
+// admin adminID: a few statements whatever the number of users. Call it
+// inside a change; it updates the users that exist and says how many.
+func (s *Store) BulkUpdateUsers(ctx context.Context, ids []int64, adminID int64, ch UserAdminChange) (int, error) {
+	n, err := s.updateUsers(ctx, ids, adminID, ch)
+	return int(n), err
+}
+
+func (s *Store) updateUsers(ctx context.Context, ids []int64, adminID int64, ch UserAdminChange) (int64, error) {
 	db, now := s.db(ctx), s.now()
-	q := db.NewUpdate().Model((*User)(nil)).Set("updated_at = ?", now).Where("id = ?", id)
+	q := db.NewUpdate().Model((*User)(nil)).Set("updated_at = ?", now).Where("id IN (?)", bun.In(ids))
 	if ch.Status != nil {
-		if err := endBans(ctx, db, id, adminID, now); err != nil {
-			return err
+		if err := endBans(ctx, db, ids, adminID, now); err != nil {
+			return 0, err
 		}
 		q = q.Set("status = ?", *ch.Status).Set("is_active = ?", *ch.Status != UserInactive)
 	}
@@ -38,34 +54,45 @@ func (s *Store) UpdateUserAsAdmin(ctx context.Context, id, adminID int64, ch Use
 		q = q.Set("admin_notes = ?", nullString(*ch.Notes))
 	}
 	res, err := q.Exec(ctx)
-	if err := oneRow(res, err, "user"); err != nil {
-		return err
+	if err != nil {
+		return 0, fmt.Errorf("update users: %w", err)
 	}
-	if ch.Roles != nil {
-		return s.setRoles(ctx, id, adminID, ch.Roles)
+	n, err := res.RowsAffected()
+	if err == nil && ch.Roles != nil {
+		err = s.setRoles(ctx, ids, adminID, ch.Roles)
 	}
-	return nil
+	return n, err
 }
 
-// setRoles makes user id hold exactly roles, and "user".
-func (s *Store) setRoles(ctx context.Context, id, adminID int64, roles []string) error {
+// setRoles makes each user of ids hold exactly roles, and "user".
+func (s *Store) setRoles(ctx context.Context, ids []int64, adminID int64, roles []string) error {
 	db := s.db(ctx)
 	if !slices.Contains(roles, RoleUser) {
 		roles = append(slices.Clone(roles), RoleUser)
 	}
-	_, err := db.NewDelete().TableExpr("user_roles").Where("user_id = ?", id).
+	_, err := db.NewDelete().TableExpr("user_roles").Where("user_id IN (?)", bun.In(ids)).
 		Where("role_id NOT IN (SELECT r.id FROM roles AS r WHERE r.name IN (?))", bun.In(roles)).Exec(ctx)
 	if err != nil {
-		return fmt.Errorf("set roles of user %d: %w", id, err)
+		return fmt.Errorf("set roles: %w", err)
 	}
 	_, err = db.NewRaw(`INSERT INTO user_roles (user_id, role_id, granted_at, granted_by)
-		SELECT ?, r.id, ?, ? FROM roles AS r WHERE r.name IN (?)
-		AND NOT EXISTS (SELECT 1 FROM user_roles AS ur WHERE ur.user_id = ? AND ur.role_id = r.id)`,
-		id, s.now(), adminID, bun.In(roles), id).Exec(ctx)
+		SELECT u.id, r.id, ?, ? FROM users AS u CROSS JOIN roles AS r WHERE u.id IN (?) AND r.name IN (?)
+		AND NOT EXISTS (SELECT 1 FROM user_roles AS ur WHERE ur.user_id = u.id AND ur.role_id = r.id)`,
+		s.now(), adminID, bun.In(ids), bun.In(roles)).Exec(ctx)
 	if err != nil {
-		return fmt.Errorf("set roles of user %d: %w", id, err)
+		return fmt.Errorf("set roles: %w", err)
 	}
 	return nil
+}
+
+// ListedUsersByID reads the users of ids that exist, as the versioned
+// admin list shows them, in id order.
+func (s *Store) ListedUsersByID(ctx context.Context, ids []int64) ([]ListedUser, error) {
+	db := s.db(ctx)
+	var out []ListedUser
+	err := selectUsers(db.NewSelect().Model(&out), s.now()).ColumnExpr("(?) AS top_role", topRole(db)).
+		Where("u.id IN (?)", bun.In(ids)).OrderExpr("u.id").Scan(ctx)
+	return out, err
 }
 
 // ListedUserByID reads one user as the versioned admin list shows it; an
