@@ -34,6 +34,8 @@ const (
 	PathAdminV1User       = PathAdminV1Users + "/:id"
 	PathAdminV1UserBan    = PathAdminV1User + "/ban"
 	PathAdminV1BulkUpdate = PathAdminV1Users + "/bulk-update"
+	PathAdminV1Posts      = PathAdminV1 + "/posts"
+	PathAdminV1Moderate   = PathAdminV1Posts + "/:id/moderate"
 	PathAdminLock         = PathAdminLocks + "/:type/:id"
 	PathAdminUnversioned  = "/api/admin"
 	PathAdminUsers        = PathAdminUnversioned + "/users"
@@ -53,6 +55,9 @@ func AdminTokenPath(jti string) string { return PathAdminTokens + "/" + jti }
 
 // AdminV1UserPath is one user's URL in the versioned admin family.
 func AdminV1UserPath(id int64) string { return PathAdminV1Users + "/" + itoa(id) }
+
+// AdminV1ModeratePath is where one post is moderated.
+func AdminV1ModeratePath(id int64) string { return PathAdminV1Posts + "/" + itoa(id) + "/moderate" }
 
 // AdminLockPath is the URL of the lock on one resource.
 func AdminLockPath(typ, id string) string { return PathAdminLocks + "/" + typ + "/" + id }

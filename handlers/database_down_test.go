@@ -26,6 +26,7 @@ var downBodies = map[string]string{
 	http.MethodPut + " " + api.PathAdminV1User:        `{"isVerified":true}`,
 	http.MethodPost + " " + api.PathAdminV1UserBan:    `{"action":"ban","reason":"spam"}`,
 	http.MethodPost + " " + api.PathAdminV1BulkUpdate: `{"userIds":["7"],"changes":{"isVerified":true}}`,
+	http.MethodPost + " " + api.PathAdminV1Moderate:   `{"action":"hide"}`,
 }
 
 // outage refuses new connections to db's database and ends the open ones,

@@ -108,6 +108,12 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		body := `{"userIds":["` + itoa(a.ID) + `","` + itoa(b.ID) + `"],"changes":{"isVerified":true}}`
 		return sampleRequest{"/api/v1/admin/users/bulk-update", e.super, body, 200}
 	},
+	"GET /api/v1/admin/posts": asSuper("/api/v1/admin/posts?limit=5&reportedOnly=true&sort=reportCount", "", 200),
+	"POST /api/v1/admin/posts/{id}/moderate": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		id, _ := strconv.ParseInt(p.ID, 10, 64)
+		return sampleRequest{api.AdminV1ModeratePath(id), e.super, `{"action":"flag","reason":"check the claims","notifyAuthor":true}`, 200}
+	},
 	"GET /api/v1/admin/audit-logs":        asSuper("/api/v1/admin/audit-logs?limit=5&action=token.list", "", 200),
 	"GET /api/v1/admin/audit-logs/verify": asSuper("/api/v1/admin/audit-logs/verify", "", 200),
 	"POST /api/v1/admin/locks":            asSuper("/api/v1/admin/locks", `{"type":"post","id":"41"}`, http.StatusCreated),

@@ -267,6 +267,17 @@ func routes(d Deps, hs handlerSet) []Route {
 					http.StatusForbidden: "Yourself, or a super admin unless you are one.",
 					http.StatusLocked:    "Another admin holds the user's edit lock (lockedBy, lockedAt).",
 				}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Posts, Handler: hs.v1Posts.List, Audit: Audit{Action: "posts.list"},
+			Doc: Doc{Summary: "List posts with admin metadata", Query: api.V1PostsQuery{}, Response: api.V1PageOf[api.V1Post]{},
+				Description: "Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id."}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1Moderate, Handler: hs.v1Posts.Moderate, Audit: Audit{Action: "post.moderate", Target: "post"},
+			Doc: Doc{Summary: "Approve, hide, delete or flag a post", Body: api.V1ModerationRequest{},
+				Response:    openapi.OneOf(api.V1Of[api.V1Post]{}, api.V1Of[api.V1DeletedPost]{}),
+				Description: "Every action is kept as a moderation record. Approve resolves the post's open reports; delete removes the post.",
+				Errors: map[int]string{
+					http.StatusForbidden: "Delete without admin:delete.",
+					http.StatusLocked:    "Another admin holds the post's edit lock (lockedBy, lockedAt).",
+				}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditVerify, Handler: hs.audit.Verify, Audit: Audit{Action: "audit.verify"},
@@ -377,6 +388,7 @@ type handlerSet struct {
 	locks       handlers.Locks
 	adminUsers  handlers.AdminUsers
 	v1Users     handlers.V1Users
+	v1Posts     handlers.V1Posts
 	search      handlers.Search
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage

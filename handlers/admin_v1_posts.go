@@ -1,0 +1,111 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+)
+
+// V1PostStore is what the versioned admin posts handlers need.
+type V1PostStore interface {
+	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
+	ListPostsAdmin(ctx context.Context, f models.PostListFilter) ([]models.ListedPost, int, error)
+	ListedPostByID(ctx context.Context, id int64) (*models.ListedPost, error)
+	ModeratePost(ctx context.Context, m models.Moderation) (string, error)
+}
+
+// V1Posts answers the versioned admin family's posts routes (interface.md
+// 4.1, DECISIONS.md section 4).
+type V1Posts struct {
+	Store V1PostStore
+}
+
+// List answers GET /api/v1/admin/posts: a page of posts filtered by
+// status, author, open reports and title, sorted as asked. Statuses: 200,
+// 401, 403, 422.
+func (h V1Posts) List(c echo.Context) error {
+	p, err := api.ParseV1Posts(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	rows, total, err := h.Store.ListPostsAdmin(c.Request().Context(), models.PostListFilter{
+		Status: p.Status, AuthorID: p.AuthorID, Reported: p.Reported, Search: p.Search, Sort: p.Sort, Desc: p.Desc,
+		Limit: p.Page.Limit, Offset: p.Page.Offset,
+	})
+	if err != nil {
+		return err
+	}
+	out := make([]api.V1Post, len(rows))
+	for i := range rows {
+		out[i] = v1Post(&rows[i])
+	}
+	return c.JSON(http.StatusOK, api.Page(out, total, p.Page))
+}
+
+// Moderate answers POST /api/v1/admin/posts/{id}/moderate {action, reason,
+// notes, notifyAuthor}: the post as it now is, or {deleted, id} after a
+// delete, which needs admin:delete too. Statuses: 200, 401, 403, 404, 422
+// (approving a draft), 423 while another admin holds the post's lock.
+func (h V1Posts) Moderate(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var req api.V1ModerationRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if err := req.Check(); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	caller := auth.PrincipalFrom(ctx)
+	if req.Action == "delete" && !caller.Can(auth.PermAdminDelete) {
+		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions,
+			Message: "Deleting a post needs admin:delete", RequiredPermission: auth.PermAdminDelete}
+	}
+	var post *models.ListedPost
+	err = h.Store.ChangeLocked(ctx, "post", itoa(id), caller.UserID, func(ctx context.Context) error {
+		from, err := h.Store.ModeratePost(ctx, models.Moderation{PostID: id, AdminID: caller.UserID, Action: req.Action,
+			Reason: req.Reason, Notes: req.Notes, NotifyAuthor: req.NotifyAuthor})
+		if errors.Is(err, models.ErrDraftNotApproved) {
+			return api.Invalid(api.FieldIssue("action", "invalid_enum_value", "a draft is published by its author, not approved"))
+		}
+		if err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "post", itoa(id), map[string]any{"action": req.Action, "reason": req.Reason,
+			"from": from, "notifyAuthor": req.NotifyAuthor})
+		if req.Action != "delete" {
+			post, err = h.Store.ListedPostByID(ctx, id)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if post == nil {
+		return c.JSON(http.StatusOK, api.OK(api.V1DeletedPost{Deleted: true, ID: itoa(id)}))
+	}
+	return c.JSON(http.StatusOK, api.OK(v1Post(post)))
+}
+
+func v1Post(p *models.ListedPost) api.V1Post {
+	out := api.V1Post{ID: itoa(p.ID), Title: p.Title, Content: p.Content, Status: p.Status, ReportCount: p.ReportCount,
+		Author:    api.V1PostAuthor{ID: itoa(p.AuthorID), Username: p.AuthorUsername, Status: p.AuthorStatus},
+		Reports:   make([]api.V1Report, len(p.Reports)),
+		CreatedAt: api.Timestamp(p.CreatedAt), UpdatedAt: api.Timestamp(p.UpdatedAt)}
+	for i, r := range p.Reports {
+		out.Reports[i] = api.V1Report{Reason: r.Reason, ReportedBy: itoa(r.ReporterID), ReportedAt: api.Timestamp(r.CreatedAt), Status: r.Status}
+	}
+	if p.LastAction != nil && p.LastActionAt != nil {
+		out.LastModeration = &api.V1LastModeration{Action: *p.LastAction, By: p.LastActionBy, At: api.Timestamp(*p.LastActionAt)}
+	}
+	return out
+}

@@ -1,0 +1,197 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+// v1PostList is the body of GET /api/v1/admin/posts.
+type v1PostList struct {
+	Data []struct {
+		ID, Title, Status string
+		Author            struct{ ID, Username, Status string }
+		ReportCount       int
+		Reports           []struct{ Reason, ReportedBy, Status string }
+		LastModeration    *struct {
+			Action string
+			By     *string
+		}
+	}
+	Meta struct{ Pagination struct{ Total int } }
+}
+
+func listV1Posts(t *testing.T, app *apptest.App, h http.Header, query string) v1PostList {
+	t.Helper()
+	res := apptest.Do(t, app, "GET", "/api/v1/admin/posts?"+query, h)
+	var got v1PostList
+	if err := json.Unmarshal(res.Body.Bytes(), &got); err != nil || res.Code != 200 {
+		t.Fatalf("%s: %d %s", query, res.Code, res.Body)
+	}
+	return got
+}
+
+func (l v1PostList) titles() []string {
+	var out []string
+	for _, p := range l.Data {
+		out = append(out, p.Title)
+	}
+	return out
+}
+
+// postByTitle finds a post's id by its title.
+func postByTitle(t *testing.T, db *bun.DB, title string) int64 {
+	t.Helper()
+	var id int64
+	if err := db.NewSelect().Model((*models.Post)(nil)).Column("id").Where("title = ?", title).Scan(context.Background(), &id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestV1PostsAndModeration: the list's filters and record (author, open
+// reports, last moderation), then each moderation action: approve resolves
+// the open reports and drops the post from the reported list, hide and
+// flag change the status, delete removes the row and keeps the record,
+// and notifyAuthor fills the author's inbox.
+func TestV1PostsAndModeration(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		app := apptest.New(t, db)
+		admin, root := app.Admin(t)
+		ada := app.User(t, "ada@example.com")
+		bob := app.User(t, "bob@example.com")
+		for _, title := range []string{"Seed swap", "Tomato blight", "Compost tea", "Bee hotel"} {
+			newPostAs(t, app, ada.ID, title)
+		}
+		newPostAs(t, app, bob.ID, "Bob's shed")
+		blight := postByTitle(t, db, "Tomato blight")
+		for _, reporter := range []int64{bob.ID, root.ID} {
+			res := apptest.DoBody(t, app, "POST", api.PostReportPath(itoa(blight)), app.SessionFor(t, reporter), `{"reason":"off topic"}`)
+			if res.Code != 201 && res.Code != 200 {
+				t.Fatalf("report: %d %s", res.Code, res.Body)
+			}
+		}
+		for query, want := range map[string][]string{
+			"":                                   {"Bob's shed", "Bee hotel", "Compost tea", "Tomato blight", "Seed swap"},
+			"author=" + itoa(bob.ID):             {"Bob's shed"},
+			"reportedOnly=true":                  {"Tomato blight"},
+			"reported=true&status=flagged":       nil,
+			"search=TOMATO":                      {"Tomato blight"},
+			"sort=title&order=asc&limit=2":       {"Bee hotel", "Bob's shed"},
+			"sort=reportCount&limit=1":           {"Tomato blight"},
+			"sort=created_at&order=asc&offset=4": {"Bob's shed"},
+		} {
+			if got := listV1Posts(t, app, admin, query).titles(); !slices.Equal(got, want) {
+				t.Errorf("%q: %v, want %v", query, got, want)
+			}
+		}
+		reported := listV1Posts(t, app, admin, "reported=true").Data[0]
+		if reported.ReportCount != 2 || len(reported.Reports) != 2 || reported.Reports[0].Status != "open" ||
+			reported.Author.Username != "ada" || reported.Author.Status != "active" || reported.LastModeration != nil {
+			t.Errorf("the reported post: %+v", reported)
+		}
+
+		moderate := func(id int64, body string) (int, string) {
+			res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(id), admin, body)
+			return res.Code, res.Body.String()
+		}
+		if code, body := moderate(blight, `{"action":"approve","reason":"fine","notifyAuthor":true}`); code != 200 || !strings.Contains(body, `"status":"published"`) {
+			t.Fatalf("approve: %d %s", code, body)
+		}
+		if n := listV1Posts(t, app, admin, "reported=true").Meta.Pagination.Total; n != 0 {
+			t.Errorf("after approve, %d posts still reported", n)
+		}
+		after := listV1Posts(t, app, admin, "search=blight").Data[0]
+		if after.LastModeration == nil || after.LastModeration.Action != "approve" || *after.LastModeration.By != "root" || after.Reports[0].Status != "resolved" {
+			t.Errorf("after approve: %+v", after)
+		}
+		tea := postByTitle(t, db, "Compost tea")
+		for action, status := range map[string]string{"hide": "hidden", "flag": "flagged"} {
+			if code, body := moderate(tea, `{"action":"`+action+`"}`); code != 200 || !strings.Contains(body, `"status":"`+status+`"`) {
+				t.Errorf("%s: %d %s", action, code, body)
+			}
+		}
+		seed := postByTitle(t, db, "Seed swap")
+		if code, body := moderate(seed, `{"action":"delete","reason":"spam","notifyAuthor":true}`); code != 200 || body != `{"success":true,"data":{"deleted":true,"id":"`+itoa(seed)+`"}}`+"\n" {
+			t.Errorf("delete: %d %s", code, body)
+		}
+		gone, _ := db.NewSelect().Model((*models.Post)(nil)).Where("id = ?", seed).Count(ctx)
+		var records []models.ModerationAction
+		db.NewSelect().Model(&records).OrderExpr("id").Scan(ctx)
+		var inbox []models.Notification
+		db.NewSelect().Model(&inbox).Where("user_id = ?", ada.ID).OrderExpr("id").Scan(ctx)
+		if gone != 0 || len(records) != 4 || records[3].Action != "delete" || records[3].FromStatus != "published" || records[3].ToStatus != "deleted" ||
+			records[0].FromStatus != "published" || records[0].ToStatus != "published" || *records[0].AdminID != root.ID {
+			t.Errorf("after delete: %d rows left, records %+v", gone, records)
+		}
+		if len(inbox) != 2 || inbox[0].Title != "Your post was approved" || inbox[1].Type != "critical" || !strings.Contains(inbox[1].Message, "spam") {
+			t.Errorf("the author's inbox: %+v", inbox)
+		}
+		entries := app.AuditEntries(t)
+		if e := entries[len(entries)-1]; e.Action != "post.moderate" || e.TargetID != itoa(seed) || e.Details["from"] != "published" {
+			t.Errorf("the last audit entry: %s %s %v", e.Action, e.TargetID, e.Details)
+		}
+	})
+}
+
+// TestV1ModerationRefusals: 422 for a bad body and for approving a draft,
+// 404, 403 for delete without admin:delete, 423 under another admin's
+// lock, and 422 for bad list parameters.
+func TestV1ModerationRefusals(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		app := apptest.New(t, db)
+		admin, root := app.Admin(t)
+		newPostAs(t, app, root.ID, "Published")
+		err := app.Store.Change(ctx, func(ctx context.Context) error {
+			_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: root.ID, Title: "Draft", Content: "x"})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		post, draft := postByTitle(t, db, "Published"), postByTitle(t, db, "Draft")
+		for body, field := range map[string]string{`{}`: "action", `{"action":"bury"}`: "action", `{"action":"hide","extra":1}`: "extra",
+			`{"action":"hide","reason":"` + strings.Repeat("r", 501) + `"}`: "reason"} {
+			res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(post), admin, body)
+			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || e.Error.Details[0].Field != field {
+				t.Errorf("%.30s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
+			}
+		}
+		if res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(draft), admin, `{"action":"approve"}`); res.Code != 422 {
+			t.Errorf("approving a draft: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(999999), admin, `{"action":"hide"}`); res.Code != 404 {
+			t.Errorf("an unknown post: %d", res.Code)
+		}
+		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		writer, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead, auth.PermAdminWrite)
+		res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(post), writer, `{"action":"delete"}`)
+		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:delete" {
+			t.Errorf("delete without admin:delete: %d %s", res.Code, res.Body)
+		}
+		apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", app.SessionFor(t, boss.ID), `{"type":"post","id":"`+itoa(post)+`"}`)
+		if res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(post), admin, `{"action":"hide"}`); res.Code != 423 {
+			t.Errorf("under another admin's lock: %d %s", res.Code, res.Body)
+		}
+		for query, field := range map[string]string{"status=gone": "status", "author=bob": "author", "reported=yes": "reported",
+			"sort=author": "sort", "limit=0": "limit", "search=": "search"} {
+			res := apptest.Do(t, app, "GET", "/api/v1/admin/posts?"+query, admin)
+			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || e.Error.Details[0].Field != field {
+				t.Errorf("%s: %d %s, want 422 naming %s", query, res.Code, res.Body, field)
+			}
+		}
+	})
+}

@@ -1,0 +1,240 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// PostListFilter selects a page of the versioned admin posts list.
+type PostListFilter struct {
+	Status   string // published, draft, hidden or flagged; "" for all
+	AuthorID *int64
+	Reported bool   // only posts with open reports
+	Search   string // a case-insensitive substring of the title
+	Sort     string // created_at, updated_at, report_count or title
+	Desc     bool
+	Limit    int
+	Offset   int
+}
+
+// ListedPost is a post as the admin list shows it: with its author, the
+// author's status as of now, its last moderation and its latest reports.
+type ListedPost struct {
+	Post           `bun:",extend"`
+	AuthorUsername string       `bun:",scanonly"`
+	AuthorStatus   string       `bun:",scanonly"`
+	LastAction     *string      `bun:",scanonly"`
+	LastActionBy   *string      `bun:",scanonly"` // the admin's username
+	LastActionAt   *time.Time   `bun:",scanonly"`
+	Reports        []PostReport `bun:"-"`
+}
+
+// ReportsPerPost is how many of a post's reports, the latest, the admin
+// list shows.
+const ReportsPerPost = 20
+
+var postOrder = map[string]string{
+	"created_at": "p.created_at", "updated_at": "p.updated_at", "report_count": "p.report_count", "title": "p.title",
+}
+
+// ListPostsAdmin reads a page of posts matching f, with their reports, and
+// how many match: three statements whatever the page's size.
+func (s *Store) ListPostsAdmin(ctx context.Context, f PostListFilter) ([]ListedPost, int, error) {
+	db := s.db(ctx)
+	dir := " ASC"
+	if f.Desc {
+		dir = " DESC"
+	}
+	var rows []ListedPost
+	err := s.listedPosts(db.NewSelect().Model(&rows)).Apply(filterPosts(f)).
+		OrderExpr(postOrder[f.Sort] + dir).OrderExpr("p.id" + dir).
+		Limit(int64(f.Limit)).Offset(int64(f.Offset)).Scan(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	total, err := db.NewSelect().Model((*Post)(nil)).Apply(filterPosts(f)).Count(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	return rows, int(total), s.attachReports(ctx, rows)
+}
+
+// listedPosts selects posts with their author and last moderation. The
+// post's columns are named: PostgreSQL's posts also hold the search
+// vector, which Post does not.
+func (s *Store) listedPosts(q *bun.SelectQuery) *bun.SelectQuery {
+	expr, args := statusNow(s.now())
+	last := q.DB().NewSelect().TableExpr("moderation_actions AS ma").Column("ma.id").
+		Where("ma.post_id = p.id").OrderExpr("ma.id DESC").Limit(1)
+	return q.ColumnExpr("p.id, p.author_id, p.title, p.content, p.status, p.report_count, p.created_at, p.updated_at, p.published_at").
+		Join("JOIN users AS u ON u.id = p.author_id").
+		Join("LEFT JOIN moderation_actions AS lm ON lm.id = (?)", last).
+		Join("LEFT JOIN users AS lmu ON lmu.id = lm.admin_id").
+		ColumnExpr("u.username AS author_username").ColumnExpr(expr+" AS author_status", args...).
+		ColumnExpr("lm.action AS last_action, lmu.username AS last_action_by, lm.created_at AS last_action_at")
+}
+
+// filterPosts adds f's conditions to a select of posts.
+func filterPosts(f PostListFilter) func(*bun.SelectQuery) *bun.SelectQuery {
+	return func(q *bun.SelectQuery) *bun.SelectQuery {
+		if f.Status != "" {
+			q = q.Where("p.status = ?", f.Status)
+		}
+		if f.AuthorID != nil {
+			q = q.Where("p.author_id = ?", *f.AuthorID)
+		}
+		if f.Reported {
+			q = q.Where("EXISTS (SELECT 1 FROM post_reports AS op WHERE op.post_id = p.id AND op.status = ?)", ReportOpen)
+		}
+		if f.Search != "" {
+			like := "LIKE"
+			if Dialect(q.DB()) == "postgres" {
+				like = "ILIKE"
+			}
+			q = q.Where("p.title "+like+" ? ESCAPE '\\'", "%"+escapeLike(f.Search)+"%")
+		}
+		return q
+	}
+}
+
+// attachReports gives each post its latest ReportsPerPost reports, in one
+// statement for the whole page.
+func (s *Store) attachReports(ctx context.Context, posts []ListedPost) error {
+	if len(posts) == 0 {
+		return nil
+	}
+	at := make(map[int64]int, len(posts))
+	ids := make([]int64, len(posts))
+	for i := range posts {
+		at[posts[i].ID], ids[i] = i, posts[i].ID
+		posts[i].Reports = []PostReport{}
+	}
+	var reports []PostReport
+	err := s.db(ctx).NewSelect().Model(&reports).Where("pr.post_id IN (?)", bun.In(ids)).
+		OrderExpr("pr.post_id, pr.created_at DESC, pr.id DESC").Scan(ctx)
+	for _, r := range reports {
+		p := &posts[at[r.PostID]]
+		if len(p.Reports) < ReportsPerPost {
+			p.Reports = append(p.Reports, r)
+		}
+	}
+	return err
+}
+
+// ListedPostByID reads one post as the admin list shows it.
+func (s *Store) ListedPostByID(ctx context.Context, id int64) (*ListedPost, error) {
+	rows := []ListedPost{}
+	err := s.listedPosts(s.db(ctx).NewSelect().Model(&rows)).Where("p.id = ?", id).Scan(ctx)
+	if err == nil && len(rows) == 0 {
+		err = fmt.Errorf("post %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &rows[0], s.attachReports(ctx, rows)
+}
+
+// Moderation is one moderation decision to apply.
+type Moderation struct {
+	PostID       int64
+	AdminID      int64
+	Action       string // approve, hide, delete or flag
+	Reason       string
+	Notes        string
+	NotifyAuthor bool
+}
+
+// ErrDraftNotApproved is an approve of a draft, which only its author
+// publishes.
+var ErrDraftNotApproved = errors.New("a draft is published by its author, not approved")
+
+// moderationTarget is the status each action leaves a post in.
+var moderationTarget = map[string]string{"approve": PostPublished, "hide": PostHidden, "flag": PostFlagged, "delete": "deleted"}
+
+// ModeratePost applies m and records it (admin, action, reason, notes,
+// from-status, to-status, time). Approve also resolves the post's open
+// reports; delete removes the row, the record staying. With NotifyAuthor
+// the author finds a notification in the inbox. It returns the status
+// the post had. Call it inside a change.
+func (s *Store) ModeratePost(ctx context.Context, m Moderation) (string, error) {
+	db, now := s.db(ctx), s.now()
+	var p Post
+	q := db.NewSelect().Model(&p).Where("p.id = ?", m.PostID)
+	if Dialect(db) == "postgres" {
+		q = q.For("UPDATE") // two admins' decisions on one post take turns
+	}
+	if err := q.Scan(ctx); err != nil {
+		return "", notFound(err, "post")
+	}
+	if m.Action == "approve" && p.Status == PostDraft {
+		return "", fmt.Errorf("post %d: %w", p.ID, ErrDraftNotApproved)
+	}
+	to := moderationTarget[m.Action]
+	rec := &ModerationAction{PostID: p.ID, PostTitle: p.Title, AdminID: &m.AdminID, Action: m.Action, Reason: m.Reason,
+		Notes: m.Notes, FromStatus: p.Status, ToStatus: to, CreatedAt: now}
+	if _, err := db.NewInsert().Model(rec).Exec(ctx); err != nil {
+		return "", fmt.Errorf("record moderation of post %d: %w", p.ID, err)
+	}
+	if err := s.applyModeration(ctx, &p, m, to); err != nil {
+		return "", err
+	}
+	if m.NotifyAuthor {
+		return p.Status, s.notifyAuthor(ctx, &p, m)
+	}
+	return p.Status, nil
+}
+
+func (s *Store) applyModeration(ctx context.Context, p *Post, m Moderation, to string) error {
+	db, now := s.db(ctx), s.now()
+	var err error
+	switch m.Action {
+	case "delete":
+		_, err = db.NewDelete().Model((*Post)(nil)).Where("id = ?", p.ID).Exec(ctx)
+	case "approve":
+		_, err = db.NewUpdate().Model((*PostReport)(nil)).Set("status = ?", ReportResolved).Set("resolved_at = ?", now).
+			Set("resolved_by = ?", m.AdminID).Where("post_id = ? AND status = ?", p.ID, ReportOpen).Exec(ctx)
+		if err == nil {
+			err = s.setPostStatus(ctx, p, to)
+		}
+	default:
+		err = s.setPostStatus(ctx, p, to)
+	}
+	if err != nil {
+		return fmt.Errorf("moderate post %d: %w", p.ID, err)
+	}
+	return nil
+}
+
+func (s *Store) setPostStatus(ctx context.Context, p *Post, to string) error {
+	q := s.db(ctx).NewUpdate().Model((*Post)(nil)).Set("status = ?", to).Set("updated_at = ?", s.now()).Where("id = ?", p.ID)
+	if to == PostPublished && p.PublishedAt == nil {
+		q = q.Set("published_at = ?", s.now())
+	}
+	_, err := q.Exec(ctx)
+	return err
+}
+
+// authorNotice is what the author's inbox says of each action.
+var authorNotice = map[string]struct{ title, kind string }{
+	"approve": {"Your post was approved", "success"},
+	"hide":    {"Your post was hidden", "warning"},
+	"flag":    {"Your post was flagged for review", "warning"},
+	"delete":  {"Your post was removed", "critical"},
+}
+
+func (s *Store) notifyAuthor(ctx context.Context, p *Post, m Moderation) error {
+	n := authorNotice[m.Action]
+	msg := fmt.Sprintf("%q: %s", p.Title, m.Reason)
+	if m.Reason == "" {
+		msg = fmt.Sprintf("%q", p.Title)
+	}
+	note := &Notification{UserID: p.AuthorID, Title: n.title, Message: msg, Type: n.kind, CreatedAt: s.now()}
+	if _, err := s.db(ctx).NewInsert().Model(note).Exec(ctx); err != nil {
+		return fmt.Errorf("notify the author of post %d: %w", p.ID, err)
+	}
+	return nil
+}
