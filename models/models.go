@@ -145,12 +145,15 @@ type Login struct {
 type Post struct {
 	bun.BaseModel `bun:"table:posts,alias:p"`
 
-	ID          int64      `bun:",pk,autoincrement"`
-	AuthorID    int64      `bun:",notnull"`
-	Title       string     `bun:",notnull"`
-	Content     string     `bun:",notnull"`
-	Status      string     `bun:",notnull"`
-	ReportCount int        `bun:",notnull"`
+	ID          int64  `bun:",pk,autoincrement"`
+	AuthorID    int64  `bun:",notnull"`
+	Title       string `bun:",notnull"`
+	Content     string `bun:",notnull"`
+	Status      string `bun:",notnull"`
+	ReportCount int    `bun:",notnull"`
+	// OpenReports counts the reports not yet resolved or dismissed; triggers
+	// on post_reports keep it.
+	OpenReports int        `bun:",notnull"`
 	CreatedAt   time.Time  `bun:",notnull"`
 	UpdatedAt   time.Time  `bun:",notnull"`
 	PublishedAt *time.Time `bun:""`

@@ -160,3 +160,52 @@ func TestReportPostRefusals(t *testing.T) {
 		}
 	})
 }
+
+// TestOpenReportsAreCounted: a post's count of open reports follows its
+// reports through a new report, a resolution and the deletion of a
+// reporter's account (the reports go with it), on both databases.
+func TestOpenReportsAreCounted(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		author, _ := s.CreateUser(ctx, models.NewUser{Email: "author@example.com"})
+		p := newPost(t, s, author.ID, "Reported")
+		open := func() int {
+			var n int
+			if err := db.NewSelect().Model((*models.Post)(nil)).Column("open_reports").Where("id = ?", p.ID).Scan(ctx, &n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		var reporters []int64
+		for i := range 3 {
+			u, _ := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("r%d@example.com", i)})
+			reporters = append(reporters, u.ID)
+			if err := s.Change(ctx, func(ctx context.Context) error { _, _, err := s.ReportPost(ctx, p.ID, u.ID, "spam"); return err }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := open(); n != 3 {
+			t.Fatalf("%d open reports, want 3", n)
+		}
+		db.NewUpdate().Model((*models.PostReport)(nil)).Set("status = ?", models.ReportDismissed).Where("reporter_id = ?", reporters[0]).Exec(ctx)
+		if n := open(); n != 2 {
+			t.Errorf("after a dismissal, %d open, want 2", n)
+		}
+		if err := s.Change(ctx, func(ctx context.Context) error { return s.DeleteUserAccount(ctx, reporters[1]) }); err != nil {
+			t.Fatal(err)
+		}
+		if n := open(); n != 1 {
+			t.Errorf("after a reporter's account went, %d open, want 1", n)
+		}
+		if err := s.Change(ctx, func(ctx context.Context) error {
+			_, err := s.ModeratePost(ctx, models.Moderation{PostID: p.ID, AdminID: author.ID, Action: "approve"})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if n := open(); n != 0 {
+			t.Errorf("after approve, %d open, want 0", n)
+		}
+	})
+}

@@ -220,6 +220,10 @@ func (sd *seeder) posts(ctx context.Context, res *Result) error {
 		return err
 	}
 	res.Reports = n
+	if sd.pg {
+		// As replica the COPY skipped the triggers that count open reports.
+		return sd.s.RecountOpenReports(ctx)
+	}
 	return nil
 }
 

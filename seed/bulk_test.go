@@ -36,6 +36,8 @@ func checkInvariants(t *testing.T, db *bun.DB) {
 			WHERE u.post_count <> (SELECT count(*) FROM posts p WHERE p.author_id = u.id)`,
 		"posts.report_count differs from COUNT(post_reports)": `SELECT count(*) FROM posts p
 			WHERE p.report_count <> (SELECT count(*) FROM post_reports r WHERE r.post_id = p.id)`,
+		"posts.open_reports differs from the open reports": `SELECT count(*) FROM posts p
+			WHERE p.open_reports <> (SELECT count(*) FROM post_reports r WHERE r.post_id = p.id AND r.status = 'open')`,
 		"posts without author":         `SELECT count(*) FROM posts p WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = p.author_id)`,
 		"tags without post":            `SELECT count(*) FROM post_tags t WHERE NOT EXISTS (SELECT 1 FROM posts p WHERE p.id = t.post_id)`,
 		"reports without post":         `SELECT count(*) FROM post_reports r WHERE NOT EXISTS (SELECT 1 FROM posts p WHERE p.id = r.post_id)`,
