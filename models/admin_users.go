@@ -3,6 +3,7 @@ package models
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -118,7 +119,8 @@ func newestUsers(db bun.IDB, offset, limit, total int) schema.QueryAppender {
 	return q.OrderExpr("u.id ASC").Limit(int64(limit)).Offset(int64(from))
 }
 
-// bucketIDs is how many ids user_id_buckets counts together.
+// bucketIDs is how many ids user_id_buckets counts together, as its
+// triggers (migration 20261124100000) count them.
 const bucketIDs = 1024
 
 // userCount is the number of users, kept by triggers (row_counts).
@@ -130,9 +132,8 @@ func (s *Store) userCount(ctx context.Context) (int, error) {
 
 // RecountUsers sets the users counters (row_counts, and user_id_buckets on
 // PostgreSQL) to the users there are, for writers that skip triggers (a
-// bulk load as replica). It holds off
-// other writers of users while it counts. It does nothing on SQLite,
-// whose bulk loads run the triggers.
+// bulk load as replica). It holds off other writers of users while it
+// counts. It does nothing on SQLite, whose bulk loads run the triggers.
 func (s *Store) RecountUsers(ctx context.Context) error {
 	if s.Dialect() != "postgres" {
 		return nil
@@ -145,7 +146,7 @@ func (s *Store) RecountUsers(ctx context.Context) error {
 		for _, q := range []string{
 			"UPDATE row_counts SET row_count = (SELECT count(*) FROM users) WHERE table_name = 'users'",
 			"DELETE FROM user_id_buckets",
-			"INSERT INTO user_id_buckets (bucket, row_count) SELECT id / 1024, count(*) FROM users GROUP BY 1",
+			fmt.Sprintf("INSERT INTO user_id_buckets (bucket, row_count) SELECT id / %d, count(*) FROM users GROUP BY 1", bucketIDs),
 		} {
 			if _, err := db.ExecContext(ctx, q); err != nil {
 				return err
