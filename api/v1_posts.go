@@ -88,23 +88,10 @@ func ParseV1Posts(q url.Values) (V1PostParams, error) {
 		v, is := ParseChoice(q, name, "false", "true", "false")
 		issues, out.Reported = append(issues, is...), out.Reported || v == "true"
 	}
-	if v, ok := param(q, "sort"); ok {
-		if field, known := v1PostSorts[v]; known {
-			out.Sort = field
-		} else {
-			issues = append(issues, FieldIssue("sort", "invalid_enum_value", "sort must be one of created_at, updated_at, report_count, title"))
-		}
-	}
-	if v, ok := param(q, "search"); ok {
-		switch n := len([]rune(v)); {
-		case n == 0:
-			issues = append(issues, FieldIssue("search", "too_small", "search must not be empty"))
-		case n > MaxSearchTerm:
-			issues = append(issues, FieldIssue("search", "too_big", "search must be at most 100 characters"))
-		default:
-			out.Search = strings.TrimSpace(v)
-		}
-	}
+	out.Sort, is = parseSort(q, out.Sort, v1PostSorts, "created_at, updated_at, report_count, title")
+	issues = append(issues, is...)
+	out.Search, is = parseSearchTerm(q)
+	issues = append(issues, is...)
 	if len(issues) > 0 {
 		return out, Invalid(issues...)
 	}

@@ -67,28 +67,41 @@ func ParseV1Users(q url.Values) (V1UserParams, error) {
 	order, is := ParseChoice(q, "order", "desc", "asc", "desc")
 	issues = append(issues, is...)
 	out.Desc = order == "desc"
-	if v, ok := param(q, "sort"); ok {
-		if field, known := V1UserSorts[v]; known {
-			out.Sort = field
-		} else {
-			issues = append(issues, FieldIssue("sort", "invalid_enum_value",
-				"sort must be one of created_at, last_login_at, username, email, post_count"))
-		}
-	}
-	if v, ok := param(q, "search"); ok {
-		switch n := len([]rune(v)); {
-		case n == 0:
-			issues = append(issues, FieldIssue("search", "too_small", "search must not be empty"))
-		case n > MaxSearchTerm:
-			issues = append(issues, FieldIssue("search", "too_big", "search must be at most 100 characters"))
-		default:
-			out.Search = strings.TrimSpace(v)
-		}
-	}
+	out.Sort, is = parseSort(q, out.Sort, V1UserSorts, "created_at, last_login_at, username, email, post_count")
+	issues = append(issues, is...)
+	out.Search, is = parseSearchTerm(q)
+	issues = append(issues, is...)
 	if len(issues) > 0 {
 		return out, Invalid(issues...)
 	}
 	return out, nil
+}
+
+// parseSort reads sort, one of the spellings in sorts, as its field; absent
+// gives def. names lists the fields for the message.
+func parseSort(q url.Values, def string, sorts map[string]string, names string) (string, []Issue) {
+	v, ok := param(q, "sort")
+	if !ok {
+		return def, nil
+	}
+	if field, known := sorts[v]; known {
+		return field, nil
+	}
+	return def, []Issue{FieldIssue("sort", "invalid_enum_value", "sort must be one of "+names)}
+}
+
+// parseSearchTerm reads search, 1..MaxSearchTerm characters, trimmed.
+func parseSearchTerm(q url.Values) (string, []Issue) {
+	v, ok := param(q, "search")
+	switch n := len([]rune(v)); {
+	case !ok:
+		return "", nil
+	case n == 0:
+		return "", []Issue{FieldIssue("search", "too_small", "search must not be empty")}
+	case n > MaxSearchTerm:
+		return "", []Issue{FieldIssue("search", "too_big", "search must be at most 100 characters")}
+	}
+	return strings.TrimSpace(v), nil
 }
 
 // V1UserDetail is one user in full (DECISIONS.md section 4): the 2.2 record
