@@ -27,6 +27,7 @@ var downBodies = map[string]string{
 	http.MethodPost + " " + api.PathAdminV1UserBan:    `{"action":"ban","reason":"spam"}`,
 	http.MethodPost + " " + api.PathAdminV1BulkUpdate: `{"userIds":["7"],"changes":{"isVerified":true}}`,
 	http.MethodPost + " " + api.PathAdminV1Moderate:   `{"action":"hide"}`,
+	http.MethodPut + " " + api.PathAdminV1Flag:        `{"enabled":true}`,
 }
 
 // outage refuses new connections to db's database and ends the open ones,
@@ -73,7 +74,7 @@ func TestAdminRoutesWithDatabaseDown(t *testing.T) {
 			continue
 		}
 		n++
-		path := strings.NewReplacer(":type", "post", ":id", "7").Replace(r.Path)
+		path := strings.NewReplacer(":type", "post", ":id", "7", ":name", "some_flag").Replace(r.Path)
 		t.Run(r.Method+" "+r.Path, func(t *testing.T) {
 			res := apptest.DoBody(t, app, r.Method, path, token, downBodies[r.Method+" "+r.Path])
 			want := `{"success":false,"error":{"code":"SERVER_ERROR","message":"Internal server error"}}`

@@ -114,6 +114,19 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		id, _ := strconv.ParseInt(p.ID, 10, 64)
 		return sampleRequest{api.AdminV1ModeratePath(id), e.super, `{"action":"flag","reason":"check the claims","notifyAuthor":true}`, 200}
 	},
+	"GET /api/v1/admin/feature-flags": func(t *testing.T, e sampleEnv) sampleRequest {
+		apptest.DoBody(t, e.app, "PUT", "/api/v1/admin/feature-flags/listed", e.super, `{"enabled":true}`)
+		return sampleRequest{"/api/v1/admin/feature-flags", e.super, "", 200}
+	},
+	"PUT /api/v1/admin/feature-flags/{name}": asSuper("/api/v1/admin/feature-flags/sample_flag", `{"enabled":true,"rolloutPercentage":25}`, 201),
+	"DELETE /api/v1/admin/feature-flags/{name}": func(t *testing.T, e sampleEnv) sampleRequest {
+		apptest.DoBody(t, e.app, "PUT", "/api/v1/admin/feature-flags/doomed", e.super, `{}`)
+		return sampleRequest{"/api/v1/admin/feature-flags/doomed", e.super, "", 200}
+	},
+	"GET /api/feature-flags": func(t *testing.T, e sampleEnv) sampleRequest {
+		apptest.DoBody(t, e.app, "PUT", "/api/v1/admin/feature-flags/for_you", e.super, `{"enabled":true,"rolloutPercentage":50}`)
+		return sampleRequest{"/api/feature-flags", e.session, "", 200}
+	},
 	"GET /api/v1/admin/audit-logs":        asSuper("/api/v1/admin/audit-logs?limit=5&action=token.list", "", 200),
 	"GET /api/v1/admin/audit-logs/verify": asSuper("/api/v1/admin/audit-logs/verify", "", 200),
 	"POST /api/v1/admin/locks":            asSuper("/api/v1/admin/locks", `{"type":"post","id":"41"}`, http.StatusCreated),

@@ -278,6 +278,21 @@ func routes(d Deps, hs handlerSet) []Route {
 					http.StatusForbidden: "Delete without admin:delete.",
 					http.StatusLocked:    "Another admin holds the post's edit lock (lockedBy, lockedAt).",
 				}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Flags, Handler: hs.flags.List, Audit: Audit{Action: "feature_flags.list"},
+			Doc: Doc{Summary: "List feature flags", Response: api.V1Of[[]api.V1FeatureFlag]{}}}),
+		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1Flag, Handler: hs.flags.Put, Permissions: []string{auth.PermAdminSuper},
+			Audit: Audit{Action: "feature_flag.update", Target: "feature_flag"},
+			Doc: Doc{Summary: "Create or change a feature flag", Body: api.V1FlagUpdate{}, Response: api.V1Of[api.V1FeatureFlag]{},
+				Description: "200 with a changed flag; 201 with a new one, which starts disabled at 0%.",
+				Others:      []Outcome{{Status: http.StatusCreated, Body: api.V1Of[api.V1FeatureFlag]{}, Description: "The flag was created."}},
+				Errors:      map[int]string{http.StatusLocked: "Another admin holds the flag's edit lock (lockedBy, lockedAt)."}}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1Flag, Handler: hs.flags.Delete, Permissions: []string{auth.PermAdminSuper},
+			Audit: Audit{Action: "feature_flag.delete", Target: "feature_flag"},
+			Doc: Doc{Summary: "Delete a feature flag", Response: api.V1Of[api.DeletedFlag]{},
+				Errors: map[int]string{http.StatusLocked: "Another admin holds the flag's edit lock (lockedBy, lockedAt)."}}}),
+		{Method: http.MethodGet, Path: api.PathFeatureFlags, Handler: hs.flags.ForUser, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Every feature flag's answer for you", Response: api.FlagsForUser{},
+				Description: "A stable hash of the flag's name and your id decides a rollout, so your answer stays put and raising the percentage only adds users."}},
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditVerify, Handler: hs.audit.Verify, Audit: Audit{Action: "audit.verify"},
@@ -389,6 +404,7 @@ type handlerSet struct {
 	adminUsers  handlers.AdminUsers
 	v1Users     handlers.V1Users
 	v1Posts     handlers.V1Posts
+	flags       handlers.FeatureFlags
 	search      handlers.Search
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage

@@ -1,0 +1,126 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/flags"
+	"github.com/plazahq/plaza/models"
+)
+
+// FlagStore is what the feature flag handlers need.
+type FlagStore interface {
+	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
+	FeatureFlags(ctx context.Context) ([]models.FeatureFlag, error)
+	PutFeatureFlag(ctx context.Context, name string, ch models.FlagChange, admin int64) (before, after *models.FeatureFlag, err error)
+	DeleteFeatureFlag(ctx context.Context, name string) (*models.FeatureFlag, error)
+}
+
+// FeatureFlags answers the feature flag routes: the admin's list, put and
+// delete (DECISIONS.md section 4), and each flag's answer for the
+// signed-in user.
+type FeatureFlags struct {
+	Store FlagStore
+}
+
+// List answers GET /api/v1/admin/feature-flags: every flag, by name.
+func (h FeatureFlags) List(c echo.Context) error {
+	rows, err := h.Store.FeatureFlags(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	out := make([]api.V1FeatureFlag, len(rows))
+	for i := range rows {
+		out[i] = v1Flag(&rows[i])
+	}
+	return c.JSON(http.StatusOK, api.OK(out))
+}
+
+// Put answers PUT /api/v1/admin/feature-flags/{name} {enabled?,
+// rolloutPercentage?, description?}: 201 with a new flag, 200 with a
+// changed one; 423 while another admin holds the flag's edit lock.
+func (h FeatureFlags) Put(c echo.Context) error {
+	name := c.Param("name")
+	var req api.V1FlagUpdate
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if err := api.CheckFlag(name, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	caller := auth.PrincipalFrom(ctx)
+	var before, after *models.FeatureFlag
+	err := h.Store.ChangeLocked(ctx, "feature_flag", name, caller.UserID, func(ctx context.Context) (err error) {
+		ch := models.FlagChange{Enabled: req.Enabled, RolloutPercentage: req.RolloutPercentage, Description: req.Description}
+		if before, after, err = h.Store.PutFeatureFlag(ctx, name, ch, caller.UserID); err != nil {
+			return err
+		}
+		details := map[string]any{"after": flagFields(after)}
+		if before != nil {
+			details["before"] = flagFields(before)
+		}
+		setAuditTarget(ctx, "feature_flag", name, details)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if before == nil {
+		status = http.StatusCreated
+	}
+	return c.JSON(status, api.OK(v1Flag(after)))
+}
+
+// Delete answers DELETE /api/v1/admin/feature-flags/{name}: {deleted, name};
+// an unknown flag is 404.
+func (h FeatureFlags) Delete(c echo.Context) error {
+	name := c.Param("name")
+	if err := api.CheckFlag(name, nil); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	caller := auth.PrincipalFrom(ctx)
+	err := h.Store.ChangeLocked(ctx, "feature_flag", name, caller.UserID, func(ctx context.Context) error {
+		gone, err := h.Store.DeleteFeatureFlag(ctx, name)
+		if err == nil {
+			setAuditTarget(ctx, "feature_flag", name, map[string]any{"before": flagFields(gone)})
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.OK(api.DeletedFlag{Deleted: true, Name: name}))
+}
+
+// ForUser answers GET /api/feature-flags: {name: on} for the signed-in
+// user, each flag's rollout decided by a stable hash of its name and the
+// user's id.
+func (h FeatureFlags) ForUser(c echo.Context) error {
+	rows, err := h.Store.FeatureFlags(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	user := auth.PrincipalFrom(c.Request().Context()).UserID
+	out := make(api.FlagsForUser, len(rows))
+	for _, f := range rows {
+		out[f.Name] = flags.On(f.Name, f.Enabled, f.RolloutPercentage, user)
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+func v1Flag(f *models.FeatureFlag) api.V1FeatureFlag {
+	return api.V1FeatureFlag{Name: f.Name, Description: f.Description, Enabled: f.Enabled, RolloutPercentage: f.RolloutPercentage,
+		CreatedAt: api.Timestamp(f.CreatedAt), UpdatedAt: api.Timestamp(f.UpdatedAt), UpdatedBy: optionalID(f.UpdatedBy)}
+}
+
+// flagFields are what the audit entry keeps of a flag before and after.
+func flagFields(f *models.FeatureFlag) map[string]any {
+	return map[string]any{"enabled": f.Enabled, "rolloutPercentage": f.RolloutPercentage, "description": f.Description}
+}
