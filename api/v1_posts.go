@@ -108,6 +108,13 @@ type V1ModerationRequest struct {
 
 // Check reports what is wrong with the request.
 func (r *V1ModerationRequest) Check() error {
+	if issues := r.issues(); len(issues) > 0 {
+		return Invalid(issues...)
+	}
+	return nil
+}
+
+func (r *V1ModerationRequest) issues() []Issue {
 	var issues []Issue
 	switch r.Action {
 	case "approve", "hide", "delete", "flag":
@@ -121,14 +128,54 @@ func (r *V1ModerationRequest) Check() error {
 	if len([]rune(r.Notes)) > MaxAdminNotes {
 		issues = append(issues, FieldIssue("notes", "too_big", "notes must be at most 2000 characters"))
 	}
-	if len(issues) > 0 {
-		return Invalid(issues...)
-	}
-	return nil
+	return issues
 }
 
 // V1DeletedPost answers a delete.
 type V1DeletedPost struct {
 	Deleted bool   `json:"deleted"`
 	ID      string `json:"id"`
+}
+
+// MaxBulkPosts is how many posts one bulk moderation may name.
+const MaxBulkPosts = 200
+
+// V1BulkModeration is the body of POST /api/v1/admin/posts/bulk-moderate:
+// one decision for 1..200 posts.
+type V1BulkModeration struct {
+	PostIDs      []string `json:"postIds" minItems:"1" maxItems:"200" description:"Post ids (strings of digits); a repeated id counts once."`
+	Action       string   `json:"action" enum:"approve,hide,delete,flag"`
+	Reason       string   `json:"reason,omitempty" maxLength:"500"`
+	Notes        string   `json:"notes,omitempty" maxLength:"2000"`
+	NotifyAuthor bool     `json:"notifyAuthor,omitempty"`
+}
+
+// Check reads the ids (distinct, in the order given), or says what is
+// wrong with the request.
+func (b *V1BulkModeration) Check() ([]int64, error) {
+	var issues []Issue
+	switch n := len(b.PostIDs); {
+	case n == 0:
+		issues = append(issues, FieldIssue("postIds", "too_small", "name at least one post"))
+	case n > MaxBulkPosts:
+		issues = append(issues, FieldIssue("postIds", "too_big", "name at most 200 posts"))
+	}
+	ids, ok := distinctIDs(b.PostIDs)
+	if !ok {
+		issues = append(issues, FieldIssue("postIds", "invalid_string", "every post id must be a string of digits"))
+	}
+	one := V1ModerationRequest{Action: b.Action, Reason: b.Reason, Notes: b.Notes}
+	issues = append(issues, one.issues()...)
+	b.Reason = one.Reason
+	if len(issues) > 0 {
+		return nil, Invalid(issues...)
+	}
+	return ids, nil
+}
+
+// V1BulkModerationResult answers a bulk moderation: how many posts it
+// moderated, and their ids.
+type V1BulkModerationResult struct {
+	Moderated int      `json:"moderated"`
+	IDs       []string `json:"ids"`
 }

@@ -279,18 +279,9 @@ func (b *V1BulkUpdate) Check() ([]int64, error) {
 	case n > MaxBulkUsers:
 		issues = append(issues, FieldIssue("userIds", "too_big", "name at most 500 users"))
 	}
-	var ids []int64
-	seen := map[int64]bool{}
-	for _, s := range b.UserIDs {
-		id, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || id < 1 {
-			issues = append(issues, FieldIssue("userIds", "invalid_string", "every user id must be a string of digits"))
-			break
-		}
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
+	ids, ok := distinctIDs(b.UserIDs)
+	if !ok {
+		issues = append(issues, FieldIssue("userIds", "invalid_string", "every user id must be a string of digits"))
 	}
 	ch := V1UserUpdate{Status: b.Changes.Status, Role: b.Changes.Role, IsVerified: b.Changes.IsVerified}
 	for _, is := range ch.issues("changes") {
@@ -303,6 +294,23 @@ func (b *V1BulkUpdate) Check() ([]int64, error) {
 		return nil, Invalid(issues...)
 	}
 	return ids, nil
+}
+
+// distinctIDs reads ids given as strings of digits, each once, in the
+// order given; ok is false when one is not a positive integer.
+func distinctIDs(given []string) (ids []int64, ok bool) {
+	seen := map[int64]bool{}
+	for _, s := range given {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id < 1 {
+			return nil, false
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, true
 }
 
 // V1BulkResult answers a bulk update: how many users it changed, and each

@@ -18,6 +18,8 @@ type V1PostStore interface {
 	ListPostsAdmin(ctx context.Context, f models.PostListFilter) ([]models.ListedPost, int, error)
 	ListedPostByID(ctx context.Context, id int64) (*models.ListedPost, error)
 	ModeratePost(ctx context.Context, m models.Moderation) (string, error)
+	Change(ctx context.Context, fn func(ctx context.Context) error) error
+	CheckLocks(ctx context.Context, typ string, ids []string, userID int64) error
 }
 
 // V1Posts answers the versioned admin family's posts routes (interface.md
@@ -108,4 +110,63 @@ func v1Post(p *models.ListedPost) api.V1Post {
 		out.LastModeration = &api.V1LastModeration{Action: *p.LastAction, By: p.LastActionBy, At: api.Timestamp(*p.LastActionAt)}
 	}
 	return out
+}
+
+// BulkModerate answers POST /api/v1/admin/posts/bulk-moderate {postIds,
+// action, reason?, notes?, notifyAuthor?}: one decision for every named
+// post, in one transaction with one posts.bulk_moderate audit entry, or for
+// none. Statuses: 200, 401, 403 (delete without admin:delete), 404 naming
+// unknown ids, 422 (bad body, or approving a draft), 423.
+func (h V1Posts) BulkModerate(c echo.Context) error {
+	var req api.V1BulkModeration
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ids, err := req.Check()
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	caller := auth.PrincipalFrom(ctx)
+	if req.Action == "delete" && !caller.Can(auth.PermAdminDelete) {
+		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions,
+			Message: "Deleting posts needs admin:delete", RequiredPermission: auth.PermAdminDelete}
+	}
+	out := api.V1BulkModerationResult{IDs: make([]string, len(ids))}
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		out.IDs[i], keys[i] = itoa(id), itoa(id)
+	}
+	err = h.Store.Change(ctx, func(ctx context.Context) error {
+		if err := h.Store.CheckLocks(ctx, "post", keys, caller.UserID); err != nil {
+			return err
+		}
+		from := make(map[string]string, len(ids))
+		for _, id := range ids {
+			was, err := h.Store.ModeratePost(ctx, models.Moderation{PostID: id, AdminID: caller.UserID, Action: req.Action,
+				Reason: req.Reason, Notes: req.Notes, NotifyAuthor: req.NotifyAuthor})
+			if err != nil {
+				return bulkModerationError(id, err)
+			}
+			from[itoa(id)] = was
+		}
+		out.Moderated = len(ids)
+		setAuditTarget(ctx, "posts", "", map[string]any{"action": req.Action, "reason": req.Reason, "count": len(ids), "from": from})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.OK(out))
+}
+
+// bulkModerationError names the post a bulk moderation stopped at.
+func bulkModerationError(id int64, err error) error {
+	switch {
+	case errors.Is(err, models.ErrNotFound):
+		return &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound, Message: "No post has id " + itoa(id)}
+	case errors.Is(err, models.ErrDraftNotApproved):
+		return api.Invalid(api.FieldIssue("postIds", "invalid_enum_value", "post "+itoa(id)+" is a draft, which its author publishes"))
+	}
+	return err
 }

@@ -194,3 +194,65 @@ func TestV1ModerationRefusals(t *testing.T) {
 		}
 	})
 }
+
+// TestV1BulkModeration: one decision for several posts, each with its
+// moderation record and one audit entry for all; an unknown id, a draft to
+// approve or another admin's lock on one of them changes nothing.
+func TestV1BulkModeration(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		app := apptest.New(t, db)
+		admin, root := app.Admin(t)
+		var ids []string
+		for _, title := range []string{"One", "Two", "Three", "Four"} {
+			newPostAs(t, app, root.ID, title)
+			ids = append(ids, itoa(postByTitle(t, db, title)))
+		}
+		bulk := func(h http.Header, body string) (int, string) {
+			res := apptest.DoBody(t, app, "POST", "/api/v1/admin/posts/bulk-moderate", h, body)
+			return res.Code, res.Body.String()
+		}
+		records := func() int {
+			n, _ := db.NewSelect().Model((*models.ModerationAction)(nil)).Count(ctx)
+			return int(n)
+		}
+		code, body := bulk(admin, `{"postIds":["`+ids[0]+`","`+ids[1]+`","`+ids[0]+`","`+ids[2]+`"],"action":"hide","reason":"spam wave"}`)
+		hidden, _ := db.NewSelect().Model((*models.Post)(nil)).Where("status = 'hidden'").Count(ctx)
+		if code != 200 || !strings.Contains(body, `"moderated":3`) || hidden != 3 || records() != 3 {
+			t.Fatalf("bulk hide: %d %s, %d hidden, %d records", code, body, hidden, records())
+		}
+		if e := lastEntry(t, app, "posts.bulk_moderate"); e.Details["count"] != float64(3) || e.Details["action"] != "hide" {
+			t.Errorf("audit entry: %v", e.Details)
+		}
+		if code, body := bulk(admin, `{"postIds":["`+ids[3]+`","999999"],"action":"flag"}`); code != 404 || !strings.Contains(body, "999999") || records() != 3 {
+			t.Errorf("an unknown id: %d %s, %d records", code, body, records())
+		}
+		err := app.Store.Change(ctx, func(ctx context.Context) error {
+			_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: root.ID, Title: "Draft", Content: "x"})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		draft := itoa(postByTitle(t, db, "Draft"))
+		if code, body := bulk(admin, `{"postIds":["`+ids[0]+`","`+draft+`"],"action":"approve"}`); code != 422 || records() != 3 {
+			t.Errorf("a draft among the approvals: %d %s, %d records", code, body, records())
+		}
+		many := make([]string, 201)
+		for i := range many {
+			many[i] = "1"
+		}
+		if code, _ := bulk(admin, `{"postIds":["`+strings.Join(many, `","`)+`"],"action":"hide"}`); code != 422 {
+			t.Errorf("201 ids: %d", code)
+		}
+		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		writer, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead, auth.PermAdminWrite)
+		if code, _ := bulk(writer, `{"postIds":["`+ids[3]+`"],"action":"delete"}`); code != 403 {
+			t.Errorf("delete without admin:delete: %d", code)
+		}
+		apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", app.SessionFor(t, boss.ID), `{"type":"post","id":"`+ids[3]+`"}`)
+		if code, _ := bulk(admin, `{"postIds":["`+ids[2]+`","`+ids[3]+`"],"action":"flag"}`); code != 423 || records() != 3 {
+			t.Errorf("under another admin's lock: %d, %d records", code, records())
+		}
+	})
+}

@@ -21,13 +21,14 @@ import (
 // downBodies are valid bodies, so that each admin route gets past its
 // input checks to the database.
 var downBodies = map[string]string{
-	http.MethodPost + " " + api.PathAdminTokens:       `{"permissions":["admin:read"],"ttl":"1h"}`,
-	http.MethodPost + " " + api.PathAdminLocks:        `{"type":"post","id":"7"}`,
-	http.MethodPut + " " + api.PathAdminV1User:        `{"isVerified":true}`,
-	http.MethodPost + " " + api.PathAdminV1UserBan:    `{"action":"ban","reason":"spam"}`,
-	http.MethodPost + " " + api.PathAdminV1BulkUpdate: `{"userIds":["7"],"changes":{"isVerified":true}}`,
-	http.MethodPost + " " + api.PathAdminV1Moderate:   `{"action":"hide"}`,
-	http.MethodPut + " " + api.PathAdminV1Flag:        `{"enabled":true}`,
+	http.MethodPost + " " + api.PathAdminTokens:         `{"permissions":["admin:read"],"ttl":"1h"}`,
+	http.MethodPost + " " + api.PathAdminLocks:          `{"type":"post","id":"7"}`,
+	http.MethodPut + " " + api.PathAdminV1User:          `{"isVerified":true}`,
+	http.MethodPost + " " + api.PathAdminV1UserBan:      `{"action":"ban","reason":"spam"}`,
+	http.MethodPost + " " + api.PathAdminV1BulkUpdate:   `{"userIds":["7"],"changes":{"isVerified":true}}`,
+	http.MethodPost + " " + api.PathAdminV1Moderate:     `{"action":"hide"}`,
+	http.MethodPut + " " + api.PathAdminV1Flag:          `{"enabled":true}`,
+	http.MethodPost + " " + api.PathAdminV1BulkModerate: `{"postIds":["7"],"action":"hide"}`,
 }
 
 // outage refuses new connections to db's database and ends the open ones,

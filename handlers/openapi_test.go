@@ -127,6 +127,10 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		apptest.DoBody(t, e.app, "PUT", "/api/v1/admin/feature-flags/for_you", e.super, `{"enabled":true,"rolloutPercentage":50}`)
 		return sampleRequest{"/api/feature-flags", e.session, "", 200}
 	},
+	"POST /api/v1/admin/posts/bulk-moderate": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		return sampleRequest{"/api/v1/admin/posts/bulk-moderate", e.super, `{"postIds":["` + p.ID + `"],"action":"hide","reason":"spam"}`, 200}
+	},
 	"GET /api/v1/admin/audit-logs":        asSuper("/api/v1/admin/audit-logs?limit=5&action=token.list", "", 200),
 	"GET /api/v1/admin/audit-logs/verify": asSuper("/api/v1/admin/audit-logs/verify", "", 200),
 	"POST /api/v1/admin/locks":            asSuper("/api/v1/admin/locks", `{"type":"post","id":"41"}`, http.StatusCreated),
