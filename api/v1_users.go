@@ -113,6 +113,7 @@ type V1UserDetail struct {
 	Profile            V1Profile     `json:"profile"`
 	Roles              []string      `json:"roles"`
 	Bans               []V1BanRecord `json:"bans"`
+	Strikes            []V1Strike    `json:"strikes" description:"Bans, warnings and reasoned moderation of the user's posts, newest first."`
 	RecentPosts        []V1PostBrief `json:"recentPosts" maxItems:"10"`
 	RecentAuditEntries []AuditEntry  `json:"recentAuditEntries" maxItems:"20"`
 }
@@ -318,4 +319,55 @@ func distinctIDs(given []string) (ids []int64, ok bool) {
 type V1BulkResult struct {
 	Updated int      `json:"updated"`
 	Users   []V1User `json:"users"`
+}
+
+// V1Note is a staff note on a user.
+type V1Note struct {
+	ID        string        `json:"id"`
+	Kind      string        `json:"kind" enum:"note,warning"`
+	Body      string        `json:"body"`
+	Author    *V1NoteAuthor `json:"author" nullable:"true" description:"Null once the author's account is deleted."`
+	CreatedAt string        `json:"createdAt" format:"date-time"`
+}
+
+// V1NoteAuthor is who wrote a note.
+type V1NoteAuthor struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+}
+
+// V1NewNote is the body of POST /api/v1/admin/users/{id}/notes.
+type V1NewNote struct {
+	Body string `json:"body" minLength:"1" maxLength:"2000"`
+	Kind string `json:"kind,omitempty" enum:"note,warning" default:"note" description:"A warning counts as a strike."`
+}
+
+// Check reports what is wrong with the note, and fills the default kind.
+func (n *V1NewNote) Check() error {
+	var issues []Issue
+	n.Body = strings.TrimSpace(n.Body)
+	switch l := len([]rune(n.Body)); {
+	case l == 0:
+		issues = append(issues, FieldIssue("body", "too_small", "a note needs a body"))
+	case l > MaxAdminNotes:
+		issues = append(issues, FieldIssue("body", "too_big", "body must be at most 2000 characters"))
+	}
+	if n.Kind == "" {
+		n.Kind = "note"
+	}
+	if n.Kind != "note" && n.Kind != "warning" {
+		issues = append(issues, FieldIssue("kind", "invalid_enum_value", "kind must be note or warning"))
+	}
+	if len(issues) > 0 {
+		return Invalid(issues...)
+	}
+	return nil
+}
+
+// V1Strike is one mark in a user's history.
+type V1Strike struct {
+	Kind   string  `json:"kind" enum:"ban,warning,moderation"`
+	Reason string  `json:"reason"`
+	At     string  `json:"at" format:"date-time"`
+	By     *string `json:"by" description:"The staff member's username; null once that account is deleted."`
 }

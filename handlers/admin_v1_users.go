@@ -30,6 +30,8 @@ type V1UserStore interface {
 	ListedUsersByID(ctx context.Context, ids []int64) ([]models.ListedUser, error)
 	BulkUpdateUsers(ctx context.Context, ids []int64, adminID int64, ch models.UserAdminChange) (int, error)
 	CheckLocks(ctx context.Context, typ string, ids []string, userID int64) error
+	UserNotes(ctx context.Context, id int64) ([]models.ListedNote, error)
+	AddUserNote(ctx context.Context, id, author int64, kind, body string) (*models.UserNote, error)
 }
 
 // V1Users answers the versioned admin family's users routes (interface.md
@@ -95,6 +97,7 @@ func v1UserDetail(u *models.UserDetail, now time.Time) api.V1UserDetail {
 	out := api.V1UserDetail{V1User: v1User(&u.ListedUser), Roles: u.Roles, Notes: u.AdminNotes,
 		Profile:            api.V1Profile{Name: u.Name, Bio: u.Bio, Location: u.Location, Image: u.Image},
 		Bans:               make([]api.V1BanRecord, len(u.Bans)),
+		Strikes:            make([]api.V1Strike, len(u.Strikes)),
 		RecentPosts:        make([]api.V1PostBrief, len(u.RecentPosts)),
 		RecentAuditEntries: make([]api.AuditEntry, len(u.RecentAudit)),
 	}
@@ -102,6 +105,9 @@ func v1UserDetail(u *models.UserDetail, now time.Time) api.V1UserDetail {
 		out.Bans[i] = api.V1BanRecord{ID: itoa(b.ID), Reason: b.Reason, Notes: b.Notes, CreatedAt: api.Timestamp(b.CreatedAt),
 			CreatedBy: optionalID(b.CreatedBy), ExpiresAt: api.OptionalTimestamp(b.ExpiresAt), EndedAt: api.OptionalTimestamp(b.EndedAt),
 			Active: b.EndedAt == nil && (b.ExpiresAt == nil || b.ExpiresAt.After(now))}
+	}
+	for i, st := range u.Strikes {
+		out.Strikes[i] = api.V1Strike{Kind: st.Kind, Reason: st.Reason, At: api.Timestamp(st.At), By: st.Staff}
 	}
 	for i, p := range u.RecentPosts {
 		out.RecentPosts[i] = api.V1PostBrief{ID: itoa(p.ID), Title: p.Title, Status: p.Status, ReportCount: p.ReportCount,
@@ -374,6 +380,67 @@ func missingIDs(ids []int64, found []models.ListedUser) []string {
 		if !have[id] {
 			out = append(out, itoa(id))
 		}
+	}
+	return out
+}
+
+// Notes answers GET /api/v1/admin/users/{id}/notes: the staff notes on the
+// user, newest first. Statuses: 200, 401, 403, 404.
+func (h V1Users) Notes(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	notes, err := h.Store.UserNotes(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	out := make([]api.V1Note, len(notes))
+	for i := range notes {
+		out[i] = v1Note(&notes[i].UserNote, notes[i].AuthorUsername)
+	}
+	return c.JSON(http.StatusOK, api.OK(out))
+}
+
+// AddNote answers POST /api/v1/admin/users/{id}/notes {body, kind?}: 201
+// with the note; notes are never edited or removed. Statuses: 201, 401,
+// 403, 404, 422.
+func (h V1Users) AddNote(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var req api.V1NewNote
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if err := req.Check(); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	caller := auth.PrincipalFrom(ctx)
+	var note *models.UserNote
+	err = h.Store.Change(ctx, func(ctx context.Context) error {
+		if _, err := h.Store.ListedUserByID(ctx, id); err != nil {
+			return err
+		}
+		if note, err = h.Store.AddUserNote(ctx, id, caller.UserID, req.Kind, req.Body); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "user", itoa(id), map[string]any{"kind": req.Kind, "noteId": note.ID})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	name := caller.Username
+	return c.JSON(http.StatusCreated, api.OK(v1Note(note, &name)))
+}
+
+func v1Note(n *models.UserNote, author *string) api.V1Note {
+	out := api.V1Note{ID: itoa(n.ID), Kind: n.Kind, Body: n.Body, CreatedAt: api.Timestamp(n.CreatedAt)}
+	if n.AuthorID != nil && author != nil {
+		out.Author = &api.V1NoteAuthor{ID: itoa(*n.AuthorID), Username: *author}
 	}
 	return out
 }

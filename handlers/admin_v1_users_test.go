@@ -640,3 +640,65 @@ func TestV1BulkUpdateRefusals(t *testing.T) {
 		}
 	})
 }
+
+// TestV1UserNotes: staff notes are appended and listed newest first; a
+// warning, a ban and a reasoned moderation of the user's post are the
+// strikes the user's detail lists; bad notes are 422, unknown users 404.
+func TestV1UserNotes(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		admin, root := app.Admin(t)
+		u := app.User(t, "member@example.com")
+		newPostAs(t, app, u.ID, "Loud post")
+		notes := "/api/v1/admin/users/" + itoa(u.ID) + "/notes"
+		res := apptest.DoBody(t, app, "POST", notes, admin, `{"body":"Asked to tone it down"}`)
+		if res.Code != 201 || !strings.Contains(res.Body.String(), `"kind":"note"`) || !strings.Contains(res.Body.String(), `"username":"root"`) {
+			t.Fatalf("a note: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.DoBody(t, app, "POST", notes, admin, `{"body":"Second time: personal attacks","kind":"warning"}`); res.Code != 201 {
+			t.Fatal(res.Body)
+		}
+		var list struct {
+			Data []struct {
+				Kind, Body string
+				Author     struct{ ID string }
+			}
+		}
+		json.Unmarshal(apptest.Do(t, app, "GET", notes, admin).Body.Bytes(), &list)
+		if len(list.Data) != 2 || list.Data[0].Kind != "warning" || list.Data[1].Body != "Asked to tone it down" || list.Data[0].Author.ID != itoa(root.ID) {
+			t.Errorf("notes: %+v", list.Data)
+		}
+		post := postByTitle(t, db, "Loud post")
+		apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(post), admin, `{"action":"hide","reason":"harassment"}`)
+		apptest.DoBody(t, app, "POST", api.AdminV1UserPath(u.ID)+"/ban", admin, `{"action":"ban","reason":"third strike","duration":"1d"}`)
+		var detail struct {
+			Data struct {
+				Strikes []struct {
+					Kind, Reason string
+					By           *string
+				}
+			}
+		}
+		json.Unmarshal(apptest.Do(t, app, "GET", api.AdminV1UserPath(u.ID), admin).Body.Bytes(), &detail)
+		kinds := map[string]string{}
+		for _, s := range detail.Data.Strikes {
+			kinds[s.Kind] = s.Reason
+		}
+		if len(detail.Data.Strikes) != 3 || kinds["ban"] != "third strike" || kinds["warning"] != "Second time: personal attacks" ||
+			kinds["moderation"] != "harassment" || detail.Data.Strikes[0].By == nil || *detail.Data.Strikes[0].By != "root" {
+			t.Errorf("strikes: %+v", detail.Data.Strikes)
+		}
+		for body, field := range map[string]string{`{"body":"  "}`: "body", `{"body":"x","kind":"praise"}`: "kind",
+			`{"body":"` + strings.Repeat("b", 2001) + `"}`: "body", `{"text":"x"}`: "text"} {
+			res := apptest.DoBody(t, app, "POST", notes, admin, body)
+			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || e.Error.Details[0].Field != field {
+				t.Errorf("%.30s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
+			}
+		}
+		for _, method := range []string{"GET", "POST"} {
+			if res := apptest.DoBody(t, app, method, "/api/v1/admin/users/999999/notes", admin, `{"body":"x"}`); res.Code != 404 {
+				t.Errorf("%s notes of an unknown user: %d", method, res.Code)
+			}
+		}
+	})
+}

@@ -28,6 +28,8 @@ var downBodies = map[string]string{
 	http.MethodPost + " " + api.PathAdminV1BulkUpdate:   `{"userIds":["7"],"changes":{"isVerified":true}}`,
 	http.MethodPost + " " + api.PathAdminV1Moderate:     `{"action":"hide"}`,
 	http.MethodPut + " " + api.PathAdminV1Flag:          `{"enabled":true}`,
+	http.MethodPost + " " + api.PathAdminV1UserNotes:    `{"body":"x"}`,
+	http.MethodPut + " " + api.PathAdminV1Reasons:       `{"reasons":["Spam"]}`,
 	http.MethodPost + " " + api.PathAdminV1BulkModerate: `{"postIds":["7"],"action":"hide"}`,
 }
 

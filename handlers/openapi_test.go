@@ -131,9 +131,20 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		p := samplePost(t, e)
 		return sampleRequest{"/api/v1/admin/posts/bulk-moderate", e.super, `{"postIds":["` + p.ID + `"],"action":"hide","reason":"spam"}`, 200}
 	},
-	"GET /api/v1/admin/audit-logs":        asSuper("/api/v1/admin/audit-logs?limit=5&action=token.list", "", 200),
-	"GET /api/v1/admin/audit-logs/verify": asSuper("/api/v1/admin/audit-logs/verify", "", 200),
-	"POST /api/v1/admin/locks":            asSuper("/api/v1/admin/locks", `{"type":"post","id":"41"}`, http.StatusCreated),
+	"GET /api/v1/admin/users/{id}/notes": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "noted@example.com")
+		apptest.DoBody(t, e.app, "POST", api.AdminV1UserPath(u.ID)+"/notes", e.super, `{"body":"Friendly"}`)
+		return sampleRequest{api.AdminV1UserPath(u.ID) + "/notes", e.super, "", 200}
+	},
+	"POST /api/v1/admin/users/{id}/notes": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "warned@example.com")
+		return sampleRequest{api.AdminV1UserPath(u.ID) + "/notes", e.super, `{"body":"Mind the tone","kind":"warning"}`, 201}
+	},
+	"GET /api/v1/admin/moderation/reasons": asSuper("/api/v1/admin/moderation/reasons", "", 200),
+	"PUT /api/v1/admin/moderation/reasons": asSuper("/api/v1/admin/moderation/reasons", `{"reasons":["Spam","Off topic"]}`, 200),
+	"GET /api/v1/admin/audit-logs":         asSuper("/api/v1/admin/audit-logs?limit=5&action=token.list", "", 200),
+	"GET /api/v1/admin/audit-logs/verify":  asSuper("/api/v1/admin/audit-logs/verify", "", 200),
+	"POST /api/v1/admin/locks":             asSuper("/api/v1/admin/locks", `{"type":"post","id":"41"}`, http.StatusCreated),
 	"DELETE /api/v1/admin/locks/{type}/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		apptest.DoBody(t, e.app, "POST", "/api/v1/admin/locks", e.super, `{"type":"post","id":"42"}`)
 		return sampleRequest{"/api/v1/admin/locks/post/42", e.super, "", 200}

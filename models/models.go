@@ -378,6 +378,19 @@ type AnalyticsIPKey struct {
 	CreatedAt time.Time `bun:",notnull"`
 }
 
+// UserNote is a staff member's note on a user; a warning is one the user
+// was warned with.
+type UserNote struct {
+	bun.BaseModel `bun:"table:user_notes,alias:un"`
+
+	ID        int64     `bun:",pk,autoincrement"`
+	UserID    int64     `bun:",notnull"`
+	AuthorID  *int64    `bun:""`
+	Kind      string    `bun:",notnull"`
+	Body      string    `bun:",notnull"`
+	CreatedAt time.Time `bun:",notnull"`
+}
+
 // All lists every model, for schema checks.
 func All() []any {
 	return []any{
@@ -387,5 +400,6 @@ func All() []any {
 		(*Broadcast)(nil), (*Notification)(nil), (*FeatureFlag)(nil), (*AuditEntry)(nil),
 		(*Lock)(nil), (*Session)(nil), (*APIToken)(nil), (*Setting)(nil),
 		(*AnalyticsEvent)(nil), (*AnalyticsDailyEvents)(nil), (*AnalyticsDailyStats)(nil), (*AnalyticsIPKey)(nil),
+		(*UserNote)(nil),
 	}
 }

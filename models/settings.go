@@ -30,3 +30,22 @@ func (s *Store) EnsureSetting(ctx context.Context, key string, generate func() (
 	err = s.DB.NewSelect().Model((*Setting)(nil)).Column("value").Where("key = ?", key).Scan(ctx, &value)
 	return value, err
 }
+
+// Setting reads key's stored value; ok is false when there is none.
+func (s *Store) Setting(ctx context.Context, key string) (value string, ok bool, err error) {
+	err = s.db(ctx).NewSelect().Model((*Setting)(nil)).Column("value").Where("key = ?", key).Scan(ctx, &value)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return value, err == nil, err
+}
+
+// PutSetting stores value under key, replacing any. Call it inside a change.
+func (s *Store) PutSetting(ctx context.Context, key, value string) error {
+	row := &Setting{Key: key, Value: value, CreatedAt: s.now()}
+	_, err := s.db(ctx).NewInsert().Model(row).On("CONFLICT (key) DO UPDATE").Set("value = EXCLUDED.value").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("store setting %s: %w", key, err)
+	}
+	return nil
+}

@@ -108,6 +108,7 @@ type UserDetail struct {
 	ListedUser
 	Roles       []string     // highest first
 	Bans        []Ban        // newest first
+	Strikes     []Strike     // newest first
 	RecentPosts []Post       // the latest RecentPostCount
 	RecentAudit []AuditEntry // the latest RecentAuditCount whose target is the user
 }
@@ -131,6 +132,9 @@ func (s *Store) UserDetail(ctx context.Context, id int64) (*UserDetail, error) {
 	}
 	err = db.NewSelect().Model(&out.Bans).Where("b.user_id = ?", id).OrderExpr("b.created_at DESC, b.id DESC").Scan(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if out.Strikes, err = s.UserStrikes(ctx, id); err != nil {
 		return nil, err
 	}
 	err = db.NewSelect().Model(&out.RecentPosts).Where("p.author_id = ?", id).

@@ -123,6 +123,7 @@ func newHandlers(d Deps) handlerSet {
 		v1Users:    handlers.V1Users{Store: d.Store, Now: d.Now},
 		v1Posts:    handlers.V1Posts{Store: d.Store},
 		flags:      handlers.FeatureFlags{Store: d.Store},
+		reasons:    handlers.ModerationReasons{Store: d.Store},
 		collect:    handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
 		ogImage:    handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},

@@ -260,6 +260,11 @@ func routes(d Deps, hs handlerSet) []Route {
 					http.StatusNotFound:  "An id no user has; nothing changed.",
 					http.StatusLocked:    "Another admin holds one of the users' edit locks (lockedBy, lockedAt).",
 				}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1UserNotes, Handler: hs.v1Users.Notes, Audit: Audit{Action: "user.notes", Target: "user"},
+			Doc: Doc{Summary: "Staff notes on a user, newest first", Response: api.V1Of[[]api.V1Note]{}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1UserNotes, Handler: hs.v1Users.AddNote, Audit: Audit{Action: "user.note", Target: "user"},
+			Doc: Doc{Summary: "Add a note (or a warning) on a user", Body: api.V1NewNote{}, Response: api.V1Of[api.V1Note]{}, Status: http.StatusCreated,
+				Description: "Append-only. A warning counts as a strike in the user's history."}}),
 		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1UserBan, Handler: hs.v1Users.Ban, Audit: Audit{Action: "user.ban", Target: "user"},
 			Doc: Doc{Summary: "Ban or unban a user", Body: api.V1BanRequest{}, Response: api.V1Of[api.V1BanResult]{},
 				Description: "A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null).",
@@ -287,6 +292,10 @@ func routes(d Deps, hs handlerSet) []Route {
 					http.StatusNotFound:  "An id no post has; nothing changed.",
 					http.StatusLocked:    "Another admin holds one of the posts' edit locks (lockedBy, lockedAt).",
 				}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Reasons, Handler: hs.reasons.Get, Audit: Audit{Action: "moderation_reasons.view"},
+			Doc: Doc{Summary: "The reason presets for bans and moderation", Response: api.V1Of[api.V1Reasons]{}}}),
+		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1Reasons, Handler: hs.reasons.Put, Audit: Audit{Action: "moderation_reasons.update"},
+			Doc: Doc{Summary: "Replace the reason presets", Body: api.V1Reasons{}, Response: api.V1Of[api.V1Reasons]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Flags, Handler: hs.flags.List, Audit: Audit{Action: "feature_flags.list"},
 			Doc: Doc{Summary: "List feature flags", Response: api.V1Of[[]api.V1FeatureFlag]{}}}),
 		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1Flag, Handler: hs.flags.Put, Permissions: []string{auth.PermAdminSuper},
@@ -414,6 +423,7 @@ type handlerSet struct {
 	v1Users     handlers.V1Users
 	v1Posts     handlers.V1Posts
 	flags       handlers.FeatureFlags
+	reasons     handlers.ModerationReasons
 	search      handlers.Search
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage
