@@ -78,11 +78,13 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // Paths of the general API's users and posts (interface.md 4.9).
 const (
-	PathUsers      = "/api/users"
-	PathUser       = PathUsers + "/:id"
-	PathPosts      = "/api/posts"
-	PathPost       = PathPosts + "/:id"
-	PathPostReport = PathPost + "/report"
+	PathUsers            = "/api/users"
+	PathUser             = PathUsers + "/:id"
+	PathPosts            = "/api/posts"
+	PathPost             = PathPosts + "/:id"
+	PathPostReport       = PathPost + "/report"
+	PathNotifications    = "/api/notifications"
+	PathNotificationRead = PathNotifications + "/:id/read"
 )
 
 // Paths of the general API's search (DECISIONS.md section 5).

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"encoding/json"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -142,9 +143,23 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	},
 	"GET /api/v1/admin/moderation/reasons": asSuper("/api/v1/admin/moderation/reasons", "", 200),
 	"PUT /api/v1/admin/moderation/reasons": asSuper("/api/v1/admin/moderation/reasons", `{"reasons":["Spam","Off topic"]}`, 200),
-	"GET /api/v1/admin/audit-logs":         asSuper("/api/v1/admin/audit-logs?limit=5&action=token.list", "", 200),
-	"GET /api/v1/admin/audit-logs/verify":  asSuper("/api/v1/admin/audit-logs/verify", "", 200),
-	"POST /api/v1/admin/locks":             asSuper("/api/v1/admin/locks", `{"type":"post","id":"41"}`, http.StatusCreated),
+	"GET /api/notifications": func(_ *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/notifications?limit=5", e.session, "", 200}
+	},
+	"POST /api/notifications/{id}/read": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		id, _ := strconv.ParseInt(p.ID, 10, 64)
+		apptest.DoBody(t, e.app, "POST", api.AdminV1ModeratePath(id), e.super, `{"action":"flag","notifyAuthor":true}`)
+		var inbox api.Inbox
+		json.Unmarshal(apptest.Do(t, e.app, "GET", "/api/notifications", e.session).Body.Bytes(), &inbox)
+		if len(inbox.Notifications) == 0 {
+			t.Fatal("no notification to read")
+		}
+		return sampleRequest{"/api/notifications/" + inbox.Notifications[0].ID + "/read", e.session, "", 200}
+	},
+	"GET /api/v1/admin/audit-logs":        asSuper("/api/v1/admin/audit-logs?limit=5&action=token.list", "", 200),
+	"GET /api/v1/admin/audit-logs/verify": asSuper("/api/v1/admin/audit-logs/verify", "", 200),
+	"POST /api/v1/admin/locks":            asSuper("/api/v1/admin/locks", `{"type":"post","id":"41"}`, http.StatusCreated),
 	"DELETE /api/v1/admin/locks/{type}/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		apptest.DoBody(t, e.app, "POST", "/api/v1/admin/locks", e.super, `{"type":"post","id":"42"}`)
 		return sampleRequest{"/api/v1/admin/locks/post/42", e.super, "", 200}

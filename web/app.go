@@ -124,6 +124,7 @@ func newHandlers(d Deps) handlerSet {
 		v1Posts:    handlers.V1Posts{Store: d.Store},
 		flags:      handlers.FeatureFlags{Store: d.Store},
 		reasons:    handlers.ModerationReasons{Store: d.Store},
+		inbox:      handlers.Notifications{Store: d.Store},
 		collect:    handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
 		ogImage:    handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},

@@ -308,6 +308,10 @@ func routes(d Deps, hs handlerSet) []Route {
 			Audit: Audit{Action: "feature_flag.delete", Target: "feature_flag"},
 			Doc: Doc{Summary: "Delete a feature flag", Response: api.V1Of[api.DeletedFlag]{},
 				Errors: map[int]string{http.StatusLocked: "Another admin holds the flag's edit lock (lockedBy, lockedAt)."}}}),
+		{Method: http.MethodGet, Path: api.PathNotifications, Handler: hs.inbox.List, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Your notifications, unread first", Query: api.InboxQuery{}, Response: api.Inbox{}}},
+		{Method: http.MethodPost, Path: api.PathNotificationRead, Handler: hs.inbox.Read, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Mark one of your notifications read", Response: api.Notification{}}},
 		{Method: http.MethodGet, Path: api.PathFeatureFlags, Handler: hs.flags.ForUser, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Every feature flag's answer for you", Response: api.FlagsForUser{},
 				Description: "A stable hash of the flag's name and your id decides a rollout, so your answer stays put and raising the percentage only adds users."}},
@@ -424,6 +428,7 @@ type handlerSet struct {
 	v1Posts     handlers.V1Posts
 	flags       handlers.FeatureFlags
 	reasons     handlers.ModerationReasons
+	inbox       handlers.Notifications
 	search      handlers.Search
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage

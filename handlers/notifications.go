@@ -1,0 +1,68 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+)
+
+// InboxStore is what the inbox handlers need.
+type InboxStore interface {
+	Change(ctx context.Context, fn func(ctx context.Context) error) error
+	Inbox(ctx context.Context, user int64, limit, offset int) ([]models.Notification, int, int, error)
+	MarkRead(ctx context.Context, user, id int64) (*models.Notification, error)
+}
+
+// Notifications answers the signed-in user's inbox.
+type Notifications struct {
+	Store InboxStore
+}
+
+// List answers GET /api/notifications?limit&offset: unread first, then
+// newest, with the counts. Statuses: 200, 401, 422.
+func (h Notifications) List(c echo.Context) error {
+	page, err := api.ParseInbox(c.QueryParams())
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	rows, total, unread, err := h.Store.Inbox(ctx, auth.PrincipalFrom(ctx).UserID, page.Limit, page.Offset)
+	if err != nil {
+		return err
+	}
+	out := api.Inbox{Notifications: make([]api.Notification, len(rows)), Total: total, Unread: unread, Limit: page.Limit, Offset: page.Offset}
+	for i := range rows {
+		out.Notifications[i] = notification(&rows[i])
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// Read answers POST /api/notifications/{id}/read: the notification, read.
+// Another user's notification is 404. Statuses: 200, 401, 404.
+func (h Notifications) Read(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	user := auth.PrincipalFrom(ctx).UserID
+	var n *models.Notification
+	err = h.Store.Change(ctx, func(ctx context.Context) (err error) {
+		n, err = h.Store.MarkRead(ctx, user, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, notification(n))
+}
+
+func notification(n *models.Notification) api.Notification {
+	return api.Notification{ID: itoa(n.ID), Title: n.Title, Message: n.Message, Type: n.Type,
+		CreatedAt: api.Timestamp(n.CreatedAt), ReadAt: api.OptionalTimestamp(n.ReadAt)}
+}
