@@ -153,17 +153,7 @@ type V1BulkModeration struct {
 // Check reads the ids (distinct, in the order given), or says what is
 // wrong with the request.
 func (b *V1BulkModeration) Check() ([]int64, error) {
-	var issues []Issue
-	switch n := len(b.PostIDs); {
-	case n == 0:
-		issues = append(issues, FieldIssue("postIds", "too_small", "name at least one post"))
-	case n > MaxBulkPosts:
-		issues = append(issues, FieldIssue("postIds", "too_big", "name at most 200 posts"))
-	}
-	ids, ok := distinctIDs(b.PostIDs)
-	if !ok {
-		issues = append(issues, FieldIssue("postIds", "invalid_string", "every post id must be a string of digits"))
-	}
+	ids, issues := idList("postIds", "post", b.PostIDs, MaxBulkPosts)
 	one := V1ModerationRequest{Action: b.Action, Reason: b.Reason, Notes: b.Notes}
 	issues = append(issues, one.issues()...)
 	b.Reason = one.Reason

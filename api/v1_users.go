@@ -273,17 +273,7 @@ type V1BulkUserChanges struct {
 // Check reads the ids (distinct, in the order given), or says what is
 // wrong with the request.
 func (b *V1BulkUpdate) Check() ([]int64, error) {
-	var issues []Issue
-	switch n := len(b.UserIDs); {
-	case n == 0:
-		issues = append(issues, FieldIssue("userIds", "too_small", "name at least one user"))
-	case n > MaxBulkUsers:
-		issues = append(issues, FieldIssue("userIds", "too_big", "name at most 500 users"))
-	}
-	ids, ok := distinctIDs(b.UserIDs)
-	if !ok {
-		issues = append(issues, FieldIssue("userIds", "invalid_string", "every user id must be a string of digits"))
-	}
+	ids, issues := idList("userIds", "user", b.UserIDs, MaxBulkUsers)
 	ch := V1UserUpdate{Status: b.Changes.Status, Role: b.Changes.Role, IsVerified: b.Changes.IsVerified}
 	for _, is := range ch.issues("changes") {
 		if is.Path[0] != "changes" {
@@ -297,21 +287,29 @@ func (b *V1BulkUpdate) Check() ([]int64, error) {
 	return ids, nil
 }
 
-// distinctIDs reads ids given as strings of digits, each once, in the
-// order given; ok is false when one is not a positive integer.
-func distinctIDs(given []string) (ids []int64, ok bool) {
+// idList reads field, 1 to most ids given as strings of digits, each once
+// in the order given (what names them in messages).
+func idList(field, what string, given []string, most int) ([]int64, []Issue) {
+	var issues []Issue
+	switch n := len(given); {
+	case n == 0:
+		issues = append(issues, FieldIssue(field, "too_small", "name at least one "+what))
+	case n > most:
+		issues = append(issues, FieldIssue(field, "too_big", "name at most "+strconv.Itoa(most)+" "+what+"s"))
+	}
+	var ids []int64
 	seen := map[int64]bool{}
 	for _, s := range given {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || id < 1 {
-			return nil, false
+			return nil, append(issues, FieldIssue(field, "invalid_string", "every "+what+" id must be a string of digits"))
 		}
 		if !seen[id] {
 			seen[id] = true
 			ids = append(ids, id)
 		}
 	}
-	return ids, true
+	return ids, issues
 }
 
 // V1BulkResult answers a bulk update: how many users it changed, and each

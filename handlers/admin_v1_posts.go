@@ -55,15 +55,9 @@ func (h V1Posts) List(c echo.Context) error {
 // delete, which needs admin:delete too. Statuses: 200, 401, 403, 404, 422
 // (approving a draft), 423 while another admin holds the post's lock.
 func (h V1Posts) Moderate(c echo.Context) error {
-	id, err := pathID(c)
-	if err != nil {
-		return err
-	}
 	var req api.V1ModerationRequest
-	if err := decodeJSON(c, &req); err != nil {
-		return err
-	}
-	if err := req.Check(); err != nil {
+	id, err := idAndBody(c, &req)
+	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()

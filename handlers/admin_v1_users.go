@@ -132,15 +132,9 @@ func optionalID(id *int64) *string {
 // after in the audit entry. Statuses: 200, 401, 403, 404, 422, 423 while
 // another admin holds the user's edit lock.
 func (h V1Users) Update(c echo.Context) error {
-	id, err := pathID(c)
-	if err != nil {
-		return err
-	}
 	var req api.V1UserUpdate
-	if err := decodeJSON(c, &req); err != nil {
-		return err
-	}
-	if err := req.Check(); err != nil {
+	id, err := idAndBody(c, &req)
+	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -406,15 +400,9 @@ func (h V1Users) Notes(c echo.Context) error {
 // with the note; notes are never edited or removed. Statuses: 201, 401,
 // 403, 404, 422.
 func (h V1Users) AddNote(c echo.Context) error {
-	id, err := pathID(c)
-	if err != nil {
-		return err
-	}
 	var req api.V1NewNote
-	if err := decodeJSON(c, &req); err != nil {
-		return err
-	}
-	if err := req.Check(); err != nil {
+	id, err := idAndBody(c, &req)
+	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()

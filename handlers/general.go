@@ -27,6 +27,19 @@ func pathID(c echo.Context) (int64, error) {
 	return id, nil
 }
 
+// idAndBody reads a write's path id and its JSON body, checked: the first
+// steps every single-resource admin write takes.
+func idAndBody(c echo.Context, body interface{ Check() error }) (int64, error) {
+	id, err := pathID(c)
+	if err != nil {
+		return 0, err
+	}
+	if err := decodeJSON(c, body); err != nil {
+		return 0, err
+	}
+	return id, body.Check()
+}
+
 // keepAudit asks for the request's Optional audit entry to be written (an
 // admin or moderator acting on someone else's resource) and adds details.
 func keepAudit(ctx context.Context, details map[string]any) {
