@@ -39,6 +39,8 @@ const (
 	PathAdminV1Flags        = PathAdminV1 + "/feature-flags"
 	PathAdminV1Flag         = PathAdminV1Flags + "/:name"
 	PathAdminV1Reasons      = PathAdminV1 + "/moderation/reasons"
+	PathAdminV1Broadcast    = PathAdminV1 + "/notifications/broadcast"
+	PathAdminV1Broadcasts   = PathAdminV1 + "/notifications/broadcasts"
 	PathFeatureFlags        = "/api/feature-flags"
 	PathAdminV1Moderate     = PathAdminV1Posts + "/:id/moderate"
 	PathAdminV1BulkModerate = PathAdminV1Posts + "/bulk-moderate"

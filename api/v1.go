@@ -43,6 +43,13 @@ type PageParams struct {
 	Offset int
 }
 
+// V1PageQuery documents the query of a versioned admin list with no
+// filters.
+type V1PageQuery struct {
+	Limit  int `query:"limit" minimum:"1" maximum:"100" default:"50"`
+	Offset int `query:"offset" minimum:"0" default:"0"`
+}
+
 // V1 list bounds (DECISIONS.md section 4).
 const (
 	DefaultLimit = 50

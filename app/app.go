@@ -114,10 +114,11 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 	if err := ensureSecrets(ctx, rt.Store, &rt.Config); err != nil {
 		return err
 	}
-	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store, Analytics: rt.Store, Metrics: rt.Metrics, Log: rt.Log})
+	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store, Analytics: rt.Store, Broadcasts: rt.Store, Metrics: rt.Metrics, Log: rt.Log})
 	if err != nil {
 		return err
 	}
+	rt.Store.Queue = rt.Jobs
 	rt.Metrics.WatchJobQueue(rt.Store.JobCounts) // River's tables exist once migrated
 	return nil
 }
@@ -182,7 +183,7 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 	rt.onClose(d.Events.Close) // before the audit writer and the database: every accepted event is written
 	listening, stopListening := context.WithCancel(context.WithoutCancel(ctx))
 	rt.onClose(stopListening)
-	d.Principals = web.CachePrincipals(listening, rt.Store, dbURL, rt.Log)
+	d.Principals, d.Flags = web.Caches(listening, rt.Store, dbURL, rt.Log)
 	poolLog := rt.Log
 	if o.FirstStart {
 		poolLog = logging.Demote(poolLog, slog.LevelError)

@@ -32,6 +32,12 @@ const apiClients = 4
 // PLAZA_BENCH_URL names (bench/bigdata.sh makes them), with the rate limits
 // lifted, and returns its URL and a super admin's bearer header.
 func benchServer(b *testing.B) (string, http.Header) {
+	_, url, h := benchRuntime(b)
+	return url, h
+}
+
+// benchRuntime is benchServer with the runtime behind it.
+func benchRuntime(b *testing.B) (*app.Runtime, string, http.Header) {
 	dbURL := os.Getenv("PLAZA_BENCH_URL")
 	if dbURL == "" {
 		b.Skip("set PLAZA_BENCH_URL to a seeded database (bench/bigdata.sh)")
@@ -56,7 +62,7 @@ func benchServer(b *testing.B) (string, http.Header) {
 	}
 	srv := httptest.NewServer(e)
 	b.Cleanup(srv.Close)
-	return srv.URL, benchAdmin(b, rt.Store, []byte(rt.Config.JWTSecret))
+	return rt, srv.URL, benchAdmin(b, rt.Store, []byte(rt.Config.JWTSecret))
 }
 
 // benchAdmin finds or makes the benchmarks' super admin and mints a token.
@@ -239,4 +245,74 @@ func BenchmarkAdminPosts(b *testing.B) {
 		{"queue-first-page", func(int) string { return queue }},
 		{"queue-spread-pages", func(i int) string { return fmt.Sprintf("%s&offset=%d", queue, (i*7919)%total) }},
 	})
+}
+
+// BenchmarkBroadcast measures a broadcast to every user: how long POST
+// /api/v1/admin/notifications/broadcast takes to accept it, and how long
+// until the job queue has put it in every inbox, checked by reading the
+// newest user's inbox. Each round's rows are deleted afterwards.
+func BenchmarkBroadcast(b *testing.B) {
+	rt, base, h := benchRuntime(b)
+	ctx := context.Background()
+	if err := rt.StartJobs(ctx); err != nil {
+		b.Fatal(err)
+	}
+	var accept, deliver []time.Duration
+	for i := range b.N {
+		start := time.Now()
+		id := postBroadcast(b, base, h, fmt.Sprintf(`{"title":"Bench %d","message":"To everyone","targets":["all"]}`, i))
+		accept = append(accept, time.Since(start))
+		for !delivered(b, rt.Store, id) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		deliver = append(deliver, time.Since(start))
+		b.StopTimer()
+		if _, err := rt.DB.NewDelete().Model((*models.Notification)(nil)).Where("broadcast_id = ?", id).Exec(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(apptest.Millis(slices.Max(accept)), "accept-max-ms")
+	b.ReportMetric(slices.Max(deliver).Seconds(), "delivered-max-s")
+	b.ReportMetric(0, "ns/op")
+}
+
+func postBroadcast(b *testing.B, base string, h http.Header, body string) string {
+	req, _ := http.NewRequest(http.MethodPost, base+api.PathAdminV1Broadcast, strings.NewReader(body))
+	req.Header = h.Clone()
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusCreated {
+		b.Fatalf("broadcast: %v %v", err, res)
+	}
+	defer res.Body.Close()
+	var out struct{ Data struct{ ID string } }
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		b.Fatal(err)
+	}
+	return out.Data.ID
+}
+
+// delivered reports whether the broadcast says every inbox holds it,
+// checking the newest recipient's inbox when it does.
+func delivered(b *testing.B, s *models.Store, id string) bool {
+	ctx := context.Background()
+	var bc models.Broadcast
+	if err := s.DB.NewSelect().Model(&bc).Where("id = ?", id).Scan(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if bc.DeliveredAt == nil {
+		return false
+	}
+	notes, _, _, err := s.Inbox(ctx, bc.LastUserID, 5, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range notes {
+		if n.BroadcastID != nil && fmt.Sprint(*n.BroadcastID) == id {
+			return true
+		}
+	}
+	b.Fatalf("the newest user's inbox lacks broadcast %s: %+v", id, notes)
+	return false
 }

@@ -31,6 +31,7 @@ var downBodies = map[string]string{
 	http.MethodPost + " " + api.PathAdminV1UserNotes:    `{"body":"x"}`,
 	http.MethodPut + " " + api.PathAdminV1Reasons:       `{"reasons":["Spam"]}`,
 	http.MethodPost + " " + api.PathAdminV1BulkModerate: `{"postIds":["7"],"action":"hide"}`,
+	http.MethodPost + " " + api.PathAdminV1Broadcast:    `{"title":"T","message":"M","targets":["all"]}`,
 }
 
 // outage refuses new connections to db's database and ends the open ones,

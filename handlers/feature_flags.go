@@ -25,6 +25,8 @@ type FlagStore interface {
 // signed-in user.
 type FeatureFlags struct {
 	Store FlagStore
+	// Cache holds the flags the users' answers come from.
+	Cache *flags.Cache
 }
 
 // List answers GET /api/v1/admin/feature-flags: every flag, by name.
@@ -101,16 +103,24 @@ func (h FeatureFlags) Delete(c echo.Context) error {
 
 // ForUser answers GET /api/feature-flags: {name: on} for the signed-in
 // user, each flag's rollout decided by a stable hash of its name and the
-// user's id.
+// user's id, from the instance's cache of flags.
 func (h FeatureFlags) ForUser(c echo.Context) error {
-	rows, err := h.Store.FeatureFlags(c.Request().Context())
+	ctx := c.Request().Context()
+	all, err := h.Cache.Get(func() ([]flags.Flag, error) {
+		rows, err := h.Store.FeatureFlags(ctx)
+		out := make([]flags.Flag, len(rows))
+		for i, f := range rows {
+			out[i] = flags.Flag{Name: f.Name, Enabled: f.Enabled, Percent: f.RolloutPercentage}
+		}
+		return out, err
+	})
 	if err != nil {
 		return err
 	}
-	user := auth.PrincipalFrom(c.Request().Context()).UserID
-	out := make(api.FlagsForUser, len(rows))
-	for _, f := range rows {
-		out[f.Name] = flags.On(f.Name, f.Enabled, f.RolloutPercentage, user)
+	user := auth.PrincipalFrom(ctx).UserID
+	out := make(api.FlagsForUser, len(all))
+	for _, f := range all {
+		out[f.Name] = flags.On(f.Name, f.Enabled, f.Percent, user)
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -114,6 +115,13 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		p := samplePost(t, e)
 		id, _ := strconv.ParseInt(p.ID, 10, 64)
 		return sampleRequest{api.AdminV1ModeratePath(id), e.super, `{"action":"flag","reason":"check the claims","notifyAuthor":true}`, 200}
+	},
+	"POST /api/v1/admin/notifications/broadcast": asSuper("/api/v1/admin/notifications/broadcast",
+		`{"title":"Welcome","message":"Say hello","type":"success","targets":["users","moderators"]}`, http.StatusCreated),
+	"GET /api/v1/admin/notifications/broadcasts": func(t *testing.T, e sampleEnv) sampleRequest {
+		apptest.DoBody(t, e.app, "POST", "/api/v1/admin/notifications/broadcast", e.super,
+			`{"title":"Later","message":"M","targets":["all"],"schedule":"`+time.Now().Add(time.Hour).UTC().Format(time.RFC3339)+`"}`)
+		return sampleRequest{"/api/v1/admin/notifications/broadcasts?limit=5", e.super, "", 200}
 	},
 	"GET /api/v1/admin/feature-flags": func(t *testing.T, e sampleEnv) sampleRequest {
 		apptest.DoBody(t, e.app, "PUT", "/api/v1/admin/feature-flags/listed", e.super, `{"enabled":true}`)

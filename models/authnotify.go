@@ -9,31 +9,32 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// AuthChannel is the PostgreSQL channel the triggers of migration 5 notify
-// whenever a user, role or token changes.
-const AuthChannel = "plaza_auth"
+// ChangeChannel is the PostgreSQL channel the triggers notify, with the
+// table's name, whenever a user, role, token (migration 5) or feature flag
+// changes. Its name is from its first use, the callers.
+const ChangeChannel = "plaza_auth"
 
 // ListenerName is the application_name of the listener's connection.
-const ListenerName = "plaza auth listener"
+const ListenerName = "plaza change listener"
 
 // listenCheck is how long the listener waits for news before it pings its
 // connection, so that a connection lost without a word is noticed.
 const listenCheck = 15 * time.Second
 
-// ListenAuthChanges calls changed for every notification on AuthChannel
-// until ctx ends, on a connection of its own to the PostgreSQL database dsn
+// ListenChanges calls changed with the table's name for every notification
+// on ChangeChannel until ctx ends, on a connection of its own to the PostgreSQL database dsn
 // names. It calls listening(true) once it is listening and listening(false)
 // as soon as it may miss news (connection lost; it reconnects with backoff),
 // so that whoever relies on the news can stop relying on it.
-func ListenAuthChanges(ctx context.Context, dsn string, log *slog.Logger, listening func(bool), changed func()) {
+func ListenChanges(ctx context.Context, dsn string, log *slog.Logger, listening func(bool), changed func(table string)) {
 	wait := time.Second
 	for {
-		err := listenAuth(ctx, dsn, listening, changed)
+		err := listen(ctx, dsn, listening, changed)
 		listening(false)
 		if ctx.Err() != nil {
 			return
 		}
-		log.Warn("auth change listener lost its connection; callers are read afresh until it is back", "error", err, "retry_in", wait)
+		log.Warn("change listener lost its connection; callers and flags are read afresh until it is back", "error", err, "retry_in", wait)
 		select {
 		case <-ctx.Done():
 			return
@@ -43,7 +44,7 @@ func ListenAuthChanges(ctx context.Context, dsn string, log *slog.Logger, listen
 	}
 }
 
-func listenAuth(ctx context.Context, dsn string, listening func(bool), changed func()) error {
+func listen(ctx context.Context, dsn string, listening func(bool), changed func(table string)) error {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return err
@@ -54,17 +55,17 @@ func listenAuth(ctx context.Context, dsn string, listening func(bool), changed f
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+AuthChannel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+ChangeChannel); err != nil {
 		return err
 	}
 	listening(true)
 	for {
 		waitCtx, cancel := context.WithTimeout(ctx, listenCheck)
-		_, err := conn.WaitForNotification(waitCtx)
+		n, err := conn.WaitForNotification(waitCtx)
 		cancel()
 		switch {
 		case err == nil:
-			changed()
+			changed(n.Payload)
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case errors.Is(err, context.DeadlineExceeded):

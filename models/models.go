@@ -241,6 +241,12 @@ type Broadcast struct {
 	Recipients  int        `bun:",notnull"`
 	CreatedBy   *int64     `bun:""`
 	CreatedAt   time.Time  `bun:",notnull"`
+	// LastUserID bounds the audience to the accounts that existed when it
+	// was sent; DeliveredThrough is the delivery's cursor over user ids.
+	LastUserID       int64      `bun:",notnull"`
+	DeliveredThrough int64      `bun:",notnull"`
+	Delivered        int        `bun:",notnull"`
+	DeliveredAt      *time.Time `bun:""`
 }
 
 // Notification is one message in a user's inbox.

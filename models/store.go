@@ -28,6 +28,12 @@ type Store struct {
 	// search's provider accounts); zero means the defaults. Tests lower it
 	// to reach later windows with a few rows.
 	SearchWindow int64
+	// Queue queues background jobs in a change's transaction (the job
+	// queue sets it once built).
+	Queue JobQueue
+	// BroadcastStep is how many user ids one step of a broadcast's
+	// delivery covers; zero means the default. Tests lower it.
+	BroadcastStep int64
 }
 
 // NewStore returns a Store on db with the wall clock in UTC.

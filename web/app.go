@@ -24,6 +24,7 @@ import (
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/avatar"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/flags"
 	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/quotes"
@@ -50,8 +51,9 @@ type Deps struct {
 	Metrics *metrics.Metrics
 	// Events is the analytics group-commit writer (NewCollector).
 	Events *analytics.Batcher[models.AnalyticsEvent]
-	// Principals remembers checked callers (CachePrincipals).
+	// Principals remembers checked callers, Flags the feature flags (Caches).
 	Principals *auth.PrincipalCache
+	Flags      *flags.Cache
 	// OAuthProviders are the enabled external sign-in providers.
 	OAuthProviders []goth.Provider
 	// Quotes gives the og-image its quotes when none is asked for.
@@ -67,7 +69,7 @@ func (d Deps) check() error {
 	for name, missing := range map[string]bool{
 		"Store": d.Store == nil, "Logger": d.Logger == nil, "Static": d.Static == nil, "Now": d.Now == nil,
 		"Sessions": d.Sessions == nil, "Limiter": d.Limiter == nil, "Audit": d.Audit == nil, "Metrics": d.Metrics == nil,
-		"Events": d.Events == nil, "Principals": d.Principals == nil, "Quotes": d.Quotes == nil,
+		"Events": d.Events == nil, "Principals": d.Principals == nil, "Flags": d.Flags == nil, "Quotes": d.Quotes == nil,
 	} {
 		if missing {
 			return fmt.Errorf("web.New: Deps.%s is required", name)
@@ -122,9 +124,10 @@ func newHandlers(d Deps) handlerSet {
 		adminUsers: handlers.AdminUsers{Store: d.Store, Started: d.Started, Now: d.Now, Database: d.Store.Dialect()},
 		v1Users:    handlers.V1Users{Store: d.Store, Now: d.Now},
 		v1Posts:    handlers.V1Posts{Store: d.Store},
-		flags:      handlers.FeatureFlags{Store: d.Store},
+		flags:      handlers.FeatureFlags{Store: d.Store, Cache: d.Flags},
 		reasons:    handlers.ModerationReasons{Store: d.Store},
 		inbox:      handlers.Notifications{Store: d.Store},
+		broadcasts: handlers.Broadcasts{Store: d.Store, Now: d.Now},
 		collect:    handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
 		ogImage:    handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},
@@ -236,36 +239,48 @@ func Server(addr string, h http.Handler) *http.Server {
 	}
 }
 
-// CachePrincipals builds the cache of checked callers for the pipeline and
-// keeps it honest (docs/architecture.md, "The request pipeline"): on PostgreSQL a
-// listener purges it whenever any instance changes a user, role or token,
-// and the cache works only while that listener listens; this instance's own
-// changes purge it as they commit. On SQLite it stays off: the embedded
-// database answers a caller lookup in microseconds anyway.
-func CachePrincipals(ctx context.Context, store *models.Store, db config.Database, log *slog.Logger) *auth.PrincipalCache {
-	cache := auth.NewPrincipalCache(principalCacheSize, principalCacheTTL)
-	store.Changed = cache.Purge
+// Caches builds the cache of checked callers for the pipeline and the
+// cache of feature flags, and keeps them honest (docs/architecture.md, "The
+// request pipeline"): on PostgreSQL a listener purges them whenever any
+// instance changes a user, role, token or flag, and they work only while
+// that listener listens; this instance's own changes purge them as they
+// commit. On SQLite they stay off: the embedded database answers in
+// microseconds anyway.
+func Caches(ctx context.Context, store *models.Store, db config.Database, log *slog.Logger) (*auth.PrincipalCache, *flags.Cache) {
+	principals, flagCache := auth.NewPrincipalCache(principalCacheSize, principalCacheTTL), new(flags.Cache)
+	store.Changed = func() {
+		principals.Purge()
+		flagCache.Purge()
+	}
 	if db.Dialect != config.DialectPostgres {
-		return cache
+		return principals, flagCache
 	}
 	// Wait briefly for the first LISTEN, so the instance serves its first
-	// requests with the cache in use; a database slow to answer only delays
-	// the cache, never the start.
+	// requests with the caches in use; a database slow to answer only
+	// delays them, never the start.
 	first := make(chan struct{})
 	var once sync.Once
 	listening := func(on bool) {
-		cache.SetEnabled(on)
+		principals.SetEnabled(on)
+		flagCache.SetEnabled(on)
 		if on {
 			once.Do(func() { close(first) })
 		}
 	}
-	go models.ListenAuthChanges(ctx, db.DSN, log, listening, cache.Purge)
+	changed := func(table string) {
+		if table == "feature_flags" {
+			flagCache.Purge()
+		} else {
+			principals.Purge()
+		}
+	}
+	go models.ListenChanges(ctx, db.DSN, log, listening, changed)
 	select {
 	case <-first:
 	case <-time.After(listenerStartWait):
 	case <-ctx.Done():
 	}
-	return cache
+	return principals, flagCache
 }
 
 // The cache holds the busiest callers; its TTL bounds how stale a caller

@@ -308,6 +308,15 @@ func routes(d Deps, hs handlerSet) []Route {
 			Audit: Audit{Action: "feature_flag.delete", Target: "feature_flag"},
 			Doc: Doc{Summary: "Delete a feature flag", Response: api.V1Of[api.DeletedFlag]{},
 				Errors: map[int]string{http.StatusLocked: "Another admin holds the flag's edit lock (lockedBy, lockedAt)."}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1Broadcast, Handler: hs.broadcasts.Send,
+			Audit: Audit{Action: "notification.broadcast", Target: "broadcast"},
+			Doc: Doc{Summary: "Send or schedule a notification to many users", Body: api.V1BroadcastRequest{},
+				Response: api.V1Of[api.V1Broadcast]{}, Status: http.StatusCreated,
+				Description: "An immediate broadcast counts its recipients at once and reaches their inboxes within seconds, " +
+					"in steps of 50,000 user ids on the job queue; a scheduled one is sent at its time, once, whichever instance runs it."}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Broadcasts, Handler: hs.broadcasts.List, Audit: Audit{Action: "notification.list"},
+			Doc: Doc{Summary: "Broadcasts, newest first, with recipients, deliveries and reads", Query: api.V1PageQuery{},
+				Response: api.V1PageOf[api.V1Broadcast]{}}}),
 		{Method: http.MethodGet, Path: api.PathNotifications, Handler: hs.inbox.List, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Your notifications, unread first", Query: api.InboxQuery{}, Response: api.Inbox{}}},
 		{Method: http.MethodPost, Path: api.PathNotificationRead, Handler: hs.inbox.Read, Family: general, Scope: ScopeGeneral, SignIn: true,
@@ -429,6 +438,7 @@ type handlerSet struct {
 	flags       handlers.FeatureFlags
 	reasons     handlers.ModerationReasons
 	inbox       handlers.Notifications
+	broadcasts  handlers.Broadcasts
 	search      handlers.Search
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage

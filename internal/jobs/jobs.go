@@ -1,6 +1,6 @@
 // Package jobs runs Plaza's background work on River, a job queue kept in
 // the same database as everything else: periodic sweeps now, maintenance
-// actions and scheduled broadcasts as they land. On several instances River
+// actions as they land, and broadcasts' deliveries. On several instances River
 // elects one leader to enqueue periodic jobs, and any instance may work them.
 package jobs
 
@@ -29,8 +29,10 @@ type Runner struct {
 type Deps struct {
 	Sweeper   Sweeper
 	Analytics Analytics
-	Metrics   *metrics.Metrics
-	Log       *slog.Logger
+	// Broadcasts delivers broadcasts (BroadcastArgs).
+	Broadcasts Broadcaster
+	Metrics    *metrics.Metrics
+	Log        *slog.Logger
 	// SweepEvery is the period of the sweep and of the analytics roll-up
 	// (default 10 minutes).
 	SweepEvery time.Duration
@@ -45,9 +47,10 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 	}
 	river.AddWorker(workers, &sweepWorker{sweeper: d.Sweeper, metrics: d.Metrics, log: d.Log})
 	river.AddWorker(workers, &analyticsWorker{analytics: d.Analytics, metrics: d.Metrics, log: d.Log, now: d.Now})
+	river.AddWorker(workers, &broadcastWorker{broadcasts: d.Broadcasts, metrics: d.Metrics, log: d.Log})
 	// Every kind's outcomes are series from the start: a scrape shows 0
 	// before the first run, and rates work from there.
-	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind()} {
+	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind()} {
 		for _, outcome := range []string{"completed", "failed"} {
 			d.Metrics.Jobs.WithLabelValues(kind, outcome)
 		}

@@ -59,7 +59,7 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 			t.Fatalf("setup stored %d sessions, %d locks, %d events; want 2, 1, 2", s, l, e)
 		}
 
-		r, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: store, Analytics: store, Metrics: metrics.New(nil), Log: slog.New(slog.DiscardHandler)})
+		r, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: store, Analytics: store, Broadcasts: store, Metrics: metrics.New(nil), Log: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
 		}

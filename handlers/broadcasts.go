@@ -1,0 +1,109 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+)
+
+// BroadcastStore is what the broadcast handlers need.
+type BroadcastStore interface {
+	Change(ctx context.Context, fn func(ctx context.Context) error) error
+	MissingUsers(ctx context.Context, ids []int64) ([]int64, error)
+	SendBroadcast(ctx context.Context, b *models.Broadcast, at *time.Time) error
+	Broadcasts(ctx context.Context, limit, offset int) ([]models.BroadcastRow, int, error)
+}
+
+// Broadcasts answers the admin's broadcast routes.
+type Broadcasts struct {
+	Store BroadcastStore
+	Now   func() time.Time
+}
+
+// Send answers POST /api/v1/admin/notifications/broadcast: 201 with the
+// broadcast, sent (its recipients counted, its delivery queued) or
+// scheduled. A user target no user has is 422.
+func (h Broadcasts) Send(c echo.Context) error {
+	var req api.V1BroadcastRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	targets, at, err := req.Check(h.Now())
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if err := h.checkUsers(ctx, targets); err != nil {
+		return err
+	}
+	b := &models.Broadcast{Title: req.Title, Message: req.Message, Type: req.Type, Targets: targets.Given,
+		CreatedBy: &auth.PrincipalFrom(ctx).UserID}
+	err = h.Store.Change(ctx, func(ctx context.Context) error {
+		if err := h.Store.SendBroadcast(ctx, b, at); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "broadcast", itoa(b.ID), map[string]any{
+			"title": b.Title, "type": b.Type, "targets": b.Targets, "schedule": req.Schedule, "recipients": b.Recipients})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, api.OK(v1Broadcast(&models.BroadcastRow{Broadcast: *b})))
+}
+
+// checkUsers refuses user targets that name no user.
+func (h Broadcasts) checkUsers(ctx context.Context, t api.BroadcastTargets) error {
+	missing, err := h.Store.MissingUsers(ctx, t.Users)
+	if err != nil || len(missing) == 0 {
+		return err
+	}
+	var issues []api.Issue
+	for _, id := range missing {
+		target := "user:" + itoa(id)
+		for i, given := range t.Given {
+			if given == target {
+				issues = append(issues, api.Issue{Path: []string{"targets", strconv.Itoa(i)}, Code: "custom",
+					Message: target + " names no user"})
+			}
+		}
+	}
+	return api.Invalid(issues...)
+}
+
+// List answers GET /api/v1/admin/notifications/broadcasts: newest first,
+// with recipients, deliveries and reads.
+func (h Broadcasts) List(c echo.Context) error {
+	page, issues := api.ParsePage(c.QueryParams())
+	if len(issues) > 0 {
+		return api.Invalid(issues...)
+	}
+	rows, total, err := h.Store.Broadcasts(c.Request().Context(), page.Limit, page.Offset)
+	if err != nil {
+		return err
+	}
+	out := make([]api.V1Broadcast, len(rows))
+	for i := range rows {
+		out[i] = v1Broadcast(&rows[i])
+	}
+	return c.JSON(http.StatusOK, api.Page(out, total, page))
+}
+
+func v1Broadcast(r *models.BroadcastRow) api.V1Broadcast {
+	b := &r.Broadcast
+	schedule := "immediate"
+	if b.ScheduledAt != nil {
+		schedule = api.Timestamp(*b.ScheduledAt)
+	}
+	return api.V1Broadcast{ID: itoa(b.ID), Title: b.Title, Message: b.Message, Type: b.Type, Targets: b.Targets,
+		Schedule: schedule, Status: b.Status, Recipients: b.Recipients, Delivered: b.Delivered, Read: r.ReadCount,
+		CreatedAt: api.Timestamp(b.CreatedAt), CreatedBy: optionalID(b.CreatedBy),
+		SentAt: api.OptionalTimestamp(b.SentAt), DeliveredAt: api.OptionalTimestamp(b.DeliveredAt)}
+}

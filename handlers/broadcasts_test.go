@@ -1,0 +1,277 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+// v1Broadcast is a broadcast as the API answers it.
+type v1Broadcast struct {
+	ID, Title, Message, Type, Schedule, Status string
+	Targets                                    []string
+	Recipients, Delivered, Read                int
+	SentAt, DeliveredAt                        *string
+}
+
+func sendBroadcast(t *testing.T, app *apptest.App, h http.Header, body string) v1Broadcast {
+	t.Helper()
+	res := apptest.DoBody(t, app, "POST", "/api/v1/admin/notifications/broadcast", h, body)
+	var out struct{ Data v1Broadcast }
+	if err := json.Unmarshal(res.Body.Bytes(), &out); err != nil || res.Code != 201 {
+		t.Fatalf("broadcast %s: %d %s", body, res.Code, res.Body)
+	}
+	return out.Data
+}
+
+func broadcastByID(t *testing.T, app *apptest.App, h http.Header, id string) v1Broadcast {
+	t.Helper()
+	res := apptest.Do(t, app, "GET", "/api/v1/admin/notifications/broadcasts?limit=100", h)
+	var out struct{ Data []v1Broadcast }
+	if err := json.Unmarshal(res.Body.Bytes(), &out); err != nil || res.Code != 200 {
+		t.Fatalf("history: %d %s", res.Code, res.Body)
+	}
+	for _, b := range out.Data {
+		if b.ID == id {
+			return b
+		}
+	}
+	t.Fatalf("broadcast %s is not in the history", id)
+	return v1Broadcast{}
+}
+
+// waitDelivered waits until broadcast id is in every recipient's inbox; a
+// scheduled one waits for River's scheduler, which looks every 5 seconds.
+func waitDelivered(t *testing.T, db *bun.DB, id string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		var b models.Broadcast
+		if err := db.NewSelect().Model(&b).Where("id = ?", id).Scan(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if b.DeliveredAt != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("broadcast %s not delivered: %+v", id, b)
+		}
+	}
+}
+
+// inboxTitles are the titles in users' inboxes, by user id.
+func inboxTitles(t *testing.T, app *apptest.App, users ...int64) map[int64][]string {
+	t.Helper()
+	out := map[int64][]string{}
+	for _, u := range users {
+		res := apptest.Do(t, app, "GET", "/api/notifications?limit=100", app.SessionFor(t, u))
+		var inbox struct {
+			Notifications []struct{ Title, Message, Type string }
+		}
+		if err := json.Unmarshal(res.Body.Bytes(), &inbox); err != nil || res.Code != 200 {
+			t.Fatalf("inbox of %d: %d %s", u, res.Code, res.Body)
+		}
+		out[u] = []string{}
+		for _, n := range inbox.Notifications {
+			out[u] = append(out[u], n.Title)
+		}
+	}
+	return out
+}
+
+// TestBroadcastTargets: each target kind reaches exactly its users, in
+// steps of two user ids, with the text, recipients and read count right;
+// the sender is told when it is delivered, and the audit entry keeps it.
+func TestBroadcastTargets(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		app.Store.BroadcastStep = 2
+		if err := app.Runtime.StartJobs(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		root, rootUser := app.Admin(t)
+		plain1, plain2 := app.User(t, "plain1@example.com"), app.User(t, "plain2@example.com")
+		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+		admin := app.User(t, "admin@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		everyone := []int64{rootUser.ID, plain1.ID, plain2.ID, mod.ID, admin.ID}
+		cases := []struct {
+			targets string
+			want    []int64
+		}{
+			{`["all"]`, everyone},
+			{`["users"]`, []int64{plain1.ID, plain2.ID}},
+			{`["moderators"]`, []int64{mod.ID}},
+			{`["admins"]`, []int64{rootUser.ID, admin.ID}},
+			{fmt.Sprintf(`["user:%d"]`, plain2.ID), []int64{plain2.ID}},
+			{fmt.Sprintf(`["moderators","user:%d","moderators"]`, plain1.ID), []int64{plain1.ID, mod.ID}},
+		}
+		sent := make([]v1Broadcast, len(cases))
+		for i, c := range cases {
+			sent[i] = sendBroadcast(t, app, root, `{"title":"Notice `+itoa(int64(i))+`","message":"Read me","type":"warning","targets":`+c.targets+`}`)
+			if b := sent[i]; b.Status != "sent" || b.Recipients != len(c.want) || b.Schedule != "immediate" || b.SentAt == nil {
+				t.Errorf("%s: answered %+v, want sent to %d", c.targets, b, len(c.want))
+			}
+		}
+		for _, b := range sent {
+			waitDelivered(t, db, b.ID)
+		}
+		inboxes := inboxTitles(t, app, everyone...)
+		for i, c := range cases {
+			title, b := "Notice "+itoa(int64(i)), sent[i]
+			for _, u := range everyone {
+				if got, want := slices.Contains(inboxes[u], title), slices.Contains(c.want, u); got != want {
+					t.Errorf("%s: user %d has it: %v, want %v", c.targets, u, got, want)
+				}
+			}
+			if got := broadcastByID(t, app, root, b.ID); got.Delivered != len(c.want) || got.DeliveredAt == nil || got.Message != "Read me" {
+				t.Errorf("%s: history says %+v", c.targets, got)
+			}
+		}
+		if got := inboxTitles(t, app, rootUser.ID)[rootUser.ID]; strings.Count(strings.Join(got, "|"), "Broadcast delivered") != 6 {
+			t.Errorf("the sender's inbox: %q", got)
+		}
+		entry := lastEntry(t, app, "notification.broadcast")
+		if entry.TargetType != "broadcast" || entry.Status != 201 || entry.Details["recipients"] != float64(2) {
+			t.Errorf("audit entry: %+v", entry)
+		}
+	})
+}
+
+// TestBroadcastReadCount: a recipient's read shows in the history's read
+// count, and the inbox shows the broadcast's text and type.
+func TestBroadcastReadCount(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		if err := app.Runtime.StartJobs(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		root, _ := app.Admin(t)
+		reader := app.User(t, "reader@example.com")
+		app.User(t, "idle@example.com")
+		b := sendBroadcast(t, app, root, `{"title":"Maintenance","message":"Down at noon","type":"critical","targets":["users"]}`)
+		waitDelivered(t, db, b.ID)
+		session := app.SessionFor(t, reader.ID)
+		var inbox struct {
+			Notifications []struct{ ID, Title, Message, Type string }
+			Unread        int
+		}
+		json.Unmarshal(apptest.Do(t, app, "GET", "/api/notifications", session).Body.Bytes(), &inbox)
+		if len(inbox.Notifications) != 1 || inbox.Unread != 1 || inbox.Notifications[0].Message != "Down at noon" || inbox.Notifications[0].Type != "critical" {
+			t.Fatalf("inbox: %+v", inbox)
+		}
+		res := apptest.Do(t, app, "POST", "/api/notifications/"+inbox.Notifications[0].ID+"/read", session)
+		if res.Code != 200 || !strings.Contains(res.Body.String(), `"title":"Maintenance"`) {
+			t.Fatalf("read: %d %s", res.Code, res.Body)
+		}
+		if got := broadcastByID(t, app, root, b.ID); got.Recipients != 2 || got.Read != 1 {
+			t.Errorf("history: %+v, want 2 recipients and 1 read", got)
+		}
+	})
+}
+
+// TestBroadcastRefusals: each bad field is 422 naming it, a user target
+// no user has is 422, and callers without admin:write are refused.
+func TestBroadcastRefusals(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		root, _ := app.Admin(t)
+		soon := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+		past := time.Now().Add(-time.Minute).UTC().Format(time.RFC3339)
+		far := time.Now().AddDate(1, 1, 0).UTC().Format(time.RFC3339)
+		ok := `"title":"T","message":"M","targets":["all"]`
+		for body, field := range map[string]string{
+			`{"message":"M","targets":["all"]}`:                                            "title",
+			`{"title":" ","message":"M","targets":["all"]}`:                                "title",
+			`{"title":"T","targets":["all"]}`:                                              "message",
+			`{"title":"` + strings.Repeat("x", 201) + `","message":"M","targets":["all"]}`: "title",
+			`{` + ok + `,"type":"urgent"}`:                                                 "type",
+			`{"title":"T","message":"M"}`:                                                  "targets",
+			`{"title":"T","message":"M","targets":[]}`:                                     "targets",
+			`{"title":"T","message":"M","targets":["all","staff"]}`:                        "targets.1",
+			`{"title":"T","message":"M","targets":["user:x"]}`:                             "targets.0",
+			`{"title":"T","message":"M","targets":["user:999999"]}`:                        "targets.0",
+			`{` + ok + `,"schedule":"tomorrow"}`:                                           "schedule",
+			`{` + ok + `,"schedule":"` + past + `"}`:                                       "schedule",
+			`{` + ok + `,"schedule":"` + far + `"}`:                                        "schedule",
+			`{` + ok + `,"priority":1}`:                                                    "priority",
+		} {
+			res := apptest.DoBody(t, app, "POST", "/api/v1/admin/notifications/broadcast", root, body)
+			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
+				t.Errorf("%.70s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
+			}
+		}
+		good := `{` + ok + `,"schedule":"` + soon + `"}`
+		if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/notifications/broadcast", nil, good); res.Code != 401 {
+			t.Errorf("anonymous: %d", res.Code)
+		}
+		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		readOnly, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead)
+		for who, h := range map[string]http.Header{"a moderator": app.SessionFor(t, mod.ID), "an admin:read token": readOnly} {
+			if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/notifications/broadcast", h, good); res.Code != 403 {
+				t.Errorf("%s: %d %s", who, res.Code, res.Body)
+			}
+		}
+		if n, err := db.NewSelect().Model((*models.Broadcast)(nil)).Count(context.Background()); err != nil || n != 0 {
+			t.Errorf("refusals stored %d broadcasts (%v)", n, err)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/notifications/broadcasts?limit=0", root); res.Code != 422 {
+			t.Errorf("history with limit=0: %d", res.Code)
+		}
+	})
+}
+
+// TestScheduledBroadcastOnce: a broadcast scheduled a second ahead waits,
+// then reaches each recipient exactly once, with two instances' job queues
+// running on the same database.
+func TestScheduledBroadcastOnce(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		first, second := apptest.New(t, db), apptest.New(t, db)
+		root, _ := first.Admin(t)
+		users := []int64{first.User(t, "a@example.com").ID, first.User(t, "b@example.com").ID, first.User(t, "c@example.com").ID}
+		at := time.Now().Add(1500 * time.Millisecond).UTC().Format(time.RFC3339Nano)
+		b := sendBroadcast(t, first, root, `{"title":"Later","message":"M","targets":["users"],"schedule":"`+at+`"}`)
+		if b.Status != "scheduled" || b.Recipients != 0 || b.SentAt != nil {
+			t.Fatalf("answered %+v, want scheduled", b)
+		}
+		for _, app := range []*apptest.App{first, second} {
+			if err := app.Runtime.StartJobs(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		waitDelivered(t, db, b.ID)
+		got := broadcastByID(t, second, root, b.ID)
+		if got.Status != "sent" || got.Recipients != 3 || got.Delivered != 3 {
+			t.Errorf("history: %+v", got)
+		}
+		due, _ := time.Parse(time.RFC3339Nano, at)
+		if sent, err := time.Parse(time.RFC3339Nano, *got.SentAt); err != nil || sent.Before(due.Truncate(time.Millisecond)) {
+			t.Errorf("sent at %s, scheduled for %s", *got.SentAt, at)
+		}
+		var perUser []struct {
+			UserID int64
+			N      int
+		}
+		err := db.NewSelect().Model((*models.Notification)(nil)).ColumnExpr("user_id, count(*) AS n").
+			Where("broadcast_id = ?", b.ID).Group("user_id").Order("user_id").Scan(context.Background(), &perUser)
+		if err != nil || len(perUser) != len(users) {
+			t.Fatalf("deliveries: %+v (%v)", perUser, err)
+		}
+		for i, row := range perUser {
+			if row.UserID != users[i] || row.N != 1 {
+				t.Errorf("user %d has it %d times", row.UserID, row.N)
+			}
+		}
+	})
+}
