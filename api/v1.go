@@ -25,6 +25,9 @@ type Pagination struct {
 	Limit   int  `json:"limit"`
 	Offset  int  `json:"offset"`
 	HasMore bool `json:"hasMore"`
+	// TotalCapped, beyond interface.md 2.1, says that a search matched more
+	// than total, which then counts the matches up to a cap.
+	TotalCapped bool `json:"totalCapped,omitempty" description:"Present and true when a search matched more than total: searches count up to 200 matches, or to the page's end when that is further (Plaza's addition)."`
 }
 
 // OK wraps data in the v1 envelope.
@@ -35,6 +38,15 @@ func Page(data any, total int, p PageParams) V1 {
 	return V1{Success: true, Data: data, Meta: &V1Meta{Pagination: Pagination{
 		Total: total, Limit: p.Limit, Offset: p.Offset, HasMore: p.Offset+p.Limit < total,
 	}}}
+}
+
+// CappedPage is Page for a list whose total may be capped: more matches
+// exist than total.
+func CappedPage(data any, total int, capped bool, p PageParams) V1 {
+	out := Page(data, total, p)
+	out.Meta.Pagination.TotalCapped = capped
+	out.Meta.Pagination.HasMore = out.Meta.Pagination.HasMore || capped
+	return out
 }
 
 // PageParams are limit and offset of a versioned admin list.

@@ -316,3 +316,21 @@ func delivered(b *testing.B, s *models.Store, id string) bool {
 	b.Fatalf("the newest user's inbox lacks broadcast %s: %+v", id, notes)
 	return false
 }
+
+// BenchmarkV1UserSearch measures GET /api/v1/admin/users with a search
+// term sorted by post count (most first): a term a third of the users hold
+// (their email domain), one in a hundred (a surname), one in a thousand,
+// none, a later page of the common term, and the common term in the
+// default order (newest first).
+func BenchmarkV1UserSearch(b *testing.B) {
+	base, h := benchServer(b)
+	list := base + "/api/v1/admin/users?limit=50&sort=post_count&order=desc&search="
+	runLatency(b, h, []latencyCase{
+		{"common-term", func(int) string { return list + "example.org" }},
+		{"one-in-a-hundred", func(int) string { return list + "petrov" }},
+		{"one-in-a-thousand", func(int) string { return list + "ricci5" }},
+		{"no-match", func(int) string { return list + "zzq" }},
+		{"common-term-page-4", func(int) string { return list + "example.org&offset=150" }},
+		{"common-term-newest", func(int) string { return base + "/api/v1/admin/users?limit=50&search=example.org" }},
+	})
+}

@@ -18,7 +18,7 @@ import (
 // V1UserStore is what the versioned admin users handlers need.
 type V1UserStore interface {
 	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
-	ListUsers(ctx context.Context, f models.UserListFilter) ([]models.ListedUser, int, error)
+	ListUsers(ctx context.Context, f models.UserListFilter) ([]models.ListedUser, int, bool, error)
 	ListedUserByID(ctx context.Context, id int64) (*models.ListedUser, error)
 	UserDetail(ctx context.Context, id int64) (*models.UserDetail, error)
 	UpdateUserAsAdmin(ctx context.Context, id, adminID int64, ch models.UserAdminChange) error
@@ -50,7 +50,7 @@ func (h V1Users) List(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.Store.ListUsers(c.Request().Context(), models.UserListFilter{
+	rows, total, capped, err := h.Store.ListUsers(c.Request().Context(), models.UserListFilter{
 		Status: p.Status, Role: p.Role, Search: p.Search, Sort: p.Sort, Desc: p.Desc,
 		Limit: p.Page.Limit, Offset: p.Page.Offset,
 	})
@@ -61,7 +61,7 @@ func (h V1Users) List(c echo.Context) error {
 	for i := range rows {
 		out[i] = v1User(&rows[i])
 	}
-	return c.JSON(http.StatusOK, api.Page(out, total, p.Page))
+	return c.JSON(http.StatusOK, api.CappedPage(out, total, capped, p.Page))
 }
 
 // v1User is the 2.2 record of a listed user: the highest role, with

@@ -32,7 +32,7 @@ type v1UserList struct {
 	Meta struct {
 		Pagination struct {
 			Total, Limit, Offset int
-			HasMore              bool
+			HasMore, TotalCapped bool
 		}
 	}
 }
@@ -115,6 +115,31 @@ func TestV1UserList(t *testing.T) {
 		}
 		if n := listV1Users(t, app, admin, "role=user&search=example").Meta.Pagination.Total; n != 2 {
 			t.Errorf("filtered total %d, want 2", n)
+		}
+	})
+}
+
+// TestV1UserSearchCountsToTheCap: a search that matches more than 200
+// users counts 200 and says there are more on PostgreSQL, where it walks
+// the list's order; pages past the cap still come; SQLite counts them all.
+func TestV1UserSearchCountsToTheCap(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		root, _ := app.Admin(t)
+		bulkUsers(t, app, 230)
+		first := listV1Users(t, app, root, "search=bulk&sort=post_count&limit=50")
+		deep := listV1Users(t, app, root, "search=bulk&sort=post_count&limit=50&offset=200")
+		p, d := first.Meta.Pagination, deep.Meta.Pagination
+		if len(first.Data) != 50 || len(deep.Data) != 30 || !p.HasMore || d.HasMore {
+			t.Fatalf("pages of %d and %d users, hasMore %v then %v", len(first.Data), len(deep.Data), p.HasMore, d.HasMore)
+		}
+		want, capped := 230, false
+		if models.Dialect(db) == "postgres" {
+			want, capped = models.SearchCountCap, true
+		}
+		if p.Total != want || p.TotalCapped != capped || d.Total != 230 || d.TotalCapped {
+			t.Errorf("first page: total %d capped %v (want %d %v); past the cap: total %d capped %v (want 230 false)",
+				p.Total, p.TotalCapped, want, capped, d.Total, d.TotalCapped)
 		}
 	})
 }

@@ -35,32 +35,52 @@ var userOrder = map[string]string{
 
 // ListUsers reads a page of users matching f, and how many match. By
 // last_login_at, a user who never signed in counts as the longest ago:
-// first ascending, last descending. Equal values are in id order.
-func (s *Store) ListUsers(ctx context.Context, f UserListFilter) ([]ListedUser, int, error) {
+// first ascending, last descending. Equal values are in id order. A search
+// on PostgreSQL counts up to SearchCountCap or the page's end, whichever
+// is further; capped says there are more.
+func (s *Store) ListUsers(ctx context.Context, f UserListFilter) (rows []ListedUser, total int, capped bool, err error) {
 	db, now := s.db(ctx), s.now()
-	dir := " ASC"
-	if f.Desc {
-		dir = " DESC"
+	if f.Search != "" && Dialect(db) == "postgres" {
+		return s.searchUsersList(ctx, f, now)
 	}
-	var rows []ListedUser
+	key, dir := walkKey(f)
 	sel := filterUsers(db.NewSelect().Model(&rows), f, now)
-	order := userOrder[f.Sort] + dir
-	if f.Sort == "last_login_at" && Dialect(db) == "postgres" {
-		// SQLite's own order: nulls first ascending, last descending.
-		order += map[bool]string{false: " NULLS FIRST", true: " NULLS LAST"}[f.Desc]
-	}
-	err := selectUsers(sel, now).ColumnExpr("(?) AS top_role", topRole(db)).
-		OrderExpr(order).OrderExpr("u.id" + dir).
+	err = selectUsers(sel, now).ColumnExpr("(?) AS top_role", topRole(db)).
+		OrderExpr(key + dir).OrderExpr("u.id" + idDir(dir)).
 		Limit(int64(f.Limit)).Offset(int64(f.Offset)).Scan(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	if f.Status == "" && f.Role == "" && f.Search == "" {
-		total, err := s.userCount(ctx)
-		return rows, total, err
+		total, err = s.userCount(ctx)
+		return rows, total, false, err
 	}
-	total, err := filterUsers(db.NewSelect().Model((*User)(nil)), f, now).Count(ctx)
-	return rows, int(total), err
+	n, err := filterUsers(db.NewSelect().Model((*User)(nil)), f, now).Count(ctx)
+	return rows, int(n), false, err
+}
+
+// searchUsersList is ListUsers for a search on PostgreSQL: the page's ids
+// from searchUserPage, then their rows.
+func (s *Store) searchUsersList(ctx context.Context, f UserListFilter, now time.Time) ([]ListedUser, int, bool, error) {
+	ids, total, capped, err := s.searchUserPage(ctx, f, now)
+	if err != nil || len(ids) == 0 {
+		return []ListedUser{}, total, capped, err
+	}
+	found, err := s.ListedUsersByID(ctx, ids)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	byID := make(map[int64]ListedUser, len(found))
+	for _, u := range found {
+		byID[u.ID] = u
+	}
+	rows := make([]ListedUser, 0, len(ids))
+	for _, id := range ids {
+		if u, ok := byID[id]; ok {
+			rows = append(rows, u)
+		}
+	}
+	return rows, total, capped, nil
 }
 
 // filterUsers adds f's conditions to a select of users.
