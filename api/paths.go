@@ -40,6 +40,7 @@ const (
 	PathAdminV1Flag         = PathAdminV1Flags + "/:name"
 	PathAdminV1Reasons      = PathAdminV1 + "/moderation/reasons"
 	PathAdminV1Broadcast    = PathAdminV1 + "/notifications/broadcast"
+	PathAdminV1Analytics    = PathAdminV1 + "/analytics"
 	PathAdminV1Broadcasts   = PathAdminV1 + "/notifications/broadcasts"
 	PathFeatureFlags        = "/api/feature-flags"
 	PathAdminV1Moderate     = PathAdminV1Posts + "/:id/moderate"

@@ -116,6 +116,7 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		id, _ := strconv.ParseInt(p.ID, 10, 64)
 		return sampleRequest{api.AdminV1ModeratePath(id), e.super, `{"action":"flag","reason":"check the claims","notifyAuthor":true}`, 200}
 	},
+	"GET /api/v1/admin/analytics": asSuper("/api/v1/admin/analytics?period=30d", "", 200),
 	"POST /api/v1/admin/notifications/broadcast": asSuper("/api/v1/admin/notifications/broadcast",
 		`{"title":"Welcome","message":"Say hello","type":"success","targets":["users","moderators"]}`, http.StatusCreated),
 	"GET /api/v1/admin/notifications/broadcasts": func(t *testing.T, e sampleEnv) sampleRequest {

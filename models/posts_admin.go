@@ -243,6 +243,22 @@ func (s *Store) notifyAuthor(ctx context.Context, p *Post, m Moderation) error {
 	return nil
 }
 
+// RecountPosts sets the posts counter (row_counts) to the posts there are,
+// for writers that skip triggers (a bulk load as replica). It holds off
+// other writers of posts while it counts.
+func (s *Store) RecountPosts(ctx context.Context) error {
+	return s.Change(ctx, func(ctx context.Context) error {
+		db := s.db(ctx)
+		if Dialect(db) == "postgres" {
+			if _, err := db.ExecContext(ctx, "LOCK TABLE posts IN SHARE MODE"); err != nil {
+				return err
+			}
+		}
+		_, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts) WHERE table_name = 'posts'")
+		return err
+	})
+}
+
 // RecountOpenReports sets every reported post's count of open reports to
 // what post_reports holds, for writers that skip triggers (a bulk load as
 // replica). It holds off other writers of reports while it counts.

@@ -221,7 +221,10 @@ func (sd *seeder) posts(ctx context.Context, res *Result) error {
 	}
 	res.Reports = n
 	if sd.pg {
-		// As replica the COPY skipped the triggers that count open reports.
+		// As replica the COPY skipped the triggers that count posts and open reports.
+		if err := sd.s.RecountPosts(ctx); err != nil {
+			return err
+		}
 		return sd.s.RecountOpenReports(ctx)
 	}
 	return nil

@@ -59,6 +59,8 @@ func checkInvariants(t *testing.T, db *bun.DB) {
 		"logins before sign-up":                `SELECT count(*) FROM users WHERE last_login_at < created_at`,
 		"uppercase emails":                     `SELECT count(*) FROM users WHERE email <> lower(email)`,
 		"events received before they occurred": `SELECT count(*) FROM analytics_events WHERE received_at < occurred_at`,
+		"the posts counter differs from COUNT(posts)": `SELECT count(*) FROM row_counts
+			WHERE table_name = 'posts' AND row_count <> (SELECT count(*) FROM posts)`,
 	}
 	if models.Dialect(db) == config.DialectPostgres {
 		checks["title words missing from search_words"] = `SELECT count(*) FROM posts p, plaza_words(p.title) AS w

@@ -128,6 +128,7 @@ func newHandlers(d Deps) handlerSet {
 		reasons:    handlers.ModerationReasons{Store: d.Store},
 		inbox:      handlers.Notifications{Store: d.Store},
 		broadcasts: handlers.Broadcasts{Store: d.Store, Now: d.Now},
+		analytics:  handlers.Analytics{Store: d.Store, Now: d.Now},
 		collect:    handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
 		ogImage:    handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},

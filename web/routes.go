@@ -308,6 +308,10 @@ func routes(d Deps, hs handlerSet) []Route {
 			Audit: Audit{Action: "feature_flag.delete", Target: "feature_flag"},
 			Doc: Doc{Summary: "Delete a feature flag", Response: api.V1Of[api.DeletedFlag]{},
 				Errors: map[int]string{http.StatusLocked: "Another admin holds the flag's edit lock (lockedBy, lockedAt)."}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Analytics, Handler: hs.analytics.Get, Audit: Audit{Action: "analytics.view"},
+			Doc: Doc{Summary: "Platform analytics over a period", Query: api.V1AnalyticsQuery{}, Response: api.V1Of[api.V1Analytics]{},
+				Description: "Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, " +
+					"never from raw events beyond an hourly series' day or two."}}),
 		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1Broadcast, Handler: hs.broadcasts.Send,
 			Audit: Audit{Action: "notification.broadcast", Target: "broadcast"},
 			Doc: Doc{Summary: "Send or schedule a notification to many users", Body: api.V1BroadcastRequest{},
@@ -439,6 +443,7 @@ type handlerSet struct {
 	reasons     handlers.ModerationReasons
 	inbox       handlers.Notifications
 	broadcasts  handlers.Broadcasts
+	analytics   handlers.Analytics
 	search      handlers.Search
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage
