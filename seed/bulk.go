@@ -198,8 +198,23 @@ func (sd *seeder) run(ctx context.Context) (Result, error) {
 			return res, err
 		}
 		res.Events = sd.opts.Events
+		if err := sd.rollUp(ctx); err != nil {
+			return res, err
+		}
 	}
 	return res, nil
+}
+
+// rollUp computes the daily roll-ups of the 90 days the events span, as
+// the analytics job would have day by day, so that analytics read them.
+func (sd *seeder) rollUp(ctx context.Context) error {
+	today := sd.now.UTC().Truncate(24 * time.Hour)
+	for d := today.AddDate(0, 0, -90); !d.After(today); d = d.AddDate(0, 0, 1) {
+		if err := sd.s.RollUpAnalytics(ctx, d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // posts writes the planned posts, then their reports, and counts both in

@@ -61,6 +61,8 @@ func checkInvariants(t *testing.T, db *bun.DB) {
 		"events received before they occurred": `SELECT count(*) FROM analytics_events WHERE received_at < occurred_at`,
 		"the posts counter differs from COUNT(posts)": `SELECT count(*) FROM row_counts
 			WHERE table_name = 'posts' AND row_count <> (SELECT count(*) FROM posts)`,
+		"events missing from the daily roll-ups": `SELECT count(*) FROM row_counts WHERE table_name = 'users'
+			AND (SELECT coalesce(sum(events), 0) FROM analytics_daily_events) <> (SELECT count(*) FROM analytics_events)`,
 	}
 	if models.Dialect(db) == config.DialectPostgres {
 		checks["title words missing from search_words"] = `SELECT count(*) FROM posts p, plaza_words(p.title) AS w

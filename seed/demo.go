@@ -268,7 +268,7 @@ func demoEventRows(ctx context.Context, s *models.Store, now time.Time) error {
 	if err := sd.stage(ctx, StageEvents, demoEvents, "", streamEvents, sd.genEvents); err != nil {
 		return fmt.Errorf("seed demo events: %w", err)
 	}
-	return nil
+	return sd.rollUp(ctx)
 }
 
 // demo writes the demo community in one transaction, every random choice
