@@ -17,6 +17,14 @@ type V1PageOf[T any] struct {
 	Meta    V1Meta `json:"meta"`
 }
 
+// V1PagedOf is the versioned admin envelope of an object that carries a
+// page of rows (the user-activity report): its pagination counts the rows.
+type V1PagedOf[T any] struct {
+	Success bool   `json:"success" const:"true"`
+	Data    T      `json:"data"`
+	Meta    V1Meta `json:"meta"`
+}
+
 // V1Invalid is the v1 family's 422: {success:false, error:{code, message, details:[{field, reason}]}}.
 type V1Invalid struct {
 	Success bool        `json:"success" const:"false"`

@@ -41,6 +41,8 @@ const (
 	PathAdminV1Reasons      = PathAdminV1 + "/moderation/reasons"
 	PathAdminV1Broadcast    = PathAdminV1 + "/notifications/broadcast"
 	PathAdminV1Analytics    = PathAdminV1 + "/analytics"
+	PathAdminV1ActivityRep  = PathAdminV1 + "/reports/user-activity"
+	PathAdminV1ModerationRp = PathAdminV1 + "/reports/moderation"
 	PathAdminV1Broadcasts   = PathAdminV1 + "/notifications/broadcasts"
 	PathFeatureFlags        = "/api/feature-flags"
 	PathAdminV1Moderate     = PathAdminV1Posts + "/:id/moderate"

@@ -116,6 +116,16 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		id, _ := strconv.ParseInt(p.ID, 10, 64)
 		return sampleRequest{api.AdminV1ModeratePath(id), e.super, `{"action":"flag","reason":"check the claims","notifyAuthor":true}`, 200}
 	},
+	"GET /api/v1/admin/reports/user-activity": func(t *testing.T, e sampleEnv) sampleRequest {
+		samplePost(t, e)
+		return sampleRequest{"/api/v1/admin/reports/user-activity?includeDetails=true&limit=5", e.super, "", 200}
+	},
+	"GET /api/v1/admin/reports/moderation": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		id, _ := strconv.ParseInt(p.ID, 10, 64)
+		apptest.DoBody(t, e.app, "POST", api.AdminV1ModeratePath(id), e.super, `{"action":"flag","reason":"check"}`)
+		return sampleRequest{"/api/v1/admin/reports/moderation", e.super, "", 200}
+	},
 	"GET /api/v1/admin/analytics": asSuper("/api/v1/admin/analytics?period=30d", "", 200),
 	"POST /api/v1/admin/notifications/broadcast": asSuper("/api/v1/admin/notifications/broadcast",
 		`{"title":"Welcome","message":"Say hello","type":"success","targets":["users","moderators"]}`, http.StatusCreated),

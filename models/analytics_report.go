@@ -125,6 +125,12 @@ func (s *Store) EngagementAnalytics(ctx context.Context, w AnalyticsWindow) (*En
 
 // ModerationAnalytics counts the moderation section of w.
 func (s *Store) ModerationAnalytics(ctx context.Context, w AnalyticsWindow) (*ModerationFigures, error) {
+	return s.moderationAnalytics(ctx, w, nil)
+}
+
+// moderationAnalytics counts the moderation section of w, its resolutions
+// by admin only when given.
+func (s *Store) moderationAnalytics(ctx context.Context, w AnalyticsWindow, admin *int64) (*ModerationFigures, error) {
 	db := s.db(ctx)
 	var f ModerationFigures
 	var err error
@@ -139,8 +145,12 @@ func (s *Store) ModerationAnalytics(ctx context.Context, w AnalyticsWindow) (*Mo
 		N    int
 		Wait sql.NullFloat64
 	}
-	err = db.NewSelect().Model((*PostReport)(nil)).ColumnExpr("count(*) AS n").ColumnExpr("avg("+wait+") AS wait").
-		Where("resolved_at >= ? AND resolved_at < ?", w.Start, w.End).Scan(ctx, &row)
+	resolved := db.NewSelect().Model((*PostReport)(nil)).ColumnExpr("count(*) AS n").ColumnExpr("avg("+wait+") AS wait").
+		Where("resolved_at >= ? AND resolved_at < ?", w.Start, w.End)
+	if admin != nil {
+		resolved = resolved.Where("resolved_by = ?", *admin)
+	}
+	err = resolved.Scan(ctx, &row)
 	if err != nil {
 		return nil, fmt.Errorf("resolved reports: %w", err)
 	}

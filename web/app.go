@@ -129,6 +129,7 @@ func newHandlers(d Deps) handlerSet {
 		inbox:      handlers.Notifications{Store: d.Store},
 		broadcasts: handlers.Broadcasts{Store: d.Store, Now: d.Now},
 		analytics:  handlers.Analytics{Store: d.Store, Now: d.Now},
+		reports:    handlers.Reports{Store: d.Store, Now: d.Now, Log: d.Logger},
 		collect:    handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
 		ogImage:    handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},

@@ -312,6 +312,15 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "Platform analytics over a period", Query: api.V1AnalyticsQuery{}, Response: api.V1Of[api.V1Analytics]{},
 				Description: "Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, " +
 					"never from raw events beyond an hourly series' day or two."}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1ActivityRep, Handler: hs.reports.UserActivity, Audit: Audit{Action: "report.user_activity"},
+			Doc: Doc{Summary: "Who was active in a window, and how", Query: api.V1ActivityQuery{}, Response: api.V1PagedOf[api.V1ActivityReport]{},
+				ContentType: "text/csv",
+				Description: "The users with posts, sign-ins or events in the window, in id order, with totals over every row. " +
+					"format=csv streams the same rows (every row unless limit or offset is given) as an attachment."}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1ModerationRp, Handler: hs.reports.Moderation, Audit: Audit{Action: "report.moderation"},
+			Doc: Doc{Summary: "Reports and moderation actions in a window", Query: api.V1ModerationReportQuery{}, Response: api.V1Of[api.V1ModerationReport]{},
+				ContentType: "text/csv",
+				Description: "format=csv streams the window's moderation actions, one a row, as an attachment."}}),
 		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1Broadcast, Handler: hs.broadcasts.Send,
 			Audit: Audit{Action: "notification.broadcast", Target: "broadcast"},
 			Doc: Doc{Summary: "Send or schedule a notification to many users", Body: api.V1BroadcastRequest{},
@@ -444,6 +453,7 @@ type handlerSet struct {
 	inbox       handlers.Notifications
 	broadcasts  handlers.Broadcasts
 	analytics   handlers.Analytics
+	reports     handlers.Reports
 	search      handlers.Search
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage

@@ -1,0 +1,188 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/csvout"
+	"github.com/plazahq/plaza/models"
+)
+
+// ReportStore is what the report handlers need.
+type ReportStore interface {
+	EachUserActivity(ctx context.Context, q models.ActivityQuery, fn func(*models.UserActivity) error) error
+	UserActivityPage(ctx context.Context, q models.ActivityQuery) ([]models.UserActivity, models.ActivityTotals, error)
+	UserActivities(ctx context.Context, users []int64, start, end time.Time) (map[int64][]models.Activity, error)
+	ModerationReport(ctx context.Context, q models.ModerationQuery) (*models.ModerationSummary, error)
+	EachModerationAction(ctx context.Context, q models.ModerationQuery, fn func(*models.ModeratedPostRow) error) error
+}
+
+// Reports answers the admin reports, as JSON or as CSV streamed row by row.
+type Reports struct {
+	Store ReportStore
+	Now   func() time.Time
+	Log   *slog.Logger
+}
+
+// UserActivity answers GET /api/v1/admin/reports/user-activity: the users
+// active in the window (posts, sign-ins, events), in id order.
+func (h Reports) UserActivity(c echo.Context) error {
+	q := c.QueryParams()
+	p, issues := api.ParseReport(q, h.Now().UTC())
+	user, more := api.ParseID(q, "userId")
+	details, evenMore := api.ParseBool(q, "includeDetails")
+	if issues = append(append(issues, more...), evenMore...); len(issues) > 0 {
+		return api.Invalid(issues...)
+	}
+	aq := models.ActivityQuery{Start: p.Start, End: p.End, UserID: user}
+	if p.Paged {
+		aq.Limit, aq.Offset = p.Page.Limit, p.Page.Offset
+	}
+	if p.CSV {
+		return h.activityCSV(c, aq)
+	}
+	ctx := c.Request().Context()
+	rows, totals, err := h.Store.UserActivityPage(ctx, aq)
+	if err != nil {
+		return err
+	}
+	out := api.V1ActivityReport{Period: period(p), Users: make([]api.V1ActivityRow, len(rows)),
+		Totals: api.V1ActivityTotals{Users: totals.Users, Posts: totals.Posts, Logins: totals.Logins, Events: totals.Events}}
+	for i, r := range rows {
+		out.Users[i] = api.V1ActivityRow{UserID: itoa(r.UserID), Username: r.Username, Posts: r.Posts, Logins: r.Logins,
+			Events: r.Events, LastActiveAt: api.OptionalTimestamp(r.LastActiveAt)}
+	}
+	if details {
+		if err := h.addActivities(ctx, &out, rows, p); err != nil {
+			return err
+		}
+	}
+	return c.JSON(http.StatusOK, api.Page(out, totals.Users, p.Page))
+}
+
+func (h Reports) addActivities(ctx context.Context, out *api.V1ActivityReport, rows []models.UserActivity, p api.ReportParams) error {
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.UserID
+	}
+	acts, err := h.Store.UserActivities(ctx, ids, p.Start, p.End)
+	if err != nil {
+		return err
+	}
+	for i, r := range rows {
+		list := make([]api.V1Activity, len(acts[r.UserID]))
+		for j, a := range acts[r.UserID] {
+			list[j] = api.V1Activity{Type: a.Type, At: api.Timestamp(a.At), Details: a.Details}
+		}
+		out.Users[i].Activity = list
+	}
+	return nil
+}
+
+func (h Reports) activityCSV(c echo.Context, q models.ActivityQuery) error {
+	name := "user-activity-" + q.Start.Format(time.DateOnly) + "-to-" + q.End.Format(time.DateOnly) + ".csv"
+	return h.streamCSV(c, name, api.ActivityCSVHeader, func(row func(...string) error) error {
+		return h.Store.EachUserActivity(c.Request().Context(), q, func(r *models.UserActivity) error {
+			last := ""
+			if r.LastActiveAt != nil {
+				last = api.Timestamp(*r.LastActiveAt)
+			}
+			return row(itoa(r.UserID), r.Username, strconv.Itoa(r.Posts), strconv.Itoa(r.Logins), strconv.Itoa(r.Events), last)
+		})
+	})
+}
+
+// Moderation answers GET /api/v1/admin/reports/moderation: the window's
+// reports and moderation actions summed, or with format=csv the actions
+// themselves, one a row.
+func (h Reports) Moderation(c echo.Context) error {
+	q := c.QueryParams()
+	p, issues := api.ParseReport(q, h.Now().UTC())
+	admin, more := api.ParseID(q, "adminId")
+	if issues = append(issues, more...); len(issues) > 0 {
+		return api.Invalid(issues...)
+	}
+	mq := models.ModerationQuery{Start: p.Start, End: p.End, AdminID: admin}
+	if p.CSV {
+		return h.moderationCSV(c, mq)
+	}
+	r, err := h.Store.ModerationReport(c.Request().Context(), mq)
+	if err != nil {
+		return err
+	}
+	out := api.V1ModerationReport{Period: period(p),
+		Totals: api.V1ModerationTotals{ReportsReceived: r.Received, ReportsResolved: r.Resolved, Pending: r.Pending,
+			AverageResolutionTime: api.HoursMinutes(r.AvgResolution)},
+		ByAction:    api.V1ActionCounts{Approve: r.ByAction["approve"], Hide: r.ByAction["hide"], Delete: r.ByAction["delete"], Flag: r.ByAction["flag"]},
+		ByModerator: make([]api.V1ModeratorActions, len(r.ByModerator)), TopReportedPosts: make([]api.V1ReportedPost, len(r.TopReported))}
+	for i, m := range r.ByModerator {
+		out.ByModerator[i] = api.V1ModeratorActions{AdminID: optionalID(m.AdminID), Username: m.Username, Actions: m.Actions}
+	}
+	for i, t := range r.TopReported {
+		out.TopReportedPosts[i] = api.V1ReportedPost{ID: itoa(t.ID), Title: t.Title, ReportCount: t.Reports}
+	}
+	return c.JSON(http.StatusOK, api.OK(out))
+}
+
+func (h Reports) moderationCSV(c echo.Context, q models.ModerationQuery) error {
+	name := "moderation-" + q.Start.Format(time.DateOnly) + "-to-" + q.End.Format(time.DateOnly) + ".csv"
+	return h.streamCSV(c, name, api.ModerationCSVHeader, func(row func(...string) error) error {
+		return h.Store.EachModerationAction(c.Request().Context(), q, func(r *models.ModeratedPostRow) error {
+			admin, username := "", ""
+			if r.AdminID != nil {
+				admin = itoa(*r.AdminID)
+			}
+			if r.AdminUsername != nil {
+				username = *r.AdminUsername
+			}
+			return row(itoa(r.ID), api.Timestamp(r.CreatedAt), admin, username, r.Action, itoa(r.PostID), r.PostTitle,
+				r.Reason, r.Notes, r.FromStatus, r.ToStatus)
+		})
+	})
+}
+
+// csvFlushRows is how many rows go out at a time.
+const csvFlushRows = 1000
+
+// streamCSV answers 200 with a CSV attachment named name: the header,
+// then each row each calls row with, sent every csvFlushRows rows. Once
+// rows are sent the status cannot change: a failure after that ends the
+// body early (the client sees a file cut short) and is logged.
+func (h Reports) streamCSV(c echo.Context, name string, header []string, each func(row func(...string) error) error) error {
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+	res.Header().Set(echo.HeaderContentDisposition, fmt.Sprintf("attachment; filename=%q", name))
+	res.WriteHeader(http.StatusOK)
+	w := csvout.New(res)
+	rows := 0
+	err := w.Row(header...)
+	if err == nil {
+		err = each(func(cells ...string) error {
+			if rows++; rows%csvFlushRows == 0 {
+				if err := w.Flush(); err != nil {
+					return err
+				}
+				res.Flush()
+			}
+			return w.Row(cells...)
+		})
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		h.Log.Warn("CSV report cut short", "file", name, "rows", rows, "error", err)
+	}
+	return nil
+}
+
+func period(p api.ReportParams) api.ReportPeriod {
+	return api.ReportPeriod{StartDate: api.Timestamp(p.Start), EndDate: api.Timestamp(p.End)}
+}
