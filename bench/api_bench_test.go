@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -333,4 +334,59 @@ func BenchmarkV1UserSearch(b *testing.B) {
 		{"common-term-page-4", func(int) string { return list + "example.org&offset=150" }},
 		{"common-term-newest", func(int) string { return base + "/api/v1/admin/users?limit=50&search=example.org" }},
 	})
+}
+
+// BenchmarkAnalytics measures GET /api/v1/admin/analytics with every
+// section, for a day (by the hour), a week, a month and a year.
+func BenchmarkAnalytics(b *testing.B) {
+	base, h := benchServer(b)
+	url := base + "/api/v1/admin/analytics?metrics=users,content,engagement,moderation&period="
+	var cases []latencyCase
+	for _, p := range []string{"day", "week", "month", "year"} {
+		cases = append(cases, latencyCase{p, func(int) string { return url + p }})
+	}
+	runLatency(b, h, cases)
+}
+
+// BenchmarkActivityCSV streams the user-activity CSV of the 90 days the
+// seeded events span, every active user, one request at a time, and
+// reports rows per second as the client reads them.
+func BenchmarkActivityCSV(b *testing.B) {
+	base, h := benchServer(b)
+	start := time.Now().UTC().AddDate(0, 0, -90).Format(time.DateOnly)
+	var rows int
+	var took time.Duration
+	for range b.N {
+		req, _ := http.NewRequest(http.MethodGet, base+"/api/v1/admin/reports/user-activity?format=csv&startDate="+start, nil)
+		req.Header = h
+		begin := time.Now()
+		res, err := http.DefaultClient.Do(req)
+		if err != nil || res.StatusCode != http.StatusOK {
+			b.Fatalf("report: %v %v", err, res)
+		}
+		n, err := countLines(res.Body)
+		res.Body.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows, took = rows+n-1, took+time.Since(begin)
+	}
+	b.ReportMetric(float64(rows)/took.Seconds(), "rows/s")
+	b.ReportMetric(float64(rows)/float64(b.N), "rows")
+	b.ReportMetric(0, "ns/op")
+}
+
+func countLines(r io.Reader) (int, error) {
+	buf := make([]byte, 64<<10)
+	n := 0
+	for {
+		k, err := r.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }

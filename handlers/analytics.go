@@ -33,11 +33,12 @@ const hourlyUpTo = 48 * time.Hour
 // Get answers the sections the query asks for (all by default) over its
 // window, with the window's series. Statuses: 200, 401, 403, 422.
 func (h Analytics) Get(c echo.Context) error {
-	p, err := api.ParseAnalytics(c.QueryParams(), h.Now().UTC())
+	now := h.Now().UTC()
+	p, err := api.ParseAnalytics(c.QueryParams(), now)
 	if err != nil {
 		return err
 	}
-	w := models.AnalyticsWindow{Start: p.Start, End: p.End, Hourly: p.End.Sub(p.Start) <= hourlyUpTo}
+	w := models.AnalyticsWindow{Start: p.Start, End: p.End, Hourly: p.End.Sub(p.Start) <= hourlyUpTo, ToNow: !p.End.Before(now)}
 	out := api.V1Analytics{Period: p.Period, StartDate: api.Timestamp(p.Start), EndDate: api.Timestamp(p.End)}
 	ctx := c.Request().Context()
 	for _, section := range []struct {

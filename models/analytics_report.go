@@ -10,10 +10,13 @@ import (
 )
 
 // AnalyticsWindow is the span an analytics answer covers, [Start, End),
-// and whether its series is by hour (else by UTC day).
+// and whether its series is by hour (else by UTC day). ToNow says that End
+// is now: nothing exists after it, so today's counter holds just what the
+// window would count of today.
 type AnalyticsWindow struct {
 	Start, End time.Time
 	Hourly     bool
+	ToNow      bool
 }
 
 // previous is the equal span just before w.
@@ -60,14 +63,48 @@ func (s *Store) UserAnalytics(ctx context.Context, w AnalyticsWindow) (*UserFigu
 	}
 	for _, c := range []struct {
 		into *int
-		col  string
+		m    dailyMetric
 		w    AnalyticsWindow
-	}{{&f.Active, "last_login_at", w}, {&f.New, "created_at", w}, {&f.NewBefore, "created_at", w.previous()}} {
-		if *c.into, err = s.countIn(ctx, "users", c.col, c.w); err != nil {
+	}{{&f.Active, lastLogins, w}, {&f.New, usersMade, w}, {&f.NewBefore, usersMade, w.previous()}} {
+		if *c.into, err = s.countMetric(ctx, c.m, c.w); err != nil {
 			return nil, err
 		}
 	}
 	return &f, nil
+}
+
+// dailyMetric is a count that triggers keep per UTC day in daily_counts,
+// of the rows of table by col.
+type dailyMetric struct{ name, table, col string }
+
+var (
+	usersMade   = dailyMetric{"users_created", "users", "created_at"}
+	lastLogins  = dailyMetric{"users_last_login", "users", "last_login_at"}
+	postsMade   = dailyMetric{"posts_created", "posts", "created_at"}
+	reportsMade = dailyMetric{"reports_created", "post_reports", "created_at"}
+	actionsDone = dailyMetric{"moderation_actions", "moderation_actions", "created_at"}
+)
+
+// countMetric counts m in w: the whole days from the daily counters, the
+// parts of days at w's edges from the rows.
+func (s *Store) countMetric(ctx context.Context, m dailyMetric, w AnalyticsWindow) (int, error) {
+	from, to, edges := s.wholeDays(w)
+	n := 0
+	if from.Before(to) {
+		err := s.db(ctx).NewSelect().Table("daily_counts").ColumnExpr("COALESCE(sum(n), 0)").Where("metric = ?", m.name).
+			Where("day >= ? AND day < ?", from.Format(time.DateOnly), to.Format(time.DateOnly)).Scan(ctx, &n)
+		if err != nil {
+			return 0, fmt.Errorf("daily counts of %s: %w", m.name, err)
+		}
+	}
+	for _, e := range edges {
+		k, err := s.countIn(ctx, m.table, m.col, e)
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	return n, nil
 }
 
 // countIn counts the rows of table whose col falls in w, through col's index.
@@ -75,6 +112,29 @@ func (s *Store) countIn(ctx context.Context, table, col string, w AnalyticsWindo
 	n, err := s.db(ctx).NewSelect().TableExpr(table).
 		Where("? >= ? AND ? < ?", bun.Ident(col), w.Start, bun.Ident(col), w.End).Count(ctx)
 	return int(n), err
+}
+
+// wholeDays splits w into the UTC days it holds whole, [from, to), and
+// the parts of days before and after them. Today counts as whole when w
+// runs to now (ToNow).
+func (s *Store) wholeDays(w AnalyticsWindow) (from, to time.Time, edges []AnalyticsWindow) {
+	from, to = dayOf(w.Start), dayOf(w.End)
+	if from.Before(w.Start) {
+		from = from.AddDate(0, 0, 1)
+	}
+	if to.Before(w.End) && w.ToNow {
+		to = to.AddDate(0, 0, 1)
+	}
+	if !from.Before(to) {
+		return from, from, []AnalyticsWindow{w}
+	}
+	if w.Start.Before(from) {
+		edges = append(edges, AnalyticsWindow{Start: w.Start, End: from})
+	}
+	if to.Before(w.End) {
+		edges = append(edges, AnalyticsWindow{Start: to, End: w.End})
+	}
+	return from, to, edges
 }
 
 // ContentAnalytics counts the content section of w.
@@ -85,7 +145,7 @@ func (s *Store) ContentAnalytics(ctx context.Context, w AnalyticsWindow) (*Conte
 	if err != nil {
 		return nil, fmt.Errorf("the posts counter: %w", err)
 	}
-	if f.NewPosts, err = s.countIn(ctx, "posts", "created_at", w); err != nil {
+	if f.NewPosts, err = s.countMetric(ctx, postsMade, w); err != nil {
 		return nil, err
 	}
 	err = db.NewSelect().Model((*ModerationAction)(nil)).ColumnExpr("count(DISTINCT post_id)").
@@ -93,8 +153,7 @@ func (s *Store) ContentAnalytics(ctx context.Context, w AnalyticsWindow) (*Conte
 	if err != nil {
 		return nil, err
 	}
-	flagged, err := db.NewSelect().Model((*Post)(nil)).Where("status = ?", PostFlagged).Count(ctx)
-	f.FlaggedPosts = int(flagged)
+	err = db.NewSelect().Table("row_counts").Column("row_count").Where("table_name = 'posts_flagged'").Scan(ctx, &f.FlaggedPosts)
 	return &f, err
 }
 
@@ -116,10 +175,10 @@ func (s *Store) EngagementAnalytics(ctx context.Context, w AnalyticsWindow) (*En
 	}
 	days := float64(last.Sub(first)/(24*time.Hour) + 1) // a day without events has no row and counts as none active
 	f.Sessions, f.SessionSeconds, f.DailyActive = int(row.Sessions.Int64), row.Seconds.Int64, row.Active.Float64/days
-	if f.NewPosts, err = s.countIn(ctx, "posts", "created_at", w); err != nil {
+	if f.NewPosts, err = s.countMetric(ctx, postsMade, w); err != nil {
 		return nil, err
 	}
-	f.ActiveUsers, err = s.countIn(ctx, "users", "last_login_at", w)
+	f.ActiveUsers, err = s.countMetric(ctx, lastLogins, w)
 	return &f, err
 }
 
@@ -129,14 +188,68 @@ func (s *Store) ModerationAnalytics(ctx context.Context, w AnalyticsWindow) (*Mo
 }
 
 // moderationAnalytics counts the moderation section of w, its resolutions
-// by admin only when given.
+// by admin only when given (from the rows; else from the daily counters).
 func (s *Store) moderationAnalytics(ctx context.Context, w AnalyticsWindow, admin *int64) (*ModerationFigures, error) {
-	db := s.db(ctx)
 	var f ModerationFigures
 	var err error
-	if f.Received, err = s.countIn(ctx, "post_reports", "created_at", w); err != nil {
+	if f.Received, err = s.countMetric(ctx, reportsMade, w); err != nil {
 		return nil, err
 	}
+	var n int
+	var seconds float64
+	if admin == nil {
+		n, seconds, err = s.resolvedCounted(ctx, w)
+	} else {
+		n, seconds, err = s.resolvedRows(ctx, w, admin)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("resolved reports: %w", err)
+	}
+	f.Resolved = n
+	if n > 0 {
+		f.AvgResolution = time.Duration(seconds / float64(n) * float64(time.Second)).Round(time.Second)
+	}
+	return &f, nil
+}
+
+// resolvedCounted counts the reports resolved in w and sums their waits
+// in seconds: whole days from the daily counters, edges from the rows.
+func (s *Store) resolvedCounted(ctx context.Context, w AnalyticsWindow) (int, float64, error) {
+	from, to, edges := s.wholeDays(w)
+	n, seconds := 0, 0.0
+	if from.Before(to) {
+		var sums []struct {
+			Metric string
+			N      int64
+		}
+		err := s.db(ctx).NewSelect().Table("daily_counts").ColumnExpr("metric, sum(n) AS n").
+			Where("metric IN ('reports_resolved', 'reports_wait_seconds')").
+			Where("day >= ? AND day < ?", from.Format(time.DateOnly), to.Format(time.DateOnly)).Group("metric").Scan(ctx, &sums)
+		if err != nil {
+			return 0, 0, err
+		}
+		for _, r := range sums {
+			if r.Metric == "reports_resolved" {
+				n += int(r.N)
+			} else {
+				seconds += float64(r.N)
+			}
+		}
+	}
+	for _, e := range edges {
+		k, sec, err := s.resolvedRows(ctx, e, nil)
+		if err != nil {
+			return 0, 0, err
+		}
+		n, seconds = n+k, seconds+sec
+	}
+	return n, seconds, nil
+}
+
+// resolvedRows counts the reports resolved in w (by admin, when given) and
+// sums their waits in seconds, from the rows.
+func (s *Store) resolvedRows(ctx context.Context, w AnalyticsWindow, admin *int64) (int, float64, error) {
+	db := s.db(ctx)
 	wait := "EXTRACT(EPOCH FROM resolved_at - created_at)"
 	if Dialect(db) != "postgres" {
 		wait = "(julianday(resolved_at) - julianday(created_at)) * 86400.0"
@@ -145,17 +258,13 @@ func (s *Store) moderationAnalytics(ctx context.Context, w AnalyticsWindow, admi
 		N    int
 		Wait sql.NullFloat64
 	}
-	resolved := db.NewSelect().Model((*PostReport)(nil)).ColumnExpr("count(*) AS n").ColumnExpr("avg("+wait+") AS wait").
+	q := db.NewSelect().Model((*PostReport)(nil)).ColumnExpr("count(*) AS n").ColumnExpr("sum("+wait+") AS wait").
 		Where("resolved_at >= ? AND resolved_at < ?", w.Start, w.End)
 	if admin != nil {
-		resolved = resolved.Where("resolved_by = ?", *admin)
+		q = q.Where("resolved_by = ?", *admin)
 	}
-	err = resolved.Scan(ctx, &row)
-	if err != nil {
-		return nil, fmt.Errorf("resolved reports: %w", err)
-	}
-	f.Resolved, f.AvgResolution = row.N, time.Duration(row.Wait.Float64*float64(time.Second)).Round(time.Second)
-	return &f, nil
+	err := q.Scan(ctx, &row)
+	return row.N, row.Wait.Float64, err
 }
 
 // SeriesPoint is one bucket of an analytics series: an hour or a UTC day.
@@ -171,46 +280,75 @@ type SeriesWants struct {
 
 // AnalyticsSeries counts, per bucket of w (every bucket, empty ones too),
 // the users and posts made, the events and the moderation actions, as
-// wants asks. Users, posts and actions are counted within w; daily events
-// come from the roll-ups and cover whole days, hourly ones from the events
-// of the day or two an hourly window spans.
+// wants asks. Users, posts and actions are counted within w, by day from
+// the daily counters; daily events come from the roll-ups and cover whole
+// days, hourly ones from the events of the day or two an hourly window
+// spans.
 func (s *Store) AnalyticsSeries(ctx context.Context, w AnalyticsWindow, wants SeriesWants) ([]SeriesPoint, error) {
 	points, at := seriesBuckets(w)
-	sources := []struct {
-		want  bool
-		table string
-		col   string
-		sum   string
-		into  func(p *SeriesPoint) *int
+	add := func(into func(p *SeriesPoint) *int) func(key string, n int) {
+		return func(key string, n int) {
+			if i, ok := at[key]; ok {
+				*into(&points[i]) += n
+			}
+		}
+	}
+	for _, src := range []struct {
+		want bool
+		m    dailyMetric
+		into func(p *SeriesPoint) *int
 	}{
-		{wants.Users, "users", "created_at", "count(*)", func(p *SeriesPoint) *int { return &p.NewUsers }},
-		{wants.Posts, "posts", "created_at", "count(*)", func(p *SeriesPoint) *int { return &p.NewPosts }},
-		{wants.Moderation, "moderation_actions", "created_at", "count(*)", func(p *SeriesPoint) *int { return &p.ModerationActions }},
-		{wants.Events && w.Hourly, "analytics_events", "occurred_at", "count(*)", func(p *SeriesPoint) *int { return &p.Events }},
-	}
-	for _, src := range sources {
-		if !src.want {
-			continue
-		}
-		if err := s.countByBucket(ctx, w, src.table, src.col, src.sum, func(key string, n int) {
-			if i, ok := at[key]; ok {
-				*src.into(&points[i]) += n
+		{wants.Users, usersMade, func(p *SeriesPoint) *int { return &p.NewUsers }},
+		{wants.Posts, postsMade, func(p *SeriesPoint) *int { return &p.NewPosts }},
+		{wants.Moderation, actionsDone, func(p *SeriesPoint) *int { return &p.ModerationActions }},
+	} {
+		if src.want {
+			if err := s.metricByBucket(ctx, src.m, w, add(src.into)); err != nil {
+				return nil, err
 			}
-		}); err != nil {
-			return nil, err
 		}
 	}
-	if wants.Events && !w.Hourly {
-		err := s.dailyEvents(ctx, w, func(key string, n int) {
-			if i, ok := at[key]; ok {
-				points[i].Events += n
-			}
-		})
-		if err != nil {
-			return nil, err
+	if !wants.Events {
+		return points, nil
+	}
+	events := add(func(p *SeriesPoint) *int { return &p.Events })
+	if w.Hourly {
+		return points, s.countByBucket(ctx, w, "analytics_events", "occurred_at", events)
+	}
+	return points, s.dailyEvents(ctx, w, events)
+}
+
+// metricByBucket adds m's count in each of w's buckets: by hour from the
+// rows; by day from the daily counters, the parts of days at w's edges
+// from the rows.
+func (s *Store) metricByBucket(ctx context.Context, m dailyMetric, w AnalyticsWindow, add func(key string, n int)) error {
+	if w.Hourly {
+		return s.countByBucket(ctx, w, m.table, m.col, add)
+	}
+	from, to, edges := s.wholeDays(w)
+	for _, e := range edges {
+		if err := s.countByBucket(ctx, e, m.table, m.col, add); err != nil {
+			return err
 		}
 	}
-	return points, nil
+	if !from.Before(to) {
+		return nil
+	}
+	db := s.db(ctx)
+	key := "day"
+	if Dialect(db) == "postgres" {
+		key = "to_char(day, 'YYYY-MM-DD')"
+	}
+	var rows []struct {
+		K string
+		N int
+	}
+	err := db.NewSelect().Table("daily_counts").ColumnExpr(key+" AS k").ColumnExpr("n").Where("metric = ?", m.name).
+		Where("day >= ? AND day < ?", from.Format(time.DateOnly), to.Format(time.DateOnly)).Scan(ctx, &rows)
+	for _, r := range rows {
+		add(r.K, r.N)
+	}
+	return err
 }
 
 // seriesBuckets lists w's buckets and indexes them by their key.
@@ -250,13 +388,13 @@ func bucketExpr(db bun.IDB, col string, hourly bool) string {
 	return "substr(" + col + ", 1, 10)"
 }
 
-func (s *Store) countByBucket(ctx context.Context, w AnalyticsWindow, table, col, sum string, add func(key string, n int)) error {
+func (s *Store) countByBucket(ctx context.Context, w AnalyticsWindow, table, col string, add func(key string, n int)) error {
 	db := s.db(ctx)
 	var rows []struct {
 		K string
 		N int
 	}
-	err := db.NewSelect().TableExpr(table).ColumnExpr(bucketExpr(db, col, w.Hourly)+" AS k").ColumnExpr(sum+" AS n").
+	err := db.NewSelect().TableExpr(table).ColumnExpr(bucketExpr(db, col, w.Hourly)+" AS k").ColumnExpr("count(*) AS n").
 		Where("? >= ? AND ? < ?", bun.Ident(col), w.Start, bun.Ident(col), w.End).GroupExpr("1").Scan(ctx, &rows)
 	if err != nil {
 		return fmt.Errorf("%s by bucket: %w", table, err)
@@ -285,6 +423,54 @@ func (s *Store) dailyEvents(ctx context.Context, w AnalyticsWindow, add func(key
 	}
 	for _, r := range rows {
 		add(r.K, r.N)
+	}
+	return nil
+}
+
+// dailySources are the rows each daily counter counts (the resolved
+// reports' are counted with their waits, by recountResolved).
+var dailySources = []dailyMetric{usersMade, lastLogins, postsMade, reportsMade, actionsDone}
+
+// RecountDailyCounts recomputes every daily counter from the rows, for
+// writers that skip triggers (a bulk load as replica). It holds off other
+// writers of the counted tables while it counts.
+func (s *Store) RecountDailyCounts(ctx context.Context) error {
+	return s.Change(ctx, func(ctx context.Context) error {
+		db := s.db(ctx)
+		pg := Dialect(db) == "postgres"
+		if pg {
+			if _, err := db.ExecContext(ctx, "LOCK TABLE users, posts, post_reports, moderation_actions IN SHARE MODE"); err != nil {
+				return err
+			}
+		}
+		if _, err := db.ExecContext(ctx, "DELETE FROM daily_counts"); err != nil {
+			return err
+		}
+		for _, m := range dailySources {
+			day := "substr(" + m.col + ", 1, 10)"
+			if pg {
+				day = "(" + m.col + " AT TIME ZONE 'UTC')::date"
+			}
+			_, err := db.ExecContext(ctx, fmt.Sprintf("INSERT INTO daily_counts (day, metric, n) SELECT %s, ?, count(*) FROM %s WHERE %s IS NOT NULL GROUP BY 1",
+				day, m.table, m.col), m.name)
+			if err != nil {
+				return fmt.Errorf("recount %s: %w", m.name, err)
+			}
+		}
+		return recountResolved(ctx, db, pg)
+	})
+}
+
+func recountResolved(ctx context.Context, db bun.IDB, pg bool) error {
+	day, wait := "substr(resolved_at, 1, 10)", "CAST(round((julianday(resolved_at) - julianday(created_at)) * 86400) AS INTEGER)"
+	if pg {
+		day, wait = "(resolved_at AT TIME ZONE 'UTC')::date", "EXTRACT(EPOCH FROM resolved_at - created_at)::bigint"
+	}
+	_, err := db.ExecContext(ctx, fmt.Sprintf(`INSERT INTO daily_counts (day, metric, n)
+SELECT %s, 'reports_resolved', count(*) FROM post_reports WHERE resolved_at IS NOT NULL GROUP BY 1
+UNION ALL SELECT %s, 'reports_wait_seconds', sum(%s) FROM post_reports WHERE resolved_at IS NOT NULL GROUP BY 1`, day, day, wait))
+	if err != nil {
+		return fmt.Errorf("recount resolved reports: %w", err)
 	}
 	return nil
 }

@@ -243,7 +243,7 @@ func (s *Store) notifyAuthor(ctx context.Context, p *Post, m Moderation) error {
 	return nil
 }
 
-// RecountPosts sets the posts counter (row_counts) to the posts there are,
+// RecountPosts sets the posts counters (row_counts: all, and flagged) to the posts there are,
 // for writers that skip triggers (a bulk load as replica). It holds off
 // other writers of posts while it counts.
 func (s *Store) RecountPosts(ctx context.Context) error {
@@ -254,7 +254,10 @@ func (s *Store) RecountPosts(ctx context.Context) error {
 				return err
 			}
 		}
-		_, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts) WHERE table_name = 'posts'")
+		if _, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts) WHERE table_name = 'posts'"); err != nil {
+			return err
+		}
+		_, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts WHERE status = 'flagged') WHERE table_name = 'posts_flagged'")
 		return err
 	})
 }

@@ -240,6 +240,9 @@ func (sd *seeder) posts(ctx context.Context, res *Result) error {
 		if err := sd.s.RecountPosts(ctx); err != nil {
 			return err
 		}
+		if err := sd.s.RecountDailyCounts(ctx); err != nil {
+			return err
+		}
 		return sd.s.RecountOpenReports(ctx)
 	}
 	return nil

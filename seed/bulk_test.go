@@ -61,6 +61,8 @@ func checkInvariants(t *testing.T, db *bun.DB) {
 		"events received before they occurred": `SELECT count(*) FROM analytics_events WHERE received_at < occurred_at`,
 		"the posts counter differs from COUNT(posts)": `SELECT count(*) FROM row_counts
 			WHERE table_name = 'posts' AND row_count <> (SELECT count(*) FROM posts)`,
+		"the flagged posts counter differs from the flagged posts": `SELECT count(*) FROM row_counts
+			WHERE table_name = 'posts_flagged' AND row_count <> (SELECT count(*) FROM posts WHERE status = 'flagged')`,
 		"events missing from the daily roll-ups": `SELECT count(*) FROM row_counts WHERE table_name = 'users'
 			AND (SELECT coalesce(sum(events), 0) FROM analytics_daily_events) <> (SELECT count(*) FROM analytics_events)`,
 	}
@@ -71,6 +73,19 @@ func checkInvariants(t *testing.T, db *bun.DB) {
 			WHERE table_name = 'users' AND row_count <> (SELECT count(*) FROM users)`
 		checks["name words missing from search_words"] = `SELECT count(*) FROM users u,
 			plaza_words(u.username || ' ' || coalesce(u.name, '')) AS w WHERE NOT EXISTS (SELECT 1 FROM search_words d WHERE d.word = w)`
+	}
+	day := "substr(%s, 1, 10)"
+	if models.Dialect(db) == config.DialectPostgres {
+		day = "(%s AT TIME ZONE 'UTC')::date"
+	}
+	for metric, src := range map[string][2]string{"users_created": {"users", "created_at"}, "users_last_login": {"users", "last_login_at"},
+		"posts_created": {"posts", "created_at"}, "reports_created": {"post_reports", "created_at"}, "moderation_actions": {"moderation_actions", "created_at"},
+		"reports_resolved": {"post_reports", "resolved_at"}} {
+		d := fmt.Sprintf(day, src[1])
+		checks["daily counts of "+metric+" differ from the rows"] = fmt.Sprintf(`SELECT count(*) FROM (
+			SELECT %s AS day, count(*) AS n FROM %s WHERE %s IS NOT NULL GROUP BY 1) AS r
+			FULL JOIN (SELECT day, n FROM daily_counts WHERE metric = '%s' AND n <> 0) AS c ON c.day = r.day
+			WHERE r.n IS DISTINCT FROM c.n`, d, src[0], src[1], metric)
 	}
 	for what, q := range checks {
 		if n := countRows(t, db, q); n != 0 {
