@@ -17,6 +17,22 @@ type AuditEntry struct {
 	Hash          string         `json:"hash"`
 }
 
+// AuditCSVHeader is the header row of the audit log's CSV export; details
+// is the entry's details object as JSON.
+var AuditCSVHeader = []string{"id", "timestamp", "adminId", "adminUsername", "action", "targetType", "targetId",
+	"ipAddress", "userAgent", "status", "details", "prevHash", "hash"}
+
+// AuditExportQuery documents the query of GET /api/v1/admin/audit-logs/export.
+type AuditExportQuery struct {
+	Format    string `query:"format" enum:"jsonl,csv" default:"jsonl" description:"jsonl: one entry as the list shows it a line; csv: one a row, details as JSON."`
+	AdminID   string `query:"adminId"`
+	Action    string `query:"action"`
+	StartDate string `query:"startDate" description:"An ISO date (midnight UTC) or RFC 3339 time."`
+	EndDate   string `query:"endDate" description:"An ISO date (its whole day) or RFC 3339 time."`
+	Limit     int    `query:"limit" minimum:"1" maximum:"100" description:"Without limit and offset, every entry."`
+	Offset    int    `query:"offset" minimum:"0"`
+}
+
 // AuditVerification is the body of GET /api/v1/admin/audit-logs/verify.
 type AuditVerification struct {
 	Valid         bool    `json:"valid"`

@@ -29,6 +29,7 @@ const (
 	PathAdminToken          = PathAdminTokens + "/:id"
 	PathAdminAuditLogs      = PathAdminV1 + "/audit-logs"
 	PathAdminAuditVerify    = PathAdminAuditLogs + "/verify"
+	PathAdminAuditExport    = PathAdminAuditLogs + "/export"
 	PathAdminLocks          = PathAdminV1 + "/locks"
 	PathAdminV1Users        = PathAdminV1 + "/users"
 	PathAdminV1User         = PathAdminV1Users + "/:id"

@@ -132,6 +132,9 @@ func ParseID(q url.Values, name string) (*int64, []Issue) {
 	return &n, nil
 }
 
+// QueryParam is a query parameter, trimmed, and whether it was given.
+func QueryParam(q url.Values, name string) (string, bool) { return param(q, name) }
+
 func param(q url.Values, name string) (string, bool) {
 	v := strings.TrimSpace(q.Get(name))
 	return v, q.Has(name)

@@ -2,7 +2,11 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
+	"log/slog"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -13,6 +17,7 @@ import (
 // AuditStore is what the audit-log handlers need.
 type AuditStore interface {
 	ListAudit(ctx context.Context, f models.AuditFilter) ([]models.AuditEntry, int, error)
+	EachAuditEntry(ctx context.Context, f models.AuditFilter, fn func(*models.AuditEntry) error) error
 	VerifyAudit(ctx context.Context) (models.AuditVerification, error)
 }
 
@@ -20,6 +25,8 @@ type AuditStore interface {
 // DECISIONS.md section 4). Statuses: 200, 401, 403, 422.
 type AuditLogs struct {
 	Store AuditStore
+	Log   *slog.Logger
+	Now   func() time.Time
 }
 
 // List answers GET /api/v1/admin/audit-logs with filters adminId, action,
@@ -57,6 +64,48 @@ func parseAuditQuery(c echo.Context) (models.AuditFilter, api.PageParams, error)
 		f.Action = &a
 	}
 	return f, page, nil
+}
+
+// Export answers GET /api/v1/admin/audit-logs/export?format=jsonl|csv with
+// the list's filters: every entry they select (a page with limit or
+// offset), newest first, streamed as an attachment.
+func (h AuditLogs) Export(c echo.Context) error {
+	q := c.QueryParams()
+	format, _ := api.QueryParam(q, "format")
+	if format == "" {
+		format = "jsonl"
+	}
+	f, _, err := parseAuditQuery(c)
+	if format != "jsonl" && format != "csv" {
+		err = api.Invalid(api.FieldIssue("format", "invalid_enum_value", "format must be jsonl or csv"))
+	}
+	if err != nil {
+		return err
+	}
+	if !q.Has("limit") && !q.Has("offset") {
+		f.Limit, f.Offset = 0, 0
+	}
+	setAuditTarget(c.Request().Context(), "", "", map[string]any{"format": format, "query": c.Request().URL.RawQuery})
+	ctx := c.Request().Context()
+	name := "audit-log-" + h.Now().UTC().Format("2006-01-02T150405Z") + "." + format
+	if format == "jsonl" {
+		return streamJSONL(c, h.Log, name, func(line func(any) error) error {
+			return h.Store.EachAuditEntry(ctx, f, func(e *models.AuditEntry) error { return line(auditEntry(e)) })
+		})
+	}
+	return streamCSV(c, h.Log, name, api.AuditCSVHeader, func(row func(...string) error) error {
+		return h.Store.EachAuditEntry(ctx, f, func(e *models.AuditEntry) error { return row(auditCSVRow(e)...) })
+	})
+}
+
+func auditCSVRow(e *models.AuditEntry) []string {
+	admin := ""
+	if e.AdminID != nil {
+		admin = itoa(*e.AdminID)
+	}
+	details, _ := json.Marshal(e.Details)
+	return []string{itoa(e.ID), api.Timestamp(e.CreatedAt), admin, e.AdminUsername, e.Action, e.TargetType, e.TargetID,
+		e.IPAddress, e.UserAgent, strconv.Itoa(e.Status), string(details), e.PrevHash, e.Hash}
 }
 
 func auditEntry(e *models.AuditEntry) api.AuditEntry {

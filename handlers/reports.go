@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -11,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/csvout"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -88,7 +86,7 @@ func (h Reports) addActivities(ctx context.Context, out *api.V1ActivityReport, r
 
 func (h Reports) activityCSV(c echo.Context, q models.ActivityQuery) error {
 	name := "user-activity-" + q.Start.Format(time.DateOnly) + "-to-" + q.End.Format(time.DateOnly) + ".csv"
-	return h.streamCSV(c, name, api.ActivityCSVHeader, func(row func(...string) error) error {
+	return streamCSV(c, h.Log, name, api.ActivityCSVHeader, func(row func(...string) error) error {
 		return h.Store.EachUserActivity(c.Request().Context(), q, func(r *models.UserActivity) error {
 			last := ""
 			if r.LastActiveAt != nil {
@@ -133,7 +131,7 @@ func (h Reports) Moderation(c echo.Context) error {
 
 func (h Reports) moderationCSV(c echo.Context, q models.ModerationQuery) error {
 	name := "moderation-" + q.Start.Format(time.DateOnly) + "-to-" + q.End.Format(time.DateOnly) + ".csv"
-	return h.streamCSV(c, name, api.ModerationCSVHeader, func(row func(...string) error) error {
+	return streamCSV(c, h.Log, name, api.ModerationCSVHeader, func(row func(...string) error) error {
 		return h.Store.EachModerationAction(c.Request().Context(), q, func(r *models.ModeratedPostRow) error {
 			admin, username := "", ""
 			if r.AdminID != nil {
@@ -146,41 +144,6 @@ func (h Reports) moderationCSV(c echo.Context, q models.ModerationQuery) error {
 				r.Reason, r.Notes, r.FromStatus, r.ToStatus)
 		})
 	})
-}
-
-// csvFlushRows is how many rows go out at a time.
-const csvFlushRows = 1000
-
-// streamCSV answers 200 with a CSV attachment named name: the header,
-// then each row each calls row with, sent every csvFlushRows rows. Once
-// rows are sent the status cannot change: a failure after that ends the
-// body early (the client sees a file cut short) and is logged.
-func (h Reports) streamCSV(c echo.Context, name string, header []string, each func(row func(...string) error) error) error {
-	res := c.Response()
-	res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
-	res.Header().Set(echo.HeaderContentDisposition, fmt.Sprintf("attachment; filename=%q", name))
-	res.WriteHeader(http.StatusOK)
-	w := csvout.New(res)
-	rows := 0
-	err := w.Row(header...)
-	if err == nil {
-		err = each(func(cells ...string) error {
-			if rows++; rows%csvFlushRows == 0 {
-				if err := w.Flush(); err != nil {
-					return err
-				}
-				res.Flush()
-			}
-			return w.Row(cells...)
-		})
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if err != nil {
-		h.Log.Warn("CSV report cut short", "file", name, "rows", rows, "error", err)
-	}
-	return nil
 }
 
 func period(p api.ReportParams) api.ReportPeriod {

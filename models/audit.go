@@ -105,6 +105,32 @@ func (s *Store) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int
 	return rows, int(n), err
 }
 
+// EachAuditEntry calls fn with each entry f selects, newest first, as the
+// database sends them (f's limit and offset apply when set), so that an
+// export of the whole log takes no more memory than one entry. fn's error
+// stops it.
+func (s *Store) EachAuditEntry(ctx context.Context, f AuditFilter, fn func(*AuditEntry) error) error {
+	q := f.apply(s.db(ctx).NewSelect().Model((*AuditEntry)(nil))).OrderExpr("al.id DESC")
+	if f.Limit > 0 {
+		q = q.Limit(int64(f.Limit)).Offset(int64(f.Offset))
+	}
+	rows, err := q.Rows(ctx)
+	if err != nil {
+		return fmt.Errorf("export the audit log: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e AuditEntry
+		if err := s.DB.ScanRow(ctx, rows, &e); err != nil {
+			return err
+		}
+		if err := fn(&e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // AuditVerification is the outcome of re-walking the chain.
 type AuditVerification struct {
 	Valid         bool

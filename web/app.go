@@ -119,7 +119,7 @@ func newHandlers(d Deps) handlerSet {
 		session:    handlers.Session{Sessions: d.Sessions},
 		providers:  handlers.Providers{List: providers},
 		tokens:     handlers.Tokens{Store: d.Store, Secret: []byte(d.Config.JWTSecret), Now: d.Now},
-		audit:      handlers.AuditLogs{Store: d.Store},
+		audit:      handlers.AuditLogs{Store: d.Store, Log: d.Logger, Now: d.Now},
 		locks:      handlers.Locks{Store: d.Store},
 		adminUsers: handlers.AdminUsers{Store: d.Store, Started: d.Started, Now: d.Now, Database: d.Store.Dialect()},
 		v1Users:    handlers.V1Users{Store: d.Store, Now: d.Now},
