@@ -257,12 +257,34 @@ func TestAdminStats(t *testing.T) {
 		if res := apptest.DoBody(t, a, "POST", api.AdminUserBanPath(gus.ID), h, `{"reason":"spam"}`); res.Code != 200 {
 			t.Fatal(res.Body)
 		}
+		ctx := context.Background()
+		now := a.Store.Timestamp()
+		old := now.AddDate(0, 0, -3)
+		lapsed := &models.User{Username: "lapsed", Email: "lapsed@example.com", Status: models.UserBanned, IsActive: true, CreatedAt: old, UpdatedAt: old}
+		idle := &models.User{Username: "idle", Email: "idle@example.com", Status: models.UserInactive, CreatedAt: old, UpdatedAt: old}
+		for _, row := range []any{lapsed, idle} {
+			if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ended := now.Add(-time.Hour)
+		if _, err := db.NewInsert().Model(&models.Ban{UserID: lapsed.ID, Reason: "spam", CreatedAt: old, ExpiresAt: &ended}).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for i, status := range []string{models.PostPublished, models.PostPublished, models.PostDraft, models.PostHidden, models.PostFlagged} {
+			p := &models.Post{Title: fmt.Sprint("p", i), AuthorID: gus.ID, Status: status, CreatedAt: now, UpdatedAt: now}
+			if _, err := db.NewInsert().Model(p).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
 		res := apptest.Do(t, a, "GET", "/api/admin/stats", h)
 		var st api.AdminStats
 		if err := json.Unmarshal(res.Body.Bytes(), &st); err != nil || res.Code != 200 {
 			t.Fatalf("%d %s", res.Code, res.Body)
 		}
-		if st.Users != (api.UserTotals{Total: 3, Active: 2, Banned: 1, NewToday: 3}) || st.Posts["total"] != 0 ||
+		// The lapsed ban counts as active; the idle user is neither.
+		wantPosts := map[string]int{"total": 5, "published": 2, "draft": 1, "hidden": 1, "flagged": 1}
+		if st.Users != (api.UserTotals{Total: 5, Active: 3, Banned: 1, NewToday: 3}) || fmt.Sprint(st.Posts) != fmt.Sprint(wantPosts) ||
 			st.DatabaseSizeBytes <= 0 || st.Uptime != "3h 2m 1s" || st.Database != models.Dialect(db) {
 			t.Errorf("stats %s", res.Body)
 		}

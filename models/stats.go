@@ -2,7 +2,8 @@ package models
 
 import (
 	"context"
-	"time"
+
+	"github.com/uptrace/bun"
 )
 
 // Stats are the platform's totals at a glance (GET /api/admin/stats).
@@ -18,57 +19,43 @@ type Stats struct {
 }
 
 // Stats counts users, posts, open reports and today's events (since
-// midnight UTC), and measures the database.
+// midnight UTC), and measures the database. Users and posts come from the
+// analytics' users and content sections (counters, not scans); the
+// statuses few rows hold are counted through their indexes, and the rest
+// are the difference.
 func (s *Store) Stats(ctx context.Context) (*Stats, error) {
 	db, now := s.db(ctx), s.now()
-	day := now.Truncate(24 * time.Hour)
-	st := &Stats{PostsByStatus: map[string]int{}}
-	expr, args := statusNow(now)
-	var byStatus []struct {
-		Status string
-		N      int
-	}
-	err := db.NewSelect().TableExpr("users AS u").ColumnExpr(expr+" AS status", args...).ColumnExpr("count(*) AS n").
-		GroupExpr("1").Scan(ctx, &byStatus)
+	today := AnalyticsWindow{Start: dayOf(now), End: now, ToNow: true}
+	users, err := s.UserAnalytics(ctx, today)
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range byStatus {
-		st.Users += r.N
-		switch r.Status {
-		case UserActive:
-			st.ActiveUsers = r.N
-		case UserBanned:
-			st.BannedUsers = r.N
-		}
-	}
-	var posts []struct {
-		Status string
-		N      int
-	}
-	if err := db.NewSelect().Model((*Post)(nil)).Column("status").ColumnExpr("count(*) AS n").Group("status").Scan(ctx, &posts); err != nil {
+	content, err := s.ContentAnalytics(ctx, today)
+	if err != nil {
 		return nil, err
 	}
-	for _, p := range posts {
-		st.PostsByStatus[p.Status] = p.N
-	}
-	counts := []struct {
-		into  *int
-		table string
-		where string
-		arg   any
+	st := &Stats{Users: users.Total, NewUsersToday: users.New, PostsByStatus: map[string]int{PostFlagged: content.FlaggedPosts}}
+	var inactive, drafts, hidden int
+	for _, c := range []struct {
+		into *int
+		q    *bun.SelectQuery
 	}{
-		{&st.NewUsersToday, "users", "created_at >= ?", day},
-		{&st.OpenReports, "post_reports", "status = ?", ReportOpen},
-		{&st.EventsToday, "analytics_events", "occurred_at >= ?", day},
-	}
-	for _, c := range counts {
-		n, err := db.NewSelect().Table(c.table).Where(c.where, c.arg).Count(ctx)
+		{&st.BannedUsers, db.NewSelect().TableExpr("users AS u").Where("u.status = ?", UserBanned).Where("NOT ("+banLapsed+")", now, now)},
+		{&inactive, db.NewSelect().TableExpr("users AS u").Where("u.status = ?", UserInactive)},
+		{&drafts, db.NewSelect().Model((*Post)(nil)).Where("status = ?", PostDraft)},
+		{&hidden, db.NewSelect().Model((*Post)(nil)).Where("status = ?", PostHidden)},
+		{&st.OpenReports, db.NewSelect().Model((*PostReport)(nil)).Where("status = ?", ReportOpen)},
+		{&st.EventsToday, db.NewSelect().Model((*AnalyticsEvent)(nil)).Where("occurred_at >= ?", today.Start)},
+	} {
+		n, err := c.q.Count(ctx)
 		if err != nil {
 			return nil, err
 		}
 		*c.into = int(n)
 	}
+	st.PostsByStatus[PostDraft], st.PostsByStatus[PostHidden] = drafts, hidden
+	st.PostsByStatus[PostPublished] = content.TotalPosts - drafts - hidden - content.FlaggedPosts
+	st.ActiveUsers = st.Users - st.BannedUsers - inactive
 	st.DatabaseBytes, err = s.databaseBytes(ctx)
 	return st, err
 }
