@@ -257,25 +257,15 @@ func TestAdminStats(t *testing.T) {
 		if res := apptest.DoBody(t, a, "POST", api.AdminUserBanPath(gus.ID), h, `{"reason":"spam"}`); res.Code != 200 {
 			t.Fatal(res.Body)
 		}
-		ctx := context.Background()
 		now := a.Store.Timestamp()
 		old := now.AddDate(0, 0, -3)
 		lapsed := &models.User{Username: "lapsed", Email: "lapsed@example.com", Status: models.UserBanned, IsActive: true, CreatedAt: old, UpdatedAt: old}
 		idle := &models.User{Username: "idle", Email: "idle@example.com", Status: models.UserInactive, CreatedAt: old, UpdatedAt: old}
-		for _, row := range []any{lapsed, idle} {
-			if _, err := db.NewInsert().Model(row).Exec(ctx); err != nil {
-				t.Fatal(err)
-			}
-		}
+		insertRows(t, db, lapsed, idle)
 		ended := now.Add(-time.Hour)
-		if _, err := db.NewInsert().Model(&models.Ban{UserID: lapsed.ID, Reason: "spam", CreatedAt: old, ExpiresAt: &ended}).Exec(ctx); err != nil {
-			t.Fatal(err)
-		}
+		insertRows(t, db, &models.Ban{UserID: lapsed.ID, Reason: "spam", CreatedAt: old, ExpiresAt: &ended})
 		for i, status := range []string{models.PostPublished, models.PostPublished, models.PostDraft, models.PostHidden, models.PostFlagged} {
-			p := &models.Post{Title: fmt.Sprint("p", i), AuthorID: gus.ID, Status: status, CreatedAt: now, UpdatedAt: now}
-			if _, err := db.NewInsert().Model(p).Exec(ctx); err != nil {
-				t.Fatal(err)
-			}
+			insertRows(t, db, &models.Post{Title: fmt.Sprint("p", i), AuthorID: gus.ID, Status: status, CreatedAt: now, UpdatedAt: now})
 		}
 		res := apptest.Do(t, a, "GET", "/api/admin/stats", h)
 		var st api.AdminStats

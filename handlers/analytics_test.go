@@ -19,19 +19,21 @@ import (
 
 const day = 24 * time.Hour
 
+// insertRows inserts each of rows, each a pointer to a model.
+func insertRows(t *testing.T, db *bun.DB, rows ...any) {
+	t.Helper()
+	for _, r := range rows {
+		if _, err := db.NewInsert().Model(r).Exec(context.Background()); err != nil {
+			t.Fatalf("insert %T: %v", r, err)
+		}
+	}
+}
+
 // analyticsFixture stores a small community around now, by hand, and
 // returns a signed-in super admin (made an hour before now).
 func analyticsFixture(t *testing.T, app *apptest.App, db *bun.DB, now time.Time) http.Header {
 	t.Helper()
-	ctx := context.Background()
-	insert := func(rows ...any) {
-		t.Helper()
-		for _, r := range rows {
-			if _, err := db.NewInsert().Model(r).Exec(ctx); err != nil {
-				t.Fatalf("insert %T: %v", r, err)
-			}
-		}
-	}
+	insert := func(rows ...any) { insertRows(t, db, rows...) }
 	at := func(d time.Duration) time.Time { return now.Add(-d) }
 	ptr := func(t time.Time) *time.Time { return &t }
 	user := func(name string, made time.Duration, login *time.Time) *models.User {

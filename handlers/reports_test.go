@@ -31,15 +31,7 @@ import (
 // (named like a formula) sends events; dee does nothing in the window.
 func activityFixture(t *testing.T, db *bun.DB, now time.Time) (ann, bob, cyd *models.User) {
 	t.Helper()
-	ctx := context.Background()
-	insert := func(rows ...any) {
-		t.Helper()
-		for _, r := range rows {
-			if _, err := db.NewInsert().Model(r).Exec(ctx); err != nil {
-				t.Fatalf("insert %T: %v", r, err)
-			}
-		}
-	}
+	insert := func(rows ...any) { insertRows(t, db, rows...) }
 	at := func(d time.Duration) time.Time { return now.Add(-d) }
 	user := func(name string) *models.User {
 		return &models.User{Username: name, Email: strings.Trim(name, "=+") + "@example.com", Status: models.UserActive, IsActive: true,
