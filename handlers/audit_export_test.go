@@ -66,7 +66,9 @@ func TestAuditExport(t *testing.T) {
 			}
 		}
 		app.FlushAudit(t)
-		var all struct{ Meta struct{ Pagination struct{ Total int } } }
+		var all struct {
+			Meta struct{ Pagination struct{ Total int } }
+		}
 		json.Unmarshal(apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs?limit=1", root).Body.Bytes(), &all)
 		app.FlushAudit(t)
 		res = apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs/export", root)

@@ -127,7 +127,7 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		return sampleRequest{"/api/v1/admin/reports/moderation", e.super, "", 200}
 	},
 	"GET /api/v1/admin/audit-logs/export": asSuper("/api/v1/admin/audit-logs/export?format=csv", "", 200),
-	"GET /api/v1/admin/analytics": asSuper("/api/v1/admin/analytics?period=30d", "", 200),
+	"GET /api/v1/admin/analytics":         asSuper("/api/v1/admin/analytics?period=30d", "", 200),
 	"POST /api/v1/admin/notifications/broadcast": asSuper("/api/v1/admin/notifications/broadcast",
 		`{"title":"Welcome","message":"Say hello","type":"success","targets":["users","moderators"]}`, http.StatusCreated),
 	"GET /api/v1/admin/notifications/broadcasts": func(t *testing.T, e sampleEnv) sampleRequest {

@@ -25,24 +25,39 @@ func attach(c echo.Context, contentType, name string) *echo.Response {
 }
 
 // streamCSV answers a CSV attachment named name: the header, then each
-// row each calls row with, sent every flushRows rows. Once rows are sent
-// the status cannot change: a failure after that ends the body early (the
-// client sees a file cut short) and is logged.
+// row each calls row with, sent every flushRows rows. Nothing is sent
+// before the first row (or the end), so a query that fails to start
+// answers its error as usual; once rows are sent the status cannot
+// change, and a failure ends the body early (the client sees a file cut
+// short) and is logged.
 func streamCSV(c echo.Context, log *slog.Logger, name string, header []string, each func(row func(...string) error) error) error {
-	res := attach(c, "text/csv; charset=utf-8", name)
-	w := csvout.New(res)
+	var res *echo.Response
+	var w *csvout.Writer
+	open := func() error {
+		res = attach(c, "text/csv; charset=utf-8", name)
+		w = csvout.New(res)
+		return w.Row(header...)
+	}
 	rows := 0
-	err := w.Row(header...)
-	if err == nil {
-		err = each(func(cells ...string) error {
-			if rows++; rows%flushRows == 0 {
-				if err := w.Flush(); err != nil {
-					return err
-				}
-				res.Flush()
+	err := each(func(cells ...string) error {
+		if w == nil {
+			if err := open(); err != nil {
+				return err
 			}
-			return w.Row(cells...)
-		})
+		}
+		if rows++; rows%flushRows == 0 {
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			res.Flush()
+		}
+		return w.Row(cells...)
+	})
+	switch {
+	case err != nil && w == nil:
+		return err
+	case err == nil && w == nil:
+		err = open()
 	}
 	if err == nil {
 		err = w.Flush()
@@ -54,19 +69,28 @@ func streamCSV(c echo.Context, log *slog.Logger, name string, header []string, e
 }
 
 // streamJSONL answers a JSON Lines attachment named name: each value each
-// calls line with, one a line, sent every flushRows lines; failures as
-// streamCSV.
+// calls line with, one a line, sent every flushRows lines; a failure as
+// streamCSV's.
 func streamJSONL(c echo.Context, log *slog.Logger, name string, each func(line func(any) error) error) error {
-	res := attach(c, "application/x-ndjson", name)
-	enc := json.NewEncoder(res)
+	var res *echo.Response
+	var enc *json.Encoder
 	rows := 0
 	err := each(func(v any) error {
+		if enc == nil {
+			res = attach(c, "application/x-ndjson", name)
+			enc = json.NewEncoder(res)
+		}
 		if rows++; rows%flushRows == 0 {
 			res.Flush()
 		}
 		return enc.Encode(v)
 	})
-	if err != nil {
+	switch {
+	case err != nil && enc == nil:
+		return err
+	case err == nil && enc == nil:
+		attach(c, "application/x-ndjson", name)
+	case err != nil:
 		log.Warn("streamed file cut short", "file", name, "rows", rows, "error", err)
 	}
 	return nil
