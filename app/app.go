@@ -60,6 +60,19 @@ type Options struct {
 	// AsIs opens the database as it is: no migrations, no secrets written
 	// (plaza backup copies a database without changing it).
 	AsIs bool
+	// RescueJobsAfter is how long a job may run before the queue takes it
+	// for cut off and runs it again (default an hour); tests shorten it.
+	RescueJobsAfter time.Duration
+}
+
+// maintainer works maintenance jobs with the runtime's folders and database.
+type maintainer struct {
+	store *models.Store
+	cfg   models.MaintenanceConfig
+}
+
+func (m maintainer) RunMaintenance(ctx context.Context, id, keepSession string) error {
+	return m.store.RunMaintenance(ctx, id, keepSession, m.cfg)
 }
 
 // Runtime is an open Plaza.
@@ -114,7 +127,10 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 	if err := ensureSecrets(ctx, rt.Store, &rt.Config); err != nil {
 		return err
 	}
-	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store, Analytics: rt.Store, Broadcasts: rt.Store, Metrics: rt.Metrics, Log: rt.Log})
+	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store, Analytics: rt.Store, Broadcasts: rt.Store,
+		Maintenance: maintainer{store: rt.Store, cfg: models.MaintenanceConfig{UploadsDir: rt.Config.UploadsDir,
+			BackupDir: rt.Config.BackupDir, DatabaseURL: rt.Config.DatabaseURL}},
+		Metrics: rt.Metrics, Log: rt.Log, RescueAfter: opts.RescueJobsAfter})
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,7 @@ var downBodies = map[string]string{
 	http.MethodPut + " " + api.PathAdminV1Reasons:       `{"reasons":["Spam"]}`,
 	http.MethodPost + " " + api.PathAdminV1BulkModerate: `{"postIds":["7"],"action":"hide"}`,
 	http.MethodPost + " " + api.PathAdminV1Broadcast:    `{"title":"T","message":"M","targets":["all"]}`,
+	http.MethodPost + " " + api.PathAdminV1Maintenance:  `{"action":"cache_clear"}`,
 }
 
 // outage refuses new connections to db's database and ends the open ones,

@@ -126,6 +126,17 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		apptest.DoBody(t, e.app, "POST", api.AdminV1ModeratePath(id), e.super, `{"action":"flag","reason":"check"}`)
 		return sampleRequest{"/api/v1/admin/reports/moderation", e.super, "", 200}
 	},
+	"POST /api/v1/admin/system/maintenance": asSuper("/api/v1/admin/system/maintenance", `{"action":"rebuild_search","scope":"posts","notify":true}`, http.StatusAccepted),
+	"GET /api/v1/admin/system/jobs": func(t *testing.T, e sampleEnv) sampleRequest {
+		apptest.DoBody(t, e.app, "POST", "/api/v1/admin/system/maintenance", e.super, `{"action":"cache_clear"}`)
+		return sampleRequest{"/api/v1/admin/system/jobs?limit=5", e.super, "", 200}
+	},
+	"GET /api/v1/admin/system/jobs/{jobId}": func(t *testing.T, e sampleEnv) sampleRequest {
+		res := apptest.DoBody(t, e.app, "POST", "/api/v1/admin/system/maintenance", e.super, `{"action":"cleanup_uploads"}`)
+		var queued struct{ Data struct{ JobID string } }
+		json.Unmarshal(res.Body.Bytes(), &queued)
+		return sampleRequest{"/api/v1/admin/system/jobs/" + queued.Data.JobID, e.super, "", 200}
+	},
 	"GET /api/v1/admin/audit-logs/export": asSuper("/api/v1/admin/audit-logs/export?format=csv", "", 200),
 	"GET /api/v1/admin/analytics":         asSuper("/api/v1/admin/analytics?period=30d", "", 200),
 	"POST /api/v1/admin/notifications/broadcast": asSuper("/api/v1/admin/notifications/broadcast",

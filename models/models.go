@@ -403,7 +403,7 @@ func All() []any {
 		(*User)(nil), (*Role)(nil), (*UserRole)(nil), (*ProviderAccount)(nil),
 		(*SubscriptionType)(nil), (*UserSubscription)(nil), (*Ban)(nil), (*Login)(nil),
 		(*Post)(nil), (*PostTag)(nil), (*PostReport)(nil), (*ModerationAction)(nil), (*Upload)(nil),
-		(*Broadcast)(nil), (*Notification)(nil), (*FeatureFlag)(nil), (*AuditEntry)(nil),
+		(*Broadcast)(nil), (*Notification)(nil), (*MaintenanceJob)(nil), (*FeatureFlag)(nil), (*AuditEntry)(nil),
 		(*Lock)(nil), (*Session)(nil), (*APIToken)(nil), (*Setting)(nil),
 		(*AnalyticsEvent)(nil), (*AnalyticsDailyEvents)(nil), (*AnalyticsDailyStats)(nil), (*AnalyticsIPKey)(nil),
 		(*UserNote)(nil),

@@ -130,6 +130,7 @@ func newHandlers(d Deps) handlerSet {
 		broadcasts: handlers.Broadcasts{Store: d.Store, Now: d.Now},
 		analytics:  handlers.Analytics{Store: d.Store, Now: d.Now},
 		reports:    handlers.Reports{Store: d.Store, Now: d.Now, Log: d.Logger},
+		system:     handlers.System{Store: d.Store, Sessions: d.Sessions},
 		collect:    handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
 		ogImage:    handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},
@@ -270,9 +271,13 @@ func Caches(ctx context.Context, store *models.Store, db config.Database, log *s
 		}
 	}
 	changed := func(table string) {
-		if table == "feature_flags" {
+		switch table {
+		case "feature_flags":
 			flagCache.Purge()
-		} else {
+		case models.CacheClearNotice:
+			principals.Purge()
+			flagCache.Purge()
+		default:
 			principals.Purge()
 		}
 	}

@@ -312,6 +312,17 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "Platform analytics over a period", Query: api.V1AnalyticsQuery{}, Response: api.V1Of[api.V1Analytics]{},
 				Description: "Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, " +
 					"never from raw events beyond an hourly series' day or two."}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1Maintenance, Handler: hs.system.Maintenance, Scope: ScopeAdminSystem,
+			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "system.maintenance", Target: "job"},
+			Doc: Doc{Summary: "Queue a maintenance job", Body: api.V1MaintenanceRequest{}, Response: api.V1Of[api.V1QueuedJob]{},
+				Status: http.StatusAccepted,
+				Description: "The job queue runs it in the background, one job of an action at a time on every instance; " +
+					"GET /system/jobs/{jobId} follows its progress and result.",
+				Errors: map[int]string{http.StatusConflict: "A job of the action is queued or running."}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Jobs, Handler: hs.system.Jobs, Audit: Audit{Action: "system.jobs"},
+			Doc: Doc{Summary: "Maintenance jobs, latest first", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1Job]{}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Job, Handler: hs.system.Job, Audit: Audit{Action: "system.job", Target: "job"},
+			Doc: Doc{Summary: "One maintenance job: status, progress, result or error", Response: api.V1Of[api.V1Job]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1ActivityRep, Handler: hs.reports.UserActivity, Audit: Audit{Action: "report.user_activity"},
 			Doc: Doc{Summary: "Who was active in a window, and how", Query: api.V1ActivityQuery{}, Response: api.V1PagedOf[api.V1ActivityReport]{},
 				ContentType: "text/csv",
@@ -458,6 +469,7 @@ type handlerSet struct {
 	broadcasts  handlers.Broadcasts
 	analytics   handlers.Analytics
 	reports     handlers.Reports
+	system      handlers.System
 	search      handlers.Search
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage

@@ -33,8 +33,10 @@ import (
 // quotes points them at its own httptest server.
 func Config(t testing.TB) config.Config {
 	t.Helper()
+	files := t.TempDir() // never the repository's data/
 	cfg, err := config.Load(func(k string) string {
 		return map[string]string{
+			"UPLOADS_DIR": filepath.Join(files, "uploads"), "BACKUP_DIR": filepath.Join(files, "backups"),
 			"PLAZA_ENV": "test", "PUBLIC_APP_URL": "http://127.0.0.1:8080",
 			"JWT_SECRET": strings.Repeat("j", 32), "SESSION_SECRET": strings.Repeat("s", 32),
 			"QUOTE_SOURCE_ZENQUOTES_URL": config.QuoteSourceOff, "QUOTE_SOURCE_QUOTABLE_URL": config.QuoteSourceOff,

@@ -1,10 +1,11 @@
 // Package jobs runs Plaza's background work on River, a job queue kept in
 // the same database as everything else: periodic sweeps now, maintenance
-// actions as they land, and broadcasts' deliveries. On several instances River
+// actions, and broadcasts' deliveries. On several instances River
 // elects one leader to enqueue periodic jobs, and any instance may work them.
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -31,8 +32,13 @@ type Deps struct {
 	Analytics Analytics
 	// Broadcasts delivers broadcasts (BroadcastArgs).
 	Broadcasts Broadcaster
-	Metrics    *metrics.Metrics
-	Log        *slog.Logger
+	// Maintenance works maintenance jobs (MaintenanceArgs).
+	Maintenance Maintainer
+	// RescueAfter is how long a job may run before River takes it for
+	// cut off (its instance died) and runs it again; default an hour.
+	RescueAfter time.Duration
+	Metrics     *metrics.Metrics
+	Log         *slog.Logger
 	// SweepEvery is the period of the sweep and of the analytics roll-up
 	// (default 10 minutes).
 	SweepEvery time.Duration
@@ -48,21 +54,29 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 	river.AddWorker(workers, &sweepWorker{sweeper: d.Sweeper, metrics: d.Metrics, log: d.Log})
 	river.AddWorker(workers, &analyticsWorker{analytics: d.Analytics, metrics: d.Metrics, log: d.Log, now: d.Now})
 	river.AddWorker(workers, &broadcastWorker{broadcasts: d.Broadcasts, metrics: d.Metrics, log: d.Log})
+	river.AddWorker(workers, &maintenanceWorker{maintainer: d.Maintenance, metrics: d.Metrics, log: d.Log})
 	// Every kind's outcomes are series from the start: a scrape shows 0
 	// before the first run, and rates work from there.
-	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind()} {
+	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind()} {
 		for _, outcome := range []string{"completed", "failed"} {
 			d.Metrics.Jobs.WithLabelValues(kind, outcome)
 		}
 	}
+	rescue := cmp.Or(d.RescueAfter, time.Hour)
 	every := d.SweepEvery
 	if every == 0 {
 		every = 10 * time.Minute
 	}
 	cfg := &river.Config{
-		Logger:  logging.Demote(d.Log.With("component", "jobs"), slog.LevelWarn), // River announces its start-up at Info
-		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}},
-		Workers: workers,
+		Logger: logging.Demote(d.Log.With("component", "jobs"), slog.LevelWarn), // River announces its start-up at Info
+		Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}},
+		// Longer than any worker's timeout, so a job still running is never
+		// taken for a dead one.
+		RescueStuckJobsAfter: rescue,
+		// River's default, or less when rescues come sooner (in tests),
+		// which River requires.
+		JobTimeout: min(time.Minute, rescue/2),
+		Workers:    workers,
 		PeriodicJobs: []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(every),
 				func() (river.JobArgs, *river.InsertOpts) { return SweepArgs{}, nil },

@@ -1,0 +1,60 @@
+package api
+
+import "strings"
+
+// MaintenanceScopes are each maintenance action's scopes (DECISIONS.md
+// section 4); the first is the default.
+var MaintenanceScopes = map[string][]string{
+	"cache_clear":     {"all", "sessions", "previews", "queries"},
+	"rebuild_search":  {"all", "users", "posts"},
+	"cleanup_uploads": {"all", "avatars", "attachments"},
+	"backup_database": {"all"},
+}
+
+// V1MaintenanceRequest is the body of POST /api/v1/admin/system/maintenance.
+type V1MaintenanceRequest struct {
+	Action string `json:"action" enum:"cache_clear,rebuild_search,cleanup_uploads,backup_database"`
+	Scope  string `json:"scope,omitempty" default:"all" description:"cache_clear: all, sessions, previews, queries; rebuild_search: all, users, posts; cleanup_uploads: all, avatars, attachments; backup_database: all."`
+	Notify bool   `json:"notify,omitempty" description:"Put the outcome in every admin's inbox."`
+}
+
+// Check fills the default scope and says what is wrong.
+func (r *V1MaintenanceRequest) Check() error {
+	scopes, ok := MaintenanceScopes[r.Action]
+	if !ok {
+		return Invalid(FieldIssue("action", "invalid_enum_value", "action must be cache_clear, rebuild_search, cleanup_uploads or backup_database"))
+	}
+	if r.Scope == "" {
+		r.Scope = "all"
+	}
+	if !oneOf(r.Scope, scopes) {
+		return Invalid(FieldIssue("scope", "invalid_enum_value", "the scopes of "+r.Action+" are "+strings.Join(scopes, ", ")))
+	}
+	return nil
+}
+
+// V1QueuedJob answers the 202 of a maintenance request.
+type V1QueuedJob struct {
+	JobID    string `json:"jobId"`
+	Action   string `json:"action"`
+	Scope    string `json:"scope"`
+	Status   string `json:"status" enum:"queued"`
+	QueuedAt string `json:"queuedAt" format:"date-time"`
+}
+
+// V1Job is a maintenance job as GET /system/jobs answers it.
+type V1Job struct {
+	JobID      string         `json:"jobId"`
+	Action     string         `json:"action"`
+	Scope      string         `json:"scope"`
+	Status     string         `json:"status" enum:"queued,running,completed,failed"`
+	Progress   int            `json:"progress" minimum:"0" maximum:"100"`
+	Notify     bool           `json:"notify"`
+	QueuedAt   string         `json:"queuedAt" format:"date-time"`
+	QueuedBy   *string        `json:"queuedBy" description:"The admin's id; null once that account is deleted."`
+	StartedAt  *string        `json:"startedAt" format:"date-time"`
+	FinishedAt *string        `json:"finishedAt" format:"date-time"`
+	Attempts   int            `json:"attempts" description:"Runs begun: more than one when a run was cut off and started over."`
+	Result     map[string]any `json:"result" nullable:"true" description:"What the job did, when it completed."`
+	Error      *string        `json:"error" description:"Why it failed, when it did."`
+}

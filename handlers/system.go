@@ -1,0 +1,93 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+)
+
+// SystemStore is what the maintenance handlers need.
+type SystemStore interface {
+	Change(ctx context.Context, fn func(ctx context.Context) error) error
+	QueueMaintenance(ctx context.Context, j *models.MaintenanceJob, keepSession string) error
+	MaintenanceJobByID(ctx context.Context, id string) (*models.MaintenanceJob, error)
+	MaintenanceJobs(ctx context.Context, limit, offset int) ([]models.MaintenanceJob, int, error)
+}
+
+// System answers the maintenance routes.
+type System struct {
+	Store    SystemStore
+	Sessions *scs.SessionManager
+}
+
+// Maintenance answers POST /api/v1/admin/system/maintenance {action, scope,
+// notify}: 202 with the queued job; 409 while a job of the action is
+// queued or running.
+func (h System) Maintenance(c echo.Context) error {
+	var req api.V1MaintenanceRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if err := req.Check(); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	j := &models.MaintenanceJob{ID: uuid.NewString(), Action: req.Action, Scope: req.Scope, Notify: req.Notify,
+		QueuedBy: &auth.PrincipalFrom(ctx).UserID}
+	err := h.Store.Change(ctx, func(ctx context.Context) error {
+		if err := h.Store.QueueMaintenance(ctx, j, h.Sessions.Token(ctx)); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "job", j.ID, map[string]any{"action": j.Action, "scope": j.Scope, "notify": j.Notify})
+		return nil
+	})
+	var busy *models.BusyError
+	if errors.As(err, &busy) {
+		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: busy.Error()}
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusAccepted, api.OK(api.V1QueuedJob{JobID: j.ID, Action: j.Action, Scope: j.Scope,
+		Status: j.Status, QueuedAt: api.Timestamp(j.QueuedAt)}))
+}
+
+// Job answers GET /api/v1/admin/system/jobs/{jobId}; an unknown id is 404.
+func (h System) Job(c echo.Context) error {
+	j, err := h.Store.MaintenanceJobByID(c.Request().Context(), c.Param("jobId"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.OK(v1Job(j)))
+}
+
+// Jobs answers GET /api/v1/admin/system/jobs: the latest first.
+func (h System) Jobs(c echo.Context) error {
+	page, issues := api.ParsePage(c.QueryParams())
+	if len(issues) > 0 {
+		return api.Invalid(issues...)
+	}
+	rows, total, err := h.Store.MaintenanceJobs(c.Request().Context(), page.Limit, page.Offset)
+	if err != nil {
+		return err
+	}
+	out := make([]api.V1Job, len(rows))
+	for i := range rows {
+		out[i] = v1Job(&rows[i])
+	}
+	return c.JSON(http.StatusOK, api.Page(out, total, page))
+}
+
+func v1Job(j *models.MaintenanceJob) api.V1Job {
+	return api.V1Job{JobID: j.ID, Action: j.Action, Scope: j.Scope, Status: j.Status, Progress: j.Progress, Notify: j.Notify,
+		QueuedAt: api.Timestamp(j.QueuedAt), QueuedBy: optionalID(j.QueuedBy), StartedAt: api.OptionalTimestamp(j.StartedAt),
+		FinishedAt: api.OptionalTimestamp(j.FinishedAt), Attempts: j.Attempts, Result: j.Result, Error: j.Error}
+}

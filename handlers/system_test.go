@@ -1,0 +1,307 @@
+package handlers_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/app"
+	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+type v1Job struct {
+	JobID, Action, Scope, Status string
+	Progress, Attempts           int
+	StartedAt, FinishedAt, Error *string
+	Result                       map[string]any
+}
+
+// runJob queues action with scope as h and waits until it has finished.
+func runJob(t *testing.T, app *apptest.App, h http.Header, body string) v1Job {
+	t.Helper()
+	res := apptest.DoBody(t, app, "POST", "/api/v1/admin/system/maintenance", h, body)
+	var queued struct {
+		Data struct{ JobID, Status string }
+	}
+	if err := json.Unmarshal(res.Body.Bytes(), &queued); err != nil || res.Code != 202 || queued.Data.Status != "queued" {
+		t.Fatalf("%s: %d %s", body, res.Code, res.Body)
+	}
+	var job v1Job
+	apptest.WaitFor(t, body+" to finish", func() bool {
+		var got struct{ Data v1Job }
+		json.Unmarshal(apptest.Do(t, app, "GET", "/api/v1/admin/system/jobs/"+queued.Data.JobID, h).Body.Bytes(), &got)
+		job = got.Data
+		return job.Status == "completed" || job.Status == "failed"
+	})
+	if job.Status == "completed" && (job.Progress != 100 || job.StartedAt == nil || job.FinishedAt == nil || job.Attempts != 1) {
+		t.Errorf("%s finished as %+v", body, job)
+	}
+	return job
+}
+
+func startJobs(t *testing.T, app *apptest.App) {
+	t.Helper()
+	if err := app.Runtime.StartJobs(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCacheClear: sessions clears expired sessions only; all signs every
+// session out but the caller's and tells the admins when asked.
+func TestCacheClear(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		// The periodic sweep deletes expired sessions too, once as the job
+		// queue starts: wait for it, or it may take the job's.
+		insertRows(t, db, &models.Session{Token: "swept", Data: []byte("x"), Expiry: time.Now().Add(-time.Hour)})
+		startJobs(t, app)
+		apptest.WaitFor(t, "the first sweep", func() bool {
+			n, err := db.NewSelect().Model((*models.Session)(nil)).Where("token = 'swept'").Count(context.Background())
+			return err == nil && n == 0
+		})
+		root, rootUser := app.Admin(t)
+		other := app.SessionFor(t, app.User(t, "ada@example.com").ID)
+		colleague := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		insertRows(t, db, &models.Session{Token: "stale", Data: []byte("x"), Expiry: time.Now().Add(-time.Hour)})
+		job := runJob(t, app, root, `{"action":"cache_clear","scope":"sessions"}`)
+		if job.Status != "completed" || job.Result["expiredSessions"] != float64(1) {
+			t.Errorf("sessions: %+v", job)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/notifications", other); res.Code != 200 {
+			t.Fatalf("a live session after clearing expired ones: %d", res.Code)
+		}
+		job = runJob(t, app, root, `{"action":"cache_clear","notify":true}`)
+		if job.Status != "completed" || job.Result["queries"] != "purged" || job.Result["previews"] != float64(0) {
+			t.Errorf("all: %+v", job)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/notifications", other); res.Code != 401 {
+			t.Errorf("another user's session after a sign-out of everyone: %d", res.Code)
+		}
+		for _, u := range []int64{rootUser.ID, colleague.ID} {
+			if got := inboxTitles(t, app, u)[u]; len(got) == 0 || got[0] != "Maintenance finished: cache_clear" {
+				t.Errorf("admin %d's inbox: %q", u, got)
+			}
+		}
+	})
+}
+
+// TestRebuildSearch: the search indexes are rebuilt and searches still
+// find what they found.
+func TestRebuildSearch(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		startJobs(t, app)
+		root, _ := app.Admin(t)
+		author := app.User(t, "gardener@example.com")
+		newPostAs(t, app, author.ID, "Tomatoes in November")
+		for _, scope := range []string{"posts", "users", "all"} {
+			job := runJob(t, app, root, `{"action":"rebuild_search","scope":"`+scope+`"}`)
+			if rebuilt, _ := job.Result["rebuilt"].([]any); job.Status != "completed" || len(rebuilt) == 0 {
+				t.Errorf("%s: %+v", scope, job)
+			}
+		}
+		for q, want := range map[string]string{"tomatoes": "Tomatoes in November", "gardener": "gardener"} {
+			res := apptest.Do(t, app, "GET", "/api/search?q="+q, root)
+			if res.Code != 200 || !strings.Contains(res.Body.String(), want) {
+				t.Errorf("search %s after the rebuild: %d %s", q, res.Code, res.Body)
+			}
+		}
+	})
+}
+
+// TestCleanupUploads: an old file no row names goes; an old file a row
+// names and a new file no row names stay; the scope keeps to its folder.
+func TestCleanupUploads(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		startJobs(t, app)
+		root, _ := app.Admin(t)
+		dir := app.Runtime.Config.UploadsDir
+		old := time.Now().Add(-2 * time.Hour)
+		files := map[string]time.Time{"avatars/orphan.png": old, "avatars/kept.png": old, "avatars/new.png": time.Now(),
+			"attachments/orphan.pdf": old}
+		for name, at := range files {
+			path := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(path, at, at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		insertRows(t, db, &models.Upload{Kind: "avatar", Path: "avatars/kept.png", SizeBytes: 1, CreatedAt: old})
+		job := runJob(t, app, root, `{"action":"cleanup_uploads","scope":"avatars"}`)
+		if job.Status != "completed" || job.Result["removed"] != float64(1) || job.Result["scanned"] != float64(2) {
+			t.Errorf("avatars: %+v", job)
+		}
+		for name, want := range map[string]bool{"avatars/orphan.png": false, "avatars/kept.png": true, "avatars/new.png": true, "attachments/orphan.pdf": true} {
+			if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
+				t.Errorf("%s there: %v, want %v", name, err == nil, want)
+			}
+		}
+		if job := runJob(t, app, root, `{"action":"cleanup_uploads"}`); job.Result["removed"] != float64(1) {
+			t.Errorf("all: %+v", job)
+		}
+	})
+}
+
+// TestBackupJob: the backup is in BACKUP_DIR with the size and checksum
+// the job reports; a backup that cannot be written is a failed job with
+// its error, and the admins hear of it.
+func TestBackupJob(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		startJobs(t, app)
+		root, rootUser := app.Admin(t)
+		job := runJob(t, app, root, `{"action":"backup_database"}`)
+		if job.Status != "completed" {
+			t.Fatalf("backup: %+v", job)
+		}
+		body, err := os.ReadFile(filepath.Join(app.Runtime.Config.BackupDir, job.Result["file"].(string)))
+		sum := sha256.Sum256(body)
+		if err != nil || len(body) == 0 || job.Result["sizeBytes"] != float64(len(body)) || job.Result["sha256"] != hex.EncodeToString(sum[:]) {
+			t.Errorf("the backup file (%v) differs from %+v", err, job.Result)
+		}
+		if err := os.RemoveAll(app.Runtime.Config.BackupDir); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(app.Runtime.Config.BackupDir, []byte("a file where the folder should be"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		job = runJob(t, app, root, `{"action":"backup_database","notify":true}`)
+		if job.Status != "failed" || job.Error == nil || !strings.Contains(*job.Error, "backup folder") || job.Result != nil {
+			t.Errorf("a backup into a file: %+v", job)
+		}
+		if got := inboxTitles(t, app, rootUser.ID)[rootUser.ID]; len(got) == 0 || got[0] != "Maintenance failed: backup_database" {
+			t.Errorf("the admin's inbox: %q", got)
+		}
+	})
+}
+
+// TestMaintenanceRefusals: a second job of an action while one is queued
+// is 409; unknown actions and scopes are 422; only super admins may queue;
+// an unknown job is 404; the list shows the latest first.
+func TestMaintenanceRefusals(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		root, _ := app.Admin(t)
+		post := func(h http.Header, body string) *struct {
+			code int
+			body string
+		} {
+			res := apptest.DoBody(t, app, "POST", "/api/v1/admin/system/maintenance", h, body)
+			return &struct {
+				code int
+				body string
+			}{res.Code, res.Body.String()}
+		}
+		if r := post(root, `{"action":"backup_database"}`); r.code != 202 {
+			t.Fatalf("first: %d %s", r.code, r.body)
+		}
+		if r := post(root, `{"action":"backup_database"}`); r.code != 409 || !strings.Contains(r.body, "CONFLICT") {
+			t.Errorf("second while the first is queued: %d %s", r.code, r.body)
+		}
+		if r := post(root, `{"action":"cache_clear","scope":"queries"}`); r.code != 202 {
+			t.Errorf("another action: %d %s", r.code, r.body)
+		}
+		for body, field := range map[string]string{
+			`{"action":"defrag"}`: "action",
+			`{}`:                  "action",
+			`{"action":"cache_clear","scope":"posts"}`:     "scope",
+			`{"action":"backup_database","scope":"users"}`: "scope",
+			`{"action":"cache_clear","when":"now"}`:        "when",
+		} {
+			res := apptest.DoBody(t, app, "POST", "/api/v1/admin/system/maintenance", root, body)
+			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
+				t.Errorf("%s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
+			}
+		}
+		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		if r := post(app.SessionFor(t, boss.ID), `{"action":"rebuild_search"}`); r.code != 403 || !strings.Contains(r.body, "admin:super") {
+			t.Errorf("an admin without admin:super: %d %s", r.code, r.body)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/system/jobs/no-such-job", root); res.Code != 404 {
+			t.Errorf("an unknown job: %d", res.Code)
+		}
+		var list struct {
+			Data []v1Job
+			Meta struct{ Pagination struct{ Total int } }
+		}
+		json.Unmarshal(apptest.Do(t, app, "GET", "/api/v1/admin/system/jobs", root).Body.Bytes(), &list)
+		if list.Meta.Pagination.Total != 2 || list.Data[0].Action != "cache_clear" || list.Data[1].Status != "queued" || list.Data[1].Progress != 0 {
+			t.Errorf("the list: %+v", list)
+		}
+		app.FlushAudit(t)
+		queued := 0
+		for _, e := range app.AuditEntries(t) {
+			if e.Action == "system.maintenance" && e.Status == 202 && e.TargetType == "job" && e.TargetID != "" && e.Details["scope"] != nil {
+				queued++
+			}
+		}
+		if queued != 2 {
+			t.Errorf("%d audit entries of queued jobs, want 2", queued)
+		}
+	})
+}
+
+// TestMaintenanceSurvivesARestart: a job whose instance died while it ran
+// (River's row running since long ago, the job half done) is rescued by
+// the next instance's job queue and run again to completion.
+func TestMaintenanceSurvivesARestart(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		first := apptest.New(t, db)
+		root, _ := first.Admin(t)
+		res := apptest.DoBody(t, first, "POST", "/api/v1/admin/system/maintenance", root, `{"action":"cache_clear","scope":"sessions"}`)
+		var queued struct{ Data struct{ JobID string } }
+		if err := json.Unmarshal(res.Body.Bytes(), &queued); err != nil || res.Code != 202 {
+			t.Fatalf("%d %s", res.Code, res.Body)
+		}
+		id := queued.Data.JobID
+		long := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+		for _, q := range []string{
+			"UPDATE river_job SET state = 'running', attempt = 1, attempted_at = ? WHERE kind = 'maintenance'",
+			"UPDATE maintenance_jobs SET status = 'running', progress = 40, attempts = 1, started_at = ? WHERE id = ?",
+		} {
+			if _, err := db.ExecContext(ctx, q, long, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		next, err := app.Open(ctx, first.Runtime.Config, slog.New(slog.DiscardHandler), app.Options{DB: db, RescueJobsAfter: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(next.Close)
+		if err := next.StartJobs(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var job *models.MaintenanceJob
+		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if job, err = next.Store.MaintenanceJobByID(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			if job.Status == models.JobCompleted || time.Now().After(deadline) {
+				break
+			}
+		}
+		if job.Status != models.JobCompleted || job.Attempts != 2 || job.Progress != 100 || job.StartedAt.Year() == 2000 {
+			t.Errorf("after the restart: %+v", job)
+		}
+	})
+}

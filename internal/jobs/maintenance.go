@@ -1,0 +1,59 @@
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/plazahq/plaza/internal/metrics"
+)
+
+// Maintainer works a maintenance job to its end, recording its progress
+// and outcome itself; an error means the outcome could not be recorded.
+type Maintainer interface {
+	RunMaintenance(ctx context.Context, id, keepSession string) error
+}
+
+// MaintenanceArgs is one maintenance job, queued by the admin API in the
+// transaction that records it.
+type MaintenanceArgs struct {
+	ID string `json:"id"`
+	// KeepSession is the session a sign-out of everyone spares: the
+	// caller's.
+	KeepSession string `json:"keepSession,omitempty"`
+}
+
+// Kind names the job in River's tables.
+func (MaintenanceArgs) Kind() string { return "maintenance" }
+
+type maintenanceWorker struct {
+	river.WorkerDefaults[MaintenanceArgs]
+	maintainer Maintainer
+	metrics    *metrics.Metrics
+	log        *slog.Logger
+}
+
+// Timeout lets a backup or an index rebuild of a large database run long.
+func (w *maintenanceWorker) Timeout(*river.Job[MaintenanceArgs]) time.Duration {
+	return 50 * time.Minute
+}
+
+func (w *maintenanceWorker) Work(ctx context.Context, job *river.Job[MaintenanceArgs]) error {
+	if err := w.maintainer.RunMaintenance(ctx, job.Args.ID, job.Args.KeepSession); err != nil {
+		w.metrics.Jobs.WithLabelValues(MaintenanceArgs{}.Kind(), "failed").Inc()
+		return err
+	}
+	w.metrics.Jobs.WithLabelValues(MaintenanceArgs{}.Kind(), "completed").Inc()
+	w.log.Info("maintenance job done", "job", job.Args.ID)
+	return nil
+}
+
+// QueueMaintenance queues maintenance job id in tx: the job exists if and
+// only if tx commits.
+func (r *Runner) QueueMaintenance(ctx context.Context, tx *sql.Tx, id, keepSession string) error {
+	_, err := r.client.InsertTx(ctx, tx, MaintenanceArgs{ID: id, KeepSession: keepSession}, nil)
+	return err
+}

@@ -1,0 +1,212 @@
+package models
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// CacheClearNotice is the payload on ChangeChannel that tells every
+// instance to drop the callers and flags it holds.
+const CacheClearNotice = "cache_clear"
+
+// clearCaches clears what scope names: "sessions" deletes expired
+// sessions; "queries" purges every instance's callers and flags;
+// "previews" has nothing to clear (link previews are never cached); "all"
+// does all three and signs everyone out but keepSession.
+func (s *Store) clearCaches(ctx context.Context, scope, keepSession string) (map[string]any, error) {
+	out := map[string]any{}
+	if scope == "sessions" || scope == "all" {
+		q := s.DB.NewDelete().Model((*Session)(nil))
+		key := "expiredSessions"
+		if scope == "all" {
+			q, key = q.Where("token <> ?", keepSession), "sessions"
+		} else {
+			q = q.Where("expiry <= ?", s.now())
+		}
+		res, err := q.Exec(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("delete sessions: %w", err)
+		}
+		n, _ := res.RowsAffected()
+		out[key] = n
+	}
+	if scope == "previews" || scope == "all" {
+		out["previews"] = 0
+	}
+	if scope == "queries" || scope == "all" {
+		if err := s.purgeEverywhere(ctx); err != nil {
+			return nil, err
+		}
+		out["queries"] = "purged"
+	}
+	return out, nil
+}
+
+// purgeEverywhere drops the cached callers and flags of this instance and,
+// on PostgreSQL, of every other through the change channel.
+func (s *Store) purgeEverywhere(ctx context.Context) error {
+	s.changed()
+	if s.Dialect() != "postgres" {
+		return nil
+	}
+	_, err := s.DB.ExecContext(ctx, "SELECT pg_notify(?, ?)", ChangeChannel, CacheClearNotice)
+	return err
+}
+
+// searchIndexes are the indexes rebuild_search rebuilds on PostgreSQL, by
+// scope; on SQLite the FTS5 tables.
+var searchIndexes = map[string][]string{
+	"posts": {"posts_search_idx", "posts_title_trgm_idx"},
+	"users": {"users_username_trgm_idx", "users_email_trgm_idx", "users_profile_search_trgm_idx", "users_staff_search_trgm_idx",
+		"provider_accounts_provider_trgm_idx", "provider_accounts_email_trgm_idx"},
+}
+
+var searchTables = map[string][]string{"posts": {"posts_fts"}, "users": {"users_fts", "provider_accounts_fts"}}
+
+// rebuildSearch rebuilds the search indexes of scope (users, posts or
+// all). On PostgreSQL each index is rebuilt with REINDEX CONCURRENTLY,
+// which lets writes go on, and the respelling dictionary is refilled; on
+// SQLite each FTS5 table is rebuilt from its content table in one
+// statement, writers waiting meanwhile (up to the busy timeout).
+func (s *Store) rebuildSearch(ctx context.Context, scope string, progress func(int)) (map[string]any, error) {
+	kinds := []string{"users", "posts"}
+	if scope != "all" {
+		kinds = []string{scope}
+	}
+	var steps []func() error
+	var rebuilt []string
+	for _, kind := range kinds {
+		if s.Dialect() == "postgres" {
+			for _, idx := range searchIndexes[kind] {
+				steps = append(steps, func() error {
+					_, err := s.DB.ExecContext(ctx, "REINDEX INDEX CONCURRENTLY "+idx)
+					return err
+				})
+				rebuilt = append(rebuilt, idx)
+			}
+			steps = append(steps, func() error { return s.LearnSearchWords(ctx, kind, 0) })
+			continue
+		}
+		for _, table := range searchTables[kind] {
+			steps = append(steps, func() error {
+				_, err := s.DB.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s (%s) VALUES ('rebuild')", table, table))
+				return err
+			})
+			rebuilt = append(rebuilt, table)
+		}
+	}
+	start := time.Now()
+	for i, step := range steps {
+		if err := step(); err != nil {
+			return nil, fmt.Errorf("rebuild search: %w", err)
+		}
+		progress((i + 1) * 100 / len(steps))
+	}
+	return map[string]any{"rebuilt": rebuilt, "seconds": time.Since(start).Round(time.Millisecond).Seconds()}, nil
+}
+
+// uploadFolders are the folders of UPLOADS_DIR each scope of
+// cleanup_uploads looks in.
+var uploadFolders = map[string][]string{"all": {"."}, "avatars": {"avatars"}, "attachments": {"attachments"}}
+
+// orphanAge is how old an unreferenced upload must be to go: a younger
+// one may belong to a write that has not committed yet.
+const orphanAge = time.Hour
+
+// cleanupUploads removes the files under dir's folders of scope that no
+// uploads row references and that are older than orphanAge.
+func (s *Store) cleanupUploads(ctx context.Context, scope, dir string, progress func(int)) (map[string]any, error) {
+	var candidates []string
+	cutoff := time.Now().Add(-orphanAge)
+	for _, folder := range uploadFolders[scope] {
+		err := filepath.WalkDir(filepath.Join(dir, folder), func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if os.IsNotExist(err) {
+					return filepath.SkipDir
+				}
+				return err
+			}
+			if info, err := d.Info(); err == nil && d.Type().IsRegular() && info.ModTime().Before(cutoff) {
+				candidates = append(candidates, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("walk %s: %w", folder, err)
+		}
+	}
+	removed, freed := 0, int64(0)
+	for i := 0; i < len(candidates); i += 500 {
+		batch := candidates[i:min(i+500, len(candidates))]
+		orphans, err := s.unreferenced(ctx, dir, batch)
+		if err != nil {
+			return nil, err
+		}
+		for _, path := range orphans {
+			info, err := os.Stat(path)
+			if err == nil && os.Remove(path) == nil {
+				removed, freed = removed+1, freed+info.Size()
+			}
+		}
+		progress((i + len(batch)) * 100 / len(candidates))
+	}
+	return map[string]any{"scanned": len(candidates), "removed": removed, "bytesFreed": freed}, nil
+}
+
+// unreferenced keeps the files of paths (under dir) that no uploads row
+// names; rows name files by their path relative to dir, with slashes.
+func (s *Store) unreferenced(ctx context.Context, dir string, paths []string) ([]string, error) {
+	rel := make([]string, len(paths))
+	for i, p := range paths {
+		r, err := filepath.Rel(dir, p)
+		if err != nil {
+			return nil, err
+		}
+		rel[i] = filepath.ToSlash(r)
+	}
+	var known []string
+	if err := s.DB.NewSelect().Model((*Upload)(nil)).Column("path").Where("path IN (?)", bun.In(rel)).Scan(ctx, &known); err != nil {
+		return nil, fmt.Errorf("referenced uploads: %w", err)
+	}
+	referenced := make(map[string]bool, len(known))
+	for _, k := range known {
+		referenced[k] = true
+	}
+	var out []string
+	for i, r := range rel {
+		if !referenced[r] {
+			out = append(out, paths[i])
+		}
+	}
+	return out, nil
+}
+
+// backupWithChecksum writes a backup (Store.Backup) and measures it.
+func (s *Store) backupWithChecksum(ctx context.Context, cfg MaintenanceConfig) (map[string]any, error) {
+	start := time.Now()
+	path, err := s.Backup(ctx, cfg.BackupDir, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	size, err := io.Copy(h, f)
+	if err != nil {
+		return nil, fmt.Errorf("checksum %s: %w", path, err)
+	}
+	return map[string]any{"file": filepath.Base(path), "sizeBytes": size, "sha256": hex.EncodeToString(h.Sum(nil)),
+		"seconds": time.Since(start).Round(time.Millisecond).Seconds()}, nil
+}
