@@ -390,3 +390,64 @@ func countLines(r io.Reader) (int, error) {
 		}
 	}
 }
+
+// BenchmarkMaintenance runs rebuild_search of the posts and a backup
+// through the API, once each per iteration, and reports how long each
+// job took and the backup's size.
+func BenchmarkMaintenance(b *testing.B) {
+	rt, base, h := benchRuntime(b)
+	if err := rt.StartJobs(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	for range b.N {
+		for _, c := range []struct{ name, body string }{
+			{"rebuild-posts-s", `{"action":"rebuild_search","scope":"posts"}`},
+			{"backup-s", `{"action":"backup_database"}`},
+		} {
+			start := time.Now()
+			job := runBenchJob(b, base, h, c.body)
+			b.ReportMetric(time.Since(start).Seconds(), c.name)
+			if size, ok := job.Result["sizeBytes"].(float64); ok {
+				b.ReportMetric(size/1e6, "backup-MB")
+			}
+		}
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
+type benchJob struct {
+	Status string
+	Error  *string
+	Result map[string]any
+}
+
+func runBenchJob(b *testing.B, base string, h http.Header, body string) benchJob {
+	req, _ := http.NewRequest(http.MethodPost, base+api.PathAdminV1Maintenance, strings.NewReader(body))
+	req.Header = h.Clone()
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusAccepted {
+		b.Fatalf("%s: %v %v", body, err, res)
+	}
+	var queued struct{ Data struct{ JobID string } }
+	json.NewDecoder(res.Body).Decode(&queued)
+	res.Body.Close()
+	for {
+		req, _ := http.NewRequest(http.MethodGet, base+api.PathAdminV1Jobs+"/"+queued.Data.JobID, nil)
+		req.Header = h
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var got struct{ Data benchJob }
+		json.NewDecoder(res.Body).Decode(&got)
+		res.Body.Close()
+		switch got.Data.Status {
+		case "completed":
+			return got.Data
+		case "failed":
+			b.Fatalf("%s failed: %s", body, *got.Data.Error)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
