@@ -5,11 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/version"
 	"github.com/plazahq/plaza/models"
 )
@@ -163,6 +165,60 @@ func (e env) backup(ctx context.Context, args []string) int {
 		return e.fail(err)
 	}
 	fmt.Fprintln(e.stdout, path)
+	return exitOK
+}
+
+const restoreSynopsis = `FILE [--force]
+
+Replaces the database DATABASE_URL names with the backup FILE, as plaza backup
+or the backup_database job wrote it: a SQLite file, or a pg_dump file (restored
+with pg_restore in one transaction). It refuses while a Plaza server is serving
+that database, unless --force.`
+
+func (e env) restore(ctx context.Context, args []string) int {
+	file := ""
+	if len(args) > 0 && !isFlag(args[0]) {
+		file, args = args[0], args[1:]
+	}
+	var force bool
+	if code, ok := e.parse("restore", restoreSynopsis, args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&force, "force", false, "restore even while a server is serving the database")
+	}); !ok {
+		return code
+	}
+	if file == "" {
+		fmt.Fprintln(e.stderr, "plaza restore: name the backup FILE to restore")
+		return exitUsage
+	}
+	if _, err := os.Stat(file); err != nil {
+		return e.fail(fmt.Errorf("backup file: %w", err))
+	}
+	rt, err := e.open(ctx, app.Options{AsIs: true})
+	if err != nil {
+		return e.fail(err)
+	}
+	leader, serving, err := rt.Store.ServingLeader(ctx)
+	dialect := rt.Store.Dialect()
+	rt.Close() // nothing of Plaza's may hold the database while it is replaced
+	switch {
+	case err != nil:
+		return e.fail(err)
+	case serving && !force:
+		return e.fail(fmt.Errorf("a Plaza server (%s) is serving this database: stop every instance first, or pass --force", leader))
+	}
+	db, err := config.ParseDatabaseURL(rt.Config.DatabaseURL)
+	if err != nil {
+		return e.fail(err)
+	}
+	if dialect == config.DialectPostgres {
+		err = models.RestorePostgres(ctx, file, db.DSN)
+	} else {
+		err = models.RestoreSQLite(file, db.DSN)
+	}
+	if err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprintf(e.stdout, "restored %s\n", file)
 	return exitOK
 }
 

@@ -35,6 +35,7 @@ Commands:
   token create               mint an admin API token: --email E --permissions admin:read,admin:write [--ttl 24h] [--name N]
   seed                       add bulk data: [--users N] [--posts M] [--events K] [--seed S]
   backup                     write a consistent copy of the database into BACKUP_DIR
+  restore FILE [--force]     replace the database with a backup (refused while a server serves it)
   version                    print the version
   help                       print this help
 
@@ -72,6 +73,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return e.seed(ctx, rest)
 	case "backup":
 		return e.backup(ctx, rest)
+	case "restore":
+		return e.restore(ctx, rest)
 	case "version":
 		return e.version(rest)
 	case "help", "-h", "-help", "--help":

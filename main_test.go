@@ -475,3 +475,64 @@ func TestShutdownFinishesRequestsInFlight(t *testing.T) {
 }
 
 func netListen() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
+
+// TestRestoreCommand: back up, change the data, restore, find the old
+// data, on both databases; a database a server leads is refused unless
+// --force; a missing file or none is an error.
+func TestRestoreCommand(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			_, dbURL := dbtest.OpenURL(t, dialect)
+			dir := t.TempDir()
+			mustRun := func(env map[string]string, args ...string) string {
+				t.Helper()
+				code, out, stderr := runCmd(t, env, args...)
+				if code != 0 {
+					t.Fatalf("%v: exit %d, %q %q", args, code, out, stderr)
+				}
+				return strings.TrimSpace(out)
+			}
+			mustRun(baseEnv(dbURL), "user", "create", "--email", "kept@example.com", "--password", "longenough")
+			path := mustRun(baseEnv(dbURL, "BACKUP_DIR", dir), "backup")
+			mustRun(baseEnv(dbURL), "user", "create", "--email", "later@example.com", "--password", "longenough")
+			leader := openURL(t, dbURL)
+			if _, err := leader.ExecContext(context.Background(), `INSERT INTO river_leader (elected_at, expires_at, leader_id) VALUES (?, ?, 'web-1')`,
+				time.Now(), time.Now().Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			leader.Close()
+			code, _, stderr := runCmd(t, baseEnv(dbURL), "restore", path)
+			if code == 0 || !strings.Contains(stderr, "web-1") || !strings.Contains(stderr, "--force") {
+				t.Fatalf("restore while a server leads: exit %d, %q", code, stderr)
+			}
+			mustRun(baseEnv(dbURL), "restore", path, "--force")
+			var emails []string
+			if err := openURL(t, dbURL).NewRaw(`SELECT email FROM users ORDER BY email`).Scan(context.Background(), &emails); err != nil {
+				t.Fatalf("read users after the restore: %v", err)
+			}
+			if !slices.Equal(emails, []string{"kept@example.com"}) {
+				t.Errorf("restored users %v, want only kept@example.com", emails)
+			}
+			for _, args := range [][]string{{"restore"}, {"restore", filepath.Join(dir, "missing.db")}} {
+				if code, _, _ := runCmd(t, baseEnv(dbURL), args...); code == 0 {
+					t.Errorf("%v succeeded", args)
+				}
+			}
+		})
+	}
+}
+
+// openURL opens the database a URL names, closed when the test ends.
+func openURL(t *testing.T, u string) *bun.DB {
+	t.Helper()
+	parsed, err := config.ParseDatabaseURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := models.Open(context.Background(), parsed, models.OpenOptions{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
