@@ -164,10 +164,7 @@ func TestV1ModerationRefusals(t *testing.T) {
 		post, draft := postByTitle(t, db, "Published"), postByTitle(t, db, "Draft")
 		for body, field := range map[string]string{`{}`: "action", `{"action":"bury"}`: "action", `{"action":"hide","extra":1}`: "extra",
 			`{"action":"hide","reason":"` + strings.Repeat("r", 501) + `"}`: "reason"} {
-			res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(post), admin, body)
-			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || e.Error.Details[0].Field != field {
-				t.Errorf("%.30s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
-			}
+			wantInvalid(t, app, "POST", api.AdminV1ModeratePath(post), admin, body, field)
 		}
 		if res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(draft), admin, `{"action":"approve"}`); res.Code != 422 {
 			t.Errorf("approving a draft: %d %s", res.Code, res.Body)
@@ -187,10 +184,7 @@ func TestV1ModerationRefusals(t *testing.T) {
 		}
 		for query, field := range map[string]string{"status=gone": "status", "author=bob": "author", "reported=yes": "reported",
 			"sort=author": "sort", "limit=0": "limit", "search=": "search"} {
-			res := apptest.Do(t, app, "GET", "/api/v1/admin/posts?"+query, admin)
-			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || e.Error.Details[0].Field != field {
-				t.Errorf("%s: %d %s, want 422 naming %s", query, res.Code, res.Body, field)
-			}
+			wantInvalid(t, app, "GET", "/api/v1/admin/posts?"+query, admin, "", field)
 		}
 	})
 }

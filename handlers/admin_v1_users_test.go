@@ -297,6 +297,16 @@ func decodeV1Error(t *testing.T, body []byte) v1Error {
 	return e
 }
 
+// wantInvalid sends method target (with body, when not empty) as h and
+// expects 422 VALIDATION_ERROR whose first detail names field.
+func wantInvalid(t *testing.T, app *apptest.App, method, target string, h http.Header, body, field string) {
+	t.Helper()
+	res := apptest.DoBody(t, app, method, target, h, body)
+	if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || e.Error.Code != "VALIDATION_ERROR" || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
+		t.Errorf("%s %s %.60s: %d %s, want 422 naming %s", method, target, body, res.Code, res.Body, field)
+	}
+}
+
 // TestV1UserUpdate: a partial update changes what it names, answers the
 // 2.2 record and keeps before and after in its audit entry; status ends a
 // ban in force and a deactivated user's session stops working.
@@ -363,10 +373,7 @@ func TestV1UserUpdateRefusals(t *testing.T) {
 			`{"role":"super_admin"}`: "role", `{"isVerified":"yes"}`: "isVerified",
 			`{"notes":"` + strings.Repeat("n", 2001) + `"}`: "notes",
 		} {
-			res := apptest.DoBody(t, app, "PUT", path, super, body)
-			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || e.Error.Code != "VALIDATION_ERROR" || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
-				t.Errorf("%.40s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
-			}
+			wantInvalid(t, app, "PUT", path, super, body, field)
 		}
 		if res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/users/999999", super, `{"isVerified":true}`); res.Code != 404 {
 			t.Errorf("unknown user: %d", res.Code)
@@ -513,10 +520,7 @@ func TestV1BanRefusals(t *testing.T) {
 			`{"action":"ban","reason":"x","duration":"5x"}`: "duration", `{"action":"ban","reason":"x","duration":"0d"}`: "duration",
 			`{"action":"unban","duration":"1d"}`: "action", `{"action":"ban","reason":"x","until":"later"}`: "until",
 		} {
-			res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/"+itoa(u.ID)+"/ban", super, body)
-			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
-				t.Errorf("%s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
-			}
+			wantInvalid(t, app, "POST", "/api/v1/admin/users/"+itoa(u.ID)+"/ban", super, body, field)
 		}
 		ban := `{"action":"ban","reason":"x"}`
 		if code, _ := banV1(t, app, super, 999999, ban); code != 404 {
@@ -642,10 +646,7 @@ func TestV1BulkUpdateRefusals(t *testing.T) {
 			`{"userIds":["` + ids[0] + `"],"changes":{"notes":"x"}}`:           "notes",
 			`{"userIds":["` + ids[0] + `"],"changes":{"role":"x"},"dryRun":1}`: "dryRun",
 		} {
-			res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", super, body)
-			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
-				t.Errorf("%.60s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
-			}
+			wantInvalid(t, app, "POST", "/api/v1/admin/users/bulk-update", super, body, field)
 		}
 		ok := `{"userIds":` + idList(ids) + `,"changes":{"isVerified":true}}`
 		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
@@ -715,10 +716,7 @@ func TestV1UserNotes(t *testing.T) {
 		}
 		for body, field := range map[string]string{`{"body":"  "}`: "body", `{"body":"x","kind":"praise"}`: "kind",
 			`{"body":"` + strings.Repeat("b", 2001) + `"}`: "body", `{"text":"x"}`: "text"} {
-			res := apptest.DoBody(t, app, "POST", notes, admin, body)
-			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || e.Error.Details[0].Field != field {
-				t.Errorf("%.30s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
-			}
+			wantInvalid(t, app, "POST", notes, admin, body, field)
 		}
 		for _, method := range []string{"GET", "POST"} {
 			if res := apptest.DoBody(t, app, method, "/api/v1/admin/users/999999/notes", admin, `{"body":"x"}`); res.Code != 404 {

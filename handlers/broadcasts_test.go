@@ -206,10 +206,7 @@ func TestBroadcastRefusals(t *testing.T) {
 			`{` + ok + `,"schedule":"` + far + `"}`:                                        "schedule",
 			`{` + ok + `,"priority":1}`:                                                    "priority",
 		} {
-			res := apptest.DoBody(t, app, "POST", "/api/v1/admin/notifications/broadcast", root, body)
-			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
-				t.Errorf("%.70s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
-			}
+			wantInvalid(t, app, "POST", "/api/v1/admin/notifications/broadcast", root, body, field)
 		}
 		good := `{` + ok + `,"schedule":"` + soon + `"}`
 		if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/notifications/broadcast", nil, good); res.Code != 401 {

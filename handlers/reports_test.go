@@ -230,10 +230,7 @@ func TestReportRefusals(t *testing.T) {
 			"moderation?format=pdf":                                 "format",
 			"moderation?endDate=yesterday":                          "endDate",
 		} {
-			res := apptest.Do(t, app, "GET", "/api/v1/admin/reports/"+query, root)
-			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
-				t.Errorf("%s: %d %s, want 422 naming %s", query, res.Code, res.Body, field)
-			}
+			wantInvalid(t, app, "GET", "/api/v1/admin/reports/"+query, root, "", field)
 		}
 		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
 		for _, path := range []string{"user-activity", "moderation?format=csv"} {

@@ -227,10 +227,7 @@ func TestMaintenanceRefusals(t *testing.T) {
 			`{"action":"backup_database","scope":"users"}`: "scope",
 			`{"action":"cache_clear","when":"now"}`:        "when",
 		} {
-			res := apptest.DoBody(t, app, "POST", "/api/v1/admin/system/maintenance", root, body)
-			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
-				t.Errorf("%s: %d %s, want 422 naming %s", body, res.Code, res.Body, field)
-			}
+			wantInvalid(t, app, "POST", "/api/v1/admin/system/maintenance", root, body, field)
 		}
 		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
 		if r := post(app.SessionFor(t, boss.ID), `{"action":"rebuild_search"}`); r.code != 403 || !strings.Contains(r.body, "admin:super") {
