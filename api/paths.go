@@ -45,6 +45,8 @@ const (
 	PathAdminV1Maintenance  = PathAdminV1 + "/system/maintenance"
 	PathAdminV1Jobs         = PathAdminV1 + "/system/jobs"
 	PathAdminV1Job          = PathAdminV1Jobs + "/:jobId"
+	PathAdminV1Backups      = PathAdminV1 + "/system/backups"
+	PathAdminV1Backup       = PathAdminV1Backups + "/:file"
 	PathAdminV1ActivityRep  = PathAdminV1 + "/reports/user-activity"
 	PathAdminV1ModerationRp = PathAdminV1 + "/reports/moderation"
 	PathAdminV1Broadcasts   = PathAdminV1 + "/notifications/broadcasts"

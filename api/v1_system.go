@@ -58,3 +58,16 @@ type V1Job struct {
 	Result     map[string]any `json:"result" nullable:"true" description:"What the job did, when it completed."`
 	Error      *string        `json:"error" description:"Why it failed, when it did."`
 }
+
+// V1Backup is a backup file in BACKUP_DIR.
+type V1Backup struct {
+	File      string `json:"file"`
+	SizeBytes int64  `json:"sizeBytes"`
+	CreatedAt string `json:"createdAt" format:"date-time"`
+}
+
+// DeletedBackup answers a backup's deletion.
+type DeletedBackup struct {
+	Deleted bool   `json:"deleted"`
+	File    string `json:"file"`
+}

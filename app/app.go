@@ -75,6 +75,10 @@ func (m maintainer) RunMaintenance(ctx context.Context, id, keepSession string) 
 	return m.store.RunMaintenance(ctx, id, keepSession, m.cfg)
 }
 
+func (m maintainer) ScheduledBackup(ctx context.Context) error {
+	return m.store.ScheduledBackup(ctx, m.cfg)
+}
+
 // Runtime is an open Plaza.
 type Runtime struct {
 	Config  config.Config // with the secrets filled in
@@ -129,8 +133,8 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 	}
 	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store, Analytics: rt.Store, Broadcasts: rt.Store,
 		Maintenance: maintainer{store: rt.Store, cfg: models.MaintenanceConfig{UploadsDir: rt.Config.UploadsDir,
-			BackupDir: rt.Config.BackupDir, DatabaseURL: rt.Config.DatabaseURL}},
-		Metrics: rt.Metrics, Log: rt.Log, RescueAfter: opts.RescueJobsAfter})
+			BackupDir: rt.Config.BackupDir, DatabaseURL: rt.Config.DatabaseURL, BackupKeep: rt.Config.BackupKeep}},
+		Metrics: rt.Metrics, Log: rt.Log, RescueAfter: opts.RescueJobsAfter, BackupEvery: rt.Config.BackupEvery})
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,13 @@
 package handlers_test
 
 import (
+	"context"
 	"encoding/json"
 	"mime"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -136,6 +138,13 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		var queued struct{ Data struct{ JobID string } }
 		json.Unmarshal(res.Body.Bytes(), &queued)
 		return sampleRequest{"/api/v1/admin/system/jobs/" + queued.Data.JobID, e.super, "", 200}
+	},
+	"GET /api/v1/admin/system/backups": asSuper("/api/v1/admin/system/backups", "", 200),
+	"GET /api/v1/admin/system/backups/{file}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/v1/admin/system/backups/" + sampleBackup(t, e), e.super, "", 200}
+	},
+	"DELETE /api/v1/admin/system/backups/{file}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/v1/admin/system/backups/" + sampleBackup(t, e), e.super, "", 200}
 	},
 	"GET /api/v1/admin/audit-logs/export": asSuper("/api/v1/admin/audit-logs/export?format=csv", "", 200),
 	"GET /api/v1/admin/analytics":         asSuper("/api/v1/admin/analytics?period=30d", "", 200),
@@ -341,4 +350,14 @@ func newSampleEnv(t *testing.T, db *bun.DB) sampleEnv {
 	token, _ := app.TokenFor(t, super.ID, auth.AllPermissions()...)
 	user := app.User(t, "user@example.com")
 	return sampleEnv{app: app, super: token, session: app.SessionFor(t, user.ID), page: page.URL, oauth: f}
+}
+
+// sampleBackup writes a backup as the maintenance job would and names it.
+func sampleBackup(t *testing.T, e sampleEnv) string {
+	t.Helper()
+	path, err := e.app.Store.Backup(context.Background(), e.app.Runtime.Config.BackupDir, e.app.Runtime.Config.DatabaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Base(path)
 }

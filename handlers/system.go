@@ -62,7 +62,9 @@ func (h System) Maintenance(c echo.Context) error {
 
 // Job answers GET /api/v1/admin/system/jobs/{jobId}; an unknown id is 404.
 func (h System) Job(c echo.Context) error {
-	j, err := h.Store.MaintenanceJobByID(c.Request().Context(), c.Param("jobId"))
+	id := c.Param("jobId")
+	setAuditTarget(c.Request().Context(), "job", id, nil)
+	j, err := h.Store.MaintenanceJobByID(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}

@@ -302,3 +302,64 @@ func TestMaintenanceSurvivesARestart(t *testing.T) {
 		}
 	})
 }
+
+// TestBackupFiles: backups are listed newest first, downloaded whole by
+// super admins only, deleted; BACKUP_KEEP prunes all but the newest; an
+// unknown or path-like name is 404; a scheduled backup is a job too.
+func TestBackupFiles(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		startJobs(t, app)
+		root, _ := app.Admin(t)
+		var made []string
+		for range 2 {
+			job := runJob(t, app, root, `{"action":"backup_database"}`)
+			made = append(made, job.Result["file"].(string))
+		}
+		var list struct {
+			Data []struct {
+				File      string
+				SizeBytes int64
+			}
+		}
+		json.Unmarshal(apptest.Do(t, app, "GET", "/api/v1/admin/system/backups", root).Body.Bytes(), &list)
+		if len(list.Data) != 2 || list.Data[0].File != made[1] || list.Data[1].File != made[0] {
+			t.Fatalf("list: %+v, made %v", list.Data, made)
+		}
+		res := apptest.Do(t, app, "GET", "/api/v1/admin/system/backups/"+made[0], root)
+		want, _ := os.ReadFile(filepath.Join(app.Runtime.Config.BackupDir, made[0]))
+		if res.Code != 200 || res.Body.Len() != len(want) || res.Body.String() != string(want) ||
+			!strings.Contains(res.Header().Get("Content-Disposition"), made[0]) {
+			t.Errorf("download: %d, %d bytes of %d", res.Code, res.Body.Len(), len(want))
+		}
+		boss := app.SessionFor(t, app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...).ID)
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/system/backups/"+made[0], boss); res.Code != 403 {
+			t.Errorf("download without admin:super: %d", res.Code)
+		}
+		for _, name := range []string{"plaza-20000101T000000.000000Z.db", "..%2Fplaza.db", "notes.txt"} {
+			if res := apptest.Do(t, app, "GET", "/api/v1/admin/system/backups/"+name, root); res.Code != 404 {
+				t.Errorf("download %s: %d", name, res.Code)
+			}
+		}
+		if res := apptest.Do(t, app, "DELETE", "/api/v1/admin/system/backups/"+made[0], root); res.Code != 200 {
+			t.Errorf("delete: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, app, "DELETE", "/api/v1/admin/system/backups/"+made[0], root); res.Code != 404 {
+			t.Errorf("delete again: %d", res.Code)
+		}
+		cfg := models.MaintenanceConfig{BackupDir: app.Runtime.Config.BackupDir, DatabaseURL: app.Runtime.Config.DatabaseURL, BackupKeep: 2}
+		for range 3 {
+			if err := app.Store.ScheduledBackup(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		json.Unmarshal(apptest.Do(t, app, "GET", "/api/v1/admin/system/backups", root).Body.Bytes(), &list)
+		if len(list.Data) != 2 || list.Data[1].File <= made[1] {
+			t.Errorf("after three scheduled backups keeping 2: %+v", list.Data)
+		}
+		jobs, _, err := app.Store.MaintenanceJobs(context.Background(), 10, 0)
+		if err != nil || len(jobs) != 5 || jobs[0].QueuedBy != nil || jobs[0].Status != models.JobCompleted {
+			t.Errorf("jobs after the scheduled backups: %+v (%v)", jobs, err)
+		}
+	})
+}

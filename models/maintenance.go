@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 )
 
@@ -93,11 +94,31 @@ func (s *Store) MaintenanceJobs(ctx context.Context, limit, offset int) ([]Maint
 	return jobs, int(n), err
 }
 
-// MaintenanceConfig is where the actions find their files and database.
+// MaintenanceConfig is where the actions find their files and database,
+// and how many backups to keep.
 type MaintenanceConfig struct {
 	UploadsDir  string
 	BackupDir   string
 	DatabaseURL string
+	BackupKeep  int
+}
+
+// ScheduledBackup records and runs a backup_database job now, as the
+// schedule asks, unless one is queued or running already.
+func (s *Store) ScheduledBackup(ctx context.Context, cfg MaintenanceConfig) error {
+	j := &MaintenanceJob{ID: uuid.NewString(), Action: "backup_database", Scope: "all"}
+	err := s.Change(ctx, func(ctx context.Context) error {
+		j.Status, j.QueuedAt = JobQueued, s.now()
+		_, err := s.db(ctx).NewInsert().Model(j).Exec(ctx)
+		return err
+	})
+	if IsUniqueViolation(err) {
+		return nil // a backup is on its way already
+	}
+	if err != nil {
+		return fmt.Errorf("schedule a backup: %w", err)
+	}
+	return s.RunMaintenance(ctx, j.ID, "", cfg)
 }
 
 // RunMaintenance works job id: it marks it running, does its action with

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/backups"
 )
 
 // CacheClearNotice is the payload on ChangeChannel that tells every
@@ -190,7 +192,8 @@ func (s *Store) unreferenced(ctx context.Context, dir string, paths []string) ([
 	return out, nil
 }
 
-// backupWithChecksum writes a backup (Store.Backup) and measures it.
+// backupWithChecksum writes a backup (Store.Backup), measures it, and
+// deletes all but the newest BackupKeep backups.
 func (s *Store) backupWithChecksum(ctx context.Context, cfg MaintenanceConfig) (map[string]any, error) {
 	start := time.Now()
 	path, err := s.Backup(ctx, cfg.BackupDir, cfg.DatabaseURL)
@@ -207,6 +210,14 @@ func (s *Store) backupWithChecksum(ctx context.Context, cfg MaintenanceConfig) (
 	if err != nil {
 		return nil, fmt.Errorf("checksum %s: %w", path, err)
 	}
-	return map[string]any{"file": filepath.Base(path), "sizeBytes": size, "sha256": hex.EncodeToString(h.Sum(nil)),
-		"seconds": time.Since(start).Round(time.Millisecond).Seconds()}, nil
+	out := map[string]any{"file": filepath.Base(path), "sizeBytes": size, "sha256": hex.EncodeToString(h.Sum(nil)),
+		"seconds": time.Since(start).Round(time.Millisecond).Seconds()}
+	if cfg.BackupKeep > 0 {
+		pruned, err := backups.Prune(cfg.BackupDir, cfg.BackupKeep)
+		if err != nil {
+			return nil, fmt.Errorf("prune old backups: %w", err)
+		}
+		out["pruned"] = pruned
+	}
+	return out, nil
 }

@@ -131,6 +131,7 @@ func newHandlers(d Deps) handlerSet {
 		analytics:  handlers.Analytics{Store: d.Store, Now: d.Now},
 		reports:    handlers.Reports{Store: d.Store, Now: d.Now, Log: d.Logger},
 		system:     handlers.System{Store: d.Store, Sessions: d.Sessions},
+		backups:    handlers.Backups{Dir: d.Config.BackupDir},
 		collect:    handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
 		ogImage:    handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},

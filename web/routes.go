@@ -323,6 +323,14 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "Maintenance jobs, latest first", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1Job]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Job, Handler: hs.system.Job, Audit: Audit{Action: "system.job", Target: "job"},
 			Doc: Doc{Summary: "One maintenance job: status, progress, result or error", Response: api.V1Of[api.V1Job]{}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Backups, Handler: hs.backups.List, Audit: Audit{Action: "backup.list"},
+			Doc: Doc{Summary: "Backups in BACKUP_DIR, newest first", Response: api.V1Of[[]api.V1Backup]{}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Backup, Handler: hs.backups.Download, Permissions: []string{auth.PermAdminSuper},
+			Audit: Audit{Action: "backup.download", Target: "backup"},
+			Doc:   Doc{Summary: "Download a backup", ContentType: "application/octet-stream", Description: "Streamed as an attachment."}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1Backup, Handler: hs.backups.Delete, Permissions: []string{auth.PermAdminSuper},
+			Audit: Audit{Action: "backup.delete", Target: "backup"},
+			Doc:   Doc{Summary: "Delete a backup", Response: api.V1Of[api.DeletedBackup]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1ActivityRep, Handler: hs.reports.UserActivity, Audit: Audit{Action: "report.user_activity"},
 			Doc: Doc{Summary: "Who was active in a window, and how", Query: api.V1ActivityQuery{}, Response: api.V1PagedOf[api.V1ActivityReport]{},
 				ContentType: "text/csv",
@@ -470,6 +478,7 @@ type handlerSet struct {
 	analytics   handlers.Analytics
 	reports     handlers.Reports
 	system      handlers.System
+	backups     handlers.Backups
 	search      handlers.Search
 	collect     handlers.CollectEvent
 	ogImage     handlers.OGImage

@@ -52,6 +52,10 @@ type Config struct {
 
 	UploadsDir string `env:"UPLOADS_DIR" envDefault:"data/uploads"`
 	BackupDir  string `env:"BACKUP_DIR" envDefault:"data/backups"`
+	// BackupEvery is how often the job queue backs the database up (0:
+	// never); BackupKeep how many of the newest backups are kept.
+	BackupEvery time.Duration `env:"BACKUP_EVERY" envDefault:"24h"`
+	BackupKeep  int           `env:"BACKUP_KEEP" envDefault:"7"`
 
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"30s"`
 
@@ -140,7 +144,7 @@ func (c *Config) validate() error {
 	checks := []func() error{
 		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkPublicURL,
 		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkQuoteURLs,
-		c.checkAdmin, c.checkRateLimits, c.checkProviders,
+		c.checkAdmin, c.checkRateLimits, c.checkProviders, c.checkBackups,
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -162,6 +166,16 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s: %s", e.Key, e.Expected)
 	}
 	return fmt.Sprintf("%s=%q: %s", e.Key, e.Value, e.Expected)
+}
+
+func (c *Config) checkBackups() error {
+	if c.BackupEvery < 0 || (c.BackupEvery > 0 && c.BackupEvery < time.Hour) {
+		return &Error{"BACKUP_EVERY", c.BackupEvery.String(), "expected 0 (no scheduled backups) or a duration of at least 1h, e.g. 24h"}
+	}
+	if c.BackupKeep < 1 {
+		return &Error{"BACKUP_KEEP", strconv.Itoa(c.BackupKeep), "expected a whole number of at least 1"}
+	}
+	return nil
 }
 
 func (c *Config) checkEnv() error {

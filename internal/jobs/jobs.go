@@ -34,6 +34,8 @@ type Deps struct {
 	Broadcasts Broadcaster
 	// Maintenance works maintenance jobs (MaintenanceArgs).
 	Maintenance Maintainer
+	// BackupEvery is the period of scheduled backups; 0 means none.
+	BackupEvery time.Duration
 	// RescueAfter is how long a job may run before River takes it for
 	// cut off (its instance died) and runs it again; default an hour.
 	RescueAfter time.Duration
@@ -55,9 +57,10 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 	river.AddWorker(workers, &analyticsWorker{analytics: d.Analytics, metrics: d.Metrics, log: d.Log, now: d.Now})
 	river.AddWorker(workers, &broadcastWorker{broadcasts: d.Broadcasts, metrics: d.Metrics, log: d.Log})
 	river.AddWorker(workers, &maintenanceWorker{maintainer: d.Maintenance, metrics: d.Metrics, log: d.Log})
+	river.AddWorker(workers, &backupWorker{maintainer: d.Maintenance, metrics: d.Metrics})
 	// Every kind's outcomes are series from the start: a scrape shows 0
 	// before the first run, and rates work from there.
-	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind()} {
+	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind(), BackupArgs{}.Kind()} {
 		for _, outcome := range []string{"completed", "failed"} {
 			d.Metrics.Jobs.WithLabelValues(kind, outcome)
 		}
@@ -86,6 +89,11 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 				&river.PeriodicJobOpts{RunOnStart: true, ID: "analytics_rollup"}),
 		},
 	}
+	if d.BackupEvery > 0 {
+		cfg.PeriodicJobs = append(cfg.PeriodicJobs, river.NewPeriodicJob(AlignedSchedule(d.BackupEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return BackupArgs{}, nil },
+			&river.PeriodicJobOpts{ID: "scheduled_backup"}))
+	}
 	var (
 		client *river.Client[*sql.Tx]
 		err    error
@@ -99,6 +107,17 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 		return nil, fmt.Errorf("job queue: %w", err)
 	}
 	return &Runner{client: client, log: d.Log}, nil
+}
+
+// AlignedSchedule comes due at whole multiples of every since the Unix
+// epoch (daily: at midnight UTC), so that restarts neither skip nor
+// repeat a scheduled run, as a period counted from each start would.
+func AlignedSchedule(every time.Duration) river.PeriodicSchedule { return alignedSchedule{every} }
+
+type alignedSchedule struct{ every time.Duration }
+
+func (s alignedSchedule) Next(current time.Time) time.Time {
+	return current.UTC().Truncate(s.every).Add(s.every)
 }
 
 // Start begins working jobs until Stop.

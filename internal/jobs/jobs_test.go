@@ -117,3 +117,21 @@ func count(t *testing.T, db *bun.DB, model any) int64 {
 	}
 	return n
 }
+
+// TestAlignedSchedule: runs come due at whole multiples of the period,
+// whatever time it is asked at, so a restart changes nothing.
+func TestAlignedSchedule(t *testing.T) {
+	at := time.Date(2026, 11, 24, 12, 34, 56, 0, time.UTC)
+	for every, want := range map[time.Duration]time.Time{
+		24 * time.Hour: time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC),
+		6 * time.Hour:  time.Date(2026, 11, 24, 18, 0, 0, 0, time.UTC),
+	} {
+		s := jobs.AlignedSchedule(every)
+		if got := s.Next(at); !got.Equal(want) {
+			t.Errorf("every %v from %v: %v, want %v", every, at, got, want)
+		}
+		if got := s.Next(want); !got.Equal(want.Add(every)) {
+			t.Errorf("every %v from a due time: %v", every, got)
+		}
+	}
+}

@@ -15,6 +15,33 @@ import (
 // and outcome itself; an error means the outcome could not be recorded.
 type Maintainer interface {
 	RunMaintenance(ctx context.Context, id, keepSession string) error
+	// ScheduledBackup backs the database up as a job of its own, unless a
+	// backup is under way.
+	ScheduledBackup(ctx context.Context) error
+}
+
+// BackupArgs is the scheduled backup (BACKUP_EVERY).
+type BackupArgs struct{}
+
+// Kind names the job in River's tables.
+func (BackupArgs) Kind() string { return "scheduled_backup" }
+
+type backupWorker struct {
+	river.WorkerDefaults[BackupArgs]
+	maintainer Maintainer
+	metrics    *metrics.Metrics
+}
+
+// Timeout lets a backup of a large database run long.
+func (w *backupWorker) Timeout(*river.Job[BackupArgs]) time.Duration { return 50 * time.Minute }
+
+func (w *backupWorker) Work(ctx context.Context, _ *river.Job[BackupArgs]) error {
+	if err := w.maintainer.ScheduledBackup(ctx); err != nil {
+		w.metrics.Jobs.WithLabelValues(BackupArgs{}.Kind(), "failed").Inc()
+		return err
+	}
+	w.metrics.Jobs.WithLabelValues(BackupArgs{}.Kind(), "completed").Inc()
+	return nil
 }
 
 // MaintenanceArgs is one maintenance job, queued by the admin API in the

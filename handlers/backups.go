@@ -1,0 +1,64 @@
+package handlers
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/backups"
+)
+
+// Backups answers the backup files' routes: list, download, delete.
+type Backups struct {
+	Dir string
+}
+
+// List answers GET /api/v1/admin/system/backups: newest first.
+func (h Backups) List(c echo.Context) error {
+	files, err := backups.List(h.Dir)
+	if err != nil {
+		return err
+	}
+	out := make([]api.V1Backup, len(files))
+	for i, f := range files {
+		out[i] = api.V1Backup{File: f.Name, SizeBytes: f.SizeBytes, CreatedAt: api.Timestamp(f.CreatedAt)}
+	}
+	return c.JSON(http.StatusOK, api.OK(out))
+}
+
+// Download answers GET /api/v1/admin/system/backups/{file}: the file,
+// streamed as an attachment.
+func (h Backups) Download(c echo.Context) error {
+	name := c.Param("file")
+	setAuditTarget(c.Request().Context(), "backup", name, nil)
+	f, info, err := backups.Open(h.Dir, name)
+	if err != nil {
+		return backupError(err)
+	}
+	defer f.Close()
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.FormatInt(info.SizeBytes, 10))
+	res := attach(c, "application/octet-stream", info.Name)
+	io.Copy(res, f) //nolint:errcheck // a client gone midway ends the copy; nothing is left to tell it
+	return nil
+}
+
+// Delete answers DELETE /api/v1/admin/system/backups/{file}.
+func (h Backups) Delete(c echo.Context) error {
+	name := c.Param("file")
+	setAuditTarget(c.Request().Context(), "backup", name, nil)
+	if err := backups.Delete(h.Dir, name); err != nil {
+		return backupError(err)
+	}
+	return c.JSON(http.StatusOK, api.OK(api.DeletedBackup{Deleted: true, File: name}))
+}
+
+func backupError(err error) error {
+	if errors.Is(err, backups.ErrNotFound) {
+		return &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound, Message: "No such backup"}
+	}
+	return err
+}
