@@ -7,6 +7,8 @@ package app
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"io/fs"
@@ -67,8 +69,24 @@ type Options struct {
 
 // maintainer works maintenance jobs with the runtime's folders and database.
 type maintainer struct {
-	store *models.Store
-	cfg   models.MaintenanceConfig
+	store      *models.Store
+	cfg        models.MaintenanceConfig
+	retention  time.Duration
+	archiveKey []byte
+}
+
+func (m maintainer) ArchiveAudit(ctx context.Context) error {
+	_, _, err := m.store.ArchiveAudit(ctx, time.Now().Add(-m.retention), m.cfg.BackupDir, m.archiveKey)
+	return err
+}
+
+// ArchiveKey is the key audit archives are signed with: an HMAC-SHA256 of
+// a fixed label keyed with JWT_SECRET, so that every instance signs alike
+// and the JWT secret itself signs nothing else.
+func ArchiveKey(jwtSecret string) []byte {
+	mac := hmac.New(sha256.New, []byte(jwtSecret))
+	mac.Write([]byte("plaza audit archive"))
+	return mac.Sum(nil)
 }
 
 func (m maintainer) RunMaintenance(ctx context.Context, id, keepSession string) error {
@@ -133,8 +151,10 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 	}
 	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store, Analytics: rt.Store, Broadcasts: rt.Store,
 		Maintenance: maintainer{store: rt.Store, cfg: models.MaintenanceConfig{UploadsDir: rt.Config.UploadsDir,
-			BackupDir: rt.Config.BackupDir, DatabaseURL: rt.Config.DatabaseURL, BackupKeep: rt.Config.BackupKeep}},
-		Metrics: rt.Metrics, Log: rt.Log, RescueAfter: opts.RescueJobsAfter, BackupEvery: rt.Config.BackupEvery})
+			BackupDir: rt.Config.BackupDir, DatabaseURL: rt.Config.DatabaseURL, BackupKeep: rt.Config.BackupKeep},
+			retention: time.Duration(rt.Config.AuditRetentionDays) * 24 * time.Hour, archiveKey: ArchiveKey(rt.Config.JWTSecret)},
+		Metrics: rt.Metrics, Log: rt.Log, RescueAfter: opts.RescueJobsAfter, BackupEvery: rt.Config.BackupEvery,
+		AuditRetention: rt.Config.AuditRetentionDays > 0})
 	if err != nil {
 		return err
 	}

@@ -363,3 +363,40 @@ func TestBackupFiles(t *testing.T) {
 		}
 	})
 }
+
+// TestAuditRetentionJob: with AUDIT_RETENTION_DAYS set, the job queue
+// archives the older entries on start into a signed file in BACKUP_DIR,
+// and the audit log still verifies.
+func TestAuditRetentionJob(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		cfg := apptest.Config(t)
+		cfg.DatabaseURL, cfg.AuditRetentionDays = dbtest.URL(t, db), 2
+		rt, err := app.Open(ctx, cfg, slog.New(slog.DiscardHandler), app.Options{DB: db})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(rt.Close)
+		for _, age := range []time.Duration{5 * day, 4 * day, time.Hour} {
+			e := &models.AuditEntry{CreatedAt: time.Now().Add(-age).UTC(), Action: "test.entry", Status: 200, Details: map[string]any{}}
+			if err := rt.Store.AppendAudit(ctx, db, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := rt.StartJobs(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var archives []string
+		apptest.WaitFor(t, "the archive", func() bool {
+			archives, _ = filepath.Glob(filepath.Join(cfg.BackupDir, "audit-archive-*.jsonl"))
+			return len(archives) == 1
+		})
+		sig, err := models.VerifyArchive(archives[0], app.ArchiveKey(rt.Config.JWTSecret))
+		if err != nil || sig.Entries != 2 {
+			t.Errorf("the archive: %+v %v", sig, err)
+		}
+		if v, err := rt.Store.VerifyAudit(ctx); err != nil || !v.Valid || v.Checked != 1 {
+			t.Errorf("verify after archiving: %+v %v", v, err)
+		}
+	})
+}

@@ -73,9 +73,20 @@ type AuditFilter struct {
 	To         *time.Time
 	Limit      int
 	Offset     int
+	// afterID and uptoID bound the ids (archiving).
+	afterID, uptoID *int64
+}
+
+// between keeps the entries with ids after after, up to upto.
+func (f AuditFilter) between(after, upto int64) AuditFilter {
+	f.afterID, f.uptoID = &after, &upto
+	return f
 }
 
 func (f AuditFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
+	if f.afterID != nil {
+		q = q.Where("al.id > ? AND al.id <= ?", *f.afterID, *f.uptoID)
+	}
 	if f.AdminID != nil {
 		q = q.Where("al.admin_id = ?", *f.AdminID)
 	}
@@ -105,12 +116,17 @@ func (s *Store) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int
 	return rows, int(n), err
 }
 
-// EachAuditEntry calls fn with each entry f selects, newest first, as the
+// EachAuditEntry calls fn with each entry f selects, newest first (oldest
+// first between ids, for archives), as the
 // database sends them (f's limit and offset apply when set), so that an
 // export of the whole log takes no more memory than one entry. fn's error
 // stops it.
 func (s *Store) EachAuditEntry(ctx context.Context, f AuditFilter, fn func(*AuditEntry) error) error {
-	q := f.apply(s.db(ctx).NewSelect().Model((*AuditEntry)(nil))).OrderExpr("al.id DESC")
+	order := "al.id DESC"
+	if f.afterID != nil {
+		order = "al.id ASC" // an archive, in the chain's order
+	}
+	q := f.apply(s.db(ctx).NewSelect().Model((*AuditEntry)(nil))).OrderExpr(order)
 	if f.Limit > 0 {
 		q = q.Limit(int64(f.Limit)).Offset(int64(f.Offset))
 	}
@@ -141,11 +157,16 @@ type AuditVerification struct {
 // verifyPage is how many entries VerifyAudit reads at a time.
 const verifyPage = 1000
 
-// VerifyAudit re-walks the chain from the first entry and reports the first
-// entry whose link or hash does not hold.
+// VerifyAudit re-walks the chain from its start (the genesis, or the
+// anchor retention left) and reports the first entry whose link or hash
+// does not hold.
 func (s *Store) VerifyAudit(ctx context.Context) (AuditVerification, error) {
 	res := AuditVerification{Valid: true}
-	prev, after := audit.Genesis, int64(0)
+	start, err := s.anchor(ctx)
+	if err != nil {
+		return res, err
+	}
+	prev, after := start.Hash, start.ID
 	for {
 		var rows []AuditEntry
 		err := s.db(ctx).NewSelect().Model(&rows).Where("al.id > ?", after).OrderExpr("al.id ASC").Limit(verifyPage).Scan(ctx)

@@ -56,6 +56,9 @@ type Config struct {
 	// never); BackupKeep how many of the newest backups are kept.
 	BackupEvery time.Duration `env:"BACKUP_EVERY" envDefault:"24h"`
 	BackupKeep  int           `env:"BACKUP_KEEP" envDefault:"7"`
+	// AuditRetentionDays is how long audit entries stay in the log before
+	// a daily job archives them into BACKUP_DIR; 0 keeps them forever.
+	AuditRetentionDays int `env:"AUDIT_RETENTION_DAYS" envDefault:"0"`
 
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"30s"`
 
@@ -171,6 +174,9 @@ func (e *Error) Error() string {
 func (c *Config) checkBackups() error {
 	if c.BackupEvery < 0 || (c.BackupEvery > 0 && c.BackupEvery < time.Hour) {
 		return &Error{"BACKUP_EVERY", c.BackupEvery.String(), "expected 0 (no scheduled backups) or a duration of at least 1h, e.g. 24h"}
+	}
+	if c.AuditRetentionDays < 0 {
+		return &Error{"AUDIT_RETENTION_DAYS", strconv.Itoa(c.AuditRetentionDays), "expected 0 (keep forever) or a number of days"}
 	}
 	if c.BackupKeep < 1 {
 		return &Error{"BACKUP_KEEP", strconv.Itoa(c.BackupKeep), "expected a whole number of at least 1"}

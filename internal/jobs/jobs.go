@@ -36,6 +36,8 @@ type Deps struct {
 	Maintenance Maintainer
 	// BackupEvery is the period of scheduled backups; 0 means none.
 	BackupEvery time.Duration
+	// AuditRetention turns on the daily archiving of old audit entries.
+	AuditRetention bool
 	// RescueAfter is how long a job may run before River takes it for
 	// cut off (its instance died) and runs it again; default an hour.
 	RescueAfter time.Duration
@@ -58,9 +60,10 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 	river.AddWorker(workers, &broadcastWorker{broadcasts: d.Broadcasts, metrics: d.Metrics, log: d.Log})
 	river.AddWorker(workers, &maintenanceWorker{maintainer: d.Maintenance, metrics: d.Metrics, log: d.Log})
 	river.AddWorker(workers, &backupWorker{maintainer: d.Maintenance, metrics: d.Metrics})
+	river.AddWorker(workers, &auditRetentionWorker{maintainer: d.Maintenance, metrics: d.Metrics})
 	// Every kind's outcomes are series from the start: a scrape shows 0
 	// before the first run, and rates work from there.
-	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind(), BackupArgs{}.Kind()} {
+	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind(), BackupArgs{}.Kind(), AuditRetentionArgs{}.Kind()} {
 		for _, outcome := range []string{"completed", "failed"} {
 			d.Metrics.Jobs.WithLabelValues(kind, outcome)
 		}
@@ -93,6 +96,11 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 		cfg.PeriodicJobs = append(cfg.PeriodicJobs, river.NewPeriodicJob(AlignedSchedule(d.BackupEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return BackupArgs{}, nil },
 			&river.PeriodicJobOpts{ID: "scheduled_backup"}))
+	}
+	if d.AuditRetention {
+		cfg.PeriodicJobs = append(cfg.PeriodicJobs, river.NewPeriodicJob(AlignedSchedule(24*time.Hour),
+			func() (river.JobArgs, *river.InsertOpts) { return AuditRetentionArgs{}, nil },
+			&river.PeriodicJobOpts{ID: "audit_retention", RunOnStart: true}))
 	}
 	var (
 		client *river.Client[*sql.Tx]

@@ -18,6 +18,35 @@ type Maintainer interface {
 	// ScheduledBackup backs the database up as a job of its own, unless a
 	// backup is under way.
 	ScheduledBackup(ctx context.Context) error
+	// ArchiveAudit moves the audit entries past retention into a signed
+	// archive.
+	ArchiveAudit(ctx context.Context) error
+}
+
+// AuditRetentionArgs is the daily archiving of old audit entries
+// (AUDIT_RETENTION_DAYS).
+type AuditRetentionArgs struct{}
+
+// Kind names the job in River's tables.
+func (AuditRetentionArgs) Kind() string { return "audit_retention" }
+
+type auditRetentionWorker struct {
+	river.WorkerDefaults[AuditRetentionArgs]
+	maintainer Maintainer
+	metrics    *metrics.Metrics
+}
+
+func (w *auditRetentionWorker) Timeout(*river.Job[AuditRetentionArgs]) time.Duration {
+	return 50 * time.Minute
+}
+
+func (w *auditRetentionWorker) Work(ctx context.Context, _ *river.Job[AuditRetentionArgs]) error {
+	if err := w.maintainer.ArchiveAudit(ctx); err != nil {
+		w.metrics.Jobs.WithLabelValues(AuditRetentionArgs{}.Kind(), "failed").Inc()
+		return err
+	}
+	w.metrics.Jobs.WithLabelValues(AuditRetentionArgs{}.Kind(), "completed").Inc()
+	return nil
 }
 
 // BackupArgs is the scheduled backup (BACKUP_EVERY).
