@@ -5,11 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +21,7 @@ import (
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -123,10 +127,14 @@ func TestRebuildSearch(t *testing.T) {
 }
 
 // TestCleanupUploads: an old file no row names goes; an old file a row
-// names and a new file no row names stay; the scope keeps to its folder.
+// names and a new file no row names stay; the scope keeps to its folder;
+// progress moves as the files are checked.
 func TestCleanupUploads(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
+		var mu sync.Mutex
+		var steps []int
+		app.Store.Progressed = func(_ string, pct int) { mu.Lock(); steps = append(steps, pct); mu.Unlock() }
 		startJobs(t, app)
 		root, _ := app.Admin(t)
 		dir := app.Runtime.Config.UploadsDir
@@ -155,8 +163,24 @@ func TestCleanupUploads(t *testing.T) {
 				t.Errorf("%s there: %v, want %v", name, err == nil, want)
 			}
 		}
-		if job := runJob(t, app, root, `{"action":"cleanup_uploads"}`); job.Result["removed"] != float64(1) {
+		// 1,200 orphans: progress moves per 500 files checked.
+		for i := range 1200 {
+			path := filepath.Join(dir, "attachments", fmt.Sprintf("bulk%04d.bin", i))
+			if err := os.WriteFile(path, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			os.Chtimes(path, old, old)
+		}
+		mu.Lock()
+		steps = nil
+		mu.Unlock()
+		if job := runJob(t, app, root, `{"action":"cleanup_uploads"}`); job.Result["removed"] != float64(1201) {
 			t.Errorf("all: %+v", job)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if fmt.Sprint(steps) != "[41 83 99]" {
+			t.Errorf("progress went %v, want [41 83 99] (then 100 when finished)", steps)
 		}
 	})
 }
@@ -177,6 +201,13 @@ func TestBackupJob(t *testing.T) {
 		sum := sha256.Sum256(body)
 		if err != nil || len(body) == 0 || job.Result["sizeBytes"] != float64(len(body)) || job.Result["sha256"] != hex.EncodeToString(sum[:]) {
 			t.Errorf("the backup file (%v) differs from %+v", err, job.Result)
+		}
+		// The backup counts only if it restores: into a database of its
+		// own, where the admin of the moment is found.
+		restored := restoredBackup(t, models.Dialect(db), filepath.Join(app.Runtime.Config.BackupDir, job.Result["file"].(string)))
+		var emails []string
+		if err := restored.NewRaw("SELECT email FROM users").Scan(context.Background(), &emails); err != nil || !slices.Contains(emails, rootUser.Email) {
+			t.Errorf("the restored backup's users: %v (%v)", emails, err)
 		}
 		if err := os.RemoveAll(app.Runtime.Config.BackupDir); err != nil {
 			t.Fatal(err)
@@ -399,4 +430,32 @@ func TestAuditRetentionJob(t *testing.T) {
 			t.Errorf("verify after archiving: %+v %v", v, err)
 		}
 	})
+}
+
+// restoredBackup restores a backup file into a database of its own, as
+// plaza restore does, and opens it.
+func restoredBackup(t *testing.T, dialect, path string) *bun.DB {
+	t.Helper()
+	var u string
+	var err error
+	if dialect == config.DialectPostgres {
+		_, u = dbtest.OpenEmpty(t, dialect)
+		err = models.RestorePostgres(context.Background(), path, u)
+	} else {
+		file := filepath.Join(t.TempDir(), "restored.db")
+		u, err = "sqlite://"+file, models.RestoreSQLite(path, file)
+	}
+	if err != nil {
+		t.Fatalf("restore %s: %v", path, err)
+	}
+	parsed, err := config.ParseDatabaseURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored, err := models.Open(context.Background(), parsed, models.OpenOptions{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { restored.Close() })
+	return restored
 }

@@ -164,9 +164,14 @@ func (s *Store) startJob(ctx context.Context, id string) (*MaintenanceJob, error
 	return j, err
 }
 
-// setProgress records a job's progress; losing one update is harmless.
+// setProgress records a job's progress, short of 100 until it finishes;
+// losing one update is harmless.
 func (s *Store) setProgress(ctx context.Context, id string, pct int) {
-	s.DB.NewUpdate().Model((*MaintenanceJob)(nil)).Set("progress = ?", min(max(pct, 0), 99)).Where("id = ?", id).Exec(ctx) //nolint:errcheck
+	pct = min(max(pct, 0), 99)
+	s.DB.NewUpdate().Model((*MaintenanceJob)(nil)).Set("progress = ?", pct).Where("id = ?", id).Exec(ctx) //nolint:errcheck
+	if s.Progressed != nil {
+		s.Progressed(id, pct)
+	}
 }
 
 // finishJob records j's outcome and, when asked, puts it in every admin's

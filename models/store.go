@@ -34,6 +34,9 @@ type Store struct {
 	// BroadcastStep is how many user ids one step of a broadcast's
 	// delivery covers; zero means the default. Tests lower it.
 	BroadcastStep int64
+	// Progressed, when set, hears every progress a maintenance job
+	// records, after it is stored; tests watch a job move with it.
+	Progressed func(job string, pct int)
 }
 
 // NewStore returns a Store on db with the wall clock in UTC.
