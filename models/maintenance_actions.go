@@ -217,7 +217,7 @@ func (s *Store) backupWithChecksum(ctx context.Context, cfg MaintenanceConfig) (
 		if err != nil {
 			return nil, fmt.Errorf("prune old backups: %w", err)
 		}
-		out["pruned"] = pruned
+		out["pruned"] = append([]string{}, pruned...) // [] rather than null when none
 	}
 	return out, nil
 }
