@@ -171,9 +171,10 @@ func (e env) backup(ctx context.Context, args []string) int {
 const restoreSynopsis = `FILE [--force]
 
 Replaces the database DATABASE_URL names with the backup FILE, as plaza backup
-or the backup_database job wrote it: a SQLite file, or a pg_dump file (restored
-with pg_restore in one transaction). It refuses while a Plaza server is serving
-that database, unless --force.`
+or the backup_database job wrote it: a SQLite file, a pg_dump file (restored
+with pg_restore in one transaction), or Plaza's own .plzdump (written where
+pg_dump is missing; loaded in one transaction). It refuses while a Plaza server
+is serving that database, unless --force.`
 
 func (e env) restore(ctx context.Context, args []string) int {
 	file := ""
@@ -210,9 +211,12 @@ func (e env) restore(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	if dialect == config.DialectPostgres {
+	switch {
+	case strings.HasSuffix(file, models.LogicalDumpExt):
+		err = e.restoreLogical(ctx, file)
+	case dialect == config.DialectPostgres:
 		err = models.RestorePostgres(ctx, file, db.DSN)
-	} else {
+	default:
 		err = models.RestoreSQLite(file, db.DSN)
 	}
 	if err != nil {
@@ -220,6 +224,17 @@ func (e env) restore(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "restored %s\n", file)
 	return exitOK
+}
+
+// restoreLogical loads Plaza's own logical dump into the database,
+// migrated first to the schema the dump's rows fit.
+func (e env) restoreLogical(ctx context.Context, file string) error {
+	rt, err := e.open(ctx, app.Options{})
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	return models.RestoreLogical(ctx, rt.DB, file)
 }
 
 func (e env) version(args []string) int {

@@ -13,8 +13,9 @@ import (
 // Backup writes a consistent copy of the database into dir and returns its
 // path: VACUUM INTO on SQLite (a transactionally consistent file, written
 // while the app keeps running), pg_dump's custom format on PostgreSQL
-// (restore with pg_restore). databaseURL is the DATABASE_URL, which pg_dump
-// needs to connect.
+// (restore with pg_restore), or, without pg_dump on the PATH, Plaza's own
+// logical dump (logicalDump; restore with plaza restore). databaseURL is
+// the DATABASE_URL, which pg_dump needs to connect.
 func (s *Store) Backup(ctx context.Context, dir, databaseURL string) (string, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return "", fmt.Errorf("create backup folder: %w", err)
@@ -26,6 +27,10 @@ func (s *Store) Backup(ctx context.Context, dir, databaseURL string) (string, er
 			return "", fmt.Errorf("vacuum into %s: %w", path, err)
 		}
 		return path, nil
+	}
+	if _, err := exec.LookPath("pg_dump"); err != nil {
+		path := filepath.Join(dir, "plaza-"+stamp+LogicalDumpExt)
+		return path, s.logicalDump(ctx, path)
 	}
 	path := filepath.Join(dir, "plaza-"+stamp+".dump")
 	cmd := exec.CommandContext(ctx, "pg_dump", "--format=custom", "--no-owner", "--file="+path, "--dbname="+databaseURL)

@@ -16,7 +16,7 @@ import (
 )
 
 // names are the files Plaza's backups are written as (models.Store.Backup).
-var names = regexp.MustCompile(`^plaza-[0-9]{8}T[0-9]{6}\.[0-9]{6}Z\.(db|dump)$`)
+var names = regexp.MustCompile(`^plaza-[0-9]{8}T[0-9]{6}\.[0-9]{6}Z\.(db|dump|plzdump)$`)
 
 // ErrNotFound is a name that is no backup in the folder.
 var ErrNotFound = errors.New("no such backup")
