@@ -67,7 +67,9 @@ func analyticsFixture(t *testing.T, app *apptest.App, db *bun.DB, now time.Time)
 		&models.AnalyticsDailyStats{Day: dayOf(10 * day), ActiveUsers: 99, Sessions: 99, TotalSessionSeconds: 9999},
 		&models.AnalyticsDailyEvents{Day: dayOf(0), EventType: "page_view", Events: 5},
 		&models.AnalyticsDailyEvents{Day: dayOf(2 * day), EventType: "click", Events: 3},
-		&models.AnalyticsDailyEvents{Day: dayOf(10 * day), EventType: "click", Events: 100})
+		&models.AnalyticsDailyEvents{Day: dayOf(10 * day), EventType: "click", Events: 100},
+		&models.AnalyticsHourlyEvents{Hour: at(2 * time.Hour).Truncate(time.Hour), Events: 7},
+		&models.AnalyticsHourlyEvents{Hour: at(30 * time.Hour).Truncate(time.Hour), Events: 9})
 	app.Store.Now = func() time.Time { return at(time.Hour) }
 	root, _ := app.Admin(t)
 	return root
@@ -172,6 +174,16 @@ func TestAnalyticsWindowsAndMetrics(t *testing.T) {
 		custom := getAnalytics(t, app, root, fmt.Sprintf("startDate=%s&endDate=%s&metrics=users", from, to)).Data
 		if custom.Period != "custom" || custom.Users.New != 2 || custom.Users.Growth != "+100.0%" || len(custom.Series.Points) != 3 {
 			t.Errorf("%s to %s: %+v (%d points)", from, to, custom.Users, len(custom.Series.Points))
+		}
+		// The last 24 hours' events come from the hourly roll-up: 7 two
+		// hours ago; the 9 of 30 hours ago are outside.
+		events := getAnalytics(t, app, root, "period=day&metrics=engagement").Data.Series.Points
+		total := 0
+		for _, p := range events {
+			total += *p.Events
+		}
+		if total != 7 || *events[22].Events != 7 {
+			t.Errorf("hourly events: %d in all, %d two hours ago", total, *events[22].Events)
 		}
 		hourly := getAnalytics(t, app, root, "period=day&metrics=users").Data
 		if hourly.Period != "1d" || hourly.Series.Bucket != "hour" || len(hourly.Series.Points) != 24 || *hourly.Series.Points[23].NewUsers != 1 {

@@ -281,9 +281,8 @@ type SeriesWants struct {
 // AnalyticsSeries counts, per bucket of w (every bucket, empty ones too),
 // the users and posts made, the events and the moderation actions, as
 // wants asks. Users, posts and actions are counted within w, by day from
-// the daily counters; daily events come from the roll-ups and cover whole
-// days, hourly ones from the events of the day or two an hourly window
-// spans.
+// the daily counters; events come from the roll-ups, by day or by hour,
+// and cover whole days or hours.
 func (s *Store) AnalyticsSeries(ctx context.Context, w AnalyticsWindow, wants SeriesWants) ([]SeriesPoint, error) {
 	points, at := seriesBuckets(w)
 	add := func(into func(p *SeriesPoint) *int) func(key string, n int) {
@@ -313,9 +312,19 @@ func (s *Store) AnalyticsSeries(ctx context.Context, w AnalyticsWindow, wants Se
 	}
 	events := add(func(p *SeriesPoint) *int { return &p.Events })
 	if w.Hourly {
-		return points, s.countByBucket(ctx, w, "analytics_events", "occurred_at", events)
+		return points, s.hourlyEvents(ctx, w, events)
 	}
 	return points, s.dailyEvents(ctx, w, events)
+}
+
+// hourlyEvents adds the roll-ups' events of each hour w touches.
+func (s *Store) hourlyEvents(ctx context.Context, w AnalyticsWindow, add func(key string, n int)) error {
+	var rows []AnalyticsHourlyEvents
+	err := s.db(ctx).NewSelect().Model(&rows).Where("hour >= ? AND hour < ?", w.Start.UTC().Truncate(time.Hour), w.End).Scan(ctx)
+	for _, r := range rows {
+		add(bucketKey(r.Hour, true), int(r.Events))
+	}
+	return err
 }
 
 // metricByBucket adds m's count in each of w's buckets: by hour from the

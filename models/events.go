@@ -222,6 +222,9 @@ func (s *Store) RollUpAnalytics(ctx context.Context, day time.Time) error {
 				return fmt.Errorf("store daily event counts: %w", err)
 			}
 		}
+		if err := rollUpHours(ctx, tx, start, end); err != nil {
+			return err
+		}
 		stats := AnalyticsDailyStats{Day: start}
 		if err := tx.NewSelect().Model((*AnalyticsEvent)(nil)).ColumnExpr("count(DISTINCT ae.user_id)").
 			Where("ae.occurred_at >= ? AND ae.occurred_at < ?", start, end).Scan(ctx, &stats.ActiveUsers); err != nil {
@@ -240,6 +243,35 @@ func (s *Store) RollUpAnalytics(ctx context.Context, day time.Time) error {
 		}
 		return nil
 	})
+}
+
+// rollUpHours recomputes the events of each hour of [start, end).
+func rollUpHours(ctx context.Context, tx bun.Tx, start, end time.Time) error {
+	var rows []struct {
+		K string
+		N int64
+	}
+	err := tx.NewSelect().Model((*AnalyticsEvent)(nil)).ColumnExpr(bucketExpr(tx, "ae.occurred_at", true)+" AS k").
+		ColumnExpr("count(*) AS n").Where("ae.occurred_at >= ? AND ae.occurred_at < ?", start, end).GroupExpr("1").OrderExpr("1").Scan(ctx, &rows)
+	if err != nil {
+		return fmt.Errorf("count events by hour: %w", err)
+	}
+	if _, err := tx.NewDelete().Model((*AnalyticsHourlyEvents)(nil)).Where("hour >= ? AND hour < ?", start, end).Exec(ctx); err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	hours := make([]AnalyticsHourlyEvents, len(rows))
+	for i, r := range rows {
+		h, err := time.Parse("2006-01-02 15", r.K)
+		if err != nil {
+			return fmt.Errorf("an hour read back as %q", r.K)
+		}
+		hours[i] = AnalyticsHourlyEvents{Hour: h, Events: r.N}
+	}
+	_, err = tx.NewInsert().Model(&hours).On("CONFLICT (hour) DO UPDATE").Set("events = EXCLUDED.events").Exec(ctx)
+	return err
 }
 
 // sessionsQuery counts the sessions of a day and sums their lengths in
@@ -288,6 +320,9 @@ func (s *Store) DeleteOldEvents(ctx context.Context, before time.Time, batch int
 	}
 	if _, err := s.DB.NewDelete().Model((*AnalyticsIPKey)(nil)).Where("day < ?", dayOf(before)).Exec(ctx); err != nil {
 		return total, fmt.Errorf("delete old analytics keys: %w", err)
+	}
+	if _, err := s.DB.NewDelete().Model((*AnalyticsHourlyEvents)(nil)).Where("hour < ?", dayOf(before)).Exec(ctx); err != nil {
+		return total, fmt.Errorf("delete old hourly counts: %w", err)
 	}
 	return total, nil
 }

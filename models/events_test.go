@@ -225,8 +225,19 @@ func TestRollUpAnalytics(t *testing.T) {
 		if err := s.InsertEvents(ctx, events); err != nil {
 			t.Fatal(err)
 		}
-		check := func(wantCounts map[string]int64, wantUsers, wantSessions int, wantSeconds int64) {
+		check := func(wantCounts map[string]int64, wantUsers, wantSessions int, wantSeconds int64, wantHours map[int]int64) {
 			t.Helper()
+			var hours []models.AnalyticsHourlyEvents
+			if err := db.NewSelect().Model(&hours).Where("hour >= ? AND hour < ?", day, day.AddDate(0, 0, 1)).Order("hour").Scan(ctx); err != nil {
+				t.Fatal(err)
+			}
+			gotHours := map[int]int64{}
+			for _, h := range hours {
+				gotHours[h.Hour.UTC().Hour()] = h.Events
+			}
+			if fmt.Sprint(gotHours) != fmt.Sprint(wantHours) {
+				t.Errorf("hourly events %v, want %v", gotHours, wantHours)
+			}
 			var counts []models.AnalyticsDailyEvents
 			if err := db.NewSelect().Model(&counts).Where("day = ?", day).Order("event_type").Scan(ctx); err != nil {
 				t.Fatal(err)
@@ -253,7 +264,8 @@ func TestRollUpAnalytics(t *testing.T) {
 			if err := s.RollUpAnalytics(ctx, day.Add(13*time.Hour)); err != nil {
 				t.Fatal(err)
 			}
-			check(map[string]int64{"click": 2, "form_submit": 1, "page_view": 5, "scroll": 1}, 3, 5, 1200+900+1800)
+			check(map[string]int64{"click": 2, "form_submit": 1, "page_view": 5, "scroll": 1}, 3, 5, 1200+900+1800,
+				map[int]int64{10: 4, 11: 2, 12: 2, 23: 1})
 		}
 		// Recomputing after the scroll event is gone drops its type.
 		if _, err := db.NewDelete().Model((*models.AnalyticsEvent)(nil)).Where("event_type = 'scroll'").Exec(ctx); err != nil {
@@ -262,7 +274,8 @@ func TestRollUpAnalytics(t *testing.T) {
 		if err := s.RollUpAnalytics(ctx, day); err != nil {
 			t.Fatal(err)
 		}
-		check(map[string]int64{"click": 2, "form_submit": 1, "page_view": 5}, 3, 5, 1200+900+1800-900)
+		check(map[string]int64{"click": 2, "form_submit": 1, "page_view": 5}, 3, 5, 1200+900+1800-900,
+			map[int]int64{10: 4, 11: 1, 12: 2, 23: 1})
 
 		// A day without events rolls up to zeros.
 		empty := day.AddDate(0, 0, -10)

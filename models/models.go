@@ -364,6 +364,14 @@ type AnalyticsDailyEvents struct {
 	Events    int64     `bun:",notnull"`
 }
 
+// AnalyticsHourlyEvents counts one hour's events, for hourly series.
+type AnalyticsHourlyEvents struct {
+	bun.BaseModel `bun:"table:analytics_hourly_events,alias:ahe"`
+
+	Hour   time.Time `bun:",pk"`
+	Events int64     `bun:",notnull"`
+}
+
 // AnalyticsDailyStats holds one day's active users and sessions.
 type AnalyticsDailyStats struct {
 	bun.BaseModel `bun:"table:analytics_daily_stats,alias:ads"`
@@ -405,7 +413,7 @@ func All() []any {
 		(*Post)(nil), (*PostTag)(nil), (*PostReport)(nil), (*ModerationAction)(nil), (*Upload)(nil),
 		(*Broadcast)(nil), (*Notification)(nil), (*MaintenanceJob)(nil), (*FeatureFlag)(nil), (*AuditEntry)(nil),
 		(*Lock)(nil), (*Session)(nil), (*APIToken)(nil), (*Setting)(nil),
-		(*AnalyticsEvent)(nil), (*AnalyticsDailyEvents)(nil), (*AnalyticsDailyStats)(nil), (*AnalyticsIPKey)(nil),
+		(*AnalyticsEvent)(nil), (*AnalyticsDailyEvents)(nil), (*AnalyticsHourlyEvents)(nil), (*AnalyticsDailyStats)(nil), (*AnalyticsIPKey)(nil),
 		(*UserNote)(nil),
 	}
 }
