@@ -159,13 +159,27 @@ const verifyPage = 1000
 
 // VerifyAudit re-walks the chain from its start (the genesis, or the
 // anchor retention left) and reports the first entry whose link or hash
-// does not hold.
+// does not hold. An archiving that commits while it walks moves the
+// anchor: a break found then is checked again from the new anchor.
 func (s *Store) VerifyAudit(ctx context.Context) (AuditVerification, error) {
-	res := AuditVerification{Valid: true}
-	start, err := s.anchor(ctx)
-	if err != nil {
-		return res, err
+	for {
+		start, err := s.anchor(ctx)
+		if err != nil {
+			return AuditVerification{}, err
+		}
+		res, err := s.verifyFrom(ctx, start)
+		if err != nil || res.Valid {
+			return res, err
+		}
+		now, err := s.anchor(ctx)
+		if err != nil || now == start {
+			return res, err
+		}
 	}
+}
+
+func (s *Store) verifyFrom(ctx context.Context, start auditAnchor) (AuditVerification, error) {
+	res := AuditVerification{Valid: true}
 	prev, after := start.Hash, start.ID
 	for {
 		var rows []AuditEntry
