@@ -307,6 +307,18 @@ func wantInvalid(t *testing.T, app *apptest.App, method, target string, h http.H
 	}
 }
 
+// wantAdminOnly sends method target (with body, when not empty) without
+// a caller, then as the moderator session mod, and expects 401, then 403.
+func wantAdminOnly(t *testing.T, app *apptest.App, mod http.Header, method, target, body string) {
+	t.Helper()
+	if res := apptest.DoBody(t, app, method, target, nil, body); res.Code != 401 {
+		t.Errorf("%s %s anonymous: %d, want 401", method, target, res.Code)
+	}
+	if res := apptest.DoBody(t, app, method, target, mod, body); res.Code != 403 {
+		t.Errorf("%s %s as a moderator: %d, want 403", method, target, res.Code)
+	}
+}
+
 // TestV1UserUpdate: a partial update changes what it names, answers the
 // 2.2 record and keeps before and after in its audit entry; status ends a
 // ban in force and a deactivated user's session stops working.

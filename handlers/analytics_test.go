@@ -212,13 +212,6 @@ func TestAnalyticsRefusals(t *testing.T) {
 			wantInvalid(t, app, "GET", "/api/v1/admin/analytics?"+query, root, "", field)
 		}
 		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
-		for who, c := range map[string]struct {
-			h    http.Header
-			want int
-		}{"anonymous": {nil, 401}, "a moderator": {app.SessionFor(t, mod.ID), 403}} {
-			if res := apptest.Do(t, app, "GET", "/api/v1/admin/analytics", c.h); res.Code != c.want {
-				t.Errorf("%s: %d, want %d", who, res.Code, c.want)
-			}
-		}
+		wantAdminOnly(t, app, app.SessionFor(t, mod.ID), "GET", "/api/v1/admin/analytics", "")
 	})
 }

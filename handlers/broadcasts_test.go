@@ -226,14 +226,7 @@ func TestBroadcastRefusals(t *testing.T) {
 		if res := apptest.Do(t, app, "GET", "/api/v1/admin/notifications/broadcasts?limit=0", root); res.Code != 422 {
 			t.Errorf("history with limit=0: %d", res.Code)
 		}
-		for who, c := range map[string]struct {
-			h    http.Header
-			want int
-		}{"anonymous": {nil, 401}, "a moderator": {app.SessionFor(t, mod.ID), 403}} {
-			if res := apptest.Do(t, app, "GET", "/api/v1/admin/notifications/broadcasts", c.h); res.Code != c.want {
-				t.Errorf("history for %s: %d, want %d", who, res.Code, c.want)
-			}
-		}
+		wantAdminOnly(t, app, app.SessionFor(t, mod.ID), "GET", "/api/v1/admin/notifications/broadcasts", "")
 	})
 }
 

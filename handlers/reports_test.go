@@ -234,12 +234,7 @@ func TestReportRefusals(t *testing.T) {
 		}
 		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
 		for _, path := range []string{"user-activity", "moderation?format=csv"} {
-			if res := apptest.Do(t, app, "GET", "/api/v1/admin/reports/"+path, nil); res.Code != 401 {
-				t.Errorf("%s anonymous: %d", path, res.Code)
-			}
-			if res := apptest.Do(t, app, "GET", "/api/v1/admin/reports/"+path, app.SessionFor(t, mod.ID)); res.Code != 403 {
-				t.Errorf("%s as a moderator: %d", path, res.Code)
-			}
+			wantAdminOnly(t, app, app.SessionFor(t, mod.ID), "GET", "/api/v1/admin/reports/"+path, "")
 		}
 	})
 }
