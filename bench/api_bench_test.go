@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -450,4 +452,69 @@ func runBenchJob(b *testing.B, base string, h http.Header, body string) benchJob
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// BenchmarkRebuildSearchWrites edits posts, one every 10 ms, first for
+// five seconds alone and then while rebuild_search of the posts runs, and
+// reports the slowest and the 99th percentile edit of each phase: how long
+// the rebuild makes a writer wait.
+func BenchmarkRebuildSearchWrites(b *testing.B) {
+	rt, base, h := benchRuntime(b)
+	if err := rt.StartJobs(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	var top int64
+	if err := rt.Store.DB.NewRaw("SELECT max(id) FROM posts").Scan(context.Background(), &top); err != nil {
+		b.Fatal(err)
+	}
+	for range b.N {
+		alone := editPostsWhile(b, rt.Store, top, func() { time.Sleep(5 * time.Second) })
+		var took time.Duration
+		rebuilding := editPostsWhile(b, rt.Store, top, func() {
+			start := time.Now()
+			runBenchJob(b, base, h, `{"action":"rebuild_search","scope":"posts"}`)
+			took = time.Since(start)
+		})
+		b.ReportMetric(took.Seconds(), "rebuild-s")
+		for name, lat := range map[string][]time.Duration{"alone": alone, "rebuilding": rebuilding} {
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, name+"-p99-ms")
+			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, name+"-max-ms")
+			b.ReportMetric(float64(len(lat)), name+"-edits")
+		}
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
+// editPostsWhile retitles a random post of the first top every 10 ms
+// until during returns, and gives each edit's time.
+func editPostsWhile(b *testing.B, s *models.Store, top int64, during func()) []time.Duration {
+	stop, done := make(chan struct{}), make(chan []time.Duration)
+	go func() {
+		var lat []time.Duration
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				done <- lat
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			title, id := fmt.Sprintf("Edited while measuring %d", i), 1+rand.Int64N(top)
+			start := time.Now()
+			err := s.Change(context.Background(), func(ctx context.Context) error {
+				_, err := s.EditPost(ctx, id, models.PostEdit{Title: &title})
+				if errors.Is(err, models.ErrNotFound) {
+					return nil
+				}
+				return err
+			})
+			if err != nil {
+				b.Error(err)
+			}
+			lat = append(lat, time.Since(start))
+		}
+	}()
+	during()
+	close(stop)
+	return <-done
 }

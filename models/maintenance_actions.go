@@ -72,48 +72,80 @@ var searchIndexes = map[string][]string{
 		"provider_accounts_provider_trgm_idx", "provider_accounts_email_trgm_idx"},
 }
 
-var searchTables = map[string][]string{"posts": {"posts_fts"}, "users": {"users_fts", "provider_accounts_fts"}}
-
 // rebuildSearch rebuilds the search indexes of scope (users, posts or
 // all). On PostgreSQL each index is rebuilt with REINDEX CONCURRENTLY,
 // which lets writes go on, and the respelling dictionary is refilled; on
-// SQLite each FTS5 table is rebuilt from its content table in one
-// statement, writers waiting meanwhile (up to the busy timeout).
+// SQLite each FTS5 index is refilled in batches beside the one in use and
+// swapped in (rebuildFTS).
 func (s *Store) rebuildSearch(ctx context.Context, scope string, progress func(int)) (map[string]any, error) {
 	kinds := []string{"users", "posts"}
 	if scope != "all" {
 		kinds = []string{scope}
 	}
+	start := time.Now()
+	var rebuilt []string
+	var err error
+	if s.Dialect() == "postgres" {
+		rebuilt, err = s.reindexSearch(ctx, kinds, progress)
+	} else {
+		rebuilt, err = s.rebuildFTSTables(ctx, kinds, progress)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("rebuild search: %w", err)
+	}
+	return map[string]any{"rebuilt": rebuilt, "seconds": time.Since(start).Round(time.Millisecond).Seconds()}, nil
+}
+
+// reindexSearch rebuilds the PostgreSQL search indexes of kinds one by
+// one, then relearns their words.
+func (s *Store) reindexSearch(ctx context.Context, kinds []string, progress func(int)) ([]string, error) {
 	var steps []func() error
 	var rebuilt []string
 	for _, kind := range kinds {
-		if s.Dialect() == "postgres" {
-			for _, idx := range searchIndexes[kind] {
-				steps = append(steps, func() error {
-					_, err := s.DB.ExecContext(ctx, "REINDEX INDEX CONCURRENTLY "+idx)
-					return err
-				})
-				rebuilt = append(rebuilt, idx)
-			}
-			steps = append(steps, func() error { return s.LearnSearchWords(ctx, kind, 0) })
-			continue
-		}
-		for _, table := range searchTables[kind] {
+		for _, idx := range searchIndexes[kind] {
 			steps = append(steps, func() error {
-				_, err := s.DB.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s (%s) VALUES ('rebuild')", table, table))
+				_, err := s.DB.ExecContext(ctx, "REINDEX INDEX CONCURRENTLY "+idx)
 				return err
 			})
-			rebuilt = append(rebuilt, table)
+			rebuilt = append(rebuilt, idx)
 		}
+		steps = append(steps, func() error { return s.LearnSearchWords(ctx, kind, 0) })
 	}
-	start := time.Now()
 	for i, step := range steps {
 		if err := step(); err != nil {
-			return nil, fmt.Errorf("rebuild search: %w", err)
+			return nil, err
 		}
 		progress((i + 1) * 100 / len(steps))
 	}
-	return map[string]any{"rebuilt": rebuilt, "seconds": time.Since(start).Round(time.Millisecond).Seconds()}, nil
+	return rebuilt, nil
+}
+
+// rebuildFTSTables rebuilds the FTS5 indexes of kinds, progress counting
+// the rows loaded of all the rows their content tables held at the start.
+func (s *Store) rebuildFTSTables(ctx context.Context, kinds []string, progress func(int)) ([]string, error) {
+	var tables []ftsTable
+	var total, loaded int64
+	for _, kind := range kinds {
+		for _, t := range searchTables[kind] {
+			n, err := s.DB.NewSelect().Table(t.content).Count(ctx)
+			if err != nil {
+				return nil, err
+			}
+			tables, total = append(tables, t), total+int64(n)
+		}
+	}
+	var rebuilt []string
+	for _, t := range tables {
+		err := s.rebuildFTS(ctx, t, func(rows int64) {
+			loaded += rows
+			progress(int(loaded * 100 / max(total, 1)))
+		})
+		if err != nil {
+			return nil, err
+		}
+		rebuilt = append(rebuilt, t.name)
+	}
+	return rebuilt, nil
 }
 
 // uploadFolders are the folders of UPLOADS_DIR each scope of

@@ -34,6 +34,9 @@ type Store struct {
 	// BroadcastStep is how many user ids one step of a broadcast's
 	// delivery covers; zero means the default. Tests lower it.
 	BroadcastStep int64
+	// SearchBatch is how many rows one batch of a SQLite search index
+	// rebuild loads; zero means the default. Tests lower it.
+	SearchBatch int
 	// Progressed, when set, hears every progress a maintenance job
 	// records, after it is stored; tests watch a job move with it.
 	Progressed func(job string, pct int)
