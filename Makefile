@@ -5,7 +5,7 @@ VERSION  ?= $(shell cat VERSION)
 LDFLAGS  := -s -w -X github.com/plazahq/plaza/internal/version.stamped=$(VERSION)
 PKGS     := ./...
 FUZZTIME ?= 10s
-ASSETS   := static/css/app.css static/js/htmx.min.js static/vendor/swagger-ui/swagger-ui-bundle.js static/vendor/swagger-ui/swagger-ui.css
+ASSETS   := static/css/app.css static/js/htmx.min.js static/vendor/swagger-ui/swagger-ui-bundle.js static/vendor/swagger-ui/swagger-ui.css tests/e2e/testdata/axe/axe.min.js
 
 .PHONY: run build test postgres-sample test-short check-generated check-assets generate css lint bench seed-bench contact-sheet gallery clean
 

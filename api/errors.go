@@ -3,6 +3,8 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"strings"
+	"time"
 )
 
 // Error codes of the versioned admin and general families (interface.md 7.1,
@@ -111,7 +113,14 @@ type V1Error struct {
 type ErrorView struct {
 	Status  int
 	Message string
-	Issues  []string // one line per invalid field
+	Issues  []ViewIssue // one per invalid field
+}
+
+// ViewIssue is what is wrong with one field: its dotted path (empty for
+// the body as a whole) and the message.
+type ViewIssue struct {
+	Field   string
+	Message string
 }
 
 // NewErrorView describes e for the console.
@@ -119,8 +128,15 @@ func NewErrorView(e *Error) ErrorView {
 	v := ErrorView{Status: e.Status, Message: e.Message}
 	if ve, ok := e.Details.(*ValidationError); ok {
 		for _, is := range ve.Issues {
-			v.Issues = append(v.Issues, is.Message)
+			v.Issues = append(v.Issues, ViewIssue{Field: strings.Join(is.Path, "."), Message: is.Message})
 		}
+	}
+	if e.LockedBy != "" {
+		since := e.LockedAt
+		if t, err := time.Parse(time.RFC3339Nano, e.LockedAt); err == nil {
+			since = t.UTC().Format("15:04 UTC")
+		}
+		v.Message = "Being edited by " + e.LockedBy + " since " + since + "."
 	}
 	return v
 }

@@ -36,3 +36,9 @@ func ParseInbox(q url.Values) (PageParams, error) {
 	}
 	return p, nil
 }
+
+// UnreadCount answers GET /admin/inbox/badge: the caller's unread
+// notifications.
+type UnreadCount struct {
+	Unread int `json:"unread"`
+}

@@ -9,6 +9,17 @@ const (
 	PathRoot                = "/"
 	PathConsole             = "/admin"
 	PathConsoleHealth       = "/admin/health-cards"
+	PathConsoleUsers        = "/admin/users"
+	PathConsoleUser         = PathConsoleUsers + "/:id"
+	PathConsoleModeration   = "/admin/moderation"
+	PathConsoleReports      = "/admin/reports"
+	PathConsoleSystem       = "/admin/system"
+	PathConsoleBroadcasts   = "/admin/broadcasts"
+	PathConsoleFlags        = "/admin/feature-flags"
+	PathConsoleAudit        = "/admin/audit"
+	PathConsoleTokens       = "/admin/tokens"
+	PathConsoleInbox        = "/admin/inbox"
+	PathConsoleInboxBadge   = "/admin/inbox/badge"
 	PathStatic              = "/static"
 	PathOGViewer            = "/og-image-viewer"
 	PathHealth              = "/api/health"
@@ -69,6 +80,9 @@ func CallbackPath(provider string) string { return "/api/auth/callback/" + provi
 
 // AdminTokenPath is one admin token's URL, by jti.
 func AdminTokenPath(jti string) string { return PathAdminTokens + "/" + jti }
+
+// ConsoleUserPath is one user's page in the console.
+func ConsoleUserPath(id int64) string { return PathConsoleUsers + "/" + itoa(id) }
 
 // AdminV1UserPath is one user's URL in the versioned admin family.
 func AdminV1UserPath(id int64) string { return PathAdminV1Users + "/" + itoa(id) }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // V1UserStore is what the versioned admin users handlers need.
@@ -30,15 +32,18 @@ type V1UserStore interface {
 	ListedUsersByID(ctx context.Context, ids []int64) ([]models.ListedUser, error)
 	BulkUpdateUsers(ctx context.Context, ids []int64, adminID int64, ch models.UserAdminChange) (int, error)
 	CheckLocks(ctx context.Context, typ string, ids []string, userID int64) error
+	CheckLock(ctx context.Context, typ, id string, userID int64) error
 	UserNotes(ctx context.Context, id int64) ([]models.ListedNote, error)
 	AddUserNote(ctx context.Context, id, author int64, kind, body string) (*models.UserNote, error)
 }
 
 // V1Users answers the versioned admin family's users routes (interface.md
-// 4.1, DECISIONS.md section 4).
+// 4.1, DECISIONS.md section 4), and the console's users pages from the
+// same results.
 type V1Users struct {
-	Store V1UserStore
-	Now   func() time.Time
+	Store   V1UserStore
+	Reasons ModerationReasons
+	Now     func() time.Time
 }
 
 func (h V1Users) now() time.Time { return h.Now() }
@@ -61,7 +66,10 @@ func (h V1Users) List(c echo.Context) error {
 	for i := range rows {
 		out[i] = v1User(&rows[i])
 	}
-	return c.JSON(http.StatusOK, api.CappedPage(out, total, capped, p.Page))
+	page := api.CappedPage(out, total, capped, p.Page)
+	list := views.UserList{Users: out, Pagination: page.Meta.Pagination,
+		Query: consoleQuery(c, "created_at", true)}
+	return respond(c, http.StatusOK, page, View{Partial: views.UserTable(list), Page: views.UsersPage(list)})
 }
 
 // v1User is the 2.2 record of a listed user: the highest role, with
@@ -86,11 +94,46 @@ func (h V1Users) Get(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	u, err := h.Store.UserDetail(c.Request().Context(), id)
+	ctx := c.Request().Context()
+	u, err := h.Store.UserDetail(ctx, id)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, api.OK(v1UserDetail(u, h.now())))
+	detail := v1UserDetail(u, h.now())
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, api.OK(detail))
+	}
+	page, err := h.consolePage(ctx, detail)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, api.OK(detail), View{Partial: views.UserLive(page), Page: views.UserDetailPage(page)})
+}
+
+// consolePage adds to a user's record what the console's page shows
+// besides: the staff notes, the ban reason presets, and another admin's
+// hold on the user's edit lock.
+func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.UserPage, error) {
+	page := views.UserPage{User: u}
+	id, _ := strconv.ParseInt(u.ID, 10, 64)
+	notes, err := h.Store.UserNotes(ctx, id)
+	if err != nil {
+		return page, err
+	}
+	page.Notes = make([]api.V1Note, len(notes))
+	for i := range notes {
+		page.Notes[i] = v1Note(&notes[i].UserNote, notes[i].AuthorUsername)
+	}
+	if page.Reasons, err = h.Reasons.read(ctx); err != nil {
+		return page, err
+	}
+	var locked *models.LockedError
+	if err := h.Store.CheckLock(ctx, "user", u.ID, auth.PrincipalFrom(ctx).UserID); errors.As(err, &locked) {
+		page.LockedBy, page.LockedAt = locked.By, api.Timestamp(locked.At)
+	} else if err != nil {
+		return page, err
+	}
+	return page, nil
 }
 
 func v1UserDetail(u *models.UserDetail, now time.Time) api.V1UserDetail {
@@ -164,7 +207,7 @@ func (h V1Users) Update(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, api.OK(v1User(after)))
+	return respondAction(c, http.StatusOK, api.OK(v1User(after)), Done{Toast: "Saved " + after.Username, Events: []string{"plaza:user", "plaza:users"}})
 }
 
 // mayChange refuses an admin's changing their own status or role (an
@@ -243,7 +286,11 @@ func (h V1Users) Ban(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, api.OK(out))
+	toast := out.User.Username + " is banned"
+	if req.Action == "unban" {
+		toast = out.User.Username + " is no longer banned"
+	}
+	return respondAction(c, http.StatusOK, api.OK(out), Done{Toast: toast, Events: []string{"plaza:user", "plaza:users"}})
 }
 
 func (h V1Users) ban(ctx context.Context, admin, id int64, req api.V1BanRequest, d time.Duration, out *api.V1BanResult) error {
@@ -337,7 +384,7 @@ func (h V1Users) BulkUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, api.OK(out))
+	return respondAction(c, http.StatusOK, api.OK(out), Done{Toast: "Changed " + plural(out.Updated, "user"), Events: []string{"plaza:users"}})
 }
 
 // bulkTargets reads the users a bulk update names, in id order, after
@@ -422,7 +469,11 @@ func (h V1Users) AddNote(c echo.Context) error {
 		return err
 	}
 	name := caller.Username
-	return c.JSON(http.StatusCreated, api.OK(v1Note(note, &name)))
+	toast := "Note added"
+	if req.Kind == "warning" {
+		toast = "Warning recorded as a strike"
+	}
+	return respondAction(c, http.StatusCreated, api.OK(v1Note(note, &name)), Done{Toast: toast, Events: []string{"plaza:user"}})
 }
 
 func v1Note(n *models.UserNote, author *string) api.V1Note {

@@ -9,6 +9,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // InboxStore is what the inbox handlers need.
@@ -39,7 +40,20 @@ func (h Notifications) List(c echo.Context) error {
 	for i := range rows {
 		out.Notifications[i] = notification(&rows[i])
 	}
-	return c.JSON(http.StatusOK, out)
+	q := consoleQuery(c, "", false)
+	return respond(c, http.StatusOK, out, View{Partial: views.InboxList(out, q), Page: views.InboxPage(out, q)})
+}
+
+// Badge answers GET /admin/inbox/badge: how many of the caller's
+// notifications are unread, as the console header's bell shows it.
+func (h Notifications) Badge(c echo.Context) error {
+	ctx := c.Request().Context()
+	_, _, unread, err := h.Store.Inbox(ctx, auth.PrincipalFrom(ctx).UserID, 1, 0)
+	if err != nil {
+		return err
+	}
+	noStore(c)
+	return respond(c, http.StatusOK, api.UnreadCount{Unread: unread}, View{Partial: views.InboxBadge(unread)})
 }
 
 // Read answers POST /api/notifications/{id}/read: the notification, read.
@@ -59,7 +73,7 @@ func (h Notifications) Read(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, notification(n))
+	return respondAction(c, http.StatusOK, notification(n), Done{Toast: "Marked read", Events: []string{"plaza:inbox"}})
 }
 
 func notification(n *models.Notification) api.Notification {

@@ -93,6 +93,12 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		_, jti := e.app.TokenFor(t, u.ID, auth.PermAdminRead)
 		return sampleRequest{"/api/v1/admin/tokens/" + jti, e.super, "", 200}
 	},
+	"GET /admin/users": asSuper("/admin/users?limit=5&search=a", "", 200),
+	"GET /admin/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.ConsoleUserPath(e.app.User(t, "page@example.com").ID), e.super, "", 200}
+	},
+	"GET /admin/inbox":        asSuper("/admin/inbox?limit=5", "", 200),
+	"GET /admin/inbox/badge":  asSuper("/admin/inbox/badge", "", 200),
 	"GET /api/v1/admin/users": asSuper("/api/v1/admin/users?limit=5&role=admin&sort=postCount&order=asc", "", 200),
 	"GET /api/v1/admin/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "viewed@example.com")

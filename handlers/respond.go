@@ -4,6 +4,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/views"
 )
 
 // View is a result's HTML: the partial htmx swaps in and the whole page a
@@ -67,3 +69,44 @@ func noStore(c echo.Context) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Done is how the console hears that an action worked: a toast saying
+// so, and the events (HX-Trigger) naming what changed, which the parts of
+// the page that show it listen for to fetch themselves again.
+type Done struct {
+	Toast  string
+	Events []string
+}
+
+// respondAction writes an action's one result: JSON for API clients; for
+// htmx, the same status with no body, the toast and the events, as the
+// page refreshes what changed through its own GET routes (the forms swap
+// nothing).
+func respondAction(c echo.Context, status int, body any, d Done) error {
+	if api.FormatOf(c.Request()) != api.FormatPartial {
+		return c.JSON(status, body)
+	}
+	trigger := map[string]any{"plaza:toast": map[string]string{"message": d.Toast}}
+	for _, e := range d.Events {
+		trigger[e] = true
+	}
+	b, err := json.Marshal(trigger)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("HX-Trigger", string(b))
+	return c.NoContent(status)
+}
+
+// consoleQuery is a console list's state from the request's URL.
+func consoleQuery(c echo.Context, sort string, desc bool) views.Query {
+	return views.Query{Path: c.Request().URL.Path, Values: c.QueryParams(), DefaultSort: sort, DefaultDesc: desc}
+}
+
+// plural is "1 user" or "n users".
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
+}

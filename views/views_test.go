@@ -21,7 +21,7 @@ import (
 func render(t *testing.T, c templ.Component) *goquery.Document {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := c.Render(context.Background(), &buf); err != nil {
+	if err := c.Render(views.WithViewer(context.Background(), staff), &buf); err != nil {
 		t.Fatalf("render: %v", err)
 	}
 	doc, err := goquery.NewDocumentFromReader(&buf)
@@ -46,6 +46,9 @@ func text(sel *goquery.Selection) string {
 	return strings.Join(strings.Fields(sel.Text()), " ")
 }
 
+// staff is the moderator pages render for unless a test says otherwise.
+var staff = views.Viewer{ID: 7, Name: "Mo", Email: "mo@example.com", Role: "moderator", Permissions: []string{"posts:moderate"}}
+
 var healthy = api.Health{
 	Status:    api.StatusHealthy,
 	Timestamp: "2025-03-01T12:00:00Z",
@@ -54,24 +57,36 @@ var healthy = api.Health{
 	Uptime:    "3h25m10s",
 }
 
+// TestConsoleNav: an admin's sidebar groups its pages, each once; a
+// moderator's holds only what moderators may open; nobody's shares slices.
 func TestConsoleNav(t *testing.T) {
-	nav := views.ConsoleNav()
-	if len(nav) == 0 {
-		t.Fatal("no nav items")
-	}
-	seen := map[string]bool{}
-	for _, item := range nav {
-		if item.Key == "" || item.Label == "" || !strings.HasPrefix(item.Href, "/admin") && item.Href != api.PathAPIDocs {
-			t.Errorf("incomplete nav item %+v", item)
+	admin := views.Viewer{Permissions: []string{"admin:read", "admin:write", "admin:delete", "users:manage", "posts:moderate"}}
+	moderator := views.Viewer{Permissions: []string{"posts:moderate"}}
+	keys := func(v views.Viewer) map[string]bool {
+		seen := map[string]bool{}
+		for _, g := range views.ConsoleNav(v) {
+			if g.Label == "" || len(g.Items) == 0 {
+				t.Errorf("empty or unnamed group %+v", g)
+			}
+			for _, item := range g.Items {
+				if item.Key == "" || item.Label == "" || !strings.HasPrefix(item.Href, "/") || seen[item.Key] {
+					t.Errorf("incomplete or repeated nav item %+v", item)
+				}
+				seen[item.Key] = true
+			}
 		}
-		if seen[item.Key] {
-			t.Errorf("duplicate nav key %q", item.Key)
-		}
-		seen[item.Key] = true
+		return seen
 	}
-	nav[0].Label = "changed"
-	if got := views.ConsoleNav()[0].Label; got != "Dashboard" {
-		t.Errorf("ConsoleNav shares its slice: got first label %q after a caller's change, want Dashboard", got)
+	if got := keys(admin); !got["users"] || !got["dashboard"] || !got["inbox"] {
+		t.Errorf("an admin's sidebar: %v", got)
+	}
+	if got := keys(moderator); got["users"] || !got["dashboard"] || !got["inbox"] {
+		t.Errorf("a moderator's sidebar: %v", got)
+	}
+	nav := views.ConsoleNav(admin)
+	nav[0].Items[0].Label = "changed"
+	if got := views.ConsoleNav(admin)[0].Items[0].Label; got == "changed" {
+		t.Error("ConsoleNav shares its slices")
 	}
 }
 
@@ -80,7 +95,8 @@ func TestAdminLayout(t *testing.T) {
 		_, err := io.WriteString(w, `<p data-testid="child">hello from the page</p>`)
 		return err
 	})
-	ctx := templ.WithChildren(context.Background(), child)
+	viewer := views.Viewer{ID: 7, Name: "Mo", Email: "mo@example.com", Role: "moderator", Permissions: []string{"posts:moderate"}}
+	ctx := templ.WithChildren(views.WithViewer(context.Background(), viewer), child)
 	var buf bytes.Buffer
 	if err := views.AdminLayout("Dashboard", "dashboard").Render(ctx, &buf); err != nil {
 		t.Fatalf("render: %v", err)
@@ -162,7 +178,11 @@ func TestAdminLayout(t *testing.T) {
 
 	t.Run("navigation", func(t *testing.T) {
 		nav := testid(t, doc, "console-nav")
-		for _, item := range views.ConsoleNav() {
+		var items []views.NavItem
+		for _, g := range views.ConsoleNav(viewer) {
+			items = append(items, g.Items...)
+		}
+		for _, item := range items {
 			link := nav.Find(`a[data-testid="nav-` + item.Key + `"]`)
 			if link.Length() != 1 {
 				t.Errorf("nav-%s: got %d links, want 1", item.Key, link.Length())

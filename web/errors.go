@@ -97,6 +97,9 @@ func write(c echo.Context, e *api.Error, fam api.Family) error {
 		return signInRedirect(c)
 	}
 	view := views.ErrorPage(e.Status, http.StatusText(e.Status), e.Message)
+	if _, staff := views.ViewerFrom(c.Request().Context()); staff {
+		view = views.FramedError(e.Status, http.StatusText(e.Status), e.Message)
+	}
 	if format == api.FormatPartial {
 		view = views.ErrorAlert(api.NewErrorView(e))
 	}

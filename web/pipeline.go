@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // Session keys: the signed-in user's id, and when the session was last
@@ -91,9 +93,19 @@ func (p *pipeline) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 				return err
 			}
 		}
-		c.SetRequest(c.Request().WithContext(auth.WithPrincipal(ctx, pr)))
+		ctx = auth.WithPrincipal(ctx, pr)
+		if pr.Can(auth.PermPostsModerate) {
+			ctx = views.WithNow(views.WithViewer(ctx, viewerOf(pr)), p.now())
+		}
+		c.SetRequest(c.Request().WithContext(ctx))
 		return next(c)
 	}
+}
+
+// viewerOf is the staff member a console page is drawn for.
+func viewerOf(pr *auth.Principal) views.Viewer {
+	return views.Viewer{ID: pr.UserID, Name: cmp.Or(pr.Name, pr.Username), Email: pr.Email, Role: pr.Role(),
+		Permissions: pr.Permissions}
 }
 
 func bearer(r *http.Request) (string, bool) {

@@ -125,6 +125,21 @@ func routes(d Deps, hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathConsoleHealth, Handler: hs.health.Handle, Family: console, Scope: ScopeExempt, Permissions: moderate,
 			Doc: Doc{Summary: "The dashboard's status cards", Description: "The cards for htmx; the same result as /api/health as JSON otherwise.",
 				Response: api.Health{}, ContentType: "text/html", Others: []Outcome{healthDown}}},
+		// The console's pages run the same handlers as the API routes they
+		// show, under the same permissions and audit actions (docs/console.md).
+		{Method: http.MethodGet, Path: api.PathConsoleUsers, Handler: hs.v1Users.List, Family: console, Scope: ScopeExempt,
+			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: "users.list"},
+			Doc: Doc{Summary: "The console's users page", Query: api.V1UsersQuery{}, Response: api.V1PageOf[api.V1User]{}, ContentType: "text/html",
+				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/users otherwise."}},
+		{Method: http.MethodGet, Path: api.PathConsoleUser, Handler: hs.v1Users.Get, Family: console, Scope: ScopeExempt,
+			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: models.ViewUserAction, Target: "user"},
+			Doc: Doc{Summary: "The console's page of one user", Response: api.V1Of[api.V1UserDetail]{}, ContentType: "text/html",
+				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/users/{id} otherwise."}},
+		{Method: http.MethodGet, Path: api.PathConsoleInbox, Handler: hs.inbox.List, Family: console, Scope: ScopeExempt, Permissions: moderate,
+			Doc: Doc{Summary: "The console's inbox: your notifications", Query: api.InboxQuery{}, Response: api.Inbox{}, ContentType: "text/html",
+				Description: "HTML for a browser and htmx; the same JSON as GET /api/notifications otherwise."}},
+		{Method: http.MethodGet, Path: api.PathConsoleInboxBadge, Handler: hs.inbox.Badge, Family: console, Scope: ScopeExempt, Permissions: moderate,
+			Doc: Doc{Summary: "Your unread notifications, for the console's bell", Response: api.UnreadCount{}, ContentType: "text/html"}},
 		// The viewer is a page, not an API route (interface.md part 8 limits
 		// /api only), and renders no image itself: the images it loads count
 		// against og-image's per-IP limit.
@@ -411,6 +426,8 @@ func notFoundRoutes(rs []Route) []Route {
 	}
 	for i := range out {
 		out[i].Method, out[i].Handler, out[i].Scope, out[i].unmatched = echo.RouteNotFound, notFound, ScopeExempt, true
+		// A signed-in admin's unknown page keeps the console's frame.
+		out[i].Caller = out[i].Family == api.FamilyConsole
 	}
 	return out
 }

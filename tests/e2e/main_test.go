@@ -148,7 +148,13 @@ func openPage(t *testing.T, url string) (*rod.Page, *console) {
 // blankPage opens a blank tab that records console problems.
 func blankPage(t *testing.T) (*rod.Page, *console) {
 	t.Helper()
-	b := sharedBrowser(t)
+	return blankPageIn(t, sharedBrowser(t))
+}
+
+// blankPageIn is blankPage in browser b (an incognito context keeps its
+// own cookies, so two tabs can be two people).
+func blankPageIn(t *testing.T, b *rod.Browser) (*rod.Page, *console) {
+	t.Helper()
 	p, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +189,13 @@ func describe(o *proto.RuntimeRemoteObject) string {
 // stepTimeout fails the test, with a screenshot kept for the post-mortem.
 func step(t *testing.T, p *rod.Page, what string, fn func(p *rod.Page)) {
 	t.Helper()
-	err := rod.Try(func() { fn(p.Timeout(stepTimeout)) })
+	// A tab in the background has its rendering paused: bring this one
+	// forward, as a test with two tabs moves between them.
+	err := rod.Try(func() {
+		p := p.Timeout(stepTimeout)
+		p.MustActivate()
+		fn(p)
+	})
 	if err != nil {
 		screenshot(t, p)
 		t.Fatalf("%s: %v", what, err)

@@ -1,0 +1,325 @@
+// The console's behaviour (views/layout.templ loads it on every console
+// page): typed JSON bodies for htmx, toasts, field errors from 422 answers,
+// dialogs, edit locks, bulk selection, copy buttons and keyboard shortcuts.
+// No inline script anywhere, so the strict CSP (script-src 'self') holds.
+(() => {
+  'use strict';
+
+  // ---- Typed JSON bodies -------------------------------------------------
+  // Console forms post to the same routes as API clients, with the same
+  // JSON bodies. A control's value is typed by the control: a checkbox is a
+  // boolean (or, with data-json="list", one entry of an array), a number
+  // input a number, data-json="bool" reads "true"/"false", a dotted name
+  // nests ("changes.status"), and data-omit-empty leaves an empty value out.
+  function setPath(obj, name, value) {
+    const keys = name.split('.');
+    let o = obj;
+    for (const k of keys.slice(0, -1)) o = o[k] = o[k] || {};
+    o[keys[keys.length - 1]] = value;
+  }
+
+  function getPath(obj, name) {
+    return name.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
+  }
+
+  function formValues(form) {
+    const out = {};
+    for (const el of form.elements) {
+      const name = el.name;
+      if (!name || el.disabled || el.type === 'submit' || el.type === 'button') continue;
+      const kind = el.dataset.json || '';
+      if (kind === 'list') {
+        if (getPath(out, name) === undefined) setPath(out, name, []);
+        if ((el.type !== 'checkbox' && el.type !== 'radio') || el.checked) getPath(out, name).push(el.value);
+        continue;
+      }
+      if (el.type === 'radio') {
+        if (el.checked) setPath(out, name, el.value);
+        continue;
+      }
+      if (el.type === 'checkbox') {
+        setPath(out, name, el.checked);
+        continue;
+      }
+      if (el.multiple) {
+        setPath(out, name, Array.from(el.selectedOptions, (o) => o.value));
+        continue;
+      }
+      const v = el.value;
+      if (v === '' && ('omitEmpty' in el.dataset || el.type === 'number' || kind === 'bool')) continue;
+      if (el.type === 'number' || el.type === 'range') setPath(out, name, Number(v));
+      else if (kind === 'bool') setPath(out, name, v === 'true');
+      else setPath(out, name, v);
+    }
+    return out;
+  }
+
+  let internal = null;
+  htmx.defineExtension('plaza-json', {
+    init(api) { internal = api; },
+    onEvent(name, evt) {
+      if (name !== 'htmx:configRequest') return;
+      const d = evt.detail;
+      if (d.verb === 'get') {
+        // An empty filter means "no filter": leave it out of the query and
+        // of the URL the list pushes.
+        for (const [k, v] of Array.from(d.parameters.entries ? d.parameters.entries() : Object.entries(d.parameters))) {
+          if (v === '') d.parameters.delete ? d.parameters.delete(k) : delete d.parameters[k];
+        }
+        return;
+      }
+      d.headers['Content-Type'] = 'application/json';
+      d.headers.Accept = 'text/html';
+    },
+    encodeParameters(xhr, parameters, elt) {
+      xhr.overrideMimeType('text/html');
+      const form = elt.tagName === 'FORM' ? elt : elt.form || elt.closest('form');
+      const body = form ? formValues(form) : {};
+      const vals = internal.getExpressionVars(elt);
+      for (const k of Object.keys(vals)) setPath(body, k, vals[k]);
+      return JSON.stringify(body);
+    },
+  });
+
+  // ---- Toasts ------------------------------------------------------------
+  // A response's HX-Trigger {"plaza:toast": {message, kind}} confirms an
+  // action without a reload; errors come through the same region.
+  function toast(message, kind) {
+    const region = document.getElementById('toasts');
+    if (!region || !message) return;
+    const el = document.createElement('div');
+    el.className = 'toast ' + (kind === 'error' ? 'toast-error' : 'toast-success');
+    el.dataset.testid = 'toast';
+    el.dataset.kind = kind || 'success';
+    el.textContent = message;
+    region.appendChild(el);
+    setTimeout(() => el.remove(), kind === 'error' ? 10000 : 5000);
+  }
+
+  document.body.addEventListener('plaza:toast', (e) => toast(e.detail.message, e.detail.kind));
+
+  // ---- Errors ------------------------------------------------------------
+  // The server answers an htmx request's failure with ErrorAlert: its
+  // message, and for invalid input one line per field (data-field). Field
+  // lines go under their fields; the rest to the form's error box or a toast.
+  function parseAlert(html) {
+    const doc = new DOMParser().parseFromString(html || '', 'text/html');
+    const alert = doc.querySelector('[data-testid="error-alert"]');
+    if (!alert) return null;
+    return {
+      message: (alert.querySelector('[data-message]') || alert).textContent.trim(),
+      issues: Array.from(alert.querySelectorAll('[data-field]'), (li) => ({ field: li.dataset.field, message: li.textContent.trim() })),
+    };
+  }
+
+  function clearErrors(form) {
+    form.querySelectorAll('[data-error-for]').forEach((p) => { p.hidden = true; p.textContent = ''; });
+    form.querySelectorAll('[aria-invalid]').forEach((el) => el.removeAttribute('aria-invalid'));
+    form.querySelectorAll('[data-form-error]').forEach((p) => { p.hidden = true; p.textContent = ''; });
+  }
+
+  function showErrors(form, alert) {
+    clearErrors(form);
+    const rest = [];
+    for (const is of alert.issues) {
+      const slot = form.querySelector(`[data-error-for="${CSS.escape(is.field)}"]`);
+      if (!slot) { rest.push(is.message); continue; }
+      slot.textContent = is.message;
+      slot.hidden = false;
+      form.querySelectorAll(`[name="${CSS.escape(is.field)}"]`).forEach((el) => {
+        el.setAttribute('aria-invalid', 'true');
+        el.setAttribute('aria-describedby', slot.id);
+      });
+    }
+    const box = form.querySelector('[data-form-error]');
+    const text = [alert.issues.length ? '' : alert.message, ...rest].filter(Boolean).join(' ');
+    if (box && text) { box.textContent = text; box.hidden = false; } else if (text) toast(text, 'error');
+    const first = form.querySelector('[aria-invalid="true"]');
+    if (first) first.focus();
+  }
+
+  function formOf(elt) {
+    return elt && (elt.tagName === 'FORM' ? elt : elt.form || elt.closest('form'));
+  }
+
+  document.body.addEventListener('htmx:beforeSwap', (e) => {
+    const d = e.detail;
+    if (d.xhr.status < 400) return;
+    d.shouldSwap = false;
+    d.isError = false;
+    const alert = parseAlert(d.xhr.responseText) || { message: 'Something went wrong (' + d.xhr.status + ').', issues: [] };
+    const form = formOf(d.requestConfig && d.requestConfig.elt);
+    if (form && (d.xhr.status === 422 || form.querySelector('[data-form-error]'))) showErrors(form, alert);
+    else toast(alert.message, 'error');
+  });
+
+  document.body.addEventListener('htmx:sendError', () => toast('Plaza did not answer. Check the connection and try again.', 'error'));
+
+  document.body.addEventListener('htmx:afterRequest', (e) => {
+    const d = e.detail;
+    if (!d.successful) return;
+    const form = formOf(d.elt);
+    if (form && d.requestConfig.verb !== 'get') clearErrors(form);
+    const dialog = d.elt.closest && d.elt.closest('dialog');
+    if (dialog && dialog.open && d.requestConfig.verb !== 'get') dialog.close();
+  });
+
+  // ---- Dialogs -----------------------------------------------------------
+  document.addEventListener('click', (e) => {
+    const opener = e.target.closest('[data-dialog-open]');
+    if (opener) {
+      const dialog = document.getElementById(opener.dataset.dialogOpen);
+      if (dialog) { dialog.showModal(); dialog.dispatchEvent(new CustomEvent('plaza:open')); }
+      return;
+    }
+    const closer = e.target.closest('[data-dialog-close]');
+    if (closer) closer.closest('dialog').close();
+  });
+
+  // ---- Edit locks --------------------------------------------------------
+  // A dialog with data-lock="type:id" holds the resource's edit lock while
+  // it is open: taken on opening (its fieldset stays disabled until then,
+  // and for good when another admin holds it), renewed every minute,
+  // released on closing or leaving the page.
+  const LOCKS = '/api/v1/admin/locks';
+  const held = new Map();
+
+  async function lockCall(method, url, body) {
+    const res = await fetch(url, {
+      method,
+      credentials: 'same-origin',
+      keepalive: method === 'DELETE',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    let json = {};
+    try { json = await res.json(); } catch (_) { /* empty body */ }
+    return { status: res.status, json };
+  }
+
+  async function takeLock(dialog) {
+    const [type, id] = dialog.dataset.lock.split(':');
+    const fieldset = dialog.querySelector('fieldset');
+    const status = dialog.querySelector('[data-lock-status]');
+    const { status: code, json } = await lockCall('POST', LOCKS, { type, id });
+    if (code === 201) {
+      fieldset.disabled = false;
+      status.hidden = true;
+      held.set(dialog, setInterval(() => lockCall('POST', LOCKS, { type, id }), 60000));
+      const first = fieldset.querySelector('input, select, textarea');
+      if (first) first.focus();
+      return;
+    }
+    const err = json.error || {};
+    status.textContent = code === 423
+      ? `Being edited by ${err.lockedBy || 'another admin'} since ${new Date(err.lockedAt).toLocaleTimeString()}.`
+      : err.message || 'The edit lock could not be taken.';
+    status.hidden = false;
+  }
+
+  function releaseLock(dialog) {
+    if (!held.has(dialog)) return;
+    clearInterval(held.get(dialog));
+    held.delete(dialog);
+    const [type, id] = dialog.dataset.lock.split(':');
+    lockCall('DELETE', `${LOCKS}/${encodeURIComponent(type)}/${encodeURIComponent(id)}`);
+    dialog.querySelector('fieldset').disabled = true;
+  }
+
+  document.addEventListener('plaza:open', (e) => { if (e.target.dataset.lock) takeLock(e.target); }, true);
+  document.addEventListener('close', (e) => { if (e.target.dataset && e.target.dataset.lock) releaseLock(e.target); }, true);
+  window.addEventListener('pagehide', () => held.forEach((_, dialog) => releaseLock(dialog)));
+
+  // ---- Bulk selection ----------------------------------------------------
+  // Row checkboxes (data-select) belong to a bulk form through their form
+  // attribute; the bar of that form shows how many are chosen.
+  function updateBulk() {
+    document.querySelectorAll('[data-bulk-bar]').forEach((bar) => {
+      const form = document.getElementById(bar.dataset.bulkBar);
+      const n = form ? Array.from(form.elements).filter((el) => el.matches('[data-select]') && el.checked).length : 0;
+      bar.hidden = n === 0;
+      document.querySelectorAll('[data-bulk-count]').forEach((el) => { el.textContent = String(n); });
+    });
+  }
+
+  document.addEventListener('change', (e) => {
+    const all = e.target.closest('[data-select-all]');
+    if (all) {
+      document.querySelectorAll(`[data-select][form="${CSS.escape(all.getAttribute('form'))}"]`).forEach((cb) => { cb.checked = all.checked; });
+    }
+    if (e.target.matches('[data-select], [data-select-all]')) updateBulk();
+  });
+  document.body.addEventListener('htmx:afterSettle', updateBulk);
+
+  // ---- Copy buttons ------------------------------------------------------
+  document.addEventListener('click', async (e) => {
+    const btn = e.target.closest('[data-copy]');
+    if (!btn) return;
+    const src = document.getElementById(btn.dataset.copy);
+    try {
+      await navigator.clipboard.writeText(src.value || src.textContent.trim());
+      toast('Copied to the clipboard');
+    } catch (_) {
+      src.select && src.select();
+      toast('Select the text and copy it with Ctrl+C', 'error');
+    }
+  });
+
+  // ---- Keyboard shortcuts ------------------------------------------------
+  // "/" searches, "?" lists the shortcuts, j/k move through a list's rows
+  // (data-row inside data-rows), Enter opens the selected row, and a row's
+  // buttons with data-key act on it (a/h/d/f in the moderation queue).
+  function rows() {
+    return Array.from(document.querySelectorAll('[data-rows] [data-row]'));
+  }
+
+  function select(row) {
+    rows().forEach((r) => r.setAttribute('aria-selected', String(r === row)));
+    if (row) { row.scrollIntoView({ block: 'nearest' }); row.focus({ preventScroll: true }); }
+  }
+
+  function selected() {
+    return document.querySelector('[data-rows] [data-row][aria-selected="true"]');
+  }
+
+  function typing(el) {
+    return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+  }
+
+  document.addEventListener('keydown', (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || document.querySelector('dialog[open]')) return;
+    const list = rows();
+    const cur = selected();
+    const at = list.indexOf(cur);
+    switch (e.key) {
+      case '/': {
+        const search = document.querySelector('[data-search]');
+        if (search) { e.preventDefault(); search.focus(); search.select(); }
+        return;
+      }
+      case '?':
+        e.preventDefault();
+        document.getElementById('shortcut-help').showModal();
+        return;
+      case 'j':
+        if (list.length) { e.preventDefault(); select(list[Math.min(at + 1, list.length - 1)]); }
+        return;
+      case 'k':
+        if (list.length) { e.preventDefault(); select(list[Math.max(at - 1, 0)]); }
+        return;
+      case 'Enter': {
+        const link = cur && cur.querySelector('[data-row-link]');
+        if (link && e.target === cur) { e.preventDefault(); link.click(); }
+        return;
+      }
+    }
+    const action = cur && cur.querySelector(`[data-key="${CSS.escape(e.key)}"]`);
+    if (action && !action.disabled) { e.preventDefault(); action.click(); }
+  });
+
+  // After a list re-renders, keep the selection on the same place.
+  document.body.addEventListener('htmx:afterSettle', () => {
+    const list = rows();
+    if (list.length && !selected() && document.body.dataset.keepSelection) select(list[0]);
+  });
+})();

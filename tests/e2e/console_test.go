@@ -1,0 +1,171 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/seed"
+	"github.com/plazahq/plaza/web"
+)
+
+// plaza is the real app served over loopback for the console's tests, on
+// a fresh SQLite database holding the demo community, with a super admin,
+// an admin and a moderator to sign in as.
+type plaza struct {
+	*apptest.App
+	base                  string
+	super, admin, modUser *models.User
+}
+
+func startPlaza(t *testing.T) *plaza {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	app := apptest.New(t, dbtest.Open(t, config.DialectSQLite), func(d *web.Deps) { d.Config.PublicAppURL = base })
+	if _, err := seed.Demo(context.Background(), app.Store); err != nil {
+		t.Fatal(err)
+	}
+	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: app, ReadHeaderTimeout: 10 * time.Second}}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return &plaza{App: app, base: base,
+		super:   app.User(t, "root@plaza.test", auth.RoleAdmin, auth.RoleSuperAdmin),
+		admin:   app.User(t, "ana@plaza.test", auth.RoleAdmin),
+		modUser: app.User(t, "mo@plaza.test", auth.RoleModerator),
+	}
+}
+
+// as opens a tab signed in as u (a session seeded server-side, never a
+// real sign-in) at path, recording console problems from the start. Each
+// tab has a browser context of its own, so its cookies are its own.
+func (pz *plaza) as(t *testing.T, u *models.User, path string) (*rod.Page, *console) {
+	t.Helper()
+	people, err := sharedBrowser(t).Incognito()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = people.Close() })
+	p, c := blankPageIn(t, people)
+	cookie := strings.SplitN(pz.SessionFor(t, u.ID).Get("Cookie"), "=", 2)
+	host, _ := url.Parse(pz.base)
+	err = p.SetCookies([]*proto.NetworkCookieParam{{Name: cookie[0], Value: cookie[1], Domain: host.Hostname(), Path: "/", HTTPOnly: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, problem := range c.list() {
+				t.Logf("console of %s's tab: %s", u.Email, problem)
+			}
+		}
+	})
+	step(t, p, "load "+path, func(p *rod.Page) { p.MustNavigate(pz.base + path).MustWaitLoad() })
+	return p, c
+}
+
+// api calls the JSON API as u, to check what the console did.
+func (pz *plaza) api(t *testing.T, u *models.User, method, path string, out any) {
+	t.Helper()
+	res := apptest.Do(t, pz.App, method, path, pz.SessionFor(t, u.ID))
+	if res.Code != http.StatusOK {
+		t.Fatalf("%s %s: %d %s", method, path, res.Code, res.Body)
+	}
+	if err := json.Unmarshal(res.Body.Bytes(), out); err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+}
+
+// clean fails the test on any console problem the page reported, except
+// those matching allowed (a failure the test provoked on purpose).
+func clean(t *testing.T, c *console, allowed ...string) {
+	t.Helper()
+next:
+	for _, p := range c.list() {
+		for _, a := range allowed {
+			if strings.Contains(p, a) {
+				continue next
+			}
+		}
+		t.Errorf("console problem: %s", p)
+	}
+}
+
+// axeSource is axe-core, vendored from npm (package.json, vendor:axe).
+var axeSource = func() string {
+	b, err := os.ReadFile("testdata/axe/axe.min.js")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
+
+// axeViolation is one rule axe found broken, with where.
+type axeViolation struct {
+	ID, Impact, Help string
+	Nodes            []struct{ Target []string }
+}
+
+// accessible runs axe-core in the page for WCAG 2.1 A and AA and fails the
+// test on any serious or critical violation. The script goes in through
+// the DevTools protocol, which the page's CSP does not govern.
+func accessible(t *testing.T, p *rod.Page, what string) {
+	t.Helper()
+	step(t, p, "axe on "+what, func(p *rod.Page) {
+		if _, err := (proto.RuntimeEvaluate{Expression: axeSource}).Call(p); err != nil {
+			panic(err)
+		}
+		res := p.MustEval(`() => axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})
+			.then(r => JSON.stringify(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')))`).Str()
+		var vs []axeViolation
+		if err := json.Unmarshal([]byte(res), &vs); err != nil {
+			panic(err)
+		}
+		for _, v := range vs {
+			var where []string
+			for _, n := range v.Nodes {
+				where = append(where, strings.Join(n.Target, " "))
+			}
+			t.Errorf("axe on %s: %s (%s): %s at %s", what, v.ID, v.Impact, v.Help, strings.Join(where, ", "))
+		}
+	})
+}
+
+// waitText waits until the element sel holds text.
+func waitText(t *testing.T, p *rod.Page, sel, text string) *rod.Element {
+	t.Helper()
+	var el *rod.Element
+	step(t, p, "wait for "+sel+" to say "+text, func(p *rod.Page) {
+		el = p.MustElementR(sel, regexpQuote(text))
+	})
+	return el
+}
+
+func regexpQuote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `.`, `\.`, `+`, `\+`, `*`, `\*`, `?`, `\?`, `(`, `\(`, `)`, `\)`, `[`, `\[`, `]`, `\]`, `{`, `\{`, `}`, `\}`, `^`, `\^`, `$`, `\$`, `|`, `\|`)
+	return r.Replace(s)
+}
+
+// toast waits for a toast saying text.
+func toast(t *testing.T, p *rod.Page, text string) {
+	t.Helper()
+	waitText(t, p, `[data-testid="toast"]`, text)
+}

@@ -1,0 +1,37 @@
+package views
+
+import "strings"
+
+// badgeClass is the colour of a state's badge, the same on every page.
+func badgeClass(state string) string {
+	switch state {
+	case "active", "published", "completed", "resolved", "approved", "enabled", "healthy", "connected", "delivered":
+		return "badge-success"
+	case "banned", "failed", "deleted", "revoked", "unhealthy", "disconnected":
+		return "badge-danger"
+	case "hidden", "flagged", "pending", "open", "scheduled", "warning":
+		return "badge-warning"
+	case "queued", "running", "sending", "moderator", "admin", "super_admin":
+		return "badge-accent"
+	}
+	return "badge-neutral"
+}
+
+// stateLabel is a state as a word: "super_admin" reads "Super admin".
+func stateLabel(state string) string {
+	if state == "" {
+		return ""
+	}
+	return strings.ToUpper(state[:1]) + strings.ReplaceAll(state[1:], "_", " ")
+}
+
+// deltaClass colours a growth figure: green up, red down.
+func deltaClass(delta string) string {
+	switch {
+	case strings.HasPrefix(delta, "+") && delta != "+0%" && delta != "+0.0%":
+		return "text-emerald-700 dark:text-emerald-400"
+	case strings.HasPrefix(delta, "-"):
+		return "text-red-700 dark:text-red-400"
+	}
+	return "t-muted"
+}

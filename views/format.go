@@ -1,0 +1,157 @@
+package views
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/plazahq/plaza/api"
+)
+
+// count writes n with thousands separators: 1,234,567.
+func count[T ~int | ~int64](n T) string {
+	s := strconv.FormatInt(int64(n), 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// avatarURL is the 56-pixel avatar Plaza draws for seed.
+func avatarURL(seed string) string {
+	return api.PathAvatarImage + "?size=56&seed=" + url.QueryEscape(seed)
+}
+
+// roleLabel is how a role reads in the console.
+func roleLabel(role string) string {
+	switch role {
+	case "super_admin":
+		return "Super admin"
+	case "":
+		return "User"
+	}
+	return strings.ToUpper(role[:1]) + strings.ReplaceAll(role[1:], "_", " ")
+}
+
+// exactTime is a time as the console shows it on hover: UTC, to the
+// second.
+func exactTime(t time.Time) string {
+	return t.UTC().Format("2 Jan 2006 15:04:05 UTC")
+}
+
+// parseTime reads an API timestamp; the zero time when it is not one.
+func parseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// relative says how long ago (or how far ahead) t is from now, as people
+// say it: "just now", "3 minutes ago", "in 2 days", then the date past a
+// month.
+func relative(ctx context.Context, t time.Time) string {
+	d := nowFrom(ctx).Sub(t)
+	ahead := d < 0
+	if ahead {
+		d = -d
+	}
+	var s string
+	switch {
+	case d < 45*time.Second:
+		return "just now"
+	case d < 90*time.Minute:
+		s = plural(int(d.Round(time.Minute)/time.Minute), "minute")
+	case d < 36*time.Hour:
+		s = plural(int(d.Round(time.Hour)/time.Hour), "hour")
+	case d < 30*24*time.Hour:
+		s = plural(int((d+12*time.Hour)/(24*time.Hour)), "day")
+	default:
+		return t.UTC().Format("2 Jan 2006")
+	}
+	if ahead {
+		return "in " + s
+	}
+	return s + " ago"
+}
+
+// plural is "1 minute" or "n minutes".
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%s %ss", count(n), unit)
+}
+
+// ConsoleUserPath is a user's page in the console.
+func ConsoleUserPath(id string) string { return api.PathConsoleUsers + "/" + id }
+
+// emptyUsers says that a search found nobody.
+func emptyUsers(search string) string {
+	if search == "" {
+		return "No users match these filters."
+	}
+	return "No users match '" + search + "'."
+}
+
+// dash is s, or an em dash for nothing.
+func dash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "—"
+	}
+	return s
+}
+
+// orDash is dash of an optional value.
+func orDash(s *string) string {
+	if s == nil {
+		return "—"
+	}
+	return dash(*s)
+}
+
+// orEmpty is an optional value, or nothing.
+func orEmpty(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// roleList names roles as the console writes them.
+func roleList(roles []string) string {
+	out := make([]string, len(roles))
+	for i, r := range roles {
+		out[i] = roleLabel(r)
+	}
+	return dash(strings.Join(out, ", "))
+}
+
+// noteKind is the badge state of a staff note.
+func noteKind(kind string) string {
+	if kind == "warning" {
+		return "warning"
+	}
+	return "note"
+}
+
+// noteAuthor names who wrote a note.
+func noteAuthor(n api.V1Note) string {
+	if n.Author == nil {
+		return "a deleted account"
+	}
+	return n.Author.Username
+}
