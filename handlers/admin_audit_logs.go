@@ -12,6 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // AuditStore is what the audit-log handlers need.
@@ -44,7 +45,9 @@ func (h AuditLogs) List(c echo.Context) error {
 	for i := range rows {
 		out[i] = auditEntry(&rows[i])
 	}
-	return c.JSON(http.StatusOK, api.Page(out, total, page))
+	res := api.Page(out, total, page)
+	list := views.AuditList{Entries: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true)}
+	return respond(c, http.StatusOK, res, View{Partial: views.AuditTable(list), Page: views.AuditPage(list)})
 }
 
 func parseAuditQuery(c echo.Context) (models.AuditFilter, api.PageParams, error) {
@@ -59,9 +62,12 @@ func parseAuditQuery(c echo.Context) (models.AuditFilter, api.PageParams, error)
 	if len(issues) > 0 {
 		return models.AuditFilter{}, page, api.Invalid(issues...)
 	}
-	f := models.AuditFilter{AdminID: admin, From: from, To: to, Limit: page.Limit, Offset: page.Offset}
+	f := models.AuditFilter{AdminID: admin, From: from, To: to, Limit: page.Limit, Offset: page.Offset, TargetType: q.Get("targetType")}
 	if a := q.Get("action"); a != "" {
 		f.Action = &a
+	}
+	if id := q.Get("targetId"); id != "" {
+		f.TargetID = &id
 	}
 	return f, page, nil
 }
@@ -130,5 +136,5 @@ func (h AuditLogs) Verify(c echo.Context) error {
 		id := itoa(*v.FirstBrokenID)
 		res.FirstBrokenID = &id
 	}
-	return c.JSON(http.StatusOK, api.OK(res))
+	return respond(c, http.StatusOK, api.OK(res), View{Partial: views.AuditVerified(res)})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -33,28 +34,35 @@ const hourlyUpTo = 48 * time.Hour
 // Get answers the sections the query asks for (all by default) over its
 // window, with the window's series. Statuses: 200, 401, 403, 422.
 func (h Analytics) Get(c echo.Context) error {
-	now := h.Now().UTC()
-	p, err := api.ParseAnalytics(c.QueryParams(), now)
+	out, err := h.Result(c.Request().Context(), c.QueryParams())
 	if err != nil {
 		return err
 	}
+	return c.JSON(http.StatusOK, api.OK(out))
+}
+
+// Result is the analytics a query asks for, as Get answers them and the
+// console's dashboard shows them.
+func (h Analytics) Result(ctx context.Context, q url.Values) (api.V1Analytics, error) {
+	now := h.Now().UTC()
+	p, err := api.ParseAnalytics(q, now)
+	if err != nil {
+		return api.V1Analytics{}, err
+	}
 	w := models.AnalyticsWindow{Start: p.Start, End: p.End, Hourly: p.End.Sub(p.Start) <= hourlyUpTo, ToNow: !p.End.Before(now)}
 	out := api.V1Analytics{Period: p.Period, StartDate: api.Timestamp(p.Start), EndDate: api.Timestamp(p.End)}
-	ctx := c.Request().Context()
 	for _, section := range []struct {
 		name string
 		fill func(context.Context, models.AnalyticsWindow, *api.V1Analytics) error
 	}{{"users", h.users}, {"content", h.content}, {"engagement", h.engagement}, {"moderation", h.moderation}} {
 		if p.Sections[section.name] {
 			if err := section.fill(ctx, w, &out); err != nil {
-				return err
+				return out, err
 			}
 		}
 	}
-	if out.Series, err = h.series(ctx, w, p.Sections); err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, api.OK(out))
+	out.Series, err = h.series(ctx, w, p.Sections)
+	return out, err
 }
 
 func (h Analytics) users(ctx context.Context, w models.AnalyticsWindow, out *api.V1Analytics) error {

@@ -1,19 +1,60 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
 
-// Dashboard answers GET /admin, the console's landing page.
-type Dashboard struct {
-	Health Health
+// StatsReader counts what the dashboard shows to every member of staff.
+type StatsReader interface {
+	Stats(ctx context.Context) (*models.Stats, error)
 }
 
-// Handle renders the dashboard.
+// Dashboard answers GET /admin, the console's landing page: service
+// health and open reports for all staff, and for those with admin:read the
+// analytics of GET /api/v1/admin/analytics over the chosen period.
+type Dashboard struct {
+	Health    Health
+	Stats     StatsReader
+	Analytics Analytics
+}
+
+// dashboardPeriods maps the dashboard's period switch to analytics periods.
+var dashboardPeriods = map[string]string{"day": "1d", "week": "7d", "month": "30d", "year": "1y"}
+
+// Handle renders the dashboard; an htmx request for another period gets
+// the analytics part alone. Statuses: 200, 401, 403, 422 (period).
 func (h Dashboard) Handle(c echo.Context) error {
-	return render(c, http.StatusOK, views.DashboardPage(h.Health.Check(c.Request().Context())))
+	ctx := c.Request().Context()
+	period := c.QueryParam("period")
+	if period == "" {
+		period = "week"
+	}
+	if _, ok := dashboardPeriods[period]; !ok {
+		return api.Invalid(api.FieldIssue("period", "invalid_enum_value", "period must be day, week, month or year"))
+	}
+	d := views.Dashboard{Health: h.Health.Check(ctx), Period: period}
+	st, err := h.Stats.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	d.OpenReports = st.OpenReports
+	if views.ViewerCan(ctx, "admin:read") {
+		a, err := h.Analytics.Result(ctx, url.Values{"period": {dashboardPeriods[period]}})
+		if err != nil {
+			return err
+		}
+		d.Analytics = &a
+	}
+	if api.FormatOf(c.Request()) == api.FormatPartial && d.Analytics != nil {
+		return render(c, http.StatusOK, views.DashboardInsight(d))
+	}
+	return render(c, http.StatusOK, views.DashboardPage(d))
 }

@@ -155,3 +155,16 @@ func noteAuthor(n api.V1Note) string {
 	}
 	return n.Author.Username
 }
+
+// periodLabel names a dashboard period.
+func periodLabel(p string) string {
+	switch p {
+	case "day":
+		return "last 24 hours"
+	case "month":
+		return "last 30 days"
+	case "year":
+		return "last 12 months"
+	}
+	return "last 7 days"
+}

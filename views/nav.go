@@ -32,6 +32,9 @@ func ConsoleNav(v Viewer) []NavGroup {
 		{Label: "Insight", Items: []NavItem{
 			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole, Permission: "posts:moderate"},
 		}},
+		{Label: "Security", Items: []NavItem{
+			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit, Permission: "admin:read"},
+		}},
 		{Label: "Tools", Items: []NavItem{
 			{Key: "inbox", Label: "Inbox", Href: api.PathConsoleInbox, Permission: "posts:moderate"},
 			{Key: "api-docs", Label: "API reference", Href: api.PathAPIDocs, Permission: "posts:moderate"},
@@ -51,4 +54,17 @@ func ConsoleNav(v Viewer) []NavGroup {
 		}
 	}
 	return out
+}
+
+// ConsoleHas reports whether the console has the page key, for links
+// between pages: none may lead to a page that is not there.
+func ConsoleHas(key string) bool {
+	for _, g := range ConsoleNav(Viewer{Permissions: []string{"admin:super"}}) {
+		for _, it := range g.Items {
+			if it.Key == key {
+				return true
+			}
+		}
+	}
+	return false
 }

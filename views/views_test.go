@@ -232,7 +232,7 @@ func TestAdminLayoutNoActive(t *testing.T) {
 }
 
 func TestDashboardPage(t *testing.T) {
-	doc := render(t, views.DashboardPage(healthy))
+	doc := render(t, views.DashboardPage(views.Dashboard{Health: healthy, Period: "week"}))
 
 	if got := doc.Find("title").Text(); got != "Dashboard · Plaza" {
 		t.Errorf("title: got %q", got)
@@ -374,7 +374,7 @@ func TestStylesheetCoversClasses(t *testing.T) {
 	noCSS := map[string]bool{}
 
 	docs := []*goquery.Document{
-		render(t, views.DashboardPage(healthy)),
+		render(t, views.DashboardPage(views.Dashboard{Health: healthy, Period: "week"})),
 		render(t, views.HealthCards(api.Health{Status: "unhealthy", Database: "disconnected"})),
 		render(t, views.ErrorPage(500, "Server error", "Something broke.")),
 	}

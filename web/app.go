@@ -112,7 +112,7 @@ func newHandlers(d Deps) handlerSet {
 	return handlerSet{
 		health:     health,
 		version:    handlers.Version{Version: d.Version, Err: d.VersionErr},
-		dashboard:  handlers.Dashboard{Health: health},
+		dashboard:  handlers.Dashboard{Health: health, Stats: d.Store, Analytics: handlers.Analytics{Store: d.Store, Now: d.Now}},
 		signIn:     signIn,
 		oauth:      handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn},
 		signOut:    handlers.SignOut{Sessions: d.Sessions},

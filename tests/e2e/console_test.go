@@ -154,7 +154,7 @@ func waitText(t *testing.T, p *rod.Page, sel, text string) *rod.Element {
 	t.Helper()
 	var el *rod.Element
 	step(t, p, "wait for "+sel+" to say "+text, func(p *rod.Page) {
-		el = p.MustElementR(sel, regexpQuote(text))
+		el = p.MustElementR(sel, "/"+strings.ReplaceAll(regexpQuote(text), "/", `\/`)+"/i")
 	})
 	return el
 }
