@@ -14,6 +14,7 @@ const (
 	PathConsoleModeration   = "/admin/moderation"
 	PathConsoleReports      = "/admin/reports"
 	PathConsoleSystem       = "/admin/system"
+	PathConsoleBackups      = PathConsoleSystem + "/backups"
 	PathConsoleBroadcasts   = "/admin/broadcasts"
 	PathConsoleFlags        = "/admin/feature-flags"
 	PathConsoleAudit        = "/admin/audit"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/backups"
+	"github.com/plazahq/plaza/views"
 )
 
 // Backups answers the backup files' routes: list, download, delete.
@@ -27,7 +28,7 @@ func (h Backups) List(c echo.Context) error {
 	for i, f := range files {
 		out[i] = api.V1Backup{File: f.Name, SizeBytes: f.SizeBytes, CreatedAt: api.Timestamp(f.CreatedAt)}
 	}
-	return c.JSON(http.StatusOK, api.OK(out))
+	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.BackupTable(out), Page: views.BackupsPage(out)})
 }
 
 // Download answers GET /api/v1/admin/system/backups/{file}: the file,
@@ -53,7 +54,7 @@ func (h Backups) Delete(c echo.Context) error {
 	if err := backups.Delete(h.Dir, name); err != nil {
 		return backupError(err)
 	}
-	return c.JSON(http.StatusOK, api.OK(api.DeletedBackup{Deleted: true, File: name}))
+	return respondAction(c, http.StatusOK, api.OK(api.DeletedBackup{Deleted: true, File: name}), Done{Toast: "Deleted " + name, Events: []string{"plaza:backups"}})
 }
 
 func backupError(err error) error {

@@ -97,10 +97,12 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"GET /admin/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		return sampleRequest{api.ConsoleUserPath(e.app.User(t, "page@example.com").ID), e.super, "", 200}
 	},
-	"GET /admin/audit":        asSuper("/admin/audit?limit=5&targetType=user", "", 200),
-	"GET /admin/inbox":        asSuper("/admin/inbox?limit=5", "", 200),
-	"GET /admin/inbox/badge":  asSuper("/admin/inbox/badge", "", 200),
-	"GET /api/v1/admin/users": asSuper("/api/v1/admin/users?limit=5&role=admin&sort=postCount&order=asc", "", 200),
+	"GET /admin/system":         asSuper("/admin/system?limit=5", "", 200),
+	"GET /admin/system/backups": asSuper("/admin/system/backups", "", 200),
+	"GET /admin/audit":          asSuper("/admin/audit?limit=5&targetType=user", "", 200),
+	"GET /admin/inbox":          asSuper("/admin/inbox?limit=5", "", 200),
+	"GET /admin/inbox/badge":    asSuper("/admin/inbox/badge", "", 200),
+	"GET /api/v1/admin/users":   asSuper("/api/v1/admin/users?limit=5&role=admin&sort=postCount&order=asc", "", 200),
 	"GET /api/v1/admin/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "viewed@example.com")
 		apptest.DoBody(t, e.app, "POST", api.AdminUserBanPath(u.ID), e.super, `{"reason":"spam","duration":"1d"}`)

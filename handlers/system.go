@@ -12,6 +12,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // SystemStore is what the maintenance handlers need.
@@ -56,8 +57,8 @@ func (h System) Maintenance(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusAccepted, api.OK(api.V1QueuedJob{JobID: j.ID, Action: j.Action, Scope: j.Scope,
-		Status: j.Status, QueuedAt: api.Timestamp(j.QueuedAt)}))
+	return respondAction(c, http.StatusAccepted, api.OK(api.V1QueuedJob{JobID: j.ID, Action: j.Action, Scope: j.Scope,
+		Status: j.Status, QueuedAt: api.Timestamp(j.QueuedAt)}), Done{Toast: "Queued " + j.Action, Events: []string{"plaza:jobs"}})
 }
 
 // Job answers GET /api/v1/admin/system/jobs/{jobId}; an unknown id is 404.
@@ -68,7 +69,12 @@ func (h System) Job(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, api.OK(v1Job(j)))
+	job := v1Job(j)
+	if j.Status == models.JobCompleted || j.Status == models.JobFailed {
+		// The console's row stops asking; what the job made (a backup) can show.
+		c.Response().Header().Set("HX-Trigger", `{"plaza:job-finished":true}`)
+	}
+	return respond(c, http.StatusOK, api.OK(job), View{Partial: views.JobRow(job)})
 }
 
 // Jobs answers GET /api/v1/admin/system/jobs: the latest first.
@@ -85,7 +91,9 @@ func (h System) Jobs(c echo.Context) error {
 	for i := range rows {
 		out[i] = v1Job(&rows[i])
 	}
-	return c.JSON(http.StatusOK, api.Page(out, total, page))
+	res := api.Page(out, total, page)
+	list := views.JobList{Jobs: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true)}
+	return respond(c, http.StatusOK, res, View{Partial: views.JobTable(list), Page: views.SystemPage(list)})
 }
 
 func v1Job(j *models.MaintenanceJob) api.V1Job {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -167,4 +168,34 @@ func periodLabel(p string) string {
 		return "last 12 months"
 	}
 	return "last 7 days"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// resultText is a job's result as one line: "key: value" pairs in order.
+func resultText(r map[string]any) string {
+	keys := make([]string, 0, len(r))
+	for k := range r {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + ": " + jsonText(r[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// bytesText is a size as people read it: 1.4 MB.
+func bytesText(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	f, i := float64(n), 0
+	for f >= unit && i < 4 {
+		f /= unit
+		i++
+	}
+	return strconv.FormatFloat(f, 'f', 1, 64) + " " + []string{"B", "kB", "MB", "GB", "TB"}[i]
 }

@@ -32,6 +32,9 @@ func ConsoleNav(v Viewer) []NavGroup {
 		{Label: "Insight", Items: []NavItem{
 			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole, Permission: "posts:moderate"},
 		}},
+		{Label: "Operations", Items: []NavItem{
+			{Key: "system", Label: "Jobs and backups", Href: api.PathConsoleSystem, Permission: "admin:read"},
+		}},
 		{Label: "Security", Items: []NavItem{
 			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit, Permission: "admin:read"},
 		}},

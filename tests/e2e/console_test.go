@@ -44,6 +44,9 @@ func startPlaza(t *testing.T) *plaza {
 	if _, err := seed.Demo(context.Background(), app.Store); err != nil {
 		t.Fatal(err)
 	}
+	if err := app.Runtime.StartJobs(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: app, ReadHeaderTimeout: 10 * time.Second}}
 	srv.Start()
 	t.Cleanup(srv.Close)
