@@ -11,6 +11,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // BroadcastStore is what the broadcast handlers need.
@@ -56,7 +57,12 @@ func (h Broadcasts) Send(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, api.OK(v1Broadcast(&models.BroadcastRow{Broadcast: *b})))
+	out := v1Broadcast(&models.BroadcastRow{Broadcast: *b})
+	toast := "Broadcast sent to " + plural(out.Recipients, "user")
+	if out.Status == models.BroadcastScheduled {
+		toast = "Broadcast scheduled"
+	}
+	return respondAction(c, http.StatusCreated, api.OK(out), Done{Toast: toast, Events: []string{"plaza:broadcasts", "plaza:inbox"}})
 }
 
 // checkUsers refuses user targets that name no user.
@@ -93,7 +99,9 @@ func (h Broadcasts) List(c echo.Context) error {
 	for i := range rows {
 		out[i] = v1Broadcast(&rows[i])
 	}
-	return c.JSON(http.StatusOK, api.Page(out, total, page))
+	res := api.Page(out, total, page)
+	list := views.BroadcastList{Broadcasts: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true)}
+	return respond(c, http.StatusOK, res, View{Partial: views.BroadcastTable(list), Page: views.BroadcastsPage(list)})
 }
 
 func v1Broadcast(r *models.BroadcastRow) api.V1Broadcast {

@@ -99,6 +99,7 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	},
 	"GET /admin/system":         asSuper("/admin/system?limit=5", "", 200),
 	"GET /admin/system/backups": asSuper("/admin/system/backups", "", 200),
+	"GET /admin/broadcasts":     asSuper("/admin/broadcasts?limit=5", "", 200),
 	"GET /admin/audit":          asSuper("/admin/audit?limit=5&targetType=user", "", 200),
 	"GET /admin/inbox":          asSuper("/admin/inbox?limit=5", "", 200),
 	"GET /admin/inbox/badge":    asSuper("/admin/inbox/badge", "", 200),

@@ -34,6 +34,7 @@ func ConsoleNav(v Viewer) []NavGroup {
 		}},
 		{Label: "Operations", Items: []NavItem{
 			{Key: "system", Label: "Jobs and backups", Href: api.PathConsoleSystem, Permission: "admin:read"},
+			{Key: "broadcasts", Label: "Broadcasts", Href: api.PathConsoleBroadcasts, Permission: "admin:read"},
 		}},
 		{Label: "Security", Items: []NavItem{
 			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit, Permission: "admin:read"},

@@ -10,7 +10,8 @@
   // JSON bodies. A control's value is typed by the control: a checkbox is a
   // boolean (or, with data-json="list", one entry of an array), a number
   // input a number, data-json="bool" reads "true"/"false", a dotted name
-  // nests ("changes.status"), and data-omit-empty leaves an empty value out.
+  // nests ("changes.status"), data-json="time" sends a local date and time
+  // as RFC 3339, and data-omit-empty leaves an empty value out.
   function setPath(obj, name, value) {
     const keys = name.split('.');
     let o = obj;
@@ -49,6 +50,7 @@
       if (v === '' && ('omitEmpty' in el.dataset || el.type === 'number' || kind === 'bool')) continue;
       if (el.type === 'number' || el.type === 'range') setPath(out, name, Number(v));
       else if (kind === 'bool') setPath(out, name, v === 'true');
+      else if (kind === 'time') setPath(out, name, new Date(v).toISOString()); // the browser's local time, as RFC 3339
       else setPath(out, name, v);
     }
     return out;
@@ -160,6 +162,10 @@
     if (!d.successful) return;
     const form = formOf(d.elt);
     if (form && d.requestConfig.verb !== 'get') clearErrors(form);
+    if (form && form.hasAttribute('data-reset-on-success') && d.requestConfig.verb !== 'get') {
+      form.reset();
+      form.querySelectorAll('input, textarea').forEach((el) => el.dispatchEvent(new Event('input', { bubbles: true })));
+    }
     const dialog = d.elt.closest && d.elt.closest('dialog');
     if (dialog && dialog.open && d.requestConfig.verb !== 'get') dialog.close();
   });
@@ -250,6 +256,16 @@
     if (e.target.matches('[data-select], [data-select-all]')) updateBulk();
   });
   document.body.addEventListener('htmx:afterSettle', updateBulk);
+
+  // ---- Live previews ----------------------------------------------------
+  // An element with data-mirror="<field id>" shows what the field says as
+  // it is typed (data-empty when it says nothing).
+  document.addEventListener('input', (e) => {
+    if (!e.target.id) return;
+    document.querySelectorAll(`[data-mirror="${CSS.escape(e.target.id)}"]`).forEach((el) => {
+      el.textContent = e.target.value || el.dataset.empty || '';
+    });
+  });
 
   // ---- Copy buttons ------------------------------------------------------
   document.addEventListener('click', async (e) => {
