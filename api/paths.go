@@ -12,6 +12,8 @@ const (
 	PathConsoleUsers        = "/admin/users"
 	PathConsoleUser         = PathConsoleUsers + "/:id"
 	PathConsoleModeration   = "/admin/moderation"
+	PathConsoleModeratePost = PathConsoleModeration + "/:id"
+	PathConsoleBulkModerate = PathConsoleModeration + "/bulk"
 	PathConsoleReports      = "/admin/reports"
 	PathConsoleSystem       = "/admin/system"
 	PathConsoleBackups      = PathConsoleSystem + "/backups"
@@ -84,6 +86,10 @@ func AdminTokenPath(jti string) string { return PathAdminTokens + "/" + jti }
 
 // ConsoleUserPath is one user's page in the console.
 func ConsoleUserPath(id int64) string { return PathConsoleUsers + "/" + itoa(id) }
+
+// ConsoleModeratePath is where the console's moderation queue moderates
+// one post.
+func ConsoleModeratePath(id int64) string { return PathConsoleModeration + "/" + itoa(id) }
 
 // AdminV1UserPath is one user's URL in the versioned admin family.
 func AdminV1UserPath(id int64) string { return PathAdminV1Users + "/" + itoa(id) }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // V1PostStore is what the versioned admin posts handlers need.
@@ -23,20 +25,30 @@ type V1PostStore interface {
 }
 
 // V1Posts answers the versioned admin family's posts routes (interface.md
-// 4.1, DECISIONS.md section 4).
+// 4.1, DECISIONS.md section 4), and the console's moderation queue from
+// the same results.
 type V1Posts struct {
-	Store V1PostStore
+	Store   V1PostStore
+	Reasons ModerationReasons
 }
 
 // List answers GET /api/v1/admin/posts: a page of posts filtered by
 // status, author, open reports and title, sorted as asked. Statuses: 200,
-// 401, 403, 422.
+// 401, 403, 422. The console's moderation queue (GET /admin/moderation)
+// runs it too, sorted by reports (most first) unless it asks otherwise.
 func (h V1Posts) List(c echo.Context) error {
-	p, err := api.ParseV1Posts(c.QueryParams())
+	q := c.QueryParams()
+	queue := c.Path() == api.PathConsoleModeration
+	if queue && q.Get("sort") == "" {
+		q = cloneValues(q)
+		q.Set("sort", "report_count")
+	}
+	p, err := api.ParseV1Posts(q)
 	if err != nil {
 		return err
 	}
-	rows, total, err := h.Store.ListPostsAdmin(c.Request().Context(), models.PostListFilter{
+	ctx := c.Request().Context()
+	rows, total, err := h.Store.ListPostsAdmin(ctx, models.PostListFilter{
 		Status: p.Status, AuthorID: p.AuthorID, Reported: p.Reported, Search: p.Search, Sort: p.Sort, Desc: p.Desc,
 		Limit: p.Page.Limit, Offset: p.Page.Offset,
 	})
@@ -47,7 +59,24 @@ func (h V1Posts) List(c echo.Context) error {
 	for i := range rows {
 		out[i] = v1Post(&rows[i])
 	}
-	return c.JSON(http.StatusOK, api.Page(out, total, p.Page))
+	page := api.Page(out, total, p.Page)
+	if !queue || wantsJSON(c) {
+		return c.JSON(http.StatusOK, page)
+	}
+	list := views.PostQueue{Posts: out, Pagination: page.Meta.Pagination, Query: consoleQuery(c, "report_count", true)}
+	if list.Reasons, err = h.Reasons.read(ctx); err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, page, View{Partial: views.PostQueueList(list), Page: views.ModerationPage(list)})
+}
+
+// cloneValues is a copy of q to change.
+func cloneValues(q url.Values) url.Values {
+	out := make(url.Values, len(q))
+	for k, vs := range q {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
 }
 
 // Moderate answers POST /api/v1/admin/posts/{id}/moderate {action, reason,
@@ -85,11 +114,15 @@ func (h V1Posts) Moderate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	done := Done{Toast: "Post " + moderated[req.Action], Events: []string{"plaza:posts"}}
 	if post == nil {
-		return c.JSON(http.StatusOK, api.OK(api.V1DeletedPost{Deleted: true, ID: itoa(id)}))
+		return respondAction(c, http.StatusOK, api.OK(api.V1DeletedPost{Deleted: true, ID: itoa(id)}), done)
 	}
-	return c.JSON(http.StatusOK, api.OK(v1Post(post)))
+	return respondAction(c, http.StatusOK, api.OK(v1Post(post)), done)
 }
+
+// moderated is what a moderation action did, as a toast says it.
+var moderated = map[string]string{"approve": "approved", "hide": "hidden", "delete": "deleted", "flag": "flagged"}
 
 func v1Post(p *models.ListedPost) api.V1Post {
 	out := api.V1Post{ID: itoa(p.ID), Title: p.Title, Content: p.Content, Status: p.Status, ReportCount: p.ReportCount,
@@ -149,7 +182,8 @@ func (h V1Posts) BulkModerate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, api.OK(out))
+	return respondAction(c, http.StatusOK, api.OK(out), Done{Toast: plural(out.Moderated, "post") + " " + moderated[req.Action],
+		Events: []string{"plaza:posts"}})
 }
 
 // bulkModerationError names the post a bulk moderation stopped at.

@@ -250,3 +250,53 @@ func TestV1BulkModeration(t *testing.T) {
 		}
 	})
 }
+
+// TestConsoleModerationRoutes: a moderator, whom the v1 routes refuse,
+// lists, moderates and bulk-moderates posts through the console's queue
+// routes with the v1 handlers' rules and audit actions, but cannot delete;
+// htmx gets a toast and the plaza:posts event.
+func TestConsoleModerationRoutes(t *testing.T) {
+	db := dbtest.Open(t, "sqlite")
+	app := apptest.New(t, db)
+	_, root := app.Admin(t)
+	mod := app.SessionFor(t, app.User(t, "mod@example.com", auth.RoleModerator).ID)
+	newPostAs(t, app, root.ID, "Queue one")
+	newPostAs(t, app, root.ID, "Queue two")
+	one, two := postByTitle(t, db, "Queue one"), postByTitle(t, db, "Queue two")
+
+	if res := apptest.Do(t, app, "GET", api.PathAdminV1Posts, mod); res.Code != 403 {
+		t.Errorf("the v1 list for a moderator: %d", res.Code)
+	}
+	res := apptest.Do(t, app, "GET", api.PathConsoleModeration+"?limit=5", mod)
+	if res.Code != 200 || !strings.Contains(res.Body.String(), `"Queue one"`) {
+		t.Errorf("the queue's JSON for a moderator: %d %s", res.Code, res.Body)
+	}
+	htmx := http.Header{}
+	for k, v := range mod {
+		htmx[k] = v
+	}
+	htmx.Set("HX-Request", "true")
+	htmx.Set("Accept", "text/html")
+	res = apptest.DoBody(t, app, "POST", api.ConsoleModeratePath(one), htmx, `{"action":"hide","reason":"Spam"}`)
+	if res.Code != 200 || res.Body.Len() != 0 || !strings.Contains(res.Header().Get("HX-Trigger"), `"Post hidden"`) ||
+		!strings.Contains(res.Header().Get("HX-Trigger"), "plaza:posts") {
+		t.Errorf("hide through the queue: %d %q %q", res.Code, res.Header().Get("HX-Trigger"), res.Body)
+	}
+	if e := lastEntry(t, app, "post.moderate"); e.TargetID != itoa(one) || e.Details["action"] != "hide" {
+		t.Errorf("the post.moderate audit entry: %s %v", e.TargetID, e.Details)
+	}
+	res = apptest.DoBody(t, app, "POST", api.PathConsoleBulkModerate, mod, `{"postIds":["`+itoa(one)+`","`+itoa(two)+`"],"action":"flag"}`)
+	if res.Code != 200 || !strings.Contains(res.Body.String(), `"moderated":2`) {
+		t.Errorf("bulk flag through the queue: %d %s", res.Code, res.Body)
+	}
+	if e := lastEntry(t, app, "posts.bulk_moderate"); e.Details["count"] != float64(2) {
+		t.Errorf("the posts.bulk_moderate audit entry: %v", e.Details)
+	}
+	if res := apptest.DoBody(t, app, "POST", api.ConsoleModeratePath(two), mod, `{"action":"delete"}`); res.Code != 403 {
+		t.Errorf("a moderator's delete: %d %s", res.Code, res.Body)
+	}
+	user := app.SessionFor(t, app.User(t, "someone@example.com").ID)
+	if res := apptest.DoBody(t, app, "POST", api.ConsoleModeratePath(two), user, `{"action":"hide"}`); res.Code != 403 {
+		t.Errorf("a user's moderation: %d %s", res.Code, res.Body)
+	}
+}

@@ -104,6 +104,16 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"GET /admin/inbox":          asSuper("/admin/inbox?limit=5", "", 200),
 	"GET /admin/inbox/badge":    asSuper("/admin/inbox/badge", "", 200),
 	"GET /api/v1/admin/users":   asSuper("/api/v1/admin/users?limit=5&role=admin&sort=postCount&order=asc", "", 200),
+	"GET /admin/moderation":     asSuper("/admin/moderation?limit=5&reported=true", "", 200),
+	"POST /admin/moderation/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		id, _ := strconv.ParseInt(p.ID, 10, 64)
+		return sampleRequest{api.ConsoleModeratePath(id), e.super, `{"action":"hide","reason":"Spam"}`, 200}
+	},
+	"POST /admin/moderation/bulk": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		return sampleRequest{api.PathConsoleBulkModerate, e.super, `{"postIds":["` + p.ID + `"],"action":"flag"}`, 200}
+	},
 	"GET /api/v1/admin/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "viewed@example.com")
 		apptest.DoBody(t, e.app, "POST", api.AdminUserBanPath(u.ID), e.super, `{"reason":"spam","duration":"1d"}`)

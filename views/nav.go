@@ -28,6 +28,7 @@ func ConsoleNav(v Viewer) []NavGroup {
 	all := []NavGroup{
 		{Label: "Community", Items: []NavItem{
 			{Key: "users", Label: "Users", Href: api.PathConsoleUsers, Permission: "admin:read"},
+			{Key: "moderation", Label: "Moderation queue", Href: api.PathConsoleModeration, Permission: "posts:moderate"},
 		}},
 		{Label: "Insight", Items: []NavItem{
 			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole, Permission: "posts:moderate"},

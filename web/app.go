@@ -123,7 +123,7 @@ func newHandlers(d Deps) handlerSet {
 		locks:      handlers.Locks{Store: d.Store},
 		adminUsers: handlers.AdminUsers{Store: d.Store, Started: d.Started, Now: d.Now, Database: d.Store.Dialect()},
 		v1Users:    handlers.V1Users{Store: d.Store, Reasons: handlers.ModerationReasons{Store: d.Store}, Now: d.Now},
-		v1Posts:    handlers.V1Posts{Store: d.Store},
+		v1Posts:    handlers.V1Posts{Store: d.Store, Reasons: handlers.ModerationReasons{Store: d.Store}},
 		flags:      handlers.FeatureFlags{Store: d.Store, Cache: d.Flags},
 		reasons:    handlers.ModerationReasons{Store: d.Store},
 		inbox:      handlers.Notifications{Store: d.Store},

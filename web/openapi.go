@@ -246,6 +246,12 @@ func consoleErrors(r Route, errs map[int]string) []openapi.Response {
 	if len(r.Permissions) > 0 || r.SignIn {
 		errs[http.StatusForbidden] = "The signed-in user lacks a permission the page needs."
 	}
+	if unsafe(r.Method) {
+		// A console action: an alert for htmx, the same JSON body as its API route.
+		errs[http.StatusForbidden] = strings.TrimSpace(errs[http.StatusForbidden] + " Or a cross-origin request riding on the session cookie.")
+		errs[http.StatusUnprocessableEntity] = "Invalid input: a bad body field or malformed JSON."
+		errs[http.StatusRequestEntityTooLarge] = "The body is over the limit (1 MiB)."
+	}
 	for s, why := range r.Doc.Errors {
 		errs[s] = why
 	}

@@ -151,6 +151,33 @@ func routes(d Deps, hs handlerSet) []Route {
 			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: "notification.list"},
 			Doc: Doc{Summary: "The console's broadcasts page", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1Broadcast]{}, ContentType: "text/html",
 				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/notifications/broadcasts otherwise."}},
+		// The moderation queue is for moderators too, who hold posts:moderate
+		// and not the v1 family's admin:read and admin:write: its page and
+		// its actions are console routes of their own running the v1 posts
+		// handlers, with the same audit actions (docs/console.md).
+		{Method: http.MethodGet, Path: api.PathConsoleModeration, Handler: hs.v1Posts.List, Family: console, Scope: ScopeExempt,
+			Permissions: moderate, Audit: Audit{Action: "posts.list"},
+			Doc: Doc{Summary: "The console's moderation queue", Query: api.V1PostsQuery{}, Response: api.V1PageOf[api.V1Post]{}, ContentType: "text/html",
+				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/posts otherwise, sorted by report count unless sort is given."}},
+		{Method: http.MethodPost, Path: api.PathConsoleBulkModerate, Handler: hs.v1Posts.BulkModerate, Family: console, Scope: ScopeExempt,
+			Permissions: moderate, Audit: Audit{Action: "posts.bulk_moderate"},
+			Doc: Doc{Summary: "The moderation queue's decision on up to 200 posts", Body: api.V1BulkModeration{}, Response: api.V1Of[api.V1BulkModerationResult]{},
+				Description: "POST /api/v1/admin/posts/bulk-moderate for the console, moderators included: no body and an HX-Trigger toast for htmx.",
+				Errors: map[int]string{
+					http.StatusForbidden: "Delete without admin:delete.",
+					http.StatusNotFound:  "An id no post has; nothing changed.",
+					http.StatusLocked:    "Another admin holds one of the posts' edit locks (lockedBy, lockedAt).",
+				}}},
+		{Method: http.MethodPost, Path: api.PathConsoleModeratePost, Handler: hs.v1Posts.Moderate, Family: console, Scope: ScopeExempt,
+			Permissions: moderate, Audit: Audit{Action: "post.moderate", Target: "post"},
+			Doc: Doc{Summary: "The moderation queue's decision on one post", Body: api.V1ModerationRequest{},
+				Response:    openapi.OneOf(api.V1Of[api.V1Post]{}, api.V1Of[api.V1DeletedPost]{}),
+				Description: "POST /api/v1/admin/posts/{id}/moderate for the console, moderators included: no body and an HX-Trigger toast for htmx.",
+				Errors: map[int]string{
+					http.StatusForbidden: "Delete without admin:delete.",
+					http.StatusNotFound:  "No such post.",
+					http.StatusLocked:    "Another admin holds the post's edit lock (lockedBy, lockedAt).",
+				}}},
 		{Method: http.MethodGet, Path: api.PathConsoleInbox, Handler: hs.inbox.List, Family: console, Scope: ScopeExempt, Permissions: moderate,
 			Doc: Doc{Summary: "The console's inbox: your notifications", Query: api.InboxQuery{}, Response: api.Inbox{}, ContentType: "text/html",
 				Description: "HTML for a browser and htmx; the same JSON as GET /api/notifications otherwise."}},

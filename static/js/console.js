@@ -267,6 +267,16 @@
     });
   });
 
+  // A confirm button names what it will do: elements with
+  // data-verb-of="<select id>" show the chosen option of that select
+  // (data-verb), as in "Hide 3 posts".
+  document.addEventListener('change', (e) => {
+    const sel = e.target.closest('select[data-verb]');
+    if (!sel) return;
+    const label = sel.selectedOptions.length ? sel.selectedOptions[0].textContent.trim() : '';
+    document.querySelectorAll(`[data-verb-of="${CSS.escape(sel.id)}"]`).forEach((el) => { el.textContent = label; });
+  });
+
   // ---- Copy buttons ------------------------------------------------------
   document.addEventListener('click', async (e) => {
     const btn = e.target.closest('[data-copy]');

@@ -1,0 +1,88 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/plazahq/plaza/api"
+)
+
+// PostQueue is a page of the moderation queue as the console shows it,
+// with the list's state and the reason presets its forms offer.
+type PostQueue struct {
+	Posts      []api.V1Post
+	Pagination api.Pagination
+	Query      Query
+	Reasons    []string
+}
+
+// ConsoleModeratePath is where the console's queue moderates a post.
+func ConsoleModeratePath(id string) string { return api.PathConsoleModeration + "/" + id }
+
+// excerptLength is how many characters of a post the queue shows.
+const excerptLength = 160
+
+// excerpt is the start of a post's content on one line, cut at a word
+// with an ellipsis when longer than n characters.
+func excerpt(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n])
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " .,;:") + "…"
+}
+
+// openReports counts a post's open reports among those listed, and their
+// distinct reasons in the order first seen.
+func openReports(p api.V1Post) (int, []string) {
+	n := 0
+	var reasons []string
+	seen := map[string]bool{}
+	for _, r := range p.Reports {
+		if r.Status != "open" {
+			continue
+		}
+		n++
+		key := strings.ToLower(strings.TrimSpace(r.Reason))
+		if key != "" && !seen[key] {
+			seen[key] = true
+			reasons = append(reasons, strings.TrimSpace(r.Reason))
+		}
+	}
+	return n, reasons
+}
+
+// openReportCount is how many open reports a post has among those listed.
+func openReportCount(p api.V1Post) int {
+	n, _ := openReports(p)
+	return n
+}
+
+// openReportReasons are the distinct reasons of a post's open reports.
+func openReportReasons(p api.V1Post) string {
+	_, reasons := openReports(p)
+	return strings.Join(reasons, ", ")
+}
+
+// emptyPosts says that the queue's filters found nothing.
+func emptyPosts(search string) string {
+	if search == "" {
+		return "No posts match these filters."
+	}
+	return "No posts match '" + search + "'."
+}
+
+// moderateVals is the hx-vals of a moderation button.
+func moderateVals(action string) string { return `{"action":"` + action + `"}` }
+
+// postTitle is a post's title, or a stand-in when it has none.
+func postTitle(p api.V1Post) string {
+	if strings.TrimSpace(p.Title) == "" {
+		return "Untitled post"
+	}
+	return p.Title
+}
