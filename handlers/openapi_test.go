@@ -97,14 +97,16 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"GET /admin/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		return sampleRequest{api.ConsoleUserPath(e.app.User(t, "page@example.com").ID), e.super, "", 200}
 	},
-	"GET /admin/system":         asSuper("/admin/system?limit=5", "", 200),
-	"GET /admin/system/backups": asSuper("/admin/system/backups", "", 200),
-	"GET /admin/broadcasts":     asSuper("/admin/broadcasts?limit=5", "", 200),
-	"GET /admin/audit":          asSuper("/admin/audit?limit=5&targetType=user", "", 200),
-	"GET /admin/inbox":          asSuper("/admin/inbox?limit=5", "", 200),
-	"GET /admin/inbox/badge":    asSuper("/admin/inbox/badge", "", 200),
-	"GET /api/v1/admin/users":   asSuper("/api/v1/admin/users?limit=5&role=admin&sort=postCount&order=asc", "", 200),
-	"GET /admin/moderation":     asSuper("/admin/moderation?limit=5&reported=true", "", 200),
+	"GET /admin/system":             asSuper("/admin/system?limit=5", "", 200),
+	"GET /admin/system/backups":     asSuper("/admin/system/backups", "", 200),
+	"GET /admin/broadcasts":         asSuper("/admin/broadcasts?limit=5", "", 200),
+	"GET /admin/reports":            asSuper("/admin/reports?limit=5", "", 200),
+	"GET /admin/reports/moderation": asSuper("/admin/reports/moderation", "", 200),
+	"GET /admin/audit":              asSuper("/admin/audit?limit=5&targetType=user", "", 200),
+	"GET /admin/inbox":              asSuper("/admin/inbox?limit=5", "", 200),
+	"GET /admin/inbox/badge":        asSuper("/admin/inbox/badge", "", 200),
+	"GET /api/v1/admin/users":       asSuper("/api/v1/admin/users?limit=5&role=admin&sort=postCount&order=asc", "", 200),
+	"GET /admin/moderation":         asSuper("/admin/moderation?limit=5&reported=true", "", 200),
 	"POST /admin/moderation/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		p := samplePost(t, e)
 		id, _ := strconv.ParseInt(p.ID, 10, 64)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // ReportStore is what the report handlers need.
@@ -62,7 +63,9 @@ func (h Reports) UserActivity(c echo.Context) error {
 			return err
 		}
 	}
-	return c.JSON(http.StatusOK, api.Page(out, totals.Users, p.Page))
+	res := api.Page(out, totals.Users, p.Page)
+	view := views.ActivityReport{Report: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", false)}
+	return respond(c, http.StatusOK, res, View{Partial: views.ActivityReportTable(view), Page: views.ActivityReportPage(view)})
 }
 
 func (h Reports) addActivities(ctx context.Context, out *api.V1ActivityReport, rows []models.UserActivity, p api.ReportParams) error {
@@ -126,7 +129,8 @@ func (h Reports) Moderation(c echo.Context) error {
 	for i, t := range r.TopReported {
 		out.TopReportedPosts[i] = api.V1ReportedPost{ID: itoa(t.ID), Title: t.Title, ReportCount: t.Reports}
 	}
-	return c.JSON(http.StatusOK, api.OK(out))
+	view := views.ModerationReport{Report: out, Query: consoleQuery(c, "", false)}
+	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.ModerationReportBody(view), Page: views.ModerationReportPage(view)})
 }
 
 func (h Reports) moderationCSV(c echo.Context, q models.ModerationQuery) error {

@@ -32,6 +32,7 @@ func ConsoleNav(v Viewer) []NavGroup {
 		}},
 		{Label: "Insight", Items: []NavItem{
 			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole, Permission: "posts:moderate"},
+			{Key: "reports", Label: "Reports", Href: api.PathConsoleReports, Permission: "admin:read"},
 		}},
 		{Label: "Operations", Items: []NavItem{
 			{Key: "system", Label: "Jobs and backups", Href: api.PathConsoleSystem, Permission: "admin:read"},

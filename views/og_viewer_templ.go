@@ -104,7 +104,7 @@ func OGViewerPage(v api.OGViewer) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</main><footer class=\"pb-8 text-center text-xs text-slate-500\">Made by Plaza from <code class=\"text-slate-400\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</main><footer class=\"pb-8 text-center text-xs text-slate-400\">Made by Plaza from <code class=\"text-slate-400\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -288,7 +288,7 @@ func ogForm(v api.OGViewer) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\" method=\"get\" class=\"mx-auto mt-8 max-w-3xl space-y-5 rounded-2xl bg-white/5 p-6 ring-1 ring-white/10 backdrop-blur\" data-testid=\"og-form\"><div><div class=\"flex items-baseline justify-between\"><label for=\"og-quote\" class=\"block text-sm font-medium text-slate-200\">Quote</label> <span class=\"text-xs text-slate-500\" aria-hidden=\"true\"><span id=\"og-quote-count\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\" method=\"get\" class=\"mx-auto mt-8 max-w-3xl space-y-5 rounded-2xl bg-white/5 p-6 ring-1 ring-white/10 backdrop-blur\" data-testid=\"og-form\"><div><div class=\"flex items-baseline justify-between\"><label for=\"og-quote\" class=\"block text-sm font-medium text-slate-200\">Quote</label> <span class=\"text-xs text-slate-400\" aria-hidden=\"true\"><span id=\"og-quote-count\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -392,7 +392,7 @@ func ogForm(v api.OGViewer) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"og-seed-help\" class=\"og-input mt-1.5 font-mono\" data-testid=\"og-seed\"><p id=\"og-seed-help\" class=\"mt-1.5 text-xs text-slate-500\">The same seed gives the same pattern and avatar.</p></div></div><div class=\"flex justify-end\"><button type=\"submit\" class=\"btn btn-primary\" data-testid=\"og-submit\">Update preview</button></div></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"og-seed-help\" class=\"og-input mt-1.5 font-mono\" data-testid=\"og-seed\"><p id=\"og-seed-help\" class=\"mt-1.5 text-xs text-slate-400\">The same seed gives the same pattern and avatar.</p></div></div><div class=\"flex justify-end\"><button type=\"submit\" class=\"btn btn-primary\" data-testid=\"og-submit\">Update preview</button></div></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
