@@ -97,6 +97,11 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"GET /admin/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		return sampleRequest{api.ConsoleUserPath(e.app.User(t, "page@example.com").ID), e.super, "", 200}
 	},
+	"GET /admin/feature-flags": func(t *testing.T, e sampleEnv) sampleRequest {
+		apptest.DoBody(t, e.app, "PUT", "/api/v1/admin/feature-flags/shown", e.super, `{"enabled":true,"rolloutPercentage":10}`)
+		return sampleRequest{"/admin/feature-flags", e.super, "", 200}
+	},
+	"GET /admin/tokens":       asSuper("/admin/tokens", "", 200),
 	"GET /admin/inbox":        asSuper("/admin/inbox?limit=5", "", 200),
 	"GET /admin/inbox/badge":  asSuper("/admin/inbox/badge", "", 200),
 	"GET /api/v1/admin/users": asSuper("/api/v1/admin/users?limit=5&role=admin&sort=postCount&order=asc", "", 200),

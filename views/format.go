@@ -155,3 +155,20 @@ func noteAuthor(n api.V1Note) string {
 	}
 	return n.Author.Username
 }
+
+// percent is n as a percentage: "25%".
+func percent(n int) string { return strconv.Itoa(n) + "%" }
+
+// itoa is n in decimal.
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// flagDialogID is the id of one of a flag's dialogs: kind-name.
+func flagDialogID(kind, name string) string { return kind + "-" + name }
+
+// tokenLabel names a token: its name, or its id when it has none.
+func tokenLabel(t api.Token) string {
+	if strings.TrimSpace(t.Name) != "" {
+		return t.Name
+	}
+	return "token " + t.ID
+}

@@ -26,7 +26,7 @@
     const out = {};
     for (const el of form.elements) {
       const name = el.name;
-      if (!name || el.disabled || el.type === 'submit' || el.type === 'button') continue;
+      if (!name || el.disabled || el.type === 'submit' || el.type === 'button' || 'inPath' in el.dataset) continue;
       const kind = el.dataset.json || '';
       if (kind === 'list') {
         if (getPath(out, name) === undefined) setPath(out, name, []);
@@ -68,6 +68,14 @@
         }
         return;
       }
+      // A "{name}" in the path is the value of the form's control of that
+      // name (marked data-in-path, and so left out of the body): a new
+      // feature flag's PUT names the flag in its URL.
+      const form = formOf(d.elt);
+      d.path = d.path.replace(/\{([A-Za-z]+)\}/g, (m, k) => {
+        const el = form && form.elements.namedItem(k);
+        return el && 'inPath' in el.dataset ? encodeURIComponent(el.value.trim()) : m;
+      });
       d.headers['Content-Type'] = 'application/json';
       d.headers.Accept = 'text/html';
     },
@@ -250,6 +258,16 @@
     if (e.target.matches('[data-select], [data-select-all]')) updateBulk();
   });
   document.body.addEventListener('htmx:afterSettle', updateBulk);
+
+  // ---- Range outputs -----------------------------------------------------
+  // A range input with data-output="<id>" shows its value, as a percentage,
+  // in that element while it moves.
+  document.addEventListener('input', (e) => {
+    const el = e.target;
+    if (!el.matches || !el.matches('input[type="range"][data-output]')) return;
+    const out = document.getElementById(el.dataset.output);
+    if (out) out.textContent = el.value + '%';
+  });
 
   // ---- Copy buttons ------------------------------------------------------
   document.addEventListener('click', async (e) => {
