@@ -66,7 +66,7 @@ func TokensPage(l TokenList) templ.Component {
 					}()
 				}
 				ctx = templ.InitializeContext(ctx)
-				templ_7745c5c3_Err = DialogButton("new-token", "New token", "btn-primary", "token-new-open").Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = DialogButton("token-create", "New token", "btn-primary", "token-new-open").Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -537,7 +537,7 @@ func newTokenDialog() templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Dialog("new-token", "New API token").Render(templ.WithChildren(ctx, templ_7745c5c3_Var15), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Dialog("token-create", "New API token").Render(templ.WithChildren(ctx, templ_7745c5c3_Var15), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

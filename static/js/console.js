@@ -165,11 +165,18 @@
 
   document.body.addEventListener('htmx:afterRequest', (e) => {
     const d = e.detail;
-    if (!d.successful) return;
+    // beforeSwap marks a 4xx as no error (it handles it), so htmx calls
+    // it successful: a refused form keeps its errors and stays open.
+    if (!d.successful || d.xhr.status >= 400) return;
     const form = formOf(d.elt);
     if (form && d.requestConfig.verb !== 'get') clearErrors(form);
     const dialog = d.elt.closest && d.elt.closest('dialog');
-    if (dialog && dialog.open && d.requestConfig.verb !== 'get') dialog.close();
+    if (dialog && dialog.open && d.requestConfig.verb !== 'get') {
+      dialog.close();
+      // Now, not on the close event, which a refresh the answer set off
+      // may outrun by swapping the dialog out of the page.
+      releaseLock(dialog);
+    }
   });
 
   // ---- Dialogs -----------------------------------------------------------
@@ -237,6 +244,10 @@
   document.addEventListener('plaza:open', (e) => { if (e.target.dataset.lock) takeLock(e.target); }, true);
   document.addEventListener('close', (e) => { if (e.target.dataset && e.target.dataset.lock) releaseLock(e.target); }, true);
   window.addEventListener('pagehide', () => held.forEach((_, dialog) => releaseLock(dialog)));
+  // A dialog a refresh swaps out while it holds its lock lets go of it.
+  document.addEventListener('htmx:beforeCleanupElement', (e) => {
+    held.forEach((_, dialog) => { if (e.target.contains(dialog)) releaseLock(dialog); });
+  });
 
   // ---- Bulk selection ----------------------------------------------------
   // Row checkboxes (data-select) belong to a bulk form through their form
