@@ -10,6 +10,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // TokenStore is what the token handlers need.
@@ -58,7 +59,10 @@ func (h Tokens) Create(c echo.Context) error {
 	}
 	res := api.NewToken{ID: rec.JTI, Token: tok, ExpiresAt: api.Timestamp(rec.ExpiresAt)}
 	setAuditTarget(ctx, "token", rec.JTI, map[string]any{"permissions": perms, "expiresAt": res.ExpiresAt})
-	return c.JSON(http.StatusCreated, api.OK(res))
+	// The console must show the token, this once: htmx gets the panel
+	// holding it rather than a bodiless answer.
+	return respondShown(c, http.StatusCreated, api.OK(res), views.NewTokenPanel(res),
+		Done{Toast: "Token created: copy it now", Events: []string{"plaza:tokens"}})
 }
 
 func checkTokenRequest(req api.TokenRequest, p *auth.Principal) ([]string, time.Duration, error) {
@@ -92,7 +96,8 @@ func checkTokenRequest(req api.TokenRequest, p *auth.Principal) ([]string, time.
 	return perms, ttl, nil
 }
 
-// List answers GET /api/v1/admin/tokens: unexpired tokens, newest first.
+// List answers GET /api/v1/admin/tokens: unexpired tokens, newest first;
+// and the console's tokens page from the same result.
 func (h Tokens) List(c echo.Context) error {
 	rows, err := h.Store.ListAPITokens(c.Request().Context())
 	if err != nil {
@@ -104,7 +109,8 @@ func (h Tokens) List(c echo.Context) error {
 			CreatedAt: api.Timestamp(t.CreatedAt), ExpiresAt: api.Timestamp(t.ExpiresAt),
 			RevokedAt: api.OptionalTimestamp(t.RevokedAt), LastUsedAt: api.OptionalTimestamp(t.LastUsedAt)}
 	}
-	return c.JSON(http.StatusOK, api.OK(out))
+	l := views.TokenList{Tokens: out}
+	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.TokenTable(l), Page: views.TokensPage(l)})
 }
 
 // Revoke answers DELETE /api/v1/admin/tokens/{jti}: the token stops working
@@ -115,5 +121,6 @@ func (h Tokens) Revoke(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, api.OK(api.RevokedToken{Revoked: true, ID: jti}))
+	return respondAction(c, http.StatusOK, api.OK(api.RevokedToken{Revoked: true, ID: jti}),
+		Done{Toast: "Token revoked", Events: []string{"plaza:tokens"}})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/flags"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // FlagStore is what the feature flag handlers need.
@@ -29,7 +30,8 @@ type FeatureFlags struct {
 	Cache *flags.Cache
 }
 
-// List answers GET /api/v1/admin/feature-flags: every flag, by name.
+// List answers GET /api/v1/admin/feature-flags: every flag, by name; and
+// the console's feature flags page from the same result.
 func (h FeatureFlags) List(c echo.Context) error {
 	rows, err := h.Store.FeatureFlags(c.Request().Context())
 	if err != nil {
@@ -39,7 +41,8 @@ func (h FeatureFlags) List(c echo.Context) error {
 	for i := range rows {
 		out[i] = v1Flag(&rows[i])
 	}
-	return c.JSON(http.StatusOK, api.OK(out))
+	l := views.FlagList{Flags: out}
+	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.FlagTable(l), Page: views.FlagsPage(l)})
 }
 
 // Put answers PUT /api/v1/admin/feature-flags/{name} {enabled?,
@@ -72,11 +75,11 @@ func (h FeatureFlags) Put(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	status := http.StatusOK
+	status, toast := http.StatusOK, "Saved "+name
 	if before == nil {
-		status = http.StatusCreated
+		status, toast = http.StatusCreated, "Created "+name
 	}
-	return c.JSON(status, api.OK(v1Flag(after)))
+	return respondAction(c, status, api.OK(v1Flag(after)), Done{Toast: toast, Events: []string{"plaza:flags"}})
 }
 
 // Delete answers DELETE /api/v1/admin/feature-flags/{name}: {deleted, name};
@@ -98,7 +101,8 @@ func (h FeatureFlags) Delete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, api.OK(api.DeletedFlag{Deleted: true, Name: name}))
+	return respondAction(c, http.StatusOK, api.OK(api.DeletedFlag{Deleted: true, Name: name}),
+		Done{Toast: "Deleted " + name, Events: []string{"plaza:flags"}})
 }
 
 // ForUser answers GET /api/feature-flags: {name: on} for the signed-in

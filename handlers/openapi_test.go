@@ -116,6 +116,11 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		p := samplePost(t, e)
 		return sampleRequest{api.PathConsoleBulkModerate, e.super, `{"postIds":["` + p.ID + `"],"action":"flag"}`, 200}
 	},
+	"GET /admin/feature-flags": func(t *testing.T, e sampleEnv) sampleRequest {
+		apptest.DoBody(t, e.app, "PUT", "/api/v1/admin/feature-flags/shown", e.super, `{"enabled":true,"rolloutPercentage":10}`)
+		return sampleRequest{"/admin/feature-flags", e.super, "", 200}
+	},
+	"GET /admin/tokens": asSuper("/admin/tokens", "", 200),
 	"GET /api/v1/admin/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "viewed@example.com")
 		apptest.DoBody(t, e.app, "POST", api.AdminUserBanPath(u.ID), e.super, `{"reason":"spam","duration":"1d"}`)

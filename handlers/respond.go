@@ -86,6 +86,28 @@ func respondAction(c echo.Context, status int, body any, d Done) error {
 	if api.FormatOf(c.Request()) != api.FormatPartial {
 		return c.JSON(status, body)
 	}
+	if err := setTrigger(c, d); err != nil {
+		return err
+	}
+	return c.NoContent(status)
+}
+
+// respondShown is respondAction for an action whose result the console
+// must show, not only refresh: htmx gets the partial shown (a token minted
+// this once) with the same toast and events; API clients the JSON.
+func respondShown(c echo.Context, status int, body any, shown templ.Component, d Done) error {
+	if api.FormatOf(c.Request()) != api.FormatPartial {
+		return c.JSON(status, body)
+	}
+	if err := setTrigger(c, d); err != nil {
+		return err
+	}
+	noStore(c)
+	return render(c, status, shown)
+}
+
+// setTrigger puts d's toast and events in the HX-Trigger header.
+func setTrigger(c echo.Context, d Done) error {
 	trigger := map[string]any{"plaza:toast": map[string]string{"message": d.Toast}}
 	for _, e := range d.Events {
 		trigger[e] = true
@@ -95,7 +117,7 @@ func respondAction(c echo.Context, status int, body any, d Done) error {
 		return err
 	}
 	c.Response().Header().Set("HX-Trigger", string(b))
-	return c.NoContent(status)
+	return nil
 }
 
 // consoleQuery is a console list's state from the request's URL.

@@ -170,8 +170,6 @@ func periodLabel(p string) string {
 	return "last 7 days"
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
-
 // resultText is a job's result as one line: "key: value" pairs in order.
 func resultText(r map[string]any) string {
 	keys := make([]string, 0, len(r))
@@ -198,4 +196,21 @@ func bytesText(n int64) string {
 		i++
 	}
 	return strconv.FormatFloat(f, 'f', 1, 64) + " " + []string{"B", "kB", "MB", "GB", "TB"}[i]
+}
+
+// percent is n as a percentage: "25%".
+func percent(n int) string { return strconv.Itoa(n) + "%" }
+
+// itoa is n in decimal.
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// flagDialogID is the id of one of a flag's dialogs: kind-name.
+func flagDialogID(kind, name string) string { return kind + "-" + name }
+
+// tokenLabel names a token: its name, or its id when it has none.
+func tokenLabel(t api.Token) string {
+	if strings.TrimSpace(t.Name) != "" {
+		return t.Name
+	}
+	return "token " + t.ID
 }

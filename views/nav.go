@@ -41,6 +41,12 @@ func ConsoleNav(v Viewer) []NavGroup {
 		{Label: "Security", Items: []NavItem{
 			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit, Permission: "admin:read"},
 		}},
+		{Label: "Operations", Items: []NavItem{
+			{Key: "flags", Label: "Feature flags", Href: api.PathConsoleFlags, Permission: "admin:read"},
+		}},
+		{Label: "Security", Items: []NavItem{
+			{Key: "tokens", Label: "API tokens", Href: api.PathConsoleTokens, Permission: "admin:super"},
+		}},
 		{Label: "Tools", Items: []NavItem{
 			{Key: "inbox", Label: "Inbox", Href: api.PathConsoleInbox, Permission: "posts:moderate"},
 			{Key: "api-docs", Label: "API reference", Href: api.PathAPIDocs, Permission: "posts:moderate"},

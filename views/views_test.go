@@ -77,11 +77,22 @@ func TestConsoleNav(t *testing.T) {
 		}
 		return seen
 	}
-	if got := keys(admin); !got["users"] || !got["dashboard"] || !got["inbox"] {
+	if got := keys(admin); !got["users"] || !got["dashboard"] || !got["inbox"] || !got["flags"] || got["tokens"] {
 		t.Errorf("an admin's sidebar: %v", got)
 	}
-	if got := keys(moderator); got["users"] || !got["dashboard"] || !got["inbox"] {
+	if got := keys(moderator); got["users"] || !got["dashboard"] || !got["inbox"] || got["flags"] {
 		t.Errorf("a moderator's sidebar: %v", got)
+	}
+	super := views.Viewer{Permissions: []string{"admin:super"}}
+	if got := keys(super); !got["flags"] || !got["tokens"] {
+		t.Errorf("a super admin's sidebar: %v", got)
+	}
+	var groups []string
+	for _, g := range views.ConsoleNav(super) {
+		groups = append(groups, g.Label)
+	}
+	if got, want := strings.Join(groups, ","), "Community,Insight,Operations,Security,Tools"; got != want {
+		t.Errorf("a super admin's groups: %s, want %s", got, want)
 	}
 	nav := views.ConsoleNav(admin)
 	nav[0].Items[0].Label = "changed"

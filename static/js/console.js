@@ -27,7 +27,7 @@
     const out = {};
     for (const el of form.elements) {
       const name = el.name;
-      if (!name || el.disabled || el.type === 'submit' || el.type === 'button') continue;
+      if (!name || el.disabled || el.type === 'submit' || el.type === 'button' || 'inPath' in el.dataset) continue;
       const kind = el.dataset.json || '';
       if (kind === 'list') {
         if (getPath(out, name) === undefined) setPath(out, name, []);
@@ -70,6 +70,14 @@
         }
         return;
       }
+      // A "{name}" in the path is the value of the form's control of that
+      // name (marked data-in-path, and so left out of the body): a new
+      // feature flag's PUT names the flag in its URL.
+      const form = formOf(d.elt);
+      d.path = d.path.replace(/\{([A-Za-z]+)\}/g, (m, k) => {
+        const el = form && form.elements.namedItem(k);
+        return el && 'inPath' in el.dataset ? encodeURIComponent(el.value.trim()) : m;
+      });
       d.headers['Content-Type'] = 'application/json';
       d.headers.Accept = 'text/html';
     },
@@ -159,7 +167,9 @@
 
   document.body.addEventListener('htmx:afterRequest', (e) => {
     const d = e.detail;
-    if (!d.successful) return;
+    // beforeSwap marks a 4xx as no error (it handles it), so htmx calls
+    // it successful: a refused form keeps its errors and stays open.
+    if (!d.successful || d.xhr.status >= 400) return;
     const form = formOf(d.elt);
     if (form && d.requestConfig.verb !== 'get') clearErrors(form);
     if (form && form.hasAttribute('data-reset-on-success') && d.requestConfig.verb !== 'get') {
@@ -167,7 +177,12 @@
       form.querySelectorAll('input, textarea').forEach((el) => el.dispatchEvent(new Event('input', { bubbles: true })));
     }
     const dialog = d.elt.closest && d.elt.closest('dialog');
-    if (dialog && dialog.open && d.requestConfig.verb !== 'get') dialog.close();
+    if (dialog && dialog.open && d.requestConfig.verb !== 'get') {
+      dialog.close();
+      // Now, not on the close event, which a refresh the answer set off
+      // may outrun by swapping the dialog out of the page.
+      releaseLock(dialog);
+    }
   });
 
   // ---- Dialogs -----------------------------------------------------------
@@ -235,6 +250,10 @@
   document.addEventListener('plaza:open', (e) => { if (e.target.dataset.lock) takeLock(e.target); }, true);
   document.addEventListener('close', (e) => { if (e.target.dataset && e.target.dataset.lock) releaseLock(e.target); }, true);
   window.addEventListener('pagehide', () => held.forEach((_, dialog) => releaseLock(dialog)));
+  // A dialog a refresh swaps out while it holds its lock lets go of it.
+  document.addEventListener('htmx:beforeCleanupElement', (e) => {
+    held.forEach((_, dialog) => { if (e.target.contains(dialog)) releaseLock(dialog); });
+  });
 
   // ---- Bulk selection ----------------------------------------------------
   // Row checkboxes (data-select) belong to a bulk form through their form
@@ -275,6 +294,16 @@
     if (!sel) return;
     const label = sel.selectedOptions.length ? sel.selectedOptions[0].textContent.trim() : '';
     document.querySelectorAll(`[data-verb-of="${CSS.escape(sel.id)}"]`).forEach((el) => { el.textContent = label; });
+  });
+
+  // ---- Range outputs -----------------------------------------------------
+  // A range input with data-output="<id>" shows its value, as a percentage,
+  // in that element while it moves.
+  document.addEventListener('input', (e) => {
+    const el = e.target;
+    if (!el.matches || !el.matches('input[type="range"][data-output]')) return;
+    const out = document.getElementById(el.dataset.output);
+    if (out) out.textContent = el.value + '%';
   });
 
   // ---- Copy buttons ------------------------------------------------------
