@@ -7,7 +7,7 @@ PKGS     := ./...
 FUZZTIME ?= 10s
 ASSETS   := static/css/app.css static/js/htmx.min.js static/vendor/swagger-ui/swagger-ui-bundle.js static/vendor/swagger-ui/swagger-ui.css tests/e2e/testdata/axe/axe.min.js
 
-.PHONY: run build test postgres-sample test-short check-generated check-assets generate css lint bench seed-bench contact-sheet gallery clean
+.PHONY: screenshots run build test postgres-sample test-short check-generated check-assets generate css lint bench seed-bench contact-sheet gallery clean
 
 run:
 	go run .
@@ -98,6 +98,11 @@ contact-sheet:
 
 gallery:
 	go run ./internal/ogimage/gallery -out docs/og
+
+# The console's pages in docs/console, taken by the browser tests from the
+# real pages (needs Chromium).
+screenshots:
+	PLAZA_SCREENSHOTS=$(CURDIR)/docs/console go test -count=1 -run '^TestConsolePages$$' ./tests/e2e
 
 clean:
 	rm -rf bin

@@ -37,14 +37,10 @@ func ConsoleNav(v Viewer) []NavGroup {
 		{Label: "Operations", Items: []NavItem{
 			{Key: "system", Label: "Jobs and backups", Href: api.PathConsoleSystem, Permission: "admin:read"},
 			{Key: "broadcasts", Label: "Broadcasts", Href: api.PathConsoleBroadcasts, Permission: "admin:read"},
-		}},
-		{Label: "Security", Items: []NavItem{
-			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit, Permission: "admin:read"},
-		}},
-		{Label: "Operations", Items: []NavItem{
 			{Key: "flags", Label: "Feature flags", Href: api.PathConsoleFlags, Permission: "admin:read"},
 		}},
 		{Label: "Security", Items: []NavItem{
+			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit, Permission: "admin:read"},
 			{Key: "tokens", Label: "API tokens", Href: api.PathConsoleTokens, Permission: "admin:super"},
 		}},
 		{Label: "Tools", Items: []NavItem{
