@@ -22,6 +22,8 @@ func TestConsolePages(t *testing.T) {
 	dir := os.Getenv("PLAZA_SCREENSHOTS")
 	if dir == "" {
 		dir = t.TempDir()
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	for _, who := range []struct {
 		name string
@@ -68,7 +70,7 @@ func checkPage(t *testing.T, p *rod.Page, url, file string) {
 			accessible(t, p, url+" ("+scheme+")")
 		}
 	}
-	img, err := p.Screenshot(true, &proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng})
+	img, err := p.Screenshot(false, &proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng})
 	if err == nil {
 		err = os.WriteFile(file, img, 0o644)
 	}
