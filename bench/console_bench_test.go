@@ -15,7 +15,8 @@ var consolePages = []string{
 	"/admin", "/admin?period=month", "/admin?period=year",
 	"/admin/users", "/admin/users?search=ann", "/admin/users?sort=post_count&order=desc", "/admin/users/%d",
 	"/admin/moderation", "/admin/reports", "/admin/reports/moderation",
-	"/admin/system", "/admin/broadcasts", "/admin/audit", "/admin/audit?action=user.ban", "/admin/inbox",
+	"/admin/system", "/admin/broadcasts", "/admin/feature-flags", "/admin/audit", "/admin/audit?action=user.ban",
+	"/admin/tokens", "/admin/inbox",
 }
 
 // BenchmarkConsolePages renders every console page as a browser asks for

@@ -111,6 +111,23 @@ func AdminV1(r Route) Route {
 	return r
 }
 
+// ConsolePage completes a console page that shows what the API route
+// apiRoute answers, from the same handler: the console family, no rate
+// scope of its own, admin:read unless the route names its permissions,
+// and HTML in its documentation.
+func ConsolePage(apiRoute string, r Route) Route {
+	r.Method, r.Family = http.MethodGet, api.FamilyConsole
+	if r.Scope == "" {
+		r.Scope = ScopeExempt
+	}
+	if len(r.Permissions) == 0 {
+		r.Permissions = []string{auth.PermAdminRead}
+	}
+	r.Doc.ContentType = "text/html"
+	r.Doc.Description = strings.TrimSpace("HTML for a browser and htmx; the same JSON as GET " + apiRoute + " otherwise. " + r.Doc.Description)
+	return r
+}
+
 // routes is Plaza's whole URL space.
 func routes(d Deps, hs handlerSet) []Route {
 	console, general, public := api.FamilyConsole, api.FamilyGeneral, api.FamilyPublic
@@ -127,38 +144,24 @@ func routes(d Deps, hs handlerSet) []Route {
 				Response: api.Health{}, ContentType: "text/html", Others: []Outcome{healthDown}}},
 		// The console's pages run the same handlers as the API routes they
 		// show, under the same permissions and audit actions (docs/console.md).
-		{Method: http.MethodGet, Path: api.PathConsoleUsers, Handler: hs.v1Users.List, Family: console, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: "users.list"},
-			Doc: Doc{Summary: "The console's users page", Query: api.V1UsersQuery{}, Response: api.V1PageOf[api.V1User]{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/users otherwise."}},
-		{Method: http.MethodGet, Path: api.PathConsoleUser, Handler: hs.v1Users.Get, Family: console, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: models.ViewUserAction, Target: "user"},
-			Doc: Doc{Summary: "The console's page of one user", Response: api.V1Of[api.V1UserDetail]{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/users/{id} otherwise."}},
-		{Method: http.MethodGet, Path: api.PathConsoleAudit, Handler: hs.audit.List, Family: console, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: "audit.view"},
-			Doc: Doc{Summary: "The console's audit log", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/audit-logs otherwise."}},
-		{Method: http.MethodGet, Path: api.PathConsoleSystem, Handler: hs.system.Jobs, Family: console, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: "system.jobs"},
-			Doc: Doc{Summary: "The console's jobs and backups page", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1Job]{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/system/jobs otherwise."}},
-		{Method: http.MethodGet, Path: api.PathConsoleBackups, Handler: hs.backups.List, Family: console, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: "backup.list"},
-			Doc: Doc{Summary: "The console's list of backups", Response: api.V1Of[[]api.V1Backup]{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/system/backups otherwise."}},
-		{Method: http.MethodGet, Path: api.PathConsoleBroadcasts, Handler: hs.broadcasts.List, Family: console, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: "notification.list"},
-			Doc: Doc{Summary: "The console's broadcasts page", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1Broadcast]{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/notifications/broadcasts otherwise."}},
+		ConsolePage("/api/v1/admin/users", Route{Path: api.PathConsoleUsers, Handler: hs.v1Users.List, Audit: Audit{Action: "users.list"},
+			Doc: Doc{Summary: "The console's users page", Query: api.V1UsersQuery{}, Response: api.V1PageOf[api.V1User]{}}}),
+		ConsolePage("/api/v1/admin/users/{id}", Route{Path: api.PathConsoleUser, Handler: hs.v1Users.Get, Audit: Audit{Action: models.ViewUserAction, Target: "user"},
+			Doc: Doc{Summary: "The console's page of one user", Response: api.V1Of[api.V1UserDetail]{}}}),
+		ConsolePage("/api/v1/admin/audit-logs", Route{Path: api.PathConsoleAudit, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
+			Doc: Doc{Summary: "The console's audit log", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
+		ConsolePage("/api/v1/admin/system/jobs", Route{Path: api.PathConsoleSystem, Handler: hs.system.Jobs, Audit: Audit{Action: "system.jobs"},
+			Doc: Doc{Summary: "The console's jobs and backups page", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1Job]{}}}),
+		ConsolePage("/api/v1/admin/system/backups", Route{Path: api.PathConsoleBackups, Handler: hs.backups.List, Audit: Audit{Action: "backup.list"},
+			Doc: Doc{Summary: "The console's list of backups", Response: api.V1Of[[]api.V1Backup]{}}}),
+		ConsolePage("/api/v1/admin/notifications/broadcasts", Route{Path: api.PathConsoleBroadcasts, Handler: hs.broadcasts.List, Audit: Audit{Action: "notification.list"},
+			Doc: Doc{Summary: "The console's broadcasts page", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1Broadcast]{}}}),
 		// The moderation queue is for moderators too, who hold posts:moderate
 		// and not the v1 family's admin:read and admin:write: its page and
 		// its actions are console routes of their own running the v1 posts
 		// handlers, with the same audit actions (docs/console.md).
-		{Method: http.MethodGet, Path: api.PathConsoleModeration, Handler: hs.v1Posts.List, Family: console, Scope: ScopeExempt,
-			Permissions: moderate, Audit: Audit{Action: "posts.list"},
-			Doc: Doc{Summary: "The console's moderation queue", Query: api.V1PostsQuery{}, Response: api.V1PageOf[api.V1Post]{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/posts otherwise, sorted by report count unless sort is given."}},
+		ConsolePage("/api/v1/admin/posts", Route{Path: api.PathConsoleModeration, Handler: hs.v1Posts.List, Permissions: moderate, Audit: Audit{Action: "posts.list"},
+			Doc: Doc{Summary: "The console's moderation queue", Query: api.V1PostsQuery{}, Response: api.V1PageOf[api.V1Post]{}, Description: "Sorted by report count unless sort is given."}}),
 		{Method: http.MethodPost, Path: api.PathConsoleBulkModerate, Handler: hs.v1Posts.BulkModerate, Family: console, Scope: ScopeExempt,
 			Permissions: moderate, Audit: Audit{Action: "posts.bulk_moderate"},
 			Doc: Doc{Summary: "The moderation queue's decision on up to 200 posts", Body: api.V1BulkModeration{}, Response: api.V1Of[api.V1BulkModerationResult]{},
@@ -178,25 +181,16 @@ func routes(d Deps, hs handlerSet) []Route {
 					http.StatusNotFound:  "No such post.",
 					http.StatusLocked:    "Another admin holds the post's edit lock (lockedBy, lockedAt).",
 				}}},
-		{Method: http.MethodGet, Path: api.PathConsoleReports, Handler: hs.reports.UserActivity, Family: console, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: "report.user_activity"},
-			Doc: Doc{Summary: "The console's user-activity report", Query: api.V1ActivityQuery{}, Response: api.V1PagedOf[api.V1ActivityReport]{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON (or CSV) as GET /api/v1/admin/reports/user-activity otherwise."}},
-		{Method: http.MethodGet, Path: api.PathConsoleModerationReport, Handler: hs.reports.Moderation, Family: console, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: "report.moderation"},
-			Doc: Doc{Summary: "The console's moderation report", Query: api.V1ModerationReportQuery{}, Response: api.V1Of[api.V1ModerationReport]{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON (or CSV) as GET /api/v1/admin/reports/moderation otherwise."}},
-		{Method: http.MethodGet, Path: api.PathConsoleFlags, Handler: hs.flags.List, Family: console, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminRead}, Audit: Audit{Action: "feature_flags.list"},
-			Doc: Doc{Summary: "The console's feature flags page", Response: api.V1Of[[]api.V1FeatureFlag]{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/feature-flags otherwise."}},
-		{Method: http.MethodGet, Path: api.PathConsoleTokens, Handler: hs.tokens.List, Family: console, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"},
-			Doc: Doc{Summary: "The console's API tokens page", Response: api.V1Of[[]api.Token]{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON as GET /api/v1/admin/tokens otherwise."}},
-		{Method: http.MethodGet, Path: api.PathConsoleInbox, Handler: hs.inbox.List, Family: console, Scope: ScopeExempt, Permissions: moderate,
-			Doc: Doc{Summary: "The console's inbox: your notifications", Query: api.InboxQuery{}, Response: api.Inbox{}, ContentType: "text/html",
-				Description: "HTML for a browser and htmx; the same JSON as GET /api/notifications otherwise."}},
+		ConsolePage("/api/v1/admin/reports/user-activity (or CSV)", Route{Path: api.PathConsoleReports, Handler: hs.reports.UserActivity, Audit: Audit{Action: "report.user_activity"},
+			Doc: Doc{Summary: "The console's user-activity report", Query: api.V1ActivityQuery{}, Response: api.V1PagedOf[api.V1ActivityReport]{}}}),
+		ConsolePage("/api/v1/admin/reports/moderation (or CSV)", Route{Path: api.PathConsoleModerationReport, Handler: hs.reports.Moderation, Audit: Audit{Action: "report.moderation"},
+			Doc: Doc{Summary: "The console's moderation report", Query: api.V1ModerationReportQuery{}, Response: api.V1Of[api.V1ModerationReport]{}}}),
+		ConsolePage("/api/v1/admin/feature-flags", Route{Path: api.PathConsoleFlags, Handler: hs.flags.List, Audit: Audit{Action: "feature_flags.list"},
+			Doc: Doc{Summary: "The console's feature flags page", Response: api.V1Of[[]api.V1FeatureFlag]{}}}),
+		ConsolePage("/api/v1/admin/tokens", Route{Path: api.PathConsoleTokens, Handler: hs.tokens.List, Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"},
+			Doc: Doc{Summary: "The console's API tokens page", Response: api.V1Of[[]api.Token]{}}}),
+		ConsolePage("/api/notifications", Route{Path: api.PathConsoleInbox, Handler: hs.inbox.List, Permissions: moderate,
+			Doc: Doc{Summary: "The console's inbox: your notifications", Query: api.InboxQuery{}, Response: api.Inbox{}}}),
 		{Method: http.MethodGet, Path: api.PathConsoleInboxBadge, Handler: hs.inbox.Badge, Family: console, Scope: ScopeExempt, Permissions: moderate,
 			Doc: Doc{Summary: "Your unread notifications, for the console's bell", Response: api.UnreadCount{}, ContentType: "text/html"}},
 		// The viewer is a page, not an API route (interface.md part 8 limits
