@@ -70,3 +70,9 @@ func (s *Store) databaseBytes(ctx context.Context) (int64, error) {
 	err := s.db(ctx).NewRaw(q).Scan(ctx, &n)
 	return n, err
 }
+
+// OpenReports counts the reports waiting for a moderator.
+func (s *Store) OpenReports(ctx context.Context) (int, error) {
+	n, err := s.db(ctx).NewSelect().Model((*PostReport)(nil)).Where("status = ?", ReportOpen).Count(ctx)
+	return int(n), err
+}
