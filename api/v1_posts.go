@@ -51,6 +51,7 @@ type V1PostsQuery struct {
 	Author       string `query:"author" description:"Only this user's posts (a user id)."`
 	Reported     bool   `query:"reported" description:"Only posts with open reports."`
 	ReportedOnly bool   `query:"reportedOnly" description:"The same as reported."`
+	NeedsReview  bool   `query:"needsReview" description:"Only posts awaiting a decision: with open reports, or flagged."`
 	Search       string `query:"search" minLength:"1" maxLength:"100" description:"A case-insensitive substring of the title."`
 	Sort         string `query:"sort" enum:"created_at,updated_at,report_count,title,createdAt,updatedAt,reportCount" default:"created_at"`
 	Order        string `query:"order" enum:"asc,desc" default:"desc"`
@@ -62,9 +63,12 @@ type V1PostParams struct {
 	Status   string
 	AuthorID *int64
 	Reported bool
-	Search   string
-	Sort     string
-	Desc     bool
+	// NeedsReview keeps the posts awaiting a decision: with open reports,
+	// or flagged.
+	NeedsReview bool
+	Search      string
+	Sort        string
+	Desc        bool
 }
 
 var v1PostSorts = map[string]string{
@@ -88,6 +92,8 @@ func ParseV1Posts(q url.Values) (V1PostParams, error) {
 		v, is := ParseChoice(q, name, "false", "true", "false")
 		issues, out.Reported = append(issues, is...), out.Reported || v == "true"
 	}
+	review, is := ParseChoice(q, "needsReview", "false", "true", "false")
+	issues, out.NeedsReview = append(issues, is...), review == "true"
 	out.Sort, is = parseSort(q, out.Sort, v1PostSorts, "created_at, updated_at, report_count, title")
 	issues = append(issues, is...)
 	out.Search, is = parseSearchTerm(q)

@@ -15,7 +15,7 @@ import (
 var consolePages = []string{
 	"/admin", "/admin?period=month", "/admin?period=year",
 	"/admin/users", "/admin/users?search=ann", "/admin/users?sort=post_count&order=desc", "/admin/users/%d",
-	"/admin/moderation", "/admin/reports", "/admin/reports/moderation",
+	"/admin/moderation", "/admin/moderation?needsReview=false", "/admin/moderation?status=flagged", "/admin/reports", "/admin/reports/moderation",
 	"/admin/system", "/admin/broadcasts", "/admin/feature-flags", "/admin/audit", "/admin/audit?action=user.ban",
 	"/admin/tokens", "/admin/inbox",
 }

@@ -39,9 +39,8 @@ type V1Posts struct {
 func (h V1Posts) List(c echo.Context) error {
 	q := c.QueryParams()
 	queue := c.Path() == api.PathConsoleModeration
-	if queue && q.Get("sort") == "" {
-		q = cloneValues(q)
-		q.Set("sort", "report_count")
+	if queue {
+		q = queueDefaults(q)
 	}
 	p, err := api.ParseV1Posts(q)
 	if err != nil {
@@ -49,7 +48,7 @@ func (h V1Posts) List(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	rows, total, err := h.Store.ListPostsAdmin(ctx, models.PostListFilter{
-		Status: p.Status, AuthorID: p.AuthorID, Reported: p.Reported, Search: p.Search, Sort: p.Sort, Desc: p.Desc,
+		Status: p.Status, AuthorID: p.AuthorID, Reported: p.Reported, NeedsReview: p.NeedsReview, Search: p.Search, Sort: p.Sort, Desc: p.Desc,
 		Limit: p.Page.Limit, Offset: p.Page.Offset,
 	})
 	if err != nil {
@@ -68,6 +67,18 @@ func (h V1Posts) List(c echo.Context) error {
 		return err
 	}
 	return respond(c, http.StatusOK, page, View{Partial: views.PostQueueList(list), Page: views.ModerationPage(list)})
+}
+
+// queueDefaults fills in what the moderation queue shows unless asked
+// otherwise: the posts awaiting a decision, most reported first.
+func queueDefaults(q url.Values) url.Values {
+	q = cloneValues(q)
+	for name, value := range map[string]string{"sort": "report_count", "needsReview": "true"} {
+		if q.Get(name) == "" {
+			q.Set(name, value)
+		}
+	}
+	return q
 }
 
 // cloneValues is a copy of q to change.

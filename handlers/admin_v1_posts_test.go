@@ -87,6 +87,7 @@ func TestV1PostsAndModeration(t *testing.T) {
 			"":                                   {"Bob's shed", "Bee hotel", "Compost tea", "Tomato blight", "Seed swap"},
 			"author=" + itoa(bob.ID):             {"Bob's shed"},
 			"reportedOnly=true":                  {"Tomato blight"},
+			"needsReview=true":                   {"Tomato blight"},
 			"reported=true&status=flagged":       nil,
 			"search=TOMATO":                      {"Tomato blight"},
 			"sort=title&order=asc&limit=2":       {"Bee hotel", "Bob's shed"},
@@ -121,6 +122,17 @@ func TestV1PostsAndModeration(t *testing.T) {
 		for action, status := range map[string]string{"hide": "hidden", "flag": "flagged"} {
 			if code, body := moderate(tea, `{"action":"`+action+`"}`); code != 200 || !strings.Contains(body, `"status":"`+status+`"`) {
 				t.Errorf("%s: %d %s", action, code, body)
+			}
+		}
+		// Approved, the blight awaits nothing; flagged, the tea does. The
+		// totals of all posts and of the flagged ones come from counters.
+		awaiting := listV1Posts(t, app, admin, "needsReview=true")
+		if got := awaiting.titles(); !slices.Equal(got, []string{"Compost tea"}) || awaiting.Meta.Pagination.Total != 1 {
+			t.Errorf("awaiting a decision: %v of %d", got, awaiting.Meta.Pagination.Total)
+		}
+		for query, want := range map[string]int{"": 5, "status=flagged": 1, "status=published": 4} {
+			if n := listV1Posts(t, app, admin, query).Meta.Pagination.Total; n != want {
+				t.Errorf("%q: total %d, want %d", query, n, want)
 			}
 		}
 		seed := postByTitle(t, db, "Seed swap")
@@ -267,9 +279,19 @@ func TestConsoleModerationRoutes(t *testing.T) {
 	if res := apptest.Do(t, app, "GET", api.PathAdminV1Posts, mod); res.Code != 403 {
 		t.Errorf("the v1 list for a moderator: %d", res.Code)
 	}
-	res := apptest.Do(t, app, "GET", api.PathConsoleModeration+"?limit=5", mod)
-	if res.Code != 200 || !strings.Contains(res.Body.String(), `"Queue one"`) {
-		t.Errorf("the queue's JSON for a moderator: %d %s", res.Code, res.Body)
+	queue := func(query string) string {
+		res := apptest.Do(t, app, "GET", api.PathConsoleModeration+query, mod)
+		if res.Code != 200 {
+			t.Errorf("the queue's JSON for a moderator (%s): %d %s", query, res.Code, res.Body)
+		}
+		return res.Body.String()
+	}
+	// The queue shows the posts awaiting a decision unless asked for all.
+	if body := queue("?limit=5"); !strings.Contains(body, `"total":0`) {
+		t.Errorf("the queue before any report or flag: %s", body)
+	}
+	if body := queue("?needsReview=false&limit=5"); !strings.Contains(body, `"Queue one"`) {
+		t.Errorf("the queue's all posts: %s", body)
 	}
 	htmx := http.Header{}
 	for k, v := range mod {
@@ -277,7 +299,7 @@ func TestConsoleModerationRoutes(t *testing.T) {
 	}
 	htmx.Set("HX-Request", "true")
 	htmx.Set("Accept", "text/html")
-	res = apptest.DoBody(t, app, "POST", api.ConsoleModeratePath(one), htmx, `{"action":"hide","reason":"Spam"}`)
+	res := apptest.DoBody(t, app, "POST", api.ConsoleModeratePath(one), htmx, `{"action":"hide","reason":"Spam"}`)
 	if res.Code != 200 || res.Body.Len() != 0 || !strings.Contains(res.Header().Get("HX-Trigger"), `"Post hidden"`) ||
 		!strings.Contains(res.Header().Get("HX-Trigger"), "plaza:posts") {
 		t.Errorf("hide through the queue: %d %q %q", res.Code, res.Header().Get("HX-Trigger"), res.Body)
@@ -291,6 +313,9 @@ func TestConsoleModerationRoutes(t *testing.T) {
 	}
 	if e := lastEntry(t, app, "posts.bulk_moderate"); e.Details["count"] != float64(2) {
 		t.Errorf("the posts.bulk_moderate audit entry: %v", e.Details)
+	}
+	if body := queue("?limit=5"); !strings.Contains(body, `"total":2`) {
+		t.Errorf("the queue after flagging two posts: %s", body)
 	}
 	if res := apptest.DoBody(t, app, "POST", api.ConsoleModeratePath(two), mod, `{"action":"delete"}`); res.Code != 403 {
 		t.Errorf("a moderator's delete: %d %s", res.Code, res.Body)

@@ -56,6 +56,7 @@ func TestDailyCountsFollowTheRows(t *testing.T) {
 		exec("UPDATE users SET last_login_at = ? WHERE id = ?", base.AddDate(0, 0, 3), users[0].ID)
 		exec("UPDATE posts SET status = 'published' WHERE id IN (?, ?)", posts[0].ID, posts[1].ID)
 		exec("UPDATE posts SET report_count = report_count + 1")
+		exec("UPDATE posts SET status = 'published' WHERE id = ?", posts[2].ID) // its open report keeps it awaiting a decision
 		exec("UPDATE post_reports SET status = 'resolved', resolved_at = ? WHERE post_id = ?", base.AddDate(0, 0, 2), posts[1].ID)
 		exec("UPDATE post_reports SET resolved_at = ? WHERE post_id = ?", base.AddDate(0, 0, 4), posts[0].ID)
 		exec("DELETE FROM posts WHERE id = ?", posts[3].ID)
@@ -93,5 +94,11 @@ func checkCounts(t *testing.T, db *bun.DB) {
 	db.QueryRowContext(context.Background(), "SELECT row_count FROM row_counts WHERE table_name = 'posts_flagged'").Scan(&counted)
 	if flagged != counted || flagged == 0 {
 		t.Errorf("flagged posts: counter %d, rows %d", counted, flagged)
+	}
+	var review, reviewCounted int
+	db.QueryRowContext(context.Background(), "SELECT count(*) FROM posts WHERE open_reports > 0 OR status = 'flagged'").Scan(&review)
+	db.QueryRowContext(context.Background(), "SELECT row_count FROM row_counts WHERE table_name = 'posts_review'").Scan(&reviewCounted)
+	if review != reviewCounted || review == 0 {
+		t.Errorf("posts awaiting a decision: counter %d, rows %d", reviewCounted, review)
 	}
 }

@@ -13,12 +13,16 @@ import (
 type PostListFilter struct {
 	Status   string // published, draft, hidden or flagged; "" for all
 	AuthorID *int64
-	Reported bool   // only posts with open reports
-	Search   string // a case-insensitive substring of the title
-	Sort     string // created_at, updated_at, report_count or title
-	Desc     bool
-	Limit    int
-	Offset   int
+	Reported bool // only posts with open reports
+	// NeedsReview keeps the posts awaiting a decision: with open reports,
+	// or flagged. Its condition is the posts_review_idx index's, word for
+	// word, so that the queue reads that index alone.
+	NeedsReview bool
+	Search      string // a case-insensitive substring of the title
+	Sort        string // created_at, updated_at, report_count or title
+	Desc        bool
+	Limit       int
+	Offset      int
 }
 
 // ListedPost is a post as the admin list shows it: with its author, the
@@ -60,11 +64,42 @@ func (s *Store) ListPostsAdmin(ctx context.Context, f PostListFilter) ([]ListedP
 	if err != nil {
 		return nil, 0, err
 	}
-	total, err := db.NewSelect().Model((*Post)(nil)).Apply(filterPosts(f)).Count(ctx)
+	total, err := s.countPosts(ctx, f)
 	if err != nil {
 		return nil, 0, err
 	}
-	return rows, int(total), s.attachReports(ctx, rows)
+	return rows, total, s.attachReports(ctx, rows)
+}
+
+// countPosts counts the posts f matches. All posts, the flagged ones and
+// those awaiting a decision are kept counted by triggers (row_counts);
+// counting them from the rows would read millions, or tens of thousands.
+func (s *Store) countPosts(ctx context.Context, f PostListFilter) (int, error) {
+	db := s.db(ctx)
+	counter := postCounter(f)
+	if counter == "" {
+		n, err := db.NewSelect().Model((*Post)(nil)).Apply(filterPosts(f)).Count(ctx)
+		return int(n), err
+	}
+	var n int
+	err := db.NewSelect().Table("row_counts").Column("row_count").Where("table_name = ?", counter).Scan(ctx, &n)
+	return n, err
+}
+
+// postCounter names the row_counts counter that holds f's count, if one does.
+func postCounter(f PostListFilter) string {
+	if f.AuthorID != nil || f.Reported || f.Search != "" {
+		return ""
+	}
+	switch {
+	case f.Status == PostFlagged: // flagged posts all await a decision
+		return "posts_flagged"
+	case f.Status != "":
+		return ""
+	case f.NeedsReview:
+		return "posts_review"
+	}
+	return "posts"
 }
 
 // listedPosts selects posts with their author and last moderation. The
@@ -93,6 +128,9 @@ func filterPosts(f PostListFilter) func(*bun.SelectQuery) *bun.SelectQuery {
 		}
 		if f.Reported {
 			q = q.Where("p.open_reports > 0")
+		}
+		if f.NeedsReview {
+			q = q.Where("(p.open_reports > 0 OR p.status = 'flagged')")
 		}
 		if f.Search != "" {
 			like := "LIKE"
@@ -243,7 +281,7 @@ func (s *Store) notifyAuthor(ctx context.Context, p *Post, m Moderation) error {
 	return nil
 }
 
-// RecountPosts sets the posts counters (row_counts: all, and flagged) to the posts there are,
+// RecountPosts sets the posts counters (row_counts: all, flagged, awaiting a decision) to the posts there are,
 // for writers that skip triggers (a bulk load as replica). It holds off
 // other writers of posts while it counts.
 func (s *Store) RecountPosts(ctx context.Context) error {
@@ -258,8 +296,17 @@ func (s *Store) RecountPosts(ctx context.Context) error {
 			return err
 		}
 		_, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts WHERE status = 'flagged') WHERE table_name = 'posts_flagged'")
-		return err
+		if err != nil {
+			return err
+		}
+		return recountReview(ctx, db)
 	})
+}
+
+// recountReview sets the counter of posts awaiting a decision.
+func recountReview(ctx context.Context, db bun.IDB) error {
+	_, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts WHERE open_reports > 0 OR status = 'flagged') WHERE table_name = 'posts_review'")
+	return err
 }
 
 // RecountOpenReports sets every reported post's count of open reports to
@@ -275,6 +322,9 @@ func (s *Store) RecountOpenReports(ctx context.Context) error {
 		}
 		_, err := db.NewRaw(`UPDATE posts SET open_reports = (SELECT count(*) FROM post_reports AS r
 			WHERE r.post_id = posts.id AND r.status = ?) WHERE id IN (SELECT post_id FROM post_reports)`, ReportOpen).Exec(ctx)
-		return err
+		if err != nil {
+			return err
+		}
+		return recountReview(ctx, db)
 	})
 }

@@ -18,6 +18,15 @@ type PostQueue struct {
 // ConsoleModeratePath is where the console's queue moderates a post.
 func ConsoleModeratePath(id string) string { return api.PathConsoleModeration + "/" + id }
 
+// queueShows is the queue's "show" choice: "true" for the posts awaiting
+// a decision (the default), "false" for all posts.
+func queueShows(q Query) string {
+	if q.Get("needsReview") == "false" {
+		return "false"
+	}
+	return "true"
+}
+
 // excerptLength is how many characters of a post the queue shows.
 const excerptLength = 160
 
