@@ -101,4 +101,10 @@ func checkCounts(t *testing.T, db *bun.DB) {
 	if review != reviewCounted || review == 0 {
 		t.Errorf("posts awaiting a decision: counter %d, rows %d", reviewCounted, review)
 	}
+	var open, openCounted int
+	db.QueryRowContext(context.Background(), "SELECT count(*) FROM post_reports WHERE status = 'open'").Scan(&open)
+	db.QueryRowContext(context.Background(), "SELECT row_count FROM row_counts WHERE table_name = 'reports_open'").Scan(&openCounted)
+	if open != openCounted || open == 0 {
+		t.Errorf("open reports: counter %d, rows %d", openCounted, open)
+	}
 }

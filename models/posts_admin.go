@@ -303,9 +303,14 @@ func (s *Store) RecountPosts(ctx context.Context) error {
 	})
 }
 
-// recountReview sets the counter of posts awaiting a decision.
+// recountReview sets the counters of posts awaiting a decision and of
+// open reports.
 func recountReview(ctx context.Context, db bun.IDB) error {
 	_, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts WHERE open_reports > 0 OR status = 'flagged') WHERE table_name = 'posts_review'")
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM post_reports WHERE status = 'open') WHERE table_name = 'reports_open'")
 	return err
 }
 

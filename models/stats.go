@@ -71,8 +71,10 @@ func (s *Store) databaseBytes(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// OpenReports counts the reports waiting for a moderator.
+// OpenReports is the number of reports waiting for a moderator, kept by
+// triggers (row_counts).
 func (s *Store) OpenReports(ctx context.Context) (int, error) {
-	n, err := s.db(ctx).NewSelect().Model((*PostReport)(nil)).Where("status = ?", ReportOpen).Count(ctx)
-	return int(n), err
+	var n int
+	err := s.db(ctx).NewSelect().Table("row_counts").Column("row_count").Where("table_name = 'reports_open'").Scan(ctx, &n)
+	return n, err
 }
