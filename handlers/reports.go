@@ -4,7 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -33,7 +35,7 @@ type Reports struct {
 // UserActivity answers GET /api/v1/admin/reports/user-activity: the users
 // active in the window (posts, sign-ins, events), in id order.
 func (h Reports) UserActivity(c echo.Context) error {
-	q := c.QueryParams()
+	q := consoleWindow(c, h.Now())
 	p, issues := api.ParseReport(q, h.Now().UTC())
 	user, more := api.ParseID(q, "userId")
 	details, evenMore := api.ParseBool(q, "includeDetails")
@@ -64,8 +66,29 @@ func (h Reports) UserActivity(c echo.Context) error {
 		}
 	}
 	res := api.Page(out, totals.Users, p.Page)
-	view := views.ActivityReport{Report: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", false)}
+	view := views.ActivityReport{Report: out, Pagination: res.Meta.Pagination, Query: reportQuery(c, q)}
 	return respond(c, http.StatusOK, res, View{Partial: views.ActivityReportTable(view), Page: views.ActivityReportPage(view)})
+}
+
+// consoleWindow is a report's query, where a console report without
+// dates gets the last 30 UTC days, today included, as dates: its form
+// shows them, and whole days read the daily roll-ups. The API's default
+// stays the 30 days before now.
+func consoleWindow(c echo.Context, now time.Time) url.Values {
+	q := c.QueryParams()
+	if !strings.HasPrefix(c.Path(), api.PathConsoleReports) || q.Get("startDate") != "" || q.Get("endDate") != "" {
+		return q
+	}
+	today := now.UTC().Truncate(24 * time.Hour)
+	q = cloneValues(q)
+	q.Set("startDate", today.Add(-api.DefaultReportSpan).AddDate(0, 0, 1).Format(time.DateOnly))
+	q.Set("endDate", today.Format(time.DateOnly))
+	return q
+}
+
+// reportQuery is a console report's URL state, with the window it shows.
+func reportQuery(c echo.Context, q url.Values) views.Query {
+	return views.Query{Path: c.Request().URL.Path, Values: q}
 }
 
 func (h Reports) addActivities(ctx context.Context, out *api.V1ActivityReport, rows []models.UserActivity, p api.ReportParams) error {
@@ -104,7 +127,7 @@ func (h Reports) activityCSV(c echo.Context, q models.ActivityQuery) error {
 // reports and moderation actions summed, or with format=csv the actions
 // themselves, one a row.
 func (h Reports) Moderation(c echo.Context) error {
-	q := c.QueryParams()
+	q := consoleWindow(c, h.Now())
 	p, issues := api.ParseReport(q, h.Now().UTC())
 	admin, more := api.ParseID(q, "adminId")
 	if issues = append(issues, more...); len(issues) > 0 {
@@ -129,7 +152,7 @@ func (h Reports) Moderation(c echo.Context) error {
 	for i, t := range r.TopReported {
 		out.TopReportedPosts[i] = api.V1ReportedPost{ID: itoa(t.ID), Title: t.Title, ReportCount: t.Reports}
 	}
-	view := views.ModerationReport{Report: out, Query: consoleQuery(c, "", false)}
+	view := views.ModerationReport{Report: out, Query: reportQuery(c, q)}
 	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.ModerationReportBody(view), Page: views.ModerationReportPage(view)})
 }
 

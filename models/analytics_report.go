@@ -438,7 +438,7 @@ func (s *Store) dailyEvents(ctx context.Context, w AnalyticsWindow, add func(key
 
 // dailySources are the rows each daily counter counts (the resolved
 // reports' are counted with their waits, by recountResolved).
-var dailySources = []dailyMetric{usersMade, lastLogins, postsMade, reportsMade, actionsDone}
+var dailySources = []dailyMetric{usersMade, lastLogins, postsMade, reportsMade, actionsDone, loginsMade}
 
 // RecountDailyCounts recomputes every daily counter from the rows, for
 // writers that skip triggers (a bulk load as replica). It holds off other
@@ -448,7 +448,7 @@ func (s *Store) RecountDailyCounts(ctx context.Context) error {
 		db := s.db(ctx)
 		pg := Dialect(db) == "postgres"
 		if pg {
-			if _, err := db.ExecContext(ctx, "LOCK TABLE users, posts, post_reports, moderation_actions IN SHARE MODE"); err != nil {
+			if _, err := db.ExecContext(ctx, "LOCK TABLE users, posts, post_reports, moderation_actions, logins IN SHARE MODE"); err != nil {
 				return err
 			}
 		}

@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"time"
@@ -131,23 +130,114 @@ func latest(times []anyTime) *time.Time {
 }
 
 // UserActivityPage reads a page of the report, with the totals of all its
-// rows, counted by the database.
+// rows. The users, and how many there are, come from the rolled-up days
+// (see activity_days.go); each listed user's figures, and the posts and
+// sign-ins in all, from the rows and the daily counters, so the cost
+// follows the page, not the window's activity. One user's report is read
+// from the rows.
 func (s *Store) UserActivityPage(ctx context.Context, q ActivityQuery) ([]UserActivity, ActivityTotals, error) {
+	if q.UserID != nil {
+		return s.oneUserActivity(ctx, q)
+	}
+	users, events, err := s.activeUsers(ctx, q.Start, q.End)
+	if err != nil {
+		return nil, ActivityTotals{}, err
+	}
+	t := ActivityTotals{Users: int(users.GetCardinality()), Events: events}
+	w := AnalyticsWindow{Start: q.Start, End: q.End, ToNow: !q.End.Before(s.now())}
+	if t.Posts, err = s.countMetric(ctx, postsMade, w); err != nil {
+		return nil, t, err
+	}
+	if t.Logins, err = s.countMetric(ctx, loginsMade, w); err != nil {
+		return nil, t, err
+	}
+	page, err := s.activityOf(ctx, usersPage(users, q.Offset, q.Limit), q.Start, q.End)
+	return page, t, err
+}
+
+// oneUserActivity is the report of q's one user, from the rows.
+func (s *Store) oneUserActivity(ctx context.Context, q ActivityQuery) ([]UserActivity, ActivityTotals, error) {
 	page := []UserActivity{}
 	err := s.EachUserActivity(ctx, q, func(r *UserActivity) error {
 		page = append(page, *r)
 		return nil
 	})
-	if err != nil {
-		return nil, ActivityTotals{}, err
+	t := ActivityTotals{Users: len(page)}
+	for _, r := range page {
+		t.Posts, t.Logins, t.Events = t.Posts+r.Posts, t.Logins+r.Logins, t.Events+r.Events
 	}
-	query, args := activityRows(q)
-	var t ActivityTotals
-	var sums [3]sql.NullInt64
-	err = s.db(ctx).QueryRowContext(ctx, "SELECT count(*), sum(posts), sum(logins), sum(events) FROM ("+query+") AS r", args...).
-		Scan(&t.Users, &sums[0], &sums[1], &sums[2])
-	t.Posts, t.Logins, t.Events = int(sums[0].Int64), int(sums[1].Int64), int(sums[2].Int64)
 	return page, t, err
+}
+
+// activityOf reads what each of users did in [start, end), in the order
+// given; users since deleted are left out.
+func (s *Store) activityOf(ctx context.Context, users []int64, start, end time.Time) ([]UserActivity, error) {
+	out := []UserActivity{}
+	if len(users) == 0 {
+		return out, nil
+	}
+	db := s.db(ctx)
+	var names []struct {
+		ID       int64
+		Username string
+	}
+	if err := db.NewSelect().TableExpr("users").Column("id", "username").Where("id IN (?)", bun.In(users)).Scan(ctx, &names); err != nil {
+		return nil, err
+	}
+	at := make(map[int64]*UserActivity, len(names))
+	rows := make([]UserActivity, len(names))
+	for i, n := range names {
+		rows[i] = UserActivity{UserID: n.ID, Username: n.Username}
+		at[n.ID] = &rows[i]
+	}
+	lasts := make(map[int64][]anyTime, len(names))
+	for _, src := range []struct {
+		table, who, when string
+		into             func(*UserActivity) *int
+	}{
+		{"posts", "author_id", "created_at", func(r *UserActivity) *int { return &r.Posts }},
+		{"logins", "user_id", "created_at", func(r *UserActivity) *int { return &r.Logins }},
+		{"analytics_events", "user_id", "occurred_at", func(r *UserActivity) *int { return &r.Events }},
+	} {
+		err := s.countEach(ctx, src.table, src.who, src.when, users, start, end, func(id int64, n int, last anyTime) {
+			if r := at[id]; r != nil {
+				*src.into(r) = n
+				lasts[id] = append(lasts[id], last)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range users {
+		if r := at[id]; r != nil {
+			r.LastActiveAt = latest(lasts[id])
+			out = append(out, *r)
+		}
+	}
+	return out, nil
+}
+
+// countEach counts, for each of users, their rows of table in [start,
+// end) and the latest time among them, through the (who, when) index.
+func (s *Store) countEach(ctx context.Context, table, who, when string, users []int64, start, end time.Time, fn func(int64, int, anyTime)) error {
+	rows, err := s.db(ctx).NewSelect().TableExpr(table).ColumnExpr("?, count(*), max(?)", bun.Ident(who), bun.Ident(when)).
+		Where("? IN (?)", bun.Ident(who), bun.In(users)).Where("? >= ? AND ? < ?", bun.Ident(when), start, bun.Ident(when), end).
+		GroupExpr("?", bun.Ident(who)).Rows(ctx)
+	if err != nil {
+		return fmt.Errorf("%s by user: %w", table, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var n int
+		var last anyTime
+		if err := rows.Scan(&id, &n, &last); err != nil {
+			return err
+		}
+		fn(id, n, last)
+	}
+	return rows.Err()
 }
 
 // Activity is one thing a user did: a post, a sign-in or an event.
@@ -261,9 +351,77 @@ func (s *Store) ModerationReport(ctx context.Context, q ModerationQuery) (*Moder
 	if err != nil {
 		return nil, err
 	}
-	err = db.NewSelect().TableExpr("post_reports AS r").Join("JOIN posts AS p ON p.id = r.post_id").
-		ColumnExpr("p.id, p.title, count(*) AS reports").Where("r.created_at >= ? AND r.created_at < ?", q.Start, q.End).
-		GroupExpr("p.id, p.title").OrderExpr("reports DESC, p.id").Limit(TopReportedCount).Scan(ctx, &out.TopReported)
+	out.TopReported, err = s.topReported(ctx, q.Start, q.End, TopReportedCount)
+	return out, err
+}
+
+// topReportedBatch is how many posts topReported weighs per statement.
+const topReportedBatch = 200
+
+// topReported finds the n posts with the most reports filed in [start,
+// end); ties go to the post reported most in all, then the newest. A
+// post's reports in any window are at most its reports in all
+// (report_count), so it walks the posts by report_count, most first, and
+// stops once no post left could displace the n found: a few hundred
+// posts, where grouping the window's reports reads every one of them.
+func (s *Store) topReported(ctx context.Context, start, end time.Time, n int) ([]ReportedPost, error) {
+	top := []ReportedPost{}
+	var after *ReportedPost // the last post weighed, with its report_count
+	for {
+		batch, err := s.postsByReportCount(ctx, after, topReportedBatch)
+		if err != nil || len(batch) == 0 {
+			return top, err
+		}
+		inWindow, err := s.reportsIn(ctx, batch, start, end)
+		if err != nil {
+			return nil, err
+		}
+		for i := range batch {
+			p := &batch[i]
+			if len(top) == n && p.Reports <= top[n-1].Reports {
+				return top, nil
+			}
+			if k := inWindow[p.ID]; k > 0 {
+				at := slices.IndexFunc(top, func(t ReportedPost) bool { return t.Reports < k })
+				if at < 0 {
+					at = len(top)
+				}
+				top = slices.Insert(top, at, ReportedPost{ID: p.ID, Title: p.Title, Reports: k})[:min(len(top)+1, n)]
+			}
+		}
+		after = &batch[len(batch)-1]
+	}
+}
+
+// postsByReportCount lists up to limit reported posts after after, by
+// report_count (in Reports) and id, both descending.
+func (s *Store) postsByReportCount(ctx context.Context, after *ReportedPost, limit int) ([]ReportedPost, error) {
+	var posts []ReportedPost
+	q := s.db(ctx).NewSelect().TableExpr("posts AS p").ColumnExpr("p.id, p.title, p.report_count AS reports").
+		Where("p.report_count > 0").OrderExpr("p.report_count DESC, p.id DESC").Limit(int64(limit))
+	if after != nil {
+		q = q.Where("(p.report_count, p.id) < (?, ?)", after.Reports, after.ID)
+	}
+	err := q.Scan(ctx, &posts)
+	return posts, err
+}
+
+// reportsIn counts each of posts' reports filed in [start, end).
+func (s *Store) reportsIn(ctx context.Context, posts []ReportedPost, start, end time.Time) (map[int64]int, error) {
+	ids := make([]int64, len(posts))
+	for i, p := range posts {
+		ids[i] = p.ID
+	}
+	var counts []struct {
+		PostID int64
+		N      int
+	}
+	err := s.db(ctx).NewSelect().TableExpr("post_reports").ColumnExpr("post_id, count(*) AS n").Where("post_id IN (?)", bun.In(ids)).
+		Where("created_at >= ? AND created_at < ?", start, end).GroupExpr("post_id").Scan(ctx, &counts)
+	out := make(map[int64]int, len(counts))
+	for _, c := range counts {
+		out[c.PostID] = c.N
+	}
 	return out, err
 }
 

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2/roaring64"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/uptrace/bun"
 )
 
@@ -40,6 +43,10 @@ type Store struct {
 	// Progressed, when set, hears every progress a maintenance job
 	// records, after it is stored; tests watch a job move with it.
 	Progressed func(job string, pct int)
+
+	// rollupCache keeps decoded activity roll-ups (activity_rollups.go).
+	rollupOnce  sync.Once
+	rollupCache *lru.Cache[rollupKey, *roaring64.Bitmap]
 }
 
 // NewStore returns a Store on db with the wall clock in UTC.

@@ -202,6 +202,11 @@ func (sd *seeder) run(ctx context.Context) (Result, error) {
 			return res, err
 		}
 	}
+	// Every past day's active users, as the analytics job would have
+	// rolled them up day by day, for the user-activity report.
+	if _, err := sd.s.RollUpPastActivity(ctx, 0); err != nil {
+		return res, err
+	}
 	return res, nil
 }
 

@@ -15,7 +15,16 @@ import (
 type Analytics interface {
 	RollUpAnalytics(ctx context.Context, day time.Time) error
 	DeleteOldEvents(ctx context.Context, before time.Time, batch int) (int64, error)
+	RollUpActivity(ctx context.Context, day time.Time) error
+	RollUpRecentHours(ctx context.Context) error
+	RollUpPastActivity(ctx context.Context, max int) (int, error)
+	RollUpActivityWithEventsBefore(ctx context.Context, cutoff time.Time) error
 }
+
+// pastActivityDays bounds how many past days one run rolls up for the
+// user-activity report, so that catching up after an upgrade or a bulk
+// load spreads over runs instead of making one long job.
+const pastActivityDays = 31
 
 // Retention is how long analytics events are kept.
 const Retention = 90 * 24 * time.Hour
@@ -25,8 +34,9 @@ const Retention = 90 * 24 * time.Hour
 const retentionBatch = 5000
 
 // AnalyticsArgs is the periodic roll-up of today and yesterday (yesterday
-// again, so events that arrive just after midnight are counted) followed by
-// the retention delete.
+// again, so events that arrive just after midnight are counted), of their
+// active users by day and by hour, and of past days whose active users
+// were never rolled up after they ended; then the retention delete.
 type AnalyticsArgs struct{}
 
 // Kind names the job in River's tables.
@@ -42,20 +52,38 @@ type analyticsWorker struct {
 
 func (w *analyticsWorker) Work(ctx context.Context, _ *river.Job[AnalyticsArgs]) error {
 	today := w.now().UTC().Truncate(24 * time.Hour)
+	if err := w.work(ctx, today); err != nil {
+		w.metrics.Jobs.WithLabelValues("analytics_rollup", "failed").Inc()
+		return err
+	}
+	w.metrics.Jobs.WithLabelValues("analytics_rollup", "completed").Inc()
+	return nil
+}
+
+func (w *analyticsWorker) work(ctx context.Context, today time.Time) error {
 	for _, day := range []time.Time{today.AddDate(0, 0, -1), today} {
 		if err := w.analytics.RollUpAnalytics(ctx, day); err != nil {
-			w.metrics.Jobs.WithLabelValues("analytics_rollup", "failed").Inc()
+			return err
+		}
+		if err := w.analytics.RollUpActivity(ctx, day); err != nil {
 			return err
 		}
 	}
-	n, err := w.analytics.DeleteOldEvents(ctx, w.now().Add(-Retention), retentionBatch)
+	if err := w.analytics.RollUpRecentHours(ctx); err != nil {
+		return err
+	}
+	if _, err := w.analytics.RollUpPastActivity(ctx, pastActivityDays); err != nil {
+		return err
+	}
+	cutoff := w.now().Add(-Retention)
+	n, err := w.analytics.DeleteOldEvents(ctx, cutoff, retentionBatch)
 	if err != nil {
-		w.metrics.Jobs.WithLabelValues("analytics_rollup", "failed").Inc()
 		return err
 	}
 	if n > 0 {
 		w.log.Info("deleted analytics events past retention", "deleted", n)
+		// The days whose events went must count only what is left.
+		return w.analytics.RollUpActivityWithEventsBefore(ctx, cutoff)
 	}
-	w.metrics.Jobs.WithLabelValues("analytics_rollup", "completed").Inc()
 	return nil
 }

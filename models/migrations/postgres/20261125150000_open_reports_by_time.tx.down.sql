@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS post_reports_open_created_idx;
