@@ -33,7 +33,7 @@ const (
 )
 
 // pipeline holds what the per-route middleware needs (docs/architecture.md,
-// "The request pipeline"): edge → text check → authentication → audit →
+// "The request pipeline"): edge → text check → block check → authentication → audit →
 // cross-origin check → rate limit → meter → authorization → handler.
 type pipeline struct {
 	cfg        config.Config
