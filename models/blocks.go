@@ -100,3 +100,18 @@ func (s *Store) DeleteBlock(ctx context.Context, id int64) (*Block, error) {
 	res, err := s.db(ctx).NewDelete().Model((*Block)(nil)).Where("id = ?", id).Exec(ctx)
 	return b, oneRow(res, err, "block")
 }
+
+// ExpiredBlockKept is how long an expired block stays listed, so that an
+// admin can see what just stopped applying, before the sweep deletes it.
+const ExpiredBlockKept = 30 * 24 * time.Hour
+
+// DeleteExpiredBlocks removes blocks expired for longer than
+// ExpiredBlockKept, for the periodic sweep. They stopped applying when
+// they expired; this only tidies the list.
+func (s *Store) DeleteExpiredBlocks(ctx context.Context) (int64, error) {
+	res, err := s.DB.NewDelete().Model((*Block)(nil)).Where("expires_at <= ?", s.now().Add(-ExpiredBlockKept)).Exec(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
