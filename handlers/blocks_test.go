@@ -239,7 +239,7 @@ func TestBlocksRefuse(t *testing.T) {
 }
 
 // TestBlockOAuth: a blocked address can neither start nor finish an
-// external sign-in.
+// external sign-in; a blocked email domain opens no new account.
 func TestBlockOAuth(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		f := newFakeOAuth(t)
@@ -256,6 +256,17 @@ func TestBlockOAuth(t *testing.T) {
 		wantBlocked(t, res, res.Body.String(), "callback")
 		res = apptest.Do(t, app, "GET", api.SignInProviderPath("github"), from(nil, "203.0.113.5"))
 		wantBlocked(t, res, res.Body.String(), "begin")
+
+		// An email domain block refuses a new account, not an existing one.
+		block(t, app, super, `{"kind":"email_domain","value":"example.com"}`)
+		res = signInWith(t, app, "github", "", nil)
+		if res.Code != http.StatusUnauthorized || !strings.Contains(res.Body.String(), "email domain") || len(links(t, app)) != 0 {
+			t.Errorf("a new account under a blocked domain: %d %s", res.Code, res.Body)
+		}
+		app.User(t, "ada@example.com")
+		if res := signInWith(t, app, "github", "", nil); res.Code != http.StatusSeeOther {
+			t.Errorf("an existing account under a blocked domain: %d %s", res.Code, res.Body)
+		}
 	})
 }
 

@@ -122,7 +122,7 @@ func newHandlers(d Deps) handlerSet {
 		version:    handlers.Version{Version: d.Version, Err: d.VersionErr},
 		dashboard:  handlers.Dashboard{Health: health, Stats: d.Store, Analytics: handlers.Analytics{Store: d.Store, Now: d.Now}},
 		signIn:     signIn,
-		oauth:      handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn},
+		oauth:      handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d)},
 		signOut:    handlers.SignOut{Sessions: d.Sessions},
 		session:    handlers.Session{Sessions: d.Sessions},
 		providers:  handlers.Providers{List: providers},
