@@ -24,6 +24,7 @@ test: check-generated
 	@$(MAKE) -s postgres-sample
 	go test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./internal/linkpreview
 	go test -run '^$$' -fuzz '^FuzzEndpoints$$' -fuzztime $(FUZZTIME) ./handlers
+	go test -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) ./internal/blocks
 
 # A sample of the PostgreSQL-backed tests, listed to show they ran. Without
 # PostgreSQL they skip, and that is only reported; REQUIRE_POSTGRES=1 makes

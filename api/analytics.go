@@ -33,6 +33,7 @@ func NewCollectAccepted(ids []string, batch bool) any {
 type CollectFailure struct {
 	Success bool          `json:"success"`
 	Error   string        `json:"error"`
+	Code    string        `json:"code,omitempty" enum:"IP_BLOCKED" description:"Only on a refusal by a block."`
 	Details []PathMessage `json:"details,omitempty"`
 }
 

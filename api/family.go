@@ -50,7 +50,11 @@ func (f Family) ErrorBody(e *Error) (int, any) {
 		if ve != nil {
 			details = ve.PathMessages()
 		}
-		return status, CollectFailure{Error: e.Message, Details: details}
+		var code string
+		if e.Code == CodeIPBlocked {
+			code = e.Code
+		}
+		return status, CollectFailure{Error: e.Message, Code: code, Details: details}
 	case FamilyAvatar:
 		return status, AvatarFailure{Error: e.Message, Status: status}
 	}

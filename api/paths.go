@@ -22,6 +22,7 @@ const (
 	PathConsoleFlags            = "/admin/feature-flags"
 	PathConsoleAudit            = "/admin/audit"
 	PathConsoleTokens           = "/admin/tokens"
+	PathConsoleBlocks           = "/admin/blocks"
 	PathConsoleInbox            = "/admin/inbox"
 	PathConsoleInboxBadge       = "/admin/inbox/badge"
 	PathStatic                  = "/static"
@@ -69,6 +70,8 @@ const (
 	PathAdminV1Moderate         = PathAdminV1Posts + "/:id/moderate"
 	PathAdminV1BulkModerate     = PathAdminV1Posts + "/bulk-moderate"
 	PathAdminLock               = PathAdminLocks + "/:type/:id"
+	PathAdminV1Blocks           = PathAdminV1 + "/blocks"
+	PathAdminV1Block            = PathAdminV1Blocks + "/:id"
 	PathAdminUnversioned        = "/api/admin"
 	PathAdminUsers              = PathAdminUnversioned + "/users"
 	PathAdminUserBan            = PathAdminUsers + "/:id/ban"
@@ -84,6 +87,9 @@ func CallbackPath(provider string) string { return "/api/auth/callback/" + provi
 
 // AdminTokenPath is one admin token's URL, by jti.
 func AdminTokenPath(jti string) string { return PathAdminTokens + "/" + jti }
+
+// AdminV1BlockPath is one block's URL.
+func AdminV1BlockPath(id string) string { return PathAdminV1Blocks + "/" + id }
 
 // ConsoleUserPath is one user's page in the console.
 func ConsoleUserPath(id int64) string { return PathConsoleUsers + "/" + itoa(id) }

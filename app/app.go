@@ -223,7 +223,8 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 	rt.onClose(d.Events.Close) // before the audit writer and the database: every accepted event is written
 	listening, stopListening := context.WithCancel(context.WithoutCancel(ctx))
 	rt.onClose(stopListening)
-	d.Principals, d.Flags = web.Caches(listening, rt.Store, dbURL, rt.Log)
+	caches := web.NewCaches(listening, rt.Store, dbURL, rt.Log)
+	d.Principals, d.Flags, d.Blocks = caches.Principals, caches.Flags, caches.Blocks
 	poolLog := rt.Log
 	if o.FirstStart {
 		poolLog = logging.Demote(poolLog, slog.LevelError)

@@ -57,6 +57,8 @@ type OAuth struct {
 	Sessions  OAuthSessions
 	// SignIn opens sessions and renders the sign-in page.
 	SignIn SignIn
+	// Blocks refuses new accounts with an email under a blocked domain.
+	Blocks BlockCheck
 }
 
 var errUnknownProvider = &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound, Message: "Unknown sign-in provider"}
@@ -98,7 +100,8 @@ func (h OAuth) Begin(c echo.Context) error {
 // Refusals are 401 UNAUTHORIZED (the sign-in page with the message for
 // browsers): a missing, mismatched or stale (OAuthStateTTL) state, a
 // provider error or refused code, no account id or email from the provider,
-// no verified email where one is needed, a banned or deactivated user. An unknown provider is 404; a provider whose user API fails, 502.
+// no verified email where one is needed, a banned or deactivated user, a
+// new account with an email under a blocked domain. An unknown provider is 404; a provider whose user API fails, 502.
 func (h OAuth) Callback(c echo.Context) error {
 	ctx := c.Request().Context()
 	noStore(c)
@@ -132,10 +135,16 @@ func (h OAuth) Callback(c echo.Context) error {
 	if gu.UserID == "" || strings.TrimSpace(gu.Email) == "" {
 		return h.refuse(c, name+" did not share an email address with Plaza", nil)
 	}
-	user, err := h.Users.LinkOAuthUser(ctx, identity(id, gu))
+	who := identity(id, gu)
+	if who.NoNewAccount, err = h.Blocks.EmailBlocked(ctx, who.Email); err != nil {
+		return err
+	}
+	user, err := h.Users.LinkOAuthUser(ctx, who)
 	var ue *models.UnverifiedEmailError
 	var ie *models.InactiveUserError
 	switch {
+	case errors.Is(err, models.ErrNewAccountRefused):
+		return h.refuse(c, "Plaza does not accept new accounts with this email domain", err)
 	case errors.As(err, &ue):
 		return h.refuse(c, "Your "+name+" email address is not verified; verify it with "+name+" and try again", err)
 	case errors.As(err, &ie):

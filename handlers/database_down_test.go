@@ -33,6 +33,7 @@ var downBodies = map[string]string{
 	http.MethodPost + " " + api.PathAdminV1BulkModerate: `{"postIds":["7"],"action":"hide"}`,
 	http.MethodPost + " " + api.PathAdminV1Broadcast:    `{"title":"T","message":"M","targets":["all"]}`,
 	http.MethodPost + " " + api.PathAdminV1Maintenance:  `{"action":"cache_clear"}`,
+	http.MethodPost + " " + api.PathAdminV1Blocks:       `{"kind":"ip","value":"203.0.113.0/24"}`,
 }
 
 // filesOnly are the admin routes that read BACKUP_DIR and not the

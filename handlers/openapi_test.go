@@ -182,6 +182,23 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 			`{"title":"Later","message":"M","targets":["all"],"schedule":"`+time.Now().Add(time.Hour).UTC().Format(time.RFC3339)+`"}`)
 		return sampleRequest{"/api/v1/admin/notifications/broadcasts?limit=5", e.super, "", 200}
 	},
+	"POST /api/v1/admin/blocks": asSuper("/api/v1/admin/blocks", `{"kind":"ip","value":"203.0.113.0/24","reason":"spam wave"}`, http.StatusCreated),
+	"GET /api/v1/admin/blocks": func(t *testing.T, e sampleEnv) sampleRequest {
+		apptest.DoBody(t, e.app, "POST", "/api/v1/admin/blocks", e.super, `{"kind":"email_domain","value":"listed.example"}`)
+		return sampleRequest{"/api/v1/admin/blocks?kind=email_domain", e.super, "", 200}
+	},
+	"DELETE /api/v1/admin/blocks/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		res := apptest.DoBody(t, e.app, "POST", "/api/v1/admin/blocks", e.super, `{"kind":"ip","value":"2001:db8::/32"}`)
+		var created struct{ Data api.V1Block }
+		if err := json.Unmarshal(res.Body.Bytes(), &created); err != nil {
+			t.Fatal(err)
+		}
+		return sampleRequest{api.AdminV1BlockPath(created.Data.ID), e.super, "", 200}
+	},
+	"GET /admin/blocks": func(t *testing.T, e sampleEnv) sampleRequest {
+		apptest.DoBody(t, e.app, "POST", "/api/v1/admin/blocks", e.super, `{"kind":"email_domain","value":"shown.example"}`)
+		return sampleRequest{"/admin/blocks", e.super, "", 200}
+	},
 	"GET /api/v1/admin/feature-flags": func(t *testing.T, e sampleEnv) sampleRequest {
 		apptest.DoBody(t, e.app, "PUT", "/api/v1/admin/feature-flags/listed", e.super, `{"enabled":true}`)
 		return sampleRequest{"/api/v1/admin/feature-flags", e.super, "", 200}

@@ -37,6 +37,8 @@ type UserStore interface {
 type Users struct {
 	Store    UserStore
 	Sessions Sessions
+	// Blocks refuses registrations with an email under a blocked domain.
+	Blocks BlockCheck
 }
 
 // Lengths of the profile's fields, in characters.
@@ -125,10 +127,17 @@ func (h Users) Register(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	ctx := c.Request().Context()
+	blocked, err := h.Blocks.EmailBlocked(ctx, reg.Email)
+	if err != nil {
+		return err
+	}
+	if blocked {
+		return api.Invalid(api.FieldIssue("email", "custom", "registrations with this email domain are not accepted"))
+	}
 	if reg.PasswordHash, err = auth.HashPassword(req.Password); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
 	var u *models.User
 	register := func(ctx context.Context) (err error) {
 		u, err = h.Store.RegisterUser(ctx, reg)

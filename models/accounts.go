@@ -26,7 +26,15 @@ type OAuthIdentity struct {
 	// and Email when a new user needs a username.
 	Username  string
 	AvatarURL string
+	// NoNewAccount refuses to open a new account for the identity
+	// (ErrNewAccountRefused): its email's domain is blocked. Existing
+	// accounts still sign in.
+	NoNewAccount bool
 }
+
+// ErrNewAccountRefused is LinkOAuthUser refusing to open an account for an
+// identity marked NoNewAccount.
+var ErrNewAccountRefused = errors.New("no new account for this email")
 
 // ErrEmailNotVerified is matched by *UnverifiedEmailError.
 var ErrEmailNotVerified = errors.New("email not verified")
@@ -116,6 +124,8 @@ func (s *Store) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 					return err
 				}
 			}
+		case errors.Is(err, sql.ErrNoRows) && id.NoNewAccount:
+			return ErrNewAccountRefused
 		case errors.Is(err, sql.ErrNoRows):
 			if u, err = createOAuthUser(ctx, tx, id, email, now); err != nil {
 				return err

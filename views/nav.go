@@ -42,6 +42,7 @@ func ConsoleNav(v Viewer) []NavGroup {
 		{Label: "Security", Items: []NavItem{
 			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit, Permission: "admin:read"},
 			{Key: "tokens", Label: "API tokens", Href: api.PathConsoleTokens, Permission: "admin:super"},
+			{Key: "blocks", Label: "Blocks", Href: api.PathConsoleBlocks, Permission: "admin:read"},
 		}},
 		{Label: "Tools", Items: []NavItem{
 			{Key: "inbox", Label: "Inbox", Href: api.PathConsoleInbox, Permission: "posts:moderate"},

@@ -23,6 +23,7 @@ import (
 	"github.com/plazahq/plaza/internal/analytics"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/avatar"
+	"github.com/plazahq/plaza/internal/blocks"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/flags"
 	"github.com/plazahq/plaza/internal/linkpreview"
@@ -54,6 +55,8 @@ type Deps struct {
 	// Principals remembers checked callers, Flags the feature flags (Caches).
 	Principals *auth.PrincipalCache
 	Flags      *flags.Cache
+	// Blocks holds the list of blocks the pipeline and registration check.
+	Blocks *blocks.Cache
 	// OAuthProviders are the enabled external sign-in providers.
 	OAuthProviders []goth.Provider
 	// Quotes gives the og-image its quotes when none is asked for.
@@ -70,6 +73,7 @@ func (d Deps) check() error {
 		"Store": d.Store == nil, "Logger": d.Logger == nil, "Static": d.Static == nil, "Now": d.Now == nil,
 		"Sessions": d.Sessions == nil, "Limiter": d.Limiter == nil, "Audit": d.Audit == nil, "Metrics": d.Metrics == nil,
 		"Events": d.Events == nil, "Principals": d.Principals == nil, "Flags": d.Flags == nil, "Quotes": d.Quotes == nil,
+		"Blocks": d.Blocks == nil,
 	} {
 		if missing {
 			return fmt.Errorf("web.New: Deps.%s is required", name)
@@ -102,7 +106,11 @@ func Routes(d Deps) []Route {
 func newPipeline(d Deps) *pipeline {
 	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
 		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals,
-		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL)}
+		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL), blocks: blockCheck(d)}
+}
+
+func blockCheck(d Deps) handlers.BlockCheck {
+	return handlers.BlockCheck{Store: d.Store, Cache: d.Blocks, Now: d.Now}
 }
 
 func newHandlers(d Deps) handlerSet {
@@ -114,7 +122,7 @@ func newHandlers(d Deps) handlerSet {
 		version:    handlers.Version{Version: d.Version, Err: d.VersionErr},
 		dashboard:  handlers.Dashboard{Health: health, Stats: d.Store, Analytics: handlers.Analytics{Store: d.Store, Now: d.Now}},
 		signIn:     signIn,
-		oauth:      handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn},
+		oauth:      handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d)},
 		signOut:    handlers.SignOut{Sessions: d.Sessions},
 		session:    handlers.Session{Sessions: d.Sessions},
 		providers:  handlers.Providers{List: providers},
@@ -137,7 +145,8 @@ func newHandlers(d Deps) handlerSet {
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},
 		static:     echo.StaticDirectoryHandler(d.Static, false),
 		search:     handlers.Search{Store: d.Store},
-		users:      handlers.Users{Store: d.Store, Sessions: d.Sessions},
+		users:      handlers.Users{Store: d.Store, Sessions: d.Sessions, Blocks: blockCheck(d)},
+		blocks:     handlers.Blocks{Store: d.Store, Now: d.Now},
 		posts:      handlers.Posts{Store: d.Store},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
@@ -243,21 +252,36 @@ func Server(addr string, h http.Handler) *http.Server {
 	}
 }
 
-// Caches builds the cache of checked callers for the pipeline and the
-// cache of feature flags, and keeps them honest (docs/architecture.md, "The
-// request pipeline"): on PostgreSQL a listener purges them whenever any
-// instance changes a user, role, token or flag, and they work only while
-// that listener listens; this instance's own changes purge them as they
-// commit. On SQLite they stay off: the embedded database answers in
-// microseconds anyway.
-func Caches(ctx context.Context, store *models.Store, db config.Database, log *slog.Logger) (*auth.PrincipalCache, *flags.Cache) {
-	principals, flagCache := auth.NewPrincipalCache(principalCacheSize, principalCacheTTL), new(flags.Cache)
+// Caches are the instance's caches of what rarely changes and is read on
+// many requests.
+type Caches struct {
+	// Principals are checked callers, Flags the feature flags, Blocks the
+	// list of blocks.
+	Principals *auth.PrincipalCache
+	Flags      *flags.Cache
+	Blocks     *blocks.Cache
+}
+
+// NewCaches builds the cache of checked callers for the pipeline, the
+// cache of feature flags and that of blocks, and keeps them honest
+// (docs/architecture.md, "The request pipeline"): on PostgreSQL a listener
+// purges them whenever any instance changes a user, role, token, flag or
+// block, and they work only while that listener listens; this instance's
+// own changes purge them as they commit. On SQLite, the one instance's own
+// changes are all there are: the callers and flags stay off (the embedded
+// database answers in microseconds anyway) and the blocks stay on, so that
+// checking an analytics request costs no query.
+func NewCaches(ctx context.Context, store *models.Store, db config.Database, log *slog.Logger) Caches {
+	cs := Caches{Principals: auth.NewPrincipalCache(principalCacheSize, principalCacheTTL), Flags: new(flags.Cache),
+		Blocks: new(blocks.Cache)}
 	store.Changed = func() {
-		principals.Purge()
-		flagCache.Purge()
+		cs.Principals.Purge()
+		cs.Flags.Purge()
+		cs.Blocks.Purge()
 	}
 	if db.Dialect != config.DialectPostgres {
-		return principals, flagCache
+		cs.Blocks.SetEnabled(true)
+		return cs
 	}
 	// Wait briefly for the first LISTEN, so the instance serves its first
 	// requests with the caches in use; a database slow to answer only
@@ -265,8 +289,9 @@ func Caches(ctx context.Context, store *models.Store, db config.Database, log *s
 	first := make(chan struct{})
 	var once sync.Once
 	listening := func(on bool) {
-		principals.SetEnabled(on)
-		flagCache.SetEnabled(on)
+		cs.Principals.SetEnabled(on)
+		cs.Flags.SetEnabled(on)
+		cs.Blocks.SetEnabled(on)
 		if on {
 			once.Do(func() { close(first) })
 		}
@@ -274,12 +299,15 @@ func Caches(ctx context.Context, store *models.Store, db config.Database, log *s
 	changed := func(table string) {
 		switch table {
 		case "feature_flags":
-			flagCache.Purge()
+			cs.Flags.Purge()
+		case "blocks":
+			cs.Blocks.Purge()
 		case models.CacheClearNotice:
-			principals.Purge()
-			flagCache.Purge()
+			cs.Principals.Purge()
+			cs.Flags.Purge()
+			cs.Blocks.Purge()
 		default:
-			principals.Purge()
+			cs.Principals.Purge()
 		}
 	}
 	go models.ListenChanges(ctx, db.DSN, log, listening, changed)
@@ -288,7 +316,7 @@ func Caches(ctx context.Context, store *models.Store, db config.Database, log *s
 	case <-time.After(listenerStartWait):
 	case <-ctx.Done():
 	}
-	return principals, flagCache
+	return cs
 }
 
 // The cache holds the busiest callers; its TTL bounds how stale a caller

@@ -214,6 +214,9 @@ func errorResponses(r Route, hasParams bool) []openapi.Response {
 	if unsafe(r.Method) && r.needsCaller() && errs[http.StatusForbidden] == "" {
 		errs[http.StatusForbidden] = "A cross-origin request riding on the session cookie."
 	}
+	if r.Blockable {
+		errs[http.StatusForbidden] = strings.TrimSpace(errs[http.StatusForbidden] + " The client's address is blocked (IP_BLOCKED).")
+	}
 	if hasParams {
 		errs[http.StatusNotFound] = "No such resource."
 	}

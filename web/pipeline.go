@@ -33,7 +33,7 @@ const (
 )
 
 // pipeline holds what the per-route middleware needs (docs/architecture.md,
-// "The request pipeline"): edge → text check → authentication → audit →
+// "The request pipeline"): edge → text check → block check → authentication → audit →
 // cross-origin check → rate limit → meter → authorization → handler.
 type pipeline struct {
 	cfg        config.Config
@@ -48,6 +48,7 @@ type pipeline struct {
 	metrics    *metrics.Metrics
 	ids        *requestIDs
 	headers    http.Header // the security headers
+	blocks     handlers.BlockCheck
 }
 
 type authErrKey struct{}
@@ -57,6 +58,9 @@ type metricsBearerKey struct{}
 // a route that needs no caller loads no session and looks up no principal.
 func (p *pipeline) chain(r Route) []echo.MiddlewareFunc {
 	mws := append(p.edge(r), p.checkText)
+	if r.Blockable {
+		mws = append(mws, p.refuseBlocked)
+	}
 	if r.needsCaller() {
 		mws = append(mws, echo.WrapMiddleware(p.sessions.LoadAndSave), p.authenticate)
 	}
@@ -71,6 +75,17 @@ func (p *pipeline) chain(r Route) []echo.MiddlewareFunc {
 		mws = append(mws, p.meter(r.Meter))
 	}
 	return append(mws, p.authorize(r))
+}
+
+// refuseBlocked refuses a request whose client address (TRUSTED_PROXIES
+// aware, ipExtractor) a block covers, from the instance's cache of blocks.
+func (p *pipeline) refuseBlocked(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := p.blocks.RefuseIP(c.Request().Context(), c.RealIP()); err != nil {
+			return err
+		}
+		return next(c)
+	}
 }
 
 // authenticate turns a bearer token or the session cookie into the

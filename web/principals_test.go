@@ -49,8 +49,12 @@ func TestCacheOffWhileListenerAway(t *testing.T) {
 	db := dbtest.Open(t, "postgres")
 	app := apptest.New(t, db)
 	sqlExec(t, app, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?`, models.ListenerName)
-	apptest.WaitFor(t, "the caches to turn off", func() bool { return !app.Deps.Principals.Enabled() && !app.Deps.Flags.Enabled() })
-	apptest.WaitFor(t, "the listener to come back", func() bool { return app.Deps.Principals.Enabled() && app.Deps.Flags.Enabled() })
+	apptest.WaitFor(t, "the caches to turn off", func() bool {
+		return !app.Deps.Principals.Enabled() && !app.Deps.Flags.Enabled() && !app.Deps.Blocks.Enabled()
+	})
+	apptest.WaitFor(t, "the listener to come back", func() bool {
+		return app.Deps.Principals.Enabled() && app.Deps.Flags.Enabled() && app.Deps.Blocks.Enabled()
+	})
 
 	u := app.User(t, "ada@example.com", auth.RoleAdmin)
 	h, _ := app.TokenFor(t, u.ID, auth.PermAdminRead)

@@ -41,6 +41,10 @@ type Route struct {
 	// Audit names the audit action of every request; the zero value means
 	// the route is not audited.
 	Audit Audit
+	// Blockable refuses requests from a blocked address (403 IP_BLOCKED)
+	// before anything else is read: sign-in, registration, posting and
+	// analytics. Admin routes never are, so that a block can be undone.
+	Blockable bool
 	// Quiet marks a high-volume public route (images crawlers fetch by the
 	// thousand): its successes write no access-log line; metrics count them.
 	Quiet bool
@@ -189,6 +193,8 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "The console's feature flags page", Response: api.V1Of[[]api.V1FeatureFlag]{}}}),
 		ConsolePage("/api/v1/admin/tokens", Route{Path: api.PathConsoleTokens, Handler: hs.tokens.List, Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"},
 			Doc: Doc{Summary: "The console's API tokens page", Response: api.V1Of[[]api.Token]{}}}),
+		ConsolePage("/api/v1/admin/blocks", Route{Path: api.PathConsoleBlocks, Handler: hs.blocks.List, Audit: Audit{Action: "blocks.list"},
+			Doc: Doc{Summary: "The console's blocks page", Query: api.V1BlocksQuery{}, Response: api.V1PageOf[api.V1Block]{}}}),
 		ConsolePage("/api/notifications", Route{Path: api.PathConsoleInbox, Handler: hs.inbox.List, Permissions: moderate,
 			Doc: Doc{Summary: "The console's inbox: your notifications", Query: api.InboxQuery{}, Response: api.Inbox{}}}),
 		{Method: http.MethodGet, Path: api.PathConsoleInboxBadge, Handler: hs.inbox.Badge, Family: console, Scope: ScopeExempt, Permissions: moderate,
@@ -225,7 +231,7 @@ func routes(d Deps, hs handlerSet) []Route {
 		// The collector answers 403 itself without a session (interface.md
 		// 5.3), and counts events, not requests.
 		{Method: http.MethodPost, Path: api.PathAnalyticsCollect, Handler: hs.collect.Handle, Family: api.FamilyCollector,
-			Scope: ScopeExempt, Meter: ScopeAnalyticsEvents,
+			Scope: ScopeExempt, Meter: ScopeAnalyticsEvents, Blockable: true,
 			Doc: Doc{Summary: "Record analytics events", Description: "One event, or a batch of 1 to 100; stored before the answer. " +
 				"Needs a signed-in session (the cookie; a bearer token is not a session). Bodies up to 256 KiB.",
 				Body: openapi.OneOf(api.CollectEvent{}, api.CollectBatch{}), Status: http.StatusAccepted,
@@ -242,14 +248,14 @@ func routes(d Deps, hs handlerSet) []Route {
 
 		{Method: http.MethodGet, Path: api.PathSignIn, Handler: hs.signIn.Page, Family: general, Scope: ScopeGeneral,
 			Doc: Doc{Summary: "The sign-in page", Query: api.CallbackQuery{}, ContentType: "text/html"}},
-		{Method: http.MethodPost, Path: api.PathSignIn, Handler: hs.signIn.Handle, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn,
+		{Method: http.MethodPost, Path: api.PathSignIn, Handler: hs.signIn.Handle, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, Blockable: true,
 			Doc: Doc{Summary: "Sign in with email and password", Body: api.SignInRequest{}, Response: api.Session{},
 				Description: "Sets the session cookie. A browser's form is answered with a redirect, or the page again with the message (401).",
 				Errors:      map[int]string{http.StatusUnauthorized: "Wrong email or password, or a banned or deactivated account."},
 				Others:      []Outcome{{Status: http.StatusSeeOther, Description: "A browser's form: to callbackUrl (this site only) or /admin."}}}},
-		{Method: http.MethodGet, Path: api.PathSignInProvider, Handler: hs.oauth.Begin, Family: general, Scope: ScopeGeneral,
+		{Method: http.MethodGet, Path: api.PathSignInProvider, Handler: hs.oauth.Begin, Family: general, Scope: ScopeGeneral, Blockable: true,
 			Doc: Doc{Summary: "Start signing in with a provider", Query: api.CallbackQuery{}, Status: http.StatusFound}},
-		{Method: http.MethodGet, Path: api.PathCallbackProvider, Handler: hs.oauth.Callback, Family: general, Scope: ScopeGeneral,
+		{Method: http.MethodGet, Path: api.PathCallbackProvider, Handler: hs.oauth.Callback, Family: general, Scope: ScopeGeneral, Blockable: true,
 			Doc: Doc{Summary: "Finish signing in with a provider", Query: api.OAuthCallbackQuery{}, Status: http.StatusSeeOther,
 				Description: "Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin.",
 				Errors: map[int]string{
@@ -424,6 +430,19 @@ func routes(d Deps, hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathFeatureFlags, Handler: hs.flags.ForUser, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Every feature flag's answer for you", Response: api.FlagsForUser{},
 				Description: "A stable hash of the flag's name and your id decides a rollout, so your answer stays put and raising the percentage only adds users."}},
+		// Blocks (docs/api.md, "Blocks"): these routes are never blocked
+		// themselves, so that an admin can undo a block.
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Blocks, Handler: hs.blocks.List, Audit: Audit{Action: "blocks.list"},
+			Doc: Doc{Summary: "List blocks, newest first", Query: api.V1BlocksQuery{}, Response: api.V1PageOf[api.V1Block]{},
+				Description: "Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire."}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1Blocks, Handler: hs.blocks.Create, Audit: Audit{Action: "block.create", Target: "block"},
+			Doc: Doc{Summary: "Block an address range or an email domain", Body: api.V1BlockRequest{}, Response: api.V1Of[api.V1Block]{},
+				Status: http.StatusCreated,
+				Description: "An ip block refuses sign-in, registration, posting and analytics from its range; an email_domain block " +
+					"refuses registration with an email under the domain or its subdomains. It applies on every instance at once.",
+				Errors: map[int]string{http.StatusConflict: "The kind and value are blocked already (CONFLICT, naming the block)."}}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1Block, Handler: hs.blocks.Delete, Audit: Audit{Action: "block.delete", Target: "block"},
+			Doc: Doc{Summary: "Delete a block", Response: api.V1Of[api.DeletedBlock]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditExport, Handler: hs.audit.Export, Permissions: []string{auth.PermAdminSuper},
@@ -442,12 +461,13 @@ func routes(d Deps, hs handlerSet) []Route {
 		// General API: users and posts (interface.md 4.9, DECISIONS.md section 5). Writes are audited when an
 		// admin or moderator acts on someone else's account or post (Audit.Optional, handlers keepAudit).
 		{Method: http.MethodGet, Path: api.PathUsers, Handler: hs.users.List, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List public profiles", Query: api.UserListQuery{}, Response: api.UserList{}}},
-		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Family: general, Scope: ScopeRegister, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated}},
+		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Family: general, Scope: ScopeRegister, Blockable: true, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated,
+			Description: "An email under a blocked domain is 422 on email."}},
 		{Method: http.MethodGet, Path: api.PathUser, Handler: hs.users.Get, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a user", Response: api.User{}}},
 		{Method: http.MethodPut, Path: api.PathUser, Handler: hs.users.Update, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.update", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a profile", Body: api.ProfileUpdate{}, Response: api.User{}}},
 		{Method: http.MethodDelete, Path: api.PathUser, Handler: hs.users.Delete, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.delete", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete an account", Body: api.AccountDeletion{}, Response: api.Deleted{}}},
 		{Method: http.MethodGet, Path: api.PathPosts, Handler: hs.posts.List, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List posts", Query: api.PostListQuery{}, Response: api.PostList{}}},
-		{Method: http.MethodPost, Path: api.PathPosts, Handler: hs.posts.Create, Family: general, Scope: ScopeGeneral, SignIn: true, Doc: Doc{Summary: "Write a post", Body: api.NewPost{}, Response: api.Post{}, Status: http.StatusCreated}},
+		{Method: http.MethodPost, Path: api.PathPosts, Handler: hs.posts.Create, Family: general, Scope: ScopeGeneral, SignIn: true, Blockable: true, Doc: Doc{Summary: "Write a post", Body: api.NewPost{}, Response: api.Post{}, Status: http.StatusCreated}},
 		{Method: http.MethodGet, Path: api.PathPost, Handler: hs.posts.Get, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a post", Response: api.Post{}}},
 		{Method: http.MethodPut, Path: api.PathPost, Handler: hs.posts.Update, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.update", Target: "post", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a post", Body: api.PostUpdate{}, Response: api.Post{}}},
 		{Method: http.MethodDelete, Path: api.PathPost, Handler: hs.posts.Delete, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.delete", Target: "post", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete a post", Response: api.Deleted{}}},
@@ -556,6 +576,7 @@ type handlerSet struct {
 	static      echo.HandlerFunc
 	users       handlers.Users
 	posts       handlers.Posts
+	blocks      handlers.Blocks
 
 	openAPI handlers.OpenAPI
 	apiDocs handlers.APIDocs

@@ -15,10 +15,11 @@ type Sweeper interface {
 	DeleteExpiredLocks(ctx context.Context) (int64, error)
 	DeleteExpiredAPITokens(ctx context.Context) (int64, error)
 	LiftExpiredBans(ctx context.Context) (int64, error)
+	DeleteExpiredBlocks(ctx context.Context) (int64, error)
 }
 
-// SweepArgs is the periodic clean-up of expired sessions, locks and tokens,
-// and the lifting of bans that have run out.
+// SweepArgs is the periodic clean-up of expired sessions, locks, tokens
+// and blocks, and the lifting of bans that have run out.
 type SweepArgs struct{}
 
 // Kind names the job in River's tables.
@@ -40,6 +41,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 		{"locks", w.sweeper.DeleteExpiredLocks},
 		{"tokens", w.sweeper.DeleteExpiredAPITokens},
 		{"bans", w.sweeper.LiftExpiredBans},
+		{"blocks", w.sweeper.DeleteExpiredBlocks},
 	}
 	for _, s := range steps {
 		n, err := s.fn(ctx)

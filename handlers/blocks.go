@@ -1,0 +1,169 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/blocks"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
+)
+
+// BlockStore is what the block routes need.
+type BlockStore interface {
+	Change(ctx context.Context, fn func(ctx context.Context) error) error
+	Blocks(ctx context.Context, kind string, limit, offset int) ([]models.Block, int, error)
+	CreateBlock(ctx context.Context, b *models.Block) error
+	DeleteBlock(ctx context.Context, id int64) (*models.Block, error)
+}
+
+// Blocks answers the admin's block routes (docs/api.md, "Blocks"): the
+// list, a new block and a block's deletion. Every change reaches the
+// instance's cache as it commits (Store.Changed) and every other
+// instance's through the change channel.
+type Blocks struct {
+	Store BlockStore
+	Now   func() time.Time
+}
+
+// List answers GET /api/v1/admin/blocks?kind=: newest first; and the
+// console's blocks page from the same result. An unknown kind is 422.
+func (h Blocks) List(c echo.Context) error {
+	q := c.QueryParams()
+	page, issues := api.ParsePage(q)
+	kind, given := api.QueryParam(q, "kind")
+	if given && kind != blocks.KindIP && kind != blocks.KindEmailDomain {
+		issues = append(issues, api.FieldIssue("kind", "invalid_enum_value", "kind must be ip or email_domain"))
+	}
+	if len(issues) > 0 {
+		return api.Invalid(issues...)
+	}
+	rows, total, err := h.Store.Blocks(c.Request().Context(), kind, page.Limit, page.Offset)
+	if err != nil {
+		return err
+	}
+	now := h.Now()
+	out := make([]api.V1Block, len(rows))
+	for i := range rows {
+		out[i] = v1Block(&rows[i], now)
+	}
+	res := api.Page(out, total, page)
+	query := consoleQuery(c, "", true)
+	query.Path = api.PathConsoleBlocks
+	l := views.BlockList{Blocks: out, Pagination: res.Meta.Pagination, Query: query}
+	return respond(c, http.StatusOK, res, View{Partial: views.BlockTable(l), Page: views.BlocksPage(l)})
+}
+
+// Create answers POST /api/v1/admin/blocks {kind, value, reason?,
+// expiresAt?}: 201 with the block, its value normalised; 422 on a bad
+// kind, value or expiry; 409 when the value is blocked already.
+func (h Blocks) Create(c echo.Context) error {
+	var req api.V1BlockRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	value, expires, err := req.Check(h.Now(), blocks.Normalize)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	b := &models.Block{Kind: req.Kind, Value: value, Reason: req.Reason, ExpiresAt: expires,
+		CreatedBy: &auth.PrincipalFrom(ctx).UserID}
+	err = h.Store.Change(ctx, func(ctx context.Context) error {
+		if err := h.Store.CreateBlock(ctx, b); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "block", itoa(b.ID), blockFields(b))
+		return nil
+	})
+	var dup *models.DuplicateBlockError
+	if errors.As(err, &dup) || errors.Is(err, models.ErrConflict) {
+		msg := value + " is blocked already"
+		if dup != nil {
+			msg += " (block " + itoa(dup.ID) + ")"
+		}
+		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: msg, Cause: err}
+	}
+	if err != nil {
+		return err
+	}
+	return respondAction(c, http.StatusCreated, api.OK(v1Block(b, h.Now())),
+		Done{Toast: "Blocked " + value, Events: []string{"plaza:blocks"}})
+}
+
+// Delete answers DELETE /api/v1/admin/blocks/{id}: {deleted, id}; an
+// unknown id is 404.
+func (h Blocks) Delete(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var gone *models.Block
+	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) (err error) {
+		if gone, err = h.Store.DeleteBlock(ctx, id); err == nil {
+			setAuditTarget(ctx, "block", itoa(id), map[string]any{"before": blockFields(gone)})
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return respondAction(c, http.StatusOK, api.OK(api.DeletedBlock{Deleted: true, ID: itoa(id)}),
+		Done{Toast: "Unblocked " + gone.Value, Events: []string{"plaza:blocks"}})
+}
+
+func v1Block(b *models.Block, now time.Time) api.V1Block {
+	return api.V1Block{ID: itoa(b.ID), Kind: b.Kind, Value: b.Value, Reason: b.Reason,
+		CreatedAt: api.Timestamp(b.CreatedAt), CreatedBy: optionalID(b.CreatedBy),
+		ExpiresAt: api.OptionalTimestamp(b.ExpiresAt), Expired: b.ExpiresAt != nil && !now.Before(*b.ExpiresAt)}
+}
+
+// blockFields are what the audit entry keeps of a block.
+func blockFields(b *models.Block) map[string]any {
+	return map[string]any{"kind": b.Kind, "value": b.Value, "reason": b.Reason, "expiresAt": api.OptionalTimestamp(b.ExpiresAt)}
+}
+
+// BlockRuleStore reads the blocks in force.
+type BlockRuleStore interface {
+	BlockRules(ctx context.Context) ([]blocks.Block, error)
+}
+
+// BlockCheck answers whether an address or an email's domain is blocked,
+// from the instance's cache of the list (blocks.Cache): once loaded, a
+// check costs no query.
+type BlockCheck struct {
+	Store BlockRuleStore
+	Cache *blocks.Cache
+	Now   func() time.Time
+}
+
+func (b BlockCheck) matcher(ctx context.Context) (*blocks.Matcher, error) {
+	return b.Cache.Get(func() ([]blocks.Block, error) { return b.Store.BlockRules(ctx) })
+}
+
+// RefuseIP is api.ErrIPBlocked when a block covers ip.
+func (b BlockCheck) RefuseIP(ctx context.Context, ip string) error {
+	m, err := b.matcher(ctx)
+	if err != nil {
+		return err
+	}
+	if m.IPStringBlocked(ip, b.Now()) {
+		return api.ErrIPBlocked
+	}
+	return nil
+}
+
+// EmailBlocked reports whether a block covers the email's domain.
+func (b BlockCheck) EmailBlocked(ctx context.Context, email string) (bool, error) {
+	m, err := b.matcher(ctx)
+	if err != nil {
+		return false, err
+	}
+	return m.EmailBlocked(email, b.Now()), nil
+}

@@ -1,0 +1,190 @@
+package blocks
+
+import (
+	"errors"
+	"net/netip"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestNormalize(t *testing.T) {
+	tests := []struct {
+		name, kind, value, want string
+		err                     error
+	}{
+		{"ipv4 address", KindIP, "203.0.113.7", "203.0.113.7/32", nil},
+		{"ipv4 cidr", KindIP, "203.0.113.0/24", "203.0.113.0/24", nil},
+		{"ipv4 cidr with host bits", KindIP, "203.0.113.9/24", "203.0.113.0/24", nil},
+		{"ipv6 address", KindIP, "2001:DB8::1", "2001:db8::1/128", nil},
+		{"ipv6 cidr", KindIP, " 2001:db8::/32 ", "2001:db8::/32", nil},
+		{"ipv4-mapped address", KindIP, "::ffff:203.0.113.7", "203.0.113.7/32", nil},
+		{"ipv4-mapped range", KindIP, "::ffff:203.0.113.0/120", "203.0.113.0/24", nil},
+		{"bad address", KindIP, "203.0.113.256", "", ErrIP},
+		{"bad prefix length", KindIP, "203.0.113.0/33", "", ErrIP},
+		{"zone", KindIP, "fe80::1%eth0", "", ErrIP},
+		{"domain in capitals", KindEmailDomain, "Example.COM.", "example.com", nil},
+		{"domain after @", KindEmailDomain, "@mail.example.com", "mail.example.com", nil},
+		{"one label", KindEmailDomain, "localhost", "", ErrDomain},
+		{"hyphen at label end", KindEmailDomain, "bad-.example.com", "", ErrDomain},
+		{"space inside", KindEmailDomain, "exa mple.com", "", ErrDomain},
+		{"email address", KindEmailDomain, "a@example.com", "", ErrDomain},
+		{"unknown kind", "asn", "64496", "", ErrKind},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Normalize(tt.kind, tt.value)
+			if got != tt.want || !errors.Is(err, tt.err) {
+				t.Errorf("Normalize(%q, %q) = %q, %v; want %q, %v", tt.kind, tt.value, got, err, tt.want, tt.err)
+			}
+		})
+	}
+}
+
+func TestMatcher(t *testing.T) {
+	now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	m := NewMatcher([]Block{
+		{Kind: KindIP, Value: "203.0.113.7/32"},
+		{Kind: KindIP, Value: "198.51.100.0/24"},
+		{Kind: KindIP, Value: "2001:db8::/32"},
+		{Kind: KindIP, Value: "192.0.2.1/32", ExpiresAt: now.Add(-time.Second)},
+		{Kind: KindIP, Value: "192.0.2.2/32", ExpiresAt: now.Add(time.Hour)},
+		{Kind: KindEmailDomain, Value: "example.com"},
+		{Kind: KindEmailDomain, Value: "old.test", ExpiresAt: now},
+		// One value twice: the longer block wins.
+		{Kind: KindEmailDomain, Value: "twice.test", ExpiresAt: now.Add(-time.Hour)},
+		{Kind: KindEmailDomain, Value: "twice.test"},
+	})
+	ips := []struct {
+		ip   string
+		want bool
+	}{
+		{"203.0.113.7", true},
+		{"203.0.113.8", false},
+		{"198.51.100.200", true},
+		{"198.51.101.1", false},
+		{"2001:db8:1234::9", true},
+		{"2001:db9::1", false},
+		{"::ffff:203.0.113.7", true},
+		{"::ffff:198.51.100.1", true},
+		{"fe80::1%eth0", false},
+		{"192.0.2.1", false},
+		{"192.0.2.2", true},
+		{"not an ip", false},
+	}
+	for _, tt := range ips {
+		if got := m.IPStringBlocked(tt.ip, now); got != tt.want {
+			t.Errorf("IPStringBlocked(%q) = %v, want %v", tt.ip, got, tt.want)
+		}
+	}
+	emails := []struct {
+		email string
+		want  bool
+	}{
+		{"a@example.com", true},
+		{"a@EXAMPLE.com", true},
+		{"a@mail.example.com", true},
+		{"a@deep.mail.example.com.", true},
+		{"a@notexample.com", false},
+		{"a@example.community", false},
+		{"a@old.test", false},
+		{"a@twice.test", true},
+		{"no at sign", false},
+	}
+	for _, tt := range emails {
+		if got := m.EmailBlocked(tt.email, now); got != tt.want {
+			t.Errorf("EmailBlocked(%q) = %v, want %v", tt.email, got, tt.want)
+		}
+	}
+	if m.IPBlocked(netip.Addr{}, now) {
+		t.Error("the zero address is blocked")
+	}
+	var none *Matcher
+	if none.IPStringBlocked("203.0.113.7", now) || none.EmailBlocked("a@example.com", now) {
+		t.Error("a nil matcher blocks")
+	}
+}
+
+// TestCache: a purge while a load runs keeps the load's answer out of the
+// cache; a disabled cache loads every time.
+func TestCache(t *testing.T) {
+	var c Cache
+	loads := 0
+	load := func() ([]Block, error) { loads++; return []Block{{Kind: KindIP, Value: "203.0.113.7/32"}}, nil }
+	c.Get(load)
+	c.Get(load)
+	if loads != 2 || c.Loaded() {
+		t.Fatalf("disabled: %d loads, loaded %v; want 2, false", loads, c.Loaded())
+	}
+	c.SetEnabled(true)
+	c.Get(load)
+	m, _ := c.Get(load)
+	if loads != 3 || !m.IPStringBlocked("203.0.113.7", time.Now()) {
+		t.Fatalf("enabled: %d loads; want 3", loads)
+	}
+	c.Purge()
+	c.Get(func() ([]Block, error) { c.Purge(); return nil, nil })
+	if c.Loaded() {
+		t.Error("a load that raced a purge was kept")
+	}
+	if _, err := c.Get(func() ([]Block, error) { return nil, errors.New("down") }); err == nil {
+		t.Error("a failed load answered no error")
+	}
+}
+
+// TestCacheConcurrent is for -race: readers, purges and loads at once.
+func TestCacheConcurrent(t *testing.T) {
+	var c Cache
+	c.SetEnabled(true)
+	load := func() ([]Block, error) { return []Block{{Kind: KindIP, Value: "203.0.113.0/24"}}, nil }
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				if i%4 == 0 {
+					c.Purge()
+					continue
+				}
+				m, err := c.Get(load)
+				if err != nil || !m.IPStringBlocked("203.0.113.9", time.Now()) {
+					t.Error("a reader missed the block")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// FuzzNormalize: whatever Normalize accepts is already normal and matches
+// itself.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"203.0.113.7", "2001:db8::/32", "::ffff:1.2.3.4/120", "Example.com.", "@a.b", "1.2.3.4/0", "a..b", "xn--bcher-kva.example"} {
+		f.Add(KindIP, s)
+		f.Add(KindEmailDomain, s)
+	}
+	f.Fuzz(func(t *testing.T, kind, value string) {
+		got, err := Normalize(kind, value)
+		if err != nil {
+			return
+		}
+		again, err := Normalize(kind, got)
+		if err != nil || again != got {
+			t.Fatalf("Normalize(%q, %q) = %q, which normalises to %q, %v", kind, value, got, again, err)
+		}
+		m := NewMatcher([]Block{{Kind: kind, Value: got}})
+		now := time.Now()
+		switch kind {
+		case KindIP:
+			if !m.IPStringBlocked(netip.MustParsePrefix(got).Addr().String(), now) {
+				t.Fatalf("block %q does not cover its own address", got)
+			}
+		case KindEmailDomain:
+			if !m.EmailBlocked("a@"+got, now) || !m.EmailBlocked("a@sub."+got, now) {
+				t.Fatalf("block %q does not cover its own domain", got)
+			}
+		}
+	})
+}
