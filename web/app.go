@@ -139,6 +139,7 @@ func newHandlers(d Deps) handlerSet {
 		search:     handlers.Search{Store: d.Store},
 		users:      handlers.Users{Store: d.Store, Sessions: d.Sessions},
 		posts:      handlers.Posts{Store: d.Store},
+		sessions:   handlers.UserSessions{Store: d.Store, Sessions: d.Sessions},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
 		openAPI: handlers.OpenAPI{Document: openAPIOnce(d)},
@@ -211,7 +212,7 @@ const (
 // SessionIdle without a request or SessionLifetime in all.
 func NewSessions(store *models.Store, publicURL string) *scs.SessionManager {
 	sm := scs.New()
-	sm.Store = store.Sessions(SessionIdle)
+	sm.Store = store.Sessions(SessionIdle, describeSession)
 	sm.Codec = sessionCodec{}
 	sm.Lifetime = SessionLifetime
 	sm.Cookie.Name = "plaza_session"

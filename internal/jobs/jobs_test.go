@@ -24,7 +24,7 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 		ctx := context.Background()
 		store := models.NewStore(db)
 		for id, expires := range map[string]time.Time{"old": time.Now().Add(-time.Minute), "live": time.Now().Add(time.Hour)} {
-			if err := store.Sessions(0).CommitCtx(ctx, id, []byte("x"), expires); err != nil {
+			if err := store.Sessions(0, nil).CommitCtx(ctx, id, []byte("x"), expires); err != nil {
 				t.Fatalf("session %s: %v", id, err)
 			}
 		}
