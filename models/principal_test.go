@@ -117,3 +117,34 @@ func sessionFound(t *testing.T, ss models.SessionStore, token string) bool {
 	}
 	return ok
 }
+
+// TestEndedSessionStaysEnded: a request still running on a session when it
+// was revoked cannot write it back when it ends.
+func TestEndedSessionStaysEnded(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		ss := s.Sessions(time.Hour, func([]byte) models.SessionMeta { return models.SessionMeta{UserID: 7} })
+		exp := time.Now().Add(time.Hour)
+		for _, tok := range []string{"a", "b"} {
+			if err := ss.CommitCtx(ctx, tok, []byte("x"), exp); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, err := s.EndUserSessions(ctx, 7, "b"); err != nil || n != 1 {
+			t.Fatalf("end others: %d %v", n, err)
+		}
+		if err := ss.CommitCtx(ctx, "a", []byte("x"), exp); err != nil { // the late write-back
+			t.Fatal(err)
+		}
+		if sessionFound(t, ss, "a") || !sessionFound(t, ss, "b") {
+			t.Error("an ended session came back, or the kept one ended")
+		}
+		if err := s.EndUserSession(ctx, 7, models.SessionID("a")); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("ending an ended session: %v, want ErrNotFound", err)
+		}
+		if err := s.EndUserSession(ctx, 8, models.SessionID("b")); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("another user's session: %v, want ErrNotFound", err)
+		}
+	})
+}
