@@ -112,7 +112,7 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		id := sessionID(e.app.SessionFor(t, u.ID))
 		return sampleRequest{api.AdminV1UserSessionsPath(itoa(u.ID)) + "/" + id, e.super, "", 200}
 	},
-	"GET /api/auth/signout":   getSample("/api/auth/signout", 200),
+	"GET /api/auth/signout": getSample("/api/auth/signout", 200),
 	"POST /api/auth/signout": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "leaving@example.com")
 		return sampleRequest{"/api/auth/signout", e.app.SessionFor(t, u.ID), "", 200}
