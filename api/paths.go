@@ -40,6 +40,7 @@ const (
 	PathProviders               = "/api/auth/providers"
 	PathSignOut                 = "/api/auth/signout"
 	PathSessions                = "/api/auth/sessions"
+	PathPassword                = "/api/auth/password"
 	PathSessionOne              = PathSessions + "/:id"
 	PathConsoleAccountSessions  = "/admin/account/sessions"
 	PathConsoleUserSessions     = PathConsoleUser + "/sessions"

@@ -24,3 +24,16 @@ type UserSessions struct {
 type SessionsRevoked struct {
 	Revoked int `json:"revoked"`
 }
+
+// PasswordChange is the body of POST /api/auth/password.
+type PasswordChange struct {
+	CurrentPassword string `json:"currentPassword"`
+	NewPassword     string `json:"newPassword"`
+}
+
+// PasswordChanged answers POST /api/auth/password: how many other sessions
+// the change ended.
+type PasswordChanged struct {
+	Changed         bool `json:"changed" const:"true"`
+	RevokedSessions int  `json:"revokedSessions"`
+}

@@ -91,6 +91,10 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		other := e.app.SessionFor(t, u.ID)
 		return sampleRequest{api.SessionPath(sessionID(other)), e.app.SessionFor(t, u.ID), "", 200}
 	},
+	"POST /api/auth/password": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.UserWithPassword(t, "changer@example.com", "correct horse")
+		return sampleRequest{api.PathPassword, e.app.SessionFor(t, u.ID), `{"currentPassword":"correct horse","newPassword":"battery staple 42"}`, 200}
+	},
 	"GET /admin/account/sessions": asSuper(api.PathConsoleAccountSessions, "", 200),
 	"GET /admin/users/{id}/sessions": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "carded@example.com")

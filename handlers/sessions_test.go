@@ -223,3 +223,32 @@ func mustUserID(t *testing.T, app *apptest.App, email string) string {
 	}
 	return itoa(u.ID)
 }
+
+// TestPasswordChangeEndsOtherSessions: a password change ends every other
+// session of the user's in its transaction and keeps the current one; a
+// wrong current password or a weak new one changes nothing.
+func TestPasswordChangeEndsOtherSessions(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		app.UserWithPassword(t, "ada@example.com", "correct horse")
+		here := signIn(t, app, "ada@example.com", "correct horse", firefoxLinux)
+		there := signIn(t, app, "ada@example.com", "correct horse", firefoxLinux)
+
+		res := apptest.DoBody(t, app, "POST", api.PathPassword, here, `{"currentPassword":"wrong one","newPassword":"battery staple 42"}`)
+		if res.Code != 403 || !signedIn(t, app, there) {
+			t.Fatalf("wrong current password: %d %s", res.Code, res.Body)
+		}
+		res = apptest.DoBody(t, app, "POST", api.PathPassword, here, `{"currentPassword":"correct horse","newPassword":"short"}`)
+		if res.Code != 422 || !strings.Contains(res.Body.String(), "newPassword") {
+			t.Fatalf("weak new password: %d %s", res.Code, res.Body)
+		}
+		res = apptest.DoBody(t, app, "POST", api.PathPassword, here, `{"currentPassword":"correct horse","newPassword":"battery staple 42"}`)
+		if res.Code != 200 || !strings.Contains(res.Body.String(), `"revokedSessions":1`) {
+			t.Fatalf("change: %d %s", res.Code, res.Body)
+		}
+		if signedIn(t, app, there) || !signedIn(t, app, here) {
+			t.Error("the change must end the other session and keep this one")
+		}
+		signIn(t, app, "ada@example.com", "battery staple 42", firefoxLinux)
+	})
+}

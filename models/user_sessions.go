@@ -97,3 +97,21 @@ func deref(t *time.Time) time.Time {
 	}
 	return *t
 }
+
+// ChangePassword sets the user's password hash and ends every session of
+// the user's but the one of token keep ("" keeps none), in one
+// transaction: whoever knew the old password is signed out everywhere
+// else. It says how many sessions it ended.
+func (s *Store) ChangePassword(ctx context.Context, userID int64, hash, keep string) (int, error) {
+	var n int
+	err := s.Change(ctx, func(ctx context.Context) error {
+		res, err := s.db(ctx).NewUpdate().Model((*User)(nil)).Set("password_hash = ?", hash).
+			Set("updated_at = ?", s.now()).Where("id = ?", userID).Exec(ctx)
+		if err := oneRow(res, err, "user"); err != nil {
+			return err
+		}
+		n, err = s.EndUserSessions(ctx, userID, keep)
+		return err
+	})
+	return n, err
+}

@@ -140,6 +140,7 @@ func newHandlers(d Deps) handlerSet {
 		users:      handlers.Users{Store: d.Store, Sessions: d.Sessions},
 		posts:      handlers.Posts{Store: d.Store},
 		sessions:   handlers.UserSessions{Store: d.Store, Sessions: d.Sessions},
+		password:   handlers.ChangePassword{Store: d.Store, Sessions: d.Sessions},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
 		openAPI: handlers.OpenAPI{Document: openAPIOnce(d)},

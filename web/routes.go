@@ -279,6 +279,14 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "Revoke one of your sessions", Response: api.SessionsRevoked{},
 				Description: "By the id the list gives; revoking the current session signs you out.",
 				Errors:      map[int]string{http.StatusNotFound: "No live session of yours has this id."}}},
+		{Method: http.MethodPost, Path: api.PathPassword, Handler: hs.password.Handle, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+			Doc: Doc{Summary: "Change your password", Body: api.PasswordChange{}, Response: api.PasswordChanged{},
+				Description: "Every other session of yours ends in the same transaction; the one this request came with stays. " +
+					"A wrong current password counts as a failed sign-in for your email.",
+				Errors: map[int]string{
+					http.StatusForbidden:       "The current password is wrong, or the account has none (it signs in through a provider).",
+					http.StatusTooManyRequests: "Too many failed sign-ins or password checks for this email or IP.",
+				}}},
 		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Permissions: moderate,
 			Doc: Doc{Summary: "The console's \"Your sessions\" page", Response: api.UserSessions{}}}),
 		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List,
@@ -586,6 +594,7 @@ type handlerSet struct {
 	users       handlers.Users
 	posts       handlers.Posts
 	sessions    handlers.UserSessions
+	password    handlers.ChangePassword
 
 	openAPI handlers.OpenAPI
 	apiDocs handlers.APIDocs
