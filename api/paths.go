@@ -40,6 +40,13 @@ const (
 	PathSession                 = "/api/auth/session"
 	PathProviders               = "/api/auth/providers"
 	PathSignOut                 = "/api/auth/signout"
+	PathSessions                = "/api/auth/sessions"
+	PathPassword                = "/api/auth/password"
+	PathSessionOne              = PathSessions + "/:id"
+	PathConsoleAccountSessions  = "/admin/account/sessions"
+	PathConsoleUserSessions     = PathConsoleUser + "/sessions"
+	PathAdminV1UserSessions     = PathAdminV1User + "/sessions"
+	PathAdminV1UserSession      = PathAdminV1UserSessions + "/:sessionId"
 	PathAdminV1                 = "/api/v1/admin"
 	PathAdminTokens             = PathAdminV1 + "/tokens"
 	PathAdminToken              = PathAdminTokens + "/:id"
@@ -147,3 +154,16 @@ const (
 	PathOpenAPI = "/api/openapi.json"
 	PathAPIDocs = "/api/docs"
 )
+
+// SessionPath is one of one's own sessions, by its public id.
+func SessionPath(id string) string { return PathSessions + "/" + id }
+
+// AdminV1UserSessionsPath is a user's sessions in the versioned admin family.
+func AdminV1UserSessionsPath(userID string) string {
+	return PathAdminV1Users + "/" + userID + "/sessions"
+}
+
+// ConsoleUserSessionsPath is the user page's sessions card.
+func ConsoleUserSessionsPath(userID string) string {
+	return PathConsoleUsers + "/" + userID + "/sessions"
+}

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/labstack/echo/v4"
 )
 
 // Sessions is what the sign-in handlers need of the session manager
@@ -15,10 +17,31 @@ type Sessions interface {
 	GetInt64(ctx context.Context, key string) int64
 	Destroy(ctx context.Context) error
 	Deadline(ctx context.Context) time.Time
+	Token(ctx context.Context) string
 }
 
-// SessionUserKey is the session key of the signed-in user's id.
-const SessionUserKey = "user_id"
+// Session keys: the signed-in user's id, and the address and browser the
+// session was last used from (for the list of one's sessions).
+const (
+	SessionUserKey  = "user_id"
+	SessionIPKey    = "ip"
+	SessionAgentKey = "ua"
+)
+
+// maxSessionAgent is the longest user agent a session keeps, in bytes: the
+// session's data is read on every request.
+const maxSessionAgent = 256
+
+// PutSessionClient records in the session the address and browser of the
+// request c, to be written back with the session.
+func PutSessionClient(ctx context.Context, s Sessions, c echo.Context) {
+	ua := c.Request().UserAgent()
+	if len(ua) > maxSessionAgent {
+		ua = strings.ToValidUTF8(ua[:maxSessionAgent], "")
+	}
+	s.Put(ctx, SessionIPKey, c.RealIP())
+	s.Put(ctx, SessionAgentKey, ua)
+}
 
 // safeCallback returns target when it points at this site (a path, or an
 // absolute URL with PUBLIC_APP_URL's origin), else fallback: sign-in never

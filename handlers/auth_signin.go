@@ -136,6 +136,7 @@ func (h SignIn) start(c echo.Context, userID int64, method string) error {
 		return err
 	}
 	h.Sessions.Put(ctx, SessionUserKey, userID)
+	PutSessionClient(ctx, h.Sessions, c)
 	return h.Users.RecordLogin(ctx, userID, method, c.RealIP(), c.Request().UserAgent())
 }
 

@@ -78,7 +78,45 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		return sampleRequest{"/api/auth/session", e.session, "", 200}
 	},
 	"GET /api/auth/providers": getSample("/api/auth/providers", 200),
-	"GET /api/auth/signout":   getSample("/api/auth/signout", 200),
+	"GET /api/auth/sessions": func(_ *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.PathSessions, e.session, "", 200}
+	},
+	"DELETE /api/auth/sessions": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "elsewhere@example.com")
+		e.app.SessionFor(t, u.ID)
+		return sampleRequest{api.PathSessions, e.app.SessionFor(t, u.ID), "", 200}
+	},
+	"DELETE /api/auth/sessions/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "revoker@example.com")
+		other := e.app.SessionFor(t, u.ID)
+		return sampleRequest{api.SessionPath(sessionID(other)), e.app.SessionFor(t, u.ID), "", 200}
+	},
+	"POST /api/auth/password": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.UserWithPassword(t, "changer@example.com", "correct horse")
+		return sampleRequest{api.PathPassword, e.app.SessionFor(t, u.ID), `{"currentPassword":"correct horse","newPassword":"battery staple 42"}`, 200}
+	},
+	"GET /admin/account/sessions": asSuper(api.PathConsoleAccountSessions, "", 200),
+	"GET /admin/users/{id}/sessions": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "carded@example.com")
+		e.app.SessionFor(t, u.ID)
+		return sampleRequest{api.ConsoleUserSessionsPath(itoa(u.ID)), e.super, "", 200}
+	},
+	"GET /api/v1/admin/users/{id}/sessions": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "listed-sessions@example.com")
+		e.app.SessionFor(t, u.ID)
+		return sampleRequest{api.AdminV1UserSessionsPath(itoa(u.ID)), e.super, "", 200}
+	},
+	"DELETE /api/v1/admin/users/{id}/sessions": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "everywhere@example.com")
+		e.app.SessionFor(t, u.ID)
+		return sampleRequest{api.AdminV1UserSessionsPath(itoa(u.ID)), e.super, "", 200}
+	},
+	"DELETE /api/v1/admin/users/{id}/sessions/{sessionId}": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "one-session@example.com")
+		id := sessionID(e.app.SessionFor(t, u.ID))
+		return sampleRequest{api.AdminV1UserSessionsPath(itoa(u.ID)) + "/" + id, e.super, "", 200}
+	},
+	"GET /api/auth/signout": getSample("/api/auth/signout", 200),
 	"POST /api/auth/signout": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "leaving@example.com")
 		return sampleRequest{"/api/auth/signout", e.app.SessionFor(t, u.ID), "", 200}

@@ -48,8 +48,8 @@ type BanInput struct {
 	Duration time.Duration
 }
 
-// BanUser bans a user: the user's status turns banned and a ban row keeps
-// reason, notes, expiry and issuer. A ban in force is ended by the new one,
+// BanUser bans a user: the user's status turns banned, a ban row keeps
+// reason, notes, expiry and issuer, and the user's sessions end. A ban in force is ended by the new one,
 // so a user has at most one. It runs inside the caller's change.
 func (s *Store) BanUser(ctx context.Context, in BanInput) (*Ban, error) {
 	now := s.now()
@@ -69,6 +69,9 @@ func (s *Store) BanUser(ctx context.Context, in BanInput) (*Ban, error) {
 		Set("updated_at = ?", now).Where("id = ?", in.UserID).Exec(ctx)
 	if err := oneRow(res, err, "user"); err != nil {
 		return nil, err
+	}
+	if err := s.endSessions(ctx, "user_id = ?", in.UserID); err != nil {
+		return nil, fmt.Errorf("end sessions of banned user %d: %w", in.UserID, err)
 	}
 	return b, nil
 }

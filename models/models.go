@@ -313,6 +313,13 @@ type Session struct {
 	Token  string    `bun:",pk"`
 	Data   []byte    `bun:",notnull"`
 	Expiry time.Time `bun:",notnull"`
+	// What a list of sessions shows; null on sessions not written back
+	// since these columns came.
+	UserID     *int64
+	IP         *string `bun:"ip"`
+	UserAgent  *string
+	CreatedAt  *time.Time
+	LastSeenAt *time.Time
 }
 
 // APIToken records an admin JWT by its jti so that it can be listed and revoked.

@@ -40,7 +40,7 @@ func TestSessionStore(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ss := s.Sessions(0)
+		ss := s.Sessions(0, nil)
 		exp := time.Now().Add(time.Hour)
 		if err := ss.CommitCtx(ctx, "tok", []byte("one"), exp); err != nil {
 			t.Fatal(err)
@@ -52,7 +52,7 @@ func TestSessionStore(t *testing.T) {
 		if err != nil || !found || string(b) != "two" {
 			t.Errorf("find = %q %v %v", b, found, err)
 		}
-		if err := ss.CommitCtx(ctx, "old", []byte("x"), time.Now().Add(-time.Second)); err != nil {
+		if err := ss.CommitCtx(ctx, "old", []byte("x"), time.Now().Add(-time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		if sessionFound(t, ss, "old") {
@@ -78,7 +78,7 @@ func TestSessionIdleDeadline(t *testing.T) {
 		s := models.NewStore(db)
 		now := time.Now().UTC()
 		s.Now = func() time.Time { return now }
-		ss := s.Sessions(time.Hour)
+		ss := s.Sessions(time.Hour, nil)
 		if err := ss.CommitCtx(ctx, "tok", []byte("x"), now.Add(7*24*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
@@ -116,4 +116,35 @@ func sessionFound(t *testing.T, ss models.SessionStore, token string) bool {
 		t.Fatalf("find session %q: %v", token, err)
 	}
 	return ok
+}
+
+// TestEndedSessionStaysEnded: a request still running on a session when it
+// was revoked cannot write it back when it ends.
+func TestEndedSessionStaysEnded(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		ss := s.Sessions(time.Hour, func([]byte) models.SessionMeta { return models.SessionMeta{UserID: 7} })
+		exp := time.Now().Add(time.Hour)
+		for _, tok := range []string{"a", "b"} {
+			if err := ss.CommitCtx(ctx, tok, []byte("x"), exp); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, err := s.EndUserSessions(ctx, 7, "b"); err != nil || n != 1 {
+			t.Fatalf("end others: %d %v", n, err)
+		}
+		if err := ss.CommitCtx(ctx, "a", []byte("x"), exp); err != nil { // the late write-back
+			t.Fatal(err)
+		}
+		if sessionFound(t, ss, "a") || !sessionFound(t, ss, "b") {
+			t.Error("an ended session came back, or the kept one ended")
+		}
+		if err := s.EndUserSession(ctx, 7, models.SessionID("a")); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("ending an ended session: %v, want ErrNotFound", err)
+		}
+		if err := s.EndUserSession(ctx, 8, models.SessionID("b")); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("another user's session: %v, want ErrNotFound", err)
+		}
+	})
 }

@@ -16,14 +16,38 @@ import (
 // rewrites the session on every request): each commit stores the session
 // until now+idle at most, so a session not committed for idle is gone; the
 // request pipeline commits an active session again once a minute.
+//
+// A commit also writes what a list of sessions shows (whose session it is,
+// from which address and browser, when it was last written back), read
+// from the session's data by describe. A session, once ended, cannot come
+// back: ending one leaves its row expired (a tombstone the sweep removes a
+// while later), and a commit never revives an expired row, so a request
+// still running on another instance when its session was revoked cannot
+// write it back.
 type SessionStore struct {
-	s    *Store
-	idle time.Duration
+	s        *Store
+	idle     time.Duration
+	describe func(data []byte) SessionMeta
+}
+
+// SessionMeta is what a session's data tells about it: its user (0 for
+// none), and the address and browser it was last used from ("" when not
+// known; the stored ones stay).
+type SessionMeta struct {
+	UserID    int64
+	IP        string
+	UserAgent string
 }
 
 // Sessions returns the scs store over this database; idle is the idle
-// timeout (0 for none).
-func (s *Store) Sessions(idle time.Duration) SessionStore { return SessionStore{s: s, idle: idle} }
+// timeout (0 for none); describe reads a session's data (nil: nothing).
+func (s *Store) Sessions(idle time.Duration, describe func(data []byte) SessionMeta) SessionStore {
+	return SessionStore{s: s, idle: idle, describe: describe}
+}
+
+// endedKeep is how long an ended session's row is kept before the sweep
+// removes it: longer than any request still running on it.
+const endedKeep = 10 * time.Minute
 
 // FindCtx returns a session's data when it exists and has not expired.
 func (ss SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
@@ -51,19 +75,27 @@ func (ss SessionStore) CommitCtx(ctx context.Context, token string, data []byte,
 	if until := ss.s.now().Add(ss.idle); ss.idle > 0 && until.Before(expiry) {
 		expiry = until
 	}
-	row := &Session{Token: token, Data: data, Expiry: expiry.UTC()}
-	_, err := ss.s.DB.NewInsert().Model(row).
-		On("CONFLICT (token) DO UPDATE").Set("data = EXCLUDED.data").Set("expiry = EXCLUDED.expiry").
-		Exec(ctx)
+	var m SessionMeta
+	if ss.describe != nil {
+		m = ss.describe(data)
+	}
+	now := ss.s.now()
+	_, err := ss.s.DB.NewRaw(`INSERT INTO sessions (token, data, expiry, user_id, ip, user_agent, created_at, last_seen_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (token) DO UPDATE SET data = excluded.data, expiry = excluded.expiry, user_id = excluded.user_id,
+			ip = COALESCE(excluded.ip, sessions.ip), user_agent = COALESCE(excluded.user_agent, sessions.user_agent),
+			created_at = COALESCE(sessions.created_at, excluded.created_at), last_seen_at = excluded.last_seen_at
+		WHERE sessions.expiry > ?`,
+		token, data, expiry.UTC(), nullID(m.UserID), nullString(m.IP), nullString(m.UserAgent), now, now, now).Exec(ctx)
 	return err
 }
 
-// DeleteCtx removes a session. Inside a change it joins the change's
-// transaction: a user deleting its account ends its session in the same
-// commit (and on SQLite a second writer would wait on the first).
+// DeleteCtx ends a session, leaving its row expired so that no commit
+// brings it back. Inside a change it joins the change's transaction: a
+// user deleting its account ends its session in the same commit (and on
+// SQLite a second writer would wait on the first).
 func (ss SessionStore) DeleteCtx(ctx context.Context, token string) error {
-	_, err := ss.s.db(ctx).NewDelete().Model((*Session)(nil)).Where("token = ?", token).Exec(ctx)
-	return err
+	return ss.s.endSessions(ctx, "token = ?", token)
 }
 
 // Find, Commit and Delete satisfy scs.Store for callers without a context.
@@ -81,11 +113,19 @@ func (ss SessionStore) Delete(token string) error {
 	return ss.DeleteCtx(context.Background(), token)
 }
 
-// DeleteExpiredSessions removes sessions past their expiry, for the periodic sweep.
+// DeleteExpiredSessions removes sessions that ended more than endedKeep
+// ago, for the periodic sweep.
 func (s *Store) DeleteExpiredSessions(ctx context.Context) (int64, error) {
-	res, err := s.DB.NewDelete().Model((*Session)(nil)).Where("expiry <= ?", s.now()).Exec(ctx)
+	res, err := s.DB.NewDelete().Model((*Session)(nil)).Where("expiry <= ?", s.now().Add(-endedKeep)).Exec(ctx)
 	if err != nil {
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+func nullID(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
 }

@@ -490,20 +490,33 @@ func viewerMenu(v Viewer) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "\" class=\"menu-item\">Inbox</a><form method=\"post\" action=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "\" class=\"menu-item\">Inbox</a> <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var23 templ.SafeURL
-		templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathSignOut))
+		templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathConsoleAccountSessions))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout.templ`, Line: 138, Col: 62}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout.templ`, Line: 138, Col: 58}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "\"><button type=\"submit\" class=\"menu-item\" data-testid=\"sign-out\">Sign out</button></form></div></details>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "\" class=\"menu-item\" data-testid=\"account-sessions\">Your sessions</a><form method=\"post\" action=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var24 templ.SafeURL
+		templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathSignOut))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout.templ`, Line: 139, Col: 62}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "\"><button type=\"submit\" class=\"menu-item\" data-testid=\"sign-out\">Sign out</button></form></div></details>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -528,12 +541,12 @@ func shortcutHelp() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var24 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var24 == nil {
-			templ_7745c5c3_Var24 = templ.NopComponent
+		templ_7745c5c3_Var25 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var25 == nil {
+			templ_7745c5c3_Var25 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<dialog id=\"shortcut-help\" class=\"dialog\" aria-labelledby=\"shortcut-help-title\" data-testid=\"shortcut-help\"><h2 id=\"shortcut-help-title\" class=\"text-base font-semibold t-strong\">Keyboard shortcuts</h2><dl class=\"mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm t-body\"><dt><kbd class=\"kbd\">/</kbd></dt><dd>Search this page</dd><dt><kbd class=\"kbd\">j</kbd> <kbd class=\"kbd\">k</kbd></dt><dd>Next and previous row</dd><dt><kbd class=\"kbd\">Enter</kbd></dt><dd>Open the selected row</dd><dt><kbd class=\"kbd\">a</kbd> <kbd class=\"kbd\">h</kbd> <kbd class=\"kbd\">d</kbd> <kbd class=\"kbd\">f</kbd></dt><dd>Moderation queue: approve, hide, delete or flag the selected post</dd><dt><kbd class=\"kbd\">?</kbd></dt><dd>This list</dd><dt><kbd class=\"kbd\">Esc</kbd></dt><dd>Close a dialog</dd></dl><form method=\"dialog\" class=\"mt-6 flex justify-end\"><button class=\"btn btn-secondary\">Close</button></form></dialog>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<dialog id=\"shortcut-help\" class=\"dialog\" aria-labelledby=\"shortcut-help-title\" data-testid=\"shortcut-help\"><h2 id=\"shortcut-help-title\" class=\"text-base font-semibold t-strong\">Keyboard shortcuts</h2><dl class=\"mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm t-body\"><dt><kbd class=\"kbd\">/</kbd></dt><dd>Search this page</dd><dt><kbd class=\"kbd\">j</kbd> <kbd class=\"kbd\">k</kbd></dt><dd>Next and previous row</dd><dt><kbd class=\"kbd\">Enter</kbd></dt><dd>Open the selected row</dd><dt><kbd class=\"kbd\">a</kbd> <kbd class=\"kbd\">h</kbd> <kbd class=\"kbd\">d</kbd> <kbd class=\"kbd\">f</kbd></dt><dd>Moderation queue: approve, hide, delete or flag the selected post</dd><dt><kbd class=\"kbd\">?</kbd></dt><dd>This list</dd><dt><kbd class=\"kbd\">Esc</kbd></dt><dd>Close a dialog</dd></dl><form method=\"dialog\" class=\"mt-6 flex justify-end\"><button class=\"btn btn-secondary\">Close</button></form></dialog>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -148,6 +148,8 @@ func newHandlers(d Deps) handlerSet {
 		users:      handlers.Users{Store: d.Store, Sessions: d.Sessions, Blocks: blockCheck(d)},
 		blocks:     handlers.Blocks{Store: d.Store, Now: d.Now},
 		posts:      handlers.Posts{Store: d.Store},
+		sessions:   handlers.UserSessions{Store: d.Store, Sessions: d.Sessions},
+		password:   handlers.ChangePassword{Store: d.Store, Sessions: d.Sessions},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
 		openAPI: handlers.OpenAPI{Document: openAPIOnce(d)},
@@ -220,7 +222,7 @@ const (
 // SessionIdle without a request or SessionLifetime in all.
 func NewSessions(store *models.Store, publicURL string) *scs.SessionManager {
 	sm := scs.New()
-	sm.Store = store.Sessions(SessionIdle)
+	sm.Store = store.Sessions(SessionIdle, describeSession)
 	sm.Codec = sessionCodec{}
 	sm.Lifetime = SessionLifetime
 	sm.Cookie.Name = "plaza_session"

@@ -103,7 +103,7 @@ func (p *pipeline) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 				ctx = context.WithValue(ctx, authErrKey{}, err)
 			}
 		} else {
-			pr, err = p.fromSession(ctx)
+			pr, err = p.fromSession(ctx, c)
 			if err != nil {
 				return err
 			}
@@ -171,8 +171,10 @@ func (p *pipeline) touchToken(jti string) {
 }
 
 // fromSession reads the signed-in user from the session. A banned or
-// deactivated user's session is destroyed on its next request.
-func (p *pipeline) fromSession(ctx context.Context) (*auth.Principal, error) {
+// deactivated user's session is destroyed on its next request. The
+// once-a-minute write-back also records where the session was last used
+// from, for the user's list of sessions, at no cost to other requests.
+func (p *pipeline) fromSession(ctx context.Context, c echo.Context) (*auth.Principal, error) {
 	uid := p.sessions.GetInt64(ctx, SessionUserKey)
 	if uid == 0 {
 		return nil, nil
@@ -180,6 +182,7 @@ func (p *pipeline) fromSession(ctx context.Context) (*auth.Principal, error) {
 	key, now := "user:"+strconv.FormatInt(uid, 10), p.now()
 	if now.Unix()-p.sessions.GetInt64(ctx, sessionSeenKey) >= int64(sessionRefresh/time.Second) {
 		p.sessions.Put(ctx, sessionSeenKey, now.Unix()) // written back after the handler, moving the idle deadline
+		handlers.PutSessionClient(ctx, p.sessions, c)
 	}
 	if pr, ok := p.principals.Get(key, now); ok {
 		return pr, nil

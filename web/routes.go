@@ -273,6 +273,32 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "Sign out", Response: api.SignedOut{},
 				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser: to the sign-in page."}}}},
 
+		// One's own sessions: the session cookie or a bearer token (which is
+		// no session, so none of its owner's is current).
+		{Method: http.MethodGet, Path: api.PathSessions, Handler: hs.sessions.Mine, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Your signed-in sessions", Response: api.UserSessions{},
+				Description: "Live sessions, most recently used first; the one this request came with is current."}},
+		{Method: http.MethodDelete, Path: api.PathSessions, Handler: hs.sessions.RevokeOthers, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Sign out all your other sessions", Response: api.SessionsRevoked{},
+				Description: "Every session of yours but the one this request came with ends at once, on every instance."}},
+		{Method: http.MethodDelete, Path: api.PathSessionOne, Handler: hs.sessions.RevokeMine, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Revoke one of your sessions", Response: api.SessionsRevoked{},
+				Description: "By the id the list gives; revoking the current session signs you out.",
+				Errors:      map[int]string{http.StatusNotFound: "No live session of yours has this id."}}},
+		{Method: http.MethodPost, Path: api.PathPassword, Handler: hs.password.Handle, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+			Doc: Doc{Summary: "Change your password", Body: api.PasswordChange{}, Response: api.PasswordChanged{},
+				Description: "Every other session of yours ends in the same transaction; the one this request came with stays. " +
+					"A wrong current password counts as a failed sign-in for your email.",
+				Errors: map[int]string{
+					http.StatusForbidden:       "The current password is wrong, or the account has none (it signs in through a provider).",
+					http.StatusTooManyRequests: "Too many failed sign-ins or password checks for this email or IP.",
+				}}},
+		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Permissions: moderate,
+			Doc: Doc{Summary: "The console's \"Your sessions\" page", Response: api.UserSessions{}}}),
+		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List,
+			Audit: Audit{Action: "user.sessions", Target: "user"},
+			Doc:   Doc{Summary: "The user page's sessions card", Response: api.V1Of[[]api.UserSession]{}}}),
+
 		// The API's own description (docs/api.md, "The OpenAPI document").
 		{Method: http.MethodGet, Path: api.PathOpenAPI, Handler: hs.openAPI.Handle, Family: general, Scope: ScopeExempt,
 			Doc: Doc{Summary: "This OpenAPI 3.1 document", Response: api.OpenAPIDocument{}}},
@@ -346,6 +372,17 @@ func routes(d Deps, hs handlerSet) []Route {
 					http.StatusForbidden: "Yourself, or a super admin unless you are one.",
 					http.StatusLocked:    "Another admin holds the user's edit lock (lockedBy, lockedAt).",
 				}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1UserSessions, Handler: hs.sessions.List, Audit: Audit{Action: "user.sessions", Target: "user"},
+			Doc: Doc{Summary: "A user's signed-in sessions", Response: api.V1Of[[]api.UserSession]{},
+				Description: "Live sessions, most recently used first; current marks the caller's own session."}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1UserSessions, Handler: hs.sessions.RevokeAll,
+			Audit: Audit{Action: "user.revoke_sessions", Target: "user"},
+			Doc: Doc{Summary: "Sign a user out everywhere", Response: api.V1Of[api.SessionsRevoked]{},
+				Description: "Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart."}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1UserSession, Handler: hs.sessions.RevokeOne,
+			Audit: Audit{Action: "user.revoke_session", Target: "user"},
+			Doc: Doc{Summary: "Revoke one of a user's sessions", Response: api.V1Of[api.SessionsRevoked]{},
+				Errors: map[int]string{http.StatusNotFound: "No such user, or no live session of the user's has this id."}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Posts, Handler: hs.v1Posts.List, Audit: Audit{Action: "posts.list"},
 			Doc: Doc{Summary: "List posts with admin metadata", Query: api.V1PostsQuery{}, Response: api.V1PageOf[api.V1Post]{},
 				Description: "Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id."}}),
@@ -577,6 +614,8 @@ type handlerSet struct {
 	users       handlers.Users
 	posts       handlers.Posts
 	blocks      handlers.Blocks
+	sessions    handlers.UserSessions
+	password    handlers.ChangePassword
 
 	openAPI handlers.OpenAPI
 	apiDocs handlers.APIDocs

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/alexedwards/scs/v2"
+
+	"github.com/plazahq/plaza/handlers"
+	"github.com/plazahq/plaza/models"
 )
 
 // sessionCodec stores session data as JSON that keeps each value's type.
@@ -61,4 +64,18 @@ func (sessionCodec) Decode(b []byte) (time.Time, map[string]any, error) {
 		values[k] = v
 	}
 	return w.Deadline, values, nil
+}
+
+// describeSession reads whose session data is, and from where it was last
+// used, for the sessions table's list columns. Data it cannot read
+// describes nobody.
+func describeSession(data []byte) models.SessionMeta {
+	_, values, err := sessionCodec{}.Decode(data)
+	if err != nil {
+		return models.SessionMeta{}
+	}
+	uid, _ := values[SessionUserKey].(int64)
+	ip, _ := values[handlers.SessionIPKey].(string)
+	ua, _ := values[handlers.SessionAgentKey].(string)
+	return models.SessionMeta{UserID: uid, IP: ip, UserAgent: ua}
 }

@@ -23,8 +23,8 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		store := models.NewStore(db)
-		for id, expires := range map[string]time.Time{"old": time.Now().Add(-time.Minute), "live": time.Now().Add(time.Hour)} {
-			if err := store.Sessions(0).CommitCtx(ctx, id, []byte("x"), expires); err != nil {
+		for id, expires := range map[string]time.Time{"old": time.Now().Add(-time.Hour), "live": time.Now().Add(time.Hour)} {
+			if err := store.Sessions(0, nil).CommitCtx(ctx, id, []byte("x"), expires); err != nil {
 				t.Fatalf("session %s: %v", id, err)
 			}
 		}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 	"github.com/plazahq/plaza/models"
 )
 
-// TestConsolePages walks every link of the sidebar as a super admin and as
+// TestConsolePages walks every link of the sidebar and the account menu as a super admin and as
 // a moderator: each answers without a console problem, axe passes it in
 // the light and the dark scheme, and a screenshot is kept (in
 // PLAZA_SCREENSHOTS when set, as `make screenshots` does for docs/console).
@@ -34,6 +35,12 @@ func TestConsolePages(t *testing.T) {
 		step(t, p, "read the sidebar", func(p *rod.Page) {
 			for _, a := range p.MustElements(`[data-testid="console-nav"] a`) {
 				links = append(links, *a.MustAttribute("href"))
+			}
+			// The account menu's pages too ("Your sessions").
+			for _, a := range p.MustElements(`[data-testid="viewer-menu"] a`) {
+				if href := *a.MustAttribute("href"); !slices.Contains(links, href) {
+					links = append(links, href)
+				}
 			}
 		})
 		if len(links) < 3 {

@@ -1,0 +1,39 @@
+package api
+
+// UserSession is one signed-in session as its owner and admins see it. ID
+// is public (derived from the session's secret, which is never shown) and
+// names the session to revoke.
+type UserSession struct {
+	ID         string `json:"id"`
+	Device     string `json:"device" description:"Browser and system, read from the user agent: e.g. \"Firefox on Windows\"."`
+	UserAgent  string `json:"userAgent"`
+	IP         string `json:"ip" description:"The address of the session's latest write-back (sign-in, then at most once a minute)."`
+	CreatedAt  string `json:"createdAt"`
+	LastSeenAt string `json:"lastSeenAt" description:"Precise to a minute: a session is written back at most once a minute."`
+	ExpiresAt  string `json:"expiresAt"`
+	Current    bool   `json:"current" description:"The session this request came with."`
+}
+
+// UserSessions answers GET /api/auth/sessions: one's live sessions, most
+// recently used first.
+type UserSessions struct {
+	Sessions []UserSession `json:"sessions"`
+}
+
+// SessionsRevoked answers a revocation: how many sessions it ended.
+type SessionsRevoked struct {
+	Revoked int `json:"revoked"`
+}
+
+// PasswordChange is the body of POST /api/auth/password.
+type PasswordChange struct {
+	CurrentPassword string `json:"currentPassword"`
+	NewPassword     string `json:"newPassword"`
+}
+
+// PasswordChanged answers POST /api/auth/password: how many other sessions
+// the change ended.
+type PasswordChanged struct {
+	Changed         bool `json:"changed" const:"true"`
+	RevokedSessions int  `json:"revokedSessions"`
+}

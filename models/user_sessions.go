@@ -1,0 +1,117 @@
+package models
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+)
+
+// UserSession is one of a user's live sessions as a list shows it. ID is
+// its public id (SessionID of its token); the token itself never leaves
+// this package.
+type UserSession struct {
+	ID         string
+	IP         string
+	UserAgent  string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	Expiry     time.Time
+}
+
+// SessionID is a session's public id: the first 16 bytes of the SHA-256 of
+// its token, in hex. It names the session in lists and revocations without
+// being a credential: the token cannot be had from it.
+func SessionID(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:16])
+}
+
+// UserSessions lists a user's live sessions, most recently used first.
+func (s *Store) UserSessions(ctx context.Context, userID int64) ([]UserSession, error) {
+	var rows []Session
+	err := s.db(ctx).NewSelect().Model(&rows).Column("token", "ip", "user_agent", "created_at", "last_seen_at", "expiry").
+		Where("user_id = ?", userID).Where("expiry > ?", s.now()).
+		OrderExpr("last_seen_at DESC, created_at DESC").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions of user %d: %w", userID, err)
+	}
+	out := make([]UserSession, len(rows))
+	for i, r := range rows {
+		// A listed session has a user, so it was written since the list
+		// columns came, and that write set both times.
+		out[i] = UserSession{ID: SessionID(r.Token), CreatedAt: deref(r.CreatedAt), LastSeenAt: deref(r.LastSeenAt), Expiry: r.Expiry}
+		if r.IP != nil {
+			out[i].IP = *r.IP
+		}
+		if r.UserAgent != nil {
+			out[i].UserAgent = *r.UserAgent
+		}
+	}
+	return out, nil
+}
+
+// EndUserSession ends the user's live session of public id id; an id that
+// names no live session of this user is ErrNotFound. A user has a handful
+// of sessions, so the ids are worked out here rather than stored.
+func (s *Store) EndUserSession(ctx context.Context, userID int64, id string) error {
+	var tokens []string
+	err := s.db(ctx).NewSelect().Model((*Session)(nil)).Column("token").
+		Where("user_id = ?", userID).Where("expiry > ?", s.now()).Scan(ctx, &tokens)
+	if err != nil {
+		return fmt.Errorf("find session of user %d: %w", userID, err)
+	}
+	for _, t := range tokens {
+		if SessionID(t) == id {
+			return s.endSessions(ctx, "token = ?", t)
+		}
+	}
+	return fmt.Errorf("session: %w", ErrNotFound)
+}
+
+// EndUserSessions ends every live session of the user but the one of token
+// keep ("" keeps none), and says how many it ended. Inside a change it
+// joins the change's transaction: a ban or a password change ends the
+// sessions in the same commit.
+func (s *Store) EndUserSessions(ctx context.Context, userID int64, keep string) (int, error) {
+	res, err := s.db(ctx).NewUpdate().Model((*Session)(nil)).Set("expiry = ?", s.now()).
+		Where("user_id = ?", userID).Where("expiry > ?", s.now()).Where("token <> ?", keep).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("end sessions of user %d: %w", userID, err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+// endSessions ends the live sessions where says.
+func (s *Store) endSessions(ctx context.Context, where string, args ...any) error {
+	_, err := s.db(ctx).NewUpdate().Model((*Session)(nil)).Set("expiry = ?", s.now()).
+		Where(where, args...).Where("expiry > ?", s.now()).Exec(ctx)
+	return err
+}
+
+func deref(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
+}
+
+// ChangePassword sets the user's password hash and ends every session of
+// the user's but the one of token keep ("" keeps none), in one
+// transaction: whoever knew the old password is signed out everywhere
+// else. It says how many sessions it ended.
+func (s *Store) ChangePassword(ctx context.Context, userID int64, hash, keep string) (int, error) {
+	var n int
+	err := s.Change(ctx, func(ctx context.Context) error {
+		res, err := s.db(ctx).NewUpdate().Model((*User)(nil)).Set("password_hash = ?", hash).
+			Set("updated_at = ?", s.now()).Where("id = ?", userID).Exec(ctx)
+		if err := oneRow(res, err, "user"); err != nil {
+			return err
+		}
+		n, err = s.EndUserSessions(ctx, userID, keep)
+		return err
+	})
+	return n, err
+}
