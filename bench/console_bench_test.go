@@ -17,7 +17,7 @@ var consolePages = []string{
 	"/admin/users", "/admin/users?search=ann", "/admin/users?sort=post_count&order=desc", "/admin/users/%d",
 	"/admin/moderation", "/admin/moderation?needsReview=false", "/admin/moderation?status=flagged", "/admin/reports", "/admin/reports/moderation",
 	"/admin/system", "/admin/broadcasts", "/admin/feature-flags", "/admin/audit", "/admin/audit?action=user.ban",
-	"/admin/tokens", "/admin/inbox",
+	"/admin/tokens", "/admin/inbox", "/admin/blocks", "/admin/account/sessions",
 }
 
 // BenchmarkConsolePages renders every console page as a browser asks for

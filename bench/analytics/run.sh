@@ -38,5 +38,5 @@ done
 status=0
 "$work/bench" -url http://127.0.0.1:$port -db "$db" "$@" || status=$?
 kill -TERM $pid; wait $pid || { echo "plaza exited $?; log:"; tail -20 "$work/serve.log"; }
-grep -c 'level=ERROR' "$work/serve.log" | xargs echo "server log errors:"
+echo "server log errors: $(grep -c 'level=ERROR' "$work/serve.log" || true)"
 exit $status
