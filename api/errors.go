@@ -21,6 +21,12 @@ const (
 	CodePayloadTooLarge              = "PAYLOAD_TOO_LARGE"
 	CodeMethodNotAllowed             = "METHOD_NOT_ALLOWED"
 	CodeServerError                  = "SERVER_ERROR"
+	// Two-factor sign-in and re-confirmation (docs/api.md, "Two-factor
+	// sign-in").
+	CodeTOTPRequired      = "TOTP_REQUIRED"
+	CodeTOTPInvalid       = "TOTP_INVALID"
+	CodeTwoFactorRequired = "TWO_FACTOR_REQUIRED"
+	CodeSudoRequired      = "SUDO_REQUIRED"
 )
 
 // Error is a failure with a public face: the status, a code, a message a
