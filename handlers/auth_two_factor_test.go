@@ -169,7 +169,6 @@ func TestTwoFactorEnrolAndSignIn(t *testing.T) {
 	})
 }
 
-
 func TestTwoFactorThrottle(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := newClock()

@@ -20,11 +20,11 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app"
+	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/openapi/validate"
 	"github.com/plazahq/plaza/models"
-	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
