@@ -31,6 +31,12 @@ func (c *shiftedClock) Add(d time.Duration) {
 	c.offset += d
 }
 
+// settled waits until no htmx request is in flight (the inbox bell loads
+// after the page), so leaving the page aborts none.
+func settled(p *rod.Page) {
+	p.MustWait(`() => document.readyState === 'complete' && !document.querySelector('.htmx-request')`)
+}
+
 func totp(t *testing.T, secret string, at time.Time) string {
 	t.Helper()
 	code, err := auth.TOTPCode(secret, at)
@@ -50,6 +56,7 @@ func TestConsoleTwoFactor(t *testing.T) {
 	u := pz.UserWithPassword(t, "tess@plaza.test", "correct horse battery", auth.RoleAdmin, auth.RoleSuperAdmin)
 	p, c := pz.as(t, u, "/admin")
 	step(t, p, "open the page from the account menu", func(p *rod.Page) {
+		settled(p)
 		p.MustElement(`[data-testid="viewer-menu"] summary`).MustClick()
 		p.MustElement(`[data-testid="menu-twofa"]`).MustClick()
 		p.MustElement(`[data-testid="twofa-setup"]`)
@@ -84,6 +91,7 @@ func TestConsoleTwoFactor(t *testing.T) {
 	}
 
 	step(t, p, "sign out", func(p *rod.Page) {
+		settled(p)
 		p.MustElement(`[data-testid="viewer-menu"] summary`).MustClick()
 		p.MustElement(`[data-testid="sign-out"]`).MustClick()
 		p.MustElement(`[data-testid="signin-form"]`)
@@ -100,6 +108,7 @@ func TestConsoleTwoFactor(t *testing.T) {
 		p.MustElement(`[data-testid="signin-code"]`).MustInput(totp(t, secret, clock.Now()))
 		p.MustElement(`[data-testid="signin-code-submit"]`).MustClick()
 		p.MustElement(`[data-testid="page-title"]`)
+		settled(p)
 	})
 
 	clock.Add(11 * time.Minute)
