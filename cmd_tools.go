@@ -69,7 +69,7 @@ func hasFlags(fs *flag.FlagSet) bool {
 // create): help prints usage and exits 0, anything else exits 2.
 func (e env) subcommand(name, usage string, args []string) (int, bool) {
 	switch {
-	case len(args) > 0 && args[0] == "create":
+	case len(args) > 0 && (args[0] == "create" || name == "user" && args[0] == "reset-2fa"):
 		return exitOK, true
 	case len(args) > 0 && (isHelp(args[0]) || args[0] == "help"):
 		fmt.Fprint(e.stdout, usage)
@@ -97,11 +97,15 @@ func (e env) migrate(ctx context.Context, args []string) int {
 
 var roleNames = []string{models.RoleUser, models.RoleModerator, models.RoleAdmin, models.RoleSuperAdmin}
 
-const userUsage = "Usage: plaza user create --email E --password P [--role user|moderator|admin|super_admin] [--name N] [--username U]\n"
+const userUsage = "Usage: plaza user create --email E --password P [--role user|moderator|admin|super_admin] [--name N] [--username U]\n" +
+	"       plaza user reset-2fa --email E\n"
 
 func (e env) user(ctx context.Context, args []string) int {
 	if code, ok := e.subcommand("user", userUsage, args); !ok {
 		return code
+	}
+	if args[0] == "reset-2fa" {
+		return e.resetTwoFactor(ctx, args[1:])
 	}
 	var email, password, role, name, username string
 	code, ok := e.parse("user create", "--email E --password P [flags]\n\nAdds a user.", args[1:], func(fs *flag.FlagSet) {
@@ -136,6 +140,42 @@ func (e env) user(ctx context.Context, args []string) int {
 		return e.fail(err)
 	}
 	fmt.Fprintf(e.stdout, "created user %d (%s, %s) with role %s\n", u.ID, u.Username, u.Email, role)
+	return exitOK
+}
+
+// resetTwoFactor turns off a user's two-factor sign-in, for a person who
+// lost their device; the user signs in with the password alone and, as
+// staff under REQUIRE_STAFF_2FA, enrols again. The reset is audited.
+func (e env) resetTwoFactor(ctx context.Context, args []string) int {
+	var email string
+	code, ok := e.parse("user reset-2fa", "--email E\n\nTurns off a user's two-factor sign-in (a lost device); audited.", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the user's email address (required)")
+	})
+	if !ok {
+		return code
+	}
+	if !strings.Contains(email, "@") {
+		fmt.Fprintln(e.stderr, "plaza user reset-2fa: --email is required and must be an email address")
+		return exitUsage
+	}
+	rt, err := e.open(ctx, app.Options{})
+	if err != nil {
+		return e.fail(err)
+	}
+	defer rt.Close()
+	u, err := rt.Store.UserByEmail(ctx, email)
+	if err != nil {
+		return e.fail(fmt.Errorf("no user with email %s", email))
+	}
+	removed, err := rt.Store.ResetTwoFactor(ctx, u, "plaza user reset-2fa")
+	if err != nil {
+		return e.fail(err)
+	}
+	if !removed {
+		fmt.Fprintf(e.stdout, "%s has no two-factor sign-in; nothing changed\n", u.Email)
+		return exitOK
+	}
+	fmt.Fprintf(e.stdout, "two-factor sign-in of %s is off; they sign in with their password and enrol again\n", u.Email)
 	return exitOK
 }
 

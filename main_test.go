@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -239,6 +240,49 @@ func TestUserCreateCommand(t *testing.T) {
 			code, _, stderr = runCmd(t, vars, "user", "create", "--email", "mod@example.com", "--password", "longenough")
 			if code != exitError || !strings.Contains(stderr, "already exists") {
 				t.Errorf("duplicate: exit %d, %q", code, stderr)
+			}
+		})
+	}
+}
+
+func TestUserResetTwoFactorCommand(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			db, dbURL := dbtest.OpenURL(t, dialect)
+			ctx := context.Background()
+			vars := baseEnv(dbURL)
+			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "mod@example.com", "--password", "longenough", "--role", "moderator"); code != 0 {
+				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
+			}
+			store := models.NewStore(db)
+			u, err := store.UserByEmail(ctx, "mod@example.com")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := store.StartTwoFactor(ctx, u.ID, "sealed"); err != nil {
+				t.Fatal(err)
+			}
+			if err := store.EnableTwoFactor(ctx, u.ID, 1, []string{"h1", "h2"}); err != nil {
+				t.Fatal(err)
+			}
+			code, out, stderr := runCmd(t, vars, "user", "reset-2fa", "--email", "MOD@example.com")
+			if code != 0 || !strings.Contains(out, "two-factor sign-in of mod@example.com is off") {
+				t.Fatalf("reset: exit %d, %q %q", code, out, stderr)
+			}
+			if on, err := store.TwoFactorEnabled(ctx, u.ID); on || err != nil {
+				t.Errorf("still enrolled after the reset: %v %v", on, err)
+			}
+			var n int
+			err = db.NewRaw("SELECT count(*) FROM audit_log WHERE action = 'two_factor.reset' AND target_id = ?", strconv.FormatInt(u.ID, 10)).Scan(ctx, &n)
+			if err != nil || n != 1 {
+				t.Errorf("%d reset audit entries (%v), want 1", n, err)
+			}
+			code, out, _ = runCmd(t, vars, "user", "reset-2fa", "--email", "mod@example.com")
+			if code != 0 || !strings.Contains(out, "nothing changed") {
+				t.Errorf("second reset: exit %d, %q", code, out)
+			}
+			if code, _, stderr := runCmd(t, vars, "user", "reset-2fa", "--email", "nobody@example.com"); code != exitError || !strings.Contains(stderr, "no user") {
+				t.Errorf("unknown email: exit %d, %q", code, stderr)
 			}
 		})
 	}

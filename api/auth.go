@@ -4,10 +4,12 @@ package api
 // (formData tags name the form's fields in the OpenAPI document). Fields
 // beyond these are ignored: NextAuth-style clients send their own.
 type SignInRequest struct {
-	Email       string   `json:"email" formData:"email" required:"true"`
-	Password    string   `json:"password" formData:"password" required:"true"`
-	CallbackURL string   `json:"callbackUrl" formData:"callbackUrl" description:"Where a browser goes once signed in (this site only)."`
-	_           struct{} `additionalProperties:"true"`
+	Email        string   `json:"email" formData:"email" required:"true"`
+	Password     string   `json:"password" formData:"password" required:"true"`
+	CallbackURL  string   `json:"callbackUrl" formData:"callbackUrl" description:"Where a browser goes once signed in (this site only)."`
+	TOTP         string   `json:"totp,omitempty" description:"The six-digit code of an account enrolled in two-factor sign-in."`
+	RecoveryCode string   `json:"recoveryCode,omitempty" description:"One of the account's one-time recovery codes, instead of totp."`
+	_            struct{} `additionalProperties:"true"`
 }
 
 // ForceJSONRequestBody tells the OpenAPI reflector that the body comes as

@@ -21,6 +21,12 @@ const (
 	CodePayloadTooLarge              = "PAYLOAD_TOO_LARGE"
 	CodeMethodNotAllowed             = "METHOD_NOT_ALLOWED"
 	CodeServerError                  = "SERVER_ERROR"
+	// Two-factor sign-in and re-confirmation (docs/api.md, "Two-factor
+	// sign-in").
+	CodeTOTPRequired      = "TOTP_REQUIRED"
+	CodeTOTPInvalid       = "TOTP_INVALID"
+	CodeTwoFactorRequired = "TWO_FACTOR_REQUIRED"
+	CodeSudoRequired      = "SUDO_REQUIRED"
 )
 
 // Error is a failure with a public face: the status, a code, a message a
@@ -95,7 +101,7 @@ type GeneralError struct {
 // GeneralErrorBody is the error object of the general and v1 envelopes;
 // the v1 family adds requiredPermission (403) and lockedBy/lockedAt (423).
 type GeneralErrorBody struct {
-	Code               string `json:"code" enum:"UNAUTHORIZED,FORBIDDEN,INSUFFICIENT_ADMIN_PERMISSIONS,NOT_FOUND,VALIDATION_ERROR,CONFLICT,RESOURCE_LOCKED,RATE_LIMITED,PAYLOAD_TOO_LARGE,METHOD_NOT_ALLOWED,SERVER_ERROR,IP_BLOCKED"`
+	Code               string `json:"code" enum:"UNAUTHORIZED,FORBIDDEN,INSUFFICIENT_ADMIN_PERMISSIONS,NOT_FOUND,VALIDATION_ERROR,CONFLICT,RESOURCE_LOCKED,RATE_LIMITED,PAYLOAD_TOO_LARGE,METHOD_NOT_ALLOWED,SERVER_ERROR,IP_BLOCKED,TOTP_REQUIRED,TOTP_INVALID,TWO_FACTOR_REQUIRED,SUDO_REQUIRED"`
 	Message            string `json:"message"`
 	Details            any    `json:"details,omitempty"`
 	RequiredPermission string `json:"requiredPermission,omitempty"`

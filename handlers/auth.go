@@ -15,6 +15,7 @@ type Sessions interface {
 	RenewToken(ctx context.Context) error
 	Put(ctx context.Context, key string, val any)
 	GetInt64(ctx context.Context, key string) int64
+	Remove(ctx context.Context, key string)
 	Destroy(ctx context.Context) error
 	Deadline(ctx context.Context) time.Time
 	Token(ctx context.Context) string

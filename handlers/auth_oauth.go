@@ -152,6 +152,13 @@ func (h OAuth) Callback(c echo.Context) error {
 	case err != nil:
 		return err
 	}
+	enrolled, err := h.SignIn.Factor.Enabled(ctx, user.ID)
+	if err != nil {
+		return err
+	}
+	if enrolled { // the provider stands in for the password; the code is still asked for
+		return h.SignIn.askCode(c, user, pending.Callback, "")
+	}
 	if err := h.SignIn.start(c, user.ID, id); err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 // Credentials is what sign-in needs of the user store.
 type Credentials interface {
 	UserByEmail(ctx context.Context, email string) (*models.User, error)
+	UserByID(ctx context.Context, id int64) (*models.User, error)
 	UserRoles(ctx context.Context, userID int64) ([]string, error)
 	RecordLogin(ctx context.Context, userID int64, method, ip, userAgent string) error
 }
@@ -28,9 +29,16 @@ type Credentials interface {
 // UNAUTHORIZED; browsers a redirect, or the page again with the message.
 // Too many failures for one email or IP: 429 with Retry-After (the route's
 // Meter counts failures).
+//
+// An account enrolled in two-factor sign-in needs a code too: JSON callers
+// send totp or recoveryCode beside the password (401 TOTP_REQUIRED without,
+// TOTP_INVALID when wrong or used); browsers get a second page asking for
+// it, while the session holds only the half-done sign-in. Wrong codes count
+// as failed sign-ins and are audited, as is every recovery code used.
 type SignIn struct {
 	Users     Credentials
 	Sessions  Sessions
+	Factor    SecondFactor
 	Providers func() []api.Provider
 	PublicURL string
 	Now       func() time.Time
@@ -44,9 +52,12 @@ func (h SignIn) Page(c echo.Context) error {
 
 // Handle answers POST /api/auth/signin.
 func (h SignIn) Handle(c echo.Context) error {
-	req, err := decodeSignIn(c)
+	req, code, err := decodeSignIn(c)
 	if err != nil {
 		return err
+	}
+	if code != "" {
+		return h.codeStep(c, req.CallbackURL, code)
 	}
 	user, err := h.check(c, req)
 	if err != nil {
@@ -58,6 +69,21 @@ func (h SignIn) Handle(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	enrolled, err := h.Factor.Enabled(ctx, user.ID)
+	if err != nil {
+		return err
+	}
+	if enrolled && !wantsJSON(c) {
+		return h.askCode(c, user, req.CallbackURL, "")
+	}
+	if enrolled {
+		if req.TOTP == "" && req.RecoveryCode == "" {
+			return errTOTPRequired
+		}
+		if err := h.secondFactor(c, user, req.TOTP, req.RecoveryCode); err != nil {
+			return err
+		}
+	}
 	if err := h.start(c, user.ID, "credentials"); err != nil {
 		return err
 	}
@@ -71,20 +97,106 @@ func (h SignIn) Handle(c echo.Context) error {
 	return c.JSON(http.StatusOK, api.Session{User: sessionUser(user, roles), Expires: api.Timestamp(h.Sessions.Deadline(ctx))})
 }
 
+// askCode keeps the half-done sign-in (whose password, or provider, was
+// right) in the session, granting nothing, and shows the code page.
+func (h SignIn) askCode(c echo.Context, user *models.User, callback, msg string) error {
+	ctx := c.Request().Context()
+	if err := h.Sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	h.Sessions.Put(ctx, sessionPendingKey, user.ID)
+	h.Sessions.Put(ctx, sessionPendingAtKey, h.Now().Unix())
+	noStore(c)
+	status := http.StatusOK
+	if msg != "" {
+		status = http.StatusUnauthorized
+	}
+	return render(c, status, views.TwoFactorStepPage(api.TwoFactorStep{Email: user.Email, CallbackURL: callback, Error: msg}))
+}
+
+// codeStep finishes a browser's half-done sign-in with its code.
+func (h SignIn) codeStep(c echo.Context, callback, code string) error {
+	ctx := c.Request().Context()
+	uid := h.Sessions.GetInt64(ctx, sessionPendingKey)
+	at := h.Sessions.GetInt64(ctx, sessionPendingAtKey)
+	expired := uid == 0 || h.Now().Sub(time.Unix(at, 0)) > pendingWindow
+	var user *models.User
+	if !expired {
+		u, err := h.Users.UserByID(ctx, uid)
+		if err != nil && !errors.Is(err, models.ErrNotFound) {
+			return err
+		}
+		user, expired = u, err != nil || u.Status != models.UserActive
+	}
+	if expired {
+		page := api.SignInPage{Providers: h.Providers(), CallbackURL: callback, Error: "Your sign-in expired; please start again"}
+		return render(c, http.StatusUnauthorized, views.SignInPage(page))
+	}
+	totp, recovery := splitCode(code)
+	if err := h.secondFactor(c, user, totp, recovery); err != nil {
+		var ae *api.Error
+		if errors.As(err, &ae) && ae.Code == api.CodeTOTPInvalid {
+			return h.askCode(c, user, callback, ae.Message)
+		}
+		return err
+	}
+	h.Sessions.Remove(ctx, sessionPendingKey)
+	h.Sessions.Remove(ctx, sessionPendingAtKey)
+	if err := h.start(c, user.ID, "credentials"); err != nil {
+		return err
+	}
+	return redirectTo(c, safeCallback(callback, h.PublicURL, api.PathConsole))
+}
+
+// secondFactor checks a code under the failure throttle (by the account's
+// email, as failed passwords are): a refused code counts and is audited.
+func (h SignIn) secondFactor(c echo.Context, user *models.User, totp, recovery string) error {
+	ctx := c.Request().Context()
+	m, err := meterFrom(ctx)
+	if err != nil {
+		return err
+	}
+	if err := m.Check(ctx, user.Email); err != nil {
+		return err
+	}
+	method, err := h.Factor.Verify(ctx, user.ID, totp, recovery)
+	if errors.Is(err, errTOTPInvalid) {
+		failed := "totp"
+		if totp == "" {
+			failed = "recovery_code"
+		}
+		auditActor(ctx, user, map[string]any{"failed": failed})
+		if err := m.Take(ctx, user.Email, 1); err != nil {
+			return err
+		}
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if method == "recovery_code" {
+		auditActor(ctx, user, map[string]any{"used": method})
+	}
+	return nil
+}
+
 // decodeSignIn reads the credentials from a JSON body (fields beyond these
-// are ignored, as NextAuth-style clients send more) or from a form.
-func decodeSignIn(c echo.Context) (api.SignInRequest, error) {
-	var req api.SignInRequest
+// are ignored, as NextAuth-style clients send more) or from a form; code is
+// the form's second step, the code of a half-done sign-in.
+func decodeSignIn(c echo.Context) (req api.SignInRequest, code string, err error) {
 	if strings.HasPrefix(c.Request().Header.Get(echo.HeaderContentType), echo.MIMEApplicationJSON) {
 		if err := decodeJSONAllowUnknown(c, &req); err != nil {
-			return req, err
+			return req, "", err
 		}
 	} else {
 		form, err := decodeForm(c)
 		if err != nil {
-			return req, err
+			return req, "", err
 		}
 		req = api.SignInRequest{Email: form.Get("email"), Password: form.Get("password"), CallbackURL: form.Get("callbackUrl")}
+		if code = strings.TrimSpace(form.Get("code")); code != "" && req.Password == "" {
+			return req, code, nil
+		}
 	}
 	var issues []api.Issue
 	if strings.TrimSpace(req.Email) == "" {
@@ -94,9 +206,9 @@ func decodeSignIn(c echo.Context) (api.SignInRequest, error) {
 		issues = append(issues, api.FieldIssue("password", "invalid_type", "Password is required"))
 	}
 	if len(issues) > 0 {
-		return req, api.Invalid(issues...)
+		return req, "", api.Invalid(issues...)
 	}
-	return req, nil
+	return req, "", nil
 }
 
 var errBadCredentials = &api.Error{Status: http.StatusUnauthorized, Code: api.CodeUnauthorized, Message: "Invalid email or password"}
@@ -137,6 +249,7 @@ func (h SignIn) start(c echo.Context, userID int64, method string) error {
 	}
 	h.Sessions.Put(ctx, SessionUserKey, userID)
 	PutSessionClient(ctx, h.Sessions, c)
+	h.Sessions.Put(ctx, SessionConfirmedKey, h.Now().Unix()) // signing in counts as a confirmation
 	return h.Users.RecordLogin(ctx, userID, method, c.RealIP(), c.Request().UserAgent())
 }
 

@@ -121,6 +121,30 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		u := e.app.User(t, "leaving@example.com")
 		return sampleRequest{"/api/auth/signout", e.app.SessionFor(t, u.ID), "", 200}
 	},
+	"POST /api/auth/2fa/setup": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/auth/2fa/setup", sampleUser(t, e, "enrolling@example.com").session, "", 200}
+	},
+	"POST /api/auth/2fa/enable": func(t *testing.T, e sampleEnv) sampleRequest {
+		session := sampleUser(t, e, "enabling@example.com").session
+		res := apptest.Do(t, e.app, "POST", "/api/auth/2fa/setup", session)
+		var setup struct{ Secret string }
+		json.Unmarshal(res.Body.Bytes(), &setup)
+		return sampleRequest{"/api/auth/2fa/enable", session, `{"code":"` + code(t, setup.Secret, time.Now()) + `"}`, 200}
+	},
+	"POST /api/auth/2fa/disable": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.UserWithPassword(t, "disabling@example.com", "correct horse")
+		return sampleRequest{"/api/auth/2fa/disable", e.app.SessionFor(t, u.ID), `{"password":"correct horse"}`, 200}
+	},
+	"POST /api/auth/confirm": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.UserWithPassword(t, "confirming@example.com", "correct horse")
+		return sampleRequest{"/api/auth/confirm", e.app.SessionFor(t, u.ID), `{"password":"correct horse"}`, 200}
+	},
+	"GET /api/auth/confirm": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/auth/confirm", e.session, "", 200}
+	},
+	"GET /admin/account/2fa": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/admin/account/2fa", e.session, "", 200}
+	},
 	"GET /api/openapi.json":    getSample("/api/openapi.json", 200),
 	"GET /api/docs":            getSample("/api/docs", 200),
 	"GET /api/v1/admin/tokens": asSuper("/api/v1/admin/tokens", "", 200),

@@ -13,6 +13,9 @@ import (
 type Account struct {
 	User      `bun:",extend"`
 	RoleNames string `bun:",scanonly"` // comma-separated
+	// TwoFactor is whether the user has enrolled in TOTP sign-in (only
+	// AccountByID reads it: token callers need no second factor).
+	TwoFactor bool `bun:",scanonly"`
 }
 
 // Roles splits RoleNames.
@@ -28,6 +31,7 @@ func (s *Store) AccountByID(ctx context.Context, id int64) (*Account, error) {
 	a := new(Account)
 	err := selectUsers(s.DB.NewSelect().Model(a), s.now()).
 		ColumnExpr("(?) AS role_names", roleNamesQuery(s.DB)).
+		ColumnExpr("EXISTS (SELECT 1 FROM user_two_factor AS tf WHERE tf.user_id = u.id AND tf.enabled_at IS NOT NULL) AS two_factor").
 		Where("u.id = ?", id).Scan(ctx)
 	return a, notFound(err, "user")
 }

@@ -214,3 +214,9 @@ func tokenLabel(t api.Token) string {
 	}
 	return "token " + t.ID
 }
+
+// recoveryDownload is the recovery codes as a text file's data: URL, so the
+// download needs no request and no script.
+func recoveryDownload(codes []string) string {
+	return "data:text/plain;charset=utf-8," + url.PathEscape(strings.Join(codes, "\r\n")+"\r\n")
+}

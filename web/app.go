@@ -116,7 +116,8 @@ func blockCheck(d Deps) handlers.BlockCheck {
 func newHandlers(d Deps) handlerSet {
 	health := handlers.Health{DB: d.Store, Version: d.Version, Started: d.Started, Now: d.Now}
 	providers := oauthProviderList(d.OAuthProviders, d.Config.PublicAppURL)
-	signIn := handlers.SignIn{Users: d.Store, Sessions: d.Sessions, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
+	factor := handlers.SecondFactor{Store: d.Store, Box: auth.NewSecretBox(d.Config.JWTSecret), Now: d.Now}
+	signIn := handlers.SignIn{Users: d.Store, Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
 	return handlerSet{
 		health:     health,
 		version:    handlers.Version{Version: d.Version, Err: d.VersionErr},
@@ -124,6 +125,7 @@ func newHandlers(d Deps) handlerSet {
 		signIn:     signIn,
 		oauth:      handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d)},
 		signOut:    handlers.SignOut{Sessions: d.Sessions},
+		twoFactor:  handlers.TwoFactor{Factor: factor, Sessions: d.Sessions, Issuer: "Plaza", Required: d.Config.RequireStaff2FA},
 		session:    handlers.Session{Sessions: d.Sessions},
 		providers:  handlers.Providers{List: providers},
 		tokens:     handlers.Tokens{Store: d.Store, Secret: []byte(d.Config.JWTSecret), Now: d.Now},

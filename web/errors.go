@@ -89,6 +89,12 @@ func write(c echo.Context, e *api.Error, fam api.Family) error {
 		return c.NoContent(e.Status)
 	}
 	format := api.FormatOf(c.Request())
+	if e.Code == api.CodeSudoRequired {
+		c.Response().Header().Set(SudoHeader, "required") // console.js asks for the password and retries
+	}
+	if e.Code == api.CodeTwoFactorRequired && (fam == api.FamilyConsole || format == api.FormatPartial) {
+		return enrolRedirect(c)
+	}
 	if fam != api.FamilyConsole && format != api.FormatPartial {
 		status, body := fam.ErrorBody(e)
 		return c.JSON(status, body)
@@ -106,6 +112,20 @@ func write(c echo.Context, e *api.Error, fam api.Family) error {
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(e.Status)
 	return view.Render(c.Request().Context(), c.Response())
+}
+
+// SudoHeader marks a refusal for want of a recent confirmation, whatever
+// the body's shape, so the console knows to ask for one.
+const SudoHeader = "X-Plaza-Sudo"
+
+// enrolRedirect sends a staff member who must enrol in two-factor sign-in
+// to the enrolment page (htmx requests get HX-Redirect).
+func enrolRedirect(c echo.Context) error {
+	if api.FormatOf(c.Request()) == api.FormatPartial {
+		c.Response().Header().Set("HX-Redirect", api.PathConsoleTwoFactor)
+		return c.NoContent(http.StatusForbidden)
+	}
+	return c.Redirect(http.StatusFound, api.PathConsoleTwoFactor)
 }
 
 // signInRedirect sends a console visitor without a session to the sign-in

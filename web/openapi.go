@@ -135,6 +135,9 @@ func describe(r Route) string {
 	case r.SignIn:
 		parts = append(parts, "Needs a signed-in caller.")
 	}
+	if r.Sudo {
+		parts = append(parts, "A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not).")
+	}
 	if r.Scope != ScopeExempt {
 		parts = append(parts, "Rate limit scope: "+string(r.Scope)+".")
 	}
@@ -211,6 +214,12 @@ func errorResponses(r Route, hasParams bool) []openapi.Response {
 		errs[http.StatusUnauthorized] = "No caller: no session, or a bearer token that is invalid, expired or revoked, or whose user is banned."
 		errs[http.StatusForbidden] = "The caller lacks a permission the route needs" + v1Detail(r.Family, " (INSUFFICIENT_ADMIN_PERMISSIONS with requiredPermission)") + "."
 	}
+	if len(r.Permissions) > 0 {
+		errs[http.StatusForbidden] += " Or a staff session not enrolled in two-factor sign-in while REQUIRE_STAFF_2FA is on (TWO_FACTOR_REQUIRED)."
+	}
+	if r.Sudo {
+		errs[http.StatusForbidden] += " Or a session whose last confirmation is over 10 minutes old (SUDO_REQUIRED): POST /api/auth/confirm, then retry."
+	}
 	if unsafe(r.Method) && r.needsCaller() && errs[http.StatusForbidden] == "" {
 		errs[http.StatusForbidden] = "A cross-origin request riding on the session cookie."
 	}
@@ -248,6 +257,9 @@ func errorResponses(r Route, hasParams bool) []openapi.Response {
 func consoleErrors(r Route, errs map[int]string) []openapi.Response {
 	if len(r.Permissions) > 0 || r.SignIn {
 		errs[http.StatusForbidden] = "The signed-in user lacks a permission the page needs."
+	}
+	if r.Sudo {
+		errs[http.StatusForbidden] += " Or a session whose last confirmation is over 10 minutes old (SUDO_REQUIRED)."
 	}
 	if unsafe(r.Method) {
 		// A console action: an alert for htmx, the same JSON body as its API route.

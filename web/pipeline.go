@@ -203,7 +203,7 @@ func (p *pipeline) fromSession(ctx context.Context, c echo.Context) (*auth.Princ
 func principalOf(acc *models.Account, via string) *auth.Principal {
 	roles := acc.Roles()
 	pr := &auth.Principal{UserID: acc.ID, Username: acc.Username, Email: acc.Email,
-		Roles: roles, Permissions: auth.RolePermissions(roles), Via: via}
+		Roles: roles, Permissions: auth.RolePermissions(roles), Via: via, TwoFactor: acc.TwoFactor}
 	if acc.Name != nil {
 		pr.Name = *acc.Name
 	}
@@ -281,9 +281,32 @@ func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 					return &api.PermissionError{Required: perm}
 				}
 			}
+			if pr.Via == auth.ViaSession {
+				if len(r.Permissions) > 0 && p.cfg.RequireStaff2FA && pr.Staff() && !pr.TwoFactor {
+					return errTwoFactorRequired
+				}
+				if r.Sudo && !p.confirmed(ctx) {
+					return errSudoRequired
+				}
+			}
 			return next(c)
 		}
 	}
+}
+
+var (
+	errTwoFactorRequired = &api.Error{Status: http.StatusForbidden, Code: api.CodeTwoFactorRequired,
+		Message: "Staff accounts must turn on two-factor sign-in first: " + api.PathConsoleTwoFactor}
+	errSudoRequired = &api.Error{Status: http.StatusForbidden, Code: api.CodeSudoRequired,
+		Message: "Confirm your password or code first (POST " + api.PathConfirm + "), then try again"}
+)
+
+// confirmed reports whether the session's last password or code (the
+// sign-in, or POST /api/auth/confirm) is recent enough for a dangerous
+// action.
+func (p *pipeline) confirmed(ctx context.Context) bool {
+	at := p.sessions.GetInt64(ctx, handlers.SessionConfirmedKey)
+	return at != 0 && p.now().Sub(time.Unix(at, 0)) < handlers.SudoWindow
 }
 
 // audit opens the request's audit entry and its unit of work. When the

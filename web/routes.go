@@ -33,6 +33,10 @@ type Route struct {
 	// SignIn asks for any signed-in caller.
 	Permissions []string
 	SignIn      bool
+	// Sudo marks a dangerous action: a session caller must have confirmed
+	// its password or code within handlers.SudoWindow (bearer tokens are
+	// already scoped and need not).
+	Sudo bool
 	// MetricsToken lets METRICS_TOKEN stand in for Permissions.
 	MetricsToken bool
 	// Caller makes the pipeline read the caller (session or token) for a
@@ -166,7 +170,7 @@ func routes(d Deps, hs handlerSet) []Route {
 		// handlers, with the same audit actions (docs/console.md).
 		ConsolePage("/api/v1/admin/posts", Route{Path: api.PathConsoleModeration, Handler: hs.v1Posts.List, Permissions: moderate, Audit: Audit{Action: "posts.list"},
 			Doc: Doc{Summary: "The console's moderation queue", Query: api.V1PostsQuery{}, Response: api.V1PageOf[api.V1Post]{}, Description: "Sorted by report count unless sort is given."}}),
-		{Method: http.MethodPost, Path: api.PathConsoleBulkModerate, Handler: hs.v1Posts.BulkModerate, Family: console, Scope: ScopeExempt,
+		{Method: http.MethodPost, Path: api.PathConsoleBulkModerate, Handler: hs.v1Posts.BulkModerate, Family: console, Scope: ScopeExempt, Sudo: true,
 			Permissions: moderate, Audit: Audit{Action: "posts.bulk_moderate"},
 			Doc: Doc{Summary: "The moderation queue's decision on up to 200 posts", Body: api.V1BulkModeration{}, Response: api.V1Of[api.V1BulkModerationResult]{},
 				Description: "POST /api/v1/admin/posts/bulk-moderate for the console, moderators included: no body and an HX-Trigger toast for htmx.",
@@ -249,10 +253,14 @@ func routes(d Deps, hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathSignIn, Handler: hs.signIn.Page, Family: general, Scope: ScopeGeneral,
 			Doc: Doc{Summary: "The sign-in page", Query: api.CallbackQuery{}, ContentType: "text/html"}},
 		{Method: http.MethodPost, Path: api.PathSignIn, Handler: hs.signIn.Handle, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, Blockable: true,
+			Audit: Audit{Action: "auth.second_factor", Target: "user", Optional: true},
 			Doc: Doc{Summary: "Sign in with email and password", Body: api.SignInRequest{}, Response: api.Session{},
-				Description: "Sets the session cookie. A browser's form is answered with a redirect, or the page again with the message (401).",
-				Errors:      map[int]string{http.StatusUnauthorized: "Wrong email or password, or a banned or deactivated account."},
-				Others:      []Outcome{{Status: http.StatusSeeOther, Description: "A browser's form: to callbackUrl (this site only) or /admin."}}}},
+				Description: "Sets the session cookie. A browser's form is answered with a redirect, or the page again with the message (401); " +
+					"an account enrolled in two-factor sign-in gets a page asking for its code (form field code), JSON callers send totp or recoveryCode. " +
+					"Failed codes and used recovery codes are audited.",
+				Errors: map[int]string{http.StatusUnauthorized: "Wrong email or password, a banned or deactivated account; " +
+					"TOTP_REQUIRED: an enrolled account without totp or recoveryCode; TOTP_INVALID: a wrong or already used code."},
+				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser's form: to callbackUrl (this site only) or /admin."}}}},
 		{Method: http.MethodGet, Path: api.PathSignInProvider, Handler: hs.oauth.Begin, Family: general, Scope: ScopeGeneral, Blockable: true,
 			Doc: Doc{Summary: "Start signing in with a provider", Query: api.CallbackQuery{}, Status: http.StatusFound}},
 		{Method: http.MethodGet, Path: api.PathCallbackProvider, Handler: hs.oauth.Callback, Family: general, Scope: ScopeGeneral, Blockable: true,
@@ -298,6 +306,36 @@ func routes(d Deps, hs handlerSet) []Route {
 		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List,
 			Audit: Audit{Action: "user.sessions", Target: "user"},
 			Doc:   Doc{Summary: "The user page's sessions card", Response: api.V1Of[[]api.UserSession]{}}}),
+		// Two-factor sign-in and re-confirmation (docs/api.md, "Two-factor
+		// sign-in"): for the signed-in session, unenrolled staff included.
+		{Method: http.MethodPost, Path: api.PathTwoFactorSetup, Handler: hs.twoFactor.Setup, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Audit: Audit{Action: "two_factor.setup", Target: "user"},
+			Doc: Doc{Summary: "Start enrolling in two-factor sign-in", Response: api.TwoFactorSetup{},
+				Description: "A new TOTP secret, its otpauth URL and QR code; it works only once a code from the app enables it.",
+				Errors:      map[int]string{http.StatusForbidden: "A bearer token: enrolment needs a session.", http.StatusConflict: "Two-factor sign-in is already on."}}},
+		{Method: http.MethodPost, Path: api.PathTwoFactorEnable, Handler: hs.twoFactor.Enable, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+			Audit: Audit{Action: "two_factor.enable", Target: "user"},
+			Doc: Doc{Summary: "Turn two-factor sign-in on with a code from the app", Body: api.TwoFactorCode{}, Response: api.TwoFactorEnabled{},
+				Description: "Answers the ten one-time recovery codes, shown this once. A wrong code counts as a failed sign-in.",
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: enrolment needs a session.", http.StatusNotFound: "No setup under way.",
+					http.StatusConflict: "Two-factor sign-in is already on."}}},
+		{Method: http.MethodPost, Path: api.PathTwoFactorDisable, Handler: hs.twoFactor.Disable, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+			Audit: Audit{Action: "two_factor.disable", Target: "user"},
+			Doc: Doc{Summary: "Turn two-factor sign-in off", Body: api.TwoFactorDisable{}, Response: api.TwoFactorDisabled{},
+				Description: "Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too.",
+				Errors:      map[int]string{http.StatusForbidden: "A bearer token: this needs a session."}}},
+		{Method: http.MethodPost, Path: api.PathConfirm, Handler: hs.twoFactor.Confirm, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+			Audit: Audit{Action: "auth.confirm", Target: "user", Optional: true},
+			Doc: Doc{Summary: "Confirm it's you before dangerous actions", Body: api.Confirmation{}, Response: api.Confirmed{},
+				Description: "The password, or a code for an enrolled account: routes marked for it then work for 10 minutes. " +
+					"A wrong answer is 422, counted as a failed sign-in, and audited.",
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: confirmation is for sessions."}}},
+		{Method: http.MethodGet, Path: api.PathConfirm, Handler: hs.twoFactor.Confirmation, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Whether dangerous actions need a new confirmation", Response: api.Confirmed{},
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: confirmation is for sessions."}}},
+		{Method: http.MethodGet, Path: api.PathConsoleTwoFactor, Handler: hs.twoFactor.Page, Family: console, Scope: ScopeExempt, SignIn: true,
+			Doc: Doc{Summary: "The console's two-factor sign-in page", Response: api.TwoFactorStatus{}, ContentType: "text/html",
+				Description: "Set up (QR code, key, code), the recovery codes once, or turning it off. Reachable by staff who have not enrolled yet."}},
 
 		// The API's own description (docs/api.md, "The OpenAPI document").
 		{Method: http.MethodGet, Path: api.PathOpenAPI, Handler: hs.openAPI.Handle, Family: general, Scope: ScopeExempt,
@@ -331,7 +369,7 @@ func routes(d Deps, hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminTokens, Handler: hs.tokens.List,
 			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"},
 			Doc: Doc{Summary: "List unexpired admin tokens", Response: api.V1Of[[]api.Token]{}}}),
-		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminTokens, Handler: hs.tokens.Create,
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminTokens, Handler: hs.tokens.Create, Sudo: true,
 			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.create", Target: "token"},
 			Doc: Doc{Summary: "Mint an admin token", Description: "The JWT is shown this once. A token never carries a permission its maker lacks.",
 				Body: api.TokenRequest{}, Response: api.V1Of[api.NewToken]{}, Status: http.StatusCreated}}),
@@ -344,14 +382,14 @@ func routes(d Deps, hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1User, Handler: hs.v1Users.Get, Audit: Audit{Action: models.ViewUserAction, Target: "user"},
 			Doc: Doc{Summary: "One user in full", Response: api.V1Of[api.V1UserDetail]{},
 				Description: "The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user."}}),
-		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1User, Handler: hs.v1Users.Update, Audit: Audit{Action: "user.update", Target: "user"},
+		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1User, Handler: hs.v1Users.Update, Sudo: true, Audit: Audit{Action: "user.update", Target: "user"},
 			Doc: Doc{Summary: "Change a user's status, role, verification or notes", Body: api.V1UserUpdate{}, Response: api.V1Of[api.V1User]{},
 				Description: "Every field optional, at least one. The audit entry keeps the fields before and after.",
 				Errors: map[int]string{
 					http.StatusForbidden: "Your own status or role, or a super admin's user unless you are one.",
 					http.StatusLocked:    "Another admin holds the user's edit lock (lockedBy, lockedAt).",
 				}}}),
-		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1BulkUpdate, Handler: hs.v1Users.BulkUpdate,
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1BulkUpdate, Handler: hs.v1Users.BulkUpdate, Sudo: true,
 			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "users.bulk_update"},
 			Doc: Doc{Summary: "Change up to 500 users at once", Body: api.V1BulkUpdate{}, Response: api.V1Of[api.V1BulkResult]{},
 				Description: "All or nothing, in one transaction with one audit entry that keeps each user's fields before and after.",
@@ -394,7 +432,7 @@ func routes(d Deps, hs handlerSet) []Route {
 					http.StatusForbidden: "Delete without admin:delete.",
 					http.StatusLocked:    "Another admin holds the post's edit lock (lockedBy, lockedAt).",
 				}}}),
-		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1BulkModerate, Handler: hs.v1Posts.BulkModerate,
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1BulkModerate, Handler: hs.v1Posts.BulkModerate, Sudo: true,
 			Audit: Audit{Action: "posts.bulk_moderate"},
 			Doc: Doc{Summary: "One moderation decision for up to 200 posts", Body: api.V1BulkModeration{}, Response: api.V1Of[api.V1BulkModerationResult]{},
 				Description: "All or nothing, in one transaction with one audit entry; each post gets its moderation record.",
@@ -482,7 +520,7 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "Delete a block", Response: api.V1Of[api.DeletedBlock]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
-		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditExport, Handler: hs.audit.Export, Permissions: []string{auth.PermAdminSuper},
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditExport, Handler: hs.audit.Export, Permissions: []string{auth.PermAdminSuper}, Sudo: true,
 			Audit: Audit{Action: "audit.export"},
 			Doc: Doc{Summary: "Export the audit log", Query: api.AuditExportQuery{}, ContentType: "application/x-ndjson, text/csv",
 				Description: "Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited."}}),
@@ -590,6 +628,7 @@ type handlerSet struct {
 	signIn      handlers.SignIn
 	oauth       handlers.OAuth
 	signOut     handlers.SignOut
+	twoFactor   handlers.TwoFactor
 	session     handlers.Session
 	providers   handlers.Providers
 	tokens      handlers.Tokens

@@ -20,6 +20,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app"
+	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/openapi/validate"
@@ -146,8 +147,9 @@ func (a *App) UserWithPassword(t testing.TB, email, password string, roles ...st
 	return u
 }
 
-// SessionFor seeds a session for the user server-side and returns the
-// cookie header that carries it.
+// SessionFor seeds a session for the user server-side, as if the user had
+// just signed in (so dangerous actions need no confirmation for 10
+// minutes), and returns the cookie header that carries it.
 func (a *App) SessionFor(t testing.TB, userID int64) http.Header {
 	t.Helper()
 	sm := a.Deps.Sessions
@@ -156,6 +158,7 @@ func (a *App) SessionFor(t testing.TB, userID int64) http.Header {
 		t.Fatal(err)
 	}
 	sm.Put(ctx, web.SessionUserKey, userID)
+	sm.Put(ctx, handlers.SessionConfirmedKey, a.Deps.Now().Unix()) // as signing in does
 	token, _, err := sm.Commit(ctx)
 	if err != nil {
 		t.Fatal(err)

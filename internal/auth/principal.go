@@ -26,6 +26,14 @@ type Principal struct {
 	Permissions Permissions
 	Via         string
 	TokenID     string // jti, for token callers
+	// TwoFactor is whether the user has enrolled in TOTP sign-in (session
+	// callers only).
+	TwoFactor bool
+}
+
+// Staff reports whether the principal holds a staff role: moderator and up.
+func (p *Principal) Staff() bool {
+	return p.Can(PermPostsModerate)
 }
 
 // Can reports whether the principal holds perm; nil holds nothing.

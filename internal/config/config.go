@@ -43,6 +43,12 @@ type Config struct {
 	AdminPassword string `env:"ADMIN_PASSWORD"`
 	SeedDemo      bool   `env:"SEED_DEMO" envDefault:"true"`
 
+	// RequireStaff2FA makes moderators and admins enrol in TOTP sign-in
+	// before the console or a session call to an admin route works; its
+	// default is true in production and false elsewhere (staff2FA).
+	RequireStaff2FA bool    `env:"-"`
+	Staff2FASetting *string `env:"REQUIRE_STAFF_2FA"`
+
 	TrustedProxies          []netip.Prefix `env:"TRUSTED_PROXIES"`
 	LinkPreviewAllowPrivate bool           `env:"LINK_PREVIEW_ALLOW_PRIVATE"`
 
@@ -137,7 +143,21 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.defaultPublicURL()
-	return c, nil
+	return c, c.staff2FA()
+}
+
+// staff2FA settles RequireStaff2FA: as set, else true in production only.
+func (c *Config) staff2FA() error {
+	c.RequireStaff2FA = c.Production()
+	if c.Staff2FASetting == nil {
+		return nil
+	}
+	v, err := strconv.ParseBool(*c.Staff2FASetting)
+	if err != nil {
+		return &Error{"REQUIRE_STAFF_2FA", *c.Staff2FASetting, "expected true or false"}
+	}
+	c.RequireStaff2FA = v
+	return nil
 }
 
 // Production reports whether PLAZA_ENV=production.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"net/netip"
 	"strings"
 	"testing"
@@ -136,5 +137,37 @@ func TestRegisterRateLimit(t *testing.T) {
 	}
 	if _, err = load(map[string]string{"RATE_LIMIT_REGISTER": "0"}); err == nil || !strings.Contains(err.Error(), "RATE_LIMIT_REGISTER") {
 		t.Errorf("RATE_LIMIT_REGISTER=0: %v, want an error naming it", err)
+	}
+}
+
+func TestRequireStaff2FA(t *testing.T) {
+	secret := strings.Repeat("s", 32)
+	prod := map[string]string{"PLAZA_ENV": "production", "PUBLIC_APP_URL": "https://x.org", "SESSION_SECRET": secret, "JWT_SECRET": secret}
+	tests := []struct {
+		name, env, setting string
+		want               bool
+	}{
+		{"production by default", "production", "", true},
+		{"development by default", "development", "", false},
+		{"production turned off", "production", "false", false},
+		{"development turned on", "development", "true", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"PLAZA_ENV": tt.env}
+			if tt.env == "production" {
+				env = maps.Clone(prod)
+			}
+			if tt.setting != "" {
+				env["REQUIRE_STAFF_2FA"] = tt.setting
+			}
+			c, err := load(env)
+			if err != nil || c.RequireStaff2FA != tt.want {
+				t.Errorf("got %v (%v), want %v", c.RequireStaff2FA, err, tt.want)
+			}
+		})
+	}
+	if _, err := load(map[string]string{"REQUIRE_STAFF_2FA": "maybe"}); err == nil || !strings.Contains(err.Error(), "REQUIRE_STAFF_2FA") {
+		t.Errorf("REQUIRE_STAFF_2FA=maybe: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 // The console's behaviour (views/layout.templ loads it on every console
 // page): typed JSON bodies for htmx, toasts, field errors from 422 answers,
-// dialogs, edit locks, bulk selection, copy buttons and keyboard shortcuts.
+// dialogs, edit locks, bulk selection, copy buttons, re-confirmation of
+// dangerous actions and keyboard shortcuts.
 // No inline script anywhere, so the strict CSP (script-src 'self') holds.
 (() => {
   'use strict';
@@ -157,6 +158,12 @@
     if (d.xhr.status < 400) return;
     d.shouldSwap = false;
     d.isError = false;
+    if (d.xhr.status === 403 && d.xhr.getResponseHeader('X-Plaza-Sudo') === 'required') {
+      const elt = d.requestConfig && d.requestConfig.elt;
+      const ev = d.requestConfig && d.requestConfig.triggeringEvent;
+      askConfirmation(() => htmx.trigger(elt, ev && ev.type ? ev.type : 'click'));
+      return;
+    }
     const alert = parseAlert(d.xhr.responseText) || { message: 'Something went wrong (' + d.xhr.status + ').', issues: [] };
     const form = formOf(d.requestConfig && d.requestConfig.elt);
     if (form && (d.xhr.status === 422 || form.querySelector('[data-form-error]'))) showErrors(form, alert);
@@ -318,6 +325,62 @@
       src.select && src.select();
       toast('Select the text and copy it with Ctrl+C', 'error');
     }
+  });
+
+  // ---- Re-confirmation ("sudo mode") -------------------------------------
+  // Dangerous actions answer 403 with X-Plaza-Sudo: required when the
+  // session's last password or code is over 10 minutes old. The console then
+  // asks for one in the sudo-confirm dialog, posts it to /api/auth/confirm
+  // and, once confirmed, repeats the action. Links marked data-sudo (the
+  // audit export's downloads) ask first when GET /api/auth/confirm says so.
+  const CONFIRM = '/api/auth/confirm';
+  let afterConfirm = null;
+
+  function askConfirmation(then) {
+    const dialog = document.getElementById('sudo-confirm');
+    if (!dialog) return;
+    const form = dialog.querySelector('form');
+    form.reset();
+    clearErrors(form);
+    afterConfirm = then;
+    dialog.showModal();
+    form.querySelector('input').focus();
+  }
+
+  document.addEventListener('submit', async (e) => {
+    const form = e.target.closest('[data-sudo-form]');
+    if (!form) return;
+    e.preventDefault();
+    const body = {};
+    for (const name of ['password', 'totp']) {
+      const v = form.elements.namedItem(name).value;
+      if (v) body[name] = v;
+    }
+    const res = await fetch(CONFIRM, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/html', 'HX-Request': 'true' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) {
+      const alert = parseAlert(await res.text()) || { message: 'Not confirmed (' + res.status + ').', issues: [] };
+      showErrors(form, alert);
+      return;
+    }
+    form.closest('dialog').close();
+    const then = afterConfirm;
+    afterConfirm = null;
+    if (then) then();
+  });
+
+  document.addEventListener('click', async (e) => {
+    const link = e.target.closest('a[data-sudo]');
+    if (!link || link.dataset.confirmed) return;
+    e.preventDefault();
+    const res = await fetch(CONFIRM, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    const state = res.ok ? await res.json() : {};
+    const follow = () => { link.dataset.confirmed = 'true'; link.click(); delete link.dataset.confirmed; };
+    if (state.confirmed) follow(); else askConfirmation(follow);
   });
 
   // ---- Keyboard shortcuts ------------------------------------------------

@@ -33,14 +33,14 @@ type plaza struct {
 	super, admin, modUser *models.User
 }
 
-func startPlaza(t *testing.T) *plaza {
+func startPlaza(t *testing.T, mutate ...func(*web.Deps)) *plaza {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	app := apptest.New(t, dbtest.Open(t, config.DialectSQLite), func(d *web.Deps) { d.Config.PublicAppURL = base })
+	app := apptest.New(t, dbtest.Open(t, config.DialectSQLite), append([]func(*web.Deps){func(d *web.Deps) { d.Config.PublicAppURL = base }}, mutate...)...)
 	if _, err := seed.Demo(context.Background(), app.Store); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,371 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/audit"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
+)
+
+// Session keys of two-factor sign-in and re-confirmation. A half-done
+// sign-in (right password, code still to come) keeps only the user's id and
+// when the password was checked, never SessionUserKey: it grants nothing.
+const (
+	SessionConfirmedKey = "confirmed_at" // unix seconds of the last password or code
+	sessionPendingKey   = "pending_user"
+	sessionPendingAtKey = "pending_at"
+)
+
+// SudoWindow is how long a confirmation (the sign-in itself, or POST
+// /api/auth/confirm) lets a session caller take dangerous actions.
+const SudoWindow = 10 * time.Minute
+
+// pendingWindow is how long the code step of a sign-in waits for its code.
+const pendingWindow = 5 * time.Minute
+
+// TwoFactorStore is what two-factor sign-in needs of the user store.
+type TwoFactorStore interface {
+	TwoFactorOf(ctx context.Context, userID int64) (*models.TwoFactor, error)
+	StartTwoFactor(ctx context.Context, userID int64, sealed string) error
+	EnableTwoFactor(ctx context.Context, userID, step int64, hashes []string) error
+	UseTOTPStep(ctx context.Context, userID, step int64) (bool, error)
+	UseRecoveryCode(ctx context.Context, userID int64, hash string) (bool, int, error)
+	DisableTwoFactor(ctx context.Context, userID int64) (bool, error)
+	UserByEmail(ctx context.Context, email string) (*models.User, error)
+}
+
+// SecondFactor checks the codes of enrolled users.
+type SecondFactor struct {
+	Store TwoFactorStore
+	Box   auth.SecretBox
+	Now   func() time.Time
+}
+
+var (
+	errTOTPRequired = &api.Error{Status: http.StatusUnauthorized, Code: api.CodeTOTPRequired,
+		Message: "Enter the code from your authenticator app (totp) or a recovery code (recoveryCode)"}
+	errTOTPInvalid = &api.Error{Status: http.StatusUnauthorized, Code: api.CodeTOTPInvalid,
+		Message: "That code is wrong or was already used"}
+)
+
+// Enabled reports whether the user must give a code to sign in.
+func (f SecondFactor) Enabled(ctx context.Context, userID int64) (bool, error) {
+	tf, err := f.Store.TwoFactorOf(ctx, userID)
+	if errors.Is(err, models.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil && tf.EnabledAt != nil, err
+}
+
+// Verify accepts a TOTP code not used before, or an unused recovery code,
+// and spends it; errTOTPInvalid otherwise. It names what was used.
+func (f SecondFactor) Verify(ctx context.Context, userID int64, code, recovery string) (string, error) {
+	if code != "" {
+		tf, err := f.Store.TwoFactorOf(ctx, userID)
+		if err != nil {
+			return "", err
+		}
+		secret, err := f.Box.Open(tf.Secret)
+		if err != nil {
+			return "", err
+		}
+		step, ok := auth.CheckTOTP(secret, code, f.Now(), tf.LastStep)
+		if !ok {
+			return "", errTOTPInvalid
+		}
+		if ok, err = f.Store.UseTOTPStep(ctx, userID, step); err != nil || !ok {
+			return "", cmpErr(err, errTOTPInvalid)
+		}
+		return "totp", nil
+	}
+	ok, left, err := f.Store.UseRecoveryCode(ctx, userID, auth.HashRecoveryCode(recovery))
+	if err != nil || !ok {
+		return "", cmpErr(err, errTOTPInvalid)
+	}
+	keepAudit(ctx, map[string]any{"recoveryCodesLeft": left})
+	return "recovery_code", nil
+}
+
+func cmpErr(err, fallback error) error {
+	if err != nil {
+		return err
+	}
+	return fallback
+}
+
+// splitCode reads the one field of the sign-in page's code step: six digits
+// are a TOTP code, anything else a recovery code.
+func splitCode(s string) (totp, recovery string) {
+	s = strings.TrimSpace(s)
+	digits := strings.ReplaceAll(s, " ", "")
+	if _, err := strconv.Atoi(digits); err == nil && len(digits) == 6 {
+		return digits, ""
+	}
+	return "", s
+}
+
+// auditActor names the person an audited sign-in step is about.
+func auditActor(ctx context.Context, u *models.User, details map[string]any) {
+	d := audit.DraftFrom(ctx)
+	if d == nil {
+		return
+	}
+	id := u.ID
+	d.AdminID, d.AdminUsername = &id, u.Username
+	d.TargetType, d.TargetID = "user", strconv.FormatInt(u.ID, 10)
+	keepAudit(ctx, details)
+}
+
+// TwoFactor serves enrolment, removal and re-confirmation for the signed-in
+// caller (docs/api.md, "Two-factor sign-in").
+type TwoFactor struct {
+	Factor   SecondFactor
+	Sessions Sessions
+	Issuer   string
+	Required bool // REQUIRE_STAFF_2FA
+}
+
+func (h TwoFactor) caller(c echo.Context) (*auth.Principal, error) {
+	p := auth.PrincipalFrom(c.Request().Context())
+	if p == nil || p.Via != auth.ViaSession {
+		return nil, &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "Two-factor settings need a signed-in session, not a token"}
+	}
+	return p, nil
+}
+
+var errAlreadyEnabled = &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: "Two-factor sign-in is already on; turn it off first"}
+
+// Page answers GET /admin/account/2fa: the caller's enrolment, with the way
+// to start one or to turn it off.
+func (h TwoFactor) Page(c echo.Context) error {
+	p, err := h.caller(c)
+	if err != nil {
+		return err
+	}
+	res, err := h.status(c.Request().Context(), p)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, res, View{Page: views.TwoFactorPage(res), Partial: views.TwoFactorPanel(res)})
+}
+
+func (h TwoFactor) status(ctx context.Context, p *auth.Principal) (api.TwoFactorStatus, error) {
+	res := api.TwoFactorStatus{Required: h.Required && p.Staff()}
+	tf, err := h.Factor.Store.TwoFactorOf(ctx, p.UserID)
+	if errors.Is(err, models.ErrNotFound) {
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	if tf.EnabledAt != nil {
+		res.Enabled, res.EnabledAt = true, api.OptionalTimestamp(tf.EnabledAt)
+	}
+	return res, nil
+}
+
+// Setup answers POST /api/auth/2fa/setup: a new secret, pending until a
+// code confirms it (replacing any pending one). 409 when already enabled.
+func (h TwoFactor) Setup(c echo.Context) error {
+	p, err := h.caller(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if on, err := h.Factor.Enabled(ctx, p.UserID); err != nil || on {
+		return cmpErr(err, errAlreadyEnabled)
+	}
+	en, err := auth.NewEnrolment(h.Issuer, p.Email)
+	if err != nil {
+		return err
+	}
+	sealed, err := h.Factor.Box.Seal(en.Secret)
+	if err != nil {
+		return err
+	}
+	if err := h.Factor.Store.StartTwoFactor(ctx, p.UserID, sealed); err != nil {
+		if errors.Is(err, models.ErrConflict) {
+			return errAlreadyEnabled
+		}
+		return err
+	}
+	setAuditTarget(ctx, "user", strconv.FormatInt(p.UserID, 10), nil)
+	noStore(c)
+	res := api.TwoFactorSetup{Secret: en.Secret, OTPAuthURL: en.URL, QRCode: en.QRCode}
+	return respondShown(c, http.StatusOK, res, views.TwoFactorSetupPanel(res), Done{Toast: "Scan the code with your app"})
+}
+
+// Enable answers POST /api/auth/2fa/enable {code}: the code from the app
+// turns the pending enrolment on; the ten recovery codes are shown once.
+// 422 for a wrong code (counted as a failed sign-in), 404 without setup.
+func (h TwoFactor) Enable(c echo.Context) error {
+	p, err := h.caller(c)
+	if err != nil {
+		return err
+	}
+	var req api.TwoFactorCode
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	setAuditTarget(ctx, "user", strconv.FormatInt(p.UserID, 10), nil)
+	m, err := meterFrom(ctx)
+	if err != nil {
+		return err
+	}
+	if err := m.Check(ctx, p.Email); err != nil {
+		return err
+	}
+	tf, err := h.Factor.Store.TwoFactorOf(ctx, p.UserID)
+	if err != nil {
+		return err
+	}
+	if tf.EnabledAt != nil {
+		return errAlreadyEnabled
+	}
+	secret, err := h.Factor.Box.Open(tf.Secret)
+	if err != nil {
+		return err
+	}
+	step, ok := auth.CheckTOTP(secret, req.Code, h.Factor.Now(), 0)
+	if !ok {
+		if err := m.Take(ctx, p.Email, 1); err != nil {
+			return err
+		}
+		return api.Invalid(api.FieldIssue("code", "invalid_string", "That code does not match; check the time on your device and type the code it shows now"))
+	}
+	codes, hashes, err := auth.NewRecoveryCodes()
+	if err != nil {
+		return err
+	}
+	if err := h.Factor.Store.EnableTwoFactor(ctx, p.UserID, step, hashes); err != nil {
+		return err
+	}
+	h.Sessions.Put(ctx, SessionConfirmedKey, h.Factor.Now().Unix())
+	noStore(c)
+	res := api.TwoFactorEnabled{RecoveryCodes: codes}
+	return respondShown(c, http.StatusOK, res, views.RecoveryCodesPanel(res), Done{Toast: "Two-factor sign-in is on"})
+}
+
+// Disable answers POST /api/auth/2fa/disable {password}: the enrolment and
+// its recovery codes go. A wrong password is 422 and counts as a failed
+// sign-in.
+func (h TwoFactor) Disable(c echo.Context) error {
+	p, err := h.caller(c)
+	if err != nil {
+		return err
+	}
+	var req api.TwoFactorDisable
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	setAuditTarget(ctx, "user", strconv.FormatInt(p.UserID, 10), nil)
+	if err := h.checkPassword(ctx, p, req.Password); err != nil {
+		return err
+	}
+	if _, err := h.Factor.Store.DisableTwoFactor(ctx, p.UserID); err != nil {
+		return err
+	}
+	res, err := h.status(ctx, p)
+	if err != nil {
+		return err
+	}
+	return respondShown(c, http.StatusOK, api.TwoFactorDisabled{}, views.TwoFactorPanel(res), Done{Toast: "Two-factor sign-in is off"})
+}
+
+// checkPassword checks the caller's password under the sign-in failure
+// throttle: 422 on the password field when it is wrong.
+func (h TwoFactor) checkPassword(ctx context.Context, p *auth.Principal, password string) error {
+	m, err := meterFrom(ctx)
+	if err != nil {
+		return err
+	}
+	if err := m.Check(ctx, p.Email); err != nil {
+		return err
+	}
+	u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
+	if err != nil {
+		return err
+	}
+	if password != "" && u.PasswordHash != nil && auth.CheckPassword(password, *u.PasswordHash) == nil {
+		return nil
+	}
+	if err := m.Take(ctx, p.Email, 1); err != nil {
+		return err
+	}
+	keepAudit(ctx, map[string]any{"failed": "password"})
+	return api.Invalid(api.FieldIssue("password", "invalid_string", "That password is wrong"))
+}
+
+// Confirm answers POST /api/auth/confirm {password} or {totp}: dangerous
+// actions then need no new confirmation for SudoWindow. Wrong answers are
+// 422, count as failed sign-ins and are audited.
+func (h TwoFactor) Confirm(c echo.Context) error {
+	p, err := h.caller(c)
+	if err != nil {
+		return err
+	}
+	var req api.Confirmation
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	setAuditTarget(ctx, "user", strconv.FormatInt(p.UserID, 10), nil)
+	if req.TOTP != "" {
+		if err := h.checkCode(ctx, p, req.TOTP); err != nil {
+			return err
+		}
+	} else if err := h.checkPassword(ctx, p, req.Password); err != nil {
+		return err
+	}
+	now := h.Factor.Now()
+	h.Sessions.Put(ctx, SessionConfirmedKey, now.Unix())
+	until := api.Timestamp(now.Add(SudoWindow))
+	return respondAction(c, http.StatusOK, api.Confirmed{Confirmed: true, Until: &until}, Done{Toast: "Confirmed"})
+}
+
+func (h TwoFactor) checkCode(ctx context.Context, p *auth.Principal, code string) error {
+	m, err := meterFrom(ctx)
+	if err != nil {
+		return err
+	}
+	if err := m.Check(ctx, p.Email); err != nil {
+		return err
+	}
+	_, err = h.Factor.Verify(ctx, p.UserID, code, "")
+	if errors.Is(err, models.ErrNotFound) || errors.Is(err, errTOTPInvalid) {
+		if err := m.Take(ctx, p.Email, 1); err != nil {
+			return err
+		}
+		keepAudit(ctx, map[string]any{"failed": "totp"})
+		return api.Invalid(api.FieldIssue("totp", "invalid_string", "That code is wrong or was already used"))
+	}
+	return err
+}
+
+// Confirmation answers GET /api/auth/confirm: whether the session's last
+// confirmation still covers dangerous actions, and until when.
+func (h TwoFactor) Confirmation(c echo.Context) error {
+	if _, err := h.caller(c); err != nil {
+		return err
+	}
+	noStore(c)
+	at := h.Sessions.GetInt64(c.Request().Context(), SessionConfirmedKey)
+	until := time.Unix(at, 0).Add(SudoWindow)
+	if at == 0 || !h.Factor.Now().Before(until) {
+		return c.JSON(http.StatusOK, api.Confirmed{})
+	}
+	u := api.Timestamp(until)
+	return c.JSON(http.StatusOK, api.Confirmed{Confirmed: true, Until: &u})
+}
