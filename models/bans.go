@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // ErrNotBanned is an unban of a user no ban holds.
@@ -70,7 +72,8 @@ func (s *Store) BanUser(ctx context.Context, in BanInput) (*Ban, error) {
 	if err := oneRow(res, err, "user"); err != nil {
 		return nil, err
 	}
-	return b, nil
+	return b, s.EmitWebhookEvent(ctx, webhook.EventUserBanned, map[string]any{"userId": idText(in.UserID),
+		"banId": idText(b.ID), "bannedBy": idText(in.AdminID), "reason": in.Reason, "expiresAt": timeText(b.ExpiresAt)})
 }
 
 // UnbanUser ends the ban in force and makes the user active. A user no ban
