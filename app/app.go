@@ -233,7 +233,7 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 	if err != nil {
 		return web.Deps{}, err
 	}
-	d := web.Deps{Config: rt.Config, Store: rt.Store, Logger: rt.Log, Static: o.Static, Version: o.Version,
+	d := web.Deps{Config: rt.Config, Store: rt.Store, Webhooks: rt.Webhooks, Logger: rt.Log, Static: o.Static, Version: o.Version,
 		VersionErr: o.VersionErr, Started: o.Started, Now: func() time.Time { return time.Now().UTC() },
 		Limiter: limiter, Metrics: rt.Metrics, Sessions: web.NewSessions(rt.Store, rt.Config.PublicAppURL)}
 	d.Audit = rt.Store.NewAuditBatcher(rt.Log)
