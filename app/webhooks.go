@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/jobs"
 	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
@@ -37,14 +38,18 @@ func (d webhookDeliverer) DeliverWebhook(ctx context.Context, id int64, final bo
 	}
 	res := d.sender.Send(ctx, m.URL, m.Secret, m.Delivery.MessageID, d.store.Timestamp(), []byte(m.Delivery.Payload))
 	var text string
+	refused := errors.Is(res.Err, webhook.ErrBadTarget)
 	if res.Err != nil {
 		text = res.Err.Error()
 	}
 	err = d.store.Change(ctx, func(ctx context.Context) error {
-		return d.store.RecordWebhookAttempt(ctx, id, res.StatusCode, text, final)
+		return d.store.RecordWebhookAttempt(ctx, id, res.StatusCode, text, final || refused)
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
+	case refused:
+		return jobs.GiveUp(res.Err) // the policy will refuse it again: an admin retries once it is fixed
 	}
 	return res.Err
 }

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/riverqueue/river"
@@ -31,6 +32,15 @@ type WebhookDeliverer interface {
 	DeliverWebhook(ctx context.Context, deliveryID int64, final bool) error
 }
 
+// GiveUp marks a failed attempt as one that retrying cannot mend (a
+// target the address policy refuses): the job stops at once.
+func GiveUp(err error) error { return giveUpError{err} }
+
+type giveUpError struct{ err error }
+
+func (e giveUpError) Error() string { return e.err.Error() }
+func (e giveUpError) Unwrap() error { return e.err }
+
 // WebhookArgs is one webhook message's delivery, queued in the
 // transaction of the change it tells of.
 type WebhookArgs struct {
@@ -55,6 +65,10 @@ type webhookWorker struct {
 func (w *webhookWorker) Work(ctx context.Context, job *river.Job[WebhookArgs]) error {
 	if err := w.deliverer.DeliverWebhook(ctx, job.Args.DeliveryID, job.Attempt >= job.MaxAttempts); err != nil {
 		w.metrics.Jobs.WithLabelValues(WebhookArgs{}.Kind(), "failed").Inc()
+		var g giveUpError
+		if errors.As(err, &g) {
+			return river.JobCancel(g.err)
+		}
 		return err
 	}
 	w.metrics.Jobs.WithLabelValues(WebhookArgs{}.Kind(), "completed").Inc()
