@@ -1,6 +1,6 @@
 // Package jobs runs Plaza's background work on River, a job queue kept in
 // the same database as everything else: periodic sweeps now, maintenance
-// actions, and broadcasts' deliveries. On several instances River
+// actions, broadcasts' deliveries and webhook messages. On several instances River
 // elects one leader to enqueue periodic jobs, and any instance may work them.
 package jobs
 

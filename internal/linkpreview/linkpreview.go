@@ -10,6 +10,7 @@
 // about to connect to, in net.Dialer.Control, so DNS rebinding cannot slip
 // a second answer in between. Each redirect is dialled afresh and checked
 // again. Config.AllowPrivate (LINK_PREVIEW_ALLOW_PRIVATE) turns the guard off.
+// The guard is a Guard of its own, which webhooks share (internal/webhook).
 package linkpreview
 
 import (
