@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -21,9 +22,11 @@ import (
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/jobs"
+	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/logging"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/ratelimit"
+	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/web"
 )
@@ -65,6 +68,18 @@ type Options struct {
 	// RescueJobsAfter is how long a job may run before the queue takes it
 	// for cut off and runs it again (default an hour); tests shorten it.
 	RescueJobsAfter time.Duration
+	// WebhookNet, when set, is the resolver and dialer webhook deliveries
+	// use, still under the address policy: tests route a public-looking
+	// name to their receiver on 127.0.0.1 with it.
+	WebhookNet *WebhookNet
+	// WebhookBackoff replaces the webhook retry schedule (tests shorten it).
+	WebhookBackoff func(n int) time.Duration
+}
+
+// WebhookNet is the network webhook deliveries reach.
+type WebhookNet struct {
+	Resolver linkpreview.Resolver
+	Dial     func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // maintainer works maintenance jobs with the runtime's folders and database.
@@ -106,6 +121,8 @@ type Runtime struct {
 	Metrics *metrics.Metrics
 	// Jobs is the job queue, not yet working; StartJobs starts it.
 	Jobs *jobs.Runner
+	// Webhooks sends webhook messages and checks their targets.
+	Webhooks *webhook.Sender
 	// Migrated lists the migrations this Open applied.
 	Migrated models.MigrateResult
 
@@ -149,7 +166,9 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 	if err := ensureSecrets(ctx, rt.Store, &rt.Config); err != nil {
 		return err
 	}
+	rt.Webhooks = newWebhookSender(rt.Config, opts.WebhookNet)
 	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store, Analytics: rt.Store, Broadcasts: rt.Store,
+		Webhooks: webhookDeliverer{store: rt.Store, sender: rt.Webhooks}, WebhookBackoff: opts.WebhookBackoff,
 		Maintenance: maintainer{store: rt.Store, cfg: models.MaintenanceConfig{UploadsDir: rt.Config.UploadsDir,
 			BackupDir: rt.Config.BackupDir, DatabaseURL: rt.Config.DatabaseURL, BackupKeep: rt.Config.BackupKeep},
 			retention: time.Duration(rt.Config.AuditRetentionDays) * 24 * time.Hour, archiveKey: ArchiveKey(rt.Config.JWTSecret)},
@@ -214,7 +233,7 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 	if err != nil {
 		return web.Deps{}, err
 	}
-	d := web.Deps{Config: rt.Config, Store: rt.Store, Logger: rt.Log, Static: o.Static, Version: o.Version,
+	d := web.Deps{Config: rt.Config, Store: rt.Store, Webhooks: rt.Webhooks, Logger: rt.Log, Static: o.Static, Version: o.Version,
 		VersionErr: o.VersionErr, Started: o.Started, Now: func() time.Time { return time.Now().UTC() },
 		Limiter: limiter, Metrics: rt.Metrics, Sessions: web.NewSessions(rt.Store, rt.Config.PublicAppURL)}
 	d.Audit = rt.Store.NewAuditBatcher(rt.Log)

@@ -34,6 +34,8 @@ var downBodies = map[string]string{
 	http.MethodPost + " " + api.PathAdminV1Broadcast:    `{"title":"T","message":"M","targets":["all"]}`,
 	http.MethodPost + " " + api.PathAdminV1Maintenance:  `{"action":"cache_clear"}`,
 	http.MethodPost + " " + api.PathAdminV1Blocks:       `{"kind":"ip","value":"203.0.113.0/24"}`,
+	http.MethodPost + " " + api.PathAdminWebhooks:       `{"url":"https://hooks.invalid/plaza","events":["user.banned"]}`,
+	http.MethodPatch + " " + api.PathAdminWebhook:       `{"active":false}`,
 }
 
 // filesOnly are the admin routes that read BACKUP_DIR and not the
@@ -89,7 +91,7 @@ func TestAdminRoutesWithDatabaseDown(t *testing.T) {
 			continue
 		}
 		n++
-		path := strings.NewReplacer(":type", "post", ":id", "7", ":name", "some_flag").Replace(r.Path)
+		path := strings.NewReplacer(":type", "post", ":id", "7", ":name", "some_flag", ":deliveryId", "8").Replace(r.Path)
 		t.Run(r.Method+" "+r.Path, func(t *testing.T) {
 			res := apptest.DoBody(t, app, r.Method, path, token, downBodies[r.Method+" "+r.Path])
 			if status, ok := filesOnly[r.Method+" "+r.Path]; ok {

@@ -183,6 +183,45 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		return sampleRequest{"/admin/feature-flags", e.super, "", 200}
 	},
 	"GET /admin/tokens": asSuper("/admin/tokens", "", 200),
+	"GET /admin/webhooks": func(t *testing.T, e sampleEnv) sampleRequest {
+		sampleWebhook(t, e)
+		return sampleRequest{"/admin/webhooks", e.super, "", 200}
+	},
+	"GET /api/v1/admin/webhooks": func(t *testing.T, e sampleEnv) sampleRequest {
+		sampleWebhook(t, e)
+		return sampleRequest{"/api/v1/admin/webhooks", e.super, "", 200}
+	},
+	"POST /api/v1/admin/webhooks": asSuper("/api/v1/admin/webhooks",
+		`{"url":"https://hooks.invalid/plaza","events":["user.banned","report.created"],"description":"sample"}`, http.StatusCreated),
+	"GET /api/v1/admin/webhooks/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{sampleWebhook(t, e), e.super, "", 200}
+	},
+	"PATCH /api/v1/admin/webhooks/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{sampleWebhook(t, e), e.super, `{"active":false,"events":["post.moderated"]}`, 200}
+	},
+	"DELETE /api/v1/admin/webhooks/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{sampleWebhook(t, e), e.super, "", 200}
+	},
+	"POST /api/v1/admin/webhooks/{id}/rotate-secret": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{sampleWebhook(t, e) + "/rotate-secret", e.super, "", 200}
+	},
+	"POST /api/v1/admin/webhooks/{id}/test": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{sampleWebhook(t, e) + "/test", e.super, "", http.StatusAccepted}
+	},
+	"GET /api/v1/admin/webhooks/{id}/deliveries": func(t *testing.T, e sampleEnv) sampleRequest {
+		hook := sampleWebhook(t, e)
+		apptest.Do(t, e.app, "POST", hook+"/test", e.super)
+		return sampleRequest{hook + "/deliveries?limit=5", e.super, "", 200}
+	},
+	"POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/retry": func(t *testing.T, e sampleEnv) sampleRequest {
+		hook := sampleWebhook(t, e)
+		res := apptest.Do(t, e.app, "POST", hook+"/test", e.super)
+		var out struct{ Data struct{ ID string } }
+		if err := json.Unmarshal(res.Body.Bytes(), &out); err != nil {
+			t.Fatal(err)
+		}
+		return sampleRequest{hook + "/deliveries/" + out.Data.ID + "/retry", e.super, "", http.StatusAccepted}
+	},
 	"GET /api/v1/admin/users/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "viewed@example.com")
 		apptest.DoBody(t, e.app, "POST", api.AdminUserBanPath(u.ID), e.super, `{"reason":"spam","duration":"1d"}`)
@@ -466,4 +505,16 @@ func sampleBackup(t *testing.T, e sampleEnv) string {
 		t.Fatal(err)
 	}
 	return filepath.Base(path)
+}
+
+// sampleWebhook registers an endpoint (on a name that never resolves:
+// sample apps send nothing) and returns its URL.
+func sampleWebhook(t *testing.T, e sampleEnv) string {
+	t.Helper()
+	res := apptest.DoBody(t, e.app, "POST", "/api/v1/admin/webhooks", e.super, `{"url":"https://hooks.invalid/plaza","events":["user.banned"]}`)
+	var out struct{ Data struct{ ID string } }
+	if err := json.Unmarshal(res.Body.Bytes(), &out); err != nil || res.Code != http.StatusCreated {
+		t.Fatalf("register webhook: %d %s", res.Code, res.Body)
+	}
+	return "/api/v1/admin/webhooks/" + out.Data.ID
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // ErrNotBanned is an unban of a user no ban holds.
@@ -73,7 +75,8 @@ func (s *Store) BanUser(ctx context.Context, in BanInput) (*Ban, error) {
 	if err := s.endSessions(ctx, "user_id = ?", in.UserID); err != nil {
 		return nil, fmt.Errorf("end sessions of banned user %d: %w", in.UserID, err)
 	}
-	return b, nil
+	return b, s.EmitWebhookEvent(ctx, webhook.EventUserBanned, map[string]any{"userId": idText(in.UserID),
+		"banId": idText(b.ID), "bannedBy": idText(in.AdminID), "reason": in.Reason, "expiresAt": timeText(b.ExpiresAt)})
 }
 
 // UnbanUser ends the ban in force and makes the user active. A user no ban

@@ -11,6 +11,8 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
+
+	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // Broadcast statuses: scheduled until its time, sent from then on (its
@@ -31,6 +33,7 @@ const broadcastStep = 50_000
 type JobQueue interface {
 	QueueBroadcast(ctx context.Context, tx *sql.Tx, id int64, at time.Time) error
 	QueueMaintenance(ctx context.Context, tx *sql.Tx, id, keepSession string) error
+	QueueWebhook(ctx context.Context, tx *sql.Tx, deliveryID int64) error
 }
 
 // ErrNoJobQueue is returned by writes that need the job queue when the
@@ -219,6 +222,12 @@ func (s *Store) finishBroadcast(ctx context.Context, b *Broadcast) error {
 	now := s.now()
 	b.DeliveredAt = &now
 	if _, err := s.db(ctx).NewUpdate().Model(b).Column("delivered_at").WherePK().Exec(ctx); err != nil {
+		return err
+	}
+	err := s.EmitWebhookEvent(ctx, webhook.EventBroadcastSent, map[string]any{"broadcastId": idText(b.ID),
+		"title": b.Title, "type": b.Type, "targets": b.Targets, "recipients": b.Recipients, "delivered": b.Delivered,
+		"sentAt": timeText(b.SentAt), "deliveredAt": timeText(b.DeliveredAt)})
+	if err != nil {
 		return err
 	}
 	return s.tellSender(ctx, b)

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // PostListFilter selects a page of the versioned admin posts list.
@@ -222,6 +224,12 @@ func (s *Store) ModeratePost(ctx context.Context, m Moderation) (string, error) 
 		return "", fmt.Errorf("record moderation of post %d: %w", p.ID, err)
 	}
 	if err := s.applyModeration(ctx, &p, m, to); err != nil {
+		return "", err
+	}
+	err := s.EmitWebhookEvent(ctx, webhook.EventPostModerated, map[string]any{"postId": idText(p.ID),
+		"authorId": idText(p.AuthorID), "action": m.Action, "fromStatus": p.Status, "toStatus": to,
+		"moderatorId": idText(m.AdminID), "reason": m.Reason})
+	if err != nil {
 		return "", err
 	}
 	if m.NotifyAuthor {

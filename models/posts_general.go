@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // The general API's posts and reports (interface.md 4.9, DECISIONS.md
@@ -278,6 +280,11 @@ func (s *Store) ReportPost(ctx context.Context, postID, userID int64, reason str
 		return nil, false, err
 	}
 	flagged, err := s.flagIfReported(ctx, db, postID)
+	if err != nil {
+		return nil, false, err
+	}
+	err = s.EmitWebhookEvent(ctx, webhook.EventReportCreated, map[string]any{"reportId": idText(r.ID),
+		"postId": idText(postID), "reporterId": idText(userID), "reason": reason, "postFlagged": flagged})
 	return r, flagged, err
 }
 

@@ -38,6 +38,7 @@ func ConsoleNav(v Viewer) []NavGroup {
 			{Key: "system", Label: "Jobs and backups", Href: api.PathConsoleSystem, Permission: "admin:read"},
 			{Key: "broadcasts", Label: "Broadcasts", Href: api.PathConsoleBroadcasts, Permission: "admin:read"},
 			{Key: "flags", Label: "Feature flags", Href: api.PathConsoleFlags, Permission: "admin:read"},
+			{Key: "webhooks", Label: "Webhooks", Href: api.PathConsoleWebhooks, Permission: "admin:read"},
 		}},
 		{Label: "Security", Items: []NavItem{
 			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit, Permission: "admin:read"},

@@ -30,17 +30,20 @@ import (
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/quotes"
 	"github.com/plazahq/plaza/internal/ratelimit"
+	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 )
 
 // Deps is everything the web layer needs, built once (app.Runtime.Web)
 // and all required.
 type Deps struct {
-	Config  config.Config
-	Store   *models.Store
-	Logger  *slog.Logger
-	Static  fs.FS // the embedded static/ folder
-	Version string
+	// Webhooks checks webhook targets against the address policy.
+	Webhooks *webhook.Sender
+	Config   config.Config
+	Store    *models.Store
+	Logger   *slog.Logger
+	Static   fs.FS // the embedded static/ folder
+	Version  string
 	// VersionErr says why Version is empty; /api/version then answers 500.
 	VersionErr error
 	Started    time.Time
@@ -138,6 +141,7 @@ func newHandlers(d Deps) handlerSet {
 		reasons:    handlers.ModerationReasons{Store: d.Store},
 		inbox:      handlers.Notifications{Store: d.Store},
 		broadcasts: handlers.Broadcasts{Store: d.Store, Now: d.Now},
+		webhooks:   handlers.Webhooks{Store: d.Store, Targets: d.Webhooks},
 		analytics:  handlers.Analytics{Store: d.Store, Now: d.Now},
 		reports:    handlers.Reports{Store: d.Store, Now: d.Now, Log: d.Logger},
 		system:     handlers.System{Store: d.Store, Sessions: d.Sessions},

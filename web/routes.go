@@ -195,6 +195,8 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "The console's moderation report", Query: api.V1ModerationReportQuery{}, Response: api.V1Of[api.V1ModerationReport]{}}}),
 		ConsolePage("/api/v1/admin/feature-flags", Route{Path: api.PathConsoleFlags, Handler: hs.flags.List, Audit: Audit{Action: "feature_flags.list"},
 			Doc: Doc{Summary: "The console's feature flags page", Response: api.V1Of[[]api.V1FeatureFlag]{}}}),
+		ConsolePage("/api/v1/admin/webhooks", Route{Path: api.PathConsoleWebhooks, Handler: hs.webhooks.List, Audit: Audit{Action: "webhook.list"},
+			Doc: Doc{Summary: "The console's webhooks page", Response: api.V1Of[[]api.Webhook]{}}}),
 		ConsolePage("/api/v1/admin/tokens", Route{Path: api.PathConsoleTokens, Handler: hs.tokens.List, Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"},
 			Doc: Doc{Summary: "The console's API tokens page", Response: api.V1Of[[]api.Token]{}}}),
 		ConsolePage("/api/v1/admin/blocks", Route{Path: api.PathConsoleBlocks, Handler: hs.blocks.List, Audit: Audit{Action: "blocks.list"},
@@ -366,6 +368,38 @@ func routes(d Deps, hs handlerSet) []Route {
 			Permissions: manage, Audit: Audit{Action: "stats.view"},
 			Doc: Doc{Summary: "Platform totals", Response: api.AdminStats{}}},
 
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminWebhooks, Handler: hs.webhooks.List, Audit: Audit{Action: "webhook.list"},
+			Doc: Doc{Summary: "List webhook endpoints (never their secrets)", Response: api.V1Of[[]api.Webhook]{}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminWebhooks, Handler: hs.webhooks.Create,
+			Audit: Audit{Action: "webhook.create", Target: "webhook"},
+			Doc: Doc{Summary: "Register a webhook endpoint", Description: "The signing secret is shown this once. " +
+				"The URL must be http(s), without credentials, and not name a loopback, private or link-local address.",
+				Body: api.WebhookRequest{}, Response: api.V1Of[api.WebhookWithSecret]{}, Status: http.StatusCreated,
+				Errors: map[int]string{http.StatusUnprocessableEntity: "A URL the address policy refuses, an unknown event, none."}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminWebhook, Handler: hs.webhooks.Get, Audit: Audit{Action: "webhook.view"},
+			Doc: Doc{Summary: "One webhook endpoint", Response: api.V1Of[api.Webhook]{}, Errors: map[int]string{http.StatusNotFound: "No such webhook (or delivery)."}}}),
+		AdminV1(Route{Method: http.MethodPatch, Path: api.PathAdminWebhook, Handler: hs.webhooks.Update,
+			Audit: Audit{Action: "webhook.update", Target: "webhook"},
+			Doc: Doc{Summary: "Change a webhook endpoint's URL, events, description or active switch", Body: api.WebhookPatch{},
+				Response: api.V1Of[api.Webhook]{}, Errors: map[int]string{http.StatusNotFound: "No such webhook (or delivery)."}}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminWebhook, Handler: hs.webhooks.Delete,
+			Audit: Audit{Action: "webhook.delete", Target: "webhook"},
+			Doc:   Doc{Summary: "Delete a webhook endpoint and its delivery log", Response: api.V1Of[api.DeletedWebhook]{}, Errors: map[int]string{http.StatusNotFound: "No such webhook (or delivery)."}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminWebhookRotate, Handler: hs.webhooks.RotateSecret,
+			Audit: Audit{Action: "webhook.rotate_secret", Target: "webhook"},
+			Doc: Doc{Summary: "Give a webhook endpoint a new signing secret, shown this once", Response: api.V1Of[api.WebhookWithSecret]{},
+				Errors: map[int]string{http.StatusNotFound: "No such webhook (or delivery)."}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminWebhookTest, Handler: hs.webhooks.Test,
+			Audit: Audit{Action: "webhook.test", Target: "webhook"},
+			Doc: Doc{Summary: "Queue a ping message to a webhook endpoint", Response: api.V1Of[api.WebhookDelivery]{},
+				Status: http.StatusAccepted, Errors: map[int]string{http.StatusNotFound: "No such webhook (or delivery)."}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminWebhookDeliveries, Handler: hs.webhooks.Deliveries, Audit: Audit{Action: "webhook.deliveries"},
+			Doc: Doc{Summary: "A webhook endpoint's delivery log, newest first", Query: api.V1PageQuery{},
+				Response: api.V1PageOf[api.WebhookDelivery]{}, Errors: map[int]string{http.StatusNotFound: "No such webhook (or delivery)."}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminWebhookRetry, Handler: hs.webhooks.Retry,
+			Audit: Audit{Action: "webhook.retry", Target: "webhook"},
+			Doc: Doc{Summary: "Queue a delivery again with a fresh round of attempts", Response: api.V1Of[api.WebhookDelivery]{},
+				Status: http.StatusAccepted, Errors: map[int]string{http.StatusNotFound: "No such webhook (or delivery)."}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminTokens, Handler: hs.tokens.List,
 			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"},
 			Doc: Doc{Summary: "List unexpired admin tokens", Response: api.V1Of[[]api.Token]{}}}),
@@ -641,6 +675,7 @@ type handlerSet struct {
 	reasons     handlers.ModerationReasons
 	inbox       handlers.Notifications
 	broadcasts  handlers.Broadcasts
+	webhooks    handlers.Webhooks
 	analytics   handlers.Analytics
 	reports     handlers.Reports
 	system      handlers.System

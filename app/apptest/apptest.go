@@ -72,10 +72,17 @@ type App struct {
 // dependencies before web.New. Everything closes when the test ends.
 func New(t testing.TB, db *bun.DB, mutate ...func(*web.Deps)) *App {
 	t.Helper()
+	return NewWith(t, db, app.Options{}, mutate...)
+}
+
+// NewWith is New with options for app.Open (its DB is db).
+func NewWith(t testing.TB, db *bun.DB, opts app.Options, mutate ...func(*web.Deps)) *App {
+	t.Helper()
 	cfg := Config(t)
 	cfg.DatabaseURL = dbtest.URL(t, db)
 	ctx := context.Background()
-	rt, err := app.Open(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), app.Options{DB: db})
+	opts.DB = db
+	rt, err := app.Open(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

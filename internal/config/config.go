@@ -51,6 +51,11 @@ type Config struct {
 
 	TrustedProxies          []netip.Prefix `env:"TRUSTED_PROXIES"`
 	LinkPreviewAllowPrivate bool           `env:"LINK_PREVIEW_ALLOW_PRIVATE"`
+	// WebhookAllowPrivate lets webhook targets be private and loopback
+	// addresses (an intranet's receivers). It is separate from
+	// LinkPreviewAllowPrivate: previews fetch what anonymous callers ask
+	// for, webhooks post where admins said.
+	WebhookAllowPrivate bool `env:"WEBHOOK_ALLOW_PRIVATE"`
 
 	Quotes    Quotes    `envPrefix:"QUOTE_"`
 	Providers Providers `envPrefix:""`

@@ -1,6 +1,6 @@
 // Package jobs runs Plaza's background work on River, a job queue kept in
 // the same database as everything else: periodic sweeps now, maintenance
-// actions, and broadcasts' deliveries. On several instances River
+// actions, broadcasts' deliveries and webhook messages. On several instances River
 // elects one leader to enqueue periodic jobs, and any instance may work them.
 package jobs
 
@@ -34,6 +34,11 @@ type Deps struct {
 	Broadcasts Broadcaster
 	// Maintenance works maintenance jobs (MaintenanceArgs).
 	Maintenance Maintainer
+	// Webhooks sends webhook messages (WebhookArgs).
+	Webhooks WebhookDeliverer
+	// WebhookBackoff is the wait after a webhook message's n-th failed
+	// attempt; default WebhookBackoff. Tests shorten it.
+	WebhookBackoff func(n int) time.Duration
 	// BackupEvery is the period of scheduled backups; 0 means none.
 	BackupEvery time.Duration
 	// AuditRetention turns on the daily archiving of old audit entries.
@@ -59,11 +64,15 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 	river.AddWorker(workers, &analyticsWorker{analytics: d.Analytics, metrics: d.Metrics, log: d.Log, now: d.Now})
 	river.AddWorker(workers, &broadcastWorker{broadcasts: d.Broadcasts, metrics: d.Metrics, log: d.Log})
 	river.AddWorker(workers, &maintenanceWorker{maintainer: d.Maintenance, metrics: d.Metrics, log: d.Log})
+	if d.WebhookBackoff == nil {
+		d.WebhookBackoff = WebhookBackoff
+	}
+	river.AddWorker(workers, &webhookWorker{deliverer: d.Webhooks, backoff: d.WebhookBackoff, metrics: d.Metrics})
 	river.AddWorker(workers, &backupWorker{maintainer: d.Maintenance, metrics: d.Metrics})
 	river.AddWorker(workers, &auditRetentionWorker{maintainer: d.Maintenance, metrics: d.Metrics})
 	// Every kind's outcomes are series from the start: a scrape shows 0
 	// before the first run, and rates work from there.
-	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind(), BackupArgs{}.Kind(), AuditRetentionArgs{}.Kind()} {
+	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind(), BackupArgs{}.Kind(), AuditRetentionArgs{}.Kind(), WebhookArgs{}.Kind()} {
 		for _, outcome := range []string{"completed", "failed"} {
 			d.Metrics.Jobs.WithLabelValues(kind, outcome)
 		}

@@ -10,6 +10,7 @@
 // about to connect to, in net.Dialer.Control, so DNS rebinding cannot slip
 // a second answer in between. Each redirect is dialled afresh and checked
 // again. Config.AllowPrivate (LINK_PREVIEW_ALLOW_PRIVATE) turns the guard off.
+// The guard is a Guard of its own, which webhooks share (internal/webhook).
 package linkpreview
 
 import (
@@ -17,17 +18,14 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"context"
-	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -111,9 +109,7 @@ type Fetcher struct {
 	cfg       Config
 	appURL    *url.URL // nil if PublicAppURL is not an absolute http(s) URL
 	userAgent string
-	resolver  Resolver
-	dial      func(ctx context.Context, network, addr string) (net.Conn, error)
-	dialer    *net.Dialer // the default dialer, when Config.Dial is nil
+	guard     *Guard
 	client    *http.Client
 }
 
@@ -131,7 +127,8 @@ func New(cfg Config) *Fetcher {
 	if cfg.RefusalTTL <= 0 {
 		cfg.RefusalTTL = DefaultRefusalTTL
 	}
-	f := &Fetcher{cfg: cfg, resolver: cfg.Resolver, dial: cfg.Dial}
+	f := &Fetcher{cfg: cfg, guard: NewGuard(GuardConfig{AllowPrivate: cfg.AllowPrivate, Resolver: cfg.Resolver,
+		Dial: cfg.Dial, DialTimeout: cfg.Timeout, RefusalCache: cfg.RefusalCache, RefusalTTL: cfg.RefusalTTL})}
 	if u, err := url.Parse(cfg.PublicAppURL); err == nil && isHTTP(u) {
 		f.appURL = u
 	}
@@ -139,23 +136,13 @@ func New(cfg Config) *Fetcher {
 	if cfg.PublicAppURL != "" {
 		f.userAgent += " (+" + cfg.PublicAppURL + ")"
 	}
-	if f.resolver == nil {
-		f.resolver = net.DefaultResolver
-	}
-	if f.dial == nil {
-		f.dialer = &net.Dialer{Timeout: cfg.Timeout, KeepAlive: -1}
-		if !cfg.AllowPrivate {
-			f.dialer.Control = control
-		}
-		f.dial = f.dialer.DialContext
-	}
 	tlsConf := cfg.TLSConfig
 	if tlsConf == nil {
 		tlsConf = &tls.Config{MinVersion: tls.VersionTLS12}
 	}
 	tr := &http.Transport{
 		Proxy:                  nil, // a proxy would dial for us, past the policy
-		DialContext:            f.dialContext,
+		DialContext:            f.guard.DialContext,
 		TLSClientConfig:        tlsConf,
 		DisableKeepAlives:      true, // every hop dials, and is checked, afresh
 		DisableCompression:     true, // we ask for and decode gzip and br ourselves
@@ -214,49 +201,17 @@ func (f *Fetcher) parseTarget(raw string) (*url.URL, error) {
 	if u.Scheme == "" {
 		return nil, newError(KindBadURL, "URL must be absolute or a path starting with /", nil)
 	}
-	if err := f.checkURL(u, KindBadURL); err != nil {
+	if err := f.guard.checkURL(u, KindBadURL); err != nil {
 		return nil, err
 	}
 	return u, nil
-}
-
-// checkURL applies the rules every hop must pass: http(s), a host, no
-// credentials, a valid port, and a host that is not a refused address or
-// localhost name. Scheme and shape problems are reported as shapeKind (bad
-// URL for the request, forbidden for a redirect).
-func (f *Fetcher) checkURL(u *url.URL, shapeKind Kind) error {
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return newError(shapeKind, "only http and https URLs are supported", nil)
-	}
-	if u.Opaque != "" || u.Host == "" {
-		return newError(shapeKind, "URL has no host", nil)
-	}
-	if u.User != nil {
-		return newError(shapeKind, "URL must not contain credentials", nil)
-	}
-	if p := u.Port(); p != "" {
-		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return newError(shapeKind, "invalid port", nil)
-		}
-	}
-	h, err := parseHost(u.Hostname())
-	if err != nil {
-		return newError(shapeKind, "invalid host", err)
-	}
-	if f.cfg.AllowPrivate {
-		return nil
-	}
-	if isLocalName(h.name) || (h.addr.IsValid() && !Allowed(h.addr)) {
-		return newError(KindForbidden, "target address is not allowed", nil)
-	}
-	return nil
 }
 
 func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > f.cfg.MaxRedirects {
 		return newError(KindUpstream, fmt.Sprintf("more than %d redirects", f.cfg.MaxRedirects), nil)
 	}
-	return f.checkURL(req.URL, KindForbidden)
+	return f.guard.checkURL(req.URL, KindForbidden)
 }
 
 func (f *Fetcher) fetch(ctx context.Context, u *url.URL) (Preview, error) {
@@ -408,105 +363,4 @@ func (f *Fetcher) classify(ctx, tctx context.Context, err error) error {
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
-}
-
-// forbiddenAddrError is a dial refused by the address policy.
-type forbiddenAddrError struct{ addr netip.Addr }
-
-func (e *forbiddenAddrError) Error() string {
-	return "address " + e.addr.String() + " is not allowed"
-}
-
-// control is the net.Dialer hook that checks the address a socket is about
-// to connect to: the last line of defence, after resolution.
-func control(network, address string, _ syscall.RawConn) error {
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return &forbiddenAddrError{}
-	}
-	if !Allowed(ap.Addr()) {
-		return &forbiddenAddrError{addr: ap.Addr()}
-	}
-	return nil
-}
-
-// dialContext is the transport's dialer: resolve (or read the address
-// literal however it is spelled), check every address, then dial the
-// checked address itself, never the name.
-func (f *Fetcher) dialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	hostPart, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, err
-	}
-	h, err := parseHost(hostPart)
-	if err != nil {
-		return nil, &net.DNSError{Err: "invalid host", Name: hostPart, IsNotFound: true}
-	}
-	var addrs []netip.Addr
-	switch {
-	case h.addr.IsValid():
-		addrs = []netip.Addr{h.addr}
-	case isLocalName(h.name) && !f.cfg.AllowPrivate:
-		return nil, &forbiddenAddrError{}
-	default:
-		if f.refusedBefore(ctx, h.name) {
-			return nil, &forbiddenAddrError{}
-		}
-		ips, err := f.resolver.LookupIPAddr(ctx, h.name)
-		if err != nil {
-			return nil, err
-		}
-		for _, ip := range ips {
-			a, ok := netip.AddrFromSlice(ip.IP)
-			if !ok {
-				continue
-			}
-			addrs = append(addrs, a.Unmap().WithZone(ip.Zone))
-		}
-		if len(addrs) == 0 {
-			return nil, &net.DNSError{Err: "no addresses", Name: h.name, IsNotFound: true}
-		}
-	}
-	if !f.cfg.AllowPrivate {
-		for _, a := range addrs {
-			if !Allowed(a) {
-				if !h.addr.IsValid() {
-					f.rememberRefusal(ctx, h.name)
-				}
-				return nil, &forbiddenAddrError{addr: a}
-			}
-		}
-	}
-	var lastErr error
-	for _, a := range addrs {
-		conn, err := f.dial(ctx, network, net.JoinHostPort(a.String(), port))
-		if err == nil {
-			return conn, nil
-		}
-		lastErr = err
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	return nil, lastErr
-}
-
-func refusalKey(host string) string {
-	sum := sha256.Sum256([]byte(host))
-	return "linkpreview:refused:" + hex.EncodeToString(sum[:])
-}
-
-func (f *Fetcher) refusedBefore(ctx context.Context, host string) bool {
-	if f.cfg.RefusalCache == nil || f.cfg.AllowPrivate {
-		return false
-	}
-	_, ok, err := f.cfg.RefusalCache.Get(ctx, refusalKey(host))
-	return err == nil && ok
-}
-
-func (f *Fetcher) rememberRefusal(ctx context.Context, host string) {
-	if f.cfg.RefusalCache == nil {
-		return
-	}
-	_ = f.cfg.RefusalCache.Set(ctx, refusalKey(host), []byte{1}, f.cfg.RefusalTTL) // best effort: a lost entry only costs a lookup
 }

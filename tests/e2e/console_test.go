@@ -15,6 +15,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
@@ -35,12 +36,20 @@ type plaza struct {
 
 func startPlaza(t *testing.T, mutate ...func(*web.Deps)) *plaza {
 	t.Helper()
+	return startPlazaWith(t, app.Options{}, mutate...)
+}
+
+// startPlazaWith is startPlaza with options for app.Open: a test's
+// webhook receiver on 127.0.0.1 is reached through opts.WebhookNet, so
+// only that test's app may reach it.
+func startPlazaWith(t *testing.T, opts app.Options, mutate ...func(*web.Deps)) *plaza {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	app := apptest.New(t, dbtest.Open(t, config.DialectSQLite), append([]func(*web.Deps){func(d *web.Deps) { d.Config.PublicAppURL = base }}, mutate...)...)
+	app := apptest.NewWith(t, dbtest.Open(t, config.DialectSQLite), opts, append([]func(*web.Deps){func(d *web.Deps) { d.Config.PublicAppURL = base }}, mutate...)...)
 	if _, err := seed.Demo(context.Background(), app.Store); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,314 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/webhook"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
+)
+
+// WebhookStore is what the webhook handlers need.
+type WebhookStore interface {
+	Change(ctx context.Context, fn func(ctx context.Context) error) error
+	CreateWebhook(ctx context.Context, w *models.Webhook) error
+	Webhooks(ctx context.Context) ([]models.Webhook, error)
+	WebhookByID(ctx context.Context, id int64) (*models.Webhook, error)
+	UpdateWebhook(ctx context.Context, id int64, ch models.WebhookChange) (*models.Webhook, error)
+	RotateWebhookSecret(ctx context.Context, id int64) (*models.Webhook, error)
+	DeleteWebhook(ctx context.Context, id int64) error
+	PingWebhook(ctx context.Context, id int64) (*models.WebhookDelivery, error)
+	RetryWebhookDelivery(ctx context.Context, id, deliveryID int64) (*models.WebhookDelivery, error)
+	WebhookDeliveries(ctx context.Context, id int64, limit, offset int) ([]models.WebhookDelivery, int, error)
+}
+
+// TargetChecker checks a webhook's target URL against the address policy.
+type TargetChecker interface {
+	CheckTarget(raw string) error
+}
+
+// Webhooks answers the admin webhook routes: endpoints that get signed
+// messages about events. Reads need admin:read, writes admin:write
+// (DELETE admin:delete); every write is audited with its change.
+// Statuses: 200, 201, 202, 401, 403, 404, 422.
+type Webhooks struct {
+	Store   WebhookStore
+	Targets TargetChecker
+}
+
+const maxWebhookDescription = 500
+
+// Create answers POST /api/v1/admin/webhooks: 201 with the endpoint and
+// its signing secret, shown this once.
+func (h Webhooks) Create(c echo.Context) error {
+	var req api.WebhookRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	events, err := h.check(&req.URL, req.Events, &req.Description, true)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	w := &models.Webhook{URL: req.URL, Events: events, Active: req.Active == nil || *req.Active,
+		Description: req.Description, CreatedBy: &auth.PrincipalFrom(ctx).UserID}
+	err = h.Store.Change(ctx, func(ctx context.Context) error {
+		if err := h.Store.CreateWebhook(ctx, w); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "webhook", itoa(w.ID), map[string]any{"url": w.URL, "events": w.Events, "active": w.Active})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	res := withSecret(w)
+	return respondShown(c, http.StatusCreated, api.OK(res), views.WebhookSecretPanel(res),
+		Done{Toast: "Webhook created: copy its secret now", Events: []string{"plaza:webhooks"}})
+}
+
+// check validates a webhook's fields; nil pointers and a nil events list
+// are absent (PATCH). It returns the events without duplicates.
+func (h Webhooks) check(url *string, events []string, desc *string, create bool) ([]string, error) {
+	var issues []api.Issue
+	if url != nil {
+		*url = strings.TrimSpace(*url)
+		if *url == "" {
+			issues = append(issues, api.FieldIssue("url", "too_small", "url is required"))
+		} else if err := h.Targets.CheckTarget(*url); err != nil {
+			issues = append(issues, api.FieldIssue("url", "invalid_string", strings.TrimPrefix(err.Error(), "target not allowed: ")))
+		}
+	}
+	var out []string
+	if events != nil || create {
+		for _, e := range events {
+			if !webhook.KnownEvent(e) {
+				issues = append(issues, api.FieldIssue("events", "invalid_enum_value",
+					"unknown event "+strconv.Quote(e)+"; expected one of "+strings.Join(webhook.Events, ", ")))
+			} else if !slices.Contains(out, e) {
+				out = append(out, e)
+			}
+		}
+		if len(events) == 0 {
+			issues = append(issues, api.FieldIssue("events", "too_small", "at least one event is required"))
+		}
+	}
+	if desc != nil && len([]rune(*desc)) > maxWebhookDescription {
+		issues = append(issues, api.FieldIssue("description", "too_big", "description is at most 500 characters"))
+	}
+	if len(issues) > 0 {
+		return nil, api.Invalid(issues...)
+	}
+	return out, nil
+}
+
+// List answers GET /api/v1/admin/webhooks: every endpoint, oldest first;
+// and the console's webhooks page from the same result.
+func (h Webhooks) List(c echo.Context) error {
+	rows, err := h.Store.Webhooks(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	out := make([]api.Webhook, len(rows))
+	for i := range rows {
+		out[i] = apiWebhook(&rows[i])
+	}
+	l := views.WebhookList{Webhooks: out, Events: webhook.Events}
+	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.WebhookTable(l), Page: views.WebhooksPage(l)})
+}
+
+// Get answers GET /api/v1/admin/webhooks/{id}.
+func (h Webhooks) Get(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	w, err := h.Store.WebhookByID(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.OK(apiWebhook(w)))
+}
+
+// Update answers PATCH /api/v1/admin/webhooks/{id}: url, events,
+// description, active; at least one.
+func (h Webhooks) Update(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var req api.WebhookPatch
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if req.URL == nil && req.Events == nil && req.Description == nil && req.Active == nil {
+		return api.Invalid(api.Issue{Path: []string{}, Code: "custom", Message: "at least one field is required"})
+	}
+	events, err := h.check(req.URL, req.Events, req.Description, false)
+	if err != nil {
+		return err
+	}
+	var w *models.Webhook
+	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) error {
+		w, err = h.Store.UpdateWebhook(ctx, id, models.WebhookChange{URL: req.URL, Events: events, Active: req.Active, Description: req.Description})
+		if err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "webhook", itoa(id), map[string]any{"url": w.URL, "events": w.Events, "active": w.Active})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	toast := "Webhook saved"
+	if req.Active != nil && req.URL == nil && req.Events == nil && req.Description == nil {
+		toast = map[bool]string{true: "Webhook turned on", false: "Webhook turned off"}[*req.Active]
+	}
+	return respondAction(c, http.StatusOK, api.OK(apiWebhook(w)), Done{Toast: toast, Events: []string{"plaza:webhooks"}})
+}
+
+// Delete answers DELETE /api/v1/admin/webhooks/{id}: the endpoint and its
+// delivery log go; messages still queued for it are dropped.
+func (h Webhooks) Delete(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) error {
+		if err := h.Store.DeleteWebhook(ctx, id); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "webhook", itoa(id), nil)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return respondAction(c, http.StatusOK, api.OK(api.DeletedWebhook{Deleted: true, ID: itoa(id)}),
+		Done{Toast: "Webhook deleted", Events: []string{"plaza:webhooks"}})
+}
+
+// RotateSecret answers POST /api/v1/admin/webhooks/{id}/rotate-secret:
+// the endpoint with its new secret, shown this once. The old one stops
+// signing at once, queued messages included.
+func (h Webhooks) RotateSecret(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var w *models.Webhook
+	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) error {
+		if w, err = h.Store.RotateWebhookSecret(ctx, id); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "webhook", itoa(id), nil)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	res := withSecret(w)
+	return respondShown(c, http.StatusOK, api.OK(res), views.WebhookSecretPanel(res),
+		Done{Toast: "New secret: copy it now", Events: []string{"plaza:webhooks"}})
+}
+
+// Test answers POST /api/v1/admin/webhooks/{id}/test: a ping message is
+// queued, 202 with its delivery, which the log then follows.
+func (h Webhooks) Test(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	var d *models.WebhookDelivery
+	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) error {
+		if d, err = h.Store.PingWebhook(ctx, id); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "webhook", itoa(id), map[string]any{"delivery": itoa(d.ID)})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return respondAction(c, http.StatusAccepted, api.OK(apiDelivery(d)),
+		Done{Toast: "Test message queued", Events: []string{"plaza:webhook-deliveries"}})
+}
+
+// Retry answers POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/retry:
+// the delivery is queued again with a fresh round of attempts; 202.
+func (h Webhooks) Retry(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	did, err := strconv.ParseInt(c.Param("deliveryId"), 10, 64)
+	if err != nil || did < 1 {
+		return api.ErrNotFound
+	}
+	var d *models.WebhookDelivery
+	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) error {
+		if d, err = h.Store.RetryWebhookDelivery(ctx, id, did); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "webhook", itoa(id), map[string]any{"delivery": itoa(did)})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return respondAction(c, http.StatusAccepted, api.OK(apiDelivery(d)),
+		Done{Toast: "Delivery queued again", Events: []string{"plaza:webhook-deliveries"}})
+}
+
+// Deliveries answers GET /api/v1/admin/webhooks/{id}/deliveries: the
+// endpoint's delivery log, newest first, paginated; htmx gets the
+// console's log partial.
+func (h Webhooks) Deliveries(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	page, issues := api.ParsePage(c.QueryParams())
+	if len(issues) > 0 {
+		return api.Invalid(issues...)
+	}
+	ctx := c.Request().Context()
+	if _, err := h.Store.WebhookByID(ctx, id); err != nil {
+		return err
+	}
+	rows, total, err := h.Store.WebhookDeliveries(ctx, id, page.Limit, page.Offset)
+	if err != nil {
+		return err
+	}
+	out := make([]api.WebhookDelivery, len(rows))
+	for i := range rows {
+		out[i] = apiDelivery(&rows[i])
+	}
+	res := api.Page(out, total, page)
+	log := views.DeliveryLog{WebhookID: id, Deliveries: out, Pagination: res.Meta.Pagination}
+	return respond(c, http.StatusOK, res, View{Partial: views.WebhookDeliveryLog(log)})
+}
+
+func apiWebhook(w *models.Webhook) api.Webhook {
+	return api.Webhook{ID: itoa(w.ID), URL: w.URL, Events: w.Events, Active: w.Active, Description: w.Description,
+		CreatedBy: optionalID(w.CreatedBy), CreatedAt: api.Timestamp(w.CreatedAt), UpdatedAt: api.Timestamp(w.UpdatedAt)}
+}
+
+func withSecret(w *models.Webhook) api.WebhookWithSecret {
+	return api.WebhookWithSecret{Webhook: apiWebhook(w), Secret: webhook.FormatSecret(w.Secret)}
+}
+
+func apiDelivery(d *models.WebhookDelivery) api.WebhookDelivery {
+	return api.WebhookDelivery{ID: itoa(d.ID), WebhookID: itoa(d.WebhookID), MessageID: d.MessageID, Event: d.Event,
+		Status: d.Status, Attempts: d.Attempts, LastStatusCode: d.LastStatusCode, LastError: d.LastError,
+		Payload: d.Payload, CreatedAt: api.Timestamp(d.CreatedAt), LastAttemptAt: api.OptionalTimestamp(d.LastAttemptAt),
+		DeliveredAt: api.OptionalTimestamp(d.DeliveredAt)}
+}

@@ -1,0 +1,286 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/webhook"
+)
+
+// Delivery statuses: pending until the receiver takes it or the retries
+// run out.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// Webhook is an endpoint admins registered for some events.
+type Webhook struct {
+	bun.BaseModel `bun:"table:webhooks,alias:wh"`
+
+	ID          int64     `bun:",pk,autoincrement"`
+	URL         string    `bun:",notnull"`
+	Events      []string  `bun:",notnull,type:jsonb"`
+	Secret      []byte    `bun:",notnull"`
+	Active      bool      `bun:",notnull"`
+	Description string    `bun:",notnull"`
+	CreatedBy   *int64    `bun:""`
+	CreatedAt   time.Time `bun:",notnull"`
+	UpdatedAt   time.Time `bun:",notnull"`
+}
+
+// WebhookDelivery is one message to one endpoint and what became of it.
+type WebhookDelivery struct {
+	bun.BaseModel `bun:"table:webhook_deliveries,alias:wd"`
+
+	ID             int64      `bun:",pk,autoincrement"`
+	WebhookID      int64      `bun:",notnull"`
+	MessageID      string     `bun:",notnull"`
+	Event          string     `bun:",notnull"`
+	Payload        string     `bun:",notnull"`
+	Attempts       int        `bun:",notnull"`
+	Status         string     `bun:",notnull"`
+	LastStatusCode *int       `bun:""`
+	LastError      string     `bun:",notnull"`
+	CreatedAt      time.Time  `bun:",notnull"`
+	LastAttemptAt  *time.Time `bun:""`
+	DeliveredAt    *time.Time `bun:""`
+}
+
+// CreateWebhook stores w, active, with a new secret. Call it inside a
+// change.
+func (s *Store) CreateWebhook(ctx context.Context, w *Webhook) error {
+	secret, err := webhook.NewSecret()
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	w.Secret, w.CreatedAt, w.UpdatedAt = secret, now, now
+	if _, err := s.db(ctx).NewInsert().Model(w).Returning("id").Exec(ctx); err != nil {
+		return fmt.Errorf("insert webhook: %w", err)
+	}
+	return nil
+}
+
+// Webhooks lists the endpoints, oldest first.
+func (s *Store) Webhooks(ctx context.Context) ([]Webhook, error) {
+	var rows []Webhook
+	err := s.db(ctx).NewSelect().Model(&rows).Order("wh.id").Scan(ctx)
+	return rows, err
+}
+
+// WebhookByID is one endpoint; an unknown id is ErrNotFound.
+func (s *Store) WebhookByID(ctx context.Context, id int64) (*Webhook, error) {
+	w := new(Webhook)
+	if err := s.db(ctx).NewSelect().Model(w).Where("wh.id = ?", id).Scan(ctx); err != nil {
+		return nil, notFound(err, "webhook")
+	}
+	return w, nil
+}
+
+// WebhookChange is a partial update: nil fields stay as they are.
+type WebhookChange struct {
+	URL         *string
+	Events      []string // nil: unchanged
+	Active      *bool
+	Description *string
+}
+
+// UpdateWebhook applies ch to endpoint id and returns it as it now is.
+// Call it inside a change.
+func (s *Store) UpdateWebhook(ctx context.Context, id int64, ch WebhookChange) (*Webhook, error) {
+	w, err := s.WebhookByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if ch.URL != nil {
+		w.URL = *ch.URL
+	}
+	if ch.Events != nil {
+		w.Events = ch.Events
+	}
+	if ch.Active != nil {
+		w.Active = *ch.Active
+	}
+	if ch.Description != nil {
+		w.Description = *ch.Description
+	}
+	w.UpdatedAt = s.now()
+	_, err = s.db(ctx).NewUpdate().Model(w).Column("url", "events", "active", "description", "updated_at").WherePK().Exec(ctx)
+	return w, err
+}
+
+// RotateWebhookSecret gives endpoint id a new secret and returns the
+// endpoint. Messages already queued are signed with the new one when they
+// are sent. Call it inside a change.
+func (s *Store) RotateWebhookSecret(ctx context.Context, id int64) (*Webhook, error) {
+	w, err := s.WebhookByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if w.Secret, err = webhook.NewSecret(); err != nil {
+		return nil, err
+	}
+	w.UpdatedAt = s.now()
+	_, err = s.db(ctx).NewUpdate().Model(w).Column("secret", "updated_at").WherePK().Exec(ctx)
+	return w, err
+}
+
+// DeleteWebhook removes endpoint id and its delivery log; deliveries still
+// queued find it gone and stop. Call it inside a change.
+func (s *Store) DeleteWebhook(ctx context.Context, id int64) error {
+	db := s.db(ctx)
+	if _, err := db.NewDelete().Model((*WebhookDelivery)(nil)).Where("webhook_id = ?", id).Exec(ctx); err != nil {
+		return err
+	}
+	res, err := db.NewDelete().Model((*Webhook)(nil)).Where("id = ?", id).Exec(ctx)
+	return oneRow(res, err, "webhook")
+}
+
+// WebhookDeliveries is a page of endpoint id's delivery log, newest first,
+// and the log's length.
+func (s *Store) WebhookDeliveries(ctx context.Context, id int64, limit, offset int) ([]WebhookDelivery, int, error) {
+	var rows []WebhookDelivery
+	n, err := s.db(ctx).NewSelect().Model(&rows).Where("wd.webhook_id = ?", id).
+		Order("wd.id DESC").Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
+	return rows, int(n), err
+}
+
+// EmitWebhookEvent queues a message about an event to every active
+// endpoint subscribed to it: a delivery row and its job, in the change
+// under way, so that they exist if and only if the change commits. Without
+// a job queue (a command that opened the database alone) it does nothing.
+func (s *Store) EmitWebhookEvent(ctx context.Context, event string, data map[string]any) error {
+	if s.Queue == nil {
+		return nil
+	}
+	var hooks []Webhook
+	if err := s.db(ctx).NewSelect().Model(&hooks).Where("wh.active = ?", true).Scan(ctx); err != nil {
+		return fmt.Errorf("webhooks for %s: %w", event, err)
+	}
+	for _, h := range hooks {
+		if !slices.Contains(h.Events, event) {
+			continue
+		}
+		if _, err := s.queueDelivery(ctx, h.ID, event, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PingWebhook queues a ping message to endpoint id, active or not, and
+// returns its delivery. Call it inside a change.
+func (s *Store) PingWebhook(ctx context.Context, id int64) (*WebhookDelivery, error) {
+	if s.Queue == nil {
+		return nil, ErrNoJobQueue
+	}
+	if _, err := s.WebhookByID(ctx, id); err != nil {
+		return nil, err
+	}
+	return s.queueDelivery(ctx, id, webhook.EventPing, map[string]any{"webhookId": fmt.Sprint(id)})
+}
+
+// RetryWebhookDelivery queues delivery did of endpoint id once more, its
+// attempts starting again from zero. Call it inside a change.
+func (s *Store) RetryWebhookDelivery(ctx context.Context, id, did int64) (*WebhookDelivery, error) {
+	if s.Queue == nil {
+		return nil, ErrNoJobQueue
+	}
+	d := new(WebhookDelivery)
+	db := s.db(ctx)
+	if err := db.NewSelect().Model(d).Where("wd.id = ? AND wd.webhook_id = ?", did, id).Scan(ctx); err != nil {
+		return nil, notFound(err, "webhook delivery")
+	}
+	d.Status, d.Attempts = DeliveryPending, 0
+	if _, err := db.NewUpdate().Model(d).Column("status", "attempts").WherePK().Exec(ctx); err != nil {
+		return nil, err
+	}
+	return d, s.queueJob(ctx, d.ID)
+}
+
+func (s *Store) queueDelivery(ctx context.Context, hookID int64, event string, data map[string]any) (*WebhookDelivery, error) {
+	now := s.now()
+	body, err := webhook.Message(event, now, data)
+	if err != nil {
+		return nil, err
+	}
+	d := &WebhookDelivery{WebhookID: hookID, MessageID: "msg_" + strings.ReplaceAll(uuid.NewString(), "-", ""),
+		Event: event, Payload: string(body), Status: DeliveryPending, CreatedAt: now}
+	if _, err := s.db(ctx).NewInsert().Model(d).Returning("id").Exec(ctx); err != nil {
+		return nil, fmt.Errorf("queue %s to webhook %d: %w", event, hookID, err)
+	}
+	return d, s.queueJob(ctx, d.ID)
+}
+
+func (s *Store) queueJob(ctx context.Context, deliveryID int64) error {
+	tx, ok := s.db(ctx).(*bun.Tx)
+	if !ok {
+		return errors.New("queue webhook delivery: call it inside a change")
+	}
+	return s.Queue.QueueWebhook(ctx, tx.Tx, deliveryID)
+}
+
+// WebhookMessage is a delivery as the sender needs it.
+type WebhookMessage struct {
+	Delivery WebhookDelivery
+	URL      string
+	Secret   []byte
+}
+
+// WebhookMessage loads delivery id with its endpoint's URL and secret; a
+// delivery whose endpoint was deleted is ErrNotFound.
+func (s *Store) WebhookMessage(ctx context.Context, id int64) (*WebhookMessage, error) {
+	m := new(WebhookMessage)
+	if err := s.db(ctx).NewSelect().Model(&m.Delivery).Where("wd.id = ?", id).Scan(ctx); err != nil {
+		return nil, notFound(err, "webhook delivery")
+	}
+	w, err := s.WebhookByID(ctx, m.Delivery.WebhookID)
+	if err != nil {
+		return nil, err
+	}
+	m.URL, m.Secret = w.URL, w.Secret
+	return m, nil
+}
+
+// RecordWebhookAttempt logs one attempt of delivery id: its answer's
+// status (0: none) and error ("" when delivered). final marks a failed
+// attempt as the last one the queue will make.
+func (s *Store) RecordWebhookAttempt(ctx context.Context, id int64, status int, errText string, final bool) error {
+	now := s.now()
+	q := s.db(ctx).NewUpdate().Model((*WebhookDelivery)(nil)).Where("id = ?", id).
+		Set("attempts = attempts + 1").Set("last_attempt_at = ?", now).Set("last_error = ?", errText)
+	if status > 0 {
+		q = q.Set("last_status_code = ?", status)
+	} else {
+		q = q.Set("last_status_code = NULL")
+	}
+	switch {
+	case errText == "":
+		q = q.Set("status = ?", DeliveryDelivered).Set("delivered_at = ?", now)
+	case final:
+		q = q.Set("status = ?", DeliveryFailed)
+	}
+	_, err := q.Exec(ctx)
+	return err
+}
+
+// idText is an id as the versioned admin family writes it: a string.
+func idText(id int64) string { return strconv.FormatInt(id, 10) }
+
+// timeText is an optional time as messages write it, or nil.
+func timeText(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return webhook.Time(*t)
+}
