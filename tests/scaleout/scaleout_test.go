@@ -14,7 +14,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,11 +37,8 @@ const (
 	// adminUsersLimit is RATE_LIMIT_ADMIN_USERS: GET /api/admin/users per
 	// caller and hour, a route only the rate-limit subtest calls.
 	adminUsersLimit = 7
-	// redisDB is the Redis database of this test alone; it is emptied
-	// first, as every run starts its user ids from 1 again.
-	redisDB   = "/13"
-	password  = "scaleout-password-1234"
-	jwtSecret = "scaleout-jwt-secret-of-at-least-32-characters"
+	password        = "scaleout-password-1234"
+	jwtSecret       = "scaleout-jwt-secret-of-at-least-32-characters"
 )
 
 var (
@@ -91,6 +87,8 @@ type cluster struct {
 	super   string // bearer token of a super admin (holds locks, queues jobs)
 	admin   string // bearer token of another admin
 	hash    string // password hash of the users the test makes
+	redis   *redis.Client
+	prefix  string // REDIS_KEY_PREFIX of this run
 	userSeq int
 }
 
@@ -124,7 +122,7 @@ func TestThreeInstances(t *testing.T) {
 	db, dbURL := dbtest.OpenURL(t, config.DialectPostgres)
 	c := &cluster{t: t, bin: plazaBinary(t), store: models.NewStore(db),
 		client: &http.Client{Timeout: 20 * time.Second}}
-	c.env = append(baseEnv(), "DATABASE_URL="+dbURL, "REDIS_URL="+emptyRedis(t),
+	c.env = append(baseEnv(), "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL(t), "REDIS_KEY_PREFIX="+c.redisPrefix(t),
 		"RATE_LIMIT_ADMIN_USERS="+fmt.Sprint(adminUsersLimit),
 		// Sign-ins from 127.0.0.1 and the load's events are many.
 		"RATE_LIMIT_API_ANONYMOUS=100000", "RATE_LIMIT_ANALYTICS_EVENTS_PER_MINUTE=10000000")
@@ -155,25 +153,32 @@ func baseEnv() []string {
 		"QUOTE_SOURCE_DUMMYJSON_URL=off", "QUOTE_SOURCE_NINJAS_URL=off"}
 }
 
-// emptyRedis returns the URL of this test's Redis database, emptied.
-func emptyRedis(t *testing.T) string {
+// redisURL is the Redis server tests use (internal/redistest).
+func redisURL(t *testing.T) string {
 	t.Helper()
 	redistest.Client(t) // skips, or fails under REQUIRE_REDIS=1, when Redis does not answer
-	u, err := url.Parse(cmp.Or(os.Getenv("TEST_REDIS_URL"), "redis://127.0.0.1:6379/15"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = redisDB
-	opts, err := redis.ParseURL(u.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc := redis.NewClient(opts)
-	defer rc.Close()
-	if err := rc.FlushDB(context.Background()).Err(); err != nil {
-		t.Fatalf("flush Redis %s: %v", redisDB, err)
-	}
-	return u.String()
+	return cmp.Or(os.Getenv("TEST_REDIS_URL"), "redis://127.0.0.1:6379/15")
+}
+
+// redisPrefix is a key prefix of this run alone: every run starts its user
+// ids from 1 again, and other runs may share the Redis database. Its keys
+// are deleted when the test ends.
+func (c *cluster) redisPrefix(t *testing.T) string {
+	t.Helper()
+	prefix := fmt.Sprintf("scaleout:%d", time.Now().UnixNano())
+	client := redistest.Client(t)
+	c.redis, c.prefix = client, prefix
+	t.Cleanup(func() {
+		ctx := context.Background()
+		keys, err := client.Keys(ctx, prefix+":*").Result()
+		if err == nil && len(keys) > 0 {
+			err = client.Del(ctx, keys...).Err()
+		}
+		if err != nil {
+			t.Errorf("remove the run's Redis keys: %v", err)
+		}
+	})
+	return prefix
 }
 
 // plaza runs a command of the binary to completion.
@@ -358,6 +363,10 @@ func (c *cluster) rateLimits(t *testing.T) {
 	if ok != adminUsersLimit || len(limitedOn) != len(c.insts) {
 		t.Errorf("%d requests succeeded and the refusals came from %v; want exactly %d, then 429 on every instance",
 			ok, limitedOn, adminUsersLimit)
+	}
+	keys, err := c.redis.Keys(context.Background(), c.prefix+":rl:admin_users*").Result()
+	if err != nil || len(keys) != 1 {
+		t.Errorf("Redis keys of the window: %v, %v; want one under REDIS_KEY_PREFIX %s", keys, err, c.prefix)
 	}
 }
 
