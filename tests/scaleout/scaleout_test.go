@@ -120,9 +120,10 @@ func (b *syncBuffer) String() string {
 
 func TestThreeInstances(t *testing.T) {
 	db, dbURL := dbtest.OpenURL(t, config.DialectPostgres)
-	c := &cluster{t: t, bin: plazaBinary(t), store: models.NewStore(db),
-		client: &http.Client{Timeout: 20 * time.Second}}
-	c.env = append(baseEnv(), "DATABASE_URL="+dbURL, "REDIS_URL="+redisURL(t), "REDIS_KEY_PREFIX="+c.redisPrefix(t),
+	c := &cluster{t: t, store: models.NewStore(db), client: &http.Client{Timeout: 20 * time.Second}}
+	redisEnv := []string{"REDIS_URL=" + redisURL(t), "REDIS_KEY_PREFIX=" + c.redisPrefix(t)}
+	c.bin = plazaBinary(t) // once both servers answer
+	c.env = append(append(baseEnv(), redisEnv...), "DATABASE_URL="+dbURL,
 		"RATE_LIMIT_ADMIN_USERS="+fmt.Sprint(adminUsersLimit),
 		// Sign-ins from 127.0.0.1 and the load's events are many.
 		"RATE_LIMIT_API_ANONYMOUS=100000", "RATE_LIMIT_ANALYTICS_EVENTS_PER_MINUTE=10000000")
@@ -486,7 +487,7 @@ func (c *cluster) broadcastOnce(t *testing.T) {
 	}
 	r := c.do(b, http.MethodPost, "/api/v1/admin/notifications/broadcast", c.super, map[string]any{
 		"title": "Scheduled", "message": "Once each", "targets": targets,
-		"schedule": time.Now().Add(1500 * time.Millisecond).UTC().Format(time.RFC3339Nano)})
+		"schedule": time.Now().Add(2 * time.Second).UTC().Format(time.RFC3339Nano)})
 	if r.status != http.StatusCreated || r.data()["status"] != "scheduled" {
 		t.Fatalf("schedule through B: %d %v", r.status, r.body)
 	}
