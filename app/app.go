@@ -225,7 +225,7 @@ type WebOptions struct {
 // pool. Close stops them after the server has stopped, writing whatever
 // audit entries and events were accepted.
 func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
-	limiter, err := newLimiter(ctx, rt.Config.RedisURL)
+	limiter, err := newLimiter(ctx, rt.Config.RedisURL, rt.Config.RedisKeyPrefix)
 	if err != nil {
 		return web.Deps{}, err
 	}
@@ -257,8 +257,9 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 }
 
 // newLimiter keeps rate-limit counters in Redis when REDIS_URL is set, so
-// that every instance shares them, else in memory.
-func newLimiter(ctx context.Context, redisURL string) (*ratelimit.Limiter, error) {
+// that every instance shares them, else in memory. Their keys start with
+// REDIS_KEY_PREFIX and ":rl".
+func newLimiter(ctx context.Context, redisURL, prefix string) (*ratelimit.Limiter, error) {
 	if redisURL == "" {
 		return ratelimit.NewMemory(), nil
 	}
@@ -272,7 +273,7 @@ func newLimiter(ctx context.Context, redisURL string) (*ratelimit.Limiter, error
 	if err := client.Ping(pingCtx).Err(); err != nil {
 		return nil, fmt.Errorf("connect to Redis at REDIS_URL: %w", err)
 	}
-	return ratelimit.NewRedis(client, "plaza:rl")
+	return ratelimit.NewRedis(client, prefix+":rl")
 }
 
 // ensureSecrets fills missing secrets outside production with values

@@ -38,6 +38,9 @@ type Config struct {
 	JWTSecret     string `env:"JWT_SECRET"`
 	MetricsToken  string `env:"METRICS_TOKEN"`
 	RedisURL      string `env:"REDIS_URL"`
+	// RedisKeyPrefix starts every key Plaza writes in Redis, so that
+	// several Plazas (or test runs) can share one Redis database.
+	RedisKeyPrefix string `env:"REDIS_KEY_PREFIX" envDefault:"plaza"`
 
 	AdminEmail    string `env:"ADMIN_EMAIL"`
 	AdminPassword string `env:"ADMIN_PASSWORD"`
@@ -171,7 +174,7 @@ func (c Config) Production() bool { return c.Env == EnvProduction }
 func (c *Config) validate() error {
 	checks := []func() error{
 		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkPublicURL,
-		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkQuoteURLs,
+		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkRedisKeyPrefix, c.checkQuoteURLs,
 		c.checkAdmin, c.checkRateLimits, c.checkProviders, c.checkBackups,
 	}
 	for _, check := range checks {
@@ -284,6 +287,20 @@ func (c *Config) checkRedisURL() error {
 	u, err := url.Parse(c.RedisURL)
 	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
 		return &Error{"REDIS_URL", c.RedisURL, "expected redis://[user:password@]host:port[/db] or rediss://…"}
+	}
+	return nil
+}
+
+// checkRedisKeyPrefix keeps the prefix to characters Redis users read
+// plainly in key names.
+func (c *Config) checkRedisKeyPrefix() error {
+	p := c.RedisKeyPrefix
+	ok := len(p) >= 1 && len(p) <= 64
+	for _, r := range p {
+		ok = ok && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(":_.-", r))
+	}
+	if !ok {
+		return &Error{"REDIS_KEY_PREFIX", p, "expected 1 to 64 letters, digits, ':', '_', '.' or '-'"}
 	}
 	return nil
 }

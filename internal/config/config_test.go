@@ -83,6 +83,7 @@ func TestLoadRejects(t *testing.T) {
 		{"trusted proxy", map[string]string{"TRUSTED_PROXIES": "10.0.0.0/33"}, `TRUSTED_PROXIES="10.0.0.0/33": expected a comma-separated list`},
 		{"duration", map[string]string{"SHUTDOWN_TIMEOUT": "soon"}, `SHUTDOWN_TIMEOUT="soon": expected a duration`},
 		{"redis url", map[string]string{"REDIS_URL": "localhost:6379"}, `REDIS_URL="localhost:6379": expected redis://`},
+		{"redis key prefix", map[string]string{"REDIS_KEY_PREFIX": "plaza prod"}, `REDIS_KEY_PREFIX="plaza prod": expected 1 to 64 letters`},
 		{"quote url", map[string]string{"QUOTE_SOURCE_ZENQUOTES_URL": "zenquotes"}, `QUOTE_SOURCE_ZENQUOTES_URL="zenquotes": expected an absolute http(s) URL`},
 		{"short secret", map[string]string{"JWT_SECRET": "short"}, `JWT_SECRET: expected at least 32 characters`},
 		{"admin email", map[string]string{"ADMIN_EMAIL": "admin"}, `ADMIN_EMAIL="admin": expected an email address`},
