@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 )
@@ -37,15 +36,11 @@ func (e env) token(ctx context.Context, args []string) int {
 		fmt.Fprintf(e.stderr, "plaza token create: %s\n", msg)
 		return exitUsage
 	}
-	rt, err := e.open(ctx, app.Options{})
+	rt, u, err := e.openForUser(ctx, email)
 	if err != nil {
 		return e.fail(err)
 	}
 	defer rt.Close()
-	u, err := rt.Store.UserByEmail(ctx, email)
-	if err != nil {
-		return e.fail(fmt.Errorf("no user with email %s", email))
-	}
 	tok, claims, err := auth.NewToken([]byte(rt.Config.JWTSecret), u.ID, list, time.Now(), ttl)
 	if err != nil {
 		return e.fail(err)

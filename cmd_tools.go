@@ -158,15 +158,11 @@ func (e env) resetTwoFactor(ctx context.Context, args []string) int {
 		fmt.Fprintln(e.stderr, "plaza user reset-2fa: --email is required and must be an email address")
 		return exitUsage
 	}
-	rt, err := e.open(ctx, app.Options{})
+	rt, u, err := e.openForUser(ctx, email)
 	if err != nil {
 		return e.fail(err)
 	}
 	defer rt.Close()
-	u, err := rt.Store.UserByEmail(ctx, email)
-	if err != nil {
-		return e.fail(fmt.Errorf("no user with email %s", email))
-	}
 	removed, err := rt.Store.ResetTwoFactor(ctx, u, "plaza user reset-2fa")
 	if err != nil {
 		return e.fail(err)

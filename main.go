@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/plazahq/plaza/app"
+	"github.com/plazahq/plaza/models"
 )
 
 func main() {
@@ -97,6 +98,21 @@ func (e env) open(ctx context.Context, opts app.Options) (*app.Runtime, error) {
 		return nil, err
 	}
 	return app.Open(ctx, cfg, log, opts)
+}
+
+// openForUser opens Plaza's runtime and finds the user a command acts on
+// by email; the caller closes the runtime.
+func (e env) openForUser(ctx context.Context, email string) (*app.Runtime, *models.User, error) {
+	rt, err := e.open(ctx, app.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	u, err := rt.Store.UserByEmail(ctx, email)
+	if err != nil {
+		rt.Close()
+		return nil, nil, fmt.Errorf("no user with email %s", email)
+	}
+	return rt, u, nil
 }
 
 // fail reports a command's error and gives its exit status.
