@@ -30,8 +30,7 @@ func TestConsoleReports(t *testing.T) {
 		t.Errorf("the CSV download: %.300q", csv)
 	}
 	step(t, p, "the moderation report", func(p *rod.Page) {
-		p.MustElement(`[data-testid="tab-moderation"]`).MustClick()
-		p.MustWaitNavigation()
+		clickToLoad(p, `[data-testid="tab-moderation"]`)
 		p.MustElement(`[data-testid="moderation-report"]`)
 		p.MustElement(`[data-testid="rep-received"]`)
 	})

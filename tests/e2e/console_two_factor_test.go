@@ -58,7 +58,7 @@ func TestConsoleTwoFactor(t *testing.T) {
 	step(t, p, "open the page from the account menu", func(p *rod.Page) {
 		settled(p)
 		p.MustElement(`[data-testid="viewer-menu"] summary`).MustClick()
-		p.MustElement(`[data-testid="menu-twofa"]`).MustClick()
+		clickToLoad(p, `[data-testid="menu-twofa"]`)
 		p.MustElement(`[data-testid="twofa-setup"]`)
 	})
 	accessible(t, p, "the two-factor page")
@@ -93,20 +93,20 @@ func TestConsoleTwoFactor(t *testing.T) {
 	step(t, p, "sign out", func(p *rod.Page) {
 		settled(p)
 		p.MustElement(`[data-testid="viewer-menu"] summary`).MustClick()
-		p.MustElement(`[data-testid="sign-out"]`).MustClick()
+		clickToLoad(p, `[data-testid="sign-out"]`)
 		p.MustElement(`[data-testid="signin-form"]`)
 	})
 	step(t, p, "sign in with the password", func(p *rod.Page) {
 		p.MustElement(`#email`).MustInput(u.Email)
 		p.MustElement(`#password`).MustInput("correct horse battery")
-		p.MustElement(`[data-testid="signin-submit"]`).MustClick()
+		clickToLoad(p, `[data-testid="signin-submit"]`)
 		p.MustElement(`[data-testid="signin-code-form"]`)
 	})
 	accessible(t, p, "the code step of signing in")
 	clock.Add(30 * time.Second) // the code that turned it on is spent
 	step(t, p, "then with the code", func(p *rod.Page) {
 		p.MustElement(`[data-testid="signin-code"]`).MustInput(totp(t, secret, clock.Now()))
-		p.MustElement(`[data-testid="signin-code-submit"]`).MustClick()
+		clickToLoad(p, `[data-testid="signin-code-submit"]`)
 		p.MustElement(`[data-testid="page-title"]`)
 		settled(p)
 	})

@@ -220,3 +220,12 @@ func screenshot(t *testing.T, p *rod.Page) {
 	}
 	t.Logf("screenshot saved to tests/e2e/%s", name)
 }
+
+// clickToLoad clicks what leads to another page and waits until that page
+// has loaded: the wait starts before the click, so no lookup that follows
+// can run against the page being left.
+func clickToLoad(p *rod.Page, selector string) {
+	wait := p.MustWaitNavigation()
+	p.MustElement(selector).MustClick()
+	wait()
+}
