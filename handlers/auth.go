@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/plazahq/plaza/internal/session"
 )
 
 // Sessions is what the sign-in handlers need of the session manager
@@ -21,14 +22,6 @@ type Sessions interface {
 	Token(ctx context.Context) string
 }
 
-// Session keys: the signed-in user's id, and the address and browser the
-// session was last used from (for the list of one's sessions).
-const (
-	SessionUserKey  = "user_id"
-	SessionIPKey    = "ip"
-	SessionAgentKey = "ua"
-)
-
 // maxSessionAgent is the longest user agent a session keeps, in bytes: the
 // session's data is read on every request.
 const maxSessionAgent = 256
@@ -40,8 +33,8 @@ func PutSessionClient(ctx context.Context, s Sessions, c echo.Context) {
 	if len(ua) > maxSessionAgent {
 		ua = strings.ToValidUTF8(ua[:maxSessionAgent], "")
 	}
-	s.Put(ctx, SessionIPKey, c.RealIP())
-	s.Put(ctx, SessionAgentKey, ua)
+	s.Put(ctx, session.IPKey, c.RealIP())
+	s.Put(ctx, session.AgentKey, ua)
 }
 
 // safeCallback returns target when it points at this site (a path, or an

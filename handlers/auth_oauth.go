@@ -15,6 +15,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -30,9 +31,6 @@ type OAuthSessions interface {
 	Sessions
 	PopString(ctx context.Context, key string) string
 }
-
-// oauthPendingKey is the session key of the sign-in under way with a provider.
-const oauthPendingKey = "oauth_pending"
 
 // OAuthStateTTL is how long a begun external sign-in may take to come back.
 const OAuthStateTTL = 10 * time.Minute
@@ -86,7 +84,7 @@ func (h OAuth) Begin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	h.Sessions.Put(c.Request().Context(), oauthPendingKey, string(pending))
+	h.Sessions.Put(c.Request().Context(), session.OAuthPendingKey, string(pending))
 	noStore(c)
 	return c.Redirect(http.StatusFound, authURL)
 }
@@ -111,7 +109,7 @@ func (h OAuth) Callback(c echo.Context) error {
 	}
 	id, name := p.Name(), auth.ProviderName(p.Name())
 	var pending oauthPending
-	raw := h.Sessions.PopString(ctx, oauthPendingKey)
+	raw := h.Sessions.PopString(ctx, session.OAuthPendingKey)
 	q := c.QueryParams()
 	state := q.Get("state")
 	if raw == "" || json.Unmarshal([]byte(raw), &pending) != nil || pending.Provider != id || !h.SignIn.Now().Before(pending.Expires) ||

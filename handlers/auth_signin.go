@@ -12,6 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -104,8 +105,8 @@ func (h SignIn) askCode(c echo.Context, user *models.User, callback, msg string)
 	if err := h.Sessions.RenewToken(ctx); err != nil {
 		return err
 	}
-	h.Sessions.Put(ctx, sessionPendingKey, user.ID)
-	h.Sessions.Put(ctx, sessionPendingAtKey, h.Now().Unix())
+	h.Sessions.Put(ctx, session.PendingKey, user.ID)
+	h.Sessions.Put(ctx, session.PendingAtKey, h.Now().Unix())
 	noStore(c)
 	status := http.StatusOK
 	if msg != "" {
@@ -117,8 +118,8 @@ func (h SignIn) askCode(c echo.Context, user *models.User, callback, msg string)
 // codeStep finishes a browser's half-done sign-in with its code.
 func (h SignIn) codeStep(c echo.Context, callback, code string) error {
 	ctx := c.Request().Context()
-	uid := h.Sessions.GetInt64(ctx, sessionPendingKey)
-	at := h.Sessions.GetInt64(ctx, sessionPendingAtKey)
+	uid := h.Sessions.GetInt64(ctx, session.PendingKey)
+	at := h.Sessions.GetInt64(ctx, session.PendingAtKey)
 	expired := uid == 0 || h.Now().Sub(time.Unix(at, 0)) > pendingWindow
 	var user *models.User
 	if !expired {
@@ -140,8 +141,8 @@ func (h SignIn) codeStep(c echo.Context, callback, code string) error {
 		}
 		return err
 	}
-	h.Sessions.Remove(ctx, sessionPendingKey)
-	h.Sessions.Remove(ctx, sessionPendingAtKey)
+	h.Sessions.Remove(ctx, session.PendingKey)
+	h.Sessions.Remove(ctx, session.PendingAtKey)
 	if err := h.start(c, user.ID, "credentials"); err != nil {
 		return err
 	}
@@ -247,9 +248,9 @@ func (h SignIn) start(c echo.Context, userID int64, method string) error {
 	if err := h.Sessions.RenewToken(ctx); err != nil {
 		return err
 	}
-	h.Sessions.Put(ctx, SessionUserKey, userID)
+	h.Sessions.Put(ctx, session.UserKey, userID)
 	PutSessionClient(ctx, h.Sessions, c)
-	h.Sessions.Put(ctx, SessionConfirmedKey, h.Now().Unix()) // signing in counts as a confirmation
+	h.Sessions.Put(ctx, session.ConfirmedKey, h.Now().Unix()) // signing in counts as a confirmation
 	return h.Users.RecordLogin(ctx, userID, method, c.RealIP(), c.Request().UserAgent())
 }
 

@@ -13,22 +13,11 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
-
-// Session keys of two-factor sign-in and re-confirmation. A half-done
-// sign-in (right password, code still to come) keeps only the user's id and
-// when the password was checked, never SessionUserKey: it grants nothing.
-const (
-	SessionConfirmedKey = "confirmed_at" // unix seconds of the last password or code
-	sessionPendingKey   = "pending_user"
-	sessionPendingAtKey = "pending_at"
-)
-
-// SudoWindow is how long a confirmation (the sign-in itself, or POST
-// /api/auth/confirm) lets a session caller take dangerous actions.
-const SudoWindow = 10 * time.Minute
 
 // pendingWindow is how long the code step of a sign-in waits for its code.
 const pendingWindow = 5 * time.Minute
@@ -251,7 +240,7 @@ func (h TwoFactor) Enable(c echo.Context) error {
 	if err := h.Factor.Store.EnableTwoFactor(ctx, p.UserID, step, hashes); err != nil {
 		return err
 	}
-	h.Sessions.Put(ctx, SessionConfirmedKey, h.Factor.Now().Unix())
+	h.Sessions.Put(ctx, session.ConfirmedKey, h.Factor.Now().Unix())
 	noStore(c)
 	res := api.TwoFactorEnabled{RecoveryCodes: codes}
 	return respondShown(c, http.StatusOK, res, views.RecoveryCodesPanel(res), Done{Toast: "Two-factor sign-in is on"})
@@ -309,7 +298,7 @@ func (h TwoFactor) checkPassword(ctx context.Context, p *auth.Principal, passwor
 }
 
 // Confirm answers POST /api/auth/confirm {password} or {totp}: dangerous
-// actions then need no new confirmation for SudoWindow. Wrong answers are
+// actions then need no new confirmation for policy.ConfirmWindow. Wrong answers are
 // 422, count as failed sign-ins and are audited.
 func (h TwoFactor) Confirm(c echo.Context) error {
 	p, err := h.caller(c)
@@ -330,8 +319,8 @@ func (h TwoFactor) Confirm(c echo.Context) error {
 		return err
 	}
 	now := h.Factor.Now()
-	h.Sessions.Put(ctx, SessionConfirmedKey, now.Unix())
-	until := api.Timestamp(now.Add(SudoWindow))
+	h.Sessions.Put(ctx, session.ConfirmedKey, now.Unix())
+	until := api.Timestamp(now.Add(policy.ConfirmWindow))
 	return respondAction(c, http.StatusOK, api.Confirmed{Confirmed: true, Until: &until}, Done{Toast: "Confirmed"})
 }
 
@@ -361,8 +350,8 @@ func (h TwoFactor) Confirmation(c echo.Context) error {
 		return err
 	}
 	noStore(c)
-	at := h.Sessions.GetInt64(c.Request().Context(), SessionConfirmedKey)
-	until := time.Unix(at, 0).Add(SudoWindow)
+	at := h.Sessions.GetInt64(c.Request().Context(), session.ConfirmedKey)
+	until := time.Unix(at, 0).Add(policy.ConfirmWindow)
 	if at == 0 || !h.Factor.Now().Before(until) {
 		return c.JSON(http.StatusOK, api.Confirmed{})
 	}

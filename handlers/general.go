@@ -42,16 +42,7 @@ func idAndBody(c echo.Context, body interface{ Check() error }) (int64, error) {
 
 // keepAudit asks for the request's Optional audit entry to be written (an
 // admin or moderator acting on someone else's resource) and adds details.
-func keepAudit(ctx context.Context, details map[string]any) {
-	d := audit.DraftFrom(ctx)
-	if d == nil {
-		return
-	}
-	d.Keep()
-	for k, v := range details {
-		d.Set(k, v)
-	}
-}
+func keepAudit(ctx context.Context, details map[string]any) { audit.Keep(ctx, details) }
 
 // decodeOptionalJSON is decodeJSON for a body that may be absent: an empty
 // body leaves dst as it is.

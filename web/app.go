@@ -28,6 +28,7 @@ import (
 	"github.com/plazahq/plaza/internal/flags"
 	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/metrics"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/quotes"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/internal/webhook"
@@ -109,7 +110,13 @@ func Routes(d Deps) []Route {
 func newPipeline(d Deps) *pipeline {
 	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
 		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals,
-		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL), blocks: blockCheck(d)}
+		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL), blocks: blockCheck(d),
+		policy: policyOf(d)}
+}
+
+// policyOf is the instance's policy: the one rule book every door asks.
+func policyOf(d Deps) policy.Policy {
+	return policy.Policy{RequireStaff2FA: d.Config.RequireStaff2FA, Now: d.Now}
 }
 
 func blockCheck(d Deps) handlers.BlockCheck {

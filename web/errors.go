@@ -8,10 +8,14 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -53,6 +57,9 @@ func classify(err error) *api.Error {
 		pe *api.PermissionError
 		le *models.LockedError
 	)
+	if e := classifyRefusal(err); e != nil {
+		return e
+	}
 	switch {
 	case errors.As(err, &ae):
 		return ae
@@ -76,6 +83,49 @@ func classify(err error) *api.Error {
 	}
 	return &api.Error{Status: http.StatusInternalServerError, Code: api.CodeServerError,
 		Message: "Internal server error", Cause: err}
+}
+
+// classifyRefusal maps the policy's and the actions' refusals, the same
+// for every door; nil for any other error.
+func classifyRefusal(err error) *api.Error {
+	forbidden := func(msg, need string) *api.Error {
+		return &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: msg, RequiredPermission: need, Cause: err}
+	}
+	var (
+		fe *policy.ForbiddenError
+		ie *actions.InvalidError
+		me *actions.MissingError
+	)
+	switch {
+	case errors.As(err, &fe):
+		return forbidden("Insufficient permissions", fe.Need)
+	case errors.Is(err, policy.ErrSignInRequired):
+		return api.ErrUnauthorized
+	case errors.Is(err, policy.ErrNotOwner):
+		return forbidden("Only the owner can do this", "")
+	case errors.Is(err, policy.ErrSelf):
+		return forbidden("You cannot do this to your own account", "")
+	case errors.Is(err, policy.ErrOutranked):
+		return forbidden("Only a super admin can act on a super admin", auth.PermAdminSuper)
+	case errors.Is(err, policy.ErrSessionOnly):
+		return forbidden("A bearer token cannot do this: sign in and confirm it's you", "")
+	case errors.Is(err, policy.ErrNeedsSecondFactor):
+		return errTwoFactorRequired
+	case errors.Is(err, policy.ErrNeedsConfirmation):
+		return errSudoRequired
+	case errors.Is(err, actions.ErrWrongPassword):
+		return forbidden("The password is not correct", "")
+	case errors.Is(err, actions.ErrNoPassword):
+		return forbidden("This account has no password to confirm with (it signs in through a provider)", "")
+	case errors.Is(err, actions.ErrLastSuperAdmin):
+		return forbidden("The last active super admin cannot be deleted", "")
+	case errors.As(err, &ie):
+		return classify(api.Invalid(api.FieldIssue(ie.Field, "custom", ie.Reason)))
+	case errors.As(err, &me):
+		return &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound,
+			Message: "No " + me.Kind + " has id " + strings.Join(me.IDs, ", "), Cause: err}
+	}
+	return nil
 }
 
 // write renders e for the route's family in the format the request wants

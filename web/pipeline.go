@@ -20,16 +20,11 @@ import (
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/metrics"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/ratelimit"
+	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
-)
-
-// Session keys: the signed-in user's id, and when the session was last
-// written back (unix seconds), for the idle deadline.
-const (
-	SessionUserKey = handlers.SessionUserKey
-	sessionSeenKey = "seen"
 )
 
 // pipeline holds what the per-route middleware needs (docs/architecture.md,
@@ -49,6 +44,7 @@ type pipeline struct {
 	ids        *requestIDs
 	headers    http.Header // the security headers
 	blocks     handlers.BlockCheck
+	policy     policy.Policy
 }
 
 type authErrKey struct{}
@@ -175,15 +171,38 @@ func (p *pipeline) touchToken(jti string) {
 // once-a-minute write-back also records where the session was last used
 // from, for the user's list of sessions, at no cost to other requests.
 func (p *pipeline) fromSession(ctx context.Context, c echo.Context) (*auth.Principal, error) {
-	uid := p.sessions.GetInt64(ctx, SessionUserKey)
+	uid := p.sessions.GetInt64(ctx, session.UserKey)
 	if uid == 0 {
 		return nil, nil
 	}
 	key, now := "user:"+strconv.FormatInt(uid, 10), p.now()
-	if now.Unix()-p.sessions.GetInt64(ctx, sessionSeenKey) >= int64(sessionRefresh/time.Second) {
-		p.sessions.Put(ctx, sessionSeenKey, now.Unix()) // written back after the handler, moving the idle deadline
+	if now.Unix()-p.sessions.GetInt64(ctx, session.SeenKey) >= int64(sessionRefresh/time.Second) {
+		p.sessions.Put(ctx, session.SeenKey, now.Unix()) // written back after the handler, moving the idle deadline
 		handlers.PutSessionClient(ctx, p.sessions, c)
 	}
+	pr, err := p.sessionPrincipal(ctx, key, uid, now)
+	if pr == nil || err != nil {
+		return nil, err
+	}
+	return p.withConfirmation(ctx, pr), nil
+}
+
+// withConfirmation is pr with when this session last confirmed its password
+// or code: a copy, since pr is shared by every session of the user.
+func (p *pipeline) withConfirmation(ctx context.Context, pr *auth.Principal) *auth.Principal {
+	at := p.sessions.GetInt64(ctx, session.ConfirmedKey)
+	if at == 0 {
+		return pr
+	}
+	cp := *pr
+	cp.ConfirmedAt = time.Unix(at, 0)
+	return &cp
+}
+
+// sessionPrincipal is the principal of the signed-in user uid, from the
+// instance's cache when nothing changed; nil when the user may no longer
+// sign in, whose session is then destroyed.
+func (p *pipeline) sessionPrincipal(ctx context.Context, key string, uid int64, now time.Time) (*auth.Principal, error) {
 	if pr, ok := p.principals.Get(key, now); ok {
 		return pr, nil
 	}
@@ -305,8 +324,7 @@ var (
 // sign-in, or POST /api/auth/confirm) is recent enough for a dangerous
 // action.
 func (p *pipeline) confirmed(ctx context.Context) bool {
-	at := p.sessions.GetInt64(ctx, handlers.SessionConfirmedKey)
-	return at != 0 && p.now().Sub(time.Unix(at, 0)) < handlers.SudoWindow
+	return p.policy.Confirmed(auth.PrincipalFrom(ctx))
 }
 
 // audit opens the request's audit entry and its unit of work. When the

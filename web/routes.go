@@ -34,7 +34,7 @@ type Route struct {
 	Permissions []string
 	SignIn      bool
 	// Sudo marks a dangerous action: a session caller must have confirmed
-	// its password or code within handlers.SudoWindow (bearer tokens are
+	// its password or code within policy.ConfirmWindow (bearer tokens are
 	// already scoped and need not).
 	Sudo bool
 	// MetricsToken lets METRICS_TOKEN stand in for Permissions.

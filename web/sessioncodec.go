@@ -8,7 +8,7 @@ import (
 
 	"github.com/alexedwards/scs/v2"
 
-	"github.com/plazahq/plaza/handlers"
+	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -74,8 +74,8 @@ func describeSession(data []byte) models.SessionMeta {
 	if err != nil {
 		return models.SessionMeta{}
 	}
-	uid, _ := values[SessionUserKey].(int64)
-	ip, _ := values[handlers.SessionIPKey].(string)
-	ua, _ := values[handlers.SessionAgentKey].(string)
+	uid, _ := values[session.UserKey].(int64)
+	ip, _ := values[session.IPKey].(string)
+	ua, _ := values[session.AgentKey].(string)
 	return models.SessionMeta{UserID: uid, IP: ip, UserAgent: ua}
 }

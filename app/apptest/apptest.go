@@ -20,10 +20,10 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app"
-	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/openapi/validate"
+	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -164,8 +164,8 @@ func (a *App) SessionFor(t testing.TB, userID int64) http.Header {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sm.Put(ctx, web.SessionUserKey, userID)
-	sm.Put(ctx, handlers.SessionConfirmedKey, a.Deps.Now().Unix()) // as signing in does
+	sm.Put(ctx, session.UserKey, userID)
+	sm.Put(ctx, session.ConfirmedKey, a.Deps.Now().Unix()) // as signing in does
 	token, _, err := sm.Commit(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -64,3 +64,30 @@ func DraftFrom(ctx context.Context) *Draft {
 	d, _ := ctx.Value(draftKey{}).(*Draft)
 	return d
 }
+
+// Target names the request's target and adds details to its entry; outside
+// an audited request it does nothing.
+func Target(ctx context.Context, typ, id string, details map[string]any) {
+	d := DraftFrom(ctx)
+	if d == nil {
+		return
+	}
+	d.TargetType, d.TargetID = typ, id
+	for k, v := range details {
+		d.Set(k, v)
+	}
+}
+
+// Keep asks for the request's Optional entry to be written, with details:
+// staff acting on someone else's resource through a route where acting on
+// one's own is no admin action.
+func Keep(ctx context.Context, details map[string]any) {
+	d := DraftFrom(ctx)
+	if d == nil {
+		return
+	}
+	d.Keep()
+	for k, v := range details {
+		d.Set(k, v)
+	}
+}

@@ -1,11 +1,17 @@
 package auth
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // How a principal authenticated.
 const (
 	ViaSession = "session"
 	ViaToken   = "token"
+	// ViaOperator is the CLI: whoever runs the binary against the database
+	// already holds everything, so no second factor or confirmation applies.
+	ViaOperator = "operator"
 )
 
 // Rate-limit tiers of the versioned admin family (DECISIONS.md section 4).
@@ -29,6 +35,9 @@ type Principal struct {
 	// TwoFactor is whether the user has enrolled in TOTP sign-in (session
 	// callers only).
 	TwoFactor bool
+	// ConfirmedAt is when the session last confirmed its password or code
+	// (signing in counts), for actions that need a fresh confirmation.
+	ConfirmedAt time.Time
 }
 
 // Staff reports whether the principal holds a staff role: moderator and up.

@@ -1,0 +1,94 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/plazahq/plaza/internal/audit"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/models"
+)
+
+// Refusals of the account actions.
+var (
+	ErrWrongPassword  = errors.New("the password is not correct")
+	ErrNoPassword     = errors.New("this account has no password to confirm with")
+	ErrLastSuperAdmin = errors.New("the last active super admin cannot be deleted")
+)
+
+// DeleteAccountInput is a deletion of user ID: one's own takes the
+// password; EndSession, when set, ends the caller's own session inside the
+// same change.
+type DeleteAccountInput struct {
+	UserID     int64
+	Password   string
+	EndSession func(ctx context.Context) error
+}
+
+// DeleteAccount deletes an account with everything that is only its
+// owner's. One's own needs the password; someone else's needs users:manage
+// and a fresh confirmation; a super admin's needs admin:super; nobody
+// deletes the last active super admin.
+func (a *Actions) DeleteAccount(ctx context.Context, who *auth.Principal, in DeleteAccountInput) error {
+	self := who != nil && who.UserID == in.UserID
+	if !self {
+		audit.Keep(ctx, nil) // staff deleting someone's account, allowed or not
+	}
+	return a.change(ctx, who, "user", in.UserID, func(ctx context.Context) error {
+		target, err := a.Store.UserByID(ctx, in.UserID)
+		if err != nil {
+			return err
+		}
+		roles, err := a.Store.UserRoles(ctx, in.UserID)
+		if err != nil {
+			return err
+		}
+		if err := a.Policy.Check(who, policy.DeleteAccount, policy.Person(in.UserID, roles)); err != nil {
+			return err
+		}
+		if self {
+			if err := checkOwnPassword(target, in.Password); err != nil {
+				return err
+			}
+		}
+		if err := a.keepLastSuperAdmin(ctx, in.UserID, roles); err != nil {
+			return err
+		}
+		if err := a.Store.DeleteUserAccount(ctx, in.UserID); err != nil {
+			return err
+		}
+		if self && in.EndSession != nil {
+			return in.EndSession(ctx)
+		}
+		return nil
+	})
+}
+
+// checkOwnPassword is the password a person confirms their own dangerous
+// action with.
+func checkOwnPassword(u *models.User, password string) error {
+	if password == "" {
+		return &InvalidError{Field: "password", Reason: "password is required"}
+	}
+	if u.PasswordHash == nil {
+		return ErrNoPassword
+	}
+	err := auth.CheckPassword(password, *u.PasswordHash)
+	if errors.Is(err, auth.ErrBadPassword) {
+		return ErrWrongPassword
+	}
+	return err
+}
+
+func (a *Actions) keepLastSuperAdmin(ctx context.Context, id int64, roles []string) error {
+	if !slices.Contains(roles, auth.RoleSuperAdmin) {
+		return nil
+	}
+	others, err := a.Store.OtherActiveSuperAdmins(ctx, id)
+	if err == nil && others == 0 {
+		return ErrLastSuperAdmin
+	}
+	return err
+}

@@ -1,0 +1,67 @@
+// Package actions holds every rule-bearing write once: bans, user changes,
+// account deletion, posts, tokens, two-factor sign-in, sessions, blocks and
+// backups. Each action takes the context, the acting principal and its
+// input; asks the policy first; runs inside the request's unit of work so
+// that its change and its audit entry land together; and returns typed
+// errors (policy's refusals, models' sentinels, *InvalidError) that the web
+// layer renders in each family's format. Handlers, console pages and CLI
+// commands call these and decide nothing themselves.
+package actions
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/models"
+)
+
+// Actions carries what the actions need.
+type Actions struct {
+	Store  *models.Store
+	Policy policy.Policy
+	Now    func() time.Time
+	// Secret signs the API tokens MintToken makes.
+	Secret []byte
+}
+
+// New builds the actions over store with the instance's policy.
+func New(store *models.Store, pol policy.Policy, secret []byte) *Actions {
+	return &Actions{Store: store, Policy: pol, Now: pol.Now, Secret: secret}
+}
+
+// Operator is the principal of whoever runs the plaza binary against the
+// database (the CLI): every permission, and nothing to confirm.
+func Operator() *auth.Principal {
+	return &auth.Principal{Username: "operator", Via: auth.ViaOperator,
+		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}
+}
+
+// InvalidError is input an action refuses after reading the data: a field
+// and why, rendered as the family's validation error.
+type InvalidError struct {
+	Field  string
+	Reason string
+}
+
+func (e *InvalidError) Error() string { return e.Field + ": " + e.Reason }
+
+// id of the caller for locks and records; the operator and anonymous
+// callers hold no locks.
+func callerID(who *auth.Principal) int64 {
+	if who == nil {
+		return 0
+	}
+	return who.UserID
+}
+
+func itoa(id int64) string { return strconv.FormatInt(id, 10) }
+
+// person is the policy target of an action on u.
+func person(u *models.ListedUser) policy.Target {
+	if u.TopRole == nil {
+		return policy.Person(u.ID, nil)
+	}
+	return policy.Person(u.ID, []string{*u.TopRole})
+}

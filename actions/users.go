@@ -1,0 +1,321 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/plazahq/plaza/internal/audit"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/models"
+)
+
+// BanInput is a ban or an unban of one user.
+type BanInput struct {
+	UserID int64
+	Unban  bool
+	Reason string
+	Notes  string
+	// Duration is how long the ban lasts (0: until lifted); DurationText is
+	// how the caller wrote it, for the audit entry.
+	Duration      time.Duration
+	DurationText  string
+	RemoveContent bool
+}
+
+// BanResult is what a ban or unban did.
+type BanResult struct {
+	// Ban is the ban made, or the one an unban ended (nil when none held).
+	Ban         *models.Ban
+	HiddenPosts int
+	// NotBanned is an unban of a user no ban held: nothing changed.
+	NotBanned bool
+	User      *models.ListedUser // as the user is now
+}
+
+// Ban bans or unbans a user: the same rules and record whichever door.
+func (a *Actions) Ban(ctx context.Context, who *auth.Principal, in BanInput) (*BanResult, error) {
+	var out BanResult
+	err := a.Store.ChangeLocked(ctx, "user", itoa(in.UserID), callerID(who), func(ctx context.Context) error {
+		target, err := a.Store.ListedUserByID(ctx, in.UserID)
+		if err != nil {
+			return err
+		}
+		if err := a.Policy.Check(who, policy.BanUser, person(target)); err != nil {
+			return err
+		}
+		if in.Unban {
+			err = a.unban(ctx, who, in, &out)
+		} else {
+			err = a.ban(ctx, who, in, &out)
+		}
+		if err != nil {
+			return err
+		}
+		if out.User, err = a.Store.ListedUserByID(ctx, in.UserID); err != nil {
+			return err
+		}
+		verb := "ban"
+		if in.Unban {
+			verb = "unban"
+		}
+		audit.Target(ctx, "user", itoa(in.UserID), map[string]any{"action": verb,
+			"before": map[string]any{"status": target.Status}, "after": map[string]any{"status": out.User.Status}})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func (a *Actions) ban(ctx context.Context, who *auth.Principal, in BanInput, out *BanResult) error {
+	b, err := a.Store.BanUser(ctx, models.BanInput{UserID: in.UserID, AdminID: callerID(who), Reason: in.Reason, Notes: in.Notes, Duration: in.Duration})
+	if err != nil {
+		return err
+	}
+	out.Ban = b
+	details := map[string]any{"reason": in.Reason, "duration": in.DurationText, "expiresAt": b.ExpiresAt, "banId": b.ID}
+	if in.RemoveContent {
+		if out.HiddenPosts, err = a.Store.HideUserPosts(ctx, in.UserID, callerID(who), in.Reason); err != nil {
+			return err
+		}
+		details["hiddenPosts"] = out.HiddenPosts
+	}
+	audit.Target(ctx, "user", itoa(in.UserID), details)
+	return nil
+}
+
+func (a *Actions) unban(ctx context.Context, who *auth.Principal, in BanInput, out *BanResult) error {
+	b, err := a.Store.ActiveBan(ctx, in.UserID)
+	if err != nil {
+		return err
+	}
+	err = a.Store.UnbanUser(ctx, in.UserID, callerID(who))
+	if errors.Is(err, models.ErrNotBanned) {
+		out.NotBanned = true
+		return nil
+	}
+	out.Ban = b
+	return err
+}
+
+// UserChange is an admin's change to one user's account: each field
+// optional.
+type UserChange struct {
+	Status     *string
+	Role       *string
+	IsVerified *bool
+	Notes      *string
+}
+
+func (ch UserChange) model() models.UserAdminChange {
+	out := models.UserAdminChange{Status: ch.Status, IsVerified: ch.IsVerified, Notes: ch.Notes}
+	if ch.Role != nil {
+		out.Roles = auth.ImpliedRoles(*ch.Role)
+	}
+	return out
+}
+
+// action is the policy action of the change: a role or status change is
+// the stricter one.
+func (ch UserChange) action() policy.Action {
+	if ch.Role != nil {
+		return policy.ChangeRole
+	}
+	return policy.UpdateUser
+}
+
+// UpdateUser applies an admin's change to user id, with the fields before
+// and after in the audit entry, and returns the user as it now is.
+func (a *Actions) UpdateUser(ctx context.Context, who *auth.Principal, id int64, ch UserChange) (*models.ListedUser, error) {
+	var after *models.ListedUser
+	err := a.Store.ChangeLocked(ctx, "user", itoa(id), callerID(who), func(ctx context.Context) error {
+		before, err := a.Store.ListedUserByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := a.checkUserChange(who, before, ch); err != nil {
+			return err
+		}
+		if err := a.Store.UpdateUserAsAdmin(ctx, id, callerID(who), ch.model()); err != nil {
+			return err
+		}
+		if after, err = a.Store.ListedUserByID(ctx, id); err != nil {
+			return err
+		}
+		audit.Target(ctx, "user", itoa(id), map[string]any{"before": UserFields(before), "after": UserFields(after)})
+		return nil
+	})
+	return after, err
+}
+
+// checkUserChange asks the policy about each part of the change: a status
+// change may not be one's own, a role change needs a confirmation too.
+func (a *Actions) checkUserChange(who *auth.Principal, u *models.ListedUser, ch UserChange) error {
+	if err := a.Policy.Check(who, ch.action(), person(u)); err != nil {
+		return err
+	}
+	if ch.Status != nil && who != nil && who.UserID == u.ID {
+		return policy.ErrSelf
+	}
+	return nil
+}
+
+// UserFields are the fields an admin's change may touch, as the audit
+// entry keeps them before and after.
+func UserFields(u *models.ListedUser) map[string]any {
+	role := models.RoleUser
+	if u.TopRole != nil {
+		role = *u.TopRole
+	}
+	if role == models.RoleSuperAdmin {
+		role = models.RoleAdmin
+	}
+	return map[string]any{"status": u.Status, "role": role, "isVerified": u.IsVerified, "notes": u.AdminNotes}
+}
+
+// BulkResult is what a bulk change did: the users after, in id order.
+type BulkResult struct {
+	Updated int
+	Users   []models.ListedUser
+}
+
+// BulkUpdateUsers applies one change to every named user in one
+// transaction with one audit entry holding each user's before and after,
+// or to none: the policy is asked for each user.
+func (a *Actions) BulkUpdateUsers(ctx context.Context, who *auth.Principal, ids []int64, ch UserChange) (*BulkResult, error) {
+	var out BulkResult
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		before, err := a.bulkTargets(ctx, who, ids, ch)
+		if err != nil {
+			return err
+		}
+		if out.Updated, err = a.Store.BulkUpdateUsers(ctx, ids, callerID(who), ch.model()); err != nil {
+			return err
+		}
+		if out.Users, err = a.Store.ListedUsersByID(ctx, ids); err != nil {
+			return err
+		}
+		changes := make([]map[string]any, len(out.Users))
+		for i := range out.Users {
+			changes[i] = map[string]any{"id": itoa(out.Users[i].ID), "before": UserFields(&before[i]), "after": UserFields(&out.Users[i])}
+		}
+		audit.Target(ctx, "users", "", map[string]any{"count": len(out.Users), "users": changes})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// bulkTargets reads the users a bulk change names, in id order, after
+// checking that all exist, that the policy allows each, and that no other
+// admin holds any one's edit lock.
+func (a *Actions) bulkTargets(ctx context.Context, who *auth.Principal, ids []int64, ch UserChange) ([]models.ListedUser, error) {
+	users, err := a.Store.ListedUsersByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	if len(users) < len(ids) {
+		return nil, &MissingError{Kind: "user", IDs: missingIDs(ids, users)}
+	}
+	for i := range users {
+		if err := a.Policy.Check(who, policy.BulkUpdateUsers, person(&users[i])); err != nil {
+			return nil, err
+		}
+	}
+	if (ch.Status != nil || ch.Role != nil) && who != nil && slices.Contains(ids, who.UserID) {
+		return nil, policy.ErrSelf
+	}
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = itoa(id)
+	}
+	return users, a.Store.CheckLocks(ctx, "user", keys, callerID(who))
+}
+
+// MissingError names the ids of a batch that match nothing; nothing changed.
+type MissingError struct {
+	Kind string
+	IDs  []string
+}
+
+func (e *MissingError) Error() string { return "no " + e.Kind + " has these ids" }
+
+func (e *MissingError) Unwrap() error { return models.ErrNotFound }
+
+func missingIDs(ids []int64, found []models.ListedUser) []string {
+	have := map[int64]bool{}
+	for _, u := range found {
+		have[u.ID] = true
+	}
+	var out []string
+	for _, id := range ids {
+		if !have[id] {
+			out = append(out, itoa(id))
+		}
+	}
+	return out
+}
+
+// EditProfile changes a user's public profile: the user itself, or staff
+// holding users:manage (audited, and waiting for another admin's lock).
+func (a *Actions) EditProfile(ctx context.Context, who *auth.Principal, id int64, ch models.ProfileChange) (*models.User, error) {
+	self := who != nil && who.UserID == id
+	if !self {
+		audit.Keep(ctx, nil) // staff changing someone's profile, allowed or not
+	}
+	var after *models.User
+	err := a.change(ctx, who, "user", id, func(ctx context.Context) error {
+		target, err := a.Store.ListedUserByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := a.Policy.Check(who, policy.EditProfile, person(target)); err != nil {
+			return err
+		}
+		if after, err = a.Store.UpdateProfile(ctx, id, ch); err != nil {
+			return err
+		}
+		if !self {
+			audit.Keep(ctx, profileDiff(&target.User, after))
+		}
+		return nil
+	})
+	return after, err
+}
+
+// change runs fn as one change; staff changing someone else's resource
+// first checks that no other admin holds its edit lock.
+func (a *Actions) change(ctx context.Context, who *auth.Principal, typ string, owner int64, fn func(ctx context.Context) error) error {
+	if who != nil && who.UserID == owner {
+		return a.Store.Change(ctx, fn)
+	}
+	return a.Store.ChangeLocked(ctx, typ, itoa(owner), callerID(who), fn)
+}
+
+func profileDiff(before, after *models.User) map[string]any {
+	b, a := map[string]any{}, map[string]any{}
+	diff := func(field string, x, y any) {
+		if x != y {
+			b[field], a[field] = x, y
+		}
+	}
+	diff("name", deref(before.Name), deref(after.Name))
+	diff("bio", before.Bio, after.Bio)
+	diff("location", before.Location, after.Location)
+	diff("image", deref(before.Image), deref(after.Image))
+	diff("profile_public", before.ProfilePublic, after.ProfilePublic)
+	return map[string]any{"before": b, "after": a}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

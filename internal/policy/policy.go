@@ -1,0 +1,251 @@
+// Package policy is the one place that decides who may do what to whom.
+// Every rule-bearing action, whatever door it came through (the versioned
+// admin API, the unversioned admin family, the general API, the console or
+// the CLI), asks Check with the acting principal and the action's target,
+// and gets back nil or one of the typed errors below, which the web layer
+// renders once per family. The table is data, so a test can walk it.
+package policy
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/plazahq/plaza/internal/auth"
+)
+
+// Action names one rule-bearing action.
+type Action string
+
+// The actions. Their names match the audit actions where one exists.
+const (
+	Register         Action = "user.register"
+	ChangePassword   Action = "auth.password"
+	SetUpTwoFactor   Action = "auth.2fa_setup"
+	EnableTwoFactor  Action = "auth.2fa_enable"
+	DisableTwoFactor Action = "auth.2fa_disable"
+	RevokeOwnSession Action = "session.revoke"
+
+	BanUser           Action = "user.ban" // ban and unban
+	UpdateUser        Action = "user.update"
+	ChangeRole        Action = "user.role"
+	BulkUpdateUsers   Action = "users.bulk_update"
+	EditProfile       Action = "user.profile"
+	DeleteAccount     Action = "user.delete"
+	ViewUserSessions  Action = "user.sessions"
+	RevokeUserSession Action = "user.sessions_revoke"
+	AddUserNote       Action = "user.note"
+
+	EditPost     Action = "post.edit"
+	DeletePost   Action = "post.delete"
+	ModeratePost Action = "post.moderate"
+	BulkModerate Action = "posts.bulk_moderate"
+
+	MintToken   Action = "token.create"
+	RevokeToken Action = "token.revoke"
+
+	CreateBlock Action = "block.create"
+	DeleteBlock Action = "block.delete"
+
+	DownloadBackup Action = "backup.download"
+	DeleteBackup   Action = "backup.delete"
+	Restore        Action = "backup.restore"
+	ExportAudit    Action = "audit.export"
+
+	// Reads whose answer depends on the caller: they gate what is shown,
+	// never a write.
+	SeeUnpublishedPosts Action = "posts.see_unpublished"
+	SeePrivateProfiles  Action = "users.see_private"
+)
+
+// Confirm says when a session caller needs a fresh confirmation of its
+// password or code (bearer tokens were minted under one and are scoped).
+type Confirm int
+
+const (
+	ConfirmNever  Confirm = iota
+	ConfirmOthers         // when acting on someone else's resource
+	ConfirmAlways
+)
+
+// Rule is what one action asks of its caller.
+type Rule struct {
+	// Permission is what acting on someone else's resource (or on the
+	// platform's) needs. With Owner and no Permission, only the owner acts.
+	Permission string
+	// Owner lets the resource's owner act on it without Permission.
+	Owner bool
+	// Anonymous lets a caller who is not signed in act (registration).
+	Anonymous bool
+	// Rank protects a super admin: acting on one needs admin:super in the
+	// caller's effective permissions, a token's scope included.
+	Rank bool
+	// NotSelf refuses the staff form of the action on one's own account,
+	// which could lock the caller out (ban, status and role changes).
+	NotSelf bool
+	// SecondFactor: using staff power here needs two-factor sign-in when
+	// the instance requires it of staff.
+	SecondFactor bool
+	Confirm      Confirm
+	// SessionOnly refuses bearer tokens: a token never mints another.
+	SessionOnly bool
+}
+
+// Table is every action's rule.
+var Table = map[Action]Rule{
+	Register:         {Anonymous: true},
+	ChangePassword:   {Owner: true, SessionOnly: true},
+	SetUpTwoFactor:   {Owner: true, SessionOnly: true},
+	EnableTwoFactor:  {Owner: true, SessionOnly: true},
+	DisableTwoFactor: {Owner: true, SessionOnly: true},
+	RevokeOwnSession: {Owner: true, SessionOnly: true},
+
+	BanUser:           {Permission: auth.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
+	UpdateUser:        {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
+	ChangeRole:        {Permission: auth.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true, Confirm: ConfirmAlways},
+	BulkUpdateUsers:   {Permission: auth.PermAdminSuper, Rank: true, SecondFactor: true, Confirm: ConfirmAlways},
+	EditProfile:       {Permission: auth.PermUsersManage, Owner: true, Rank: true, SecondFactor: true},
+	DeleteAccount:     {Permission: auth.PermUsersManage, Owner: true, Rank: true, SecondFactor: true, Confirm: ConfirmOthers},
+	ViewUserSessions:  {Permission: auth.PermAdminRead, Rank: true, SecondFactor: true},
+	RevokeUserSession: {Permission: auth.PermAdminDelete, Rank: true, SecondFactor: true},
+	AddUserNote:       {Permission: auth.PermAdminWrite, SecondFactor: true},
+
+	EditPost:     {Owner: true},
+	DeletePost:   {Permission: auth.PermAdminDelete, Owner: true, SecondFactor: true},
+	ModeratePost: {Permission: auth.PermPostsModerate, SecondFactor: true},
+	BulkModerate: {Permission: auth.PermPostsModerate, SecondFactor: true, Confirm: ConfirmAlways},
+
+	MintToken:   {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
+	RevokeToken: {Permission: auth.PermAdminSuper, SecondFactor: true},
+
+	CreateBlock: {Permission: auth.PermAdminWrite, SecondFactor: true},
+	DeleteBlock: {Permission: auth.PermAdminDelete, SecondFactor: true},
+
+	DownloadBackup: {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
+	DeleteBackup:   {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
+	Restore:        {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
+	ExportAudit:    {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
+
+	SeeUnpublishedPosts: {Permission: auth.PermPostsModerate},
+	SeePrivateProfiles:  {Permission: auth.PermUsersManage},
+}
+
+// ConfirmWindow is how long a confirmation (the sign-in itself, or
+// re-entering the password or a code) lets a session take dangerous
+// actions.
+const ConfirmWindow = 10 * time.Minute
+
+// Target is what an action acts on: whose it is, and, for actions on a
+// person, the roles that person holds (for the rank rule). The zero Target
+// is a platform resource that belongs to no one.
+type Target struct {
+	Owner int64
+	Roles []string
+}
+
+// Person is the target of an action on the user id with roles.
+func Person(id int64, roles []string) Target { return Target{Owner: id, Roles: roles} }
+
+// Owned is the target of an action on a resource that belongs to owner.
+func Owned(owner int64) Target { return Target{Owner: owner} }
+
+// Platform is the target of an action on the platform itself.
+var Platform = Target{}
+
+// Policy answers Check for one instance's settings.
+type Policy struct {
+	// RequireStaff2FA is REQUIRE_STAFF_2FA.
+	RequireStaff2FA bool
+	Now             func() time.Time
+}
+
+// Check decides whether who may take action a on t: nil, or the reason it
+// may not. The order is fixed so that every door gives the same answer:
+// sign-in, token kind, ownership, permission, self, rank, second factor,
+// confirmation.
+func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
+	r, ok := Table[a]
+	if !ok {
+		return &UnknownActionError{Action: a}
+	}
+	if who == nil {
+		if r.Anonymous {
+			return nil
+		}
+		return ErrSignInRequired
+	}
+	if r.SessionOnly && who.Via == auth.ViaToken {
+		return ErrSessionOnly
+	}
+	if r.Owner && t.Owner != 0 && t.Owner == who.UserID || r.Anonymous {
+		return nil
+	}
+	if r.Owner && r.Permission == "" {
+		return ErrNotOwner
+	}
+	if r.Permission != "" && !who.Can(r.Permission) {
+		return &ForbiddenError{Action: a, Need: r.Permission}
+	}
+	if r.NotSelf && t.Owner == who.UserID {
+		return ErrSelf
+	}
+	if r.Rank && t.Owner != who.UserID && slices.Contains(t.Roles, auth.RoleSuperAdmin) && !who.Can(auth.PermAdminSuper) {
+		return ErrOutranked
+	}
+	return p.checkSession(who, r, t)
+}
+
+// checkSession applies what only a browser session is asked: staff two-
+// factor sign-in and a fresh confirmation. The CLI's operator and bearer
+// tokens are past both.
+func (p Policy) checkSession(who *auth.Principal, r Rule, t Target) error {
+	if who.Via != auth.ViaSession {
+		return nil
+	}
+	// Check returned already when the caller acted on its own resource,
+	// so a rule with a permission got here on staff power.
+	if r.SecondFactor && r.Permission != "" && p.RequireStaff2FA && who.Staff() && !who.TwoFactor {
+		return ErrNeedsSecondFactor
+	}
+	needs := r.Confirm == ConfirmAlways || r.Confirm == ConfirmOthers && t.Owner != who.UserID
+	if needs && !p.Confirmed(who) {
+		return ErrNeedsConfirmation
+	}
+	return nil
+}
+
+// Confirmed reports whether who confirmed its password or code within
+// ConfirmWindow.
+func (p Policy) Confirmed(who *auth.Principal) bool {
+	return who != nil && !who.ConfirmedAt.IsZero() && p.Now().Sub(who.ConfirmedAt) < ConfirmWindow
+}
+
+// May reports whether who may take action a on t; for what a page shows,
+// never in place of Check before a write.
+func (p Policy) May(who *auth.Principal, a Action, t Target) bool {
+	return p.Check(who, a, t) == nil
+}
+
+// The refusals Check answers.
+var (
+	ErrSignInRequired    = errors.New("sign-in required")
+	ErrSessionOnly       = errors.New("a bearer token cannot do this; sign in")
+	ErrNotOwner          = errors.New("only its owner may do this")
+	ErrSelf              = errors.New("not on one's own account")
+	ErrOutranked         = errors.New("only a super admin acts on a super admin")
+	ErrNeedsSecondFactor = errors.New("staff must turn on two-factor sign-in first")
+	ErrNeedsConfirmation = errors.New("confirm your password or code first")
+)
+
+// ForbiddenError is a refusal for want of a permission.
+type ForbiddenError struct {
+	Action Action
+	Need   string
+}
+
+func (e *ForbiddenError) Error() string { return string(e.Action) + " needs " + e.Need }
+
+// UnknownActionError is a programming error: an action with no rule.
+type UnknownActionError struct{ Action Action }
+
+func (e *UnknownActionError) Error() string { return "no policy rule for " + string(e.Action) }
