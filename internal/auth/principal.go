@@ -8,7 +8,8 @@ const (
 	ViaToken   = "token"
 )
 
-// Rate-limit tiers of the versioned admin family (DECISIONS.md section 4).
+// Rate-limit tiers of the versioned admin family: super for callers
+// holding admin:super, else general.
 const (
 	TierGeneral = "general"
 	TierSuper   = "super"
