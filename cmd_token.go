@@ -15,7 +15,7 @@ import (
 const tokenUsage = "Usage: plaza token create --email E --permissions admin:read,admin:write [--ttl 24h] [--name N]\n"
 
 // token mints an admin JWT for a user and prints it on stdout
-// (DECISIONS.md section 2); the token only ever grants what the user's
+// (alone, so scripts can capture it); the token only ever grants what the user's
 // roles grant at the moment it is used.
 func (e env) token(ctx context.Context, args []string) int {
 	if code, ok := e.subcommand("token", tokenUsage, args); !ok {

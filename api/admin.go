@@ -1,6 +1,6 @@
 package api
 
-// AuditEntry is an audit log entry (DECISIONS.md section 4).
+// AuditEntry is an audit log entry (docs/api.md, "Audit log").
 type AuditEntry struct {
 	ID            string         `json:"id"`
 	Timestamp     string         `json:"timestamp" format:"date-time"`

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// AdminUser is a user as GET /api/admin/users lists it (interface.md 2.5):
+// AdminUser is a user as GET /api/admin/users lists it:
 // the numeric id, snake_case names, and null where a value is absent.
 type AdminUser struct {
 	ID                    int64   `json:"id"`
@@ -40,14 +40,14 @@ type AdminUser struct {
 	ActiveTimeoutReason   *string `json:"active_timeout_reason"`
 	TimeoutExpires        *string `json:"timeout_expires"`
 	ActiveTimeoutID       *int64  `json:"active_timeout_id"`
-	// Status is beyond interface.md 2.5: active, inactive or banned, as the
+	// Status is Plaza's addition: active, inactive or banned, as the
 	// versioned family says it.
 	Status string `json:"status"`
-	// Username is beyond interface.md 2.5 too.
+	// Username is Plaza's addition too.
 	Username string `json:"username"`
 }
 
-// AdminUserList is the envelope of GET /api/admin/users (interface.md 2.5).
+// AdminUserList is the envelope of GET /api/admin/users.
 type AdminUserList struct {
 	Users       []AdminUser     `json:"users"`
 	CurrentPage int             `json:"currentPage"`
@@ -63,12 +63,12 @@ type AdminPagination struct {
 	TotalPages int  `json:"totalPages"`
 	HasNext    bool `json:"hasNext"`
 	HasPrev    bool `json:"hasPrev"`
-	// TotalCapped, beyond interface.md 2.5, says that a search matched more
+	// TotalCapped, Plaza's addition, says that a search matched more
 	// users than Plaza counts (200): Total is then a lower bound.
 	TotalCapped bool `json:"totalCapped"`
 }
 
-// AdminUsersQuery documents the query of GET /api/admin/users (interface.md 4.2).
+// AdminUsersQuery documents the query of GET /api/admin/users.
 type AdminUsersQuery struct {
 	Page   int    `query:"page" minimum:"1" default:"1" description:"Page number, from 1."`
 	Limit  int    `query:"limit" minimum:"1" maximum:"100" default:"20" description:"Users per page."`
@@ -108,15 +108,15 @@ type UserTotals struct {
 	NewToday int `json:"newToday"`
 }
 
-// Bounds of GET /api/admin/users (interface.md 4.2 and part 8).
+// Bounds of GET /api/admin/users.
 const (
 	AdminUsersDefaultLimit = 20
 	AdminUsersMaxLimit     = 100
 	AdminUsersMaxSearch    = 100
 )
 
-// ParseAdminUsersQuery reads page, limit and search as the zod schema of
-// interface.md 7.2 would: every problem is an issue in zod's shape, and the
+// ParseAdminUsersQuery reads page, limit and search as a zod schema would:
+// every problem is an issue in zod's shape, and the
 // error is 400 with all of them.
 func ParseAdminUsersQuery(q url.Values) (AdminUsersQuery, error) {
 	out := AdminUsersQuery{Page: 1, Limit: AdminUsersDefaultLimit}
@@ -166,8 +166,8 @@ func zodInt(name, v string, lo, hi int) (int, []Issue) {
 	return int(f), nil
 }
 
-// NewAdminUserList wraps a page of users in the envelope of interface.md
-// 2.5. With a capped total, a full page may have a next one past the
+// NewAdminUserList wraps a page of users in the list's envelope.
+// With a capped total, a full page may have a next one past the
 // counted pages.
 func NewAdminUserList(users []AdminUser, page, limit, total int, capped bool) AdminUserList {
 	pages := (total + limit - 1) / limit

@@ -28,8 +28,8 @@ func NewCollectAccepted(ids []string, batch bool) any {
 	return CollectBatchAccepted{Success: true, EventIDs: ids, Message: fmt.Sprintf("%d events recorded", len(ids))}
 }
 
-// CollectFailure is the body of the collector's errors (DECISIONS.md
-// section 6): {success:false, error, details?}, written by FamilyCollector.
+// CollectFailure is the body of the collector's errors:
+// {success:false, error, details?}, written by FamilyCollector.
 type CollectFailure struct {
 	Success bool          `json:"success"`
 	Error   string        `json:"error"`
@@ -44,7 +44,7 @@ type PathMessage struct {
 	Message string `json:"message"`
 }
 
-// ErrCollectNoSession answers a collect request without a signed-in session (interface.md 5.3).
+// ErrCollectNoSession answers a collect request without a signed-in session: 403, never 401.
 var ErrCollectNoSession = &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: "A signed-in session is required"}
 
 // CollectInvalid answers a collect body that is not JSON or breaks the
@@ -57,7 +57,7 @@ func CollectInvalid(malformed bool, issues []Issue) *ValidationError {
 	return &ValidationError{Message: msg, Issues: issues}
 }
 
-// ErrCollectTooLarge answers a collect body over 256 KiB (DECISIONS.md section 9).
+// ErrCollectTooLarge answers a collect body over 256 KiB.
 var ErrCollectTooLarge = &Error{Status: http.StatusRequestEntityTooLarge, Code: CodePayloadTooLarge,
 	Message: "Request body is too large (at most 256 KiB)"}
 
@@ -69,8 +69,8 @@ func CollectUnavailable(cause error) *Error {
 		Message: "Events could not be stored now; retry shortly", RetryAfter: 1, Cause: cause}
 }
 
-// CollectEvent is one event of POST /api/analytics/collect (interface.md
-// 4.4, DECISIONS.md section 6), as the OpenAPI document shows it; the
+// CollectEvent is one event of POST /api/analytics/collect, as the
+// OpenAPI document shows it; the
 // collector parses bodies itself (analytics.Parse).
 type CollectEvent struct {
 	EventType string         `json:"event_type" required:"true" enum:"page_view,button_click,form_submit,error_encountered,feature_used,scroll,click,test_event"`

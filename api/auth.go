@@ -16,7 +16,7 @@ type SignInRequest struct {
 // JSON too, not only as the form its formData tags describe.
 func (SignInRequest) ForceJSONRequestBody() {}
 
-// SessionUser is the user object of the session endpoints (DECISIONS.md section 3).
+// SessionUser is the user object of the session endpoints.
 type SessionUser struct {
 	ID    string  `json:"id"`
 	Name  *string `json:"name"`

@@ -1,7 +1,7 @@
 package api
 
-// AvatarFailure is the body of the avatar endpoint's errors (interface.md
-// 7.3): {error, status}.
+// AvatarFailure is the body of the avatar endpoint's errors: {error,
+// status}, unlike the other public utilities' {error, details}.
 type AvatarFailure struct {
 	Error  string `json:"error"`
 	Status int    `json:"status"`

@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Error codes of the versioned admin and general families (interface.md 7.1,
-// 7.4; DECISIONS.md section 4).
+// Error codes of the versioned admin and general families (docs/api.md,
+// "Families and their errors").
 const (
 	CodeUnauthorized                 = "UNAUTHORIZED"
 	CodeForbidden                    = "FORBIDDEN"
@@ -38,7 +38,8 @@ type Error struct {
 	Message string
 	Details any
 	Cause   error
-	// Extra fields of the v1 error object (interface.md 7.1).
+	// Extra fields of the v1 error object: requiredPermission on a 403,
+	// lockedBy and lockedAt on a 423.
 	RequiredPermission string
 	LockedBy           string
 	LockedAt           string
@@ -80,20 +81,19 @@ func CodeForStatus(status int) string {
 	return CodeServerError
 }
 
-// ErrVersionUnknown answers GET /api/version when no version can be read
-// (interface.md 7.3).
+// ErrVersionUnknown answers GET /api/version when no version can be read.
 func ErrVersionUnknown(cause error) *Error {
 	return &Error{Status: http.StatusInternalServerError, Code: CodeServerError,
 		Message: "Version information is not available", Details: cause.Error()}
 }
 
-// PublicError is the body of the public utilities' errors (interface.md 7.3).
+// PublicError is the body of the public utilities' errors.
 type PublicError struct {
 	Error   string `json:"error"`
 	Details any    `json:"details,omitempty"`
 }
 
-// GeneralError is the body of the general API's errors (interface.md 7.4).
+// GeneralError is the body of the general API's errors.
 type GeneralError struct {
 	Error GeneralErrorBody `json:"error"`
 }
@@ -109,7 +109,7 @@ type GeneralErrorBody struct {
 	LockedAt           string `json:"lockedAt,omitempty" format:"date-time"`
 }
 
-// V1Error is the body of the versioned admin family's errors (interface.md 7.1).
+// V1Error is the body of the versioned admin family's errors.
 type V1Error struct {
 	Success bool             `json:"success"`
 	Error   GeneralErrorBody `json:"error"`

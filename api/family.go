@@ -2,12 +2,12 @@ package api
 
 import "net/http"
 
-// Family is a group of routes that share an error envelope (interface.md
-// part 7). Every route names its family in the route table.
+// Family is a group of routes that share an error envelope (docs/api.md,
+// "Families and their errors"). Every route names its family in the route table.
 type Family int
 
 // The families. The public utilities share one shape, except the
-// collector and the avatar endpoint, which have their own (interface.md 7.3).
+// collector and the avatar endpoint, which have their own.
 const (
 	FamilyConsole   Family = iota + 1 // HTML pages: an error page, or an alert for htmx
 	FamilyV1                          // /api/v1/admin: {success:false, error:{code, message, …}}
@@ -25,7 +25,7 @@ func (f Family) String() string {
 
 // ErrorBody is e as the family writes it: the status and the JSON body.
 // The unversioned admin family and the public utilities answer invalid
-// input with 400 where the others use 422 (DECISIONS.md section 9). The
+// input with 400 where the others use 422. The
 // console family has no JSON body; its errors are pages.
 func (f Family) ErrorBody(e *Error) (int, any) {
 	ve, _ := e.Details.(*ValidationError)

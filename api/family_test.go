@@ -7,7 +7,7 @@ import (
 )
 
 // TestErrorBodies pins each family's envelope for a validation error and a
-// plain refusal (interface.md part 7, DECISIONS.md sections 4, 6, 9).
+// plain refusal (docs/api.md, "Families and their errors").
 func TestErrorBodies(t *testing.T) {
 	invalid := &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidationError, Message: "Invalid input",
 		Details: Invalid(Issue{Path: []string{"limit"}, Code: "too_big", Message: "limit must be between 1 and 100"})}

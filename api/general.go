@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// User is a user as the general API shows it (interface.md 2.6), plus
+// User is a user as the general API shows it, plus
 // username and post_count. Email appears only for the user itself and for
 // holders of users:manage, status only for the latter.
 type User struct {
@@ -69,8 +69,8 @@ type Deleted struct {
 	ID      string `json:"id"`
 }
 
-// Post is a post as the general API shows it (interface.md 2.6), plus
-// status and author (DECISIONS.md section 0).
+// Post is a post as the general API shows it, plus
+// status and author ({id, username}).
 type Post struct {
 	ID        string     `json:"id"`
 	Title     string     `json:"title"`
@@ -140,7 +140,7 @@ type Report struct {
 	CreatedAt string `json:"created_at"`
 }
 
-// General API list bounds (DECISIONS.md section 5).
+// General API lists default to 20 items, not the v1 family's 50.
 const GeneralDefaultLimit = 20
 
 // ParseGeneralPage reads limit (1..100, default 20) and offset (>= 0) as

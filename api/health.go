@@ -1,6 +1,6 @@
 package api
 
-// Health is the body of GET /api/health (interface.md 4.8, DECISIONS.md section 6).
+// Health is the body of GET /api/health.
 type Health struct {
 	Status    string `json:"status" enum:"healthy,unhealthy"`
 	Timestamp string `json:"timestamp" format:"date-time"`
@@ -17,7 +17,7 @@ const (
 	DatabaseUnreachable = "disconnected"
 )
 
-// Version is the body of GET /api/version (interface.md 4.7).
+// Version is the body of GET /api/version.
 type Version struct {
 	Version string `json:"version" pattern:"^[0-9]+\\.[0-9]+\\.[0-9]+" description:"major.minor.patch"`
 }

@@ -1,6 +1,6 @@
 package api
 
-// LinkPreview is the body of GET /api/link-preview (interface.md 4.3).
+// LinkPreview is the body of GET /api/link-preview.
 type LinkPreview struct {
 	Title       string `json:"title"`
 	Description string `json:"description"`

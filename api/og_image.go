@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Limits of the og-image's text parameters. interface.md sets none; these
+// Limits of the og-image's text parameters, chosen by Plaza; these
 // are the engine's own (ogimage.MaxQuoteRunes, MaxAuthorRunes), so a text
 // the API accepts is drawn whole, never cut short with "…". The seed's bound
 // only keeps URLs sane.

@@ -44,7 +44,7 @@ type InvalidBody struct {
 	Details []FieldReason `json:"details,omitempty"`
 }
 
-// AdminInvalid is the unversioned admin family's 400: {error, details:[zod issues]} (interface.md 7.2).
+// AdminInvalid is the unversioned admin family's 400: {error, details:[zod issues]}.
 type AdminInvalid struct {
 	Error   string     `json:"error"`
 	Details []ZodIssue `json:"details,omitempty"`

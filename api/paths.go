@@ -134,7 +134,7 @@ func AdminUserUnbanPath(id int64) string { return PathAdminUsers + "/" + itoa(id
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-// Paths of the general API's users and posts (interface.md 4.9).
+// Paths of the general API's users and posts.
 const (
 	PathUsers            = "/api/users"
 	PathUser             = PathUsers + "/:id"
@@ -145,7 +145,7 @@ const (
 	PathNotificationRead = PathNotifications + "/:id/read"
 )
 
-// Paths of the general API's search (DECISIONS.md section 5).
+// Paths of the general API's search.
 const (
 	PathSearch      = "/api/search"
 	PathSearchUsers = PathSearch + "/users"
@@ -161,7 +161,7 @@ func PostPath(id string) string { return PathPosts + "/" + id }
 // PostReportPath is where a post is reported.
 func PostReportPath(id string) string { return PostPath(id) + "/report" }
 
-// The API's own description (interface.md part 9; docs/api.md, "The OpenAPI document").
+// The API's own description (docs/api.md, "The OpenAPI document").
 const (
 	PathOpenAPI = "/api/openapi.json"
 	PathAPIDocs = "/api/docs"

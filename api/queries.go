@@ -4,18 +4,18 @@ package api
 // (web.Doc.Query). The handlers read and check them themselves; the
 // response checks of the tests hold the two together.
 
-// LinkPreviewQuery is the query of GET /api/link-preview (interface.md 4.3).
+// LinkPreviewQuery is the query of GET /api/link-preview.
 type LinkPreviewQuery struct {
 	URL string `query:"url" required:"true" description:"The page to preview: an absolute http or https URL, or a path starting with / resolved against PUBLIC_APP_URL."`
 }
 
-// AvatarQuery is the query of GET /api/avatar-image (interface.md 4.5).
+// AvatarQuery is the query of GET /api/avatar-image.
 type AvatarQuery struct {
 	Seed string `query:"seed" required:"true" description:"Any text, case sensitive: the same seed always draws the same face."`
 	Size int    `query:"size" minimum:"50" maximum:"1000" default:"200" description:"Width and height in pixels."`
 }
 
-// OGImageParams is the query of GET /api/og-image (interface.md 4.6).
+// OGImageParams is the query of GET /api/og-image.
 type OGImageParams struct {
 	Seed   string `query:"seed" maxLength:"200" description:"Seed of the avatar and the background pattern; random when absent."`
 	Quote  string `query:"quote" maxLength:"500" description:"The quote; fetched from a quote source when absent."`
@@ -46,7 +46,7 @@ type OAuthCallbackQuery struct {
 	Error string `query:"error" description:"The provider's refusal, instead of a code."`
 }
 
-// AuditLogQuery is the query of GET /api/v1/admin/audit-logs (interface.md 4.1).
+// AuditLogQuery is the query of GET /api/v1/admin/audit-logs.
 type AuditLogQuery struct {
 	AdminID    string `query:"adminId" description:"Only entries of this admin (a user id)."`
 	Action     string `query:"action" description:"Only entries of this action, e.g. user.ban."`

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// SearchResult is one hit of /api/search (DECISIONS.md section 5): a post
+// SearchResult is one hit of /api/search: a post
 // carries its title, a user its name; the snippet is HTML whose only tags
 // are <mark> around the matched words.
 type SearchResult struct {
@@ -22,7 +22,7 @@ type SearchResults struct {
 	Query   string         `json:"query"`
 	Results []SearchResult `json:"results"`
 	Total   int            `json:"total"`
-	// TotalCapped, beyond DECISIONS.md section 5, says that more posts or
+	// TotalCapped, Plaza's addition, says that more posts or
 	// users matched than Plaza ranks and counts (200 of each kind): Total
 	// is a lower bound.
 	TotalCapped bool `json:"totalCapped"`

@@ -3,7 +3,7 @@ package api
 import "time"
 
 // TimeLayout is RFC 3339 in UTC with milliseconds, the one timestamp format
-// of every response (DECISIONS.md section 4).
+// of every response.
 const TimeLayout = "2006-01-02T15:04:05.000Z"
 
 // Timestamp formats t for the wire.

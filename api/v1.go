@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// V1 is the envelope of every successful versioned admin response (interface.md 2.1).
+// V1 is the envelope of every successful versioned admin response.
 type V1 struct {
 	Success bool    `json:"success"`
 	Data    any     `json:"data"`
@@ -25,7 +25,7 @@ type Pagination struct {
 	Limit   int  `json:"limit"`
 	Offset  int  `json:"offset"`
 	HasMore bool `json:"hasMore"`
-	// TotalCapped, beyond interface.md 2.1, says that a search matched more
+	// TotalCapped, Plaza's addition, says that a search matched more
 	// than total, which then counts the matches up to a cap.
 	TotalCapped bool `json:"totalCapped,omitempty" description:"Present and true when a search matched more than total: searches count up to 200 matches, or to the page's end when that is further (Plaza's addition)."`
 }
@@ -62,7 +62,7 @@ type V1PageQuery struct {
 	Offset int `query:"offset" minimum:"0" default:"0"`
 }
 
-// V1 list bounds (DECISIONS.md section 4).
+// V1 list bounds. A limit outside 1..MaxLimit is an error, never clamped.
 const (
 	DefaultLimit = 50
 	MaxLimit     = 100

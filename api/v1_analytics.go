@@ -9,7 +9,7 @@ import (
 )
 
 // AnalyticsPeriods are the periods of GET /api/v1/admin/analytics
-// (interface.md 4.1), with the words day, week, month and year as
+// (1d, 7d, 30d, 90d, 1y), with the words day, week, month and year as
 // Plaza's spellings of 1d, 7d, 30d and 1y.
 var AnalyticsPeriods = map[string]time.Duration{
 	"1d": 24 * time.Hour, "7d": 7 * 24 * time.Hour, "30d": 30 * 24 * time.Hour, "90d": 90 * 24 * time.Hour, "1y": 365 * 24 * time.Hour,
@@ -119,7 +119,7 @@ func parseSections(q url.Values, issues []Issue) (map[string]bool, []Issue) {
 	return out, issues
 }
 
-// V1Analytics answers GET /api/v1/admin/analytics (interface.md 2.4):
+// V1Analytics answers GET /api/v1/admin/analytics:
 // only the sections asked for, and the window's series.
 type V1Analytics struct {
 	Period     string                 `json:"period" description:"1d, 7d, 30d, 90d, 1y, or custom for dates."`
@@ -179,7 +179,7 @@ type V1SeriesPoint struct {
 }
 
 // Growth writes the change from before to now as a signed percentage with
-// one decimal (DECISIONS.md section 4); from none to some is +100.0%.
+// one decimal; from none to some is +100.0%.
 func Growth(now, before int) string {
 	switch {
 	case before == 0 && now == 0:

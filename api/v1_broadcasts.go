@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Broadcast limits (DECISIONS.md section 4 leaves them to Plaza).
+// Broadcast limits, Plaza's own choice.
 const (
 	MaxBroadcastTitle   = 200
 	MaxBroadcastMessage = 5000

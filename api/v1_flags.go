@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// V1FeatureFlag is a feature flag (DECISIONS.md section 4).
+// V1FeatureFlag is a feature flag.
 type V1FeatureFlag struct {
 	Name              string  `json:"name"`
 	Description       string  `json:"description"`

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// V1Post is a post as the versioned admin family shows it (interface.md
-// 2.3), with the admin metadata of Plaza: the author's status and the last
+// V1Post is a post as the versioned admin family shows it,
+// with the admin metadata of Plaza: the author's status and the last
 // moderation.
 type V1Post struct {
 	ID             string            `json:"id"`
@@ -76,7 +76,7 @@ var v1PostSorts = map[string]string{
 	"report_count": "report_count", "reportCount": "report_count", "title": "title",
 }
 
-// ParseV1Posts reads the list's parameters (DECISIONS.md section 4); any
+// ParseV1Posts reads the list's parameters; any
 // value out of range is an issue, never clamped or ignored.
 func ParseV1Posts(q url.Values) (V1PostParams, error) {
 	page, issues := ParsePage(q)

@@ -87,8 +87,8 @@ type ReportPeriod struct {
 	EndDate   string `json:"endDate" format:"date-time"`
 }
 
-// V1ActivityReport answers the user-activity report (DECISIONS.md section
-// 4); Plaza has no comments, so rows carry none.
+// V1ActivityReport answers the user-activity report; Plaza has no
+// comments, so rows carry none.
 type V1ActivityReport struct {
 	Period ReportPeriod     `json:"period"`
 	Users  []V1ActivityRow  `json:"users"`
@@ -124,7 +124,7 @@ type V1ActivityTotals struct {
 // ActivityCSVHeader is the header row of the user-activity CSV.
 var ActivityCSVHeader = []string{"userId", "username", "posts", "logins", "events", "lastActiveAt"}
 
-// V1ModerationReport answers the moderation report (DECISIONS.md section 4).
+// V1ModerationReport answers the moderation report.
 type V1ModerationReport struct {
 	Period           ReportPeriod         `json:"period"`
 	Totals           V1ModerationTotals   `json:"totals"`

@@ -2,8 +2,8 @@ package api
 
 import "strings"
 
-// MaintenanceScopes are each maintenance action's scopes (DECISIONS.md
-// section 4); the first is the default.
+// MaintenanceScopes are each maintenance action's scopes; the first is
+// the default.
 var MaintenanceScopes = map[string][]string{
 	"cache_clear":     {"all", "sessions", "previews", "queries"},
 	"rebuild_search":  {"all", "users", "posts"},

@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// V1User is a user as the versioned admin family shows it (interface.md
-// 2.2): role is the highest role held, with super_admin shown as admin.
+// V1User is a user as the versioned admin family shows it:
+// role is the highest role held, with super_admin shown as admin.
 type V1User struct {
 	ID          string  `json:"id"`
 	Username    string  `json:"username"`
@@ -54,7 +54,7 @@ type V1UserParams struct {
 const MaxSearchTerm = 100
 
 // ParseV1Users reads limit, offset, status, role, search, sort and order
-// (DECISIONS.md section 4); anything out of range is an issue, never
+// strictly: anything out of range is an issue, never
 // clamped or ignored.
 func ParseV1Users(q url.Values) (V1UserParams, error) {
 	page, issues := ParsePage(q)
@@ -104,7 +104,7 @@ func parseSearchTerm(q url.Values) (string, []Issue) {
 	return strings.TrimSpace(v), nil
 }
 
-// V1UserDetail is one user in full (DECISIONS.md section 4): the 2.2 record
+// V1UserDetail is one user in full: the V1User record
 // with the profile, every role held (highest first), the ban history and
 // the latest posts and audit entries about the user, newest first.
 type V1UserDetail struct {
@@ -244,7 +244,7 @@ type V1BanResult struct {
 	HiddenPosts int `json:"hiddenPosts"`
 }
 
-// V1Ban is a ban as the ban route answers it (DECISIONS.md section 4).
+// V1Ban is a ban as the ban route answers it.
 type V1Ban struct {
 	ID        string  `json:"id"`
 	Reason    string  `json:"reason"`
@@ -256,8 +256,7 @@ type V1Ban struct {
 // MaxBulkUsers is how many users one bulk update may name.
 const MaxBulkUsers = 500
 
-// V1BulkUpdate is the body of POST /api/v1/admin/users/bulk-update
-// (DECISIONS.md section 4).
+// V1BulkUpdate is the body of POST /api/v1/admin/users/bulk-update.
 type V1BulkUpdate struct {
 	UserIDs []string          `json:"userIds" minItems:"1" maxItems:"500" description:"User ids (strings of digits); a repeated id changes once."`
 	Changes V1BulkUserChanges `json:"changes"`

@@ -52,7 +52,7 @@ type FieldReason struct {
 }
 
 // ZodIssue is the validation detail of the unversioned admin family
-// (interface.md 7.2).
+// (zod's issue shape).
 type ZodIssue struct {
 	Code     string   `json:"code"`
 	Expected string   `json:"expected,omitempty"`
@@ -102,7 +102,7 @@ var (
 	ErrMalformedJSON = &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidationError, Message: "Malformed JSON body"}
 )
 
-// PermissionError says which permission a caller lacks (interface.md 7.1).
+// PermissionError says which permission a caller lacks.
 type PermissionError struct {
 	Required string
 }

@@ -278,7 +278,7 @@ func newLimiter(ctx context.Context, redisURL, prefix string) (*ratelimit.Limite
 
 // ensureSecrets fills missing secrets outside production with values
 // generated once and kept in the database, so that every instance and every
-// restart agree (DECISIONS.md section 1). Production refuses to start
+// restart agree. Production refuses to start
 // without them (config.Load).
 func ensureSecrets(ctx context.Context, store *models.Store, cfg *config.Config) error {
 	gen := func() (string, error) { return auth.RandomSecret(), nil }

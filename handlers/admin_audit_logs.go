@@ -22,8 +22,8 @@ type AuditStore interface {
 	VerifyAudit(ctx context.Context) (models.AuditVerification, error)
 }
 
-// AuditLogs lists and verifies the audit log (interface.md 4.1,
-// DECISIONS.md section 4). Statuses: 200, 401, 403, 422.
+// AuditLogs lists and verifies the audit log (docs/api.md, "Audit log").
+// Statuses: 200, 401, 403, 422.
 type AuditLogs struct {
 	Store AuditStore
 	Log   *slog.Logger

@@ -17,8 +17,8 @@ type LockStore interface {
 	ReleaseLock(ctx context.Context, typ, id string, userID int64) error
 }
 
-// Locks takes, renews and releases admins' edit leases (DECISIONS.md
-// section 4). Statuses: 201, 200, 401, 403, 422, 423 RESOURCE_LOCKED.
+// Locks takes, renews and releases admins' edit leases (docs/console.md,
+// "Edit locks"). Statuses: 201, 200, 401, 403, 422, 423 RESOURCE_LOCKED.
 type Locks struct {
 	Store LockStore
 }

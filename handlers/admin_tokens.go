@@ -27,7 +27,7 @@ const (
 	MaxTokenTTL     = 365 * 24 * time.Hour
 )
 
-// Tokens mints, lists and revokes admin API tokens (DECISIONS.md section 2).
+// Tokens mints, lists and revokes admin API tokens (docs/console.md, "API tokens").
 // Every route needs admin:super. Statuses: 201, 200, 401, 403, 404, 422.
 type Tokens struct {
 	Store  TokenStore

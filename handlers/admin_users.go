@@ -27,8 +27,8 @@ type AdminUserStore interface {
 	Stats(ctx context.Context) (*models.Stats, error)
 }
 
-// AdminUsers answers the unversioned admin family (interface.md 4.2, 7.2;
-// DECISIONS.md section 5): the users list older clients call, ban, unban
+// AdminUsers answers the unversioned admin family (docs/api.md,
+// "Unversioned admin"): the users list older clients call, ban, unban
 // and the platform's totals. Errors are {error, details?} with zod issues.
 type AdminUsers struct {
 	Store    AdminUserStore
@@ -54,7 +54,7 @@ func (h AdminUsers) List(c echo.Context) error {
 	return c.JSON(http.StatusOK, api.NewAdminUserList(users, q.Page, q.Limit, res.Total, res.Capped))
 }
 
-// readFailure is interface.md 7.2's 500: error and details, both strings;
+// readFailure is the list's 500: error and details, both strings;
 // the cause goes to the log only.
 func readFailure(err error) error {
 	return &api.Error{Status: http.StatusInternalServerError, Code: api.CodeServerError,
@@ -135,7 +135,7 @@ func (h AdminUsers) change(c echo.Context, id int64, verb string, fn func(ctx co
 }
 
 // mayBan refuses banning oneself, and a super_admin unless the caller is
-// one (DECISIONS.md section 9).
+// one.
 func (h AdminUsers) mayBan(ctx context.Context, caller *auth.Principal, id int64) error {
 	if caller.UserID == id {
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "You cannot ban yourself"}
@@ -205,7 +205,7 @@ func (h AdminUsers) Stats(c echo.Context) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-// adminUser renders a row as interface.md 2.5 has it.
+// adminUser renders a row as GET /api/admin/users lists it.
 func adminUser(r *models.AdminUserRow) api.AdminUser {
 	roles := []string{}
 	if r.RoleNames != nil {

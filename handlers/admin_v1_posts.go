@@ -24,8 +24,8 @@ type V1PostStore interface {
 	CheckLocks(ctx context.Context, typ string, ids []string, userID int64) error
 }
 
-// V1Posts answers the versioned admin family's posts routes (interface.md
-// 4.1, DECISIONS.md section 4), and the console's moderation queue from
+// V1Posts answers the versioned admin family's posts routes
+// (/api/v1/admin/posts), and the console's moderation queue from
 // the same results.
 type V1Posts struct {
 	Store   V1PostStore

@@ -37,8 +37,8 @@ type V1UserStore interface {
 	AddUserNote(ctx context.Context, id, author int64, kind, body string) (*models.UserNote, error)
 }
 
-// V1Users answers the versioned admin family's users routes (interface.md
-// 4.1, DECISIONS.md section 4), and the console's users pages from the
+// V1Users answers the versioned admin family's users routes
+// (/api/v1/admin/users), and the console's users pages from the
 // same results.
 type V1Users struct {
 	Store   V1UserStore
@@ -72,8 +72,8 @@ func (h V1Users) List(c echo.Context) error {
 	return respond(c, http.StatusOK, page, View{Partial: views.UserTable(list), Page: views.UsersPage(list)})
 }
 
-// v1User is the 2.2 record of a listed user: the highest role, with
-// super_admin shown as admin (DECISIONS.md section 2).
+// v1User is the V1User record of a listed user: the highest role, with
+// super_admin shown as admin.
 func v1User(u *models.ListedUser) api.V1User {
 	role := models.RoleUser
 	if u.TopRole != nil {
@@ -171,7 +171,7 @@ func optionalID(id *int64) *string {
 }
 
 // Update answers PUT /api/v1/admin/users/{id} {status?, role?,
-// isVerified?, notes?}: the updated 2.2 record, with the fields before and
+// isVerified?, notes?}: the updated V1User record, with the fields before and
 // after in the audit entry. Statuses: 200, 401, 403, 404, 422, 423 while
 // another admin holds the user's edit lock.
 func (h V1Users) Update(c echo.Context) error {
@@ -326,7 +326,7 @@ func (h V1Users) unban(ctx context.Context, admin, id int64, out *api.V1BanResul
 }
 
 // mayBan refuses banning oneself, and a super admin unless the caller is
-// one (DECISIONS.md section 4).
+// one.
 func mayBan(caller *auth.Principal, u *models.ListedUser) error {
 	if caller.UserID == u.ID {
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions, Message: "You cannot ban yourself"}

@@ -56,7 +56,7 @@ func (l v1UserList) usernames() []string {
 }
 
 // TestV1UserList: filters by status (as of now), highest role and
-// username or email; sorts by every field in both orders; the 2.2 record
+// username or email; sorts by every field in both orders; the V1User record
 // with the highest role, super_admin shown as admin.
 func TestV1UserList(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
@@ -320,7 +320,7 @@ func wantAdminOnly(t *testing.T, app *apptest.App, mod http.Header, method, targ
 }
 
 // TestV1UserUpdate: a partial update changes what it names, answers the
-// 2.2 record and keeps before and after in its audit entry; status ends a
+// V1User record and keeps before and after in its audit entry; status ends a
 // ban in force and a deactivated user's session stops working.
 func TestV1UserUpdate(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {

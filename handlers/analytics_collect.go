@@ -42,8 +42,8 @@ const (
 	maxSessionID = 128
 )
 
-// CollectEvent answers POST /api/analytics/collect (interface.md 4.4, 5.3;
-// DECISIONS.md section 6): one event or {events:[…]}, stored before the
+// CollectEvent answers POST /api/analytics/collect (docs/api.md,
+// "Analytics collection"): one event or {events:[…]}, stored before the
 // answer.
 //
 //   - 202 {success, event_id, message} or {success, event_ids, message}

@@ -44,7 +44,7 @@ type oauthPending struct {
 	Expires  time.Time `json:"expires"`
 }
 
-// OAuth signs in through an external provider (DECISIONS.md section 3). The
+// OAuth signs in through an external provider. The
 // state and goth's session live in the scs session (no gothic cookie store);
 // once the provider vouches for the user, the session is opened exactly as
 // password sign-in opens it (SignIn.start), with the provider id as the

@@ -26,7 +26,7 @@ type Credentials interface {
 }
 
 // SignIn serves the sign-in page and signs in with email and password
-// (DECISIONS.md section 3). API clients get 200 {user, expires} or 401
+// at /api/auth/signin. API clients get 200 {user, expires} or 401
 // UNAUTHORIZED; browsers a redirect, or the page again with the message.
 // Too many failures for one email or IP: 429 with Retry-After (the route's
 // Meter counts failures).

@@ -11,7 +11,7 @@ import (
 	"github.com/plazahq/plaza/internal/avatar"
 )
 
-// AvatarImage answers GET /api/avatar-image (interface.md 4.5): a
+// AvatarImage answers GET /api/avatar-image: a
 // deterministic SVG avatar for seed at size (50..1000, default 200), never
 // cached. 400 {error, status} for a missing seed or a bad size.
 type AvatarImage struct{}

@@ -22,7 +22,7 @@ type FlagStore interface {
 }
 
 // FeatureFlags answers the feature flag routes: the admin's list, put and
-// delete (DECISIONS.md section 4), and each flag's answer for the
+// delete, and each flag's answer for the
 // signed-in user.
 type FeatureFlags struct {
 	Store FlagStore

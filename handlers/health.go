@@ -17,10 +17,10 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
-// healthTimeout is how long the database may take to answer (DECISIONS.md section 6).
+// healthTimeout is how long the database may take to answer.
 const healthTimeout = 2 * time.Second
 
-// Health answers GET /api/health (interface.md 4.8): 200 when the database
+// Health answers GET /api/health: 200 when the database
 // answers within 2 s, else 503 with status unhealthy. The console's status
 // cards show the same result.
 type Health struct {

@@ -16,8 +16,8 @@ type Previewer interface {
 	Preview(ctx context.Context, rawURL string) (linkpreview.Preview, error)
 }
 
-// LinkPreview answers GET /api/link-preview (interface.md 4.3,
-// DECISIONS.md section 6): 200 {title, description, image, url}; 400 for a
+// LinkPreview answers GET /api/link-preview:
+// 200 {title, description, image, url}; 400 for a
 // missing or malformed url, 403 for a refused target, 502 with the upstream
 // status text, 504 on timeout, all as {error, details}. Nothing is cached.
 type LinkPreview struct {

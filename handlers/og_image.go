@@ -20,14 +20,14 @@ type QuoteSource interface {
 	Next(ctx context.Context) quotes.Quote
 }
 
-// OGImage answers GET /api/og-image (interface.md 4.6, DECISIONS.md section
-// 6): a person's browser without direct=true is sent (302) to the viewer
+// OGImage answers GET /api/og-image: a person's browser without
+// direct=true is sent (302) to the viewer
 // with the same query; everyone else gets the 1200×630 image, PNG
 // (image/png) unless type=svg (image/svg+xml), never cached. A missing seed,
 // or random=true, means a random seed; a missing quote comes from the pool
 // with its author unless one is given. 400 {error, details} for a bad
-// parameter; a failed generation answers 200 with the fallback SVG (§4.6
-// item 10), never 500.
+// parameter; a failed generation answers 200 with the fallback SVG
+// rather than a 500, so that a shared card never shows a broken image.
 type OGImage struct {
 	Quotes QuoteSource
 	// Avatar draws the face the image embeds (avatar.Render).

@@ -11,7 +11,7 @@ import (
 )
 
 // OGViewer answers GET /og-image-viewer, the public page people reach from
-// /api/og-image (interface.md 4.6): the image with a form and save, copy and
+// /api/og-image: the image with a form and save, copy and
 // context-menu actions. Its fields start from the query (seed, quote,
 // author), so a redirected link shows the image it names; a missing seed, or
 // random=true, is drawn at random, and a missing quote comes from the pool,

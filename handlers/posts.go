@@ -27,8 +27,8 @@ type PostStore interface {
 	ReportPost(ctx context.Context, postID, userID int64, reason string) (*models.PostReport, bool, error)
 }
 
-// Posts serves the general API's posts and reports (interface.md 4.9,
-// DECISIONS.md sections 5 and 9). Published posts are everyone's; the
+// Posts serves the general API's posts and reports (docs/api.md,
+// "Posts"). Published posts are everyone's; the
 // others only their author's and moderators' (holders of posts:moderate).
 // Statuses: 200, 201, 401, 403, 404, 422, 423 (another admin's edit lock),
 // 429.
@@ -143,7 +143,7 @@ var (
 
 // Create answers POST /api/posts {title, content, tags?, published?} → 201
 // with the post, whose author is the caller: published, or a draft when
-// published is false or absent (DECISIONS.md section 9).
+// published is false or absent.
 func (h Posts) Create(c echo.Context) error {
 	var req api.NewPost
 	if err := decodeJSON(c, &req); err != nil {

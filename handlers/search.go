@@ -24,7 +24,7 @@ type SearchStore interface {
 }
 
 // Search answers /api/search, /api/search/users and /api/search/posts
-// (DECISIONS.md section 5): ranked results the caller may see, with the
+// (docs/api.md, "Search"): ranked results the caller may see, with the
 // matched words marked in HTML-safe snippets.
 type Search struct {
 	Store SearchStore

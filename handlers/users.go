@@ -30,8 +30,8 @@ type UserStore interface {
 	DeleteUserAccount(ctx context.Context, id int64) error
 }
 
-// Users serves the general API's users (interface.md 4.9, DECISIONS.md
-// sections 5 and 9): public profiles, registration, and changes by the user
+// Users serves the general API's users (docs/api.md, "Users"):
+// public profiles, registration, and changes by the user
 // itself or a holder of users:manage. Statuses: 200, 201, 401, 403, 404,
 // 422, 423 (another admin's edit lock), 429.
 type Users struct {
@@ -117,7 +117,7 @@ func userRecord(u *models.User, viewer *auth.Principal) api.User {
 
 // Register answers POST /api/users {name, email, password} → 201 with the
 // new user (active, role user), who can sign in at once. A taken email is
-// 422 with a detail on email (DECISIONS.md section 9).
+// 422 with a detail on email.
 func (h Users) Register(c echo.Context) error {
 	var req api.Registration
 	if err := decodeJSON(c, &req); err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/plazahq/plaza/api"
 )
 
-// Version answers GET /api/version (interface.md 4.7): the running version,
+// Version answers GET /api/version: the running version,
 // uncached and readable from any origin; 500 {error, details} when no version
 // could be read. It is exempt from rate limiting.
 type Version struct {

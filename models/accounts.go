@@ -72,7 +72,7 @@ func (e *InactiveUserError) Error() string {
 func (e *InactiveUserError) Unwrap() error { return ErrUserNotActive }
 
 // LinkOAuthUser finds or makes the Plaza user behind an external identity,
-// in one transaction (DECISIONS.md section 3):
+// in one transaction:
 //  1. an account already linked to (provider, provider user id) is that
 //     user; the link's email, verification and last use are refreshed;
 //  2. else a user with the same email is linked, if the provider verified

@@ -15,7 +15,7 @@ import (
 )
 
 // AdminUserRow is a user as the unversioned admin list shows it
-// (interface.md 2.5): the user with its primary provider account, roles,
+// (GET /api/admin/users): the user with its primary provider account, roles,
 // subscriptions and timeouts summed up.
 type AdminUserRow struct {
 	User `bun:",extend"`

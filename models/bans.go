@@ -17,7 +17,7 @@ var ErrNotBanned = errors.New("user is not banned")
 // A ban is in force while it has not been ended and has not expired. A
 // user's status says banned from the ban on; once the user's temporary bans
 // have run out, and none is left in force, the user is active again with
-// nothing but time passing (DECISIONS.md section 4). Reads therefore use
+// nothing but time passing. Reads therefore use
 // statusNow, and the sweep job (LiftExpiredBans) later writes the same
 // answer into the rows. A status set to banned without any ban row (a bulk
 // change) stays banned until an admin changes it.

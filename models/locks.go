@@ -26,7 +26,7 @@ func (e *LockedError) Error() string {
 
 func (e *LockedError) Unwrap() error { return ErrLocked }
 
-// LockLease is how long a lock lasts unless renewed (DECISIONS.md section 4).
+// LockLease is how long a lock lasts unless renewed.
 const LockLease = 5 * time.Minute
 
 // AcquireLock takes or renews userID's lease on a resource in one statement,

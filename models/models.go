@@ -35,7 +35,7 @@ type User struct {
 	LastLoginAt   *time.Time `bun:""`
 }
 
-// User statuses (interface.md part 3). IsActive is false exactly when the
+// User statuses. IsActive is false exactly when the
 // status is inactive; a CHECK constraint holds the two together.
 const (
 	UserActive   = "active"
@@ -53,7 +53,7 @@ type Role struct {
 	Description string `bun:",notnull"`
 }
 
-// Role names, lowest to highest (DECISIONS.md section 2).
+// Role names, lowest to highest.
 const (
 	RoleUser       = "user"
 	RoleModerator  = "moderator"
@@ -159,7 +159,7 @@ type Post struct {
 	PublishedAt *time.Time `bun:""`
 }
 
-// Post statuses (interface.md part 3).
+// Post statuses.
 const (
 	PostPublished = "published"
 	PostDraft     = "draft"

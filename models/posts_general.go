@@ -14,8 +14,7 @@ import (
 	"github.com/plazahq/plaza/internal/webhook"
 )
 
-// The general API's posts and reports (interface.md 4.9, DECISIONS.md
-// sections 5 and 9).
+// The general API's posts and reports (docs/api.md, "Posts").
 
 // AutoFlagReports is how many users' open reports turn a published post
 // flagged on their own, for a moderator to look at first.

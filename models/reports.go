@@ -290,7 +290,7 @@ type ModerationQuery struct {
 	AdminID    *int64
 }
 
-// ModerationSummary is the moderation report (DECISIONS.md section 4).
+// ModerationSummary is the moderation report.
 type ModerationSummary struct {
 	Received, Resolved, Pending int
 	AvgResolution               time.Duration

@@ -12,7 +12,7 @@ import (
 	"github.com/plazahq/plaza/internal/config"
 )
 
-// The general API's users (interface.md 4.9, DECISIONS.md section 5).
+// The general API's users (docs/api.md, "Users").
 
 // ErrEmailTaken says a registration's email belongs to an account already.
 var ErrEmailTaken = errors.New("email taken")

@@ -133,7 +133,7 @@ type UserDetail struct {
 	RecentAudit []AuditEntry // the latest RecentAuditCount whose target is the user
 }
 
-// How much history a user's detail carries (DECISIONS.md section 4).
+// How much history a user's detail carries.
 const (
 	RecentPostCount  = 10
 	RecentAuditCount = 20

@@ -224,8 +224,8 @@ var demoFlags = []models.FeatureFlag{
 // demoEvents is how many analytics events the demo gets, over 90 days.
 const demoEvents = 400
 
-// Demo creates the small demo community of a first start (DECISIONS.md
-// section 1): about forty members of a neighbourhood makers-and-growers
+// Demo creates the small demo community of a first start (unless
+// SEED_DEMO=false): about forty members of a neighbourhood makers-and-growers
 // group (one moderator, two banned, two inactive, none with a password and
 // none an admin), about sixty posts with tags (some drafts, hidden and
 // flagged), eight posts with open reports, bans, a couple of moderation

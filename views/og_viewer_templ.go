@@ -14,7 +14,7 @@ import (
 	"github.com/plazahq/plaza/api"
 )
 
-// OGViewerPage is the public og-image viewer (interface.md 4.6): the image
+// OGViewerPage is the public og-image viewer: the image
 // large and centred, a form for quote, author and seed, and actions to get a
 // new image, save it as PNG or SVG and copy its link. static/js/og-viewer.js
 // drives it; without script the form still works by reloading the page.

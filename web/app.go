@@ -86,7 +86,7 @@ func (d Deps) check() error {
 	return nil
 }
 
-// maxBody is the largest request body Plaza reads (DECISIONS.md section 9).
+// maxBody is the largest request body Plaza reads.
 const maxBody = "1M"
 
 // New builds the echo app with the request pipeline of docs/architecture.md.
@@ -174,8 +174,8 @@ func newHandlers(d Deps) handlerSet {
 // 2 s) stays polite to the free quote services.
 const quotePoolSize = 20
 
-// NewQuotePool builds the og-image quote pool from the QUOTE_* settings
-// (DECISIONS.md section 6). The caller starts it (Start) and closes it after
+// NewQuotePool builds the og-image quote pool from the QUOTE_* settings.
+// The caller starts it (Start) and closes it after
 // the server has stopped.
 func NewQuotePool(q config.Quotes, log *slog.Logger) *quotes.Pool {
 	return quotes.NewPool(quotes.Config{

@@ -9,7 +9,7 @@ import (
 
 // ipExtractor returns the socket peer's address unless TRUSTED_PROXIES
 // lists the peer; then X-Forwarded-For is read from the right, skipping
-// trusted hops (DECISIONS.md section 7). Nothing is trusted by default, not
+// trusted hops. Nothing is trusted by default, not
 // even loopback or private ranges.
 func ipExtractor(trusted []netip.Prefix) echo.IPExtractor {
 	if len(trusted) == 0 {

@@ -59,7 +59,7 @@ func TestMetrics(t *testing.T) {
 }
 
 // TestMetricsFamilies scrapes /api/metrics as an admin token and with
-// METRICS_TOKEN on both databases: every family DECISIONS.md section 5
+// METRICS_TOKEN on both databases: every family docs/api.md's "Metrics"
 // lists is there, routes are labelled by their table pattern (an unknown
 // path by one "unmatched" label, never the path), odd methods share one
 // label, and the job queue's depth is counted at scrape time.

@@ -130,7 +130,8 @@ func bearer(r *http.Request) (string, bool) {
 
 // fromToken checks an admin JWT against its record and its user's standing
 // now: the effective permissions are the token's intersected with what the
-// user's roles grant today (DECISIONS.md section 2).
+// user's roles grant today, so demoting or banning a user disables its
+// tokens too.
 func (p *pipeline) fromToken(ctx context.Context, raw string) (*auth.Principal, error) {
 	now := p.now()
 	if pr, ok := p.principals.Get(raw, now); ok {
@@ -331,7 +332,7 @@ func (p *pipeline) confirmed(ctx context.Context) bool {
 // handler made changes and succeeded, the entry is written with the
 // response status in the changes' transaction, which commits before the
 // response (held until then) is sent; otherwise the changes roll back and
-// the entry is queued with the final status (DECISIONS.md section 4).
+// the entry is queued with the final status.
 func (p *pipeline) audit(r Route) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {

@@ -59,7 +59,7 @@ type Route struct {
 }
 
 // Audit is a route's audit action and the type of the resource its :id
-// path parameter names (DECISIONS.md section 4).
+// path parameter names.
 type Audit struct {
 	Action string
 	Target string
@@ -104,7 +104,7 @@ func (r Route) needsCaller() bool {
 }
 
 // AdminV1 completes a versioned admin route: its family and tier scope,
-// and the permission its method needs (DECISIONS.md section 2) ahead of
+// and the permission its method needs ahead of
 // any the route adds.
 func AdminV1(r Route) Route {
 	perm := map[string]string{
@@ -205,7 +205,7 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "The console's inbox: your notifications", Query: api.InboxQuery{}, Response: api.Inbox{}}}),
 		{Method: http.MethodGet, Path: api.PathConsoleInboxBadge, Handler: hs.inbox.Badge, Family: console, Scope: ScopeExempt, Permissions: moderate,
 			Doc: Doc{Summary: "Your unread notifications, for the console's bell", Response: api.UnreadCount{}, ContentType: "text/html"}},
-		// The viewer is a page, not an API route (interface.md part 8 limits
+		// The viewer is a page, not an API route (the rate limits cover
 		// /api only), and renders no image itself: the images it loads count
 		// against og-image's per-IP limit.
 		{Method: http.MethodGet, Path: api.PathOGViewer, Handler: hs.ogViewer.Handle, Family: console, Scope: ScopeExempt,
@@ -234,8 +234,8 @@ func routes(d Deps, hs handlerSet) []Route {
 				Description: "PNG unless type=svg. A failed drawing answers 200 with a fallback SVG.",
 				Errors:      map[int]string{http.StatusBadRequest: "A parameter is too long or not one of its values."},
 				Others:      []Outcome{{Status: http.StatusFound, Description: "A person's browser without direct=true: to /og-image-viewer with the same query."}}}},
-		// The collector answers 403 itself without a session (interface.md
-		// 5.3), and counts events, not requests.
+		// The collector answers 403 itself without a session,
+		// and counts events, not requests.
 		{Method: http.MethodPost, Path: api.PathAnalyticsCollect, Handler: hs.collect.Handle, Family: api.FamilyCollector,
 			Scope: ScopeExempt, Meter: ScopeAnalyticsEvents, Blockable: true,
 			Doc: Doc{Summary: "Record analytics events", Description: "One event, or a batch of 1 to 100; stored before the answer. " +
@@ -353,7 +353,7 @@ func routes(d Deps, hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathSearchPosts, Handler: hs.search.Posts, Family: general, Scope: ScopeGeneral, Caller: true,
 			Doc: Doc{Summary: "Search posts, ranked", Query: api.SearchQuery{}, Response: api.SearchResults{}}},
 
-		// The unversioned admin family (interface.md 4.2, DECISIONS.md section 5).
+		// The unversioned admin family (docs/api.md, "Unversioned admin").
 		{Method: http.MethodGet, Path: api.PathAdminUsers, Handler: hs.adminUsers.List, Family: api.FamilyAdmin, Scope: ScopeAdminUsers,
 			Permissions: manage, Audit: Audit{Action: "users.list"},
 			Doc: Doc{Summary: "List users with roles, subscriptions and timeouts", Query: api.AdminUsersQuery{}, Response: api.AdminUserList{}}},
@@ -567,7 +567,7 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "Release an edit lock", Response: api.V1Of[api.ReleasedLock]{},
 				Errors: map[int]string{http.StatusLocked: "Another admin holds the lock."}}}),
 
-		// General API: users and posts (interface.md 4.9, DECISIONS.md section 5). Writes are audited when an
+		// General API: users and posts. Writes are audited when an
 		// admin or moderator acts on someone else's account or post (Audit.Optional, handlers keepAudit).
 		{Method: http.MethodGet, Path: api.PathUsers, Handler: hs.users.List, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List public profiles", Query: api.UserListQuery{}, Response: api.UserList{}}},
 		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Family: general, Scope: ScopeRegister, Blockable: true, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated,

@@ -16,7 +16,7 @@ import (
 	"github.com/plazahq/plaza/models"
 )
 
-// Scope names a rate limit (interface.md part 8, DECISIONS.md 6, 7, 9).
+// Scope names a rate limit (docs/api.md, "Rate limits").
 type Scope string
 
 // Rate-limit scopes.
@@ -101,7 +101,7 @@ func (p *pipeline) buckets(s Scope, c echo.Context, pr *auth.Principal, subject 
 	return []bucket{{"general_anon", ratelimit.PerHour(l.APIAnonymous), caller}}
 }
 
-// SignInThrottle is the window of failed sign-ins (DECISIONS.md section 9).
+// SignInThrottle is the window of failed sign-ins.
 const SignInThrottle = 15 * time.Minute
 
 // refusal is the public message of a spent window.

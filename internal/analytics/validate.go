@@ -17,7 +17,7 @@ import (
 	"unicode/utf8"
 )
 
-// Limits of DECISIONS.md section 6.
+// Limits of an analytics request and its events.
 const (
 	MaxBodyBytes  = 256 << 10 // a request body; larger is refused before parsing
 	MaxBatch      = 100       // events in one {events:[…]} request
@@ -29,7 +29,7 @@ const (
 	maxIssues = 100
 )
 
-// Types are the accepted event_type values (interface.md part 6, DECISIONS.md section 6).
+// Types are the accepted event_type values; any other is a 400.
 var Types = []string{
 	"page_view", "button_click", "form_submit", "error_encountered",
 	"feature_used", "scroll", "click", "test_event",

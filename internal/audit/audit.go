@@ -1,5 +1,5 @@
-// Package audit defines the hash chain of the audit log (DECISIONS.md
-// section 4): each entry's hash is SHA-256 over the entry's fields and the
+// Package audit defines the hash chain of the append-only audit log:
+// each entry's hash is SHA-256 over the entry's fields and the
 // previous entry's hash, so changing, removing or reordering any stored entry
 // breaks every link after it.
 package audit

@@ -14,7 +14,8 @@ const (
 	ViaOperator = "operator"
 )
 
-// Rate-limit tiers of the versioned admin family (DECISIONS.md section 4).
+// Rate-limit tiers of the versioned admin family: super for callers
+// holding admin:super, else general.
 const (
 	TierGeneral = "general"
 	TierSuper   = "super"

@@ -2,7 +2,7 @@ package auth
 
 import "slices"
 
-// Roles, lowest to highest (DECISIONS.md section 2).
+// Roles, lowest to highest.
 const (
 	RoleUser       = "user"
 	RoleModerator  = "moderator"
@@ -10,7 +10,7 @@ const (
 	RoleSuperAdmin = "super_admin"
 )
 
-// Permissions (interface.md 5.1, DECISIONS.md section 2).
+// Permissions; RolePermissions says which role grants which.
 const (
 	PermAdminRead     = "admin:read"
 	PermAdminWrite    = "admin:write"
@@ -93,7 +93,7 @@ func (p Permissions) add(names ...string) Permissions {
 }
 
 // Has reports whether p grants perm. admin:super satisfies every admin
-// permission (DECISIONS.md section 2).
+// permission.
 func (p Permissions) Has(perm string) bool {
 	if slices.Contains(p, perm) {
 		return true

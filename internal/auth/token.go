@@ -17,7 +17,7 @@ const Issuer = "plaza"
 // signature or algorithm, wrong issuer, expired, malformed.
 var ErrInvalidToken = errors.New("invalid token")
 
-// TokenClaims are an admin JWT's claims (DECISIONS.md section 2).
+// TokenClaims are an admin JWT's claims.
 type TokenClaims struct {
 	UserID      int64
 	Permissions []string

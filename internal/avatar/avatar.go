@@ -1,5 +1,5 @@
-// Package avatar draws the cartoon heads behind GET /api/avatar-image
-// (interface.md section 4.5, DECISIONS.md section 6): a seed string picks
+// Package avatar draws the cartoon heads behind GET /api/avatar-image:
+// a seed string picks
 // every part of a face from a library of hand-drawn SVG parts, and the same
 // seed gives the same bytes forever.
 //

@@ -1,5 +1,5 @@
 // Package config reads Plaza's settings from the environment once, at start,
-// and refuses to start on a value it cannot use (DECISIONS.md section 1).
+// and refuses to start on a value it cannot use.
 package config
 
 import (
@@ -84,7 +84,7 @@ type Config struct {
 // QuoteSourceOff, as a QUOTE_SOURCE_*_URL, turns that quote source off.
 const QuoteSourceOff = "off"
 
-// Quotes configures the og-image quote sources (DECISIONS.md section 6). An
+// Quotes configures the og-image quote sources. An
 // empty URL means the source is off.
 type Quotes struct {
 	ZenQuotesURL  string `env:"SOURCE_ZENQUOTES_URL" envDefault:"https://zenquotes.io/api/random"`
@@ -107,8 +107,8 @@ type Providers struct {
 	DiscordSecret string `env:"DISCORD_SECRET"`
 }
 
-// RateLimit holds the limits of interface.md part 8 and DECISIONS.md sections
-// 6, 7 and 9. Hourly limits count requests per hour; the others say their window.
+// RateLimit holds the rate limits (docs/api.md, "Rate limits").
+// Hourly limits count requests per hour; the others say their window.
 type RateLimit struct {
 	AdminGeneral  int `env:"ADMIN_GENERAL" envDefault:"5000"`
 	AdminSuper    int `env:"ADMIN_SUPER" envDefault:"10000"`

@@ -21,7 +21,7 @@ type Database struct {
 }
 
 // ParseDatabaseURL accepts postgres://…, postgresql://…, sqlite://PATH and
-// file:PATH (DECISIONS.md section 1).
+// file:PATH.
 func ParseDatabaseURL(raw string) (Database, error) {
 	switch {
 	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):

@@ -11,7 +11,7 @@ import (
 )
 
 // Analytics rolls events up and deletes them after the retention period
-// (interface.md part 6: 90 days).
+// (90 days).
 type Analytics interface {
 	RollUpAnalytics(ctx context.Context, day time.Time) error
 	DeleteOldEvents(ctx context.Context, before time.Time, batch int) (int64, error)

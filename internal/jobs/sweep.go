@@ -9,7 +9,7 @@ import (
 	"github.com/plazahq/plaza/internal/metrics"
 )
 
-// Sweeper deletes what has expired (DECISIONS.md section 8).
+// Sweeper deletes what has expired.
 type Sweeper interface {
 	DeleteExpiredSessions(ctx context.Context) (int64, error)
 	DeleteExpiredLocks(ctx context.Context) (int64, error)

@@ -3,8 +3,8 @@ package linkpreview
 import "fmt"
 
 // Kind is the category of a failed preview. The handler of
-// GET /api/link-preview maps it to a status (DECISIONS.md §6, interface.md
-// §4.3 and §7.3); nothing a remote page does may end up as a 500.
+// GET /api/link-preview maps it to a status as below; nothing a remote
+// page does may end up as a 500.
 //
 //	Kind            status  error (suggested)          details
 //	KindMissingURL  400     "URL is required"          empty

@@ -23,8 +23,7 @@ type Meta struct {
 	Image       string
 }
 
-// The fields, and their sources in the contract's order of preference
-// (interface.md §4.3).
+// The fields, and their sources in order of preference, best first.
 const (
 	fTitle = iota
 	fDescription

@@ -1,6 +1,6 @@
 // Package linkpreview fetches a web page on behalf of a caller and tells what
-// it is about: title, description and main image (interface.md §4.3,
-// DECISIONS.md §6). It knows nothing of HTTP servers; it uses net/http as a
+// it is about: title, description and main image. It knows nothing of
+// HTTP servers; it uses net/http as a
 // client only, through a transport of its own that refuses to connect to
 // loopback, private, link-local and other internal addresses.
 //

@@ -35,7 +35,7 @@ var botMarkers = []string{
 }
 
 // FromBrowser reports whether a request with this User-Agent and Accept
-// header comes from a person's browser (DECISIONS.md §6, og-image): the
+// header comes from a person's browser: the
 // User-Agent starts with "Mozilla/", names no known bot or crawler, and
 // Accept lists text/html (with a non-zero quality). Such a request is sent to
 // the viewer unless it asks for the image directly.

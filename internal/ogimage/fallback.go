@@ -1,7 +1,7 @@
 package ogimage
 
-// fallbackSVG is the image served when generation fails (interface.md §4.6
-// item 10, DECISIONS.md §0): 1200×630, #0a0a0a, the product name at 48px and
+// fallbackSVG is the image served when generation fails:
+// 1200×630, #0a0a0a, the product name at 48px and
 // a tagline at 24px, centred.
 const fallbackSVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630" role="img">` +
 	`<title>Plaza</title>` +

@@ -1,4 +1,4 @@
-// Package ogimage builds Plaza's social images (interface.md §4.6): a scene
+// Package ogimage builds Plaza's social images: a scene
 // (dark background with 3–8 pattern layers, a border in the most used pattern
 // colour, a glass panel holding a quote and its author, and an avatar that
 // fades out) drawn from a seeded PRNG, and two renderings of that one scene:

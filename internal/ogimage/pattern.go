@@ -2,14 +2,13 @@ package ogimage
 
 import "math"
 
-// Canvas size of every og-image (interface.md §4.6 item 4).
+// Canvas size of every og-image.
 const (
 	Width  = 1200
 	Height = 630
 )
 
-// patternKind is one of the five background pattern kinds of interface.md
-// §4.6 item 5.
+// patternKind is one of the five background pattern kinds.
 type patternKind uint8
 
 // The pattern kinds, in the order the generator numbers them (frozen).
@@ -32,7 +31,7 @@ func (k patternKind) String() string {
 	return "unknown"
 }
 
-// palette lists the eight pattern colours of interface.md §4.6 item 6. Its
+// palette lists the eight pattern colours. Its
 // order breaks ties in the border rule.
 var palette = [8]string{"#ff6b35", "#118ab2", "#06d6a0", "#f72585", "#7209b7", "#ffd60a", "#f77f00", "#d00000"}
 
@@ -100,7 +99,7 @@ type layer struct {
 	shapes []shape
 }
 
-// Layer count bounds (interface.md §4.6 item 4).
+// Layer count bounds.
 const (
 	minLayers = 3
 	maxLayers = 8

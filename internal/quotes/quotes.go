@@ -1,5 +1,4 @@
-// Package quotes supplies the quotes of the og-image (interface.md §4.6
-// items 8 and 9, DECISIONS.md §6 "Quote sources"): four public quote
+// Package quotes supplies the quotes of the og-image: four public quote
 // services picked by weight, with fall-through from one to the next, six
 // built-in quotes when none answers, and a pool refilled in the background
 // so that an image request never waits on the network.

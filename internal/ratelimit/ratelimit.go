@@ -1,5 +1,5 @@
-// Package ratelimit counts requests per caller in fixed windows (DECISIONS.md
-// section 7), in memory or in Redis so that instances share the counts. It
+// Package ratelimit counts requests per caller in fixed windows, in
+// memory or in Redis so that instances share the counts. It
 // wraps github.com/ulule/limiter, whose stores open a window at a key's first
 // hit and reset it when the period has passed.
 package ratelimit

@@ -1,5 +1,5 @@
-// Package version tells which release of Plaza is running (interface.md 4.7
-// and part 9): major.minor.patch, from the build's -ldflags, else the module
+// Package version tells which release of Plaza is running (/api/version,
+// /api/health): major.minor.patch, from the build's -ldflags, else the module
 // version in the binary's build information, else the VERSION file.
 package version
 
