@@ -77,7 +77,7 @@ func (a *Actions) ban(ctx context.Context, who *auth.Principal, in BanInput, out
 		return err
 	}
 	out.Ban = b
-	details := map[string]any{"reason": in.Reason, "duration": in.DurationText, "expiresAt": b.ExpiresAt, "banId": b.ID}
+	details := map[string]any{"reason": in.Reason, "duration": in.DurationText, "expiresAt": stamp(b.ExpiresAt), "banId": b.ID}
 	if in.RemoveContent {
 		if out.HiddenPosts, err = a.Store.HideUserPosts(ctx, in.UserID, callerID(who), in.Reason); err != nil {
 			return err
@@ -318,4 +318,14 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// stamp is how an audit entry's details write a time: as the API does, or
+// null.
+func stamp(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := t.UTC().Format(timeLayout)
+	return &s
 }

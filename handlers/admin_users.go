@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
@@ -32,6 +32,7 @@ type AdminUserStore interface {
 // and the platform's totals. Errors are {error, details?} with zod issues.
 type AdminUsers struct {
 	Store    AdminUserStore
+	Actions  *actions.Actions
 	Started  time.Time
 	Now      func() time.Time
 	Database string
@@ -62,8 +63,8 @@ func readFailure(err error) error {
 }
 
 // Ban answers POST /api/admin/users/{id}/ban {reason, duration?, notes?}
-// with the effect of the versioned ban: the user is banned, signed out on
-// its next request, and its tokens stop working.
+// through the one ban action the versioned family uses: the user is
+// banned, signed out on its next request, and its tokens stop working.
 func (h AdminUsers) Ban(c echo.Context) error {
 	id, err := userIDParam(c)
 	if err != nil {
@@ -77,18 +78,7 @@ func (h AdminUsers) Ban(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	caller := auth.PrincipalFrom(c.Request().Context())
-	return h.change(c, id, "ban", func(ctx context.Context) error {
-		if err := h.mayBan(ctx, caller, id); err != nil {
-			return err
-		}
-		ban, err := h.Store.BanUser(ctx, models.BanInput{UserID: id, AdminID: caller.UserID, Reason: req.Reason, Notes: req.Notes, Duration: d})
-		if err == nil {
-			setAuditTarget(ctx, "user", itoa(id), map[string]any{"reason": req.Reason, "duration": req.Duration,
-				"expiresAt": api.OptionalTimestamp(ban.ExpiresAt), "banId": ban.ID})
-		}
-		return err
-	})
+	return h.ban(c, actions.BanInput{UserID: id, Reason: req.Reason, Notes: req.Notes, Duration: d, DurationText: req.Duration})
 }
 
 // Unban answers POST /api/admin/users/{id}/unban: the ban in force ends and
@@ -98,56 +88,25 @@ func (h AdminUsers) Unban(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	caller := auth.PrincipalFrom(c.Request().Context())
-	return h.change(c, id, "unban", func(ctx context.Context) error {
-		err := h.Store.UnbanUser(ctx, id, caller.UserID)
-		if errors.Is(err, models.ErrNotBanned) {
-			return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: "User is not banned", Cause: err}
-		}
-		return err
-	})
+	return h.ban(c, actions.BanInput{UserID: id, Unban: true})
 }
 
-// change runs fn in one transaction with the audit entry, then answers
-// {success, user} with the user as it now is.
-func (h AdminUsers) change(c echo.Context, id int64, verb string, fn func(ctx context.Context) error) error {
+// ban runs the ban action, then answers {success, user} with the user as
+// it now is.
+func (h AdminUsers) ban(c echo.Context, in actions.BanInput) error {
 	ctx := c.Request().Context()
-	var row *models.AdminUserRow
-	err := h.Store.Change(ctx, func(ctx context.Context) error {
-		before, err := h.Store.AdminUserByID(ctx, id)
-		if err != nil {
-			return err
-		}
-		if err := fn(ctx); err != nil {
-			return err
-		}
-		if row, err = h.Store.AdminUserByID(ctx, id); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "user", itoa(id), map[string]any{"before": map[string]any{"status": before.Status},
-			"after": map[string]any{"status": row.Status}, "via": "unversioned " + verb})
-		return nil
-	})
+	res, err := h.Actions.Ban(ctx, auth.PrincipalFrom(ctx), in)
+	if err != nil {
+		return err
+	}
+	if res.NotBanned {
+		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: "User is not banned", Cause: models.ErrNotBanned}
+	}
+	row, err := h.Store.AdminUserByID(ctx, in.UserID)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, api.AdminBanResult{Success: true, User: adminUser(row)})
-}
-
-// mayBan refuses banning oneself, and a super_admin unless the caller is
-// one.
-func (h AdminUsers) mayBan(ctx context.Context, caller *auth.Principal, id int64) error {
-	if caller.UserID == id {
-		return &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "You cannot ban yourself"}
-	}
-	roles, err := h.Store.UserRoles(ctx, id)
-	if err != nil {
-		return err
-	}
-	if auth.HighestRole(roles) == auth.RoleSuperAdmin && caller.Role() != auth.RoleSuperAdmin {
-		return &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "Only a super admin can ban a super admin"}
-	}
-	return nil
 }
 
 func checkBanRequest(req *api.AdminBanRequest) (time.Duration, error) {

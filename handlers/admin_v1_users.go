@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
@@ -43,6 +42,7 @@ type V1UserStore interface {
 type V1Users struct {
 	Store   V1UserStore
 	Reasons ModerationReasons
+	Actions *actions.Actions
 	Now     func() time.Time
 }
 
@@ -171,7 +171,7 @@ func optionalID(id *int64) *string {
 }
 
 // Update answers PUT /api/v1/admin/users/{id} {status?, role?,
-// isVerified?, notes?}: the updated V1User record, with the fields before and
+// isVerified?, notes?}: the updated record, with the fields before and
 // after in the audit entry. Statuses: 200, 401, 403, 404, 422, 423 while
 // another admin holds the user's edit lock.
 func (h V1Users) Update(c echo.Context) error {
@@ -181,60 +181,12 @@ func (h V1Users) Update(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	caller := auth.PrincipalFrom(ctx)
-	var after *models.ListedUser
-	err = h.Store.ChangeLocked(ctx, "user", itoa(id), caller.UserID, func(ctx context.Context) error {
-		before, err := h.Store.ListedUserByID(ctx, id)
-		if err != nil {
-			return err
-		}
-		if err := h.mayChange(ctx, caller, before, req); err != nil {
-			return err
-		}
-		ch := models.UserAdminChange{Status: req.Status, IsVerified: req.IsVerified, Notes: req.Notes}
-		if req.Role != nil {
-			ch.Roles = auth.ImpliedRoles(*req.Role)
-		}
-		if err := h.Store.UpdateUserAsAdmin(ctx, id, caller.UserID, ch); err != nil {
-			return err
-		}
-		if after, err = h.Store.ListedUserByID(ctx, id); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "user", itoa(id), map[string]any{"before": auditFields(before), "after": auditFields(after)})
-		return nil
-	})
+	ch := actions.UserChange{Status: req.Status, Role: req.Role, IsVerified: req.IsVerified, Notes: req.Notes}
+	after, err := h.Actions.UpdateUser(ctx, auth.PrincipalFrom(ctx), id, ch)
 	if err != nil {
 		return err
 	}
 	return respondAction(c, http.StatusOK, api.OK(v1User(after)), Done{Toast: "Saved " + after.Username, Events: []string{"plaza:user", "plaza:users"}})
-}
-
-// mayChange refuses an admin's changing their own status or role (an
-// admin could lock themselves out), and changing a super admin's unless
-// the caller is one.
-func (h V1Users) mayChange(ctx context.Context, caller *auth.Principal, u *models.ListedUser, req api.V1UserUpdate) error {
-	if caller.UserID == u.ID && (req.Status != nil || req.Role != nil) {
-		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions,
-			Message: "You cannot change your own status or role"}
-	}
-	return superOnly(caller, u, "Only a super admin can change a super admin")
-}
-
-// superOnly refuses acting on a super admin unless the caller is one.
-func superOnly(caller *auth.Principal, u *models.ListedUser, msg string) error {
-	if u.TopRole != nil && *u.TopRole == auth.RoleSuperAdmin && caller.Role() != auth.RoleSuperAdmin {
-		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions,
-			Message: msg, RequiredPermission: auth.PermAdminSuper}
-	}
-	return nil
-}
-
-// auditFields are the fields an admin's update may change, as the audit
-// entry keeps them before and after.
-func auditFields(u *models.ListedUser) map[string]any {
-	r := v1User(u)
-	return map[string]any{"status": r.Status, "role": r.Role, "isVerified": r.IsVerified, "notes": u.AdminNotes}
 }
 
 // Ban answers POST /api/v1/admin/users/{id}/ban {action, reason, duration?,
@@ -242,7 +194,7 @@ func auditFields(u *models.ListedUser) map[string]any {
 // status banned and ends the user's sessions and tokens on their next
 // request; a temporary one ends by itself. An unban ends the ban in force,
 // and of a user no ban holds changes nothing. Statuses: 200, 401, 403 (self,
-// or a super admin unless the caller is one), 404, 422, 423.
+// or a super admin unless the caller holds admin:super), 404, 422, 423.
 func (h V1Users) Ban(c echo.Context) error {
 	id, err := pathID(c)
 	if err != nil {
@@ -257,81 +209,20 @@ func (h V1Users) Ban(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	caller := auth.PrincipalFrom(ctx)
-	var out api.V1BanResult
-	err = h.Store.ChangeLocked(ctx, "user", itoa(id), caller.UserID, func(ctx context.Context) error {
-		target, err := h.Store.ListedUserByID(ctx, id)
-		if err != nil {
-			return err
-		}
-		if err := mayBan(caller, target); err != nil {
-			return err
-		}
-		if req.Action == "ban" {
-			err = h.ban(ctx, caller.UserID, id, req, d, &out)
-		} else {
-			err = h.unban(ctx, caller.UserID, id, &out)
-		}
-		if err != nil {
-			return err
-		}
-		after, err := h.Store.ListedUserByID(ctx, id)
-		if err == nil {
-			out.User = v1User(after)
-			setAuditTarget(ctx, "user", itoa(id), map[string]any{"action": req.Action,
-				"before": map[string]any{"status": target.Status}, "after": map[string]any{"status": after.Status}})
-		}
-		return err
-	})
+	res, err := h.Actions.Ban(ctx, auth.PrincipalFrom(ctx), actions.BanInput{UserID: id, Unban: req.Action == "unban",
+		Reason: req.Reason, Notes: req.Notes, Duration: d, DurationText: req.Duration, RemoveContent: req.RemoveContent})
 	if err != nil {
 		return err
+	}
+	out := api.V1BanResult{User: v1User(res.User), HiddenPosts: res.HiddenPosts}
+	if res.Ban != nil {
+		out.Ban = v1Ban(res.Ban)
 	}
 	toast := out.User.Username + " is banned"
 	if req.Action == "unban" {
 		toast = out.User.Username + " is no longer banned"
 	}
 	return respondAction(c, http.StatusOK, api.OK(out), Done{Toast: toast, Events: []string{"plaza:user", "plaza:users"}})
-}
-
-func (h V1Users) ban(ctx context.Context, admin, id int64, req api.V1BanRequest, d time.Duration, out *api.V1BanResult) error {
-	b, err := h.Store.BanUser(ctx, models.BanInput{UserID: id, AdminID: admin, Reason: req.Reason, Notes: req.Notes, Duration: d})
-	if err != nil {
-		return err
-	}
-	out.Ban = v1Ban(b)
-	details := map[string]any{"reason": req.Reason, "duration": req.Duration, "expiresAt": out.Ban.ExpiresAt, "banId": b.ID}
-	if req.RemoveContent {
-		if out.HiddenPosts, err = h.Store.HideUserPosts(ctx, id, admin, req.Reason); err != nil {
-			return err
-		}
-		details["hiddenPosts"] = out.HiddenPosts
-	}
-	setAuditTarget(ctx, "user", itoa(id), details)
-	return nil
-}
-
-func (h V1Users) unban(ctx context.Context, admin, id int64, out *api.V1BanResult) error {
-	b, err := h.Store.ActiveBan(ctx, id)
-	if err != nil {
-		return err
-	}
-	err = h.Store.UnbanUser(ctx, id, admin)
-	if errors.Is(err, models.ErrNotBanned) {
-		return nil
-	}
-	if b != nil {
-		out.Ban = v1Ban(b)
-	}
-	return err
-}
-
-// mayBan refuses banning oneself, and a super admin unless the caller is
-// one.
-func mayBan(caller *auth.Principal, u *models.ListedUser) error {
-	if caller.UserID == u.ID {
-		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions, Message: "You cannot ban yourself"}
-	}
-	return superOnly(caller, u, "Only a super admin can ban a super admin")
 }
 
 func v1Ban(b *models.Ban) *api.V1Ban {
@@ -354,75 +245,16 @@ func (h V1Users) BulkUpdate(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	caller := auth.PrincipalFrom(ctx)
-	ch := models.UserAdminChange{Status: req.Changes.Status, IsVerified: req.Changes.IsVerified}
-	if req.Changes.Role != nil {
-		ch.Roles = auth.ImpliedRoles(*req.Changes.Role)
-	}
-	var out api.V1BulkResult
-	err = h.Store.Change(ctx, func(ctx context.Context) error {
-		before, err := h.bulkTargets(ctx, caller, ids, ch)
-		if err != nil {
-			return err
-		}
-		if out.Updated, err = h.Store.BulkUpdateUsers(ctx, ids, caller.UserID, ch); err != nil {
-			return err
-		}
-		after, err := h.Store.ListedUsersByID(ctx, ids)
-		if err != nil {
-			return err
-		}
-		out.Users = make([]api.V1User, len(after))
-		changes := make([]map[string]any, len(after))
-		for i := range after {
-			out.Users[i] = v1User(&after[i])
-			changes[i] = map[string]any{"id": itoa(after[i].ID), "before": auditFields(&before[i]), "after": auditFields(&after[i])}
-		}
-		setAuditTarget(ctx, "users", "", map[string]any{"count": len(after), "users": changes})
-		return nil
-	})
+	ch := actions.UserChange{Status: req.Changes.Status, Role: req.Changes.Role, IsVerified: req.Changes.IsVerified}
+	res, err := h.Actions.BulkUpdateUsers(ctx, auth.PrincipalFrom(ctx), ids, ch)
 	if err != nil {
 		return err
 	}
+	out := api.V1BulkResult{Updated: res.Updated, Users: make([]api.V1User, len(res.Users))}
+	for i := range res.Users {
+		out.Users[i] = v1User(&res.Users[i])
+	}
 	return respondAction(c, http.StatusOK, api.OK(out), Done{Toast: "Changed " + plural(out.Updated, "user"), Events: []string{"plaza:users"}})
-}
-
-// bulkTargets reads the users a bulk update names, in id order, after
-// checking that all exist, that none is the caller when status or role
-// change, and that no other admin holds any one's edit lock.
-func (h V1Users) bulkTargets(ctx context.Context, caller *auth.Principal, ids []int64, ch models.UserAdminChange) ([]models.ListedUser, error) {
-	users, err := h.Store.ListedUsersByID(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	if len(users) < len(ids) {
-		return nil, &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound,
-			Message: "No user has id " + strings.Join(missingIDs(ids, users), ", ")}
-	}
-	if (ch.Status != nil || ch.Roles != nil) && slices.Contains(ids, caller.UserID) {
-		return nil, &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions,
-			Message: "You cannot change your own status or role"}
-	}
-	keys := make([]string, len(ids))
-	for i, id := range ids {
-		keys[i] = itoa(id)
-	}
-	return users, h.Store.CheckLocks(ctx, "user", keys, caller.UserID)
-}
-
-// missingIDs lists the ids no user of found has.
-func missingIDs(ids []int64, found []models.ListedUser) []string {
-	have := map[int64]bool{}
-	for _, u := range found {
-		have[u.ID] = true
-	}
-	var out []string
-	for _, id := range ids {
-		if !have[id] {
-			out = append(out, itoa(id))
-		}
-	}
-	return out
 }
 
 // Notes answers GET /api/v1/admin/users/{id}/notes: the staff notes on the
