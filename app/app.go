@@ -22,9 +22,9 @@ import (
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/jobs"
-	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/logging"
 	"github.com/plazahq/plaza/internal/metrics"
+	"github.com/plazahq/plaza/internal/netguard"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
@@ -78,7 +78,7 @@ type Options struct {
 
 // WebhookNet is the network webhook deliveries reach.
 type WebhookNet struct {
-	Resolver linkpreview.Resolver
+	Resolver netguard.Resolver
 	Dial     func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 

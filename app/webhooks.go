@@ -6,19 +6,19 @@ import (
 
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/jobs"
-	"github.com/plazahq/plaza/internal/linkpreview"
+	"github.com/plazahq/plaza/internal/netguard"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 )
 
-// newWebhookSender builds the sender of webhook messages, under the link
-// previews' address policy unless WEBHOOK_ALLOW_PRIVATE lifts it.
+// newWebhookSender builds the sender of webhook messages, under the address
+// policy link previews use too, unless WEBHOOK_ALLOW_PRIVATE lifts it.
 func newWebhookSender(cfg config.Config, n *WebhookNet) *webhook.Sender {
-	gc := linkpreview.GuardConfig{AllowPrivate: cfg.WebhookAllowPrivate, DialTimeout: webhook.DefaultTimeout}
+	gc := netguard.Config{AllowPrivate: cfg.WebhookAllowPrivate, DialTimeout: webhook.DefaultTimeout}
 	if n != nil {
 		gc.Resolver, gc.Dial = n.Resolver, n.Dial
 	}
-	return webhook.NewSender(linkpreview.NewGuard(gc), webhook.DefaultTimeout, "Plaza-Webhooks/1.0 (+"+cfg.PublicAppURL+")")
+	return webhook.NewSender(netguard.New(gc), webhook.DefaultTimeout, "Plaza-Webhooks/1.0 (+"+cfg.PublicAppURL+")")
 }
 
 // webhookDeliverer makes one attempt at a webhook message and writes it

@@ -20,7 +20,7 @@ import (
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/linkpreview"
+	"github.com/plazahq/plaza/internal/netguard"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -244,7 +244,7 @@ func mustUser(t *testing.T, a *apptest.App, email string) int64 {
 func TestWebhookPrivateTargetsInjected(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		a := apptest.New(t, db, func(d *web.Deps) {
-			d.Webhooks = webhook.NewSender(linkpreview.NewGuard(linkpreview.GuardConfig{AllowPrivate: true}), time.Second, "test")
+			d.Webhooks = webhook.NewSender(netguard.New(netguard.Config{AllowPrivate: true}), time.Second, "test")
 		})
 		admin, _ := a.Admin(t)
 		registerWebhook(t, a, admin, "http://[::1]:9/hooks", "user.banned")

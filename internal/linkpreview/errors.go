@@ -24,7 +24,7 @@ const (
 	// credentials.
 	KindBadURL
 	// KindForbidden means the target, or a redirect on the way to it,
-	// resolves to an address the policy refuses (see Allowed).
+	// resolves to an address the policy refuses (see netguard.Allowed).
 	KindForbidden
 	// KindUpstream means the target answered with a non-2xx status or the
 	// exchange failed (DNS, connection, TLS, too many redirects, a broken body).

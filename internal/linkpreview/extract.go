@@ -678,6 +678,15 @@ func resolveImage(base *url.URL, ref string) string {
 	return u.String()
 }
 
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // escapeQuery percent-encodes what the URL standard's query percent-encode
 // set (for http and https) encodes, and any byte outside ASCII.
 func escapeQuery(q string) string {

@@ -4,13 +4,10 @@
 // client only, through a transport of its own that refuses to connect to
 // loopback, private, link-local and other internal addresses.
 //
-// The guard works at three points: the URL's host as written (every
-// spelling of an address, see parseHost), each address the name resolves to
-// before dialling, and (with the default dialer) the address the socket is
-// about to connect to, in net.Dialer.Control, so DNS rebinding cannot slip
-// a second answer in between. Each redirect is dialled afresh and checked
-// again. Config.AllowPrivate (LINK_PREVIEW_ALLOW_PRIVATE) turns the guard off.
-// The guard is a Guard of its own, which webhooks share (internal/webhook).
+// The address policy is internal/netguard's, shared with webhooks: it
+// checks the URL's host as written, every address a name resolves to, and
+// the address at the socket. Each redirect is dialled afresh and checked
+// again. Config.AllowPrivate (LINK_PREVIEW_ALLOW_PRIVATE) turns it off.
 package linkpreview
 
 import (
@@ -33,6 +30,8 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/plazahq/plaza/internal/netguard"
 )
 
 // Defaults of Config.
@@ -40,7 +39,6 @@ const (
 	DefaultTimeout      = 10 * time.Second
 	DefaultMaxBody      = 2 << 20
 	DefaultMaxRedirects = 5
-	DefaultRefusalTTL   = time.Minute
 	maxURLLength        = 4096
 	maxHeaderBytes      = 64 << 10
 )
@@ -48,18 +46,6 @@ const (
 // UserAgentProduct is the product token of the fetcher's User-Agent; the
 // whole header is "Plaza-LinkPreview/1.0 (+<PUBLIC_APP_URL>)".
 const UserAgentProduct = "Plaza-LinkPreview/1.0"
-
-// Resolver looks up a host's addresses; *net.Resolver is one.
-type Resolver interface {
-	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
-}
-
-// Cache is where refusals are remembered for a short while. Keys are
-// opaque and never hold a URL or host in clear.
-type Cache interface {
-	Get(ctx context.Context, key string) ([]byte, bool, error)
-	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
-}
 
 // Config configures a Fetcher. The zero value of every field but
 // PublicAppURL is usable.
@@ -79,7 +65,7 @@ type Config struct {
 	// MaxRedirects is how many redirects are followed. Default 5.
 	MaxRedirects int
 	// Resolver resolves host names. Default net.DefaultResolver.
-	Resolver Resolver
+	Resolver netguard.Resolver
 	// Dial connects to an address ("203.0.113.10:443") that has passed the
 	// policy. Default: a net.Dialer whose Control hook checks the address
 	// once more, at the socket.
@@ -90,7 +76,7 @@ type Config struct {
 	// RefusalCache, if set, remembers host names refused by the address
 	// policy for RefusalTTL (default 1 min), so repeated attempts skip DNS.
 	// Nothing else is stored: no successful response, no requested URL.
-	RefusalCache Cache
+	RefusalCache netguard.Cache
 	RefusalTTL   time.Duration
 }
 
@@ -109,7 +95,7 @@ type Fetcher struct {
 	cfg       Config
 	appURL    *url.URL // nil if PublicAppURL is not an absolute http(s) URL
 	userAgent string
-	guard     *Guard
+	guard     *netguard.Guard
 	client    *http.Client
 }
 
@@ -124,10 +110,7 @@ func New(cfg Config) *Fetcher {
 	if cfg.MaxRedirects <= 0 {
 		cfg.MaxRedirects = DefaultMaxRedirects
 	}
-	if cfg.RefusalTTL <= 0 {
-		cfg.RefusalTTL = DefaultRefusalTTL
-	}
-	f := &Fetcher{cfg: cfg, guard: NewGuard(GuardConfig{AllowPrivate: cfg.AllowPrivate, Resolver: cfg.Resolver,
+	f := &Fetcher{cfg: cfg, guard: netguard.New(netguard.Config{AllowPrivate: cfg.AllowPrivate, Resolver: cfg.Resolver,
 		Dial: cfg.Dial, DialTimeout: cfg.Timeout, RefusalCache: cfg.RefusalCache, RefusalTTL: cfg.RefusalTTL})}
 	if u, err := url.Parse(cfg.PublicAppURL); err == nil && isHTTP(u) {
 		f.appURL = u
@@ -201,8 +184,8 @@ func (f *Fetcher) parseTarget(raw string) (*url.URL, error) {
 	if u.Scheme == "" {
 		return nil, newError(KindBadURL, "URL must be absolute or a path starting with /", nil)
 	}
-	if err := f.guard.checkURL(u, KindBadURL); err != nil {
-		return nil, err
+	if err := f.guard.CheckURL(u); err != nil {
+		return nil, guardError(err, KindBadURL)
 	}
 	return u, nil
 }
@@ -211,7 +194,25 @@ func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > f.cfg.MaxRedirects {
 		return newError(KindUpstream, fmt.Sprintf("more than %d redirects", f.cfg.MaxRedirects), nil)
 	}
-	return f.guard.checkURL(req.URL, KindForbidden)
+	if err := f.guard.CheckURL(req.URL); err != nil {
+		return guardError(err, KindForbidden)
+	}
+	return nil
+}
+
+// guardError is a URL the guard refused, as a preview error. A URL of the
+// wrong shape is shapeKind: the caller's mistake (bad URL) when the caller
+// typed it, the target's doing (forbidden) when a redirect led there.
+func guardError(err error, shapeKind Kind) error {
+	var ge *netguard.Error
+	if !errors.As(err, &ge) {
+		return err
+	}
+	k := shapeKind
+	if ge.Forbidden {
+		k = KindForbidden
+	}
+	return newError(k, ge.Details, ge.Err)
 }
 
 func (f *Fetcher) fetch(ctx context.Context, u *url.URL) (Preview, error) {
@@ -330,8 +331,7 @@ func (f *Fetcher) classify(ctx, tctx context.Context, err error) error {
 	if errors.As(err, &pe) {
 		return pe
 	}
-	var fe *forbiddenAddrError
-	if errors.As(err, &fe) {
+	if netguard.Refused(err) {
 		return newError(KindForbidden, "target address is not allowed", err)
 	}
 	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {

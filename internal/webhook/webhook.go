@@ -2,9 +2,9 @@
 // Standard Webhooks style: a JSON message {type, timestamp, data} POSTed
 // with the headers webhook-id, webhook-timestamp and webhook-signature
 // ("v1,<base64 HMAC-SHA256 of id.timestamp.body>"). Connections go through
-// the link previews' address policy (linkpreview.Guard), so a target that
-// is, or resolves to, an internal address is refused when it is dialled,
-// whatever it resolved to when it was registered. It knows nothing of
+// the address policy link previews use too (netguard.Guard), so a target
+// that is, or resolves to, an internal address is refused when it is
+// dialled, whatever it resolved to when it was registered. It knows nothing of
 // HTTP servers or the database.
 package webhook
 
@@ -24,7 +24,7 @@ import (
 
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
-	"github.com/plazahq/plaza/internal/linkpreview"
+	"github.com/plazahq/plaza/internal/netguard"
 )
 
 // The events an endpoint may subscribe to, and the ping its test sends.
@@ -107,9 +107,9 @@ func (s *Sender) CheckTarget(raw string) error {
 		return fmt.Errorf("%w: not an absolute URL", ErrBadTarget)
 	}
 	if err := s.guard.CheckURL(u); err != nil {
-		var pe *linkpreview.Error
-		if errors.As(err, &pe) {
-			return fmt.Errorf("%w: %s", ErrBadTarget, pe.Details)
+		var ge *netguard.Error
+		if errors.As(err, &ge) {
+			return fmt.Errorf("%w: %s", ErrBadTarget, ge.Details)
 		}
 		return fmt.Errorf("%w: %v", ErrBadTarget, err)
 	}
@@ -118,7 +118,7 @@ func (s *Sender) CheckTarget(raw string) error {
 
 // Sender POSTs signed messages. It is safe for concurrent use.
 type Sender struct {
-	guard     *linkpreview.Guard
+	guard     *netguard.Guard
 	client    *http.Client
 	userAgent string
 }
@@ -128,7 +128,7 @@ type Sender struct {
 const DefaultTimeout = 10 * time.Second
 
 // NewSender builds a Sender whose connections go through guard.
-func NewSender(guard *linkpreview.Guard, timeout time.Duration, userAgent string) *Sender {
+func NewSender(guard *netguard.Guard, timeout time.Duration, userAgent string) *Sender {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
@@ -179,7 +179,7 @@ func (s *Sender) Send(ctx context.Context, target string, secret []byte, id stri
 	req.Header.Set(standardwebhooks.HeaderWebhookSignature, sig)
 	resp, err := s.client.Do(req)
 	if err != nil {
-		if linkpreview.Refused(err) {
+		if netguard.Refused(err) {
 			return Result{Err: fmt.Errorf("%w: the address is not allowed", ErrBadTarget)}
 		}
 		return Result{Err: errors.New(describe(err))}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plazahq/plaza/internal/linkpreview"
+	"github.com/plazahq/plaza/internal/netguard"
 )
 
 // The test vector the Standard Webhooks specification publishes.
@@ -72,7 +72,7 @@ func TestSend(t *testing.T) {
 		hosts:  map[string]string{"hooks.example": "203.0.113.7", "inside.example": "10.1.2.3"},
 		routes: map[string]string{"203.0.113.7:" + port: srv.Listener.Addr().String()},
 	}
-	s := NewSender(linkpreview.NewGuard(linkpreview.GuardConfig{Resolver: fn, Dial: fn.dial(t)}), time.Second, "test")
+	s := NewSender(netguard.New(netguard.Config{Resolver: fn, Dial: fn.dial(t)}), time.Second, "test")
 	ts := time.Unix(1700000000, 0)
 	res := s.Send(context.Background(), "http://hooks.example:"+port+"/in", secret, "msg_1", ts, []byte(`{"a":1}`))
 	if !res.OK() || res.StatusCode != 200 {

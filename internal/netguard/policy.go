@@ -1,4 +1,4 @@
-package linkpreview
+package netguard
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// blocked4 are the IPv4 ranges a preview may never reach: they lead to this
+// blocked4 are the IPv4 ranges a guarded request may never reach: they lead to this
 // machine, to the local network, or nowhere on the public Internet.
 // Documentation ranges (192.0.2/24, 198.51.100/24, 203.0.113/24) are not
 // listed: they are routed nowhere, so they cannot reach anything internal,
@@ -51,7 +51,7 @@ var (
 	mapped4 = netip.MustParsePrefix("::ffff:0:0/96")
 )
 
-// Allowed reports whether a preview may connect to addr. It refuses
+// Allowed reports whether a guarded request may connect to addr. It refuses
 // loopback, private (RFC 1918), carrier-grade NAT, link-local, unique-local,
 // site-local, multicast, unspecified, reserved and benchmarking addresses,
 // in both families; IPv4-mapped IPv6 addresses (::ffff:127.0.0.1) are judged

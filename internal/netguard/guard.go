@@ -1,4 +1,16 @@
-package linkpreview
+// Package netguard is the address policy of every request Plaza sends on
+// someone else's say-so: link previews fetch what anonymous callers name,
+// webhooks post where admins said. Either could otherwise be pointed at
+// this machine, the local network or a cloud metadata service.
+//
+// The policy applies at three points: the URL's host as written (every
+// spelling of an address, see parseHost), each address a name resolves to
+// before dialling, and (with the default dialer) the address the socket is
+// about to connect to, in net.Dialer.Control, so DNS rebinding cannot slip
+// a second answer in between. The package knows only URLs, addresses,
+// resolving and dialling, so that what needs the policy (webhooks, and the
+// models through them) does not link the preview fetcher.
+package netguard
 
 import (
 	"context"
@@ -13,9 +25,27 @@ import (
 	"time"
 )
 
-// GuardConfig configures a Guard. The zero value applies the policy with
-// the system resolver and a plain dialer.
-type GuardConfig struct {
+// Defaults of Config.
+const (
+	DefaultDialTimeout = 10 * time.Second
+	DefaultRefusalTTL  = time.Minute
+)
+
+// Resolver looks up a host's addresses; *net.Resolver is one.
+type Resolver interface {
+	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
+}
+
+// Cache is where refusals are remembered for a short while. Keys are
+// opaque and never hold a URL or host in clear.
+type Cache interface {
+	Get(ctx context.Context, key string) ([]byte, bool, error)
+	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
+}
+
+// Config configures a Guard. The zero value applies the policy with the
+// system resolver and a plain dialer.
+type Config struct {
 	// AllowPrivate lifts the address policy, for tests and intranets.
 	AllowPrivate bool
 	// Resolver resolves host names. Default net.DefaultResolver.
@@ -26,27 +56,26 @@ type GuardConfig struct {
 	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// DialTimeout bounds the default dialer's connect. Default 10 s.
 	DialTimeout time.Duration
-	// RefusalCache, if set, remembers refused host names for RefusalTTL.
+	// RefusalCache, if set, remembers refused host names for RefusalTTL
+	// (default 1 min), so repeated attempts skip DNS.
 	RefusalCache Cache
 	RefusalTTL   time.Duration
 }
 
-// Guard is the address policy of every request Plaza sends on someone
-// else's say-so (link previews, webhooks): a URL check before anything
-// touches the network, and a dialer that resolves, checks every address
-// and connects to the checked address itself. It is safe for concurrent
-// use.
+// Guard is the policy as a URL check before anything touches the network,
+// and a dialer that resolves, checks every address and connects to the
+// checked address itself. It is safe for concurrent use.
 type Guard struct {
-	cfg      GuardConfig
+	cfg      Config
 	resolver Resolver
 	dial     func(ctx context.Context, network, addr string) (net.Conn, error)
-	dialer   *net.Dialer // the default dialer, when GuardConfig.Dial is nil
+	dialer   *net.Dialer // the default dialer, when Config.Dial is nil
 }
 
-// NewGuard builds a Guard, filling in defaults.
-func NewGuard(cfg GuardConfig) *Guard {
+// New builds a Guard, filling in defaults.
+func New(cfg Config) *Guard {
 	if cfg.DialTimeout <= 0 {
-		cfg.DialTimeout = DefaultTimeout
+		cfg.DialTimeout = DefaultDialTimeout
 	}
 	if cfg.RefusalTTL <= 0 {
 		cfg.RefusalTTL = DefaultRefusalTTL
@@ -65,50 +94,68 @@ func NewGuard(cfg GuardConfig) *Guard {
 	return g
 }
 
-// CheckURL checks an absolute URL before any connection: http(s), a host,
-// no credentials, a valid port, and a host that is not a refused address
-// (however spelled) or a localhost name. Failures are *Error values:
-// KindBadURL for the URL's shape, KindForbidden for a refused address.
-func (g *Guard) CheckURL(u *url.URL) error { return g.checkURL(u, KindBadURL) }
-
-// Refused reports whether err (from DialContext, or a client request that
-// used it) is the address policy refusing a connection.
-func Refused(err error) bool {
-	var fe *forbiddenAddrError
-	var pe *Error
-	return errors.As(err, &fe) || (errors.As(err, &pe) && pe.Kind == KindForbidden)
+// Error is a URL the guard refuses before any connection. Details is safe
+// to show to whoever supplied the URL: it never holds an address the host
+// resolved to. Err, when set, is the cause, for logs only.
+type Error struct {
+	// Forbidden is set when the host is a refused address (however
+	// spelled) or a localhost name, and clear when the URL's shape is at
+	// fault: callers answer the two differently.
+	Forbidden bool
+	Details   string
+	Err       error
 }
 
-// checkURL applies the rules every hop must pass: http(s), a host, no
-// credentials, a valid port, and a host that is not a refused address or
-// localhost name. Scheme and shape problems are reported as shapeKind (bad
-// URL for the request, forbidden for a redirect).
-func (g *Guard) checkURL(u *url.URL, shapeKind Kind) error {
+func (e *Error) Error() string {
+	msg := "address guard: " + e.Details
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+func badURL(details string, cause error) *Error { return &Error{Details: details, Err: cause} }
+
+// CheckURL checks an absolute URL before any connection: http(s), a host,
+// no credentials, a valid port, and a host that is not a refused address
+// (however spelled) or a localhost name. Failures are *Error values.
+func (g *Guard) CheckURL(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return newError(shapeKind, "only http and https URLs are supported", nil)
+		return badURL("only http and https URLs are supported", nil)
 	}
 	if u.Opaque != "" || u.Host == "" {
-		return newError(shapeKind, "URL has no host", nil)
+		return badURL("URL has no host", nil)
 	}
 	if u.User != nil {
-		return newError(shapeKind, "URL must not contain credentials", nil)
+		return badURL("URL must not contain credentials", nil)
 	}
 	if p := u.Port(); p != "" {
 		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return newError(shapeKind, "invalid port", nil)
+			return badURL("invalid port", nil)
 		}
 	}
 	h, err := parseHost(u.Hostname())
 	if err != nil {
-		return newError(shapeKind, "invalid host", err)
+		return badURL("invalid host", err)
 	}
 	if g.cfg.AllowPrivate {
 		return nil
 	}
 	if isLocalName(h.name) || (h.addr.IsValid() && !Allowed(h.addr)) {
-		return newError(KindForbidden, "target address is not allowed", nil)
+		return &Error{Forbidden: true, Details: "target address is not allowed"}
 	}
 	return nil
+}
+
+// Refused reports whether err (from CheckURL, DialContext, or a client
+// request that used it) is the address policy refusing a target.
+func Refused(err error) bool {
+	var fe *forbiddenAddrError
+	var ge *Error
+	return errors.As(err, &fe) || (errors.As(err, &ge) && ge.Forbidden)
 }
 
 // forbiddenAddrError is a dial refused by the address policy.
@@ -192,6 +239,9 @@ func (g *Guard) DialContext(ctx context.Context, network, addr string) (net.Conn
 	return nil, lastErr
 }
 
+// refusalKey keeps the prefix refusals were stored under before the guard
+// had a package of its own, so a cache shared across an upgrade still
+// finds them.
 func refusalKey(host string) string {
 	sum := sha256.Sum256([]byte(host))
 	return "linkpreview:refused:" + hex.EncodeToString(sum[:])

@@ -1,4 +1,4 @@
-package linkpreview
+package netguard
 
 import (
 	"context"

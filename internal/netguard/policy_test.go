@@ -1,4 +1,4 @@
-package linkpreview
+package netguard
 
 import (
 	"net/netip"
@@ -131,10 +131,10 @@ func TestControl(t *testing.T) {
 		}
 	}
 	// The default dialer carries the hook unless private targets are allowed.
-	if f := New(Config{}); f.guard.dialer == nil || f.guard.dialer.Control == nil {
+	if g := New(Config{}); g.dialer == nil || g.dialer.Control == nil {
 		t.Error("default dialer has no Control hook")
 	}
-	if f := New(Config{AllowPrivate: true}); f.guard.dialer == nil || f.guard.dialer.Control != nil {
+	if g := New(Config{AllowPrivate: true}); g.dialer == nil || g.dialer.Control != nil {
 		t.Error("AllowPrivate dialer still has the Control hook")
 	}
 }
