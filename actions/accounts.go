@@ -33,7 +33,7 @@ type DeleteAccountInput struct {
 // deletes the last active super admin.
 func (a *Actions) DeleteAccount(ctx context.Context, who *auth.Principal, in DeleteAccountInput) error {
 	self := who != nil && who.UserID == in.UserID
-	if !self {
+	if !self && policy.HoldsPower(who, policy.DeleteAccount) {
 		audit.Keep(ctx, nil) // staff deleting someone's account, allowed or not
 	}
 	return a.change(ctx, who, "user", in.UserID, func(ctx context.Context) error {
@@ -49,6 +49,9 @@ func (a *Actions) DeleteAccount(ctx context.Context, who *auth.Principal, in Del
 			return err
 		}
 		if self {
+			if in.Password == "" {
+				return &InvalidError{Field: "password", Reason: "password is required to delete your own account"}
+			}
 			if err := checkOwnPassword(target, in.Password); err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
@@ -60,7 +61,7 @@ func (h ChangePassword) Handle(c echo.Context) error {
 // throttle for the user's email.
 func (h ChangePassword) checkCurrent(ctx context.Context, u *models.User, password string) error {
 	if u.PasswordHash == nil {
-		return errNoPassword
+		return actions.ErrNoPassword
 	}
 	m, err := meterFrom(ctx)
 	if err != nil {
@@ -75,5 +76,5 @@ func (h ChangePassword) checkCurrent(ctx context.Context, u *models.User, passwo
 	if err := m.Take(ctx, u.Email, 1); err != nil {
 		return err
 	}
-	return errWrongPassword
+	return actions.ErrWrongPassword
 }

@@ -6,12 +6,12 @@ import (
 	"net/http"
 	"net/mail"
 	"net/url"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
@@ -36,6 +36,7 @@ type UserStore interface {
 // 422, 423 (another admin's edit lock), 429.
 type Users struct {
 	Store    UserStore
+	Actions  *actions.Actions
 	Sessions Sessions
 	// Blocks refuses registrations with an email under a blocked domain.
 	Blocks BlockCheck
@@ -217,22 +218,13 @@ func passwordIssue(password, email string) *api.Issue {
 }
 
 // Update answers PUT /api/users/{id}: name, bio, location, image,
-// profile_public, each optional, at least one. The user itself or a holder
-// of users:manage; the latter's change to someone else is audited and
-// waits for another admin's edit lock.
+// profile_public, each optional, at least one, through the profile action:
+// the user itself, or staff who may (audited, waiting for another admin's
+// edit lock).
 func (h Users) Update(c echo.Context) error {
 	id, err := pathID(c)
 	if err != nil {
 		return err
-	}
-	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
-	self := p.UserID == id
-	if !self && !p.Can(auth.PermUsersManage) {
-		return api.ErrForbidden
-	}
-	if !self {
-		keepAudit(ctx, nil)
 	}
 	var req api.ProfileUpdate
 	if err := decodeJSON(c, &req); err != nil {
@@ -242,33 +234,13 @@ func (h Users) Update(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var after *models.User
-	err = h.change(ctx, p, id, func(ctx context.Context) error {
-		before, err := h.Store.UserByID(ctx, id)
-		if err != nil {
-			return err
-		}
-		if after, err = h.Store.UpdateProfile(ctx, id, ch); err != nil {
-			return err
-		}
-		if !self {
-			keepAudit(ctx, profileDiff(before, after))
-		}
-		return nil
-	})
+	ctx := c.Request().Context()
+	p := auth.PrincipalFrom(ctx)
+	after, err := h.Actions.EditProfile(ctx, p, id, ch)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, userRecord(after, p))
-}
-
-// change runs fn as one change; an admin's change to someone else's
-// account first checks that no other admin holds its edit lock.
-func (h Users) change(ctx context.Context, p *auth.Principal, id int64, fn func(ctx context.Context) error) error {
-	if p.UserID == id {
-		return h.Store.Change(ctx, fn)
-	}
-	return h.Store.ChangeLocked(ctx, "user", itoa(id), p.UserID, fn)
 }
 
 func checkProfileUpdate(req api.ProfileUpdate) (models.ProfileChange, error) {
@@ -325,22 +297,6 @@ func imageIssue(image string) *api.Issue {
 	return &is
 }
 
-// profileDiff is the audit entry's before and after of the changed fields.
-func profileDiff(before, after *models.User) map[string]any {
-	b, a := map[string]any{}, map[string]any{}
-	diff := func(field string, x, y any) {
-		if x != y {
-			b[field], a[field] = x, y
-		}
-	}
-	diff("name", deref(before.Name), deref(after.Name))
-	diff("bio", before.Bio, after.Bio)
-	diff("location", before.Location, after.Location)
-	diff("image", deref(before.Image), deref(after.Image))
-	diff("profile_public", before.ProfilePublic, after.ProfilePublic)
-	return map[string]any{"before": b, "after": a}
-}
-
 func deref(s *string) string {
 	if s == nil {
 		return ""
@@ -348,83 +304,26 @@ func deref(s *string) string {
 	return *s
 }
 
-// Delete answers DELETE /api/users/{id}. Deleting one's own account takes
-// {password} and ends one's session; a holder of users:manage deletes
-// someone else's without one (audited). Only a super admin deletes a super
-// admin, and nobody the last active one.
+// Delete answers DELETE /api/users/{id} through the account deletion
+// action: one's own takes {password} and ends one's session; staff who may
+// delete someone else's need a fresh confirmation (audited).
 func (h Users) Delete(c echo.Context) error {
 	id, err := pathID(c)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
-	self := p.UserID == id
-	if !self && !p.Can(auth.PermUsersManage) {
-		return api.ErrForbidden
-	}
-	if !self {
-		keepAudit(ctx, nil)
-	}
 	var req api.AccountDeletion
 	if err := decodeOptionalJSON(c, &req); err != nil {
 		return err
 	}
-	if self && req.Password == "" {
-		return api.Invalid(api.FieldIssue("password", "too_small", "password is required to delete your own account"))
+	ctx := c.Request().Context()
+	p := auth.PrincipalFrom(ctx)
+	in := actions.DeleteAccountInput{UserID: id, Password: req.Password}
+	if p != nil && p.Via == auth.ViaSession {
+		in.EndSession = h.Sessions.Destroy
 	}
-	err = h.change(ctx, p, id, func(ctx context.Context) error {
-		if err := h.mayDelete(ctx, p, id, req.Password); err != nil {
-			return err
-		}
-		if err := h.Store.DeleteUserAccount(ctx, id); err != nil {
-			return err
-		}
-		if self && p.Via == auth.ViaSession {
-			return h.Sessions.Destroy(ctx)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := h.Actions.DeleteAccount(ctx, p, in); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, api.Deleted{Deleted: true, ID: itoa(id)})
-}
-
-var (
-	errWrongPassword  = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "The password is not correct"}
-	errNoPassword     = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "This account has no password to confirm with (it signs in through a provider); an administrator can delete it"}
-	errSuperOnly      = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "Only a super admin can delete a super admin"}
-	errLastSuperAdmin = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "The last active super admin cannot be deleted"}
-)
-
-// mayDelete checks the deletion's conditions inside its change: one's own
-// password, and the super admins' rules.
-func (h Users) mayDelete(ctx context.Context, p *auth.Principal, id int64, password string) error {
-	target, err := h.Store.UserByID(ctx, id)
-	if err != nil {
-		return err
-	}
-	if p.UserID == id {
-		if target.PasswordHash == nil {
-			return errNoPassword
-		}
-		if err := auth.CheckPassword(password, *target.PasswordHash); errors.Is(err, auth.ErrBadPassword) {
-			return errWrongPassword
-		} else if err != nil {
-			return err
-		}
-	}
-	roles, err := h.Store.UserRoles(ctx, id)
-	if err != nil || !slices.Contains(roles, auth.RoleSuperAdmin) {
-		return err
-	}
-	if !p.Can(auth.PermAdminSuper) {
-		return errSuperOnly
-	}
-	others, err := h.Store.OtherActiveSuperAdmins(ctx, id)
-	if err == nil && others == 0 {
-		return errLastSuperAdmin
-	}
-	return err
 }

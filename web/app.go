@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/markbates/goth"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/analytics"
@@ -127,6 +128,7 @@ func newHandlers(d Deps) handlerSet {
 	health := handlers.Health{DB: d.Store, Version: d.Version, Started: d.Started, Now: d.Now}
 	providers := oauthProviderList(d.OAuthProviders, d.Config.PublicAppURL)
 	factor := handlers.SecondFactor{Store: d.Store, Box: auth.NewSecretBox(d.Config.JWTSecret), Now: d.Now}
+	acts := actions.New(d.Store, policyOf(d), []byte(d.Config.JWTSecret))
 	signIn := handlers.SignIn{Users: d.Store, Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
 	return handlerSet{
 		health:     health,
@@ -141,8 +143,8 @@ func newHandlers(d Deps) handlerSet {
 		tokens:     handlers.Tokens{Store: d.Store, Secret: []byte(d.Config.JWTSecret), Now: d.Now},
 		audit:      handlers.AuditLogs{Store: d.Store, Log: d.Logger, Now: d.Now},
 		locks:      handlers.Locks{Store: d.Store},
-		adminUsers: handlers.AdminUsers{Store: d.Store, Started: d.Started, Now: d.Now, Database: d.Store.Dialect()},
-		v1Users:    handlers.V1Users{Store: d.Store, Reasons: handlers.ModerationReasons{Store: d.Store}, Now: d.Now},
+		adminUsers: handlers.AdminUsers{Store: d.Store, Actions: acts, Started: d.Started, Now: d.Now, Database: d.Store.Dialect()},
+		v1Users:    handlers.V1Users{Store: d.Store, Actions: acts, Reasons: handlers.ModerationReasons{Store: d.Store}, Now: d.Now},
 		v1Posts:    handlers.V1Posts{Store: d.Store, Reasons: handlers.ModerationReasons{Store: d.Store}},
 		flags:      handlers.FeatureFlags{Store: d.Store, Cache: d.Flags},
 		reasons:    handlers.ModerationReasons{Store: d.Store},
@@ -158,7 +160,7 @@ func newHandlers(d Deps) handlerSet {
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},
 		static:     echo.StaticDirectoryHandler(d.Static, false),
 		search:     handlers.Search{Store: d.Store},
-		users:      handlers.Users{Store: d.Store, Sessions: d.Sessions, Blocks: blockCheck(d)},
+		users:      handlers.Users{Store: d.Store, Actions: acts, Sessions: d.Sessions, Blocks: blockCheck(d)},
 		blocks:     handlers.Blocks{Store: d.Store, Now: d.Now},
 		posts:      handlers.Posts{Store: d.Store},
 		sessions:   handlers.UserSessions{Store: d.Store, Sessions: d.Sessions},

@@ -249,3 +249,11 @@ func (e *ForbiddenError) Error() string { return string(e.Action) + " needs " + 
 type UnknownActionError struct{ Action Action }
 
 func (e *UnknownActionError) Error() string { return "no policy rule for " + string(e.Action) }
+
+// HoldsPower reports whether who holds the staff permission action a asks
+// for acting on someone else's resource: its attempts at that are admin
+// actions, audited whether allowed or not.
+func HoldsPower(who *auth.Principal, a Action) bool {
+	r := Table[a]
+	return r.Permission != "" && who.Can(r.Permission)
+}
