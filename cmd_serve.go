@@ -116,6 +116,11 @@ func firstStart(ctx context.Context, store *models.Store, cfg config.Config) (*f
 	} else {
 		a.password = ""
 	}
+	// Configuration checked ADMIN_PASSWORD against ADMIN_EMAIL; this
+	// checks it against the address the admin really gets.
+	if err := auth.CheckNewPassword(password, a.email); err != nil {
+		return nil, fmt.Errorf("ADMIN_PASSWORD: %w", err)
+	}
 	hash, err := auth.HashPassword(password)
 	if err != nil {
 		return nil, err

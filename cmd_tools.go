@@ -110,7 +110,7 @@ func (e env) user(ctx context.Context, args []string) int {
 	var email, password, role, name, username string
 	code, ok := e.parse("user create", "--email E --password P [flags]\n\nAdds a user.", args[1:], func(fs *flag.FlagSet) {
 		fs.StringVar(&email, "email", "", "email address (required)")
-		fs.StringVar(&password, "password", "", "password, at least 8 characters (required)")
+		fs.StringVar(&password, "password", "", fmt.Sprintf("password, %d to %d characters, not a common one (required)", auth.MinPasswordLen, auth.MaxPasswordLen))
 		fs.StringVar(&role, "role", models.RoleUser, "user, moderator, admin or super_admin")
 		fs.StringVar(&name, "name", "", "display name")
 		fs.StringVar(&username, "username", "", "username (default: from the email)")
@@ -176,11 +176,14 @@ func (e env) resetTwoFactor(ctx context.Context, args []string) int {
 }
 
 func checkUserFlags(email, password, role string) string {
+	var weak *auth.PasswordRuleError
 	switch {
 	case !strings.Contains(email, "@"):
 		return "--email is required and must be an email address"
-	case len(password) < auth.MinPasswordLen:
+	case password == "":
 		return fmt.Sprintf("--password is required and must have at least %d characters", auth.MinPasswordLen)
+	case errors.As(auth.CheckNewPassword(password, email), &weak):
+		return "--password " + weak.Reason
 	case !slices.Contains(roleNames, role):
 		return "--role must be one of " + strings.Join(roleNames, ", ")
 	}

@@ -198,6 +198,8 @@ func TestUsageErrors(t *testing.T) {
 		{"user without subcommand", []string{"user"}},
 		{"user without email", []string{"user", "create", "--password", "longenough"}},
 		{"user short password", []string{"user", "create", "--email", "a@b.c", "--password", "short"}},
+		{"user common password", []string{"user", "create", "--email", "a@b.c", "--password", "password123"}},
+		{"user password is the email", []string{"user", "create", "--email", "someone@b.c", "--password", "someone@b.c"}},
 		{"user bad role", []string{"user", "create", "--email", "a@b.c", "--password", "longenough", "--role", "king"}},
 		{"backup extra argument", []string{"backup", "now"}},
 	}

@@ -251,7 +251,7 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 	pool := web.NewQuotePool(rt.Config.Quotes, poolLog)
 	pool.Start(ctx)
 	rt.onClose(pool.Close) // cancels a fetch in flight
-	d.OAuthProviders = auth.OAuthProviders(rt.Config.Providers, rt.Config.PublicAppURL)
+	d.OAuthProviders = auth.OAuthProviders(auth.ProviderKeys(rt.Config.Providers), rt.Config.PublicAppURL)
 	d.Quotes = pool
 	return d, nil
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -426,7 +425,7 @@ func TestOAuthProvidersListed(t *testing.T) {
 	})
 	t.Run("enabled by env keys", func(t *testing.T) {
 		app := apptest.New(t, dbtest.Open(t, "sqlite"), func(d *web.Deps) {
-			d.OAuthProviders = auth.OAuthProviders(config.Providers{GitHubKey: "k", GitHubSecret: "s", DiscordKey: "k", DiscordSecret: "s"}, d.Config.PublicAppURL)
+			d.OAuthProviders = auth.OAuthProviders(auth.ProviderKeys{GitHubKey: "k", GitHubSecret: "s", DiscordKey: "k", DiscordSecret: "s"}, d.Config.PublicAppURL)
 		})
 		res := apptest.Do(t, app, "GET", "/api/auth/providers", nil)
 		var got map[string]map[string]string

@@ -7,7 +7,6 @@ import (
 	"net/mail"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -49,7 +48,6 @@ const (
 	maxLocationLen = 100
 	maxImageLen    = 2048
 	maxEmailLen    = 254
-	maxPasswordLen = 256
 )
 
 // List answers GET /api/users?limit&offset: public profiles of users who
@@ -194,26 +192,26 @@ func validEmail(email string) bool {
 	return strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
 }
 
-// passwordIssue refuses a password shorter than 8 characters, absurdly
-// long, one of the most common passwords, or the email itself.
+// passwordIssue answers a missing password, or one auth.CheckNewPassword
+// refuses (too short or long, one of the most common passwords, the email
+// itself), as an issue on the password field.
 func passwordIssue(password, email string) *api.Issue {
-	n := utf8.RuneCountInString(password)
-	local, _, _ := strings.Cut(strings.ToLower(email), "@")
-	var is api.Issue
-	switch {
-	case password == "":
-		is = api.FieldIssue("password", "too_small", "password is required")
-	case n < auth.MinPasswordLen:
-		is = api.FieldIssue("password", "too_small", "password must be at least 8 characters")
-	case n > maxPasswordLen:
-		is = api.FieldIssue("password", "too_big", "password must be at most 256 characters")
-	case auth.IsCommonPassword(password):
-		is = api.FieldIssue("password", "custom", "this password is among the most common ones; choose another")
-	case strings.EqualFold(password, email) || strings.EqualFold(password, local):
-		is = api.FieldIssue("password", "custom", "password must not be your email")
-	default:
+	if password == "" {
+		is := api.FieldIssue("password", "too_small", "password is required")
+		return &is
+	}
+	var weak *auth.PasswordRuleError
+	if !errors.As(auth.CheckNewPassword(password, email), &weak) {
 		return nil
 	}
+	code := "custom"
+	switch weak.Rule {
+	case auth.PasswordTooShort:
+		code = "too_small"
+	case auth.PasswordTooLong:
+		code = "too_big"
+	}
+	is := api.FieldIssue("password", code, weak.Error())
 	return &is
 }
 

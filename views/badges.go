@@ -1,6 +1,10 @@
 package views
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/plazahq/plaza/api"
+)
 
 // badgeClass is the colour of a state's badge, the same on every page.
 func badgeClass(state string) string {
@@ -11,7 +15,7 @@ func badgeClass(state string) string {
 		return "badge-danger"
 	case "hidden", "flagged", "pending", "open", "scheduled", "warning":
 		return "badge-warning"
-	case "queued", "running", "sending", "moderator", "admin", "super_admin":
+	case "queued", "running", "sending", api.RoleModerator, api.RoleAdmin, api.RoleSuperAdmin:
 		return "badge-accent"
 	}
 	return "badge-neutral"

@@ -73,7 +73,7 @@ func BlocksPage(l BlockList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, "admin:write") {
+			if ViewerCan(ctx, api.PermAdminWrite) {
 				templ_7745c5c3_Err = blockForm().Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -469,7 +469,7 @@ func BlockTable(l BlockList) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if ViewerCan(ctx, "admin:delete") {
+				if ViewerCan(ctx, api.PermAdminDelete) {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<button type=\"button\" class=\"btn btn-danger btn-sm\" data-dialog-open=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -518,7 +518,7 @@ func BlockTable(l BlockList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, "admin:delete") {
+			if ViewerCan(ctx, api.PermAdminDelete) {
 				for _, b := range l.Blocks {
 					templ_7745c5c3_Err = blockDeleteDialog(b).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {

@@ -85,7 +85,7 @@ func DashboardPage(d Dashboard) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, "posts:moderate") && ConsoleHas("moderation") {
+			if ViewerCan(ctx, api.PermPostsModerate) && ConsoleHas("moderation") {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<a href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

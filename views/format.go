@@ -38,7 +38,7 @@ func avatarURL(seed string) string {
 // roleLabel is how a role reads in the console.
 func roleLabel(role string) string {
 	switch role {
-	case "super_admin":
+	case api.RoleSuperAdmin:
 		return "Super admin"
 	case "":
 		return "User"

@@ -470,7 +470,7 @@ func postRow(p api.V1Post) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, "admin:read") {
+		if ViewerCan(ctx, api.PermAdminRead) {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "<a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -735,7 +735,7 @@ func postDecision(p api.V1Post) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, "admin:delete") {
+		if ViewerCan(ctx, api.PermAdminDelete) {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "<button type=\"button\" class=\"btn btn-sm btn-danger\" data-key=\"d\" aria-keyshortcuts=\"d\" data-dialog-open=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1045,7 +1045,7 @@ func bulkPosts() templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if ViewerCan(ctx, "admin:delete") {
+				if ViewerCan(ctx, api.PermAdminDelete) {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, "<option value=\"delete\">Delete</option>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err

@@ -27,28 +27,28 @@ type NavGroup struct {
 func ConsoleNav(v Viewer) []NavGroup {
 	all := []NavGroup{
 		{Label: "Community", Items: []NavItem{
-			{Key: "users", Label: "Users", Href: api.PathConsoleUsers, Permission: "admin:read"},
-			{Key: "moderation", Label: "Moderation queue", Href: api.PathConsoleModeration, Permission: "posts:moderate"},
+			{Key: "users", Label: "Users", Href: api.PathConsoleUsers, Permission: api.PermAdminRead},
+			{Key: "moderation", Label: "Moderation queue", Href: api.PathConsoleModeration, Permission: api.PermPostsModerate},
 		}},
 		{Label: "Insight", Items: []NavItem{
-			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole, Permission: "posts:moderate"},
-			{Key: "reports", Label: "Reports", Href: api.PathConsoleReports, Permission: "admin:read"},
+			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole, Permission: api.PermPostsModerate},
+			{Key: "reports", Label: "Reports", Href: api.PathConsoleReports, Permission: api.PermAdminRead},
 		}},
 		{Label: "Operations", Items: []NavItem{
-			{Key: "system", Label: "Jobs and backups", Href: api.PathConsoleSystem, Permission: "admin:read"},
-			{Key: "broadcasts", Label: "Broadcasts", Href: api.PathConsoleBroadcasts, Permission: "admin:read"},
-			{Key: "flags", Label: "Feature flags", Href: api.PathConsoleFlags, Permission: "admin:read"},
-			{Key: "webhooks", Label: "Webhooks", Href: api.PathConsoleWebhooks, Permission: "admin:read"},
+			{Key: "system", Label: "Jobs and backups", Href: api.PathConsoleSystem, Permission: api.PermAdminRead},
+			{Key: "broadcasts", Label: "Broadcasts", Href: api.PathConsoleBroadcasts, Permission: api.PermAdminRead},
+			{Key: "flags", Label: "Feature flags", Href: api.PathConsoleFlags, Permission: api.PermAdminRead},
+			{Key: "webhooks", Label: "Webhooks", Href: api.PathConsoleWebhooks, Permission: api.PermAdminRead},
 		}},
 		{Label: "Security", Items: []NavItem{
-			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit, Permission: "admin:read"},
-			{Key: "tokens", Label: "API tokens", Href: api.PathConsoleTokens, Permission: "admin:super"},
-			{Key: "blocks", Label: "Blocks", Href: api.PathConsoleBlocks, Permission: "admin:read"},
+			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit, Permission: api.PermAdminRead},
+			{Key: "tokens", Label: "API tokens", Href: api.PathConsoleTokens, Permission: api.PermAdminSuper},
+			{Key: "blocks", Label: "Blocks", Href: api.PathConsoleBlocks, Permission: api.PermAdminRead},
 		}},
 		{Label: "Tools", Items: []NavItem{
-			{Key: "inbox", Label: "Inbox", Href: api.PathConsoleInbox, Permission: "posts:moderate"},
-			{Key: "api-docs", Label: "API reference", Href: api.PathAPIDocs, Permission: "posts:moderate"},
-			{Key: "og-viewer", Label: "Social image viewer", Href: api.PathOGViewer, Permission: "posts:moderate"},
+			{Key: "inbox", Label: "Inbox", Href: api.PathConsoleInbox, Permission: api.PermPostsModerate},
+			{Key: "api-docs", Label: "API reference", Href: api.PathAPIDocs, Permission: api.PermPostsModerate},
+			{Key: "og-viewer", Label: "Social image viewer", Href: api.PathOGViewer, Permission: api.PermPostsModerate},
 		}},
 	}
 	var out []NavGroup
@@ -69,7 +69,7 @@ func ConsoleNav(v Viewer) []NavGroup {
 // ConsoleHas reports whether the console has the page key, for links
 // between pages: none may lead to a page that is not there.
 func ConsoleHas(key string) bool {
-	for _, g := range ConsoleNav(Viewer{Permissions: []string{"admin:super"}}) {
+	for _, g := range ConsoleNav(Viewer{Permissions: []string{api.PermAdminSuper}}) {
 		for _, it := range g.Items {
 			if it.Key == key {
 				return true

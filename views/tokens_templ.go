@@ -17,7 +17,7 @@ type TokenList struct {
 
 // tokenPermissions are the permissions a token may carry, as the create
 // form offers them.
-var tokenPermissions = []string{"admin:read", "admin:write", "admin:delete", "admin:super", "users:manage", "posts:moderate"}
+var tokenPermissions = []string{api.PermAdminRead, api.PermAdminWrite, api.PermAdminDelete, api.PermAdminSuper, api.PermUsersManage, api.PermPostsModerate}
 
 // TokensPage is the API tokens page: the list, the create dialog and the
 // place a new token is shown its one time.

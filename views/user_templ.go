@@ -171,7 +171,7 @@ func UserLive(p UserPage) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, "admin:write") {
+		if ViewerCan(ctx, api.PermAdminWrite) {
 			templ_7745c5c3_Err = userEditDialog(p).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -297,7 +297,7 @@ func userSummary(p UserPage) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, "admin:write") {
+		if ViewerCan(ctx, api.PermAdminWrite) {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<div class=\"flex flex-wrap gap-2\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1209,15 +1209,15 @@ func userEditDialog(p UserPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = option("user", "User", u.Role).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = option(api.RoleUser, "User", u.Role).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = option("moderator", "Moderator", u.Role).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = option(api.RoleModerator, "Moderator", u.Role).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = option("admin", "Admin", u.Role).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = option(api.RoleAdmin, "Admin", u.Role).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

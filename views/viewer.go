@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"time"
+
+	"github.com/plazahq/plaza/api"
 )
 
 // Viewer is the signed-in person a console page is drawn for: who they are
@@ -20,7 +22,7 @@ type Viewer struct {
 // Can reports whether the viewer holds perm; admin:super holds every
 // admin permission, as it does for the routes.
 func (v Viewer) Can(perm string) bool {
-	return slices.Contains(v.Permissions, perm) || slices.Contains(v.Permissions, "admin:super")
+	return slices.Contains(v.Permissions, perm) || slices.Contains(v.Permissions, api.PermAdminSuper)
 }
 
 // Label is how the header names the viewer.

@@ -47,7 +47,7 @@ func text(sel *goquery.Selection) string {
 }
 
 // staff is the moderator pages render for unless a test says otherwise.
-var staff = views.Viewer{ID: 7, Name: "Mo", Email: "mo@example.com", Role: "moderator", Permissions: []string{"posts:moderate"}}
+var staff = views.Viewer{ID: 7, Name: "Mo", Email: "mo@example.com", Role: api.RoleModerator, Permissions: []string{api.PermPostsModerate}}
 
 var healthy = api.Health{
 	Status:    api.StatusHealthy,
@@ -60,8 +60,8 @@ var healthy = api.Health{
 // TestConsoleNav: an admin's sidebar groups its pages, each once; a
 // moderator's holds only what moderators may open; nobody's shares slices.
 func TestConsoleNav(t *testing.T) {
-	admin := views.Viewer{Permissions: []string{"admin:read", "admin:write", "admin:delete", "users:manage", "posts:moderate"}}
-	moderator := views.Viewer{Permissions: []string{"posts:moderate"}}
+	admin := views.Viewer{Permissions: []string{api.PermAdminRead, api.PermAdminWrite, api.PermAdminDelete, api.PermUsersManage, api.PermPostsModerate}}
+	moderator := views.Viewer{Permissions: []string{api.PermPostsModerate}}
 	keys := func(v views.Viewer) map[string]bool {
 		seen := map[string]bool{}
 		for _, g := range views.ConsoleNav(v) {
@@ -83,7 +83,7 @@ func TestConsoleNav(t *testing.T) {
 	if got := keys(moderator); got["users"] || !got["dashboard"] || !got["inbox"] || got["flags"] {
 		t.Errorf("a moderator's sidebar: %v", got)
 	}
-	super := views.Viewer{Permissions: []string{"admin:super"}}
+	super := views.Viewer{Permissions: []string{api.PermAdminSuper}}
 	if got := keys(super); !got["flags"] || !got["tokens"] {
 		t.Errorf("a super admin's sidebar: %v", got)
 	}
@@ -106,7 +106,7 @@ func TestAdminLayout(t *testing.T) {
 		_, err := io.WriteString(w, `<p data-testid="child">hello from the page</p>`)
 		return err
 	})
-	viewer := views.Viewer{ID: 7, Name: "Mo", Email: "mo@example.com", Role: "moderator", Permissions: []string{"posts:moderate"}}
+	viewer := views.Viewer{ID: 7, Name: "Mo", Email: "mo@example.com", Role: api.RoleModerator, Permissions: []string{api.PermPostsModerate}}
 	ctx := templ.WithChildren(views.WithViewer(context.Background(), viewer), child)
 	var buf bytes.Buffer
 	if err := views.AdminLayout("Dashboard", "dashboard").Render(ctx, &buf); err != nil {

@@ -76,7 +76,7 @@ func WebhooksPage(l WebhookList) templ.Component {
 					}()
 				}
 				ctx = templ.InitializeContext(ctx)
-				if ViewerCan(ctx, "admin:write") {
+				if ViewerCan(ctx, api.PermAdminWrite) {
 					templ_7745c5c3_Err = DialogButton("webhook-create", "New webhook", "btn-primary", "webhook-new-open").Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -100,7 +100,7 @@ func WebhooksPage(l WebhookList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, "admin:write") {
+			if ViewerCan(ctx, api.PermAdminWrite) {
 				templ_7745c5c3_Err = newWebhookDialog(l.Events).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -327,7 +327,7 @@ func webhookCard(w api.Webhook) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, "admin:write") {
+		if ViewerCan(ctx, api.PermAdminWrite) {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<button type=\"button\" class=\"btn btn-secondary btn-sm\" hx-post=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -426,7 +426,7 @@ func webhookCard(w api.Webhook) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if ViewerCan(ctx, "admin:delete") {
+		if ViewerCan(ctx, api.PermAdminDelete) {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<button type=\"button\" class=\"btn btn-danger btn-sm\" data-dialog-open=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -475,7 +475,7 @@ func webhookCard(w api.Webhook) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, "admin:delete") {
+		if ViewerCan(ctx, api.PermAdminDelete) {
 			templ_7745c5c3_Var22 := templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 				templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 				templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
@@ -729,7 +729,7 @@ func WebhookDeliveryLog(l DeliveryLog) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if d.Status == "failed" && ViewerCan(ctx, "admin:write") {
+				if d.Status == "failed" && ViewerCan(ctx, api.PermAdminWrite) {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "<button type=\"button\" class=\"btn btn-secondary btn-sm\" hx-post=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err

@@ -13,8 +13,6 @@ import (
 	"github.com/markbates/goth/providers/github"
 	"github.com/markbates/goth/providers/gitlab"
 	"github.com/markbates/goth/providers/google"
-
-	"github.com/plazahq/plaza/internal/config"
 )
 
 // External sign-in provider ids: the {provider} of /api/auth/signin/{provider}
@@ -38,12 +36,28 @@ const gitLabProfileURL = "https://gitlab.com/api/v4/user"
 // profile, emails): goth's default client never gives up.
 const providerTimeout = 10 * time.Second
 
+// ProviderKeys are the OAuth client keys and secrets of the external
+// sign-in providers. Its fields are those of config.Providers, in the same
+// order, so that a conversion (auth.ProviderKeys(cfg.Providers)) passes
+// them; this package declares its own type so as not to import the
+// configuration.
+type ProviderKeys struct {
+	GitHubKey     string
+	GitHubSecret  string
+	GoogleKey     string
+	GoogleSecret  string
+	GitLabKey     string
+	GitLabSecret  string
+	DiscordKey    string
+	DiscordSecret string
+}
+
 // OAuthProviders builds the external sign-in providers whose key and secret
 // are both set, in a fixed order (GitHub, Google, GitLab, Discord). Each asks
 // for the scopes that reveal the user's email, and is called back at
 // publicURL + CallbackPath + id. The providers are goth's; Plaza calls them
 // directly (no gothic, no gorilla sessions): the state lives in scs.
-func OAuthProviders(cfg config.Providers, publicURL string) []goth.Provider {
+func OAuthProviders(cfg ProviderKeys, publicURL string) []goth.Provider {
 	base := strings.TrimRight(publicURL, "/")
 	cb := func(id string) string { return base + CallbackPath + id }
 	client := func() *http.Client { return &http.Client{Timeout: providerTimeout} }

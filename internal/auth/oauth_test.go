@@ -11,22 +11,20 @@ import (
 
 	"github.com/markbates/goth"
 	"github.com/markbates/goth/providers/github"
-
-	"github.com/plazahq/plaza/internal/config"
 )
 
 func TestOAuthProvidersEnabledByKeys(t *testing.T) {
-	all := config.Providers{GitHubKey: "gh", GitHubSecret: "ghs", GoogleKey: "go", GoogleSecret: "gos",
+	all := ProviderKeys{GitHubKey: "gh", GitHubSecret: "ghs", GoogleKey: "go", GoogleSecret: "gos",
 		GitLabKey: "gl", GitLabSecret: "gls", DiscordKey: "dc", DiscordSecret: "dcs"}
 	tests := []struct {
 		name string
-		cfg  config.Providers
+		cfg  ProviderKeys
 		want []string
 	}{
-		{"none", config.Providers{}, nil},
-		{"github only", config.Providers{GitHubKey: "k", GitHubSecret: "s"}, []string{"github"}},
-		{"key without secret", config.Providers{GitHubKey: "k", GoogleSecret: "s"}, nil},
-		{"google and discord", config.Providers{GoogleKey: "k", GoogleSecret: "s", DiscordKey: "k", DiscordSecret: "s"}, []string{"google", "discord"}},
+		{"none", ProviderKeys{}, nil},
+		{"github only", ProviderKeys{GitHubKey: "k", GitHubSecret: "s"}, []string{"github"}},
+		{"key without secret", ProviderKeys{GitHubKey: "k", GoogleSecret: "s"}, nil},
+		{"google and discord", ProviderKeys{GoogleKey: "k", GoogleSecret: "s", DiscordKey: "k", DiscordSecret: "s"}, []string{"google", "discord"}},
 		{"all", all, []string{"github", "google", "gitlab", "discord"}},
 	}
 	for _, tt := range tests {
@@ -43,7 +41,7 @@ func TestOAuthProvidersEnabledByKeys(t *testing.T) {
 }
 
 func TestOAuthProvidersAuthURLs(t *testing.T) {
-	all := config.Providers{GitHubKey: "gh", GitHubSecret: "ghs", GoogleKey: "go", GoogleSecret: "gos",
+	all := ProviderKeys{GitHubKey: "gh", GitHubSecret: "ghs", GoogleKey: "go", GoogleSecret: "gos",
 		GitLabKey: "gl", GitLabSecret: "gls", DiscordKey: "dc", DiscordSecret: "dcs"}
 	wantScopes := map[string]string{"github": "user:email", "google": "email profile", "gitlab": "read_user", "discord": "identify email"}
 	for _, p := range OAuthProviders(all, "https://plaza.example/") {

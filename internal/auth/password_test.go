@@ -22,9 +22,54 @@ func TestHashAndCheckPassword(t *testing.T) {
 	}
 }
 
-func TestHashPasswordTooShort(t *testing.T) {
-	if _, err := HashPassword("short"); err == nil {
-		t.Error("a 5-character password was accepted")
+func TestHashPasswordKeepsTheRule(t *testing.T) {
+	for _, pw := range []string{"short", "password123", strings.Repeat("x", MaxPasswordLen+1)} {
+		var re *PasswordRuleError
+		if _, err := HashPassword(pw); !errors.As(err, &re) {
+			t.Errorf("HashPassword(%.20q…): got %v, want a *PasswordRuleError", pw, err)
+		}
+	}
+}
+
+func TestCheckNewPassword(t *testing.T) {
+	tests := []struct {
+		name, password, email string
+		want                  PasswordRule // 0: accepted
+		wantMessage           string
+	}{
+		{"empty", "", "", PasswordTooShort, "password must have at least 8 characters"},
+		{"seven characters", "abcdefg", "", PasswordTooShort, "password must have at least 8 characters"},
+		{"eight characters", "tea leaf", "", 0, ""},
+		{"seven characters in fourteen bytes", "ééééééé", "", PasswordTooShort, ""},
+		{"eight characters in sixteen bytes", "éééééééé", "", 0, ""},
+		{"256 characters", strings.Repeat("x", 256), "", 0, ""},
+		{"256 four-byte characters (1024 bytes)", strings.Repeat("😀", 256), "", 0, ""},
+		{"257 characters", strings.Repeat("x", 257), "", PasswordTooLong, "password must have at most 256 characters"},
+		{"a megabyte", strings.Repeat("x", 1<<20), "", PasswordTooLong, ""},
+		{"common", "password123", "", PasswordCommon, "password is among the most common passwords; choose another"},
+		{"common in capitals", "QWERTYUIOP", "", PasswordCommon, ""},
+		{"the email", "Ada@Example.com", "ada@example.com", PasswordIsEmail, "password must not be the email address"},
+		{"the email's name part", "ADA.LOVELACE", "ada.lovelace@example.com", PasswordIsEmail, ""},
+		{"like the email, no email given", "ada.lovelace", "", 0, ""},
+		{"unlike the email", "correct horse", "ada@example.com", 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckNewPassword(tt.password, tt.email)
+			if tt.want == 0 {
+				if err != nil {
+					t.Errorf("got %v, want nil", err)
+				}
+				return
+			}
+			var re *PasswordRuleError
+			if !errors.As(err, &re) || re.Rule != tt.want {
+				t.Fatalf("got %#v, want a *PasswordRuleError with rule %d", err, tt.want)
+			}
+			if tt.wantMessage != "" && err.Error() != tt.wantMessage {
+				t.Errorf("got message %q, want %q", err.Error(), tt.wantMessage)
+			}
+		})
 	}
 }
 

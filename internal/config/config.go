@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/caarlos0/env/v11"
+
+	"github.com/plazahq/plaza/internal/auth"
 )
 
 // Environments Plaza knows.
@@ -334,8 +336,11 @@ func (c *Config) checkAdmin() error {
 	if c.AdminEmail != "" && !strings.Contains(c.AdminEmail, "@") {
 		return &Error{"ADMIN_EMAIL", c.AdminEmail, "expected an email address"}
 	}
-	if c.AdminPassword != "" && len(c.AdminPassword) < 8 {
-		return &Error{"ADMIN_PASSWORD", "", "expected at least 8 characters"}
+	if c.AdminPassword != "" {
+		var re *auth.PasswordRuleError
+		if err := auth.CheckNewPassword(c.AdminPassword, c.AdminEmail); errors.As(err, &re) {
+			return &Error{"ADMIN_PASSWORD", "", re.Reason}
+		}
 	}
 	return nil
 }
