@@ -11,6 +11,7 @@ import (
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/openapi"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -33,6 +34,10 @@ type Route struct {
 	// SignIn asks for any signed-in caller.
 	Permissions []string
 	SignIn      bool
+	// Action is the rule-bearing action the route is a door to: its
+	// handler calls that action, which asks the policy table, and the
+	// policy matrix test walks every door of every action.
+	Action policy.Action
 	// Sudo marks a dangerous action: a session caller must have confirmed
 	// its password or code within policy.ConfirmWindow (bearer tokens are
 	// already scoped and need not).
@@ -357,10 +362,10 @@ func routes(d Deps, hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathAdminUsers, Handler: hs.adminUsers.List, Family: api.FamilyAdmin, Scope: ScopeAdminUsers,
 			Permissions: manage, Audit: Audit{Action: "users.list"},
 			Doc: Doc{Summary: "List users with roles, subscriptions and timeouts", Query: api.AdminUsersQuery{}, Response: api.AdminUserList{}}},
-		{Method: http.MethodPost, Path: api.PathAdminUserBan, Handler: hs.adminUsers.Ban, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
+		{Method: http.MethodPost, Path: api.PathAdminUserBan, Handler: hs.adminUsers.Ban, Action: policy.BanUser, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
 			Permissions: manage, Audit: Audit{Action: "user.ban", Target: "user"},
 			Doc: Doc{Summary: "Ban a user", Body: api.AdminBanRequest{}, Response: api.AdminBanResult{}}},
-		{Method: http.MethodPost, Path: api.PathAdminUserUnban, Handler: hs.adminUsers.Unban, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
+		{Method: http.MethodPost, Path: api.PathAdminUserUnban, Handler: hs.adminUsers.Unban, Action: policy.BanUser, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
 			Permissions: manage, Audit: Audit{Action: "user.unban", Target: "user"},
 			Doc: Doc{Summary: "End a user's ban", Response: api.AdminBanResult{},
 				Errors: map[int]string{http.StatusConflict: "The user is not banned."}}},
@@ -416,14 +421,14 @@ func routes(d Deps, hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1User, Handler: hs.v1Users.Get, Audit: Audit{Action: models.ViewUserAction, Target: "user"},
 			Doc: Doc{Summary: "One user in full", Response: api.V1Of[api.V1UserDetail]{},
 				Description: "The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user."}}),
-		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1User, Handler: hs.v1Users.Update, Sudo: true, Audit: Audit{Action: "user.update", Target: "user"},
+		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1User, Handler: hs.v1Users.Update, Action: policy.UpdateUser, Audit: Audit{Action: "user.update", Target: "user"},
 			Doc: Doc{Summary: "Change a user's status, role, verification or notes", Body: api.V1UserUpdate{}, Response: api.V1Of[api.V1User]{},
 				Description: "Every field optional, at least one. The audit entry keeps the fields before and after.",
 				Errors: map[int]string{
 					http.StatusForbidden: "Your own status or role, or a super admin's user unless you are one.",
 					http.StatusLocked:    "Another admin holds the user's edit lock (lockedBy, lockedAt).",
 				}}}),
-		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1BulkUpdate, Handler: hs.v1Users.BulkUpdate, Sudo: true,
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1BulkUpdate, Handler: hs.v1Users.BulkUpdate, Action: policy.BulkUpdateUsers,
 			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "users.bulk_update"},
 			Doc: Doc{Summary: "Change up to 500 users at once", Body: api.V1BulkUpdate{}, Response: api.V1Of[api.V1BulkResult]{},
 				Description: "All or nothing, in one transaction with one audit entry that keeps each user's fields before and after.",
@@ -437,7 +442,7 @@ func routes(d Deps, hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1UserNotes, Handler: hs.v1Users.AddNote, Audit: Audit{Action: "user.note", Target: "user"},
 			Doc: Doc{Summary: "Add a note (or a warning) on a user", Body: api.V1NewNote{}, Response: api.V1Of[api.V1Note]{}, Status: http.StatusCreated,
 				Description: "Append-only. A warning counts as a strike in the user's history."}}),
-		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1UserBan, Handler: hs.v1Users.Ban, Audit: Audit{Action: "user.ban", Target: "user"},
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1UserBan, Handler: hs.v1Users.Ban, Action: policy.BanUser, Audit: Audit{Action: "user.ban", Target: "user"},
 			Doc: Doc{Summary: "Ban or unban a user", Body: api.V1BanRequest{}, Response: api.V1Of[api.V1BanResult]{},
 				Description: "A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null).",
 				Errors: map[int]string{
@@ -573,8 +578,8 @@ func routes(d Deps, hs handlerSet) []Route {
 		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Family: general, Scope: ScopeRegister, Blockable: true, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated,
 			Description: "An email under a blocked domain is 422 on email."}},
 		{Method: http.MethodGet, Path: api.PathUser, Handler: hs.users.Get, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a user", Response: api.User{}}},
-		{Method: http.MethodPut, Path: api.PathUser, Handler: hs.users.Update, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.update", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a profile", Body: api.ProfileUpdate{}, Response: api.User{}}},
-		{Method: http.MethodDelete, Path: api.PathUser, Handler: hs.users.Delete, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.delete", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete an account", Body: api.AccountDeletion{}, Response: api.Deleted{}}},
+		{Method: http.MethodPut, Path: api.PathUser, Handler: hs.users.Update, Action: policy.EditProfile, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.update", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a profile", Body: api.ProfileUpdate{}, Response: api.User{}}},
+		{Method: http.MethodDelete, Path: api.PathUser, Handler: hs.users.Delete, Action: policy.DeleteAccount, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.delete", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete an account", Body: api.AccountDeletion{}, Response: api.Deleted{}}},
 		{Method: http.MethodGet, Path: api.PathPosts, Handler: hs.posts.List, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List posts", Query: api.PostListQuery{}, Response: api.PostList{}}},
 		{Method: http.MethodPost, Path: api.PathPosts, Handler: hs.posts.Create, Family: general, Scope: ScopeGeneral, SignIn: true, Blockable: true, Doc: Doc{Summary: "Write a post", Body: api.NewPost{}, Response: api.Post{}, Status: http.StatusCreated}},
 		{Method: http.MethodGet, Path: api.PathPost, Handler: hs.posts.Get, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a post", Response: api.Post{}}},
