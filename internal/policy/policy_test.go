@@ -1,0 +1,94 @@
+package policy
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/plazahq/plaza/internal/auth"
+)
+
+var now = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+
+func session(id int64, role string, twoFactor bool, confirmed time.Time) *auth.Principal {
+	roles := auth.ImpliedRoles(role)
+	return &auth.Principal{UserID: id, Roles: roles, Permissions: auth.RolePermissions(roles), Via: auth.ViaSession,
+		TwoFactor: twoFactor, ConfirmedAt: confirmed}
+}
+
+func token(id int64, role string, scope ...string) *auth.Principal {
+	roles := auth.ImpliedRoles(role)
+	return &auth.Principal{UserID: id, Roles: roles, Via: auth.ViaToken,
+		Permissions: auth.Permissions(scope).Intersect(auth.RolePermissions(roles))}
+}
+
+func TestCheck(t *testing.T) {
+	fresh, stale := now.Add(-time.Minute), now.Add(-ConfirmWindow-time.Second)
+	plain, super := Person(10, []string{auth.RoleUser}), Person(11, []string{auth.RoleAdmin, auth.RoleSuperAdmin})
+	tests := []struct {
+		name   string
+		strict bool
+		who    *auth.Principal
+		action Action
+		target Target
+		want   error
+	}{
+		{"anonymous registers", false, nil, Register, Platform, nil},
+		{"anonymous bans", false, nil, BanUser, plain, ErrSignInRequired},
+		{"user bans", false, session(1, auth.RoleUser, false, fresh), BanUser, plain, &ForbiddenError{}},
+		{"admin bans a user", false, session(2, auth.RoleAdmin, false, stale), BanUser, plain, nil},
+		{"admin bans a super admin", false, session(2, auth.RoleAdmin, false, fresh), BanUser, super, ErrOutranked},
+		{"admin bans themself", false, session(10, auth.RoleAdmin, false, fresh), BanUser, plain, ErrSelf},
+		{"super admin bans a super admin", false, session(3, auth.RoleSuperAdmin, false, fresh), BanUser, super, nil},
+		{"scoped super token bans a super admin", false, token(3, auth.RoleSuperAdmin, auth.PermUsersManage), BanUser, super, ErrOutranked},
+		{"moderator without 2FA bans, strict", true, session(4, auth.RoleModerator, false, fresh), BanUser, plain, &ForbiddenError{}},
+		{"admin without 2FA bans, strict", true, session(2, auth.RoleAdmin, false, fresh), BanUser, plain, ErrNeedsSecondFactor},
+		{"admin with 2FA bans, strict", true, session(2, auth.RoleAdmin, true, stale), BanUser, plain, nil},
+		{"token of an admin without 2FA, strict", true, token(2, auth.RoleAdmin, auth.PermUsersManage), BanUser, plain, nil},
+		{"author deletes own post", true, session(10, auth.RoleModerator, false, stale), DeletePost, Owned(10), nil},
+		{"moderator deletes another's post", false, session(4, auth.RoleModerator, true, fresh), DeletePost, Owned(10), &ForbiddenError{}},
+		{"admin deletes another's post", false, session(2, auth.RoleAdmin, false, stale), DeletePost, Owned(10), nil},
+		{"admin edits another's post", false, session(2, auth.RoleAdmin, true, fresh), EditPost, Owned(10), ErrNotOwner},
+		{"deleting another account, stale", false, session(2, auth.RoleAdmin, false, stale), DeleteAccount, plain, ErrNeedsConfirmation},
+		{"deleting one's own account, stale", false, session(10, auth.RoleUser, false, stale), DeleteAccount, plain, nil},
+		{"role change, stale", false, session(2, auth.RoleAdmin, false, stale), ChangeRole, plain, ErrNeedsConfirmation},
+		{"token mints a token", false, token(3, auth.RoleSuperAdmin, auth.PermAdminSuper), MintToken, Platform, ErrSessionOnly},
+		{"session mints a token, fresh", false, session(3, auth.RoleSuperAdmin, false, fresh), MintToken, Platform, nil},
+		{"backup download, stale", false, session(3, auth.RoleSuperAdmin, false, stale), DownloadBackup, Platform, ErrNeedsConfirmation},
+		{"operator restores", true, &auth.Principal{Via: auth.ViaOperator, Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}, Restore, Platform, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Policy{RequireStaff2FA: tt.strict, Now: func() time.Time { return now }}
+			got := p.Check(tt.who, tt.action, tt.target)
+			var fe *ForbiddenError
+			if _, want := tt.want.(*ForbiddenError); want {
+				if !errors.As(got, &fe) {
+					t.Fatalf("got %v, want a missing permission", got)
+				}
+				return
+			}
+			if !errors.Is(got, tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// Every action has a rule, and every rule that uses staff power asks for
+// the staff second factor.
+func TestTableIsWhole(t *testing.T) {
+	for a, r := range Table {
+		if r.Permission != "" && !r.SecondFactor && a != SeeUnpublishedPosts && a != SeePrivateProfiles {
+			t.Errorf("%s uses %s without asking for the staff second factor", a, r.Permission)
+		}
+		if r.Anonymous && (r.Permission != "" || r.Confirm != ConfirmNever) {
+			t.Errorf("%s is open to anonymous callers yet asks for more", a)
+		}
+	}
+	p := Policy{Now: func() time.Time { return now }}
+	var unknown *UnknownActionError
+	if err := p.Check(nil, Action("no.such"), Platform); !errors.As(err, &unknown) {
+		t.Fatalf("unknown action: %v", err)
+	}
+}
