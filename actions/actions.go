@@ -24,11 +24,13 @@ type Actions struct {
 	Now    func() time.Time
 	// Secret signs the API tokens MintToken makes.
 	Secret []byte
+	// Blocks refuses registrations from blocked email domains.
+	Blocks EmailBlocker
 }
 
 // New builds the actions over store with the instance's policy.
-func New(store *models.Store, pol policy.Policy, secret []byte) *Actions {
-	return &Actions{Store: store, Policy: pol, Now: pol.Now, Secret: secret}
+func New(store *models.Store, pol policy.Policy, secret []byte, blocks EmailBlocker) *Actions {
+	return &Actions{Store: store, Policy: pol, Now: pol.Now, Secret: secret, Blocks: blocks}
 }
 
 // Operator is the principal of whoever runs the plaza binary against the

@@ -127,28 +127,7 @@ func (h Users) Register(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	blocked, err := h.Blocks.EmailBlocked(ctx, reg.Email)
-	if err != nil {
-		return err
-	}
-	if blocked {
-		return api.Invalid(api.FieldIssue("email", "custom", "registrations with this email domain are not accepted"))
-	}
-	if reg.PasswordHash, err = auth.HashPassword(req.Password); err != nil {
-		return err
-	}
-	var u *models.User
-	register := func(ctx context.Context) (err error) {
-		u, err = h.Store.RegisterUser(ctx, reg)
-		return err
-	}
-	err = h.Store.Change(ctx, register)
-	if errors.Is(err, models.ErrConflict) {
-		err = h.Store.Change(ctx, register) // a registration raced this one: now the email reads as taken, or another username is free
-	}
-	if errors.Is(err, models.ErrEmailTaken) {
-		return api.Invalid(api.FieldIssue("email", "custom", "an account with this email exists already"))
-	}
+	u, err := h.Actions.Register(ctx, auth.PrincipalFrom(ctx), reg, req.Password)
 	if err != nil {
 		return err
 	}

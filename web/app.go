@@ -128,7 +128,7 @@ func newHandlers(d Deps) handlerSet {
 	health := handlers.Health{DB: d.Store, Version: d.Version, Started: d.Started, Now: d.Now}
 	providers := oauthProviderList(d.OAuthProviders, d.Config.PublicAppURL)
 	factor := handlers.SecondFactor{Store: d.Store, Box: auth.NewSecretBox(d.Config.JWTSecret), Now: d.Now}
-	acts := actions.New(d.Store, policyOf(d), []byte(d.Config.JWTSecret))
+	acts := actions.New(d.Store, policyOf(d), []byte(d.Config.JWTSecret), blockCheck(d))
 	signIn := handlers.SignIn{Users: d.Store, Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
 	return handlerSet{
 		health:     health,
@@ -164,7 +164,7 @@ func newHandlers(d Deps) handlerSet {
 		blocks:     handlers.Blocks{Store: d.Store, Now: d.Now},
 		posts:      handlers.Posts{Store: d.Store},
 		sessions:   handlers.UserSessions{Store: d.Store, Sessions: d.Sessions},
-		password:   handlers.ChangePassword{Store: d.Store, Sessions: d.Sessions},
+		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
 		openAPI: handlers.OpenAPI{Document: openAPIOnce(d)},

@@ -300,7 +300,7 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "Revoke one of your sessions", Response: api.SessionsRevoked{},
 				Description: "By the id the list gives; revoking the current session signs you out.",
 				Errors:      map[int]string{http.StatusNotFound: "No live session of yours has this id."}}},
-		{Method: http.MethodPost, Path: api.PathPassword, Handler: hs.password.Handle, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+		{Method: http.MethodPost, Path: api.PathPassword, Handler: hs.password.Handle, Action: policy.ChangePassword, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Doc: Doc{Summary: "Change your password", Body: api.PasswordChange{}, Response: api.PasswordChanged{},
 				Description: "Every other session of yours ends in the same transaction; the one this request came with stays. " +
 					"A wrong current password counts as a failed sign-in for your email.",
@@ -575,7 +575,7 @@ func routes(d Deps, hs handlerSet) []Route {
 		// General API: users and posts. Writes are audited when an
 		// admin or moderator acts on someone else's account or post (Audit.Optional, handlers keepAudit).
 		{Method: http.MethodGet, Path: api.PathUsers, Handler: hs.users.List, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List public profiles", Query: api.UserListQuery{}, Response: api.UserList{}}},
-		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Family: general, Scope: ScopeRegister, Blockable: true, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated,
+		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Action: policy.Register, Family: general, Scope: ScopeRegister, Blockable: true, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated,
 			Description: "An email under a blocked domain is 422 on email."}},
 		{Method: http.MethodGet, Path: api.PathUser, Handler: hs.users.Get, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a user", Response: api.User{}}},
 		{Method: http.MethodPut, Path: api.PathUser, Handler: hs.users.Update, Action: policy.EditProfile, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.update", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a profile", Body: api.ProfileUpdate{}, Response: api.User{}}},
