@@ -109,13 +109,17 @@ func (r Route) needsCaller() bool {
 }
 
 // AdminV1 completes a versioned admin route: its family and tier scope,
-// and the permission its method needs ahead of
+// and the permission its method needs (or, for a door to an action, the
+// permission the policy table gives the action) ahead of
 // any the route adds.
 func AdminV1(r Route) Route {
 	perm := map[string]string{
 		http.MethodGet: auth.PermAdminRead, http.MethodPost: auth.PermAdminWrite, http.MethodPut: auth.PermAdminWrite,
 		http.MethodPatch: auth.PermAdminWrite, http.MethodDelete: auth.PermAdminDelete,
 	}[r.Method]
+	if rule, ok := policy.Table[r.Action]; ok && rule.Permission != "" {
+		perm = rule.Permission // the action's own permission, the same at every door
+	}
 	r.Family = api.FamilyV1
 	if r.Scope == "" {
 		r.Scope = ScopeAdminV1

@@ -18,8 +18,6 @@ func TestDangerousRoutesNeedConfirmation(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
 	want := []string{
 		http.MethodPost + " " + api.PathAdminTokens,
-		http.MethodPut + " " + api.PathAdminV1User,
-		http.MethodPost + " " + api.PathAdminV1BulkUpdate,
 		http.MethodPost + " " + api.PathAdminV1BulkModerate,
 		http.MethodPost + " " + api.PathConsoleBulkModerate,
 		http.MethodGet + " " + api.PathAdminAuditExport,
