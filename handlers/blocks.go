@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/blocks"
@@ -15,21 +16,18 @@ import (
 	"github.com/plazahq/plaza/views"
 )
 
-// BlockStore is what the block routes need.
+// BlockStore is what the block list needs.
 type BlockStore interface {
-	Change(ctx context.Context, fn func(ctx context.Context) error) error
 	Blocks(ctx context.Context, kind string, limit, offset int) ([]models.Block, int, error)
-	CreateBlock(ctx context.Context, b *models.Block) error
-	DeleteBlock(ctx context.Context, id int64) (*models.Block, error)
 }
 
 // Blocks answers the admin's block routes (docs/api.md, "Blocks"): the
-// list, a new block and a block's deletion. Every change reaches the
-// instance's cache as it commits (Store.Changed) and every other
-// instance's through the change channel.
+// list, a new block and a block's deletion; the changes are the actions'
+// CreateBlock and DeleteBlock.
 type Blocks struct {
-	Store BlockStore
-	Now   func() time.Time
+	Store   BlockStore
+	Actions *actions.Actions
+	Now     func() time.Time
 }
 
 // List answers GET /api/v1/admin/blocks?kind=: newest first; and the
@@ -73,15 +71,8 @@ func (h Blocks) Create(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	b := &models.Block{Kind: req.Kind, Value: value, Reason: req.Reason, ExpiresAt: expires,
-		CreatedBy: &auth.PrincipalFrom(ctx).UserID}
-	err = h.Store.Change(ctx, func(ctx context.Context) error {
-		if err := h.Store.CreateBlock(ctx, b); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "block", itoa(b.ID), blockFields(b))
-		return nil
-	})
+	b, err := h.Actions.CreateBlock(ctx, auth.PrincipalFrom(ctx),
+		actions.BlockInput{Kind: req.Kind, Value: value, Reason: req.Reason, ExpiresAt: expires})
 	var dup *models.DuplicateBlockError
 	if errors.As(err, &dup) || errors.Is(err, models.ErrConflict) {
 		msg := value + " is blocked already"
@@ -104,13 +95,8 @@ func (h Blocks) Delete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var gone *models.Block
-	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) (err error) {
-		if gone, err = h.Store.DeleteBlock(ctx, id); err == nil {
-			setAuditTarget(ctx, "block", itoa(id), map[string]any{"before": blockFields(gone)})
-		}
-		return err
-	})
+	ctx := c.Request().Context()
+	gone, err := h.Actions.DeleteBlock(ctx, auth.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}
@@ -122,11 +108,6 @@ func v1Block(b *models.Block, now time.Time) api.V1Block {
 	return api.V1Block{ID: itoa(b.ID), Kind: b.Kind, Value: b.Value, Reason: b.Reason,
 		CreatedAt: api.Timestamp(b.CreatedAt), CreatedBy: optionalID(b.CreatedBy),
 		ExpiresAt: api.OptionalTimestamp(b.ExpiresAt), Expired: b.ExpiresAt != nil && !now.Before(*b.ExpiresAt)}
-}
-
-// blockFields are what the audit entry keeps of a block.
-func blockFields(b *models.Block) map[string]any {
-	return map[string]any{"kind": b.Kind, "value": b.Value, "reason": b.Reason, "expiresAt": api.OptionalTimestamp(b.ExpiresAt)}
 }
 
 // BlockRuleStore reads the blocks in force.

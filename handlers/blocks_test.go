@@ -172,7 +172,7 @@ func TestBlockValidation(t *testing.T) {
 
 // TestBlocksRefuse: a blocked address (IPv4, IPv6, CIDR, IPv4-mapped) is
 // refused sign-in, registration, posting and analytics in each family's
-// shape, admin routes excepted; a blocked email domain and its subdomains
+// shape, admin routes excepted, and a user's session seen from it ends; a blocked email domain and its subdomains
 // are refused registration; a block that expires stops at once.
 func TestBlocksRefuse(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
@@ -210,6 +210,12 @@ func TestBlocksRefuse(t *testing.T) {
 			}
 		}
 		clean := "198.51.100.1"
+		// The session seen from the blocked addresses has ended; a new one
+		// from a clean address works.
+		if signedIn(t, app, from(session, clean)) {
+			t.Error("the session seen from blocked addresses lives on")
+		}
+		session = app.SessionFor(t, poster.ID)
 		if res := apptest.DoBody(t, app, "POST", "/api/posts", from(session, clean), `{"title":"Hi","content":"Hello"}`); res.Code != 201 {
 			t.Errorf("post from a clean address: %d %s", res.Code, res.Body)
 		}
@@ -301,4 +307,105 @@ type countingRules struct {
 func (c countingRules) BlockRules(ctx context.Context) ([]blocks.Block, error) {
 	c.loaded()
 	return c.store.BlockRules(ctx)
+}
+
+// TestBlockedAddressCannotEditPost: a signed-in user whose address gets
+// blocked changes nothing from it: a post's edit, a report, a profile
+// change, a password change, two-factor setup and the revocation of its
+// other sessions are 403 IP_BLOCKED. A session seen from a blocked address
+// ends, on a read too: the next request, from an allowed address, finds it
+// signed out, and the user signs in again from there.
+func TestBlockedAddressCannotEditPost(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app, _ := blockApp(t, db)
+		super, _ := app.Admin(t)
+		author := app.UserWithPassword(t, "author@example.org", "correct horse")
+		other := app.User(t, "other@example.org")
+		clean, blocked := "198.51.100.1", "203.0.113.9"
+		write := func(h http.Header) string {
+			t.Helper()
+			res := apptest.DoBody(t, app, "POST", api.PathPosts, from(h, clean), `{"title":"Hi","content":"Hello","published":true}`)
+			if res.Code != http.StatusCreated {
+				t.Fatalf("post from a clean address: %d %s", res.Code, res.Body)
+			}
+			return decodeAs[api.Post](t, res).ID
+		}
+		mine, theirs := write(app.SessionFor(t, author.ID)), write(app.SessionFor(t, other.ID))
+		block(t, app, super, `{"kind":"ip","value":"203.0.113.0/24"}`)
+
+		tests := []struct{ name, method, path, body string }{
+			{"edit a post", "PUT", "/api/posts/" + mine, `{"title":"Changed"}`},
+			{"report a post", "POST", "/api/posts/" + theirs + "/report", `{"reason":"spam"}`},
+			{"edit the profile", "PUT", "/api/users/" + itoa(author.ID), `{"bio":"changed"}`},
+			{"delete a post", "DELETE", "/api/posts/" + mine, ""},
+			{"change the password", "POST", api.PathPassword, `{"currentPassword":"correct horse","newPassword":"another long one"}`},
+			{"set up two-factor sign-in", "POST", api.PathTwoFactorSetup, ""},
+			{"revoke the other sessions", "DELETE", api.PathSessions, ""},
+			{"read the posts", "GET", api.PathPosts, ""},
+		}
+		for _, tt := range tests {
+			session := app.SessionFor(t, author.ID)
+			res := apptest.DoBody(t, app, tt.method, tt.path, from(session, blocked), tt.body)
+			wantBlocked(t, res, res.Body.String(), tt.name+" from a blocked address")
+			if signedIn(t, app, from(session, clean)) {
+				t.Errorf("%s: the session seen from a blocked address lives on", tt.name)
+			}
+		}
+
+		post := decodeAs[api.Post](t, apptest.Do(t, app, "GET", "/api/posts/"+mine, from(nil, clean)))
+		if post.Title != "Hi" {
+			t.Errorf("the post after the refusals: %+v", post)
+		}
+		reports, err := app.Store.DB.NewSelect().Model((*models.PostReport)(nil)).Count(context.Background())
+		if err != nil || reports != 0 {
+			t.Errorf("%d reports stored (%v), want none", reports, err)
+		}
+		if u, err := app.Store.UserByID(context.Background(), author.ID); err != nil || u.Bio != "" {
+			t.Errorf("the profile after the refusals: bio %q, %v", u.Bio, err)
+		}
+		signIn := `{"email":"author@example.org","password":"correct horse"}`
+		res := apptest.DoBody(t, app, "POST", api.PathSignIn, from(nil, blocked), signIn)
+		wantBlocked(t, res, res.Body.String(), "signing in again from the blocked address")
+		if res := apptest.DoBody(t, app, "POST", api.PathSignIn, from(nil, clean), signIn); res.Code != http.StatusOK {
+			t.Errorf("signing in again from an allowed address: %d %s", res.Code, res.Body)
+		}
+	})
+}
+
+// TestBlockedAddressKeepsStaffSessions: an admin who blocks its own range
+// keeps its session there and undoes the block from it, as admin routes are
+// never blocked; meanwhile its own posting from the range is refused like
+// anyone's. A non-staff user there may still sign out.
+func TestBlockedAddressKeepsStaffSessions(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app, _ := blockApp(t, db)
+		super, _ := app.Admin(t)
+		here := "203.0.113.9"
+		admin := from(super, here)
+		b := block(t, app, admin, `{"kind":"ip","value":"203.0.113.0/24"}`)
+		res := apptest.DoBody(t, app, "POST", api.PathPosts, admin, `{"title":"Hi","content":"Hello"}`)
+		wantBlocked(t, res, res.Body.String(), "an admin's post from the blocked range")
+		if !signedIn(t, app, admin) {
+			t.Fatal("the admin's session ended: it could not undo the block")
+		}
+		if res := apptest.Do(t, app, "GET", api.PathAdminV1Blocks, admin); res.Code != http.StatusOK {
+			t.Errorf("the admin lists blocks from the blocked range: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, app, "DELETE", api.AdminV1BlockPath(b.ID), admin); res.Code != http.StatusOK {
+			t.Fatalf("the admin lifts the block from the blocked range: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.DoBody(t, app, "POST", api.PathPosts, admin, `{"title":"Hi","content":"Hello"}`); res.Code != http.StatusCreated {
+			t.Errorf("post once the block is lifted: %d %s", res.Code, res.Body)
+		}
+
+		block(t, app, super, `{"kind":"ip","value":"203.0.113.0/24"}`)
+		user := app.User(t, "user@example.org")
+		session := app.SessionFor(t, user.ID)
+		if res := apptest.Do(t, app, "POST", api.PathSignOut, from(session, here)); res.Code != http.StatusOK {
+			t.Errorf("sign-out from a blocked address: %d %s", res.Code, res.Body)
+		}
+		if signedIn(t, app, from(session, "198.51.100.1")) {
+			t.Error("still signed in after signing out")
+		}
+	})
 }

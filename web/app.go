@@ -105,7 +105,7 @@ func New(d Deps) (*echo.Echo, error) {
 
 // Routes is the route table over the handlers built from d.
 func Routes(d Deps) []Route {
-	return routes(d, newHandlers(d))
+	return blockUnsafeRoutes(routes(d, newHandlers(d)))
 }
 
 func newPipeline(d Deps) *pipeline {
@@ -161,7 +161,7 @@ func newHandlers(d Deps) handlerSet {
 		static:     echo.StaticDirectoryHandler(d.Static, false),
 		search:     handlers.Search{Store: d.Store},
 		users:      handlers.Users{Store: d.Store, Actions: acts, Sessions: d.Sessions, Blocks: blockCheck(d)},
-		blocks:     handlers.Blocks{Store: d.Store, Now: d.Now},
+		blocks:     handlers.Blocks{Store: d.Store, Actions: acts, Now: d.Now},
 		posts:      handlers.Posts{Store: d.Store},
 		sessions:   handlers.UserSessions{Store: d.Store, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},

@@ -52,3 +52,36 @@ func TestBlocksReachEveryInstance(t *testing.T) {
 	}
 	apptest.WaitFor(t, "a to accept the address again", func() bool { return signIn(a) == http.StatusUnauthorized })
 }
+
+// TestUnsafeRoutesAreBlockable walks the route table: every route that
+// changes something outside the admin families (the general API with its
+// auth routes, the collector) refuses blocked addresses, sign-out alone
+// excepted; no admin or console route ever does, so that a block can be
+// undone from anywhere.
+func TestUnsafeRoutesAreBlockable(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	exempt := map[string]bool{http.MethodPost + " " + api.PathSignOut: true}
+	unsafe := 0
+	for _, r := range web.Routes(app.Deps) {
+		name := r.Method + " " + r.Path
+		switch {
+		case r.Family == api.FamilyV1 || r.Family == api.FamilyAdmin || r.Family == api.FamilyConsole:
+			if r.Blockable {
+				t.Errorf("%s is an admin route, yet blockable: a blocked admin could not lift the block", name)
+			}
+		case r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions:
+		case exempt[name]:
+			if r.Blockable {
+				t.Errorf("%s is blockable: a session from a blocked address could not sign out", name)
+			}
+		default:
+			unsafe++
+			if !r.Blockable {
+				t.Errorf("%s changes something, yet a blocked address may call it", name)
+			}
+		}
+	}
+	if unsafe < 10 {
+		t.Fatalf("%d unsafe general routes found; the walk proves nothing", unsafe)
+	}
+}

@@ -223,8 +223,15 @@ func errorResponses(r Route, hasParams bool) []openapi.Response {
 	if unsafe(r.Method) && r.needsCaller() && errs[http.StatusForbidden] == "" {
 		errs[http.StatusForbidden] = "A cross-origin request riding on the session cookie."
 	}
-	if r.Blockable {
-		errs[http.StatusForbidden] = strings.TrimSpace(errs[http.StatusForbidden] + " The client's address is blocked (IP_BLOCKED).")
+	if ends := r.needsCaller() && r.endsBlockedSessions(); r.Blockable || ends {
+		why := " The client's address is blocked (IP_BLOCKED)"
+		if !r.Blockable {
+			why = " A session from a blocked address (IP_BLOCKED)"
+		}
+		if ends {
+			why += "; a non-staff session seen from a blocked address ends"
+		}
+		errs[http.StatusForbidden] = strings.TrimSpace(errs[http.StatusForbidden] + why + ".")
 	}
 	if hasParams {
 		errs[http.StatusNotFound] = "No such resource."

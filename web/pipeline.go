@@ -28,8 +28,9 @@ import (
 )
 
 // pipeline holds what the per-route middleware needs (docs/architecture.md,
-// "The request pipeline"): edge → text check → block check → authentication → audit →
-// cross-origin check → rate limit → meter → authorization → handler.
+// "The request pipeline"): edge → text check → block check → authentication →
+// blocked session → audit → cross-origin check → rate limit → meter →
+// authorization → handler.
 type pipeline struct {
 	cfg        config.Config
 	store      *models.Store
@@ -55,10 +56,13 @@ type metricsBearerKey struct{}
 func (p *pipeline) chain(r Route) []echo.MiddlewareFunc {
 	mws := append(p.edge(r), p.checkText)
 	if r.Blockable {
-		mws = append(mws, p.refuseBlocked)
+		mws = append(mws, p.refuseBlocked(r))
 	}
 	if r.needsCaller() {
 		mws = append(mws, echo.WrapMiddleware(p.sessions.LoadAndSave), p.authenticate)
+		if r.Blockable || r.endsBlockedSessions() {
+			mws = append(mws, p.blockedSession(r))
+		}
 	}
 	if r.Audit.Action != "" {
 		mws = append(mws, p.audit(r))
@@ -74,14 +78,73 @@ func (p *pipeline) chain(r Route) []echo.MiddlewareFunc {
 }
 
 // refuseBlocked refuses a request whose client address (TRUSTED_PROXIES
-// aware, ipExtractor) a block covers, from the instance's cache of blocks.
-func (p *pipeline) refuseBlocked(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if err := p.blocks.RefuseIP(c.Request().Context(), c.RealIP()); err != nil {
+// aware, ipExtractor) a block covers, from the instance's cache of blocks,
+// before anything else is read. A request with the session cookie is left
+// to blockedSession, which ends that session before refusing it.
+func (p *pipeline) refuseBlocked(r Route) echo.MiddlewareFunc {
+	later := r.needsCaller() && r.endsBlockedSessions()
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if later && p.hasSessionCookie(c) {
+				return next(c)
+			}
+			if err := p.blocks.RefuseIP(c.Request().Context(), c.RealIP()); err != nil {
+				return err
+			}
+			return next(c)
+		}
+	}
+}
+
+// endsBlockedSessions reports whether a session seen on the route from a
+// blocked address ends: on every route but the admin ones (which a block
+// never touches, so that it can be undone) and sign-out (which ends the
+// session anyway).
+func (r Route) endsBlockedSessions() bool {
+	return !r.admin() && !r.BlockExempt
+}
+
+// blockedSession ends a session seen from a blocked address, as a ban
+// ends a banned user's: its row is marked expired, the request is refused
+// 403 IP_BLOCKED, and the user signs in again from an allowed address. A
+// block is meant to keep a range from acting, and a session opened
+// elsewhere (or before the block) would otherwise carry on from it.
+//
+// Staff sessions live on: an admin who blocks its own range must keep the
+// session that lifts the block, since signing in from the range is refused
+// and the admin routes are never blocked; and a moderator's session is a
+// named person's, not an abuser's. Their requests to blockable routes are
+// refused all the same.
+func (p *pipeline) blockedSession(r Route) echo.MiddlewareFunc {
+	ends := r.endsBlockedSessions()
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if !p.hasSessionCookie(c) {
+				return next(c) // refuseBlocked has checked a blockable route already
+			}
+			ctx := c.Request().Context()
+			pr := auth.PrincipalFrom(ctx)
+			end := ends && pr != nil && pr.Via == auth.ViaSession && !pr.Staff()
+			if !end && !r.Blockable {
+				return next(c)
+			}
+			err := p.blocks.RefuseIP(ctx, c.RealIP())
+			if err == nil {
+				return next(c)
+			}
+			if end && errors.Is(err, api.ErrIPBlocked) {
+				if derr := p.sessions.Destroy(ctx); derr != nil {
+					return derr
+				}
+			}
 			return err
 		}
-		return next(c)
 	}
+}
+
+func (p *pipeline) hasSessionCookie(c echo.Context) bool {
+	_, err := c.Request().Cookie(p.sessions.Cookie.Name)
+	return err == nil
 }
 
 // authenticate turns a bearer token or the session cookie into the

@@ -50,10 +50,15 @@ type Route struct {
 	// Audit names the audit action of every request; the zero value means
 	// the route is not audited.
 	Audit Audit
-	// Blockable refuses requests from a blocked address (403 IP_BLOCKED)
-	// before anything else is read: sign-in, registration, posting and
-	// analytics. Admin routes never are, so that a block can be undone.
+	// Blockable refuses requests from a blocked address (403 IP_BLOCKED).
+	// Every unsafe route outside the admin families is blockable
+	// (blockUnsafeRoutes), and a GET route may ask for it (sign-in with a
+	// provider). Admin routes never are, so that a block can be undone.
 	Blockable bool
+	// BlockExempt keeps a non-admin route out of the block rules: neither
+	// refused nor ending a session seen from a blocked address. Only
+	// sign-out, so that a blocked user can still end its own session.
+	BlockExempt bool
 	// Quiet marks a high-volume public route (images crawlers fetch by the
 	// thousand): its successes write no access-log line; metrics count them.
 	Quiet bool
@@ -106,6 +111,25 @@ type Doc struct {
 func (r Route) needsCaller() bool {
 	return r.Caller || r.SignIn || len(r.Permissions) > 0 || r.Audit.Action != "" ||
 		r.Scope.perCaller() || r.Meter.perCaller()
+}
+
+// admin reports whether the route belongs to the admin families or the
+// console: staff routes, which blocks never touch, so that an admin whose
+// own address a block covers can still lift it.
+func (r Route) admin() bool {
+	return r.Family == api.FamilyV1 || r.Family == api.FamilyAdmin || r.Family == api.FamilyConsole
+}
+
+// blockUnsafeRoutes makes every unsafe route outside the admin families
+// blockable unless it is BlockExempt: a route that changes something is
+// refused from a blocked address without having to remember to say so.
+func blockUnsafeRoutes(rs []Route) []Route {
+	for i := range rs {
+		if unsafe(rs[i].Method) && !rs[i].admin() && !rs[i].BlockExempt {
+			rs[i].Blockable = true
+		}
+	}
+	return rs
 }
 
 // AdminV1 completes a versioned admin route: its family and tier scope,
@@ -286,9 +310,9 @@ func routes(d Deps, hs handlerSet) []Route {
 				Description: "{user, expires} when signed in with the session cookie, {} otherwise."}},
 		{Method: http.MethodGet, Path: api.PathProviders, Handler: hs.providers.Handle, Family: general, Scope: ScopeGeneral,
 			Doc: Doc{Summary: "The enabled sign-in providers, by id", Response: api.Providers{}}},
-		{Method: http.MethodGet, Path: api.PathSignOut, Handler: hs.signOut.Page, Family: general, Scope: ScopeGeneral,
+		{Method: http.MethodGet, Path: api.PathSignOut, Handler: hs.signOut.Page, Family: general, Scope: ScopeGeneral, BlockExempt: true,
 			Doc: Doc{Summary: "The sign-out page", ContentType: "text/html"}},
-		{Method: http.MethodPost, Path: api.PathSignOut, Handler: hs.signOut.Handle, Family: general, Scope: ScopeGeneral,
+		{Method: http.MethodPost, Path: api.PathSignOut, Handler: hs.signOut.Handle, Family: general, Scope: ScopeGeneral, BlockExempt: true,
 			Doc: Doc{Summary: "Sign out", Response: api.SignedOut{},
 				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser: to the sign-in page."}}}},
 
@@ -553,14 +577,17 @@ func routes(d Deps, hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Blocks, Handler: hs.blocks.List, Audit: Audit{Action: "blocks.list"},
 			Doc: Doc{Summary: "List blocks, newest first", Query: api.V1BlocksQuery{}, Response: api.V1PageOf[api.V1Block]{},
 				Description: "Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire."}}),
-		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1Blocks, Handler: hs.blocks.Create, Audit: Audit{Action: "block.create", Target: "block"},
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1Blocks, Handler: hs.blocks.Create, Action: policy.CreateBlock,
+			Audit: Audit{Action: "block.create", Target: "block"},
 			Doc: Doc{Summary: "Block an address range or an email domain", Body: api.V1BlockRequest{}, Response: api.V1Of[api.V1Block]{},
 				Status: http.StatusCreated,
-				Description: "An ip block refuses sign-in, registration, posting and analytics from its range; an email_domain block " +
-					"refuses registration with an email under the domain or its subdomains. It applies on every instance at once.",
+				Description: "An ip block refuses from its range sign-in, registration and every change outside the admin routes " +
+					"(posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; " +
+					"an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once.",
 				Errors: map[int]string{http.StatusConflict: "The kind and value are blocked already (CONFLICT, naming the block)."}}}),
-		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1Block, Handler: hs.blocks.Delete, Audit: Audit{Action: "block.delete", Target: "block"},
-			Doc: Doc{Summary: "Delete a block", Response: api.V1Of[api.DeletedBlock]{}}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1Block, Handler: hs.blocks.Delete, Action: policy.DeleteBlock,
+			Audit: Audit{Action: "block.delete", Target: "block"},
+			Doc:   Doc{Summary: "Delete a block", Response: api.V1Of[api.DeletedBlock]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditExport, Handler: hs.audit.Export, Permissions: []string{auth.PermAdminSuper}, Sudo: true,

@@ -1,0 +1,97 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/plazahq/plaza/internal/audit"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/blocks"
+	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/models"
+)
+
+// BlockInput is a new block. Value may be in any spelling Normalize reads;
+// the block keeps the normalised one, whichever door it came through, so
+// that one range or domain is never blocked twice under two spellings.
+type BlockInput struct {
+	Kind   string
+	Value  string
+	Reason string
+	// ExpiresAt is when the block stops applying (nil: never); it must be
+	// in the future.
+	ExpiresAt *time.Time
+}
+
+// CreateBlock stores a block of an address range or an email domain, with
+// its audit entry in the same commit; the instance's cache and every other
+// instance's learn of it as it commits (models.Store.Changed, the change
+// channel). A kind and value blocked already is *models.DuplicateBlockError.
+func (a *Actions) CreateBlock(ctx context.Context, who *auth.Principal, in BlockInput) (*models.Block, error) {
+	var b *models.Block
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		if err := a.Policy.Check(who, policy.CreateBlock, policy.Platform); err != nil {
+			return err
+		}
+		var err error
+		if b, err = a.newBlock(who, in); err != nil {
+			return err
+		}
+		if err := a.Store.CreateBlock(ctx, b); err != nil {
+			return err
+		}
+		audit.Target(ctx, "block", itoa(b.ID), blockFields(b))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// newBlock is the block in asks for, its value normalised, or why it is
+// not one.
+func (a *Actions) newBlock(who *auth.Principal, in BlockInput) (*models.Block, error) {
+	value, err := blocks.Normalize(in.Kind, in.Value)
+	if err != nil {
+		field := "value"
+		if errors.Is(err, blocks.ErrKind) {
+			field = "kind"
+		}
+		return nil, &InvalidError{Field: field, Reason: err.Error()}
+	}
+	if in.ExpiresAt != nil && !in.ExpiresAt.After(a.Now()) {
+		return nil, &InvalidError{Field: "expiresAt", Reason: "expiresAt must be in the future"}
+	}
+	b := &models.Block{Kind: in.Kind, Value: value, Reason: in.Reason, ExpiresAt: in.ExpiresAt}
+	if id := callerID(who); id != 0 {
+		b.CreatedBy = &id
+	}
+	return b, nil
+}
+
+// DeleteBlock removes block id and returns it, with its audit entry in the
+// same commit; an unknown id is models.ErrNotFound.
+func (a *Actions) DeleteBlock(ctx context.Context, who *auth.Principal, id int64) (*models.Block, error) {
+	var gone *models.Block
+	err := a.Store.Change(ctx, func(ctx context.Context) (err error) {
+		if err := a.Policy.Check(who, policy.DeleteBlock, policy.Platform); err != nil {
+			return err
+		}
+		if gone, err = a.Store.DeleteBlock(ctx, id); err != nil {
+			return err
+		}
+		audit.Target(ctx, "block", itoa(id), map[string]any{"before": blockFields(gone)})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return gone, nil
+}
+
+// blockFields are what the audit entry keeps of a block.
+func blockFields(b *models.Block) map[string]any {
+	return map[string]any{"kind": b.Kind, "value": b.Value, "reason": b.Reason, "expiresAt": stamp(b.ExpiresAt)}
+}
