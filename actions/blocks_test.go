@@ -24,7 +24,7 @@ func TestBlockActions(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		store := models.NewStore(db)
-		acts := actions.New(store, policy.Policy{RequireStaff2FA: true, Now: time.Now}, []byte("secret"))
+		acts := actions.New(store, policy.Policy{RequireStaff2FA: true, Now: time.Now}, []byte("secret"), nil)
 		writer, err := store.CreateUser(ctx, models.NewUser{Email: "writer@example.com"})
 		if err != nil {
 			t.Fatal(err)
