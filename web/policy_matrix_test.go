@@ -288,6 +288,8 @@ var doorFixtures = map[string]fixture{
 	"PUT " + api.PathUser:               personDoor(`{"bio":"matrix"}`),
 	"DELETE " + api.PathUser:            personDoor(`{"password":"` + password + `"}`),
 	"POST " + api.PathUsers:             registerDoor,
+	"POST " + api.PathAdminV1Blocks:      blockDoor,
+	"DELETE " + api.PathAdminV1Block:     heldBlockDoor,
 	"POST " + api.PathPassword:          selfDoor(`{"currentPassword":"` + password + `","newPassword":"` + password + `"}`),
 }
 
@@ -300,4 +302,20 @@ func registerDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) ta
 	n := m.seq.Add(1)
 	return target{path: r.Path, policy: policy.Platform,
 		body: fmt.Sprintf(`{"name":"Matrix %d","email":"matrix-%d@example.com","password":"a fine matrix password"}`, n, n)}
+}
+
+// blockDoor blocks a new email domain (never an address, which would
+// refuse the matrix's own callers).
+func blockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	return target{path: r.Path, policy: policy.Platform,
+		body: fmt.Sprintf(`{"kind":"email_domain","value":"matrix-%d.example","reason":"matrix"}`, m.seq.Add(1))}
+}
+
+func heldBlockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	b := &models.Block{Kind: "email_domain", Value: fmt.Sprintf("held-%d.example", m.seq.Add(1)), Reason: "matrix"}
+	ctx := context.Background()
+	if err := m.app.Store.Change(ctx, func(ctx context.Context) error { return m.app.Store.CreateBlock(ctx, b) }); err != nil {
+		t.Fatal(err)
+	}
+	return target{path: withID(r.Path, b.ID), policy: policy.Platform}
 }
