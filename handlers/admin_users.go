@@ -18,12 +18,8 @@ import (
 
 // AdminUserStore is what the unversioned admin handlers need.
 type AdminUserStore interface {
-	Change(ctx context.Context, fn func(ctx context.Context) error) error
 	AdminUsers(ctx context.Context, q models.AdminUsersQuery) (*models.AdminUserPage, error)
 	AdminUserByID(ctx context.Context, id int64) (*models.AdminUserRow, error)
-	UserRoles(ctx context.Context, userID int64) ([]string, error)
-	BanUser(ctx context.Context, in models.BanInput) (*models.Ban, error)
-	UnbanUser(ctx context.Context, userID, adminID int64) error
 	Stats(ctx context.Context) (*models.Stats, error)
 }
 

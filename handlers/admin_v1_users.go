@@ -18,19 +18,10 @@ import (
 
 // V1UserStore is what the versioned admin users handlers need.
 type V1UserStore interface {
-	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
 	ListUsers(ctx context.Context, f models.UserListFilter) ([]models.ListedUser, int, bool, error)
-	ListedUserByID(ctx context.Context, id int64) (*models.ListedUser, error)
 	UserDetail(ctx context.Context, id int64) (*models.UserDetail, error)
-	UpdateUserAsAdmin(ctx context.Context, id, adminID int64, ch models.UserAdminChange) error
-	BanUser(ctx context.Context, in models.BanInput) (*models.Ban, error)
-	UnbanUser(ctx context.Context, userID, adminID int64) error
-	ActiveBan(ctx context.Context, userID int64) (*models.Ban, error)
-	HideUserPosts(ctx context.Context, id, adminID int64, reason string) (int, error)
+	ListedUserByID(ctx context.Context, id int64) (*models.ListedUser, error)
 	Change(ctx context.Context, fn func(ctx context.Context) error) error
-	ListedUsersByID(ctx context.Context, ids []int64) ([]models.ListedUser, error)
-	BulkUpdateUsers(ctx context.Context, ids []int64, adminID int64, ch models.UserAdminChange) (int, error)
-	CheckLocks(ctx context.Context, typ string, ids []string, userID int64) error
 	CheckLock(ctx context.Context, typ, id string, userID int64) error
 	UserNotes(ctx context.Context, id int64) ([]models.ListedNote, error)
 	AddUserNote(ctx context.Context, id, author int64, kind, body string) (*models.UserNote, error)

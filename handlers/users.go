@@ -18,15 +18,8 @@ import (
 
 // UserStore is what the general API's user handlers need.
 type UserStore interface {
-	Change(ctx context.Context, fn func(ctx context.Context) error) error
-	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
 	ListProfiles(ctx context.Context, f models.ProfileFilter) ([]models.User, int, error)
 	UserByID(ctx context.Context, id int64) (*models.User, error)
-	UserRoles(ctx context.Context, userID int64) ([]string, error)
-	RegisterUser(ctx context.Context, r models.NewRegistration) (*models.User, error)
-	UpdateProfile(ctx context.Context, id int64, ch models.ProfileChange) (*models.User, error)
-	OtherActiveSuperAdmins(ctx context.Context, id int64) (int, error)
-	DeleteUserAccount(ctx context.Context, id int64) error
 }
 
 // Users serves the general API's users (docs/api.md, "Users"):
@@ -37,8 +30,6 @@ type Users struct {
 	Store    UserStore
 	Actions  *actions.Actions
 	Sessions Sessions
-	// Blocks refuses registrations with an email under a blocked domain.
-	Blocks BlockCheck
 }
 
 // Lengths of the profile's fields, in characters.

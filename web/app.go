@@ -160,7 +160,7 @@ func newHandlers(d Deps) handlerSet {
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},
 		static:     echo.StaticDirectoryHandler(d.Static, false),
 		search:     handlers.Search{Store: d.Store},
-		users:      handlers.Users{Store: d.Store, Actions: acts, Sessions: d.Sessions, Blocks: blockCheck(d)},
+		users:      handlers.Users{Store: d.Store, Actions: acts, Sessions: d.Sessions},
 		blocks:     handlers.Blocks{Store: d.Store, Actions: acts, Now: d.Now},
 		posts:      handlers.Posts{Store: d.Store},
 		sessions:   handlers.UserSessions{Store: d.Store, Sessions: d.Sessions},
