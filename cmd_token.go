@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/models"
 )
 
 const tokenUsage = "Usage: plaza token create --email E --permissions admin:read,admin:write [--ttl 24h] [--name N]\n"
@@ -41,16 +41,12 @@ func (e env) token(ctx context.Context, args []string) int {
 		return e.fail(err)
 	}
 	defer rt.Close()
-	tok, claims, err := auth.NewToken([]byte(rt.Config.JWTSecret), u.ID, list, time.Now(), ttl)
+	tok, err := operatorActions(rt).MintToken(ctx, actions.Operator(), actions.TokenInput{UserID: u.ID, Permissions: list, TTL: ttl, Name: name})
 	if err != nil {
 		return e.fail(err)
 	}
-	rec := models.NewAPIToken(claims, name, nil)
-	if err := rt.Store.Change(ctx, func(ctx context.Context) error { return rt.Store.RecordAPIToken(ctx, rec) }); err != nil {
-		return e.fail(err)
-	}
-	fmt.Fprintln(e.stdout, tok)
-	fmt.Fprintf(e.stderr, "token %s for %s expires %s\n", rec.JTI, u.Email, api.Timestamp(rec.ExpiresAt))
+	fmt.Fprintln(e.stdout, tok.Token)
+	fmt.Fprintf(e.stderr, "token %s for %s expires %s\n", tok.Record.JTI, u.Email, api.Timestamp(tok.Record.ExpiresAt))
 	return exitOK
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
@@ -237,26 +238,26 @@ func (e env) restore(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	leader, serving, err := rt.Store.ServingLeader(ctx)
+	defer rt.Close()
 	dialect := rt.Store.Dialect()
-	rt.Close() // nothing of Plaza's may hold the database while it is replaced
-	switch {
-	case err != nil:
-		return e.fail(err)
-	case serving && !force:
-		return e.fail(fmt.Errorf("a Plaza server (%s) is serving this database: stop every instance first, or pass --force", leader))
+	replace := func(ctx context.Context) error {
+		rt.Close() // nothing of Plaza's may hold the database while it is replaced
+		db, err := config.ParseDatabaseURL(rt.Config.DatabaseURL)
+		if err != nil {
+			return err
+		}
+		switch {
+		case strings.HasSuffix(file, models.LogicalDumpExt):
+			return e.restoreLogical(ctx, file)
+		case dialect == config.DialectPostgres:
+			return models.RestorePostgres(ctx, file, db.DSN)
+		}
+		return models.RestoreSQLite(file, db.DSN)
 	}
-	db, err := config.ParseDatabaseURL(rt.Config.DatabaseURL)
-	if err != nil {
-		return e.fail(err)
-	}
-	switch {
-	case strings.HasSuffix(file, models.LogicalDumpExt):
-		err = e.restoreLogical(ctx, file)
-	case dialect == config.DialectPostgres:
-		err = models.RestorePostgres(ctx, file, db.DSN)
-	default:
-		err = models.RestoreSQLite(file, db.DSN)
+	err = operatorActions(rt).Restore(ctx, actions.Operator(), actions.RestoreInput{File: file, Force: force, Replace: replace})
+	var serving *actions.ServingError
+	if errors.As(err, &serving) {
+		return e.fail(fmt.Errorf("%w, or pass --force", err))
 	}
 	if err != nil {
 		return e.fail(err)

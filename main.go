@@ -9,8 +9,11 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/app"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -113,6 +116,15 @@ func (e env) openForUser(ctx context.Context, email string) (*app.Runtime, *mode
 		return nil, nil, fmt.Errorf("no user with email %s", email)
 	}
 	return rt, u, nil
+}
+
+// operatorActions are the actions as the commands take them: as the
+// operator, with the instance's policy. No command registers accounts
+// (plaza user create makes them as the operator), so no block list is
+// needed.
+func operatorActions(rt *app.Runtime) *actions.Actions {
+	pol := policy.Policy{RequireStaff2FA: rt.Config.RequireStaff2FA, Now: time.Now}
+	return actions.New(rt.Store, pol, []byte(rt.Config.JWTSecret), nil)
 }
 
 // fail reports a command's error and gives its exit status.

@@ -8,6 +8,14 @@ type TwoFactorSetup struct {
 	QRCode     string `json:"qrCode" description:"The QR code as a data:image/png;base64 URL."`
 }
 
+// TwoFactorSetupRequest is the body of POST /api/auth/2fa/setup: the
+// account's password, so that a session alone (a stolen one) enrols no
+// authenticator. An account without a password (it signs in through a
+// provider) sends {} within 10 minutes of signing in.
+type TwoFactorSetupRequest struct {
+	Password string `json:"password,omitempty" description:"The account's password; omitted for an account that signs in only through a provider, whose sign-in must then be under 10 minutes old."`
+}
+
 // TwoFactorCode is the body of POST /api/auth/2fa/enable.
 type TwoFactorCode struct {
 	Code string `json:"code" required:"true" description:"The six-digit code the app shows now."`
@@ -48,6 +56,8 @@ type TwoFactorStatus struct {
 	Enabled   bool    `json:"enabled"`
 	EnabledAt *string `json:"enabledAt"`
 	Required  bool    `json:"required"`
+	// HasPassword says whether setting up asks for the password.
+	HasPassword bool `json:"hasPassword"`
 }
 
 // TwoFactorStep is the sign-in page's second step: the code of an account

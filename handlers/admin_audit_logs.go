@@ -10,7 +10,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -18,16 +20,16 @@ import (
 // AuditStore is what the audit-log handlers need.
 type AuditStore interface {
 	ListAudit(ctx context.Context, f models.AuditFilter) ([]models.AuditEntry, int, error)
-	EachAuditEntry(ctx context.Context, f models.AuditFilter, fn func(*models.AuditEntry) error) error
 	VerifyAudit(ctx context.Context) (models.AuditVerification, error)
 }
 
-// AuditLogs lists and verifies the audit log (docs/api.md, "Audit log").
-// Statuses: 200, 401, 403, 422.
+// AuditLogs lists, exports and verifies the audit log (docs/api.md,
+// "Audit log"). Statuses: 200, 401, 403, 422.
 type AuditLogs struct {
-	Store AuditStore
-	Log   *slog.Logger
-	Now   func() time.Time
+	Store   AuditStore
+	Actions *actions.Actions
+	Log     *slog.Logger
+	Now     func() time.Time
 }
 
 // List answers GET /api/v1/admin/audit-logs with filters adminId, action,
@@ -74,7 +76,8 @@ func parseAuditQuery(c echo.Context) (models.AuditFilter, api.PageParams, error)
 
 // Export answers GET /api/v1/admin/audit-logs/export?format=jsonl|csv with
 // the list's filters: every entry they select (a page with limit or
-// offset), newest first, streamed as an attachment.
+// offset), newest first, streamed as an attachment. A session needs a
+// fresh confirmation (403 SUDO_REQUIRED).
 func (h AuditLogs) Export(c echo.Context) error {
 	q := c.QueryParams()
 	format, _ := api.QueryParam(q, "format")
@@ -91,16 +94,19 @@ func (h AuditLogs) Export(c echo.Context) error {
 	if !q.Has("limit") && !q.Has("offset") {
 		f.Limit, f.Offset = 0, 0
 	}
-	setAuditTarget(c.Request().Context(), "", "", map[string]any{"format": format, "query": c.Request().URL.RawQuery})
 	ctx := c.Request().Context()
+	each, err := h.Actions.ExportAudit(ctx, auth.PrincipalFrom(ctx), actions.AuditExport{Filter: f, Format: format, Query: c.Request().URL.RawQuery})
+	if err != nil {
+		return err
+	}
 	name := "audit-log-" + h.Now().UTC().Format("2006-01-02T150405Z") + "." + format
 	if format == "jsonl" {
 		return streamJSONL(c, h.Log, name, func(line func(any) error) error {
-			return h.Store.EachAuditEntry(ctx, f, func(e *models.AuditEntry) error { return line(auditEntry(e)) })
+			return each(func(e *models.AuditEntry) error { return line(auditEntry(e)) })
 		})
 	}
 	return streamCSV(c, h.Log, name, api.AuditCSVHeader, func(row func(...string) error) error {
-		return h.Store.EachAuditEntry(ctx, f, func(e *models.AuditEntry) error { return row(auditCSVRow(e)...) })
+		return each(func(e *models.AuditEntry) error { return row(auditCSVRow(e)...) })
 	})
 }
 

@@ -50,6 +50,42 @@ func TestTokenLifecycle(t *testing.T) {
 	})
 }
 
+// TestTokenCannotMintToken: a bearer token mints no token, not even one
+// holding admin:super (a one-hour token once minted a year-long one that
+// kept working after its maker was revoked); only a signed-in session
+// does, and what it minted stops working once revoked.
+func TestTokenCannotMintToken(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		cookie, root := app.Admin(t)
+		parent, _ := app.TokenFor(t, root.ID, auth.PermAdminRead, auth.PermAdminWrite, auth.PermAdminSuper)
+		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/tokens", parent, `{"permissions":["admin:read","admin:super"],"ttl":"365d"}`)
+		if res.Code != 403 || !contains(res.Body.String(), `"FORBIDDEN"`) {
+			t.Errorf("a bearer token minting a token: %d %s, want 403", res.Code, res.Body)
+		}
+		if n, err := db.NewSelect().Model((*models.APIToken)(nil)).Count(context.Background()); err != nil || n != 1 {
+			t.Errorf("%d tokens recorded (%v), want only the parent", n, err)
+		}
+
+		res = apptest.DoBody(t, app, "POST", "/api/v1/admin/tokens", cookie, `{"permissions":["admin:read","admin:super"],"ttl":"1h"}`)
+		var got struct{ Data struct{ ID, Token string } }
+		json.Unmarshal(res.Body.Bytes(), &got)
+		if res.Code != 201 || got.Data.Token == "" {
+			t.Fatalf("a session minting a token: %d %s", res.Code, res.Body)
+		}
+		minted := http.Header{"Authorization": {"Bearer " + got.Data.Token}}
+		if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/tokens", minted, `{"permissions":["admin:read"]}`); res.Code != 403 {
+			t.Errorf("the session's token minting another: %d %s, want 403", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, app, "DELETE", "/api/v1/admin/tokens/"+got.Data.ID, cookie); res.Code != 200 {
+			t.Fatalf("revoke: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", minted); res.Code != 401 {
+			t.Errorf("the revoked token: %d, want 401", res.Code)
+		}
+	})
+}
+
 func TestTokenRequestValidation(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
 	cookie, _ := app.Admin(t)

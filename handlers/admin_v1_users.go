@@ -12,6 +12,7 @@ import (
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -105,8 +106,9 @@ func (h V1Users) Get(c echo.Context) error {
 // besides: the staff notes, the ban reason presets, and another admin's
 // hold on the user's edit lock.
 func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.UserPage, error) {
-	page := views.UserPage{User: u}
 	id, _ := strconv.ParseInt(u.ID, 10, 64)
+	page := views.UserPage{User: u,
+		SeesSessions: h.Actions.Policy.May(auth.PrincipalFrom(ctx), policy.ViewUserSessions, policy.Person(id, u.Roles))}
 	notes, err := h.Store.UserNotes(ctx, id)
 	if err != nil {
 		return page, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
@@ -25,11 +26,8 @@ const pendingWindow = 5 * time.Minute
 // TwoFactorStore is what two-factor sign-in needs of the user store.
 type TwoFactorStore interface {
 	TwoFactorOf(ctx context.Context, userID int64) (*models.TwoFactor, error)
-	StartTwoFactor(ctx context.Context, userID int64, sealed string) error
-	EnableTwoFactor(ctx context.Context, userID, step int64, hashes []string) error
 	UseTOTPStep(ctx context.Context, userID, step int64) (bool, error)
 	UseRecoveryCode(ctx context.Context, userID int64, hash string) (bool, int, error)
-	DisableTwoFactor(ctx context.Context, userID int64) (bool, error)
 	UserByEmail(ctx context.Context, email string) (*models.User, error)
 }
 
@@ -116,8 +114,10 @@ func auditActor(ctx context.Context, u *models.User, details map[string]any) {
 }
 
 // TwoFactor serves enrolment, removal and re-confirmation for the signed-in
-// caller (docs/api.md, "Two-factor sign-in").
+// caller (docs/api.md, "Two-factor sign-in"); enrolment and removal are
+// actions.
 type TwoFactor struct {
+	Actions  *actions.Actions
 	Factor   SecondFactor
 	Sessions Sessions
 	Issuer   string
@@ -131,8 +131,6 @@ func (h TwoFactor) caller(c echo.Context) (*auth.Principal, error) {
 	}
 	return p, nil
 }
-
-var errAlreadyEnabled = &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: "Two-factor sign-in is already on; turn it off first"}
 
 // Page answers GET /admin/account/2fa: the caller's enrolment, with the way
 // to start one or to turn it off.
@@ -150,6 +148,11 @@ func (h TwoFactor) Page(c echo.Context) error {
 
 func (h TwoFactor) status(ctx context.Context, p *auth.Principal) (api.TwoFactorStatus, error) {
 	res := api.TwoFactorStatus{Required: h.Required && p.Staff()}
+	u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
+	if err != nil {
+		return res, err
+	}
+	res.HasPassword = u.PasswordHash != nil
 	tf, err := h.Factor.Store.TwoFactorOf(ctx, p.UserID)
 	if errors.Is(err, models.ErrNotFound) {
 		return res, nil
@@ -163,32 +166,25 @@ func (h TwoFactor) status(ctx context.Context, p *auth.Principal) (api.TwoFactor
 	return res, nil
 }
 
-// Setup answers POST /api/auth/2fa/setup: a new secret, pending until a
-// code confirms it (replacing any pending one). 409 when already enabled.
+// Setup answers POST /api/auth/2fa/setup {password}: a new secret,
+// pending until a code confirms it (replacing any pending one). 422 when
+// the password is missing or wrong (counted as a failed sign-in); for an
+// account without a password, 403 SUDO_REQUIRED unless its sign-in or
+// last confirmation is fresh; 409 when already enabled.
 func (h TwoFactor) Setup(c echo.Context) error {
-	p, err := h.caller(c)
-	if err != nil {
+	var req api.TwoFactorSetupRequest
+	if err := decodeOptionalJSON(c, &req); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	if on, err := h.Factor.Enabled(ctx, p.UserID); err != nil || on {
-		return cmpErr(err, errAlreadyEnabled)
-	}
-	en, err := auth.NewEnrolment(h.Issuer, p.Email)
+	m, err := meterFrom(ctx)
 	if err != nil {
 		return err
 	}
-	sealed, err := h.Factor.Box.Seal(en.Secret)
+	en, err := h.Actions.SetUpTwoFactor(ctx, auth.PrincipalFrom(ctx), actions.TwoFactorSetupInput{Password: req.Password, Issuer: h.Issuer, Tries: m})
 	if err != nil {
 		return err
 	}
-	if err := h.Factor.Store.StartTwoFactor(ctx, p.UserID, sealed); err != nil {
-		if errors.Is(err, models.ErrConflict) {
-			return errAlreadyEnabled
-		}
-		return err
-	}
-	setAuditTarget(ctx, "user", strconv.FormatInt(p.UserID, 10), nil)
 	noStore(c)
 	res := api.TwoFactorSetup{Secret: en.Secret, OTPAuthURL: en.URL, QRCode: en.QRCode}
 	return respondShown(c, http.StatusOK, res, views.TwoFactorSetupPanel(res), Done{Toast: "Scan the code with your app"})
@@ -198,49 +194,19 @@ func (h TwoFactor) Setup(c echo.Context) error {
 // turns the pending enrolment on; the ten recovery codes are shown once.
 // 422 for a wrong code (counted as a failed sign-in), 404 without setup.
 func (h TwoFactor) Enable(c echo.Context) error {
-	p, err := h.caller(c)
-	if err != nil {
-		return err
-	}
 	var req api.TwoFactorCode
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	setAuditTarget(ctx, "user", strconv.FormatInt(p.UserID, 10), nil)
 	m, err := meterFrom(ctx)
 	if err != nil {
 		return err
 	}
-	if err := m.Check(ctx, p.Email); err != nil {
-		return err
-	}
-	tf, err := h.Factor.Store.TwoFactorOf(ctx, p.UserID)
+	codes, err := h.Actions.EnableTwoFactor(ctx, auth.PrincipalFrom(ctx), req.Code, m)
 	if err != nil {
 		return err
 	}
-	if tf.EnabledAt != nil {
-		return errAlreadyEnabled
-	}
-	secret, err := h.Factor.Box.Open(tf.Secret)
-	if err != nil {
-		return err
-	}
-	step, ok := auth.CheckTOTP(secret, req.Code, h.Factor.Now(), 0)
-	if !ok {
-		if err := m.Take(ctx, p.Email, 1); err != nil {
-			return err
-		}
-		return api.Invalid(api.FieldIssue("code", "invalid_string", "That code does not match; check the time on your device and type the code it shows now"))
-	}
-	codes, hashes, err := auth.NewRecoveryCodes()
-	if err != nil {
-		return err
-	}
-	if err := h.Factor.Store.EnableTwoFactor(ctx, p.UserID, step, hashes); err != nil {
-		return err
-	}
-	h.Sessions.Put(ctx, session.ConfirmedKey, h.Factor.Now().Unix())
 	noStore(c)
 	res := api.TwoFactorEnabled{RecoveryCodes: codes}
 	return respondShown(c, http.StatusOK, res, views.RecoveryCodesPanel(res), Done{Toast: "Two-factor sign-in is on"})
@@ -250,20 +216,17 @@ func (h TwoFactor) Enable(c echo.Context) error {
 // its recovery codes go. A wrong password is 422 and counts as a failed
 // sign-in.
 func (h TwoFactor) Disable(c echo.Context) error {
-	p, err := h.caller(c)
-	if err != nil {
-		return err
-	}
 	var req api.TwoFactorDisable
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	setAuditTarget(ctx, "user", strconv.FormatInt(p.UserID, 10), nil)
-	if err := h.checkPassword(ctx, p, req.Password); err != nil {
+	m, err := meterFrom(ctx)
+	if err != nil {
 		return err
 	}
-	if _, err := h.Factor.Store.DisableTwoFactor(ctx, p.UserID); err != nil {
+	p := auth.PrincipalFrom(ctx)
+	if err := h.Actions.DisableTwoFactor(ctx, p, req.Password, m); err != nil {
 		return err
 	}
 	res, err := h.status(ctx, p)

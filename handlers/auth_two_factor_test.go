@@ -48,11 +48,12 @@ func clockedApp(t *testing.T, db *bun.DB, clock *twoFactorClock, mutate ...func(
 	return apptest.New(t, db, append([]func(*web.Deps){func(d *web.Deps) { d.Now = clock.Now }}, mutate...)...)
 }
 
-// enrol turns two-factor sign-in on through the API for the session's user
-// and returns the secret and the recovery codes.
+// enrol turns two-factor sign-in on through the API for the session's user,
+// whose password is "correct horse", and returns the secret and the
+// recovery codes.
 func enrol(t *testing.T, app *apptest.App, clock *twoFactorClock, session http.Header) (string, []string) {
 	t.Helper()
-	res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", session, "")
+	res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", session, setupBody)
 	if res.Code != 200 {
 		t.Fatalf("setup: %d %s", res.Code, res.Body)
 	}
@@ -72,6 +73,9 @@ func enrol(t *testing.T, app *apptest.App, clock *twoFactorClock, session http.H
 	}
 	return setup.Secret, enabled.RecoveryCodes
 }
+
+// setupBody starts an enrolment for a user whose password is "correct horse".
+const setupBody = `{"password":"correct horse"}`
 
 func code(t *testing.T, secret string, at time.Time) string {
 	t.Helper()
@@ -98,7 +102,7 @@ func TestTwoFactorEnrolAndSignIn(t *testing.T) {
 		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
 		session := app.SessionFor(t, u.ID)
 
-		res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", session, "")
+		res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", session, setupBody)
 		var setup struct{ Secret string }
 		json.Unmarshal(res.Body.Bytes(), &setup)
 		res = apptest.DoBody(t, app, "POST", "/api/auth/2fa/enable", session, `{"code":"`+wrongCode(t, setup.Secret, clock.Now())+`"}`)
@@ -106,7 +110,7 @@ func TestTwoFactorEnrolAndSignIn(t *testing.T) {
 			t.Errorf("enable with a wrong code: %d %s", res.Code, res.Body)
 		}
 		secret, recovery := enrol(t, app, clock, session)
-		if res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", session, ""); res.Code != 409 {
+		if res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", session, setupBody); res.Code != 409 {
 			t.Errorf("setup while enabled: %d %s", res.Code, res.Body)
 		}
 
@@ -312,8 +316,8 @@ func TestSudoMode(t *testing.T) {
 		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users", session); res.Code != 200 {
 			t.Errorf("an ordinary route after 11 minutes: %d", res.Code)
 		}
-		if res := mint(token); res.StatusCode != 201 {
-			t.Errorf("a bearer token after 11 minutes: %d", res.StatusCode)
+		if res := mint(token); res.StatusCode != 403 {
+			t.Errorf("a bearer token: %d, want 403 (a token never mints another)", res.StatusCode)
 		}
 		if res := apptest.Do(t, app, "GET", "/api/auth/confirm", session); !strings.Contains(res.Body.String(), `"confirmed":false`) {
 			t.Errorf("confirmation state: %s", res.Body)
@@ -351,6 +355,62 @@ func TestSudoMode(t *testing.T) {
 		}
 		if failed != 2 {
 			t.Errorf("%d failed confirmations audited, want 2", failed)
+		}
+	})
+}
+
+// TestTwoFactorSetupNeedsPassword: with a stolen session alone nobody
+// enrols their own authenticator: setup asks for the account's password
+// (or, for an account without one, a fresh confirmation), and turning it
+// on confirms nothing, so a dangerous action after it still asks.
+func TestTwoFactorSetupNeedsPassword(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		clock := newClock()
+		app := clockedApp(t, db, clock)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		session := app.SessionFor(t, u.ID)
+		clock.Add(11 * time.Minute) // the sign-in no longer counts as a confirmation
+		for _, body := range []string{"", `{}`, `{"password":""}`, `{"password":"wrong"}`} {
+			if res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", session, body); res.Code != 422 || !strings.Contains(res.Body.String(), `"password"`) {
+				t.Errorf("setup with %q: %d %s, want 422 on password", body, res.Code, res.Body)
+			}
+		}
+		if on, err := app.Store.TwoFactorEnabled(t.Context(), u.ID); err != nil || on {
+			t.Fatalf("enrolled after refusals: %v %v", on, err)
+		}
+		res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", session, `{"password":"correct horse"}`)
+		var setup struct{ Secret string }
+		json.Unmarshal(res.Body.Bytes(), &setup)
+		if res.Code != 200 || setup.Secret == "" {
+			t.Fatalf("setup with the password: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/enable", session, `{"code":"`+code(t, setup.Secret, clock.Now())+`"}`); res.Code != 200 {
+			t.Fatalf("enable: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/auth/confirm", session); !strings.Contains(res.Body.String(), `"confirmed":false`) {
+			t.Errorf("enabling confirmed the session: %s", res.Body)
+		}
+		res = apptest.DoBody(t, app, "POST", "/api/v1/admin/tokens", session, `{"permissions":["admin:read"],"ttl":"1h"}`)
+		if res.Code != 403 || !strings.Contains(res.Body.String(), `"SUDO_REQUIRED"`) {
+			t.Errorf("a dangerous action right after enabling: %d %s, want 403 SUDO_REQUIRED", res.Code, res.Body)
+		}
+
+		// An account that signs in through a provider has no password: its
+		// sign-in (or a confirmation) must be fresh.
+		fresh := app.User(t, "fresh@example.com", auth.RoleAdmin)
+		stale := app.User(t, "stale@example.com", auth.RoleAdmin)
+		staleSession := app.SessionFor(t, stale.ID)
+		clock.Add(11 * time.Minute)
+		res = apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", staleSession, `{}`)
+		if res.Code != 403 || !strings.Contains(res.Body.String(), `"SUDO_REQUIRED"`) {
+			t.Errorf("setup without a password, signed in 11 minutes ago: %d %s, want 403 SUDO_REQUIRED", res.Code, res.Body)
+		}
+		if res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", app.SessionFor(t, fresh.ID), `{}`); res.Code != 200 {
+			t.Errorf("setup without a password, just signed in: %d %s", res.Code, res.Body)
+		}
+		token, _ := app.TokenFor(t, fresh.ID, auth.PermAdminRead)
+		if res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", token, `{}`); res.Code != 403 {
+			t.Errorf("setup with a bearer token: %d %s, want 403", res.Code, res.Body)
 		}
 	})
 }

@@ -8,14 +8,18 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/backups"
 	"github.com/plazahq/plaza/views"
 )
 
-// Backups answers the backup files' routes: list, download, delete.
+// Backups answers the backup files' routes: list, download, delete. A
+// download or a deletion asks a session for a fresh confirmation.
 type Backups struct {
-	Dir string
+	Dir     string
+	Actions *actions.Actions
 }
 
 // List answers GET /api/v1/admin/system/backups: newest first.
@@ -34,9 +38,8 @@ func (h Backups) List(c echo.Context) error {
 // Download answers GET /api/v1/admin/system/backups/{file}: the file,
 // streamed as an attachment.
 func (h Backups) Download(c echo.Context) error {
-	name := c.Param("file")
-	setAuditTarget(c.Request().Context(), "backup", name, nil)
-	f, info, err := backups.Open(h.Dir, name)
+	ctx := c.Request().Context()
+	f, info, err := h.Actions.OpenBackup(ctx, auth.PrincipalFrom(ctx), h.Dir, c.Param("file"))
 	if err != nil {
 		return backupError(err)
 	}
@@ -49,9 +52,9 @@ func (h Backups) Download(c echo.Context) error {
 
 // Delete answers DELETE /api/v1/admin/system/backups/{file}.
 func (h Backups) Delete(c echo.Context) error {
+	ctx := c.Request().Context()
 	name := c.Param("file")
-	setAuditTarget(c.Request().Context(), "backup", name, nil)
-	if err := backups.Delete(h.Dir, name); err != nil {
+	if err := h.Actions.DeleteBackup(ctx, auth.PrincipalFrom(ctx), h.Dir, name); err != nil {
 		return backupError(err)
 	}
 	return respondAction(c, http.StatusOK, api.OK(api.DeletedBackup{Deleted: true, File: name}), Done{Toast: "Deleted " + name, Events: []string{"plaza:backups"}})

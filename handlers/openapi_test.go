@@ -122,7 +122,8 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		return sampleRequest{"/api/auth/signout", e.app.SessionFor(t, u.ID), "", 200}
 	},
 	"POST /api/auth/2fa/setup": func(t *testing.T, e sampleEnv) sampleRequest {
-		return sampleRequest{"/api/auth/2fa/setup", sampleUser(t, e, "enrolling@example.com").session, "", 200}
+		u := e.app.UserWithPassword(t, "enrolling@example.com", "correct horse")
+		return sampleRequest{"/api/auth/2fa/setup", e.app.SessionFor(t, u.ID), `{"password":"correct horse"}`, 200}
 	},
 	"POST /api/auth/2fa/enable": func(t *testing.T, e sampleEnv) sampleRequest {
 		session := sampleUser(t, e, "enabling@example.com").session
@@ -148,8 +149,11 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"GET /api/openapi.json":    getSample("/api/openapi.json", 200),
 	"GET /api/docs":            getSample("/api/docs", 200),
 	"GET /api/v1/admin/tokens": asSuper("/api/v1/admin/tokens", "", 200),
-	"POST /api/v1/admin/tokens": asSuper("/api/v1/admin/tokens",
-		`{"permissions":["admin:read"],"ttl":"1h","name":"sample"}`, http.StatusCreated),
+	"POST /api/v1/admin/tokens": func(t *testing.T, e sampleEnv) sampleRequest {
+		// A token never mints another: a super admin's fresh session does.
+		u := e.app.User(t, "minter@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		return sampleRequest{"/api/v1/admin/tokens", e.app.SessionFor(t, u.ID), `{"permissions":["admin:read"],"ttl":"1h","name":"sample"}`, http.StatusCreated}
+	},
 	"DELETE /api/v1/admin/tokens/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "holder@example.com", auth.RoleAdmin)
 		_, jti := e.app.TokenFor(t, u.ID, auth.PermAdminRead)

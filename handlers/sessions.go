@@ -6,27 +6,26 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/device"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
 
-// SessionStore is what the session lists and revocations need of the store.
+// SessionStore is what the list of one's own sessions needs of the store.
 type SessionStore interface {
-	Change(ctx context.Context, fn func(ctx context.Context) error) error
-	UserByID(ctx context.Context, id int64) (*models.User, error)
 	UserSessions(ctx context.Context, userID int64) ([]models.UserSession, error)
-	EndUserSession(ctx context.Context, userID int64, id string) error
-	EndUserSessions(ctx context.Context, userID int64, keep string) (int, error)
 }
 
 // UserSessions lists and revokes sessions: one's own under /api/auth and
 // the console's account page, a user's under the versioned admin family
-// and the console's user page.
+// and the console's user page. Revocations are actions.
 type UserSessions struct {
 	Store    SessionStore
+	Actions  *actions.Actions
 	Sessions Sessions
 }
 
@@ -36,23 +35,23 @@ type UserSessions struct {
 func (h UserSessions) Mine(c echo.Context) error {
 	ctx := c.Request().Context()
 	noStore(c)
-	list, err := h.list(ctx, auth.PrincipalFrom(ctx).UserID)
+	p := auth.PrincipalFrom(ctx)
+	rows, err := h.Store.UserSessions(ctx, p.UserID)
 	if err != nil {
 		return err
 	}
-	l := views.SessionList{Sessions: list, Own: true, CanRevoke: true}
+	list := h.list(ctx, rows)
+	l := views.SessionList{Sessions: list, Own: true, CanRevoke: h.Actions.Policy.May(p, policy.RevokeOwnSession, policy.Owned(p.UserID))}
 	return respond(c, http.StatusOK, api.UserSessions{Sessions: list},
 		View{Partial: views.SessionTable(l), Page: views.AccountSessionsPage(l)})
 }
 
 // RevokeMine answers DELETE /api/auth/sessions/{id}: one of the caller's
 // own sessions ends (the current one too: that is signing out). An id of
-// no session of the caller's is 404.
+// no session of the caller's is 404; a bearer token is 403.
 func (h UserSessions) RevokeMine(c echo.Context) error {
 	ctx := c.Request().Context()
-	uid := auth.PrincipalFrom(ctx).UserID
-	err := h.Store.Change(ctx, func(ctx context.Context) error { return h.Store.EndUserSession(ctx, uid, c.Param("id")) })
-	if err != nil {
+	if err := h.Actions.RevokeOwnSession(ctx, auth.PrincipalFrom(ctx), c.Param("id")); err != nil {
 		return err
 	}
 	return respondAction(c, http.StatusOK, api.SessionsRevoked{Revoked: 1},
@@ -60,16 +59,10 @@ func (h UserSessions) RevokeMine(c echo.Context) error {
 }
 
 // RevokeOthers answers DELETE /api/auth/sessions: every session of the
-// caller's but the one the request came with ends (all of them for a
-// bearer-token caller, which has none).
+// caller's but the one the request came with ends. A bearer token is 403.
 func (h UserSessions) RevokeOthers(c echo.Context) error {
 	ctx := c.Request().Context()
-	uid, keep := auth.PrincipalFrom(ctx).UserID, h.Sessions.Token(ctx)
-	var n int
-	err := h.Store.Change(ctx, func(ctx context.Context) (err error) {
-		n, err = h.Store.EndUserSessions(ctx, uid, keep)
-		return err
-	})
+	n, err := h.Actions.RevokeOtherOwnSessions(ctx, auth.PrincipalFrom(ctx), h.Sessions.Token(ctx))
 	if err != nil {
 		return err
 	}
@@ -78,85 +71,56 @@ func (h UserSessions) RevokeOthers(c echo.Context) error {
 }
 
 // List answers GET /api/v1/admin/users/{id}/sessions, and the user page's
-// sessions card. Unknown user: 404.
+// sessions card. Unknown user: 404; a super admin's sessions to anyone
+// but a super admin: 403.
 func (h UserSessions) List(c echo.Context) error {
 	ctx := c.Request().Context()
-	id, err := h.userParam(c)
+	id, err := pathID(c)
 	if err != nil {
 		return err
 	}
-	list, err := h.list(ctx, id)
+	res, err := h.Actions.UserSessions(ctx, auth.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}
-	pr := auth.PrincipalFrom(ctx)
-	l := views.SessionList{Sessions: list, UserID: itoa(id), CanRevoke: pr.Can(auth.PermAdminDelete)}
+	list := h.list(ctx, res.Sessions)
+	l := views.SessionList{Sessions: list, UserID: itoa(id), CanRevoke: res.CanRevoke}
 	return respond(c, http.StatusOK, api.OK(list), View{Partial: views.SessionTable(l)})
 }
 
 // RevokeAll answers DELETE /api/v1/admin/users/{id}/sessions: every
 // session of the user ends, in the transaction of the audit entry.
 func (h UserSessions) RevokeAll(c echo.Context) error {
-	ctx := c.Request().Context()
-	id, err := h.userParam(c)
-	if err != nil {
-		return err
-	}
-	var n int
-	err = h.Store.Change(ctx, func(ctx context.Context) (err error) {
-		if n, err = h.Store.EndUserSessions(ctx, id, ""); err == nil {
-			setAuditTarget(ctx, "user", itoa(id), map[string]any{"revoked": n})
-		}
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return respondAction(c, http.StatusOK, api.OK(api.SessionsRevoked{Revoked: n}),
-		Done{Toast: revokedToast(n), Events: []string{"plaza:sessions"}})
+	return h.revoke(c, "")
 }
 
 // RevokeOne answers DELETE /api/v1/admin/users/{id}/sessions/{sessionId}:
 // that session of the user ends. A session id the user has not: 404.
 func (h UserSessions) RevokeOne(c echo.Context) error {
-	ctx := c.Request().Context()
-	id, err := h.userParam(c)
-	if err != nil {
-		return err
-	}
-	sid := c.Param("sessionId")
-	err = h.Store.Change(ctx, func(ctx context.Context) error {
-		if err := h.Store.EndUserSession(ctx, id, sid); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "user", itoa(id), map[string]any{"session": sid})
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return respondAction(c, http.StatusOK, api.OK(api.SessionsRevoked{Revoked: 1}),
-		Done{Toast: "Session revoked", Events: []string{"plaza:sessions"}})
+	return h.revoke(c, c.Param("sessionId"))
 }
 
-// userParam reads the path's user id and checks that the user exists.
-func (h UserSessions) userParam(c echo.Context) (int64, error) {
+func (h UserSessions) revoke(c echo.Context, sid string) error {
+	ctx := c.Request().Context()
 	id, err := pathID(c)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if _, err := h.Store.UserByID(c.Request().Context(), id); err != nil {
-		return 0, err
+	n, err := h.Actions.RevokeUserSessions(ctx, auth.PrincipalFrom(ctx), id, sid)
+	if err != nil {
+		return err
 	}
-	return id, nil
+	toast := revokedToast(n)
+	if sid != "" {
+		toast = "Session revoked"
+	}
+	return respondAction(c, http.StatusOK, api.OK(api.SessionsRevoked{Revoked: n}),
+		Done{Toast: toast, Events: []string{"plaza:sessions"}})
 }
 
-// list reads the user's sessions as the API shows them.
-func (h UserSessions) list(ctx context.Context, userID int64) ([]api.UserSession, error) {
-	rows, err := h.Store.UserSessions(ctx, userID)
-	if err != nil {
-		return nil, err
-	}
+// list is the sessions as the API shows them, the one the request came
+// with marked current.
+func (h UserSessions) list(ctx context.Context, rows []models.UserSession) []api.UserSession {
 	current := ""
 	if tok := h.Sessions.Token(ctx); tok != "" {
 		current = models.SessionID(tok)
@@ -167,7 +131,7 @@ func (h UserSessions) list(ctx context.Context, userID int64) ([]api.UserSession
 			CreatedAt: api.Timestamp(r.CreatedAt), LastSeenAt: api.Timestamp(r.LastSeenAt),
 			ExpiresAt: api.Timestamp(r.Expiry), Current: r.ID == current}
 	}
-	return out, nil
+	return out
 }
 
 func revokedToast(n int) string {

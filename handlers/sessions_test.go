@@ -67,7 +67,7 @@ func signedIn(t *testing.T, app *apptest.App, h http.Header) bool {
 func TestSessionListAndRevoke(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
-		app.UserWithPassword(t, "ada@example.com", "correct horse")
+		ada := app.UserWithPassword(t, "ada@example.com", "correct horse")
 		laptop := signIn(t, app, "ada@example.com", "correct horse", firefoxLinux)
 		phone := signIn(t, app, "ada@example.com", "correct horse", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1")
 		tablet := signIn(t, app, "ada@example.com", "correct horse", firefoxLinux)
@@ -121,6 +121,20 @@ func TestSessionListAndRevoke(t *testing.T) {
 		if res := apptest.Do(t, app, "GET", api.PathSessions, nil); res.Code != 401 {
 			t.Errorf("no caller: %d, want 401", res.Code)
 		}
+		// A token lists its owner's sessions but ends none: a leaked token
+		// must not sign its owner out.
+		token, _ := app.TokenFor(t, ada.ID, auth.PermAdminRead)
+		if res := apptest.Do(t, app, "GET", api.PathSessions, token); res.Code != 200 {
+			t.Errorf("list with a token: %d %s", res.Code, res.Body)
+		}
+		for _, target := range []string{api.PathSessions, api.SessionPath(sessionID(laptop))} {
+			if res := apptest.Do(t, app, "DELETE", target, token); res.Code != 403 {
+				t.Errorf("DELETE %s with a token: %d %s, want 403", target, res.Code, res.Body)
+			}
+		}
+		if !signedIn(t, app, laptop) {
+			t.Error("a token ended a session")
+		}
 	})
 }
 
@@ -173,6 +187,53 @@ func TestAdminUserSessions(t *testing.T) {
 		}
 		if actions["user.revoke_session 200"] != 1 || actions["user.revoke_sessions 200"] != 1 || actions["user.sessions 200"] != 1 {
 			t.Errorf("audit entries %v", actions)
+		}
+	})
+}
+
+// TestAdminCannotTouchSuperAdminSessions: an admin who is no super admin
+// neither lists nor ends a super admin's sessions, through the API, the
+// console's card or a token; a super admin does.
+func TestAdminCannotTouchSuperAdminSessions(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		root := app.UserWithPassword(t, "root2@example.com", "correct horse", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		victim := signIn(t, app, "root2@example.com", "correct horse", firefoxLinux)
+		ada := app.User(t, "ada@example.com", auth.RoleAdmin)
+		admin := app.SessionFor(t, ada.ID)
+		token, _ := app.TokenFor(t, ada.ID, auth.PermAdminRead, auth.PermAdminDelete)
+		path := api.AdminV1UserSessionsPath(itoa(root.ID))
+		htmx := func(h http.Header) http.Header { h = h.Clone(); h.Set("HX-Request", "true"); return h }
+		card := htmx(admin)
+		for _, tt := range []struct {
+			name, method, target string
+			h                    http.Header
+		}{
+			{"list", "GET", path, admin},
+			{"the console's card", "GET", api.ConsoleUserSessionsPath(itoa(root.ID)), card},
+			{"list with a token", "GET", path, token},
+			{"revoke one", "DELETE", path + "/" + sessionID(victim), admin},
+			{"revoke all", "DELETE", path, admin},
+			{"revoke all with a token", "DELETE", path, token},
+		} {
+			if res := apptest.Do(t, app, tt.method, tt.target, tt.h); res.Code != 403 {
+				t.Errorf("an admin, %s: %d %s, want 403", tt.name, res.Code, res.Body)
+			}
+		}
+		if !signedIn(t, app, victim) {
+			t.Fatal("an admin ended a super admin's session")
+		}
+
+		super, _ := app.Admin(t)
+		res := apptest.Do(t, app, "GET", api.ConsoleUserSessionsPath(itoa(root.ID)), htmx(super))
+		if res.Code != 200 || !strings.Contains(res.Body.String(), `data-testid="session-revoke-open"`) {
+			t.Errorf("a super admin's card: %d, revoke buttons shown: %v", res.Code, strings.Contains(res.Body.String(), "session-revoke-open"))
+		}
+		if res := apptest.Do(t, app, "DELETE", path+"/"+sessionID(victim), super); res.Code != 200 {
+			t.Errorf("a super admin revoking: %d %s", res.Code, res.Body)
+		}
+		if signedIn(t, app, victim) {
+			t.Error("the super admin's revocation left the session")
 		}
 	})
 }

@@ -119,6 +119,8 @@ func classifyRefusal(err error) *api.Error {
 		return forbidden("This account has no password to confirm with (it signs in through a provider)", "")
 	case errors.Is(err, actions.ErrLastSuperAdmin):
 		return forbidden("The last active super admin cannot be deleted", "")
+	case errors.Is(err, actions.ErrTwoFactorOn):
+		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: "Two-factor sign-in is already on; turn it off first", Cause: err}
 	case errors.As(err, &ie):
 		return classify(api.Invalid(api.FieldIssue(ie.Field, "custom", ie.Reason)))
 	case errors.As(err, &me):

@@ -9,6 +9,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/openapi"
+	"github.com/plazahq/plaza/internal/policy"
 )
 
 // Outcome is an answer a route documents besides its success and its
@@ -135,8 +136,8 @@ func describe(r Route) string {
 	case r.SignIn:
 		parts = append(parts, "Needs a signed-in caller.")
 	}
-	if r.Sudo {
-		parts = append(parts, "A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not).")
+	if r.asksConfirmation() {
+		parts = append(parts, confirmationNote(r))
 	}
 	if r.Scope != ScopeExempt {
 		parts = append(parts, "Rate limit scope: "+string(r.Scope)+".")
@@ -145,6 +146,21 @@ func describe(r Route) string {
 		parts = append(parts, "The handler also counts against: "+string(r.Meter)+".")
 	}
 	return strings.Join(parts, " ")
+}
+
+// confirmationNote says who must have confirmed recently on a route that
+// asks for it, as the policy rule of its action has it.
+func confirmationNote(r Route) string {
+	rule := policy.Table[r.Action]
+	who := "A session caller"
+	if rule.Confirm == policy.ConfirmOthers {
+		who = "A session caller acting on what is not its own"
+	}
+	tokens := " (bearer tokens need not)."
+	if rule.SessionOnly {
+		tokens = "; a bearer token cannot do this at all."
+	}
+	return who + " must have confirmed its password or code within 10 minutes" + tokens
 }
 
 // security lists who may call the route: a bearer token or the session
@@ -217,7 +233,7 @@ func errorResponses(r Route, hasParams bool) []openapi.Response {
 	if len(r.Permissions) > 0 {
 		errs[http.StatusForbidden] += " Or a staff session not enrolled in two-factor sign-in while REQUIRE_STAFF_2FA is on (TWO_FACTOR_REQUIRED)."
 	}
-	if r.Sudo {
+	if r.asksConfirmation() {
 		errs[http.StatusForbidden] += " Or a session whose last confirmation is over 10 minutes old (SUDO_REQUIRED): POST /api/auth/confirm, then retry."
 	}
 	if unsafe(r.Method) && r.needsCaller() && errs[http.StatusForbidden] == "" {
@@ -265,7 +281,7 @@ func consoleErrors(r Route, errs map[int]string) []openapi.Response {
 	if len(r.Permissions) > 0 || r.SignIn {
 		errs[http.StatusForbidden] = "The signed-in user lacks a permission the page needs."
 	}
-	if r.Sudo {
+	if r.asksConfirmation() {
 		errs[http.StatusForbidden] += " Or a session whose last confirmation is over 10 minutes old (SUDO_REQUIRED)."
 	}
 	if unsafe(r.Method) {

@@ -288,8 +288,8 @@ var doorFixtures = map[string]fixture{
 	"PUT " + api.PathUser:               personDoor(`{"bio":"matrix"}`),
 	"DELETE " + api.PathUser:            personDoor(`{"password":"` + password + `"}`),
 	"POST " + api.PathUsers:             registerDoor,
-	"POST " + api.PathAdminV1Blocks:      blockDoor,
-	"DELETE " + api.PathAdminV1Block:     heldBlockDoor,
+	"POST " + api.PathAdminV1Blocks:     blockDoor,
+	"DELETE " + api.PathAdminV1Block:    heldBlockDoor,
 	"POST " + api.PathPassword:          selfDoor(`{"currentPassword":"` + password + `","newPassword":"` + password + `"}`),
 }
 

@@ -132,6 +132,13 @@ func blockUnsafeRoutes(rs []Route) []Route {
 	return rs
 }
 
+// asksConfirmation reports whether a session caller may be refused for
+// want of a fresh confirmation: the policy rule of the route's action asks
+// for one, or the route is marked Sudo.
+func (r Route) asksConfirmation() bool {
+	return r.Sudo || r.Action != "" && policy.Table[r.Action].Confirm != policy.ConfirmNever
+}
+
 // AdminV1 completes a versioned admin route: its family and tier scope,
 // and the permission its method needs (or, for a door to an action, the
 // permission the policy table gives the action) ahead of
@@ -316,18 +323,20 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "Sign out", Response: api.SignedOut{},
 				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser: to the sign-in page."}}}},
 
-		// One's own sessions: the session cookie or a bearer token (which is
-		// no session, so none of its owner's is current).
+		// One's own sessions: listed for the session cookie or a bearer token
+		// (which is no session, so none of its owner's is current); ended
+		// only from a session.
 		{Method: http.MethodGet, Path: api.PathSessions, Handler: hs.sessions.Mine, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Your signed-in sessions", Response: api.UserSessions{},
 				Description: "Live sessions, most recently used first; the one this request came with is current."}},
-		{Method: http.MethodDelete, Path: api.PathSessions, Handler: hs.sessions.RevokeOthers, Family: general, Scope: ScopeGeneral, SignIn: true,
+		{Method: http.MethodDelete, Path: api.PathSessions, Handler: hs.sessions.RevokeOthers, Action: policy.RevokeOwnSession, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Sign out all your other sessions", Response: api.SessionsRevoked{},
-				Description: "Every session of yours but the one this request came with ends at once, on every instance."}},
-		{Method: http.MethodDelete, Path: api.PathSessionOne, Handler: hs.sessions.RevokeMine, Family: general, Scope: ScopeGeneral, SignIn: true,
+				Description: "Every session of yours but the one this request came with ends at once, on every instance.",
+				Errors:      map[int]string{http.StatusForbidden: "A bearer token: this needs a session."}}},
+		{Method: http.MethodDelete, Path: api.PathSessionOne, Handler: hs.sessions.RevokeMine, Action: policy.RevokeOwnSession, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Revoke one of your sessions", Response: api.SessionsRevoked{},
 				Description: "By the id the list gives; revoking the current session signs you out.",
-				Errors:      map[int]string{http.StatusNotFound: "No live session of yours has this id."}}},
+				Errors:      map[int]string{http.StatusForbidden: "A bearer token: this needs a session.", http.StatusNotFound: "No live session of yours has this id."}}},
 		{Method: http.MethodPost, Path: api.PathPassword, Handler: hs.password.Handle, Action: policy.ChangePassword, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Doc: Doc{Summary: "Change your password", Body: api.PasswordChange{}, Response: api.PasswordChanged{},
 				Description: "Every other session of yours ends in the same transaction; the one this request came with stays. " +
@@ -338,27 +347,35 @@ func routes(d Deps, hs handlerSet) []Route {
 				}}},
 		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Permissions: moderate,
 			Doc: Doc{Summary: "The console's \"Your sessions\" page", Response: api.UserSessions{}}}),
-		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List,
+		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions,
 			Audit: Audit{Action: "user.sessions", Target: "user"},
 			Doc:   Doc{Summary: "The user page's sessions card", Response: api.V1Of[[]api.UserSession]{}}}),
 		// Two-factor sign-in and re-confirmation (docs/api.md, "Two-factor
 		// sign-in"): for the signed-in session, unenrolled staff included.
-		{Method: http.MethodPost, Path: api.PathTwoFactorSetup, Handler: hs.twoFactor.Setup, Family: general, Scope: ScopeGeneral, SignIn: true,
+		{Method: http.MethodPost, Path: api.PathTwoFactorSetup, Handler: hs.twoFactor.Setup, Action: policy.SetUpTwoFactor, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Audit: Audit{Action: "two_factor.setup", Target: "user"},
-			Doc: Doc{Summary: "Start enrolling in two-factor sign-in", Response: api.TwoFactorSetup{},
-				Description: "A new TOTP secret, its otpauth URL and QR code; it works only once a code from the app enables it.",
-				Errors:      map[int]string{http.StatusForbidden: "A bearer token: enrolment needs a session.", http.StatusConflict: "Two-factor sign-in is already on."}}},
-		{Method: http.MethodPost, Path: api.PathTwoFactorEnable, Handler: hs.twoFactor.Enable, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+			Doc: Doc{Summary: "Start enrolling in two-factor sign-in", Body: api.TwoFactorSetupRequest{}, Response: api.TwoFactorSetup{},
+				Description: "Needs the account's password (a wrong one counts as a failed sign-in). A new TOTP secret, its otpauth URL and QR code; " +
+					"it works only once a code from the app enables it.",
+				Errors: map[int]string{
+					http.StatusForbidden: "A bearer token: enrolment needs a session. SUDO_REQUIRED: an account without a password " +
+						"(it signs in through a provider) whose sign-in is over 10 minutes old.",
+					http.StatusConflict:            "Two-factor sign-in is already on.",
+					http.StatusUnprocessableEntity: "The password is missing or wrong.",
+				}}},
+		{Method: http.MethodPost, Path: api.PathTwoFactorEnable, Handler: hs.twoFactor.Enable, Action: policy.EnableTwoFactor, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Audit: Audit{Action: "two_factor.enable", Target: "user"},
 			Doc: Doc{Summary: "Turn two-factor sign-in on with a code from the app", Body: api.TwoFactorCode{}, Response: api.TwoFactorEnabled{},
-				Description: "Answers the ten one-time recovery codes, shown this once. A wrong code counts as a failed sign-in.",
+				Description: "Answers the ten one-time recovery codes, shown this once. A wrong code counts as a failed sign-in. " +
+					"Turning it on confirms nothing: dangerous actions after it still ask for a confirmation once the last one is over 10 minutes old.",
 				Errors: map[int]string{http.StatusForbidden: "A bearer token: enrolment needs a session.", http.StatusNotFound: "No setup under way.",
 					http.StatusConflict: "Two-factor sign-in is already on."}}},
-		{Method: http.MethodPost, Path: api.PathTwoFactorDisable, Handler: hs.twoFactor.Disable, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+		{Method: http.MethodPost, Path: api.PathTwoFactorDisable, Handler: hs.twoFactor.Disable, Action: policy.DisableTwoFactor, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Audit: Audit{Action: "two_factor.disable", Target: "user"},
 			Doc: Doc{Summary: "Turn two-factor sign-in off", Body: api.TwoFactorDisable{}, Response: api.TwoFactorDisabled{},
 				Description: "Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too.",
-				Errors:      map[int]string{http.StatusForbidden: "A bearer token: this needs a session."}}},
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session; or an account without a password, " +
+					"which an operator resets instead (plaza user reset-2fa)."}}},
 		{Method: http.MethodPost, Path: api.PathConfirm, Handler: hs.twoFactor.Confirm, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Audit: Audit{Action: "auth.confirm", Target: "user", Optional: true},
 			Doc: Doc{Summary: "Confirm it's you before dangerous actions", Body: api.Confirmation{}, Response: api.Confirmed{},
@@ -436,11 +453,11 @@ func routes(d Deps, hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminTokens, Handler: hs.tokens.List,
 			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"},
 			Doc: Doc{Summary: "List unexpired admin tokens", Response: api.V1Of[[]api.Token]{}}}),
-		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminTokens, Handler: hs.tokens.Create, Sudo: true,
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminTokens, Handler: hs.tokens.Create, Action: policy.MintToken,
 			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.create", Target: "token"},
-			Doc: Doc{Summary: "Mint an admin token", Description: "The JWT is shown this once. A token never carries a permission its maker lacks.",
+			Doc: Doc{Summary: "Mint an admin token", Description: "The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another.",
 				Body: api.TokenRequest{}, Response: api.V1Of[api.NewToken]{}, Status: http.StatusCreated}}),
-		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminToken, Handler: hs.tokens.Revoke,
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminToken, Handler: hs.tokens.Revoke, Action: policy.RevokeToken,
 			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.revoke", Target: "token"},
 			Doc: Doc{Summary: "Revoke an admin token by its jti", Response: api.V1Of[api.RevokedToken]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Users, Handler: hs.v1Users.List, Audit: Audit{Action: "users.list"},
@@ -477,17 +494,20 @@ func routes(d Deps, hs handlerSet) []Route {
 					http.StatusForbidden: "Yourself, or a super admin unless you are one.",
 					http.StatusLocked:    "Another admin holds the user's edit lock (lockedBy, lockedAt).",
 				}}}),
-		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1UserSessions, Handler: hs.sessions.List, Audit: Audit{Action: "user.sessions", Target: "user"},
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1UserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions, Audit: Audit{Action: "user.sessions", Target: "user"},
 			Doc: Doc{Summary: "A user's signed-in sessions", Response: api.V1Of[[]api.UserSession]{},
-				Description: "Live sessions, most recently used first; current marks the caller's own session."}}),
-		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1UserSessions, Handler: hs.sessions.RevokeAll,
+				Description: "Live sessions, most recently used first; current marks the caller's own session.",
+				Errors:      map[int]string{http.StatusForbidden: "A super admin's sessions unless you are one."}}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1UserSessions, Handler: hs.sessions.RevokeAll, Action: policy.RevokeUserSession,
 			Audit: Audit{Action: "user.revoke_sessions", Target: "user"},
 			Doc: Doc{Summary: "Sign a user out everywhere", Response: api.V1Of[api.SessionsRevoked]{},
-				Description: "Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart."}}),
-		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1UserSession, Handler: hs.sessions.RevokeOne,
+				Description: "Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart.",
+				Errors:      map[int]string{http.StatusForbidden: "A super admin's sessions unless you are one."}}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1UserSession, Handler: hs.sessions.RevokeOne, Action: policy.RevokeUserSession,
 			Audit: Audit{Action: "user.revoke_session", Target: "user"},
 			Doc: Doc{Summary: "Revoke one of a user's sessions", Response: api.V1Of[api.SessionsRevoked]{},
-				Errors: map[int]string{http.StatusNotFound: "No such user, or no live session of the user's has this id."}}}),
+				Errors: map[int]string{http.StatusForbidden: "A super admin's session unless you are one.",
+					http.StatusNotFound: "No such user, or no live session of the user's has this id."}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Posts, Handler: hs.v1Posts.List, Audit: Audit{Action: "posts.list"},
 			Doc: Doc{Summary: "List posts with admin metadata", Query: api.V1PostsQuery{}, Response: api.V1PageOf[api.V1Post]{},
 				Description: "Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id."}}),
@@ -541,10 +561,11 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc: Doc{Summary: "One maintenance job: status, progress, result or error", Response: api.V1Of[api.V1Job]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Backups, Handler: hs.backups.List, Audit: Audit{Action: "backup.list"},
 			Doc: Doc{Summary: "Backups in BACKUP_DIR, newest first", Response: api.V1Of[[]api.V1Backup]{}}}),
-		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Backup, Handler: hs.backups.Download, Permissions: []string{auth.PermAdminSuper},
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Backup, Handler: hs.backups.Download, Action: policy.DownloadBackup, Permissions: []string{auth.PermAdminSuper},
 			Audit: Audit{Action: "backup.download", Target: "backup"},
-			Doc:   Doc{Summary: "Download a backup", ContentType: "application/octet-stream", Description: "Streamed as an attachment."}}),
-		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1Backup, Handler: hs.backups.Delete, Permissions: []string{auth.PermAdminSuper},
+			Doc: Doc{Summary: "Download a backup", ContentType: "application/octet-stream",
+				Description: "Streamed as an attachment. It holds every session token and secret."}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1Backup, Handler: hs.backups.Delete, Action: policy.DeleteBackup, Permissions: []string{auth.PermAdminSuper},
 			Audit: Audit{Action: "backup.delete", Target: "backup"},
 			Doc:   Doc{Summary: "Delete a backup", Response: api.V1Of[api.DeletedBackup]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1ActivityRep, Handler: hs.reports.UserActivity, Audit: Audit{Action: "report.user_activity"},
@@ -590,7 +611,7 @@ func routes(d Deps, hs handlerSet) []Route {
 			Doc:   Doc{Summary: "Delete a block", Response: api.V1Of[api.DeletedBlock]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
-		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditExport, Handler: hs.audit.Export, Permissions: []string{auth.PermAdminSuper}, Sudo: true,
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditExport, Handler: hs.audit.Export, Action: policy.ExportAudit, Permissions: []string{auth.PermAdminSuper},
 			Audit: Audit{Action: "audit.export"},
 			Doc: Doc{Summary: "Export the audit log", Query: api.AuditExportQuery{}, ContentType: "application/x-ndjson, text/csv",
 				Description: "Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited."}}),

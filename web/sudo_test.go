@@ -7,24 +7,34 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
 
-// TestDangerousRoutesNeedConfirmation walks the route table: minting tokens,
-// changing a user (role included), bulk changes and the audit export ask a
-// session caller for a recent confirmation, and nothing else does.
+// TestDangerousRoutesNeedConfirmation walks the route table: minting
+// tokens, bulk changes, downloading or deleting a backup and the audit
+// export always ask a session caller for a recent confirmation, whether
+// the policy rule of the route's action says so or the route does (Sudo),
+// and nothing else always does. A route that names its action leaves the
+// question to the policy.
 func TestDangerousRoutesNeedConfirmation(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
 	want := []string{
 		http.MethodPost + " " + api.PathAdminTokens,
+		http.MethodPost + " " + api.PathAdminV1BulkUpdate,
 		http.MethodPost + " " + api.PathAdminV1BulkModerate,
 		http.MethodPost + " " + api.PathConsoleBulkModerate,
 		http.MethodGet + " " + api.PathAdminAuditExport,
+		http.MethodGet + " " + api.PathAdminV1Backup,
+		http.MethodDelete + " " + api.PathAdminV1Backup,
 	}
 	var got []string
 	for _, r := range web.Routes(app.Deps) {
-		if r.Sudo {
+		if r.Sudo && r.Action != "" {
+			t.Errorf("%s %s: Sudo on a route whose action's policy rule decides", r.Method, r.Path)
+		}
+		if r.Sudo || r.Action != "" && policy.Table[r.Action].Confirm == policy.ConfirmAlways {
 			got = append(got, r.Method+" "+r.Path)
 			if len(r.Permissions) == 0 {
 				t.Errorf("%s %s: a dangerous route without permissions", r.Method, r.Path)

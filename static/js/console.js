@@ -332,7 +332,8 @@
   // session's last password or code is over 10 minutes old. The console then
   // asks for one in the sudo-confirm dialog, posts it to /api/auth/confirm
   // and, once confirmed, repeats the action. Links marked data-sudo (the
-  // audit export's downloads) ask first when GET /api/auth/confirm says so.
+  // audit export's and the backups' downloads) ask first when
+  // GET /api/auth/confirm says so.
   const CONFIRM = '/api/auth/confirm';
   let afterConfirm = null;
 

@@ -47,7 +47,7 @@ func totp(t *testing.T, secret string, at time.Time) string {
 }
 
 // TestConsoleTwoFactor: a super admin turns on two-factor sign-in from the
-// account menu (QR code, key, code, then ten recovery codes), signs out,
+// account menu (password, QR code, key, code, then ten recovery codes), signs out,
 // signs in again with password and code, and, once the sign-in is over 10
 // minutes old, confirms with a code before a new API token is made.
 func TestConsoleTwoFactor(t *testing.T) {
@@ -63,7 +63,8 @@ func TestConsoleTwoFactor(t *testing.T) {
 	})
 	accessible(t, p, "the two-factor page")
 	var secret string
-	step(t, p, "set up: a QR code and the key", func(p *rod.Page) {
+	step(t, p, "set up with the password: a QR code and the key", func(p *rod.Page) {
+		p.MustElement(`[data-testid="twofa-setup-password"]`).MustInput("correct horse battery")
 		p.MustElement(`[data-testid="twofa-setup"]`).MustClick()
 		if src := p.MustElement(`[data-testid="twofa-qr"]`).MustProperty("src").Str(); !strings.HasPrefix(src, "data:image/png;base64,") {
 			panic("the QR code is " + src[:min(len(src), 40)])

@@ -1,0 +1,193 @@
+package actions
+
+import (
+	"context"
+	"errors"
+
+	"github.com/plazahq/plaza/internal/audit"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/models"
+)
+
+// Refusals of the two-factor actions. A wrong password or code is invalid
+// input on its field (422), as these routes have always answered, and
+// counts as a failed sign-in.
+var (
+	ErrTwoFactorOn    = errors.New("two-factor sign-in is already on")
+	errWrongCode      = &InvalidError{Field: "code", Reason: "That code does not match; check the time on your device and type the code it shows now"}
+	errPasswordWrong  = &InvalidError{Field: "password", Reason: "That password is wrong"}
+	errPasswordNeeded = &InvalidError{Field: "password", Reason: "password is required"}
+)
+
+// Attempts is sign-in's failure throttle, which wrong passwords and codes
+// count against so that these actions are no way round it: Check refuses
+// once the subject's (an email's) window is spent, Take counts failures.
+// A nil Attempts counts nothing (the operator's commands).
+type Attempts interface {
+	Check(ctx context.Context, subject string) error
+	Take(ctx context.Context, subject string, n int64) error
+}
+
+// TwoFactorSetupInput starts an enrolment: the account's password, the
+// issuer the authenticator app shows, and the throttle.
+type TwoFactorSetupInput struct {
+	Password string
+	Issuer   string
+	Tries    Attempts
+}
+
+// SetUpTwoFactor gives the caller a new secret, pending until
+// EnableTwoFactor confirms it with a code (it replaces a pending one). It
+// needs the account's password, or, for an account without one (it signs
+// in through a provider), a fresh confirmation: a stolen session alone
+// must not enrol its thief's authenticator and lock the owner out.
+func (a *Actions) SetUpTwoFactor(ctx context.Context, who *auth.Principal, in TwoFactorSetupInput) (*auth.Enrolment, error) {
+	var out auth.Enrolment
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		u, err := a.ownAccount(ctx, who, policy.SetUpTwoFactor)
+		if err != nil {
+			return err
+		}
+		if u.PasswordHash == nil && !a.Policy.Confirmed(who) {
+			return policy.ErrNeedsConfirmation
+		}
+		if u.PasswordHash != nil {
+			if err := checkPasswordCounted(ctx, u, in.Password, in.Tries); err != nil {
+				return err
+			}
+		}
+		if on, err := a.Store.TwoFactorEnabled(ctx, u.ID); err != nil || on {
+			return errOr(err, ErrTwoFactorOn)
+		}
+		if out, err = auth.NewEnrolment(in.Issuer, u.Email); err != nil {
+			return err
+		}
+		sealed, err := a.box().Seal(out.Secret)
+		if err != nil {
+			return err
+		}
+		err = a.Store.StartTwoFactor(ctx, u.ID, sealed)
+		if errors.Is(err, models.ErrConflict) {
+			return ErrTwoFactorOn
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// EnableTwoFactor turns the caller's pending enrolment on with the code the
+// app shows now, and returns the ten recovery codes, shown once. It
+// confirms nothing: a dangerous action after it still asks for its own
+// confirmation. models.ErrNotFound: no setup under way.
+func (a *Actions) EnableTwoFactor(ctx context.Context, who *auth.Principal, code string, tries Attempts) ([]string, error) {
+	var codes []string
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		u, err := a.ownAccount(ctx, who, policy.EnableTwoFactor)
+		if err != nil {
+			return err
+		}
+		if err := check(ctx, tries, u.Email); err != nil {
+			return err
+		}
+		tf, err := a.Store.TwoFactorOf(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		if tf.EnabledAt != nil {
+			return ErrTwoFactorOn
+		}
+		secret, err := a.box().Open(tf.Secret)
+		if err != nil {
+			return err
+		}
+		step, ok := auth.CheckTOTP(secret, code, a.Now(), 0)
+		if !ok {
+			return failed(ctx, tries, u.Email, errWrongCode)
+		}
+		var hashes []string
+		if codes, hashes, err = auth.NewRecoveryCodes(); err != nil {
+			return err
+		}
+		return a.Store.EnableTwoFactor(ctx, u.ID, step, hashes)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return codes, nil
+}
+
+// DisableTwoFactor removes the caller's enrolment and recovery codes. It
+// needs the password, so an account without one keeps its enrolment until
+// an operator resets it (plaza user reset-2fa).
+func (a *Actions) DisableTwoFactor(ctx context.Context, who *auth.Principal, password string, tries Attempts) error {
+	return a.Store.Change(ctx, func(ctx context.Context) error {
+		u, err := a.ownAccount(ctx, who, policy.DisableTwoFactor)
+		if err != nil {
+			return err
+		}
+		if err := checkPasswordCounted(ctx, u, password, tries); err != nil {
+			return err
+		}
+		_, err = a.Store.DisableTwoFactor(ctx, u.ID)
+		return err
+	})
+}
+
+// ownAccount asks the policy whether who may take action on its own
+// account, names the account in the audit entry, and reads it.
+func (a *Actions) ownAccount(ctx context.Context, who *auth.Principal, action policy.Action) (*models.User, error) {
+	if err := a.Policy.Check(who, action, policy.Owned(callerID(who))); err != nil {
+		return nil, err
+	}
+	audit.Target(ctx, "user", itoa(who.UserID), nil)
+	return a.Store.UserByID(ctx, who.UserID)
+}
+
+func (a *Actions) box() auth.SecretBox { return auth.NewSecretBox(string(a.Secret)) }
+
+// checkPasswordCounted checks u's password under the throttle: a wrong
+// one counts as a failed sign-in for u's email and is audited.
+func checkPasswordCounted(ctx context.Context, u *models.User, password string, tries Attempts) error {
+	if password == "" {
+		return errPasswordNeeded
+	}
+	if u.PasswordHash == nil {
+		return ErrNoPassword
+	}
+	if err := check(ctx, tries, u.Email); err != nil {
+		return err
+	}
+	err := auth.CheckPassword(password, *u.PasswordHash)
+	if errors.Is(err, auth.ErrBadPassword) {
+		audit.Keep(ctx, map[string]any{"failed": "password"})
+		return failed(ctx, tries, u.Email, errPasswordWrong)
+	}
+	return err
+}
+
+func check(ctx context.Context, tries Attempts, subject string) error {
+	if tries == nil {
+		return nil
+	}
+	return tries.Check(ctx, subject)
+}
+
+// failed counts one failure and answers refusal, or the throttle's own
+// refusal once the failures are spent.
+func failed(ctx context.Context, tries Attempts, subject string, refusal error) error {
+	if tries == nil {
+		return refusal
+	}
+	return errOr(tries.Take(ctx, subject, 1), refusal)
+}
+
+func errOr(err, fallback error) error {
+	if err != nil {
+		return err
+	}
+	return fallback
+}
