@@ -2,9 +2,12 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -105,6 +108,16 @@ func newMatrix(t *testing.T, db *bun.DB) *matrix {
 	return m
 }
 
+// clone is a new caller of c's kind for an action on the caller's own
+// account; anonymous and token callers are refused before any change, so
+// they stay as they are.
+func (m *matrix) clone(t *testing.T, c caller) caller {
+	if c.user == nil || c.who.Via != auth.ViaSession {
+		return c
+	}
+	return m.session(fmt.Sprintf("%s-%d", c.name, m.seq.Add(1)), c.strict, c.owner, c.who.Roles[1:]...)
+}
+
 func (m *matrix) owner(t *testing.T) caller {
 	return m.session(fmt.Sprintf("owner-%d", m.seq.Add(1)), false, true)
 }
@@ -114,6 +127,9 @@ type target struct {
 	path   string // the route's path with its parameters filled in
 	body   string
 	policy policy.Target
+	// as stands in for the caller when the action changes the caller's own
+	// account (two-factor sign-in, sessions): a new one of the same kind.
+	as *caller
 }
 
 // fixture makes a fresh target of a door for a caller: super asks for a
@@ -135,11 +151,15 @@ func (m *matrix) walk(t *testing.T, r web.Route, fx fixture) {
 				continue // an owner is a plain user, never a super admin
 			}
 			tg := fx(t, m, c, r, super)
-			want := decision(policy.Policy{RequireStaff2FA: c.strict, Now: time.Now}.Check(c.who, r.Action, tg.policy))
-			got := m.send(t, c, r.Method, tg.path, tg.body)
+			who := c
+			if tg.as != nil {
+				who = *tg.as
+			}
+			want := decision(policy.Policy{RequireStaff2FA: who.strict, Now: time.Now}.Check(who.who, r.Action, tg.policy))
+			got := m.send(t, who, r.Method, tg.path, tg.body)
 			if got.class != want {
 				t.Errorf("%s (target super admin: %v): door answered %s (%d %.300s), the policy decides %s",
-					c.name, super, got.class, got.status, got.body, want)
+					who.name, super, got.class, got.status, got.body, want)
 			}
 		}
 	}
@@ -192,9 +212,10 @@ func (m *matrix) send(t *testing.T, c caller, method, path, body string) answer 
 	app.ServeHTTP(rec, req)
 	a := answer{status: rec.Code, body: rec.Body.String()}
 	loc := rec.Header().Get("Location") + rec.Header().Get("HX-Redirect")
+	json := strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json")
 	switch {
-	case strings.Contains(loc, api.PathConsoleTwoFactor) || strings.Contains(a.body, api.CodeTwoFactorRequired) ||
-		rec.Code == 403 && strings.Contains(a.body, api.PathConsoleTwoFactor):
+	case strings.Contains(loc, api.PathConsoleTwoFactor) ||
+		rec.Code == 403 && json && strings.Contains(a.body, api.PathConsoleTwoFactor): // the code, or the unversioned family's message
 		a.class = secondFactor
 	case rec.Header().Get(web.SudoHeader) != "":
 		a.class = confirmFirst
@@ -280,17 +301,31 @@ func selfDoor(body string) fixture {
 // doorFixtures has one fixture per door: "METHOD PATH" as the route table
 // has them.
 var doorFixtures = map[string]fixture{
-	"POST " + api.PathAdminUserBan:      personDoor(`{"reason":"matrix"}`),
-	"POST " + api.PathAdminUserUnban:    bannedPersonDoor(``),
-	"POST " + api.PathAdminV1UserBan:    personDoor(`{"action":"ban","reason":"matrix"}`),
-	"PUT " + api.PathAdminV1User:        personDoor(`{"notes":"matrix"}`),
-	"POST " + api.PathAdminV1BulkUpdate: bulkDoor,
-	"PUT " + api.PathUser:               personDoor(`{"bio":"matrix"}`),
-	"DELETE " + api.PathUser:            personDoor(`{"password":"` + password + `"}`),
-	"POST " + api.PathUsers:             registerDoor,
-	"POST " + api.PathAdminV1Blocks:     blockDoor,
-	"DELETE " + api.PathAdminV1Block:    heldBlockDoor,
-	"POST " + api.PathPassword:          selfDoor(`{"currentPassword":"` + password + `","newPassword":"` + password + `"}`),
+	"POST " + api.PathAdminUserBan:          personDoor(`{"reason":"matrix"}`),
+	"POST " + api.PathAdminUserUnban:        bannedPersonDoor(``),
+	"POST " + api.PathAdminV1UserBan:        personDoor(`{"action":"ban","reason":"matrix"}`),
+	"PUT " + api.PathAdminV1User:            personDoor(`{"notes":"matrix"}`),
+	"POST " + api.PathAdminV1BulkUpdate:     bulkDoor,
+	"PUT " + api.PathUser:                   personDoor(`{"bio":"matrix"}`),
+	"DELETE " + api.PathUser:                personDoor(`{"password":"` + password + `"}`),
+	"POST " + api.PathUsers:                 registerDoor,
+	"POST " + api.PathAdminV1Blocks:         blockDoor,
+	"DELETE " + api.PathAdminV1Block:        heldBlockDoor,
+	"DELETE " + api.PathSessions:            ownAccountDoor(``, nil),
+	"DELETE " + api.PathSessionOne:          ownAccountDoor(``, ownSession),
+	"POST " + api.PathTwoFactorSetup:        ownAccountDoor(`{"password":"`+password+`"}`, nil),
+	"POST " + api.PathTwoFactorEnable:       ownAccountDoor(``, enableBody),
+	"POST " + api.PathTwoFactorDisable:      ownAccountDoor(`{"password":"`+password+`"}`, enrolFirst),
+	"GET " + api.PathConsoleUserSessions:    personDoor(``),
+	"GET " + api.PathAdminV1UserSessions:    personDoor(``),
+	"DELETE " + api.PathAdminV1UserSessions: personDoor(``),
+	"DELETE " + api.PathAdminV1UserSession:  personSessionDoor,
+	"POST " + api.PathAdminTokens:           platformDoor(`{"permissions":["admin:read"],"ttl":"1h","name":"matrix"}`),
+	"DELETE " + api.PathAdminToken:          tokenDoor,
+	"GET " + api.PathAdminV1Backup:          backupDoor,
+	"DELETE " + api.PathAdminV1Backup:       backupDoor,
+	"GET " + api.PathAdminAuditExport:       platformDoor(``),
+	"POST " + api.PathPassword:              selfDoor(`{"currentPassword":"` + password + `","newPassword":"` + password + `"}`),
 }
 
 func bulkDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
@@ -318,4 +353,114 @@ func heldBlockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) t
 		t.Fatal(err)
 	}
 	return target{path: withID(r.Path, b.ID), policy: policy.Platform}
+}
+
+func platformDoor(body string) fixture {
+	return func(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+		return target{path: r.Path, body: body, policy: policy.Platform}
+	}
+}
+
+// ownAccountDoor is a door to an action on the caller's own account, as a
+// new caller of the kind; prepare, when set, readies the account and may
+// give the path and body.
+func ownAccountDoor(body string, prepare func(t *testing.T, m *matrix, c caller, r web.Route) (path, body string)) fixture {
+	return func(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+		c = m.clone(t, c)
+		tg := target{path: r.Path, body: body, policy: policy.Platform, as: &c}
+		if c.user != nil {
+			tg.policy = policy.Owned(c.user.ID)
+		}
+		if prepare != nil {
+			if p, b := prepare(t, m, c, r); p != "" || b != "" {
+				tg.path, tg.body = cmpOr(p, tg.path), cmpOr(b, tg.body)
+			}
+		}
+		return tg
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// sessionID opens another session for user id and gives its id.
+func (m *matrix) sessionID(t *testing.T, id int64) string {
+	cookie := m.app.SessionFor(t, id).Get("Cookie")
+	_, token, _ := strings.Cut(cookie, "=")
+	return models.SessionID(token)
+}
+
+func ownSession(t *testing.T, m *matrix, c caller, r web.Route) (string, string) {
+	id := "no-such-session"
+	if c.user != nil {
+		id = m.sessionID(t, c.user.ID)
+	}
+	return strings.Replace(r.Path, ":id", id, 1), ""
+}
+
+// setUp starts enrolment for a session caller and gives the secret.
+func (m *matrix) setUp(t *testing.T, c caller) string {
+	res := m.send(t, c, http.MethodPost, api.PathTwoFactorSetup, `{"password":"`+password+`"}`)
+	var out struct{ Secret string }
+	if err := json.Unmarshal([]byte(res.body), &out); err != nil || out.Secret == "" {
+		t.Fatalf("setting up two-factor sign-in for %s: %d %s", c.name, res.status, res.body)
+	}
+	return out.Secret
+}
+
+func (m *matrix) code(t *testing.T, secret string) string {
+	code, err := auth.TOTPCode(secret, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code
+}
+
+func enableBody(t *testing.T, m *matrix, c caller, r web.Route) (string, string) {
+	if c.user == nil || c.who.Via != auth.ViaSession {
+		return "", `{"code":"123456"}`
+	}
+	return "", `{"code":"` + m.code(t, m.setUp(t, c)) + `"}`
+}
+
+func enrolFirst(t *testing.T, m *matrix, c caller, r web.Route) (string, string) {
+	if c.user == nil || c.who.Via != auth.ViaSession {
+		return "", ""
+	}
+	res := m.send(t, c, http.MethodPost, api.PathTwoFactorEnable, `{"code":"`+m.code(t, m.setUp(t, c))+`"}`)
+	if res.status != 200 {
+		t.Fatalf("enabling two-factor sign-in for %s: %d %s", c.name, res.status, res.body)
+	}
+	return "", ""
+}
+
+// personSessionDoor is a door to one session of the person acted on.
+func personSessionDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	u, tg := m.personOf(t, c, super)
+	path := strings.Replace(withID(r.Path, u.ID), ":sessionId", m.sessionID(t, u.ID), 1)
+	return target{path: path, policy: tg}
+}
+
+// tokenDoor is a door to a token the super admin holds.
+func tokenDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	_, jti := m.app.TokenFor(t, m.staff, auth.PermAdminRead)
+	return target{path: strings.Replace(r.Path, ":id", jti, 1), policy: policy.Platform}
+}
+
+// backupDoor is a door to a backup file in the instance's folder: bytes
+// under a backup's name, which is all a download or a deletion reads.
+func backupDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	name := fmt.Sprintf("plaza-20261126T120000.%06dZ.db", m.seq.Add(1))
+	dir := m.app.Deps.Config.BackupDir
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte("matrix backup"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return target{path: strings.Replace(r.Path, ":file", name, 1), policy: policy.Platform}
 }
