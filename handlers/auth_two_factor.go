@@ -121,7 +121,6 @@ type TwoFactor struct {
 	Factor   SecondFactor
 	Sessions Sessions
 	Issuer   string
-	Required bool // REQUIRE_STAFF_2FA
 }
 
 func (h TwoFactor) caller(c echo.Context) (*auth.Principal, error) {
@@ -147,7 +146,7 @@ func (h TwoFactor) Page(c echo.Context) error {
 }
 
 func (h TwoFactor) status(ctx context.Context, p *auth.Principal) (api.TwoFactorStatus, error) {
-	res := api.TwoFactorStatus{Required: h.Required && p.Staff()}
+	res := api.TwoFactorStatus{Required: h.Actions.Policy.MustEnrol(p)}
 	u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
 	if err != nil {
 		return res, err

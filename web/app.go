@@ -137,7 +137,7 @@ func newHandlers(d Deps) handlerSet {
 		signIn:     signIn,
 		oauth:      handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d)},
 		signOut:    handlers.SignOut{Sessions: d.Sessions},
-		twoFactor:  handlers.TwoFactor{Actions: acts, Factor: factor, Sessions: d.Sessions, Issuer: "Plaza", Required: d.Config.RequireStaff2FA},
+		twoFactor:  handlers.TwoFactor{Actions: acts, Factor: factor, Sessions: d.Sessions, Issuer: "Plaza"},
 		session:    handlers.Session{Sessions: d.Sessions},
 		providers:  handlers.Providers{List: providers},
 		tokens:     handlers.Tokens{Store: d.Store, Actions: acts},

@@ -365,7 +365,7 @@ func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 				}
 			}
 			if pr.Via == auth.ViaSession {
-				if len(r.Permissions) > 0 && p.cfg.RequireStaff2FA && pr.Staff() && !pr.TwoFactor {
+				if len(r.Permissions) > 0 && p.policy.MustEnrol(pr) && !pr.TwoFactor {
 					return errTwoFactorRequired
 				}
 				if r.Sudo && !p.confirmed(ctx) {

@@ -257,3 +257,9 @@ func HoldsPower(who *auth.Principal, a Action) bool {
 	r := Table[a]
 	return r.Permission != "" && who.Can(r.Permission)
 }
+
+// MustEnrol reports whether who has to turn on two-factor sign-in before
+// using staff power: staff, on an instance that requires it of them.
+func (p Policy) MustEnrol(who *auth.Principal) bool {
+	return p.RequireStaff2FA && who.Staff()
+}
