@@ -325,3 +325,29 @@ func TestConsoleModerationRoutes(t *testing.T) {
 		t.Errorf("a user's moderation: %d %s", res.Code, res.Body)
 	}
 }
+
+// TestModerationDeleteKeepsPostCount: a post deleted by moderation, one or
+// in bulk, is counted out of its author's post_count like one its author
+// deletes.
+func TestModerationDeleteKeepsPostCount(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		admin, _ := app.Admin(t)
+		ada := app.User(t, "ada@example.com")
+		for _, title := range []string{"One", "Two", "Three"} {
+			newPostAs(t, app, ada.ID, title)
+		}
+		if res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(postByTitle(t, db, "One")), admin, `{"action":"delete"}`); res.Code != 200 {
+			t.Fatalf("moderation delete: %d %s", res.Code, res.Body)
+		}
+		checkCounters(t, app)
+		body := `{"postIds":["` + itoa(postByTitle(t, db, "Two")) + `"],"action":"delete"}`
+		if res := apptest.DoBody(t, app, "POST", api.PathAdminV1BulkModerate, admin, body); res.Code != 200 {
+			t.Fatalf("bulk moderation delete: %d %s", res.Code, res.Body)
+		}
+		checkCounters(t, app)
+		if n := postCount(t, app, ada.ID); n != 1 {
+			t.Errorf("ada's post_count %d, want 1", n)
+		}
+	})
+}

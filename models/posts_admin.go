@@ -244,6 +244,10 @@ func (s *Store) applyModeration(ctx context.Context, p *Post, m Moderation, to s
 	switch m.Action {
 	case "delete":
 		_, err = db.NewDelete().Model((*Post)(nil)).Where("id = ?", p.ID).Exec(ctx)
+		if err == nil {
+			// As RemovePost does: the author's post_count counts its rows.
+			err = addPostCount(ctx, db, p.AuthorID, -1)
+		}
 	case "approve":
 		_, err = db.NewUpdate().Model((*PostReport)(nil)).Set("status = ?", ReportResolved).Set("resolved_at = ?", now).
 			Set("resolved_by = ?", m.AdminID).Where("post_id = ? AND status = ?", p.ID, ReportOpen).Exec(ctx)
