@@ -44,7 +44,7 @@ func TestPostActionsPolicy(t *testing.T) {
 	ctx := context.Background()
 	store := models.NewStore(dbtest.Open(t, config.DialectSQLite))
 	now := time.Now()
-	acts := actions.New(store, policy.Policy{RequireStaff2FA: true, Now: func() time.Time { return now }}, []byte("test secret"))
+	acts := actions.New(store, policy.Policy{RequireStaff2FA: true, Now: func() time.Time { return now }}, []byte("test secret"), nil)
 	user := func(email string, roles ...string) *models.User {
 		u, err := store.CreateUser(ctx, models.NewUser{Email: email, Roles: roles})
 		if err != nil {
