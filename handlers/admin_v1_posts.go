@@ -2,26 +2,22 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
 
-// V1PostStore is what the versioned admin posts handlers need.
+// V1PostStore is what the versioned admin posts handlers read; their
+// writes go through the actions.
 type V1PostStore interface {
-	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
 	ListPostsAdmin(ctx context.Context, f models.PostListFilter) ([]models.ListedPost, int, error)
-	ListedPostByID(ctx context.Context, id int64) (*models.ListedPost, error)
-	ModeratePost(ctx context.Context, m models.Moderation) (string, error)
-	Change(ctx context.Context, fn func(ctx context.Context) error) error
-	CheckLocks(ctx context.Context, typ string, ids []string, userID int64) error
 }
 
 // V1Posts answers the versioned admin family's posts routes
@@ -29,6 +25,7 @@ type V1PostStore interface {
 // the same results.
 type V1Posts struct {
 	Store   V1PostStore
+	Actions *actions.Actions
 	Reasons ModerationReasons
 }
 
@@ -91,9 +88,10 @@ func cloneValues(q url.Values) url.Values {
 }
 
 // Moderate answers POST /api/v1/admin/posts/{id}/moderate {action, reason,
-// notes, notifyAuthor}: the post as it now is, or {deleted, id} after a
-// delete, which needs admin:delete too. Statuses: 200, 401, 403, 404, 422
-// (approving a draft), 423 while another admin holds the post's lock.
+// notes, notifyAuthor} through the moderation action: the post as it now
+// is, or {deleted, id} after a delete, which needs admin:delete too.
+// Statuses: 200, 401, 403, 404, 422 (approving a draft), 423 while another
+// admin holds the post's lock.
 func (h V1Posts) Moderate(c echo.Context) error {
 	var req api.V1ModerationRequest
 	id, err := idAndBody(c, &req)
@@ -101,27 +99,7 @@ func (h V1Posts) Moderate(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	caller := auth.PrincipalFrom(ctx)
-	if err := mayModerate(caller, req.Action); err != nil {
-		return err
-	}
-	var post *models.ListedPost
-	err = h.Store.ChangeLocked(ctx, "post", itoa(id), caller.UserID, func(ctx context.Context) error {
-		from, err := h.Store.ModeratePost(ctx, models.Moderation{PostID: id, AdminID: caller.UserID, Action: req.Action,
-			Reason: req.Reason, Notes: req.Notes, NotifyAuthor: req.NotifyAuthor})
-		if errors.Is(err, models.ErrDraftNotApproved) {
-			return api.Invalid(api.FieldIssue("action", "invalid_enum_value", "a draft is published by its author, not approved"))
-		}
-		if err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "post", itoa(id), map[string]any{"action": req.Action, "reason": req.Reason,
-			"from": from, "notifyAuthor": req.NotifyAuthor})
-		if req.Action != "delete" {
-			post, err = h.Store.ListedPostByID(ctx, id)
-		}
-		return err
-	})
+	post, err := h.Actions.ModeratePost(ctx, auth.PrincipalFrom(ctx), id, moderation(req.Action, req.Reason, req.Notes, req.NotifyAuthor))
 	if err != nil {
 		return err
 	}
@@ -130,6 +108,10 @@ func (h V1Posts) Moderate(c echo.Context) error {
 		return respondAction(c, http.StatusOK, api.OK(api.V1DeletedPost{Deleted: true, ID: itoa(id)}), done)
 	}
 	return respondAction(c, http.StatusOK, api.OK(v1Post(post)), done)
+}
+
+func moderation(action, reason, notes string, notify bool) actions.Moderation {
+	return actions.Moderation{Action: action, Reason: reason, Notes: notes, NotifyAuthor: notify}
 }
 
 // moderated is what a moderation action did, as a toast says it.
@@ -150,10 +132,11 @@ func v1Post(p *models.ListedPost) api.V1Post {
 }
 
 // BulkModerate answers POST /api/v1/admin/posts/bulk-moderate {postIds,
-// action, reason?, notes?, notifyAuthor?}: one decision for every named
-// post, in one transaction with one posts.bulk_moderate audit entry, or for
-// none. Statuses: 200, 401, 403 (delete without admin:delete), 404 naming
-// unknown ids, 422 (bad body, or approving a draft), 423.
+// action, reason?, notes?, notifyAuthor?} through the bulk moderation
+// action: one decision for every named post, in one transaction with one
+// posts.bulk_moderate audit entry, or for none. Statuses: 200, 401, 403
+// (delete without admin:delete, or a session's stale confirmation), 404
+// naming unknown ids, 422 (bad body, or approving a draft), 423.
 func (h V1Posts) BulkModerate(c echo.Context) error {
 	var req api.V1BulkModeration
 	if err := decodeJSON(c, &req); err != nil {
@@ -164,56 +147,14 @@ func (h V1Posts) BulkModerate(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	caller := auth.PrincipalFrom(ctx)
-	if err := mayModerate(caller, req.Action); err != nil {
-		return err
-	}
-	out := api.V1BulkModerationResult{IDs: make([]string, len(ids))}
-	keys := make([]string, len(ids))
-	for i, id := range ids {
-		out.IDs[i], keys[i] = itoa(id), itoa(id)
-	}
-	err = h.Store.Change(ctx, func(ctx context.Context) error {
-		if err := h.Store.CheckLocks(ctx, "post", keys, caller.UserID); err != nil {
-			return err
-		}
-		from := make(map[string]string, len(ids))
-		for _, id := range ids {
-			was, err := h.Store.ModeratePost(ctx, models.Moderation{PostID: id, AdminID: caller.UserID, Action: req.Action,
-				Reason: req.Reason, Notes: req.Notes, NotifyAuthor: req.NotifyAuthor})
-			if err != nil {
-				return bulkModerationError(id, err)
-			}
-			from[itoa(id)] = was
-		}
-		out.Moderated = len(ids)
-		setAuditTarget(ctx, "posts", "", map[string]any{"action": req.Action, "reason": req.Reason, "count": len(ids), "from": from})
-		return nil
-	})
+	n, err := h.Actions.BulkModerate(ctx, auth.PrincipalFrom(ctx), ids, moderation(req.Action, req.Reason, req.Notes, req.NotifyAuthor))
 	if err != nil {
 		return err
 	}
+	out := api.V1BulkModerationResult{Moderated: n, IDs: make([]string, len(ids))}
+	for i, id := range ids {
+		out.IDs[i] = itoa(id)
+	}
 	return respondAction(c, http.StatusOK, api.OK(out), Done{Toast: plural(out.Moderated, "post") + " " + moderated[req.Action],
 		Events: []string{"plaza:posts"}})
-}
-
-// bulkModerationError names the post a bulk moderation stopped at.
-func bulkModerationError(id int64, err error) error {
-	switch {
-	case errors.Is(err, models.ErrNotFound):
-		return &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound, Message: "No post has id " + itoa(id)}
-	case errors.Is(err, models.ErrDraftNotApproved):
-		return api.Invalid(api.FieldIssue("postIds", "invalid_enum_value", "post "+itoa(id)+" is a draft, which its author publishes"))
-	}
-	return err
-}
-
-// mayModerate refuses a delete to a caller without admin:delete, which the
-// route's own permissions (admin:write) do not imply.
-func mayModerate(caller *auth.Principal, action string) error {
-	if action == "delete" && !caller.Can(auth.PermAdminDelete) {
-		return &api.Error{Status: http.StatusForbidden, Code: api.CodeInsufficientAdminPermissions,
-			Message: "Deleting posts needs admin:delete", RequiredPermission: auth.PermAdminDelete}
-	}
-	return nil
 }

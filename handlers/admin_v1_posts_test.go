@@ -185,7 +185,8 @@ func TestV1ModerationRefusals(t *testing.T) {
 			t.Errorf("an unknown post: %d", res.Code)
 		}
 		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
-		writer, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead, auth.PermAdminWrite)
+		// The route asks the moderation's own permission; the delete asks admin:delete besides.
+		writer, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead, auth.PermAdminWrite, auth.PermPostsModerate)
 		res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(post), writer, `{"action":"delete"}`)
 		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:delete" {
 			t.Errorf("delete without admin:delete: %d %s", res.Code, res.Body)
@@ -252,9 +253,9 @@ func TestV1BulkModeration(t *testing.T) {
 			t.Errorf("201 ids: %d", code)
 		}
 		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
-		writer, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead, auth.PermAdminWrite)
-		if code, _ := bulk(writer, `{"postIds":["`+ids[3]+`"],"action":"delete"}`); code != 403 {
-			t.Errorf("delete without admin:delete: %d", code)
+		writer, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead, auth.PermAdminWrite, auth.PermPostsModerate)
+		if code, body := bulk(writer, `{"postIds":["`+ids[3]+`"],"action":"delete"}`); code != 403 || !strings.Contains(body, `"requiredPermission":"admin:delete"`) {
+			t.Errorf("delete without admin:delete: %d %s", code, body)
 		}
 		apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", app.SessionFor(t, boss.ID), `{"type":"post","id":"`+ids[3]+`"}`)
 		if code, _ := bulk(admin, `{"postIds":["`+ids[2]+`","`+ids[3]+`"],"action":"flag"}`); code != 423 || records() != 3 {
@@ -324,4 +325,30 @@ func TestConsoleModerationRoutes(t *testing.T) {
 	if res := apptest.DoBody(t, app, "POST", api.ConsoleModeratePath(two), user, `{"action":"hide"}`); res.Code != 403 {
 		t.Errorf("a user's moderation: %d %s", res.Code, res.Body)
 	}
+}
+
+// TestModerationDeleteKeepsPostCount: a post deleted by moderation, one or
+// in bulk, is counted out of its author's post_count like one its author
+// deletes.
+func TestModerationDeleteKeepsPostCount(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		admin, _ := app.Admin(t)
+		ada := app.User(t, "ada@example.com")
+		for _, title := range []string{"One", "Two", "Three"} {
+			newPostAs(t, app, ada.ID, title)
+		}
+		if res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(postByTitle(t, db, "One")), admin, `{"action":"delete"}`); res.Code != 200 {
+			t.Fatalf("moderation delete: %d %s", res.Code, res.Body)
+		}
+		checkCounters(t, app)
+		body := `{"postIds":["` + itoa(postByTitle(t, db, "Two")) + `"],"action":"delete"}`
+		if res := apptest.DoBody(t, app, "POST", api.PathAdminV1BulkModerate, admin, body); res.Code != 200 {
+			t.Fatalf("bulk moderation delete: %d %s", res.Code, res.Body)
+		}
+		checkCounters(t, app)
+		if n := postCount(t, app, ada.ID); n != 1 {
+			t.Errorf("ada's post_count %d, want 1", n)
+		}
+	})
 }

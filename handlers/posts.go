@@ -10,30 +10,31 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
-// PostStore is what the general API's post handlers need.
+// PostStore is what the general API's post handlers need besides the
+// actions.
 type PostStore interface {
 	Change(ctx context.Context, fn func(ctx context.Context) error) error
-	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
 	PostFeed(ctx context.Context, f models.PostFeedFilter) ([]models.PostRecord, int, error)
 	PostRecordByID(ctx context.Context, id int64) (*models.PostRecord, error)
 	CreateUserPost(ctx context.Context, in models.PostInput) (*models.PostRecord, error)
-	EditPost(ctx context.Context, id int64, e models.PostEdit) (*models.PostRecord, error)
-	RemovePost(ctx context.Context, id int64) error
 	ReportPost(ctx context.Context, postID, userID int64, reason string) (*models.PostReport, bool, error)
 }
 
 // Posts serves the general API's posts and reports (docs/api.md,
-// "Posts"). Published posts are everyone's; the
-// others only their author's and moderators' (holders of posts:moderate).
-// Statuses: 200, 201, 401, 403, 404, 422, 423 (another admin's edit lock),
-// 429.
+// "Posts"). Published posts are everyone's; the others only their
+// author's and those the policy lets see unpublished posts (moderators).
+// Edits and deletions go through the post actions. Statuses: 200, 201,
+// 401, 403, 404, 422, 423 (another admin's edit lock), 429.
 type Posts struct {
-	Store PostStore
+	Store   PostStore
+	Actions *actions.Actions
 }
 
 // Limits of a post, in characters.
@@ -52,7 +53,8 @@ var tagPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 // caller's own for anyone else (none when anonymous).
 func (h Posts) List(c echo.Context) error {
 	ctx := c.Request().Context()
-	f, err := parsePostFeed(c, auth.PrincipalFrom(ctx))
+	p := auth.PrincipalFrom(ctx)
+	f, err := parsePostFeed(c, p, h.Actions.Policy.May(p, policy.SeeUnpublishedPosts, policy.Platform))
 	if err != nil {
 		return err
 	}
@@ -67,7 +69,9 @@ func (h Posts) List(c echo.Context) error {
 	return c.JSON(http.StatusOK, api.PostList{Posts: out, Total: total, Limit: f.Limit, Offset: f.Offset})
 }
 
-func parsePostFeed(c echo.Context, p *auth.Principal) (models.PostFeedFilter, error) {
+// parsePostFeed reads the feed's query for p; seesAll lists every
+// unpublished post where others see only their own.
+func parsePostFeed(c echo.Context, p *auth.Principal, seesAll bool) (models.PostFeedFilter, error) {
 	q := c.QueryParams()
 	page, issues := api.ParseGeneralPage(q)
 	author, is := api.ParseID(q, "author")
@@ -82,7 +86,7 @@ func parsePostFeed(c echo.Context, p *auth.Principal) (models.PostFeedFilter, er
 	if q.Has("tag") && !tagPattern.MatchString(tag) {
 		issues = append(issues, api.FieldIssue("tag", "invalid_string", tagRule))
 	}
-	f := models.PostFeedFilter{AuthorID: author, Tag: tag, Unpublished: published == "false", Moderator: p.Can(auth.PermPostsModerate),
+	f := models.PostFeedFilter{AuthorID: author, Tag: tag, Unpublished: published == "false", Moderator: seesAll,
 		Sort: sort, Desc: order == "desc", Limit: page.Limit, Offset: page.Offset}
 	if p != nil {
 		f.ViewerID = p.UserID
@@ -100,12 +104,6 @@ func postRecord(p *models.PostRecord) api.Post {
 		Author:    api.PostAuthor{ID: itoa(p.AuthorID), Username: p.AuthorUsername},
 		CreatedAt: api.Timestamp(p.CreatedAt), UpdatedAt: api.Timestamp(p.UpdatedAt),
 		Published: p.Status == models.PostPublished, Status: p.Status, Tags: p.Tags()}
-}
-
-// canSee reports whether p may see the post: a published one anyone, the
-// others their author and moderators.
-func canSee(p *auth.Principal, post *models.PostRecord) bool {
-	return post.Status == models.PostPublished || p != nil && (p.UserID == post.AuthorID || p.Can(auth.PermPostsModerate))
 }
 
 // Get answers GET /api/posts/{id}; a post the caller may not see is 404.
@@ -128,17 +126,15 @@ func (h Posts) visible(ctx context.Context, c echo.Context) (*models.PostRecord,
 	if err != nil {
 		return nil, err
 	}
-	if !canSee(auth.PrincipalFrom(ctx), post) {
+	if !h.Actions.MaySeePost(auth.PrincipalFrom(ctx), post) {
 		return nil, api.ErrNotFound
 	}
 	return post, nil
 }
 
 var (
-	errCannotPost          = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "This account cannot post or report"}
-	errModeratorsRepublish = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden,
-		Message: "A hidden or flagged post can be published again only by a moderator"}
-	errOwnPost = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "You cannot report your own post"}
+	errCannotPost = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "This account cannot post or report"}
+	errOwnPost    = &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "You cannot report your own post"}
 )
 
 // Create answers POST /api/posts {title, content, tags?, published?} → 201
@@ -200,13 +196,14 @@ func checkTags(tags []string) ([]string, []api.Issue) {
 }
 
 // Update answers PUT /api/posts/{id} {title?, content?, tags?,
-// published?}: by the author, or by a moderator (audited when the post is
-// someone else's). published:true publishes a draft (a hidden or flagged
-// post only by a moderator); published:false turns a published post back
-// into a draft and leaves a hidden or flagged one as it is.
+// published?} through the post edit action: the title, content and tags
+// are the author's alone. published:true publishes the author's draft;
+// published:false turns the author's published post back into a draft. On
+// a hidden or flagged post, and on someone else's, the flag is moderation
+// (see actions.EditPost): only a moderator republishes one, or hides
+// someone else's published post.
 func (h Posts) Update(c echo.Context) error {
-	ctx := c.Request().Context()
-	post, p, err := h.editable(ctx, c)
+	id, err := pathID(c)
 	if err != nil {
 		return err
 	}
@@ -218,53 +215,13 @@ func (h Posts) Update(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if edit.Status, err = nextStatus(post.Status, req.Published, p); err != nil {
-		return err
-	}
-	if edit == (models.PostEdit{}) {
-		return c.JSON(http.StatusOK, postRecord(post)) // published as it was already: nothing to write
-	}
-	var after *models.PostRecord
-	err = h.change(ctx, p, post, func(ctx context.Context) (err error) {
-		after, err = h.Store.EditPost(ctx, post.ID, edit)
-		return err
-	})
+	ctx := c.Request().Context()
+	after, err := h.Actions.EditPost(ctx, auth.PrincipalFrom(ctx), actions.PostEdit{PostID: id,
+		Title: edit.Title, Content: edit.Content, Tags: edit.Tags, Published: req.Published})
 	if err != nil {
 		return err
-	}
-	if p.UserID != post.AuthorID {
-		keepAudit(ctx, postDiff(post, after))
 	}
 	return c.JSON(http.StatusOK, postRecord(after))
-}
-
-// editable loads the post the path names for a change by the caller: 404
-// when the caller may not see it, 403 when it is someone else's and the
-// caller is no moderator. A moderator's change to someone else's post is
-// audited.
-func (h Posts) editable(ctx context.Context, c echo.Context) (*models.PostRecord, *auth.Principal, error) {
-	post, err := h.visible(ctx, c)
-	if err != nil {
-		return nil, nil, err
-	}
-	p := auth.PrincipalFrom(ctx)
-	if p.UserID == post.AuthorID {
-		return post, p, nil
-	}
-	if !p.Can(auth.PermPostsModerate) {
-		return nil, nil, api.ErrForbidden
-	}
-	keepAudit(ctx, map[string]any{"authorId": itoa(post.AuthorID)})
-	return post, p, nil
-}
-
-// change runs fn as one change; a moderator's change to someone else's
-// post first checks that no other admin holds its edit lock.
-func (h Posts) change(ctx context.Context, p *auth.Principal, post *models.PostRecord, fn func(ctx context.Context) error) error {
-	if p.UserID == post.AuthorID {
-		return h.Store.Change(ctx, fn)
-	}
-	return h.Store.ChangeLocked(ctx, "post", itoa(post.ID), p.UserID, fn)
 }
 
 func checkPostUpdate(req api.PostUpdate) (models.PostEdit, error) {
@@ -292,55 +249,19 @@ func checkPostUpdate(req api.PostUpdate) (models.PostEdit, error) {
 	return edit, nil
 }
 
-// nextStatus is the status published asks for, nil for none.
-func nextStatus(current string, published *bool, p *auth.Principal) (*string, error) {
-	next := current
-	switch {
-	case published == nil:
-	case *published && (current == models.PostHidden || current == models.PostFlagged):
-		if !p.Can(auth.PermPostsModerate) {
-			return nil, errModeratorsRepublish
-		}
-		next = models.PostPublished
-	case *published:
-		next = models.PostPublished
-	case current == models.PostPublished:
-		next = models.PostDraft
-	}
-	if next == current {
-		return nil, nil
-	}
-	return &next, nil
-}
-
-// postDiff is the audit entry's before and after of the changed fields.
-func postDiff(before, after *models.PostRecord) map[string]any {
-	b, a := map[string]any{}, map[string]any{}
-	diff := func(field string, x, y string) {
-		if x != y {
-			b[field], a[field] = x, y
-		}
-	}
-	diff("title", before.Title, after.Title)
-	diff("content", before.Content, after.Content)
-	diff("tags", strings.Join(before.Tags(), ","), strings.Join(after.Tags(), ","))
-	diff("status", before.Status, after.Status)
-	return map[string]any{"before": b, "after": a}
-}
-
-// Delete answers DELETE /api/posts/{id}: by the author, or by a moderator
-// (audited when the post is someone else's).
+// Delete answers DELETE /api/posts/{id} through the post delete action:
+// the author's own, or anyone's with admin:delete (audited when the post
+// is someone else's).
 func (h Posts) Delete(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
-	post, p, err := h.editable(ctx, c)
-	if err != nil {
+	if err := h.Actions.DeletePost(ctx, auth.PrincipalFrom(ctx), id); err != nil {
 		return err
 	}
-	err = h.change(ctx, p, post, func(ctx context.Context) error { return h.Store.RemovePost(ctx, post.ID) })
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, api.Deleted{Deleted: true, ID: itoa(post.ID)})
+	return c.JSON(http.StatusOK, api.Deleted{Deleted: true, ID: itoa(id)})
 }
 
 // Report answers POST /api/posts/{id}/report {reason} → 201 with the

@@ -14,6 +14,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -24,10 +25,11 @@ type SearchStore interface {
 }
 
 // Search answers /api/search, /api/search/users and /api/search/posts
-// (docs/api.md, "Search"): ranked results the caller may see, with the
-// matched words marked in HTML-safe snippets.
+// (docs/api.md, "Search"): ranked results the caller may see, as the
+// policy says, with the matched words marked in HTML-safe snippets.
 type Search struct {
-	Store SearchStore
+	Store  SearchStore
+	Policy policy.Policy
 }
 
 // All answers GET /api/search?q&type&limit&offset.
@@ -49,7 +51,8 @@ func (h Search) answer(c echo.Context, withType bool, kind string) error {
 	}
 	caller := auth.PrincipalFrom(c.Request().Context())
 	q := models.SearchQuery{Text: p.Text, Limit: p.Page.Limit, Offset: p.Page.Offset,
-		AllPosts: caller.Can(auth.PermPostsModerate), AllUsers: caller.Can(auth.PermUsersManage)}
+		AllPosts: h.Policy.May(caller, policy.SeeUnpublishedPosts, policy.Platform),
+		AllUsers: h.Policy.May(caller, policy.SeePrivateProfiles, policy.Platform)}
 	ctx := c.Request().Context()
 	var out api.SearchResults
 	switch p.Type {

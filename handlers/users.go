@@ -13,6 +13,7 @@ import (
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -51,7 +52,7 @@ func (h Users) List(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	p := auth.PrincipalFrom(ctx)
-	f := models.ProfileFilter{All: p.Can(auth.PermUsersManage), Limit: page.Limit, Offset: page.Offset}
+	f := models.ProfileFilter{All: h.seesPrivate(p), Limit: page.Limit, Offset: page.Offset}
 	if p != nil {
 		f.ViewerID = p.UserID
 	}
@@ -61,7 +62,7 @@ func (h Users) List(c echo.Context) error {
 	}
 	out := make([]api.User, len(rows))
 	for i := range rows {
-		out[i] = userRecord(&rows[i], p)
+		out[i] = h.record(&rows[i], p)
 	}
 	return c.JSON(http.StatusOK, api.UserList{Users: out, Total: total, Limit: page.Limit, Offset: page.Offset})
 }
@@ -79,27 +80,33 @@ func (h Users) Get(c echo.Context) error {
 		return err
 	}
 	p := auth.PrincipalFrom(ctx)
-	if !u.Listed() && !selfOrManager(p, id) {
+	if !u.Listed() && !h.selfOrManager(p, id) {
 		return api.ErrNotFound
 	}
-	return c.JSON(http.StatusOK, userRecord(u, p))
+	return c.JSON(http.StatusOK, h.record(u, p))
 }
 
-func selfOrManager(p *auth.Principal, id int64) bool {
-	return p != nil && (p.UserID == id || p.Can(auth.PermUsersManage))
+// seesPrivate reports whether p may see every profile, private and banned
+// ones too, with their emails and statuses: the policy's call.
+func (h Users) seesPrivate(p *auth.Principal) bool {
+	return h.Actions.Policy.May(p, policy.SeePrivateProfiles, policy.Platform)
 }
 
-// userRecord shows u to viewer: the email to the user itself and to
-// holders of users:manage, the status to the latter.
-func userRecord(u *models.User, viewer *auth.Principal) api.User {
+func (h Users) selfOrManager(p *auth.Principal, id int64) bool {
+	return p != nil && (p.UserID == id || h.seesPrivate(p))
+}
+
+// record shows u to viewer: the email to the user itself and to those who
+// see private profiles, the status to the latter.
+func (h Users) record(u *models.User, viewer *auth.Principal) api.User {
 	out := api.User{ID: itoa(u.ID), Username: u.Username, Name: u.Name, EmailVerified: api.OptionalTimestamp(u.EmailVerified),
 		Image: u.Image, ProfilePublic: u.ProfilePublic, Bio: u.Bio, Location: u.Location,
 		CreatedAt: api.Timestamp(u.CreatedAt), LastLogin: api.OptionalTimestamp(u.LastLoginAt),
 		LoginCount: u.LoginCount, PostCount: u.PostCount}
-	if selfOrManager(viewer, u.ID) {
+	if h.selfOrManager(viewer, u.ID) {
 		out.Email = u.Email
 	}
-	if viewer.Can(auth.PermUsersManage) {
+	if h.seesPrivate(viewer) {
 		out.Status = u.Status
 	}
 	return out
@@ -122,7 +129,7 @@ func (h Users) Register(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res := userRecord(u, nil)
+	res := h.record(u, nil)
 	res.Email = u.Email
 	return c.JSON(http.StatusCreated, res)
 }
@@ -208,7 +215,7 @@ func (h Users) Update(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, userRecord(after, p))
+	return c.JSON(http.StatusOK, h.record(after, p))
 }
 
 func checkProfileUpdate(req api.ProfileUpdate) (models.ProfileChange, error) {

@@ -182,6 +182,28 @@ func (s *Store) ListedPostByID(ctx context.Context, id int64) (*ListedPost, erro
 	return &rows[0], s.attachReports(ctx, rows)
 }
 
+// PostAuthors maps each post of ids that exists to its author, for
+// deciding about many posts at once; an id missing from the map names no
+// post.
+func (s *Store) PostAuthors(ctx context.Context, ids []int64) (map[int64]int64, error) {
+	if len(ids) == 0 {
+		return map[int64]int64{}, nil
+	}
+	var rows []struct {
+		ID       int64
+		AuthorID int64
+	}
+	err := s.db(ctx).NewSelect().Model((*Post)(nil)).Column("id", "author_id").Where("p.id IN (?)", bun.In(ids)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("authors of posts %v: %w", ids, err)
+	}
+	out := make(map[int64]int64, len(rows))
+	for _, r := range rows {
+		out[r.ID] = r.AuthorID
+	}
+	return out, nil
+}
+
 // Moderation is one moderation decision to apply.
 type Moderation struct {
 	PostID       int64
@@ -244,6 +266,10 @@ func (s *Store) applyModeration(ctx context.Context, p *Post, m Moderation, to s
 	switch m.Action {
 	case "delete":
 		_, err = db.NewDelete().Model((*Post)(nil)).Where("id = ?", p.ID).Exec(ctx)
+		if err == nil {
+			// As RemovePost does: the author's post_count counts its rows.
+			err = addPostCount(ctx, db, p.AuthorID, -1)
+		}
 	case "approve":
 		_, err = db.NewUpdate().Model((*PostReport)(nil)).Set("status = ?", ReportResolved).Set("resolved_at = ?", now).
 			Set("resolved_by = ?", m.AdminID).Where("post_id = ? AND status = ?", p.ID, ReportOpen).Exec(ctx)

@@ -121,6 +121,8 @@ func classifyRefusal(err error) *api.Error {
 		return forbidden("The last active super admin cannot be deleted", "")
 	case errors.Is(err, actions.ErrTwoFactorOn):
 		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: "Two-factor sign-in is already on; turn it off first", Cause: err}
+	case errors.Is(err, actions.ErrModeratorsRepublish):
+		return forbidden("A hidden or flagged post can be published again only by a moderator", "")
 	case errors.As(err, &ie):
 		return classify(api.Invalid(api.FieldIssue(ie.Field, "custom", ie.Reason)))
 	case errors.As(err, &me):

@@ -326,6 +326,43 @@ var doorFixtures = map[string]fixture{
 	"DELETE " + api.PathAdminV1Backup:       backupDoor,
 	"GET " + api.PathAdminAuditExport:       platformDoor(``),
 	"POST " + api.PathPassword:              selfDoor(`{"currentPassword":"` + password + `","newPassword":"` + password + `"}`),
+	"PUT " + api.PathPost:                   postDoor(`{"title":"matrix"}`),
+	"DELETE " + api.PathPost:                postDoor(``),
+	"POST " + api.PathAdminV1Moderate:       postDoor(`{"action":"hide"}`),
+	"POST " + api.PathConsoleModeratePost:   postDoor(`{"action":"hide"}`),
+	"POST " + api.PathAdminV1BulkModerate:   bulkModerateDoor,
+	"POST " + api.PathConsoleBulkModerate:   bulkModerateDoor,
+}
+
+// post makes a fresh published post, which every caller sees: the owner
+// caller's own, else a plain user's.
+func (m *matrix) post(t *testing.T, c caller) (id, author int64) {
+	author = m.person(t, c, false).ID
+	ctx := context.Background()
+	err := m.app.Store.Change(ctx, func(ctx context.Context) error {
+		p, err := m.app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: "Matrix", Content: "x", Published: true})
+		if err == nil {
+			id = p.ID
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, author
+}
+
+// postDoor is a door to an action on the post its :id names, with body.
+func postDoor(body string) fixture {
+	return func(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+		id, author := m.post(t, c)
+		return target{path: withID(r.Path, id), body: body, policy: policy.Owned(author)}
+	}
+}
+
+func bulkModerateDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	id, author := m.post(t, c)
+	return target{path: r.Path, body: fmt.Sprintf(`{"postIds":["%d"],"action":"hide"}`, id), policy: policy.Owned(author)}
 }
 
 func bulkDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {

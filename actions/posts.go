@@ -1,0 +1,301 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/plazahq/plaza/internal/audit"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/models"
+)
+
+// ErrModeratorsRepublish refuses to publish a hidden or flagged post again
+// to a caller who may not moderate: moderation took it down, so only
+// moderation brings it back, even for its author.
+var ErrModeratorsRepublish = errors.New("a hidden or flagged post is published again only by a moderator")
+
+// PostEdit is a change to post PostID: each field optional.
+type PostEdit struct {
+	PostID    int64
+	Title     *string
+	Content   *string
+	Tags      *[]string
+	Published *bool
+}
+
+// rewrites reports whether the edit touches what the author wrote, which
+// is the author's alone.
+func (e PostEdit) rewrites() bool { return e.Title != nil || e.Content != nil || e.Tags != nil }
+
+// MaySeePost reports whether who may see post: a published one anyone,
+// the others their author and whom the policy lets see unpublished posts.
+// Every door that shows or changes a post asks this, so that a post one
+// may not see is one that does not exist.
+func (a *Actions) MaySeePost(who *auth.Principal, post *models.PostRecord) bool {
+	return post.Status == models.PostPublished || owns(who, post.AuthorID) ||
+		a.Policy.May(who, policy.SeeUnpublishedPosts, policy.Platform)
+}
+
+// EditPost changes a post. Its title, content and tags are its author's
+// alone. The published flag is the author's for its own draft or
+// published post; anything else it asks is moderation and needs what
+// moderating needs (policy.ModeratePost): bringing a hidden or flagged
+// post back (even one's own), and taking someone else's published post
+// down, which hides it so that its author cannot simply publish it again.
+// Either only sets the status: reports stay open and no moderation record
+// is kept, which is what the moderation action is for. Staff acting on
+// someone else's post are audited, allowed or not, and wait for another
+// admin's edit lock.
+func (a *Actions) EditPost(ctx context.Context, who *auth.Principal, in PostEdit) (*models.PostRecord, error) {
+	var after *models.PostRecord
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		post, err := a.visiblePost(ctx, who, in.PostID)
+		if err != nil {
+			return err
+		}
+		own := owns(who, post.AuthorID)
+		if !own {
+			keepStaffAttempt(ctx, who, post)
+		}
+		if in.rewrites() {
+			if err := a.Policy.Check(who, policy.EditPost, policy.Owned(post.AuthorID)); err != nil {
+				return err
+			}
+		}
+		status, err := a.publishing(who, post, in.Published)
+		if err != nil {
+			return err
+		}
+		edit := models.PostEdit{Title: in.Title, Content: in.Content, Tags: in.Tags, Status: status}
+		if edit == (models.PostEdit{}) {
+			after = post // as asked already: nothing to write
+			return nil
+		}
+		if !own {
+			if err := a.Store.CheckLock(ctx, "post", itoa(post.ID), callerID(who)); err != nil {
+				return err
+			}
+		}
+		if after, err = a.Store.EditPost(ctx, post.ID, edit); err != nil {
+			return err
+		}
+		if !own {
+			audit.Keep(ctx, postDiff(post, after))
+		}
+		return nil
+	})
+	return after, err
+}
+
+// publishing is the status the published flag asks of post, nil for none,
+// once the policy allows the author's edit or the moderation it is.
+func (a *Actions) publishing(who *auth.Principal, post *models.PostRecord, published *bool) (*string, error) {
+	if published == nil {
+		return nil, nil
+	}
+	owned := policy.Owned(post.AuthorID)
+	to := func(action policy.Action, status string) (*string, error) {
+		if err := a.Policy.Check(who, action, owned); err != nil {
+			return nil, err
+		}
+		if status == post.Status {
+			return nil, nil
+		}
+		return &status, nil
+	}
+	switch cur := post.Status; {
+	case *published && (cur == models.PostHidden || cur == models.PostFlagged):
+		status, err := to(policy.ModeratePost, models.PostPublished)
+		var fe *policy.ForbiddenError
+		if errors.As(err, &fe) {
+			return nil, ErrModeratorsRepublish
+		}
+		return status, err
+	case *published && cur == models.PostDraft:
+		return to(policy.EditPost, models.PostPublished) // a draft is published by its author
+	case !owns(who, post.AuthorID):
+		// On someone else's post the flag is moderation, even when it
+		// changes nothing.
+		if !*published && cur == models.PostPublished {
+			return to(policy.ModeratePost, models.PostHidden)
+		}
+		return to(policy.ModeratePost, cur)
+	case !*published && cur == models.PostPublished:
+		return to(policy.EditPost, models.PostDraft)
+	}
+	return nil, nil // as asked already, or a hidden or flagged post that stays so
+}
+
+// DeletePost deletes a post: its author's own, or anyone's with
+// admin:delete (and, for a staff session, two-factor sign-in when the
+// instance requires it). Staff acting on someone else's post are audited,
+// allowed or not, and wait for another admin's edit lock.
+func (a *Actions) DeletePost(ctx context.Context, who *auth.Principal, id int64) error {
+	return a.Store.Change(ctx, func(ctx context.Context) error {
+		post, err := a.visiblePost(ctx, who, id)
+		if err != nil {
+			return err
+		}
+		own := owns(who, post.AuthorID)
+		if !own {
+			keepStaffAttempt(ctx, who, post)
+		}
+		if err := a.Policy.Check(who, policy.DeletePost, policy.Owned(post.AuthorID)); err != nil {
+			return err
+		}
+		if !own {
+			if err := a.Store.CheckLock(ctx, "post", itoa(post.ID), callerID(who)); err != nil {
+				return err
+			}
+		}
+		return a.Store.RemovePost(ctx, post.ID)
+	})
+}
+
+// Moderation is one moderation decision.
+type Moderation struct {
+	Action       string // approve, hide, flag or delete
+	Reason       string
+	Notes        string
+	NotifyAuthor bool
+}
+
+func (m Moderation) model(who *auth.Principal, id int64) models.Moderation {
+	return models.Moderation{PostID: id, AdminID: callerID(who), Action: m.Action, Reason: m.Reason, Notes: m.Notes, NotifyAuthor: m.NotifyAuthor}
+}
+
+// ModeratePost applies one decision to post id, kept as a moderation
+// record with its audit entry, and returns the post as it now is (nil
+// after a delete).
+func (a *Actions) ModeratePost(ctx context.Context, who *auth.Principal, id int64, m Moderation) (*models.ListedPost, error) {
+	var out *models.ListedPost
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		post, err := a.Store.PostRecordByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := a.checkModeration(who, policy.ModeratePost, m.Action, post.AuthorID); err != nil {
+			return err
+		}
+		if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
+			return err
+		}
+		from, err := a.Store.ModeratePost(ctx, m.model(who, id))
+		if errors.Is(err, models.ErrDraftNotApproved) {
+			return &InvalidError{Field: "action", Reason: "a draft is published by its author, not approved"}
+		}
+		if err != nil {
+			return err
+		}
+		audit.Target(ctx, "post", itoa(id), map[string]any{"action": m.Action, "reason": m.Reason,
+			"from": from, "notifyAuthor": m.NotifyAuthor})
+		if m.Action != "delete" {
+			out, err = a.Store.ListedPostByID(ctx, id)
+		}
+		return err
+	})
+	return out, err
+}
+
+// BulkModerate applies one decision to every post of ids (distinct), in
+// one change with one audit entry, or to none: the policy is asked for
+// each post, a bulk decision needs a fresh confirmation, and no other
+// admin may hold any one's edit lock. It returns how many it moderated.
+func (a *Actions) BulkModerate(ctx context.Context, who *auth.Principal, ids []int64, m Moderation) (int, error) {
+	var n int
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		authors, err := a.Store.PostAuthors(ctx, ids)
+		if err != nil {
+			return err
+		}
+		var missing []string
+		for _, id := range ids {
+			if _, ok := authors[id]; !ok {
+				missing = append(missing, itoa(id))
+			}
+		}
+		if len(missing) > 0 {
+			return &MissingError{Kind: "post", IDs: missing}
+		}
+		keys := make([]string, len(ids))
+		for i, id := range ids {
+			if err := a.checkModeration(who, policy.BulkModerate, m.Action, authors[id]); err != nil {
+				return err
+			}
+			keys[i] = itoa(id)
+		}
+		if err := a.Store.CheckLocks(ctx, "post", keys, callerID(who)); err != nil {
+			return err
+		}
+		from := make(map[string]string, len(ids))
+		for _, id := range ids {
+			was, err := a.Store.ModeratePost(ctx, m.model(who, id))
+			if errors.Is(err, models.ErrDraftNotApproved) {
+				return &InvalidError{Field: "postIds", Reason: "post " + itoa(id) + " is a draft, which its author publishes"}
+			}
+			if err != nil {
+				return fmt.Errorf("moderate post %d: %w", id, err)
+			}
+			from[itoa(id)] = was
+		}
+		n = len(ids)
+		audit.Target(ctx, "posts", "", map[string]any{"action": m.Action, "reason": m.Reason, "count": n, "from": from})
+		return nil
+	})
+	return n, err
+}
+
+// checkModeration asks the policy about one decision on a post of
+// author's: a delete is a post deletion first (admin:delete, unless the
+// post is the caller's own), and every decision is moderation (rule).
+func (a *Actions) checkModeration(who *auth.Principal, rule policy.Action, decision string, author int64) error {
+	t := policy.Owned(author)
+	if decision == "delete" {
+		if err := a.Policy.Check(who, policy.DeletePost, t); err != nil {
+			return err
+		}
+	}
+	return a.Policy.Check(who, rule, t)
+}
+
+// visiblePost loads post id for who: one who may not see it is told it
+// does not exist.
+func (a *Actions) visiblePost(ctx context.Context, who *auth.Principal, id int64) (*models.PostRecord, error) {
+	post, err := a.Store.PostRecordByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !a.MaySeePost(who, post) {
+		return nil, fmt.Errorf("post %d: %w", id, models.ErrNotFound)
+	}
+	return post, nil
+}
+
+// keepStaffAttempt audits staff acting on someone else's post, whether
+// the policy allows it or not: a refused attempt at staff power is worth
+// a record too. A plain user's refusal is no admin action.
+func keepStaffAttempt(ctx context.Context, who *auth.Principal, post *models.PostRecord) {
+	if policy.HoldsPower(who, policy.ModeratePost) || policy.HoldsPower(who, policy.DeletePost) {
+		audit.Keep(ctx, map[string]any{"authorId": itoa(post.AuthorID)})
+	}
+}
+
+func owns(who *auth.Principal, owner int64) bool { return who != nil && who.UserID == owner }
+
+// postDiff is the audit entry's before and after of the changed fields.
+func postDiff(before, after *models.PostRecord) map[string]any {
+	b, a := map[string]any{}, map[string]any{}
+	diff := func(field string, x, y string) {
+		if x != y {
+			b[field], a[field] = x, y
+		}
+	}
+	diff("title", before.Title, after.Title)
+	diff("content", before.Content, after.Content)
+	diff("tags", strings.Join(before.Tags(), ","), strings.Join(after.Tags(), ","))
+	diff("status", before.Status, after.Status)
+	return map[string]any{"before": b, "after": a}
+}
