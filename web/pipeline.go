@@ -364,13 +364,8 @@ func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 					return &api.PermissionError{Required: perm}
 				}
 			}
-			if pr.Via == auth.ViaSession {
-				if len(r.Permissions) > 0 && p.policy.MustEnrol(pr) && !pr.TwoFactor {
-					return errTwoFactorRequired
-				}
-				if r.Sudo && !p.confirmed(ctx) {
-					return errSudoRequired
-				}
+			if pr.Via == auth.ViaSession && len(r.Permissions) > 0 && p.policy.MustEnrol(pr) && !pr.TwoFactor {
+				return errTwoFactorRequired
 			}
 			return next(c)
 		}
@@ -383,13 +378,6 @@ var (
 	errSudoRequired = &api.Error{Status: http.StatusForbidden, Code: api.CodeSudoRequired,
 		Message: "Confirm your password or code first (POST " + api.PathConfirm + "), then try again"}
 )
-
-// confirmed reports whether the session's last password or code (the
-// sign-in, or POST /api/auth/confirm) is recent enough for a dangerous
-// action.
-func (p *pipeline) confirmed(ctx context.Context) bool {
-	return p.policy.Confirmed(auth.PrincipalFrom(ctx))
-}
 
 // audit opens the request's audit entry and its unit of work. When the
 // handler made changes and succeeded, the entry is written with the

@@ -38,10 +38,6 @@ type Route struct {
 	// handler calls that action, which asks the policy table, and the
 	// policy matrix test walks every door of every action.
 	Action policy.Action
-	// Sudo marks a dangerous action: a session caller must have confirmed
-	// its password or code within policy.ConfirmWindow (bearer tokens are
-	// already scoped and need not).
-	Sudo bool
 	// MetricsToken lets METRICS_TOKEN stand in for Permissions.
 	MetricsToken bool
 	// Caller makes the pipeline read the caller (session or token) for a
@@ -134,9 +130,9 @@ func blockUnsafeRoutes(rs []Route) []Route {
 
 // asksConfirmation reports whether a session caller may be refused for
 // want of a fresh confirmation: the policy rule of the route's action asks
-// for one, or the route is marked Sudo.
+// for one (dangerous actions are decided by action, never by route).
 func (r Route) asksConfirmation() bool {
-	return r.Sudo || r.Action != "" && policy.Table[r.Action].Confirm != policy.ConfirmNever
+	return r.Action != "" && policy.Table[r.Action].Confirm != policy.ConfirmNever
 }
 
 // AdminV1 completes a versioned admin route: its family and tier scope,

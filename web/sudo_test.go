@@ -14,10 +14,9 @@ import (
 
 // TestDangerousRoutesNeedConfirmation walks the route table: minting
 // tokens, bulk changes, downloading or deleting a backup and the audit
-// export always ask a session caller for a recent confirmation, whether
-// the policy rule of the route's action says so or the route does (Sudo),
-// and nothing else always does. A route that names its action leaves the
-// question to the policy.
+// export always ask a session caller for a recent confirmation, because
+// the policy rule of the route's action says so, and nothing else always
+// does.
 func TestDangerousRoutesNeedConfirmation(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
 	want := []string{
@@ -31,10 +30,7 @@ func TestDangerousRoutesNeedConfirmation(t *testing.T) {
 	}
 	var got []string
 	for _, r := range web.Routes(app.Deps) {
-		if r.Sudo && r.Action != "" {
-			t.Errorf("%s %s: Sudo on a route whose action's policy rule decides", r.Method, r.Path)
-		}
-		if r.Sudo || r.Action != "" && policy.Table[r.Action].Confirm == policy.ConfirmAlways {
+		if r.Action != "" && policy.Table[r.Action].Confirm == policy.ConfirmAlways {
 			got = append(got, r.Method+" "+r.Path)
 			if len(r.Permissions) == 0 {
 				t.Errorf("%s %s: a dangerous route without permissions", r.Method, r.Path)
