@@ -1,0 +1,116 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/openapi"
+	"github.com/plazahq/plaza/internal/policy"
+)
+
+// authRoutes is sign-in, sessions, passwords, two-factor sign-in and
+// confirmation.
+func authRoutes(hs handlerSet) []Route {
+	console := api.FamilyConsole
+	general := api.FamilyGeneral
+	moderate := []string{auth.PermPostsModerate}
+	return []Route{
+		{Method: http.MethodGet, Path: api.PathSignIn, Handler: hs.signIn.Page, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "The sign-in page", Query: api.CallbackQuery{}, ContentType: "text/html"}},
+		{Method: http.MethodPost, Path: api.PathSignIn, Handler: hs.signIn.Handle, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, Blockable: true,
+			Audit: Audit{Action: "auth.second_factor", Target: "user", Optional: true},
+			Doc: Doc{Summary: "Sign in with email and password", Body: api.SignInRequest{}, Response: api.Session{},
+				Description: "Sets the session cookie. A browser's form is answered with a redirect, or the page again with the message (401); " +
+					"an account enrolled in two-factor sign-in gets a page asking for its code (form field code), JSON callers send totp or recoveryCode. " +
+					"Failed codes and used recovery codes are audited.",
+				Errors: map[int]string{http.StatusUnauthorized: "Wrong email or password, a banned or deactivated account; " +
+					"TOTP_REQUIRED: an enrolled account without totp or recoveryCode; TOTP_INVALID: a wrong or already used code."},
+				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser's form: to callbackUrl (this site only) or /admin."}}}},
+		{Method: http.MethodGet, Path: api.PathSignInProvider, Handler: hs.oauth.Begin, Family: general, Scope: ScopeGeneral, Blockable: true,
+			Doc: Doc{Summary: "Start signing in with a provider", Query: api.CallbackQuery{}, Status: http.StatusFound}},
+		{Method: http.MethodGet, Path: api.PathCallbackProvider, Handler: hs.oauth.Callback, Family: general, Scope: ScopeGeneral, Blockable: true,
+			Doc: Doc{Summary: "Finish signing in with a provider", Query: api.OAuthCallbackQuery{}, Status: http.StatusSeeOther,
+				Description: "Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin.",
+				Errors: map[int]string{
+					http.StatusUnauthorized: "The sign-in was refused, expired, not started here, or the account cannot sign in (browsers get the sign-in page).",
+					http.StatusBadGateway:   "The provider's user API did not answer.",
+				}}},
+		{Method: http.MethodGet, Path: api.PathSession, Handler: hs.session.Handle, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "The current session", Response: openapi.OneOf(api.Session{}, api.NoSession{}),
+				Description: "{user, expires} when signed in with the session cookie, {} otherwise."}},
+		{Method: http.MethodGet, Path: api.PathProviders, Handler: hs.providers.Handle, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "The enabled sign-in providers, by id", Response: api.Providers{}}},
+		{Method: http.MethodGet, Path: api.PathSignOut, Handler: hs.signOut.Page, Family: general, Scope: ScopeGeneral, BlockExempt: true,
+			Doc: Doc{Summary: "The sign-out page", ContentType: "text/html"}},
+		{Method: http.MethodPost, Path: api.PathSignOut, Handler: hs.signOut.Handle, Family: general, Scope: ScopeGeneral, BlockExempt: true,
+			Doc: Doc{Summary: "Sign out", Response: api.SignedOut{},
+				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser: to the sign-in page."}}}},
+
+		// One's own sessions: listed for the session cookie or a bearer token
+		// (which is no session, so none of its owner's is current); ended
+		// only from a session.
+		{Method: http.MethodGet, Path: api.PathSessions, Handler: hs.sessions.Mine, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Your signed-in sessions", Response: api.UserSessions{},
+				Description: "Live sessions, most recently used first; the one this request came with is current."}},
+		{Method: http.MethodDelete, Path: api.PathSessions, Handler: hs.sessions.RevokeOthers, Action: policy.RevokeOwnSession, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Sign out all your other sessions", Response: api.SessionsRevoked{},
+				Description: "Every session of yours but the one this request came with ends at once, on every instance.",
+				Errors:      map[int]string{http.StatusForbidden: "A bearer token: this needs a session."}}},
+		{Method: http.MethodDelete, Path: api.PathSessionOne, Handler: hs.sessions.RevokeMine, Action: policy.RevokeOwnSession, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Revoke one of your sessions", Response: api.SessionsRevoked{},
+				Description: "By the id the list gives; revoking the current session signs you out.",
+				Errors:      map[int]string{http.StatusForbidden: "A bearer token: this needs a session.", http.StatusNotFound: "No live session of yours has this id."}}},
+		{Method: http.MethodPost, Path: api.PathPassword, Handler: hs.password.Handle, Action: policy.ChangePassword, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+			Doc: Doc{Summary: "Change your password", Body: api.PasswordChange{}, Response: api.PasswordChanged{},
+				Description: "Every other session of yours ends in the same transaction; the one this request came with stays. " +
+					"A wrong current password counts as a failed sign-in for your email.",
+				Errors: map[int]string{
+					http.StatusForbidden:       "The current password is wrong, or the account has none (it signs in through a provider).",
+					http.StatusTooManyRequests: "Too many failed sign-ins or password checks for this email or IP.",
+				}}},
+		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Permissions: moderate,
+			Doc: Doc{Summary: "The console's \"Your sessions\" page", Response: api.UserSessions{}}}),
+		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions,
+			Audit: Audit{Action: "user.sessions", Target: "user"},
+			Doc:   Doc{Summary: "The user page's sessions card", Response: api.V1Of[[]api.UserSession]{}}}),
+		// Two-factor sign-in and re-confirmation (docs/api.md, "Two-factor
+		// sign-in"): for the signed-in session, unenrolled staff included.
+		{Method: http.MethodPost, Path: api.PathTwoFactorSetup, Handler: hs.twoFactor.Setup, Action: policy.SetUpTwoFactor, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+			Audit: Audit{Action: "two_factor.setup", Target: "user"},
+			Doc: Doc{Summary: "Start enrolling in two-factor sign-in", Body: api.TwoFactorSetupRequest{}, Response: api.TwoFactorSetup{},
+				Description: "Needs the account's password (a wrong one counts as a failed sign-in). A new TOTP secret, its otpauth URL and QR code; " +
+					"it works only once a code from the app enables it.",
+				Errors: map[int]string{
+					http.StatusForbidden: "A bearer token: enrolment needs a session. SUDO_REQUIRED: an account without a password " +
+						"(it signs in through a provider) whose sign-in is over 10 minutes old.",
+					http.StatusConflict:            "Two-factor sign-in is already on.",
+					http.StatusUnprocessableEntity: "The password is missing or wrong.",
+				}}},
+		{Method: http.MethodPost, Path: api.PathTwoFactorEnable, Handler: hs.twoFactor.Enable, Action: policy.EnableTwoFactor, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+			Audit: Audit{Action: "two_factor.enable", Target: "user"},
+			Doc: Doc{Summary: "Turn two-factor sign-in on with a code from the app", Body: api.TwoFactorCode{}, Response: api.TwoFactorEnabled{},
+				Description: "Answers the ten one-time recovery codes, shown this once. A wrong code counts as a failed sign-in. " +
+					"Turning it on confirms nothing: dangerous actions after it still ask for a confirmation once the last one is over 10 minutes old.",
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: enrolment needs a session.", http.StatusNotFound: "No setup under way.",
+					http.StatusConflict: "Two-factor sign-in is already on."}}},
+		{Method: http.MethodPost, Path: api.PathTwoFactorDisable, Handler: hs.twoFactor.Disable, Action: policy.DisableTwoFactor, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+			Audit: Audit{Action: "two_factor.disable", Target: "user"},
+			Doc: Doc{Summary: "Turn two-factor sign-in off", Body: api.TwoFactorDisable{}, Response: api.TwoFactorDisabled{},
+				Description: "Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too.",
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session; or an account without a password, " +
+					"which an operator resets instead (plaza user reset-2fa)."}}},
+		{Method: http.MethodPost, Path: api.PathConfirm, Handler: hs.twoFactor.Confirm, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+			Audit: Audit{Action: "auth.confirm", Target: "user", Optional: true},
+			Doc: Doc{Summary: "Confirm it's you before dangerous actions", Body: api.Confirmation{}, Response: api.Confirmed{},
+				Description: "The password, or a code for an enrolled account: routes marked for it then work for 10 minutes. " +
+					"A wrong answer is 422, counted as a failed sign-in, and audited.",
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: confirmation is for sessions."}}},
+		{Method: http.MethodGet, Path: api.PathConfirm, Handler: hs.twoFactor.Confirmation, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Whether dangerous actions need a new confirmation", Response: api.Confirmed{},
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: confirmation is for sessions."}}},
+		{Method: http.MethodGet, Path: api.PathConsoleTwoFactor, Handler: hs.twoFactor.Page, Family: console, Scope: ScopeExempt, SignIn: true,
+			Doc: Doc{Summary: "The console's two-factor sign-in page", Response: api.TwoFactorStatus{}, ContentType: "text/html",
+				Description: "Set up (QR code, key, code), the recovery codes once, or turning it off. Reachable by staff who have not enrolled yet."}},
+	}
+}

@@ -1,0 +1,91 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/openapi"
+	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/models"
+)
+
+// consoleRoutes is the console: its pages run the same handlers as the API
+// routes they show, under the same permissions and audit actions
+// (docs/console.md); the og-image viewer and the static files.
+func consoleRoutes(hs handlerSet) []Route {
+	console := api.FamilyConsole
+	moderate := []string{auth.PermPostsModerate}
+	return []Route{
+		{Method: http.MethodGet, Path: api.PathRoot, Handler: redirect(api.PathConsole), Family: console, Scope: ScopeExempt,
+			Doc: Doc{Summary: "To the console", Status: http.StatusFound}},
+		{Method: http.MethodGet, Path: api.PathConsole, Handler: hs.dashboard.Handle, Family: console, Scope: ScopeExempt, Permissions: moderate,
+			Doc: Doc{Summary: "The console's dashboard", ContentType: "text/html"}},
+		{Method: http.MethodGet, Path: api.PathConsoleHealth, Handler: hs.health.Handle, Family: console, Scope: ScopeExempt, Permissions: moderate,
+			Doc: Doc{Summary: "The dashboard's status cards", Description: "The cards for htmx; the same result as /api/health as JSON otherwise.",
+				Response: api.Health{}, ContentType: "text/html", Others: []Outcome{healthDown}}},
+		// The console's pages run the same handlers as the API routes they
+		// show, under the same permissions and audit actions (docs/console.md).
+		ConsolePage("/api/v1/admin/users", Route{Path: api.PathConsoleUsers, Handler: hs.v1Users.List, Audit: Audit{Action: "users.list"},
+			Doc: Doc{Summary: "The console's users page", Query: api.V1UsersQuery{}, Response: api.V1PageOf[api.V1User]{}}}),
+		ConsolePage("/api/v1/admin/users/{id}", Route{Path: api.PathConsoleUser, Handler: hs.v1Users.Get, Audit: Audit{Action: models.ViewUserAction, Target: "user"},
+			Doc: Doc{Summary: "The console's page of one user", Response: api.V1Of[api.V1UserDetail]{}}}),
+		ConsolePage("/api/v1/admin/audit-logs", Route{Path: api.PathConsoleAudit, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
+			Doc: Doc{Summary: "The console's audit log", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
+		ConsolePage("/api/v1/admin/system/jobs", Route{Path: api.PathConsoleSystem, Handler: hs.system.Jobs, Audit: Audit{Action: "system.jobs"},
+			Doc: Doc{Summary: "The console's jobs and backups page", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1Job]{}}}),
+		ConsolePage("/api/v1/admin/system/backups", Route{Path: api.PathConsoleBackups, Handler: hs.backups.List, Audit: Audit{Action: "backup.list"},
+			Doc: Doc{Summary: "The console's list of backups", Response: api.V1Of[[]api.V1Backup]{}}}),
+		ConsolePage("/api/v1/admin/notifications/broadcasts", Route{Path: api.PathConsoleBroadcasts, Handler: hs.broadcasts.List, Audit: Audit{Action: "notification.list"},
+			Doc: Doc{Summary: "The console's broadcasts page", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1Broadcast]{}}}),
+		// The moderation queue is for moderators too, who hold posts:moderate
+		// and not the v1 family's admin:read and admin:write: its page and
+		// its actions are console routes of their own running the v1 posts
+		// handlers, with the same audit actions (docs/console.md).
+		ConsolePage("/api/v1/admin/posts", Route{Path: api.PathConsoleModeration, Handler: hs.v1Posts.List, Permissions: moderate, Audit: Audit{Action: "posts.list"},
+			Doc: Doc{Summary: "The console's moderation queue", Query: api.V1PostsQuery{}, Response: api.V1PageOf[api.V1Post]{}, Description: "Sorted by report count unless sort is given."}}),
+		{Method: http.MethodPost, Path: api.PathConsoleBulkModerate, Handler: hs.v1Posts.BulkModerate, Action: policy.BulkModerate, Family: console, Scope: ScopeExempt,
+			Permissions: moderate, Audit: Audit{Action: "posts.bulk_moderate"},
+			Doc: Doc{Summary: "The moderation queue's decision on up to 200 posts", Body: api.V1BulkModeration{}, Response: api.V1Of[api.V1BulkModerationResult]{},
+				Description: "POST /api/v1/admin/posts/bulk-moderate for the console, moderators included: no body and an HX-Trigger toast for htmx.",
+				Errors: map[int]string{
+					http.StatusForbidden: "Delete without admin:delete, or a last confirmation over 10 minutes old (SUDO_REQUIRED).",
+					http.StatusNotFound:  "An id no post has; nothing changed.",
+					http.StatusLocked:    "Another admin holds one of the posts' edit locks (lockedBy, lockedAt).",
+				}}},
+		{Method: http.MethodPost, Path: api.PathConsoleModeratePost, Handler: hs.v1Posts.Moderate, Action: policy.ModeratePost, Family: console, Scope: ScopeExempt,
+			Permissions: moderate, Audit: Audit{Action: "post.moderate", Target: "post"},
+			Doc: Doc{Summary: "The moderation queue's decision on one post", Body: api.V1ModerationRequest{},
+				Response:    openapi.OneOf(api.V1Of[api.V1Post]{}, api.V1Of[api.V1DeletedPost]{}),
+				Description: "POST /api/v1/admin/posts/{id}/moderate for the console, moderators included: no body and an HX-Trigger toast for htmx.",
+				Errors: map[int]string{
+					http.StatusForbidden: "Delete without admin:delete.",
+					http.StatusNotFound:  "No such post.",
+					http.StatusLocked:    "Another admin holds the post's edit lock (lockedBy, lockedAt).",
+				}}},
+		ConsolePage("/api/v1/admin/reports/user-activity (or CSV)", Route{Path: api.PathConsoleReports, Handler: hs.reports.UserActivity, Audit: Audit{Action: "report.user_activity"},
+			Doc: Doc{Summary: "The console's user-activity report", Query: api.V1ActivityQuery{}, Response: api.V1PagedOf[api.V1ActivityReport]{}}}),
+		ConsolePage("/api/v1/admin/reports/moderation (or CSV)", Route{Path: api.PathConsoleModerationReport, Handler: hs.reports.Moderation, Audit: Audit{Action: "report.moderation"},
+			Doc: Doc{Summary: "The console's moderation report", Query: api.V1ModerationReportQuery{}, Response: api.V1Of[api.V1ModerationReport]{}}}),
+		ConsolePage("/api/v1/admin/feature-flags", Route{Path: api.PathConsoleFlags, Handler: hs.flags.List, Audit: Audit{Action: "feature_flags.list"},
+			Doc: Doc{Summary: "The console's feature flags page", Response: api.V1Of[[]api.V1FeatureFlag]{}}}),
+		ConsolePage("/api/v1/admin/webhooks", Route{Path: api.PathConsoleWebhooks, Handler: hs.webhooks.List, Audit: Audit{Action: "webhook.list"},
+			Doc: Doc{Summary: "The console's webhooks page", Response: api.V1Of[[]api.Webhook]{}}}),
+		ConsolePage("/api/v1/admin/tokens", Route{Path: api.PathConsoleTokens, Handler: hs.tokens.List, Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"},
+			Doc: Doc{Summary: "The console's API tokens page", Response: api.V1Of[[]api.Token]{}}}),
+		ConsolePage("/api/v1/admin/blocks", Route{Path: api.PathConsoleBlocks, Handler: hs.blocks.List, Audit: Audit{Action: "blocks.list"},
+			Doc: Doc{Summary: "The console's blocks page", Query: api.V1BlocksQuery{}, Response: api.V1PageOf[api.V1Block]{}}}),
+		ConsolePage("/api/notifications", Route{Path: api.PathConsoleInbox, Handler: hs.inbox.List, Permissions: moderate,
+			Doc: Doc{Summary: "The console's inbox: your notifications", Query: api.InboxQuery{}, Response: api.Inbox{}}}),
+		{Method: http.MethodGet, Path: api.PathConsoleInboxBadge, Handler: hs.inbox.Badge, Family: console, Scope: ScopeExempt, Permissions: moderate,
+			Doc: Doc{Summary: "Your unread notifications, for the console's bell", Response: api.UnreadCount{}, ContentType: "text/html"}},
+		// The viewer is a page, not an API route (the rate limits cover
+		// /api only), and renders no image itself: the images it loads count
+		// against og-image's per-IP limit.
+		{Method: http.MethodGet, Path: api.PathOGViewer, Handler: hs.ogViewer.Handle, Family: console, Scope: ScopeExempt,
+			Doc: Doc{Summary: "The og-image viewer", Query: api.OGViewerQuery{}, ContentType: "text/html"}},
+		{Method: http.MethodGet, Path: api.PathStatic + "/*", Handler: hs.static, Family: console, Scope: ScopeExempt, Quiet: true,
+			Doc: Doc{Summary: "Static files", Description: "The embedded static/ folder: the console's CSS and scripts, the API reference's viewer.",
+				ContentType: "text/css, text/javascript", Errors: map[int]string{http.StatusNotFound: "No such file."}}},
+	}
+}
