@@ -164,7 +164,7 @@ func (e env) resetTwoFactor(ctx context.Context, args []string) int {
 		return e.fail(err)
 	}
 	defer rt.Close()
-	removed, err := rt.Store.ResetTwoFactor(ctx, u, "plaza user reset-2fa")
+	removed, err := operatorActions(rt).ResetTwoFactor(ctx, actions.Operator(), u, "plaza user reset-2fa")
 	if err != nil {
 		return e.fail(err)
 	}

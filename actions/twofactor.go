@@ -191,3 +191,16 @@ func errOr(err, fallback error) error {
 	}
 	return fallback
 }
+
+// ResetTwoFactor turns off user u's two-factor sign-in for someone who
+// lost their device, recording by whom; it reports whether any was on.
+func (a *Actions) ResetTwoFactor(ctx context.Context, who *auth.Principal, u *models.User, by string) (bool, error) {
+	roles, err := a.Store.UserRoles(ctx, u.ID)
+	if err != nil {
+		return false, err
+	}
+	if err := a.Policy.Check(who, policy.ResetTwoFactor, policy.Person(u.ID, roles)); err != nil {
+		return false, err
+	}
+	return a.Store.ResetTwoFactor(ctx, u, by)
+}

@@ -25,6 +25,9 @@ const (
 	EnableTwoFactor  Action = "auth.2fa_enable"
 	DisableTwoFactor Action = "auth.2fa_disable"
 	RevokeOwnSession Action = "session.revoke"
+	// ResetTwoFactor turns off someone else's two-factor sign-in (a lost
+	// device): today only the CLI's operator does it.
+	ResetTwoFactor Action = "user.2fa_reset"
 
 	BanUser           Action = "user.ban" // ban and unban
 	UpdateUser        Action = "user.update"
@@ -99,6 +102,7 @@ var Table = map[Action]Rule{
 	EnableTwoFactor:  {Owner: true, SessionOnly: true},
 	DisableTwoFactor: {Owner: true, SessionOnly: true},
 	RevokeOwnSession: {Owner: true, SessionOnly: true},
+	ResetTwoFactor:   {Permission: auth.PermAdminSuper, Rank: true, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
 
 	BanUser:           {Permission: auth.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
 	UpdateUser:        {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
