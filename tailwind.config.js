@@ -1,10 +1,12 @@
 /** @type {import('tailwindcss').Config} */
-// Tailwind scans the templ sources only; the generated *_templ.go files
-// carry the same class strings, so scanning them would add nothing.
+// Tailwind scans the templ sources and Plaza's own scripts, which set
+// classes too (the console's toasts); the generated *_templ.go files carry
+// the same class strings as the templ sources, and the vendored htmx sets
+// no class of ours, so neither is scanned.
 const colors = require('tailwindcss/colors');
 
 module.exports = {
-  content: ['./views/**/*.templ'],
+  content: ['./views/**/*.templ', './static/js/console.js', './static/js/og-viewer.js', './static/js/api-docs.js'],
   theme: {
     extend: {
       colors: {

@@ -1,0 +1,60 @@
+package views
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestScriptClassesAreBuilt reads Plaza's own scripts: every class they
+// set (className, classList) is in the built stylesheet. Tailwind keeps
+// only the classes it finds in the files it scans, so a class used from a
+// script alone is silently dropped unless its file is scanned; this test
+// fails then, as it would have when the console's toasts went transparent.
+func TestScriptClassesAreBuilt(t *testing.T) {
+	css, err := os.ReadFile(filepath.Join("..", "static", "css", "app.css"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scripts, err := filepath.Glob(filepath.Join("..", "static", "js", "*.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setsClass := regexp.MustCompile(`\.className\s*=|\.classList\.(add|remove|toggle|replace)\(`)
+	literal := regexp.MustCompile(`'([^']*)'|"([^"]*)"`)
+	compared := regexp.MustCompile(`[!=]==?\s*('[^']*'|"[^"]*")`) // kind === 'error' names no class
+	found := 0
+	for _, file := range scripts {
+		if strings.HasSuffix(file, ".min.js") {
+			continue // vendored
+		}
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, line := range strings.Split(string(src), "\n") {
+			if !setsClass.MatchString(line) {
+				continue
+			}
+			for _, m := range literal.FindAllStringSubmatch(compared.ReplaceAllString(line, ""), -1) {
+				for _, class := range strings.Fields(m[1] + m[2]) {
+					found++
+					if !strings.Contains(string(css), "."+cssEscape(class)) {
+						t.Errorf("%s:%d sets class %q, which the built CSS lacks: does tailwind.config.js scan %s?",
+							filepath.Base(file), n+1, class, filepath.Base(file))
+					}
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no class set from a script was found; is the test reading static/js?")
+	}
+}
+
+// cssEscape writes a class name as a selector spells it.
+func cssEscape(class string) string {
+	return strings.NewReplacer(":", `\:`, "/", `\/`, ".", `\.`, "[", `\[`, "]", `\]`).Replace(class)
+}
