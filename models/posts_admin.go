@@ -222,8 +222,8 @@ var ErrDraftNotApproved = errors.New("a draft is published by its author, not ap
 var moderationTarget = map[string]string{"approve": PostPublished, "hide": PostHidden, "flag": PostFlagged, "delete": "deleted"}
 
 // ModeratePost applies m and records it (admin, action, reason, notes,
-// from-status, to-status, time). Approve also resolves the post's open
-// reports; delete removes the row, the record staying. With NotifyAuthor
+// from-status, to-status, time). Approve and hide settle the post and
+// resolve its open reports (flag keeps them open, the post in review); delete removes the row, the record staying. With NotifyAuthor
 // the author finds a notification in the inbox. It returns the status
 // the post had. Call it inside a change.
 func (s *Store) ModeratePost(ctx context.Context, m Moderation) (string, error) {
@@ -270,7 +270,9 @@ func (s *Store) applyModeration(ctx context.Context, p *Post, m Moderation, to s
 			// As RemovePost does: the author's post_count counts its rows.
 			err = addPostCount(ctx, db, p.AuthorID, -1)
 		}
-	case "approve":
+	case "approve", "hide":
+		// Both settle the post, so its open reports are resolved by this
+		// moderator; a flag keeps it in review with its reports open.
 		_, err = db.NewUpdate().Model((*PostReport)(nil)).Set("status = ?", ReportResolved).Set("resolved_at = ?", now).
 			Set("resolved_by = ?", m.AdminID).Where("post_id = ? AND status = ?", p.ID, ReportOpen).Exec(ctx)
 		if err == nil {

@@ -185,7 +185,7 @@ var demoPosts = []demoPost{
 		models.PostFlagged, []string{"community"}, 9, []demoReport{{"meichen", "harassment", false}, {"tomas_fixes", "harassment", false}, {"priyagrows", "harassment", false}}},
 	{"gus.grumble", "Re: plot allocations",
 		"Some people on this board need to get a grip. If you cannot keep a plot weeded, hand it over to someone who can.",
-		models.PostHidden, []string{"community"}, 11, []demoReport{{"sofiarossi", "harassment", false}}},
+		models.PostHidden, []string{"community"}, 11, []demoReport{{"sofiarossi", "harassment", true}}},
 	{"theoquinn", "Anyone selling a PS5?",
 		"Looking for a PS5 with two controllers, can pay cash. Please message me.",
 		models.PostPublished, nil, 7, []demoReport{{"hannah.okafor", "off-topic", false}, {"lars.rides", "off-topic", false}}},
@@ -228,7 +228,7 @@ const demoEvents = 400
 // SEED_DEMO=false): about forty members of a neighbourhood makers-and-growers
 // group (one moderator, two banned, two inactive, none with a password and
 // none an admin), about sixty posts with tags (some drafts, hidden and
-// flagged), eight posts with open reports, bans, a couple of moderation
+// flagged), seven posts with open reports, bans, a couple of moderation
 // actions, feature flags, notifications and analytics events. It is
 // deterministic apart from dates, which are relative to the Store's clock.
 // The members and posts go in in one transaction; when a demo username is
@@ -627,7 +627,7 @@ func (d *demo) insertNotifications(ctx context.Context) error {
 	moderator := d.byName["hannah.okafor"].ID
 	read := func(t time.Time) *time.Time { t = t.Add(3 * time.Hour); return &t }
 	notes := []models.Notification{
-		{UserID: moderator, Title: "New reports to review", Message: "Eight posts have open reports in the moderation queue.", Type: "warning", CreatedAt: d.ago(1)},
+		{UserID: moderator, Title: "New reports to review", Message: "Seven posts have open reports in the moderation queue.", Type: "warning", CreatedAt: d.ago(1)},
 		{UserID: d.byName["gus.grumble"].ID, Title: "Your post was hidden", Message: "Your post \"Re: plot allocations\" was hidden for breaking the community guidelines.", Type: "warning", CreatedAt: d.ago(10)},
 		{UserID: d.byName["estherkim"].ID, Title: "Welcome to Riverside Makers & Growers", Message: "Say hello in the welcome thread and check the watering rota in the shed.", Type: "info", CreatedAt: d.ago(14)},
 		{UserID: d.byName["isaac.young"].ID, Title: "Welcome to Riverside Makers & Growers", Message: "Say hello in the welcome thread and check the watering rota in the shed.", Type: "info", CreatedAt: d.ago(21)},
