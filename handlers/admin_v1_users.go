@@ -107,8 +107,9 @@ func (h V1Users) Get(c echo.Context) error {
 // hold on the user's edit lock.
 func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.UserPage, error) {
 	id, _ := strconv.ParseInt(u.ID, 10, 64)
-	page := views.UserPage{User: u,
-		SeesSessions: h.Actions.Policy.May(auth.PrincipalFrom(ctx), policy.ViewUserSessions, policy.Person(id, u.Roles))}
+	who, target, pol := auth.PrincipalFrom(ctx), policy.Person(id, u.Roles), h.Actions.Policy
+	page := views.UserPage{User: u, SeesSessions: pol.May(who, policy.ViewUserSessions, target),
+		MayEdit: pol.May(who, policy.UpdateUser, target), MayBan: pol.May(who, policy.BanUser, target)}
 	notes, err := h.Store.UserNotes(ctx, id)
 	if err != nil {
 		return page, err

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,4 +119,34 @@ func confirm(t *testing.T, app *apptest.App, session http.Header, password strin
 	if res.Code != 200 {
 		t.Fatalf("confirm: %d %s", res.Code, res.Body)
 	}
+}
+
+// The user page offers only the controls its viewer may use: no Ban on
+// one's own page, neither Ban nor Edit on a super admin's for an admin.
+func TestUserPageOffersOnlyAllowedControls(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		_, root := app.Admin(t)
+		admin, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
+		plain := app.User(t, "plain@example.com")
+		page := func(id int64) string {
+			h := adminH.Clone()
+			h.Set("Accept", "text/html")
+			res := apptest.Do(t, app, "GET", "/admin/users/"+itoa(id), h)
+			if res.Code != 200 {
+				t.Fatalf("user page %d: %d", id, res.Code)
+			}
+			return res.Body.String()
+		}
+		has := func(body, testid string) bool { return strings.Contains(body, `data-testid="`+testid+`"`) }
+		if body := page(plain.ID); !has(body, "ban-open") || !has(body, "edit-open") {
+			t.Error("an admin on a plain user's page: no Ban or Edit button")
+		}
+		if body := page(admin.ID); has(body, "ban-open") {
+			t.Error("a Ban button on one's own page")
+		}
+		if body := page(root.ID); has(body, "ban-open") || has(body, "edit-open") {
+			t.Error("an admin is offered Ban or Edit on a super admin's page")
+		}
+	})
 }
