@@ -58,7 +58,7 @@ func (h System) Maintenance(c echo.Context) error {
 		return err
 	}
 	return respondAction(c, http.StatusAccepted, api.OK(api.V1QueuedJob{JobID: j.ID, Action: j.Action, Scope: j.Scope,
-		Status: j.Status, QueuedAt: api.Timestamp(j.QueuedAt)}), Done{Toast: "Queued " + j.Action, Events: []string{"plaza:jobs"}})
+		Status: j.Status, QueuedAt: api.Timestamp(j.QueuedAt)}), Done{Toast: views.MaintenanceQueued(j.Action), Events: []string{"plaza:jobs"}})
 }
 
 // Job answers GET /api/v1/admin/system/jobs/{jobId}; an unknown id is 404.

@@ -19,7 +19,7 @@ func TestConsoleRunJob(t *testing.T) {
 	step(t, p, "run a backup", func(p *rod.Page) {
 		p.MustElement(`[data-testid="run-backup_database-submit"]`).MustClick()
 	})
-	toast(t, p, "Queued backup_database")
+	toast(t, p, "Queued: Back up the database")
 	step(t, p, "watch it finish", func(p *rod.Page) {
 		p.MustElement(`[data-testid^="job-"][data-status]`)
 		p.MustWait(`() => { const r = document.querySelector('[data-testid^="job-"][data-status]'); return r && r.dataset.status === 'completed' }`)
