@@ -54,20 +54,46 @@ func OGViewerPage(v api.OGViewer) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\"><meta property=\"og:image:width\" content=\"1200\"><meta property=\"og:image:height\" content=\"630\"><meta name=\"twitter:card\" content=\"summary_large_image\"><link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/css/app.css\"><script src=\"/static/js/og-viewer.js\" defer></script></head><body class=\"min-h-full bg-slate-950 text-slate-100\"><div id=\"og-viewer\" class=\"relative isolate min-h-full overflow-hidden\" data-public-url=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\"><meta property=\"og:image:width\" content=\"1200\"><meta property=\"og:image:height\" content=\"630\"><meta name=\"twitter:card\" content=\"summary_large_image\"><link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var3 string
-		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(v.PublicURL)
+		var templ_7745c5c3_Var3 templ.SafeURL
+		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinURLErrs(Asset(ctx, "/static/css/app.css"))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 35, Col: 104}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 31, Col: 66}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "\" data-testid=\"og-viewer\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "\"><script src=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var4 string
+		templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(Asset(ctx, "/static/js/og-viewer.js"))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 32, Col: 54}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "\" defer></script></head><body class=\"min-h-full bg-slate-950 text-slate-100\"><div id=\"og-viewer\" class=\"relative isolate min-h-full overflow-hidden\" data-public-url=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var5 string
+		templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(v.PublicURL)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 35, Col: 104}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "\" data-testid=\"og-viewer\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -75,20 +101,20 @@ func OGViewerPage(v api.OGViewer) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<header class=\"mx-auto flex max-w-6xl items-center justify-between px-4 py-5 sm:px-6\"><span class=\"flex items-center gap-2.5\"><span class=\"flex h-8 w-8 items-center justify-center rounded-md bg-accent-500 text-sm font-bold text-white\" aria-hidden=\"true\">P</span> <span class=\"text-lg font-semibold tracking-tight\">Plaza</span></span> <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<header class=\"mx-auto flex max-w-6xl items-center justify-between px-4 py-5 sm:px-6\"><span class=\"flex items-center gap-2.5\"><span class=\"flex h-8 w-8 items-center justify-center rounded-md bg-accent-500 text-sm font-bold text-white\" aria-hidden=\"true\">P</span> <span class=\"text-lg font-semibold tracking-tight\">Plaza</span></span> <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var4 templ.SafeURL
-		templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathOGViewer + "?random=true"))
+		var templ_7745c5c3_Var6 templ.SafeURL
+		templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathOGViewer + "?random=true"))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 42, Col: 63}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "\" class=\"rounded-md px-3 py-2 text-sm font-medium text-slate-300 transition-colors hover:bg-white/10 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent-400\" data-testid=\"og-surprise\">Surprise me</a></header><main id=\"main\" class=\"mx-auto max-w-6xl px-4 pb-16 sm:px-6\"><div class=\"mx-auto max-w-2xl text-center\"><h1 class=\"text-3xl font-semibold tracking-tight text-white sm:text-4xl\">Quote cards for every link</h1><p class=\"mt-3 text-base text-slate-400\">Every Plaza link shares as a 1200 × 630 image. Make it yours, then save it or copy its link. Right-click or long-press the image for more.</p></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\" class=\"rounded-md px-3 py-2 text-sm font-medium text-slate-300 transition-colors hover:bg-white/10 hover:text-white focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent-400\" data-testid=\"og-surprise\">Surprise me</a></header><main id=\"main\" class=\"mx-auto max-w-6xl px-4 pb-16 sm:px-6\"><div class=\"mx-auto max-w-2xl text-center\"><h1 class=\"text-3xl font-semibold tracking-tight text-white sm:text-4xl\">Quote cards for every link</h1><p class=\"mt-3 text-base text-slate-400\">Every Plaza link shares as a 1200 × 630 image. Make it yours, then save it or copy its link. Right-click or long-press the image for more.</p></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -104,20 +130,20 @@ func OGViewerPage(v api.OGViewer) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "</main><footer class=\"pb-8 text-center text-xs text-slate-400\">Made by Plaza from <code class=\"text-slate-400\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "</main><footer class=\"pb-8 text-center text-xs text-slate-400\">Made by Plaza from <code class=\"text-slate-400\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var5 string
-		templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(api.PathOGImage)
+		var templ_7745c5c3_Var7 string
+		templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(api.PathOGImage)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 54, Col: 70}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "</code>. Crawlers get the image at the same link; people get this page.</footer>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</code>. Crawlers get the image at the same link; people get this page.</footer>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -125,7 +151,7 @@ func OGViewerPage(v api.OGViewer) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "</div></body></html>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</div></body></html>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -150,12 +176,12 @@ func ogBackdrop() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var6 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var6 == nil {
-			templ_7745c5c3_Var6 = templ.NopComponent
+		templ_7745c5c3_Var8 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var8 == nil {
+			templ_7745c5c3_Var8 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<div class=\"pointer-events-none absolute inset-x-0 -top-40 -z-10 flex justify-center blur-3xl\" aria-hidden=\"true\"><div class=\"h-96 w-[48rem] rounded-full bg-gradient-to-tr from-[#f72585] via-[#7209b7] to-[#118ab2] opacity-25\"></div></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<div class=\"pointer-events-none absolute inset-x-0 -top-40 -z-10 flex justify-center blur-3xl\" aria-hidden=\"true\"><div class=\"h-96 w-[48rem] rounded-full bg-gradient-to-tr from-[#f72585] via-[#7209b7] to-[#118ab2] opacity-25\"></div></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -182,38 +208,38 @@ func ogPreview(v api.OGViewer) templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var7 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var7 == nil {
-			templ_7745c5c3_Var7 = templ.NopComponent
+		templ_7745c5c3_Var9 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var9 == nil {
+			templ_7745c5c3_Var9 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<figure class=\"mx-auto mt-8 max-w-5xl\"><div id=\"og-frame\" class=\"group relative aspect-[1200/630] overflow-hidden rounded-2xl bg-slate-900 shadow-2xl shadow-black/50 ring-1 ring-white/10 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent-400\" tabindex=\"0\" aria-busy=\"false\" aria-describedby=\"og-help\" data-testid=\"og-frame\"><img id=\"og-preview\" src=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<figure class=\"mx-auto mt-8 max-w-5xl\"><div id=\"og-frame\" class=\"group relative aspect-[1200/630] overflow-hidden rounded-2xl bg-slate-900 shadow-2xl shadow-black/50 ring-1 ring-white/10 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent-400\" tabindex=\"0\" aria-busy=\"false\" aria-describedby=\"og-help\" data-testid=\"og-frame\"><img id=\"og-preview\" src=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var8 string
-		templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(v.PreviewURL())
+		var templ_7745c5c3_Var10 string
+		templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(v.PreviewURL())
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 84, Col: 24}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "\" width=\"1200\" height=\"630\" alt=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "\" width=\"1200\" height=\"630\" alt=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var9 string
-		templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(ogAlt(v))
+		var templ_7745c5c3_Var11 string
+		templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(ogAlt(v))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 87, Col: 18}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\" class=\"touch-callout-none h-full w-full select-none object-contain transition-opacity duration-300 group-aria-busy:opacity-50\" draggable=\"false\" data-testid=\"og-preview\"><div class=\"pointer-events-none absolute inset-0 hidden items-center justify-center group-aria-busy:flex\" aria-hidden=\"true\"><span class=\"h-10 w-10 animate-spin rounded-full border-4 border-white/20 border-t-white\"></span></div><button type=\"button\" id=\"og-menu-button\" class=\"absolute right-3 top-3 rounded-full bg-black/50 p-2 text-white opacity-80 backdrop-blur transition hover:bg-black/70 hover:opacity-100 focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent-400\" aria-haspopup=\"menu\" aria-expanded=\"false\" aria-controls=\"og-menu\" aria-label=\"Image actions\" data-testid=\"og-menu-button\"><svg class=\"h-5 w-5\" viewBox=\"0 0 20 20\" fill=\"currentColor\" aria-hidden=\"true\"><circle cx=\"4\" cy=\"10\" r=\"1.8\"></circle><circle cx=\"10\" cy=\"10\" r=\"1.8\"></circle><circle cx=\"16\" cy=\"10\" r=\"1.8\"></circle></svg></button></div><figcaption id=\"og-help\" class=\"sr-only\">Press the context-menu key or Shift+F10 on the image for save and link actions.</figcaption><p id=\"og-error\" class=\"mx-auto mt-4 max-w-3xl rounded-lg bg-red-500/10 px-4 py-3 text-sm text-red-200 ring-1 ring-red-500/30\" role=\"alert\" hidden data-testid=\"og-error\"></p></figure>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "\" class=\"touch-callout-none h-full w-full select-none object-contain transition-opacity duration-300 group-aria-busy:opacity-50\" draggable=\"false\" data-testid=\"og-preview\"><div class=\"pointer-events-none absolute inset-0 hidden items-center justify-center group-aria-busy:flex\" aria-hidden=\"true\"><span class=\"h-10 w-10 animate-spin rounded-full border-4 border-white/20 border-t-white\"></span></div><button type=\"button\" id=\"og-menu-button\" class=\"absolute right-3 top-3 rounded-full bg-black/50 p-2 text-white opacity-80 backdrop-blur transition hover:bg-black/70 hover:opacity-100 focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-accent-400\" aria-haspopup=\"menu\" aria-expanded=\"false\" aria-controls=\"og-menu\" aria-label=\"Image actions\" data-testid=\"og-menu-button\"><svg class=\"h-5 w-5\" viewBox=\"0 0 20 20\" fill=\"currentColor\" aria-hidden=\"true\"><circle cx=\"4\" cy=\"10\" r=\"1.8\"></circle><circle cx=\"10\" cy=\"10\" r=\"1.8\"></circle><circle cx=\"16\" cy=\"10\" r=\"1.8\"></circle></svg></button></div><figcaption id=\"og-help\" class=\"sr-only\">Press the context-menu key or Shift+F10 on the image for save and link actions.</figcaption><p id=\"og-error\" class=\"mx-auto mt-4 max-w-3xl rounded-lg bg-red-500/10 px-4 py-3 text-sm text-red-200 ring-1 ring-red-500/30\" role=\"alert\" hidden data-testid=\"og-error\"></p></figure>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -239,12 +265,12 @@ func ogActions() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var10 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var10 == nil {
-			templ_7745c5c3_Var10 = templ.NopComponent
+		templ_7745c5c3_Var12 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var12 == nil {
+			templ_7745c5c3_Var12 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<div class=\"mt-6 flex flex-wrap justify-center gap-3\"><button type=\"button\" id=\"og-new\" class=\"btn btn-primary\" data-testid=\"og-new\"><svg class=\"h-4 w-4\" viewBox=\"0 0 20 20\" fill=\"currentColor\" aria-hidden=\"true\"><path fill-rule=\"evenodd\" d=\"M15.3 4.7A7 7 0 0 0 3.05 8.5a1 1 0 1 1-1.97-.35A9 9 0 0 1 16.7 3.3l.8-.8A.5.5 0 0 1 18.35 3v4a.5.5 0 0 1-.5.5h-4a.5.5 0 0 1-.36-.85l1.81-1.95ZM2.15 12.5h4a.5.5 0 0 1 .36.85L4.7 15.3A7 7 0 0 0 16.95 11.5a1 1 0 1 1 1.97.35A9 9 0 0 1 3.3 16.7l-.8.8a.5.5 0 0 1-.85-.35v-4a.5.5 0 0 1 .5-.5Z\" clip-rule=\"evenodd\"></path></svg> New image</button> <button type=\"button\" id=\"og-save-png\" class=\"btn btn-ghost\" data-testid=\"og-save-png\">Save PNG</button> <button type=\"button\" id=\"og-save-svg\" class=\"btn btn-ghost\" data-testid=\"og-save-svg\">Save SVG</button> <button type=\"button\" id=\"og-copy\" class=\"btn btn-ghost\" data-testid=\"og-copy\">Copy link</button></div><p id=\"og-status\" class=\"mt-3 min-h-[1.25rem] text-center text-sm text-emerald-300\" role=\"status\" aria-live=\"polite\" data-testid=\"og-status\"></p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<div class=\"mt-6 flex flex-wrap justify-center gap-3\"><button type=\"button\" id=\"og-new\" class=\"btn btn-primary\" data-testid=\"og-new\"><svg class=\"h-4 w-4\" viewBox=\"0 0 20 20\" fill=\"currentColor\" aria-hidden=\"true\"><path fill-rule=\"evenodd\" d=\"M15.3 4.7A7 7 0 0 0 3.05 8.5a1 1 0 1 1-1.97-.35A9 9 0 0 1 16.7 3.3l.8-.8A.5.5 0 0 1 18.35 3v4a.5.5 0 0 1-.5.5h-4a.5.5 0 0 1-.36-.85l1.81-1.95ZM2.15 12.5h4a.5.5 0 0 1 .36.85L4.7 15.3A7 7 0 0 0 16.95 11.5a1 1 0 1 1 1.97.35A9 9 0 0 1 3.3 16.7l-.8.8a.5.5 0 0 1-.85-.35v-4a.5.5 0 0 1 .5-.5Z\" clip-rule=\"evenodd\"></path></svg> New image</button> <button type=\"button\" id=\"og-save-png\" class=\"btn btn-ghost\" data-testid=\"og-save-png\">Save PNG</button> <button type=\"button\" id=\"og-save-svg\" class=\"btn btn-ghost\" data-testid=\"og-save-svg\">Save SVG</button> <button type=\"button\" id=\"og-copy\" class=\"btn btn-ghost\" data-testid=\"og-copy\">Copy link</button></div><p id=\"og-status\" class=\"mt-3 min-h-[1.25rem] text-center text-sm text-emerald-300\" role=\"status\" aria-live=\"polite\" data-testid=\"og-status\"></p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -270,110 +296,84 @@ func ogForm(v api.OGViewer) templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var11 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var11 == nil {
-			templ_7745c5c3_Var11 = templ.NopComponent
+		templ_7745c5c3_Var13 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var13 == nil {
+			templ_7745c5c3_Var13 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<form id=\"og-form\" action=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "<form id=\"og-form\" action=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var12 templ.SafeURL
-		templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathOGViewer))
+		var templ_7745c5c3_Var14 templ.SafeURL
+		templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathOGViewer))
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 131, Col: 60}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\" method=\"get\" class=\"mx-auto mt-8 max-w-3xl space-y-5 rounded-2xl bg-white/5 p-6 ring-1 ring-white/10 backdrop-blur\" data-testid=\"og-form\"><div><div class=\"flex items-baseline justify-between\"><label for=\"og-quote\" class=\"block text-sm font-medium text-slate-200\">Quote</label> <span class=\"text-xs text-slate-400\" aria-hidden=\"true\"><span id=\"og-quote-count\">")
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		var templ_7745c5c3_Var13 string
-		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(len([]rune(v.Quote))))
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 135, Col: 122}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</span> / ")
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		var templ_7745c5c3_Var14 string
-		templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(api.MaxOGQuote))
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 135, Col: 164}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</span></div><textarea id=\"og-quote\" name=\"quote\" rows=\"3\" required maxlength=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "\" method=\"get\" class=\"mx-auto mt-8 max-w-3xl space-y-5 rounded-2xl bg-white/5 p-6 ring-1 ring-white/10 backdrop-blur\" data-testid=\"og-form\"><div><div class=\"flex items-baseline justify-between\"><label for=\"og-quote\" class=\"block text-sm font-medium text-slate-200\">Quote</label> <span class=\"text-xs text-slate-400\" aria-hidden=\"true\"><span id=\"og-quote-count\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var15 string
-		templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(api.MaxOGQuote))
+		templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(len([]rune(v.Quote))))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 137, Col: 98}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 135, Col: 122}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var15))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "\" class=\"og-input mt-1.5 resize-y\" data-testid=\"og-quote\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</span> / ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var16 string
-		templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(v.Quote)
+		templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(api.MaxOGQuote))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 137, Col: 166}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 135, Col: 164}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</textarea></div><div class=\"grid gap-5 sm:grid-cols-2\"><div><label for=\"og-author\" class=\"block text-sm font-medium text-slate-200\">Author</label> <input id=\"og-author\" name=\"author\" type=\"text\" maxlength=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</span></div><textarea id=\"og-quote\" name=\"quote\" rows=\"3\" required maxlength=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var17 string
-		templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(api.MaxOGAuthor))
+		templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(api.MaxOGQuote))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 142, Col: 93}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 137, Col: 98}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "\" class=\"og-input mt-1.5 resize-y\" data-testid=\"og-quote\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var18 string
-		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(v.Author)
+		templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(v.Quote)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 142, Col: 112}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 137, Col: 166}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "\" autocomplete=\"off\" class=\"og-input mt-1.5\" data-testid=\"og-author\"></div><div><label for=\"og-seed\" class=\"block text-sm font-medium text-slate-200\">Seed</label> <input id=\"og-seed\" name=\"seed\" type=\"text\" maxlength=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</textarea></div><div class=\"grid gap-5 sm:grid-cols-2\"><div><label for=\"og-author\" class=\"block text-sm font-medium text-slate-200\">Author</label> <input id=\"og-author\" name=\"author\" type=\"text\" maxlength=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var19 string
-		templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(api.MaxOGSeed))
+		templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(api.MaxOGAuthor))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 146, Col: 87}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 142, Col: 93}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 		if templ_7745c5c3_Err != nil {
@@ -384,15 +384,41 @@ func ogForm(v api.OGViewer) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var20 string
-		templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(v.Seed)
+		templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(v.Author)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 146, Col: 104}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 142, Col: 112}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"og-seed-help\" class=\"og-input mt-1.5 font-mono\" data-testid=\"og-seed\"><p id=\"og-seed-help\" class=\"mt-1.5 text-xs text-slate-400\">The same seed gives the same pattern and avatar.</p></div></div><div class=\"flex justify-end\"><button type=\"submit\" class=\"btn btn-primary\" data-testid=\"og-submit\">Update preview</button></div></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "\" autocomplete=\"off\" class=\"og-input mt-1.5\" data-testid=\"og-author\"></div><div><label for=\"og-seed\" class=\"block text-sm font-medium text-slate-200\">Seed</label> <input id=\"og-seed\" name=\"seed\" type=\"text\" maxlength=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var21 string
+		templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(api.MaxOGSeed))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 146, Col: 87}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "\" value=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var22 string
+		templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(v.Seed)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `og_viewer.templ`, Line: 146, Col: 104}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "\" autocomplete=\"off\" spellcheck=\"false\" aria-describedby=\"og-seed-help\" class=\"og-input mt-1.5 font-mono\" data-testid=\"og-seed\"><p id=\"og-seed-help\" class=\"mt-1.5 text-xs text-slate-400\">The same seed gives the same pattern and avatar.</p></div></div><div class=\"flex justify-end\"><button type=\"submit\" class=\"btn btn-primary\" data-testid=\"og-submit\">Update preview</button></div></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -418,12 +444,12 @@ func ogMenu() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var21 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var21 == nil {
-			templ_7745c5c3_Var21 = templ.NopComponent
+		templ_7745c5c3_Var23 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var23 == nil {
+			templ_7745c5c3_Var23 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<div id=\"og-menu\" role=\"menu\" aria-labelledby=\"og-menu-button\" class=\"fixed z-50 w-56 rounded-xl bg-slate-800/95 p-1.5 shadow-2xl shadow-black/60 ring-1 ring-white/10 backdrop-blur\" hidden data-testid=\"og-menu\"><button type=\"button\" role=\"menuitem\" tabindex=\"-1\" class=\"og-menu-item\" data-action=\"save-png\" data-testid=\"og-menu-save-png\">Save as PNG</button> <button type=\"button\" role=\"menuitem\" tabindex=\"-1\" class=\"og-menu-item\" data-action=\"save-svg\" data-testid=\"og-menu-save-svg\">Save as SVG</button> <button type=\"button\" role=\"menuitem\" tabindex=\"-1\" class=\"og-menu-item\" data-action=\"copy-image-link\" data-testid=\"og-menu-copy\">Copy image link</button> <button type=\"button\" role=\"menuitem\" tabindex=\"-1\" class=\"og-menu-item\" data-action=\"open\" data-testid=\"og-menu-open\">Open image in new tab</button></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<div id=\"og-menu\" role=\"menu\" aria-labelledby=\"og-menu-button\" class=\"fixed z-50 w-56 rounded-xl bg-slate-800/95 p-1.5 shadow-2xl shadow-black/60 ring-1 ring-white/10 backdrop-blur\" hidden data-testid=\"og-menu\"><button type=\"button\" role=\"menuitem\" tabindex=\"-1\" class=\"og-menu-item\" data-action=\"save-png\" data-testid=\"og-menu-save-png\">Save as PNG</button> <button type=\"button\" role=\"menuitem\" tabindex=\"-1\" class=\"og-menu-item\" data-action=\"save-svg\" data-testid=\"og-menu-save-svg\">Save as SVG</button> <button type=\"button\" role=\"menuitem\" tabindex=\"-1\" class=\"og-menu-item\" data-action=\"copy-image-link\" data-testid=\"og-menu-copy\">Copy image link</button> <button type=\"button\" role=\"menuitem\" tabindex=\"-1\" class=\"og-menu-item\" data-action=\"open\" data-testid=\"og-menu-open\">Open image in new tab</button></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -112,7 +112,7 @@ func newPipeline(d Deps) *pipeline {
 	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
 		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals,
 		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL), blocks: blockCheck(d),
-		policy: policyOf(d)}
+		policy: policyOf(d), static: newStaticFiles(d.Static)}
 }
 
 // policyOf is the instance's policy: the one rule book every door asks.
@@ -158,7 +158,7 @@ func newHandlers(d Deps) handlerSet {
 		collect:    handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
 		ogImage:    handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},
-		static:     echo.StaticDirectoryHandler(d.Static, false),
+		static:     newStaticFiles(d.Static).Handle,
 		search:     handlers.Search{Store: d.Store, Policy: acts.Policy},
 		users:      handlers.Users{Store: d.Store, Actions: acts, Sessions: d.Sessions},
 		blocks:     handlers.Blocks{Store: d.Store, Actions: acts, Now: d.Now},

@@ -173,8 +173,8 @@ func TestAPIDocsPage(t *testing.T) {
 		t.Errorf("CSP %q, want the default %q", csp, want)
 	}
 	body := res.Body.String()
-	for _, want := range []string{`src="/static/vendor/swagger-ui/swagger-ui-bundle.js"`, `href="/static/vendor/swagger-ui/swagger-ui.css"`,
-		`src="/static/js/api-docs.js"`, `data-spec-url="/api/openapi.json"`} {
+	for _, want := range []string{`src="/static/vendor/swagger-ui/swagger-ui-bundle.js?v=`, `href="/static/vendor/swagger-ui/swagger-ui.css?v=`,
+		`src="/static/js/api-docs.js?v=`, `data-spec-url="/api/openapi.json"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %s", want)
 		}

@@ -46,6 +46,7 @@ type pipeline struct {
 	headers    http.Header // the security headers
 	blocks     handlers.BlockCheck
 	policy     policy.Policy
+	static     *staticFiles // the versions pages link static files by
 }
 
 type authErrKey struct{}
