@@ -272,13 +272,6 @@ func imageIssue(image string) *api.Issue {
 	return &is
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 // Delete answers DELETE /api/users/{id} through the account deletion
 // action: one's own takes {password} and ends one's session; staff who may
 // delete someone else's need a fresh confirmation (audited).
