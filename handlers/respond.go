@@ -76,6 +76,9 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 type Done struct {
 	Toast  string
 	Events []string
+	// Undo is where the toast's Undo button posts, when the action can be
+	// taken back.
+	Undo string
 }
 
 // respondAction writes an action's one result: JSON for API clients; for
@@ -108,7 +111,11 @@ func respondShown(c echo.Context, status int, body any, shown templ.Component, d
 
 // setTrigger puts d's toast and events in the HX-Trigger header.
 func setTrigger(c echo.Context, d Done) error {
-	trigger := map[string]any{"plaza:toast": map[string]string{"message": d.Toast}}
+	toast := map[string]string{"message": d.Toast}
+	if d.Undo != "" {
+		toast["undo"] = d.Undo
+	}
+	trigger := map[string]any{"plaza:toast": toast}
 	for _, e := range d.Events {
 		trigger[e] = true
 	}

@@ -95,7 +95,7 @@
   // ---- Toasts ------------------------------------------------------------
   // A response's HX-Trigger {"plaza:toast": {message, kind}} confirms an
   // action without a reload; errors come through the same region.
-  function toast(message, kind) {
+  function toast(message, kind, undo) {
     const region = document.getElementById('toasts');
     if (!region || !message) return;
     const el = document.createElement('div');
@@ -103,11 +103,12 @@
     el.dataset.testid = 'toast';
     el.dataset.kind = kind || 'success';
     el.textContent = message;
+    if (undo) offerUndo(el, undo);
     region.appendChild(el);
     setTimeout(() => el.remove(), kind === 'error' ? 10000 : 5000);
   }
 
-  document.body.addEventListener('plaza:toast', (e) => toast(e.detail.message, e.detail.kind));
+  document.body.addEventListener('plaza:toast', (e) => toast(e.detail.message, e.detail.kind, e.detail.undo));
 
   // ---- Errors ------------------------------------------------------------
   // The server answers an htmx request's failure with ErrorAlert: its
@@ -386,15 +387,17 @@
 
   // ---- Keyboard shortcuts ------------------------------------------------
   // "/" searches, "?" lists the shortcuts, j/k move through a list's rows
-  // (data-row inside data-rows), Enter opens the selected row, and a row's
-  // buttons with data-key act on it (a/h/d/f in the moderation queue).
+  // (data-row inside data-rows), Enter opens the selected row, a row's
+  // buttons with data-key act on it (a/h/f/x/d in the moderation queue),
+  // u undoes what the last toast offers to undo, and Escape leaves a field
+  // for its row, so the keys work again.
   function rows() {
     return Array.from(document.querySelectorAll('[data-rows] [data-row]'));
   }
 
-  function select(row) {
+  function select(row, focus) {
     rows().forEach((r) => r.setAttribute('aria-selected', String(r === row)));
-    if (row) { row.scrollIntoView({ block: 'nearest' }); row.focus({ preventScroll: true }); }
+    if (row && focus !== false) { row.scrollIntoView({ block: 'nearest' }); row.focus({ preventScroll: true }); }
   }
 
   function selected() {
@@ -405,7 +408,19 @@
     return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
   }
 
+  function leaveField(el) {
+    const row = el.closest('[data-row]');
+    el.blur();
+    if (row) select(row);
+    else if (selected()) select(selected());
+  }
+
   document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && typing(e.target) && !e.target.closest('dialog')) {
+      e.preventDefault();
+      leaveField(e.target);
+      return;
+    }
     if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || document.querySelector('dialog[open]')) return;
     const list = rows();
     const cur = selected();
@@ -426,6 +441,9 @@
       case 'k':
         if (list.length) { e.preventDefault(); select(list[Math.max(at - 1, 0)]); }
         return;
+      case 'u':
+        if (undoLast()) e.preventDefault();
+        return;
       case 'Enter': {
         const link = cur && cur.querySelector('[data-row-link]');
         if (link && e.target === cur) { e.preventDefault(); link.click(); }
@@ -436,9 +454,107 @@
     if (action && !action.disabled) { e.preventDefault(); action.click(); }
   });
 
-  // After a list re-renders, keep the selection on the same place.
+  // ---- Keeping the place -------------------------------------------------
+  // A decision on a row re-renders its list (the row may leave it). The
+  // next row is then selected and focused, so j/k and the action keys go
+  // on working: the row after the one acted on, or the one now in its
+  // place. A re-render nobody asked for (a filter, a live refresh) keeps
+  // the selected row, without taking the focus from where it is.
+  let acted = null;
+
+  function rowID(row) {
+    return row ? row.dataset.rowId || '' : '';
+  }
+
+  document.addEventListener('htmx:beforeRequest', (e) => {
+    const elt = e.detail.elt;
+    const row = elt && elt.closest && elt.closest('[data-rows] [data-row]');
+    if (!row || e.detail.requestConfig.verb === 'get') return;
+    const list = rows();
+    const at = list.indexOf(row);
+    acted = { id: rowID(row), next: rowID(list[at + 1]), index: at };
+  });
+
+  let kept = null;
+  document.body.addEventListener('htmx:beforeSwap', (e) => {
+    if (e.detail.target && e.detail.target.querySelector && e.detail.target.querySelector('[data-rows]')) {
+      const cur = selected();
+      const active = document.activeElement;
+      kept = { id: rowID(cur), focused: !active || active === document.body || (cur && cur.contains(active)) };
+    }
+  });
+
+  function byID(list, id) {
+    return id ? list.find((r) => rowID(r) === id) : undefined;
+  }
+
   document.body.addEventListener('htmx:afterSettle', () => {
     const list = rows();
-    if (list.length && !selected() && document.body.dataset.keepSelection) select(list[0]);
+    if (!list.length) { acted = null; kept = null; return; }
+    if (acted) {
+      const still = list.indexOf(byID(list, acted.id));
+      const row = still >= 0 ? list[Math.min(still + 1, list.length - 1)] : byID(list, acted.next) || list[Math.min(acted.index, list.length - 1)];
+      if (!document.activeElement || document.activeElement === document.body || !typing(document.activeElement)) {
+        select(row);
+        acted = null;
+        kept = null;
+        return;
+      }
+    }
+    if (kept && !selected()) select(byID(list, kept.id), kept.focused);
+    kept = null;
   });
+
+  // ---- Undo --------------------------------------------------------------
+  // A toast may offer to undo what was just done ({message, undo: url}):
+  // its button, or u while it shows, posts to that URL, and the answer's
+  // HX-Trigger toasts and refreshes like any other action's.
+  let lastUndo = null;
+
+  function offerUndo(el, url) {
+    const btn = document.createElement('button');
+    btn.type = 'button';
+    btn.className = 'toast-action';
+    btn.dataset.testid = 'toast-undo';
+    btn.textContent = 'Undo';
+    const offer = { url, el, used: false };
+    btn.addEventListener('click', () => runUndo(offer));
+    el.appendChild(document.createTextNode(' '));
+    el.appendChild(btn);
+    lastUndo = offer;
+  }
+
+  function undoLast() {
+    if (!lastUndo || lastUndo.used || !lastUndo.el.isConnected) return false;
+    runUndo(lastUndo);
+    return true;
+  }
+
+  async function runUndo(offer) {
+    if (offer.used) return;
+    offer.used = true;
+    offer.el.remove();
+    let res;
+    try {
+      res = await fetch(offer.url, {
+        method: 'POST', credentials: 'same-origin',
+        headers: { 'HX-Request': 'true', Accept: 'text/html', 'Content-Type': 'application/json' }, body: '{}',
+      });
+    } catch (err) {
+      toast('Plaza did not answer. Check the connection and try again.', 'error');
+      return;
+    }
+    if (!res.ok) {
+      const alert = parseAlert(await res.text());
+      toast(alert ? alert.message : 'Could not undo (' + res.status + ').', 'error');
+      return;
+    }
+    const trigger = res.headers.get('HX-Trigger');
+    if (!trigger) return;
+    const events = JSON.parse(trigger);
+    for (const name of Object.keys(events)) {
+      document.body.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: events[name] }));
+    }
+  }
 })();
+

@@ -73,7 +73,7 @@ func TestConsoleModerationKeyboard(t *testing.T) {
 		p.MustElement(`body`).MustClick()
 		p.Keyboard.MustType('?')
 		p.MustWait(`() => document.getElementById('shortcut-help').open`)
-		p.MustElementR(`[data-testid="shortcut-help"]`, "approve, hide, delete or flag")
+		p.MustElementR(`[data-testid="shortcut-help"]`, "approve, hide, flag")
 		p.Keyboard.MustType(input.Escape)
 		p.MustWait(`() => !document.getElementById('shortcut-help').open`)
 	})
@@ -174,4 +174,81 @@ func TestConsoleModerationBulkHide(t *testing.T) {
 		}
 	}
 	clean(t, c)
+}
+
+// selectedRow is the post id of the queue's selected row, and whether
+// that row holds the focus (so that the keys act on it).
+func selectedRow(p *rod.Page) (string, bool) {
+	res := p.MustEval(`() => {
+		const row = document.querySelector('[data-rows] [data-row][aria-selected="true"]');
+		return row ? [row.dataset.rowId, document.activeElement === row] : ['', false];
+	}`)
+	return res.Get("0").Str(), res.Get("1").Bool()
+}
+
+// waitSelected waits until the row of post id is selected and focused.
+func waitSelected(t *testing.T, p *rod.Page, id string) {
+	t.Helper()
+	p.MustWait(`() => {
+		const row = document.querySelector('[data-row-id="` + id + `"]');
+		return row && row.getAttribute('aria-selected') === 'true' && document.activeElement === row;
+	}`)
+}
+
+// TestConsoleModerationKeepsItsPlace: the keyboard triage never loses its
+// place. j selects the first post and a approves it; the post after it is
+// selected at once, so j moves on and h hides the third; u undoes the
+// hide from its toast. Escape in a reason field gives the keys back.
+func TestConsoleModerationKeepsItsPlace(t *testing.T) {
+	pz := startPlaza(t)
+	p, c := pz.as(t, pz.admin, "/admin/moderation")
+	ids := rowIDs(p)
+	if len(ids) < 4 {
+		t.Fatalf("the demo queue has %d posts, want at least 4", len(ids))
+	}
+	step(t, p, "j, a: the first is approved and the second selected", func(p *rod.Page) {
+		p.Keyboard.MustType('j')
+		waitSelected(t, p, ids[0])
+		p.Keyboard.MustType('a')
+		p.MustWait(`() => !document.querySelector('[data-row-id="` + ids[0] + `"]')`)
+		waitSelected(t, p, ids[1])
+	})
+	step(t, p, "j, h: the third is hidden and the fourth selected", func(p *rod.Page) {
+		p.Keyboard.MustType('j')
+		waitSelected(t, p, ids[2])
+		p.Keyboard.MustType('h')
+		p.MustWait(`() => !document.querySelector('[data-row-id="` + ids[2] + `"]')`)
+		waitSelected(t, p, ids[3])
+	})
+	if got := pz.postsByID(t)[ids[2]]; got.Status != "hidden" {
+		t.Fatalf("after h the third post is %q", got.Status)
+	}
+	step(t, p, "u undoes the hide: the third post is back in the queue", func(p *rod.Page) {
+		p.MustElement(`[data-testid="toast-undo"]`)
+		p.Keyboard.MustType('u')
+		p.MustElement(`[data-row-id="` + ids[2] + `"]`)
+	})
+	if got := pz.postsByID(t)[ids[2]]; got.Status == "hidden" || openReports(got) == 0 {
+		t.Errorf("after the undo the third post is %q with %d open reports", got.Status, openReports(got))
+	}
+	step(t, p, "Escape leaves a reason field for its row", func(p *rod.Page) {
+		id, _ := selectedRow(p)
+		field := p.MustElement(`[data-row-id="` + id + `"] [data-testid="reason"]`)
+		field.MustClick()
+		p.Keyboard.MustType([]input.Key("jk")...)
+		p.Keyboard.MustType(input.Escape)
+		waitSelected(t, p, id)
+	})
+	clean(t, c)
+}
+
+// openReports counts a post's open reports.
+func openReports(p api.V1Post) int {
+	n := 0
+	for _, r := range p.Reports {
+		if r.Status == "open" {
+			n++
+		}
+	}
+	return n
 }
