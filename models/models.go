@@ -217,6 +217,9 @@ type ModerationAction struct {
 	// ReportsSettled is how many open reports the decision resolved or
 	// dismissed.
 	ReportsSettled int `bun:",notnull"`
+	// AuthorID is the post's author, kept for their standing once the
+	// post is gone.
+	AuthorID *int64 `bun:""`
 }
 
 // Upload is a file under UPLOADS_DIR that belongs to a user or post.

@@ -74,7 +74,7 @@ func (s *Store) ModeratePost(ctx context.Context, m Moderation) (string, error) 
 	}
 	to := moderationTarget(m.Action, p.Status)
 	rec := &ModerationAction{PostID: p.ID, PostTitle: p.Title, AdminID: &m.AdminID, Action: m.Action, Reason: m.Reason,
-		Notes: m.Notes, FromStatus: p.Status, ToStatus: to, CreatedAt: now}
+		Notes: m.Notes, FromStatus: p.Status, ToStatus: to, CreatedAt: now, AuthorID: &p.AuthorID}
 	if _, err := db.NewInsert().Model(rec).Returning("id").Exec(ctx); err != nil {
 		return "", fmt.Errorf("record moderation of post %d: %w", p.ID, err)
 	}
@@ -278,7 +278,7 @@ func (s *Store) UndoModeration(ctx context.Context, postID, adminID int64) (*Und
 		}
 	}
 	rec := &ModerationAction{PostID: p.ID, PostTitle: p.Title, AdminID: &adminID, Action: "undo",
-		Reason: "Undid " + last.Action, FromStatus: p.Status, ToStatus: last.FromStatus, CreatedAt: now, Undoes: &last.ID}
+		Reason: "Undid " + last.Action, FromStatus: p.Status, ToStatus: last.FromStatus, CreatedAt: now, Undoes: &last.ID, AuthorID: &p.AuthorID}
 	if _, err := db.NewInsert().Model(rec).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("record the undo on post %d: %w", postID, err)
 	}

@@ -319,19 +319,20 @@ func (s *Store) flagIfReported(ctx context.Context, db bun.IDB, postID int64) (b
 		return false, nil
 	}
 	var title string
+	var author int64
 	err = db.NewUpdate().Model((*Post)(nil)).Set("status = ?", PostFlagged).
-		Where("id = ? AND status = ?", postID, PostPublished).Returning("title").Scan(ctx, &title)
+		Where("id = ? AND status = ?", postID, PostPublished).Returning("title, author_id").Scan(ctx, &title, &author)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil // not published: a draft, or hidden or flagged already
 	}
 	if err != nil {
 		return false, fmt.Errorf("flag post %d: %w", postID, err)
 	}
-	return true, s.recordAutoFlag(ctx, db, postID, title, reporters)
+	return true, s.recordAutoFlag(ctx, db, postID, author, title, reporters)
 }
 
-func (s *Store) recordAutoFlag(ctx context.Context, db bun.IDB, postID int64, title string, reporters int) error {
-	m := &ModerationAction{PostID: postID, PostTitle: title, Action: "flag",
+func (s *Store) recordAutoFlag(ctx context.Context, db bun.IDB, postID, author int64, title string, reporters int) error {
+	m := &ModerationAction{PostID: postID, PostTitle: title, Action: "flag", AuthorID: &author,
 		Reason:     fmt.Sprintf("Flagged automatically: %d users reported it", reporters),
 		FromStatus: PostPublished, ToStatus: PostFlagged, CreatedAt: s.now()}
 	if _, err := db.NewInsert().Model(m).Exec(ctx); err != nil {

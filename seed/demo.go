@@ -566,7 +566,7 @@ func (d *demo) insertModeration(ctx context.Context) error {
 		if p.AuthorID == grumbler {
 			reason = "harassment"
 		}
-		actions = append(actions, models.ModerationAction{PostID: p.ID, PostTitle: p.Title, AdminID: &moderator, Action: "hide",
+		actions = append(actions, models.ModerationAction{PostID: p.ID, PostTitle: p.Title, AdminID: &moderator, Action: "hide", AuthorID: &p.AuthorID,
 			Reason: reason, FromStatus: models.PostPublished, ToStatus: models.PostHidden, CreatedAt: p.CreatedAt.Add(6 * time.Hour)})
 	}
 	if len(actions) == 0 {

@@ -1,5 +1,7 @@
 DELETE FROM moderation_actions WHERE action IN ('dismiss', 'undo');
 --bun:split
+ALTER TABLE moderation_actions DROP COLUMN author_id;
+--bun:split
 ALTER TABLE moderation_actions DROP COLUMN reports_settled;
 --bun:split
 ALTER TABLE moderation_actions DROP COLUMN undoes;

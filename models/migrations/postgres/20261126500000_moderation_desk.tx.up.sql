@@ -3,7 +3,8 @@
 -- outlives the post (a deleted post's reports still count as resolved,
 -- and a reporter's accuracy keeps them); reporter_stats tallies each
 -- reporter's upheld and rejected reports; decisions may dismiss reports
--- and be undone.
+-- and be undone; a decision names the post's author, whose standing
+-- counts it after the post is gone.
 ALTER TABLE post_reports ADD COLUMN comment text NOT NULL DEFAULT '';
 --bun:split
 ALTER TABLE post_reports ADD COLUMN action_id bigint;
@@ -48,12 +49,15 @@ BEGIN
         INSERT INTO settled_reports (report_id, post_id, reporter_id, action_id, upheld, resolved_by, reported_at, resolved_at)
         VALUES (NEW.id, NEW.post_id, NEW.reporter_id, NEW.action_id, NEW.status = 'resolved', NEW.resolved_by, NEW.created_at,
             COALESCE(NEW.resolved_at, NEW.created_at));
+    ELSIF NEW.status <> 'open' AND NEW.resolved_at IS NOT NULL AND NEW.resolved_at IS DISTINCT FROM OLD.resolved_at THEN
+        -- A settled report's resolution moved (a correction): the record follows.
+        UPDATE settled_reports SET resolved_at = NEW.resolved_at WHERE report_id = NEW.id;
     END IF;
     RETURN NULL;
 END
 $$;
 --bun:split
-CREATE TRIGGER post_reports_settled AFTER INSERT OR UPDATE OF status ON post_reports
+CREATE TRIGGER post_reports_settled AFTER INSERT OR UPDATE OF status, resolved_at ON post_reports
     FOR EACH ROW EXECUTE FUNCTION plaza_report_settled();
 --bun:split
 CREATE FUNCTION plaza_reporter_tally() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -86,3 +90,9 @@ ALTER TABLE moderation_actions ADD CONSTRAINT moderation_actions_action_check
 ALTER TABLE moderation_actions ADD COLUMN undoes bigint;
 --bun:split
 ALTER TABLE moderation_actions ADD COLUMN reports_settled integer NOT NULL DEFAULT 0;
+--bun:split
+ALTER TABLE moderation_actions ADD COLUMN author_id bigint;
+--bun:split
+UPDATE moderation_actions AS ma SET author_id = p.author_id FROM posts AS p WHERE p.id = ma.post_id;
+--bun:split
+CREATE INDEX moderation_actions_author_id_idx ON moderation_actions (author_id);

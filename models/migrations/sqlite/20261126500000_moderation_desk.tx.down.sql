@@ -46,6 +46,8 @@ DROP TRIGGER settled_reports_tally;
 --bun:split
 DROP TRIGGER post_reports_reopened;
 --bun:split
+DROP TRIGGER post_reports_settled_moved;
+--bun:split
 DROP TRIGGER post_reports_settled_insert;
 --bun:split
 DROP TRIGGER post_reports_settled;

@@ -3,7 +3,8 @@
 -- outlives the post (a deleted post's reports still count as resolved,
 -- and a reporter's accuracy keeps them); reporter_stats tallies each
 -- reporter's upheld and rejected reports; decisions may dismiss reports
--- and be undone.
+-- and be undone; a decision names the post's author, whose standing
+-- counts it after the post is gone.
 ALTER TABLE post_reports ADD COLUMN comment TEXT NOT NULL DEFAULT '';
 --bun:split
 ALTER TABLE post_reports ADD COLUMN action_id INTEGER;
@@ -53,6 +54,12 @@ CREATE TRIGGER post_reports_settled_insert AFTER INSERT ON post_reports WHEN NEW
         COALESCE(NEW.resolved_at, NEW.created_at));
 END;
 --bun:split
+-- A settled report's resolution moved (a correction): the record follows.
+CREATE TRIGGER post_reports_settled_moved AFTER UPDATE OF resolved_at ON post_reports
+WHEN OLD.status <> 'open' AND NEW.status <> 'open' AND NEW.resolved_at IS NOT NULL BEGIN
+    UPDATE settled_reports SET resolved_at = NEW.resolved_at WHERE report_id = NEW.id;
+END;
+--bun:split
 CREATE TRIGGER post_reports_reopened AFTER UPDATE OF status ON post_reports
 WHEN OLD.status <> 'open' AND NEW.status = 'open' BEGIN
     DELETE FROM settled_reports WHERE report_id = OLD.id;
@@ -85,11 +92,13 @@ CREATE TABLE moderation_actions_next (
     to_status   TEXT NOT NULL,
     created_at  TIMESTAMP NOT NULL,
     undoes      INTEGER,
-    reports_settled INTEGER NOT NULL DEFAULT 0
+    reports_settled INTEGER NOT NULL DEFAULT 0,
+    author_id   INTEGER
 );
 --bun:split
-INSERT INTO moderation_actions_next (id, post_id, post_title, admin_id, action, reason, notes, from_status, to_status, created_at)
-SELECT id, post_id, post_title, admin_id, action, reason, notes, from_status, to_status, created_at FROM moderation_actions;
+INSERT INTO moderation_actions_next (id, post_id, post_title, admin_id, action, reason, notes, from_status, to_status, created_at, author_id)
+SELECT id, post_id, post_title, admin_id, action, reason, notes, from_status, to_status, created_at,
+    (SELECT author_id FROM posts WHERE posts.id = moderation_actions.post_id) FROM moderation_actions;
 --bun:split
 DROP TABLE moderation_actions;
 --bun:split
@@ -100,6 +109,8 @@ CREATE INDEX moderation_actions_created_at_idx ON moderation_actions (created_at
 CREATE INDEX moderation_actions_admin_id_idx ON moderation_actions (admin_id, created_at);
 --bun:split
 CREATE INDEX moderation_actions_post_id_idx ON moderation_actions (post_id);
+--bun:split
+CREATE INDEX moderation_actions_author_id_idx ON moderation_actions (author_id);
 --bun:split
 CREATE TRIGGER moderation_actions_daily_moderation_actions_insert AFTER INSERT ON moderation_actions WHEN NEW.created_at IS NOT NULL BEGIN
     INSERT INTO daily_counts (day, metric, n) VALUES (substr(NEW.created_at, 1, 10), 'moderation_actions', 1)
