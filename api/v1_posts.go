@@ -187,3 +187,44 @@ type V1UndoResult struct {
 	Reopened int    `json:"reopened"`
 	Post     V1Post `json:"post"`
 }
+
+// V1PostContext is what a moderator reads before deciding on a post: the
+// whole post, its open reports with their reporters' records, and its
+// author's standing.
+type V1PostContext struct {
+	Post     V1Post            `json:"post"`
+	Reports  []V1ContextReport `json:"reports" description:"Every open report, oldest first."`
+	Standing V1AuthorStanding  `json:"authorStanding"`
+}
+
+// V1ContextReport is one open report with its reporter and how many of
+// the reporter's settled reports were upheld.
+type V1ContextReport struct {
+	ID         string     `json:"id"`
+	Reason     string     `json:"reason"`
+	Comment    string     `json:"comment"`
+	ReportedAt string     `json:"reportedAt" format:"date-time"`
+	Reporter   V1Reporter `json:"reporter"`
+}
+
+// V1Reporter is who filed a report, with their accuracy so far: Upheld of
+// Settled reports were upheld (hidden or deleted posts).
+type V1Reporter struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+	Upheld   int    `json:"upheld"`
+	Settled  int    `json:"settled"`
+}
+
+// V1AuthorStanding is a post's author's record as moderation sees it; the
+// counts of posts and decisions leave the post itself out.
+type V1AuthorStanding struct {
+	JoinedAt      string `json:"joinedAt" format:"date-time"`
+	Bans          int    `json:"bans" description:"Permanent bans, lifted ones included."`
+	Timeouts      int    `json:"timeouts" description:"Bans with an end, over or not."`
+	Moderations   int    `json:"moderations" description:"Decisions on the author's other posts, deleted ones included; undos left out."`
+	Hidden        int    `json:"hidden" description:"Of those, hides."`
+	Removed       int    `json:"removed" description:"Of those, deletions."`
+	ReportedPosts int    `json:"reportedPosts" description:"The author's other posts ever reported."`
+	OpenReported  int    `json:"openReported" description:"The author's other posts with open reports now."`
+}

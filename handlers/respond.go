@@ -76,6 +76,9 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 type Done struct {
 	Toast  string
 	Events []string
+	// Undo is where the toast's Undo button posts, for a decision that can
+	// be taken back (plaza:undo, which the moderation page's script shows).
+	Undo string
 }
 
 // respondAction writes an action's one result: JSON for API clients; for
@@ -109,6 +112,11 @@ func respondShown(c echo.Context, status int, body any, shown templ.Component, d
 // setTrigger puts d's toast and events in the HX-Trigger header.
 func setTrigger(c echo.Context, d Done) error {
 	trigger := map[string]any{"plaza:toast": map[string]string{"message": d.Toast}}
+	if d.Undo != "" {
+		// The same toast with an Undo button, which the moderation page's
+		// own script draws.
+		trigger = map[string]any{"plaza:undo": map[string]string{"message": d.Toast, "url": d.Undo}}
+	}
 	for _, e := range d.Events {
 		trigger[e] = true
 	}
