@@ -73,7 +73,9 @@ func (s *Store) authorStanding(ctx context.Context, author, except int64) (Autho
 	}
 	err = db.NewSelect().TableExpr("moderation_actions AS ma").
 		ColumnExpr("count(*), COALESCE(sum(CASE WHEN ma.action = 'hide' THEN 1 ELSE 0 END), 0), COALESCE(sum(CASE WHEN ma.action = 'delete' THEN 1 ELSE 0 END), 0)").
-		Where("ma.author_id = ? AND ma.post_id <> ? AND ma.action <> 'undo'", author, except).Scan(ctx, &st.Moderations, &st.Hidden, &st.Removed)
+		// SQLite hands a deleted post's id on to the next post: a delete is
+		// never of the post at hand.
+		Where("ma.author_id = ? AND ma.action <> 'undo' AND (ma.post_id <> ? OR ma.action = 'delete')", author, except).Scan(ctx, &st.Moderations, &st.Hidden, &st.Removed)
 	if err != nil {
 		return st, fmt.Errorf("moderations of user %d: %w", author, err)
 	}
