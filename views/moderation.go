@@ -155,3 +155,17 @@ func truncateRunes(s string, n int) string {
 	}
 	return string(r[:n])
 }
+
+// lastDecision names a post's last decision and who made it, so that a
+// flagged post shows which moderator has seen it.
+func lastDecision(m api.V1LastModeration) string {
+	words := map[string]string{"approve": "Approved", "hide": "Hidden", "flag": "Flagged", "dismiss": "Reports dismissed",
+		"undo": "Decision undone", "delete": "Deleted"}[m.Action]
+	if words == "" {
+		words = m.Action
+	}
+	if m.By == nil { // automatic (five reports), or an account since deleted
+		return words
+	}
+	return words + " by " + *m.By
+}
