@@ -121,7 +121,7 @@ func moderation(action, reason, notes string, notifyAuthor, notifyReporters bool
 
 // moderated is what a moderation action did, as a toast says it.
 var moderated = map[string]string{"approve": "approved", "hide": "hidden", "delete": "deleted", "flag": "flagged",
-	"dismiss": "kept: its reports dismissed"}
+	"dismiss": "cleared: reports dismissed"}
 
 func v1Post(p *models.ListedPost) api.V1Post {
 	out := api.V1Post{ID: itoa(p.ID), Title: p.Title, Content: p.Content, Status: p.Status, ReportCount: p.ReportCount,

@@ -29,9 +29,6 @@ var ErrDraftNotApproved = errors.New("a draft is published by its author, not ap
 // find them unfounded (dismissed). A flag is missing: it keeps them open.
 var reportOutcome = map[string]string{"approve": ReportDismissed, "dismiss": ReportDismissed, "hide": ReportResolved, "delete": ReportResolved}
 
-// Settles reports whether action settles the open reports of its post.
-func Settles(action string) bool { _, ok := reportOutcome[action]; return ok }
-
 // moderationTarget is the status action leaves a post of status from in:
 // a dismiss finds the reports unfounded, so a flagged post is published
 // again and any other stays as it is.

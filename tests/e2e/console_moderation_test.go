@@ -238,7 +238,7 @@ func TestConsoleModerationDismissAndUndo(t *testing.T) {
 		p.MustWait(`() => document.querySelector('[data-testid="post-row-` + id + `"]').getAttribute('aria-selected') === 'true'`)
 		p.Keyboard.MustType('x')
 	})
-	toast(t, p, "its reports dismissed")
+	toast(t, p, "Post cleared: reports dismissed")
 	step(t, p, "the post leaves the queue", func(p *rod.Page) {
 		p.MustWait(`() => !document.querySelector('[data-testid="post-row-` + id + `"]')`)
 	})
