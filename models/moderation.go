@@ -256,8 +256,10 @@ func (s *Store) UndoModeration(ctx context.Context, postID, adminID int64) (*Und
 	if err != nil {
 		return nil, fmt.Errorf("post %d: %w", postID, ErrNothingToUndo)
 	}
+	// A decision older than the post was on another post that had its id
+	// (SQLite hands a deleted post's id on).
 	if last.AdminID == nil || *last.AdminID != adminID || last.Action == "undo" || last.Action == "delete" ||
-		now.Sub(last.CreatedAt) > UndoWindow || p.Status != last.ToStatus {
+		now.Sub(last.CreatedAt) > UndoWindow || p.Status != last.ToStatus || last.CreatedAt.Before(p.CreatedAt) {
 		return nil, fmt.Errorf("post %d: %w", postID, ErrNothingToUndo)
 	}
 	res, err := db.NewUpdate().Model((*PostReport)(nil)).Set("status = ?", ReportOpen).Set("resolved_at = NULL").
