@@ -157,14 +157,16 @@ func (a *Actions) DeletePost(ctx context.Context, who *auth.Principal, id int64)
 
 // Moderation is one moderation decision.
 type Moderation struct {
-	Action       string // approve, hide, flag or delete
-	Reason       string
-	Notes        string
-	NotifyAuthor bool
+	Action          string // approve, hide, flag, delete or dismiss
+	Reason          string
+	Notes           string
+	NotifyAuthor    bool
+	NotifyReporters bool
 }
 
 func (m Moderation) model(who *auth.Principal, id int64) models.Moderation {
-	return models.Moderation{PostID: id, AdminID: callerID(who), Action: m.Action, Reason: m.Reason, Notes: m.Notes, NotifyAuthor: m.NotifyAuthor}
+	return models.Moderation{PostID: id, AdminID: callerID(who), Action: m.Action, Reason: m.Reason, Notes: m.Notes,
+		NotifyAuthor: m.NotifyAuthor, NotifyReporters: m.NotifyReporters}
 }
 
 // ModeratePost applies one decision to post id, kept as a moderation
@@ -191,13 +193,48 @@ func (a *Actions) ModeratePost(ctx context.Context, who *auth.Principal, id int6
 			return err
 		}
 		audit.Target(ctx, "post", itoa(id), map[string]any{"action": m.Action, "reason": m.Reason,
-			"from": from, "notifyAuthor": m.NotifyAuthor})
+			"from": from, "notifyAuthor": m.NotifyAuthor, "notifyReporters": m.NotifyReporters})
 		if m.Action != "delete" {
 			out, err = a.Store.ListedPostByID(ctx, id)
 		}
 		return err
 	})
 	return out, err
+}
+
+// UndoModeration undoes the caller's own last decision on post id within
+// models.UndoWindow (not a delete): the post's previous status back and
+// exactly the reports that decision settled open again, kept as an undo
+// record with its audit entry. Undoing is moderating, under the same
+// policy entry; someone else's edit lock on the post refuses it too.
+func (a *Actions) UndoModeration(ctx context.Context, who *auth.Principal, id int64) (*models.Undone, *models.ListedPost, error) {
+	var undone *models.Undone
+	var out *models.ListedPost
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		post, err := a.Store.PostRecordByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := a.Policy.Check(who, policy.ModeratePost, policy.Owned(post.AuthorID)); err != nil {
+			return err
+		}
+		if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
+			return err
+		}
+		undone, err = a.Store.UndoModeration(ctx, id, callerID(who))
+		switch {
+		case errors.Is(err, models.ErrNothingToUndo):
+			return &InvalidError{Field: "id", Reason: "there is no decision of yours on this post from the last 10 minutes to undo"}
+		case errors.Is(err, models.ErrReportedAgain):
+			return &InvalidError{Field: "id", Reason: "a reporter has reported this post again since, so its reports cannot all reopen"}
+		case err != nil:
+			return err
+		}
+		audit.Target(ctx, "post", itoa(id), map[string]any{"undid": undone.Action, "to": undone.Status, "reopened": undone.Reopened})
+		out, err = a.Store.ListedPostByID(ctx, id)
+		return err
+	})
+	return undone, out, err
 }
 
 // BulkModerate applies one decision to every post of ids (distinct), in

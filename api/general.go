@@ -128,7 +128,8 @@ type PostUpdate struct {
 
 // ReportRequest is the body of POST /api/posts/{id}/report.
 type ReportRequest struct {
-	Reason string `json:"reason"`
+	Reason  string `json:"reason" minLength:"1" maxLength:"500"`
+	Comment string `json:"comment,omitempty" maxLength:"500" description:"What the reporter wants moderators to know; shown to them with the report."`
 }
 
 // Report answers POST /api/posts/{id}/report.
@@ -136,6 +137,7 @@ type Report struct {
 	ID        string `json:"id"`
 	PostID    string `json:"post_id"`
 	Reason    string `json:"reason"`
+	Comment   string `json:"comment"`
 	Status    string `json:"status"`
 	CreatedAt string `json:"created_at"`
 }

@@ -31,6 +31,7 @@ type V1PostAuthor struct {
 // V1Report is one report of a post.
 type V1Report struct {
 	Reason     string `json:"reason"`
+	Comment    string `json:"comment" description:"The reporter's comment; empty when none."`
 	ReportedBy string `json:"reportedBy"`
 	ReportedAt string `json:"reportedAt" format:"date-time"`
 	Status     string `json:"status" enum:"open,resolved,dismissed"`
@@ -38,7 +39,7 @@ type V1Report struct {
 
 // V1LastModeration is the latest moderation decision on a post.
 type V1LastModeration struct {
-	Action string  `json:"action" enum:"approve,hide,delete,flag"`
+	Action string  `json:"action" enum:"approve,hide,delete,flag,dismiss,undo"`
 	By     *string `json:"by" description:"The admin's username; null once that account is deleted."`
 	At     string  `json:"at" format:"date-time"`
 }
@@ -106,10 +107,11 @@ func ParseV1Posts(q url.Values) (V1PostParams, error) {
 
 // V1ModerationRequest is the body of POST /api/v1/admin/posts/{id}/moderate.
 type V1ModerationRequest struct {
-	Action       string `json:"action" enum:"approve,hide,delete,flag"`
-	Reason       string `json:"reason,omitempty" maxLength:"500"`
-	Notes        string `json:"notes,omitempty" maxLength:"2000"`
-	NotifyAuthor bool   `json:"notifyAuthor,omitempty" description:"Put a notification in the author's inbox."`
+	Action          string `json:"action" enum:"approve,hide,delete,flag,dismiss" description:"What happens to the post and its open reports: approve publishes it and dismisses them; hide hides it and resolves them (upheld); delete removes it and resolves them; flag keeps them open and the post in review; dismiss dismisses them (unfounded) and publishes a flagged post again, leaving any other status as it is."`
+	Reason          string `json:"reason,omitempty" maxLength:"500"`
+	Notes           string `json:"notes,omitempty" maxLength:"2000"`
+	NotifyAuthor    bool   `json:"notifyAuthor,omitempty" description:"Put a notification in the author's inbox."`
+	NotifyReporters bool   `json:"notifyReporters,omitempty" description:"Tell each reporter of the reports this decision settles its outcome, in their inbox."`
 }
 
 // Check reports what is wrong with the request.
@@ -123,9 +125,9 @@ func (r *V1ModerationRequest) Check() error {
 func (r *V1ModerationRequest) issues() []Issue {
 	var issues []Issue
 	switch r.Action {
-	case "approve", "hide", "delete", "flag":
+	case "approve", "hide", "delete", "flag", "dismiss":
 	default:
-		issues = append(issues, FieldIssue("action", "invalid_enum_value", "action must be approve, hide, delete or flag"))
+		issues = append(issues, FieldIssue("action", "invalid_enum_value", "action must be approve, hide, delete, flag or dismiss"))
 	}
 	r.Reason = strings.TrimSpace(r.Reason)
 	if len([]rune(r.Reason)) > 500 {
@@ -149,11 +151,12 @@ const MaxBulkPosts = 200
 // V1BulkModeration is the body of POST /api/v1/admin/posts/bulk-moderate:
 // one decision for 1..200 posts.
 type V1BulkModeration struct {
-	PostIDs      []string `json:"postIds" minItems:"1" maxItems:"200" description:"Post ids (strings of digits); a repeated id counts once."`
-	Action       string   `json:"action" enum:"approve,hide,delete,flag"`
-	Reason       string   `json:"reason,omitempty" maxLength:"500"`
-	Notes        string   `json:"notes,omitempty" maxLength:"2000"`
-	NotifyAuthor bool     `json:"notifyAuthor,omitempty"`
+	PostIDs         []string `json:"postIds" minItems:"1" maxItems:"200" description:"Post ids (strings of digits); a repeated id counts once."`
+	Action          string   `json:"action" enum:"approve,hide,delete,flag,dismiss"`
+	Reason          string   `json:"reason,omitempty" maxLength:"500"`
+	Notes           string   `json:"notes,omitempty" maxLength:"2000"`
+	NotifyAuthor    bool     `json:"notifyAuthor,omitempty"`
+	NotifyReporters bool     `json:"notifyReporters,omitempty"`
 }
 
 // Check reads the ids (distinct, in the order given), or says what is
@@ -174,4 +177,54 @@ func (b *V1BulkModeration) Check() ([]int64, error) {
 type V1BulkModerationResult struct {
 	Moderated int      `json:"moderated"`
 	IDs       []string `json:"ids"`
+}
+
+// V1UndoResult answers an undo: the decision undone, the post's status
+// again, how many reports opened again, and the post as it now is.
+type V1UndoResult struct {
+	Undone   string `json:"undone" enum:"approve,hide,flag,dismiss"`
+	Status   string `json:"status" enum:"published,draft,hidden,flagged"`
+	Reopened int    `json:"reopened"`
+	Post     V1Post `json:"post"`
+}
+
+// V1PostContext is what a moderator reads before deciding on a post: the
+// whole post, its open reports with their reporters' records, and its
+// author's standing.
+type V1PostContext struct {
+	Post     V1Post            `json:"post"`
+	Reports  []V1ContextReport `json:"reports" description:"Every open report, oldest first."`
+	Standing V1AuthorStanding  `json:"authorStanding"`
+}
+
+// V1ContextReport is one open report with its reporter and how many of
+// the reporter's settled reports were upheld.
+type V1ContextReport struct {
+	ID         string     `json:"id"`
+	Reason     string     `json:"reason"`
+	Comment    string     `json:"comment"`
+	ReportedAt string     `json:"reportedAt" format:"date-time"`
+	Reporter   V1Reporter `json:"reporter"`
+}
+
+// V1Reporter is who filed a report, with their accuracy so far: Upheld of
+// Settled reports were upheld (hidden or deleted posts).
+type V1Reporter struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+	Upheld   int    `json:"upheld"`
+	Settled  int    `json:"settled"`
+}
+
+// V1AuthorStanding is a post's author's record as moderation sees it; the
+// counts of posts and decisions leave the post itself out.
+type V1AuthorStanding struct {
+	JoinedAt      string `json:"joinedAt" format:"date-time"`
+	Bans          int    `json:"bans" description:"Permanent bans, lifted ones included."`
+	Timeouts      int    `json:"timeouts" description:"Bans with an end, over or not."`
+	Moderations   int    `json:"moderations" description:"Decisions on the author's other posts, deleted ones included; undos left out."`
+	Hidden        int    `json:"hidden" description:"Of those, hides."`
+	Removed       int    `json:"removed" description:"Of those, deletions."`
+	ReportedPosts int    `json:"reportedPosts" description:"The author's other posts ever reported."`
+	OpenReported  int    `json:"openReported" description:"The author's other posts with open reports now."`
 }

@@ -141,12 +141,14 @@ type V1ModerationTotals struct {
 	AverageResolutionTime string `json:"averageResolutionTime" description:"e.g. 2h 15m."`
 }
 
-// V1ActionCounts counts the window's moderation actions by action.
+// V1ActionCounts counts the window's moderation actions by action; undos
+// are corrections, not decisions, and are not counted.
 type V1ActionCounts struct {
 	Approve int `json:"approve"`
 	Hide    int `json:"hide"`
 	Delete  int `json:"delete"`
 	Flag    int `json:"flag"`
+	Dismiss int `json:"dismiss"`
 }
 
 // V1ModeratorActions counts one admin's actions.

@@ -18,6 +18,7 @@ import (
 // writes go through the actions.
 type V1PostStore interface {
 	ListPostsAdmin(ctx context.Context, f models.PostListFilter) ([]models.ListedPost, int, error)
+	PostContextByID(ctx context.Context, id int64) (*models.PostContext, error)
 }
 
 // V1Posts answers the versioned admin family's posts routes
@@ -88,8 +89,9 @@ func cloneValues(q url.Values) url.Values {
 }
 
 // Moderate answers POST /api/v1/admin/posts/{id}/moderate {action, reason,
-// notes, notifyAuthor} through the moderation action: the post as it now
-// is, or {deleted, id} after a delete, which needs admin:delete too.
+// notes, notifyAuthor, notifyReporters} through the moderation action: the
+// post as it now is, or {deleted, id} after a delete, which needs
+// admin:delete too. The console's toast offers to undo any other decision.
 // Statuses: 200, 401, 403, 404, 422 (approving a draft), 423 while another
 // admin holds the post's lock.
 func (h V1Posts) Moderate(c echo.Context) error {
@@ -99,23 +101,27 @@ func (h V1Posts) Moderate(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	post, err := h.Actions.ModeratePost(ctx, auth.PrincipalFrom(ctx), id, moderation(req.Action, req.Reason, req.Notes, req.NotifyAuthor))
+	post, err := h.Actions.ModeratePost(ctx, auth.PrincipalFrom(ctx), id, moderation(req.Action, req.Reason, req.Notes, req.NotifyAuthor, req.NotifyReporters))
 	if err != nil {
 		return err
 	}
 	done := Done{Toast: "Post " + moderated[req.Action], Events: []string{"plaza:posts"}}
+	if c.Path() == api.PathConsoleModeratePost && req.Action != "delete" {
+		done.Undo = views.ConsoleUndoPath(itoa(id))
+	}
 	if post == nil {
 		return respondAction(c, http.StatusOK, api.OK(api.V1DeletedPost{Deleted: true, ID: itoa(id)}), done)
 	}
 	return respondAction(c, http.StatusOK, api.OK(v1Post(post)), done)
 }
 
-func moderation(action, reason, notes string, notify bool) actions.Moderation {
-	return actions.Moderation{Action: action, Reason: reason, Notes: notes, NotifyAuthor: notify}
+func moderation(action, reason, notes string, notifyAuthor, notifyReporters bool) actions.Moderation {
+	return actions.Moderation{Action: action, Reason: reason, Notes: notes, NotifyAuthor: notifyAuthor, NotifyReporters: notifyReporters}
 }
 
 // moderated is what a moderation action did, as a toast says it.
-var moderated = map[string]string{"approve": "approved", "hide": "hidden", "delete": "deleted", "flag": "flagged"}
+var moderated = map[string]string{"approve": "approved", "hide": "hidden", "delete": "deleted", "flag": "flagged",
+	"dismiss": "cleared: reports dismissed"}
 
 func v1Post(p *models.ListedPost) api.V1Post {
 	out := api.V1Post{ID: itoa(p.ID), Title: p.Title, Content: p.Content, Status: p.Status, ReportCount: p.ReportCount,
@@ -123,7 +129,7 @@ func v1Post(p *models.ListedPost) api.V1Post {
 		Reports:   make([]api.V1Report, len(p.Reports)),
 		CreatedAt: api.Timestamp(p.CreatedAt), UpdatedAt: api.Timestamp(p.UpdatedAt)}
 	for i, r := range p.Reports {
-		out.Reports[i] = api.V1Report{Reason: r.Reason, ReportedBy: itoa(r.ReporterID), ReportedAt: api.Timestamp(r.CreatedAt), Status: r.Status}
+		out.Reports[i] = api.V1Report{Reason: r.Reason, Comment: r.Comment, ReportedBy: itoa(r.ReporterID), ReportedAt: api.Timestamp(r.CreatedAt), Status: r.Status}
 	}
 	if p.LastAction != nil && p.LastActionAt != nil {
 		out.LastModeration = &api.V1LastModeration{Action: *p.LastAction, By: p.LastActionBy, At: api.Timestamp(*p.LastActionAt)}
@@ -147,7 +153,7 @@ func (h V1Posts) BulkModerate(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	n, err := h.Actions.BulkModerate(ctx, auth.PrincipalFrom(ctx), ids, moderation(req.Action, req.Reason, req.Notes, req.NotifyAuthor))
+	n, err := h.Actions.BulkModerate(ctx, auth.PrincipalFrom(ctx), ids, moderation(req.Action, req.Reason, req.Notes, req.NotifyAuthor, req.NotifyReporters))
 	if err != nil {
 		return err
 	}

@@ -468,7 +468,7 @@ func TestWebhookEventsRollBack(t *testing.T) {
 				return err
 			},
 			"report.created": func(ctx context.Context) error {
-				_, _, err := a.Store.ReportPost(ctx, post, ada.ID, "rude")
+				_, _, err := a.Store.ReportPost(ctx, post, ada.ID, "rude", "")
 				return err
 			},
 			"broadcast.sent": func(ctx context.Context) error {

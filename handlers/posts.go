@@ -24,7 +24,7 @@ type PostStore interface {
 	PostFeed(ctx context.Context, f models.PostFeedFilter) ([]models.PostRecord, int, error)
 	PostRecordByID(ctx context.Context, id int64) (*models.PostRecord, error)
 	CreateUserPost(ctx context.Context, in models.PostInput) (*models.PostRecord, error)
-	ReportPost(ctx context.Context, postID, userID int64, reason string) (*models.PostReport, bool, error)
+	ReportPost(ctx context.Context, postID, userID int64, reason, comment string) (*models.PostReport, bool, error)
 }
 
 // Posts serves the general API's posts and reports (docs/api.md,
@@ -43,6 +43,7 @@ const (
 	maxContentLen = 50_000
 	maxTags       = 10
 	maxReasonLen  = 500
+	maxCommentLen = 500
 )
 
 // tagPattern is a tag after lowercasing.
@@ -264,8 +265,8 @@ func (h Posts) Delete(c echo.Context) error {
 	return c.JSON(http.StatusOK, api.Deleted{Deleted: true, ID: itoa(id)})
 }
 
-// Report answers POST /api/posts/{id}/report {reason} → 201 with the
-// report. One open report per user and post (a second is 422); one's own
+// Report answers POST /api/posts/{id}/report {reason, comment?} → 201
+// with the report; a comment over 500 characters is 422. One open report per user and post (a second is 422); one's own
 // post cannot be reported (403). The fifth user's open report flags a
 // published post (models.ReportPost).
 func (h Posts) Report(c echo.Context) error {
@@ -283,12 +284,20 @@ func (h Posts) Report(c echo.Context) error {
 		return err
 	}
 	reason := strings.TrimSpace(req.Reason)
+	comment := strings.TrimSpace(req.Comment)
+	var issues []api.Issue
 	if is := textIssue("reason", reason, 1, maxReasonLen, false); is != nil {
-		return api.Invalid(*is)
+		issues = append(issues, *is)
+	}
+	if is := textIssue("comment", comment, 0, maxCommentLen, false); is != nil {
+		issues = append(issues, *is)
+	}
+	if len(issues) > 0 {
+		return api.Invalid(issues...)
 	}
 	var r *models.PostReport
 	err = h.Store.Change(ctx, func(ctx context.Context) (err error) {
-		r, _, err = h.Store.ReportPost(ctx, post.ID, p.UserID, reason)
+		r, _, err = h.Store.ReportPost(ctx, post.ID, p.UserID, reason, comment)
 		return err
 	})
 	switch {
@@ -299,6 +308,6 @@ func (h Posts) Report(c echo.Context) error {
 	case err != nil:
 		return err
 	}
-	return c.JSON(http.StatusCreated, api.Report{ID: itoa(r.ID), PostID: itoa(r.PostID), Reason: r.Reason,
+	return c.JSON(http.StatusCreated, api.Report{ID: itoa(r.ID), PostID: itoa(r.PostID), Reason: r.Reason, Comment: r.Comment,
 		Status: r.Status, CreatedAt: api.Timestamp(r.CreatedAt)})
 }

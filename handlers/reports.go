@@ -144,7 +144,8 @@ func (h Reports) Moderation(c echo.Context) error {
 	out := api.V1ModerationReport{Period: period(p),
 		Totals: api.V1ModerationTotals{ReportsReceived: r.Received, ReportsResolved: r.Resolved, Pending: r.Pending,
 			AverageResolutionTime: api.HoursMinutes(r.AvgResolution)},
-		ByAction:    api.V1ActionCounts{Approve: r.ByAction["approve"], Hide: r.ByAction["hide"], Delete: r.ByAction["delete"], Flag: r.ByAction["flag"]},
+		ByAction: api.V1ActionCounts{Approve: r.ByAction["approve"], Hide: r.ByAction["hide"], Delete: r.ByAction["delete"], Flag: r.ByAction["flag"],
+			Dismiss: r.ByAction["dismiss"]},
 		ByModerator: make([]api.V1ModeratorActions, len(r.ByModerator)), TopReportedPosts: make([]api.V1ReportedPost, len(r.TopReported))}
 	for i, m := range r.ByModerator {
 		out.ByModerator[i] = api.V1ModeratorActions{AdminID: optionalID(m.AdminID), Username: m.Username, Actions: m.Actions}

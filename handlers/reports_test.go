@@ -201,7 +201,7 @@ func TestModerationReport(t *testing.T) {
 			t.Errorf("top reported: %+v", d.TopReportedPosts)
 		}
 		res = apptest.Do(t, app, "GET", fmt.Sprintf("/api/v1/admin/reports/moderation?adminId=%d", mod.ID), root)
-		if !strings.Contains(res.Body.String(), `"byAction":{"approve":0,"hide":1,"delete":0,"flag":0}`) {
+		if !strings.Contains(res.Body.String(), `"byAction":{"approve":0,"hide":1,"delete":0,"flag":0,"dismiss":0}`) {
 			t.Errorf("one admin: %s", res.Body)
 		}
 		res = apptest.Do(t, app, "GET", "/api/v1/admin/reports/moderation?format=csv", root)

@@ -250,15 +250,17 @@ func (s *Store) resolvedCounted(ctx context.Context, w AnalyticsWindow) (int, fl
 // sums their waits in seconds, from the rows.
 func (s *Store) resolvedRows(ctx context.Context, w AnalyticsWindow, admin *int64) (int, float64, error) {
 	db := s.db(ctx)
-	wait := "EXTRACT(EPOCH FROM resolved_at - created_at)"
+	wait := "EXTRACT(EPOCH FROM resolved_at - reported_at)"
 	if Dialect(db) != "postgres" {
-		wait = "(julianday(resolved_at) - julianday(created_at)) * 86400.0"
+		wait = "(julianday(resolved_at) - julianday(reported_at)) * 86400.0"
 	}
 	var row struct {
 		N    int
 		Wait sql.NullFloat64
 	}
-	q := db.NewSelect().Model((*PostReport)(nil)).ColumnExpr("count(*) AS n").ColumnExpr("sum("+wait+") AS wait").
+	// settled_reports, not post_reports: a deleted post's reports, gone
+	// from post_reports, were resolved all the same.
+	q := db.NewSelect().TableExpr("settled_reports").ColumnExpr("count(*) AS n").ColumnExpr("sum("+wait+") AS wait").
 		Where("resolved_at >= ? AND resolved_at < ?", w.Start, w.End)
 	if admin != nil {
 		q = q.Where("resolved_by = ?", *admin)
@@ -448,7 +450,7 @@ func (s *Store) RecountDailyCounts(ctx context.Context) error {
 		db := s.db(ctx)
 		pg := Dialect(db) == "postgres"
 		if pg {
-			if _, err := db.ExecContext(ctx, "LOCK TABLE users, posts, post_reports, moderation_actions, logins IN SHARE MODE"); err != nil {
+			if _, err := db.ExecContext(ctx, "LOCK TABLE users, posts, post_reports, settled_reports, moderation_actions, logins IN SHARE MODE"); err != nil {
 				return err
 			}
 		}
@@ -471,15 +473,41 @@ func (s *Store) RecountDailyCounts(ctx context.Context) error {
 }
 
 func recountResolved(ctx context.Context, db bun.IDB, pg bool) error {
-	day, wait := "substr(resolved_at, 1, 10)", "CAST(round((julianday(resolved_at) - julianday(created_at)) * 86400) AS INTEGER)"
+	if err := recountSettled(ctx, db, pg); err != nil {
+		return err
+	}
+	day, wait := "substr(resolved_at, 1, 10)", "CAST(round((julianday(resolved_at) - julianday(reported_at)) * 86400) AS INTEGER)"
 	if pg {
-		day, wait = "(resolved_at AT TIME ZONE 'UTC')::date", "EXTRACT(EPOCH FROM resolved_at - created_at)::bigint"
+		day, wait = "(resolved_at AT TIME ZONE 'UTC')::date", "EXTRACT(EPOCH FROM resolved_at - reported_at)::bigint"
 	}
 	_, err := db.ExecContext(ctx, fmt.Sprintf(`INSERT INTO daily_counts (day, metric, n)
-SELECT %s, 'reports_resolved', count(*) FROM post_reports WHERE resolved_at IS NOT NULL GROUP BY 1
-UNION ALL SELECT %s, 'reports_wait_seconds', sum(%s) FROM post_reports WHERE resolved_at IS NOT NULL GROUP BY 1`, day, day, wait))
+SELECT %s, 'reports_resolved', count(*) FROM settled_reports GROUP BY 1
+UNION ALL SELECT %s, 'reports_wait_seconds', sum(%s) FROM settled_reports GROUP BY 1`, day, day, wait))
 	if err != nil {
 		return fmt.Errorf("recount resolved reports: %w", err)
+	}
+	return nil
+}
+
+// recountSettled adds to settled_reports the settled reports a writer
+// skipping triggers left out, and sets every reporter's tally to what
+// settled_reports holds.
+func recountSettled(ctx context.Context, db bun.IDB, pg bool) error {
+	upheld, tally := "status = 'resolved'", "sum(upheld), sum(1 - upheld)"
+	if pg {
+		tally = "count(*) FILTER (WHERE upheld), count(*) FILTER (WHERE NOT upheld)"
+	}
+	for _, q := range []string{
+		`INSERT INTO settled_reports (report_id, post_id, reporter_id, action_id, upheld, resolved_by, reported_at, resolved_at)
+SELECT id, post_id, reporter_id, action_id, ` + upheld + `, resolved_by, created_at, COALESCE(resolved_at, created_at)
+FROM post_reports WHERE status <> 'open' AND id NOT IN (SELECT report_id FROM settled_reports)`,
+		"DELETE FROM reporter_stats",
+		`INSERT INTO reporter_stats (user_id, upheld, rejected) SELECT reporter_id, ` + tally + ` FROM settled_reports
+WHERE reporter_id IN (SELECT id FROM users) GROUP BY reporter_id`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("recount settled reports: %w", err)
+		}
 	}
 	return nil
 }

@@ -184,10 +184,12 @@ type PostReport struct {
 	PostID     int64      `bun:",notnull"`
 	ReporterID int64      `bun:",notnull"`
 	Reason     string     `bun:",notnull"`
+	Comment    string     `bun:",notnull"`
 	Status     string     `bun:",notnull"`
 	CreatedAt  time.Time  `bun:",notnull"`
 	ResolvedAt *time.Time `bun:""`
 	ResolvedBy *int64     `bun:""`
+	ActionID   *int64     `bun:""` // the moderation decision that settled it
 }
 
 // Report statuses.
@@ -211,6 +213,13 @@ type ModerationAction struct {
 	FromStatus string    `bun:",notnull"`
 	ToStatus   string    `bun:",notnull"`
 	CreatedAt  time.Time `bun:",notnull"`
+	Undoes     *int64    `bun:""` // an undo's undone decision
+	// ReportsSettled is how many open reports the decision resolved or
+	// dismissed.
+	ReportsSettled int `bun:",notnull"`
+	// AuthorID is the post's author, kept for their standing once the
+	// post is gone.
+	AuthorID *int64 `bun:""`
 }
 
 // Upload is a file under UPLOADS_DIR that belongs to a user or post.

@@ -2,13 +2,10 @@ package models
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
-
-	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // PostListFilter selects a page of the versioned admin posts list.
@@ -202,119 +199,6 @@ func (s *Store) PostAuthors(ctx context.Context, ids []int64) (map[int64]int64, 
 		out[r.ID] = r.AuthorID
 	}
 	return out, nil
-}
-
-// Moderation is one moderation decision to apply.
-type Moderation struct {
-	PostID       int64
-	AdminID      int64
-	Action       string // approve, hide, delete or flag
-	Reason       string
-	Notes        string
-	NotifyAuthor bool
-}
-
-// ErrDraftNotApproved is an approve of a draft, which only its author
-// publishes.
-var ErrDraftNotApproved = errors.New("a draft is published by its author, not approved")
-
-// moderationTarget is the status each action leaves a post in.
-var moderationTarget = map[string]string{"approve": PostPublished, "hide": PostHidden, "flag": PostFlagged, "delete": "deleted"}
-
-// ModeratePost applies m and records it (admin, action, reason, notes,
-// from-status, to-status, time). Approve and hide settle the post and
-// resolve its open reports (flag keeps them open, the post in review); delete removes the row, the record staying. With NotifyAuthor
-// the author finds a notification in the inbox. It returns the status
-// the post had. Call it inside a change.
-func (s *Store) ModeratePost(ctx context.Context, m Moderation) (string, error) {
-	db, now := s.db(ctx), s.now()
-	var p Post
-	q := db.NewSelect().Model(&p).Where("p.id = ?", m.PostID)
-	if Dialect(db) == "postgres" {
-		q = q.For("UPDATE") // two admins' decisions on one post take turns
-	}
-	if err := q.Scan(ctx); err != nil {
-		return "", notFound(err, "post")
-	}
-	if m.Action == "approve" && p.Status == PostDraft {
-		return "", fmt.Errorf("post %d: %w", p.ID, ErrDraftNotApproved)
-	}
-	to := moderationTarget[m.Action]
-	rec := &ModerationAction{PostID: p.ID, PostTitle: p.Title, AdminID: &m.AdminID, Action: m.Action, Reason: m.Reason,
-		Notes: m.Notes, FromStatus: p.Status, ToStatus: to, CreatedAt: now}
-	if _, err := db.NewInsert().Model(rec).Exec(ctx); err != nil {
-		return "", fmt.Errorf("record moderation of post %d: %w", p.ID, err)
-	}
-	if err := s.applyModeration(ctx, &p, m, to); err != nil {
-		return "", err
-	}
-	err := s.EmitWebhookEvent(ctx, webhook.EventPostModerated, map[string]any{"postId": idText(p.ID),
-		"authorId": idText(p.AuthorID), "action": m.Action, "fromStatus": p.Status, "toStatus": to,
-		"moderatorId": idText(m.AdminID), "reason": m.Reason})
-	if err != nil {
-		return "", err
-	}
-	if m.NotifyAuthor {
-		return p.Status, s.notifyAuthor(ctx, &p, m)
-	}
-	return p.Status, nil
-}
-
-func (s *Store) applyModeration(ctx context.Context, p *Post, m Moderation, to string) error {
-	db, now := s.db(ctx), s.now()
-	var err error
-	switch m.Action {
-	case "delete":
-		_, err = db.NewDelete().Model((*Post)(nil)).Where("id = ?", p.ID).Exec(ctx)
-		if err == nil {
-			// As RemovePost does: the author's post_count counts its rows.
-			err = addPostCount(ctx, db, p.AuthorID, -1)
-		}
-	case "approve", "hide":
-		// Both settle the post, so its open reports are resolved by this
-		// moderator; a flag keeps it in review with its reports open.
-		_, err = db.NewUpdate().Model((*PostReport)(nil)).Set("status = ?", ReportResolved).Set("resolved_at = ?", now).
-			Set("resolved_by = ?", m.AdminID).Where("post_id = ? AND status = ?", p.ID, ReportOpen).Exec(ctx)
-		if err == nil {
-			err = s.setPostStatus(ctx, p, to)
-		}
-	default:
-		err = s.setPostStatus(ctx, p, to)
-	}
-	if err != nil {
-		return fmt.Errorf("moderate post %d: %w", p.ID, err)
-	}
-	return nil
-}
-
-func (s *Store) setPostStatus(ctx context.Context, p *Post, to string) error {
-	q := s.db(ctx).NewUpdate().Model((*Post)(nil)).Set("status = ?", to).Set("updated_at = ?", s.now()).Where("id = ?", p.ID)
-	if to == PostPublished && p.PublishedAt == nil {
-		q = q.Set("published_at = ?", s.now())
-	}
-	_, err := q.Exec(ctx)
-	return err
-}
-
-// authorNotice is what the author's inbox says of each action.
-var authorNotice = map[string]struct{ title, kind string }{
-	"approve": {"Your post was approved", "success"},
-	"hide":    {"Your post was hidden", "warning"},
-	"flag":    {"Your post was flagged for review", "warning"},
-	"delete":  {"Your post was removed", "critical"},
-}
-
-func (s *Store) notifyAuthor(ctx context.Context, p *Post, m Moderation) error {
-	n := authorNotice[m.Action]
-	msg := fmt.Sprintf("%q: %s", p.Title, m.Reason)
-	if m.Reason == "" {
-		msg = fmt.Sprintf("%q", p.Title)
-	}
-	note := &Notification{UserID: p.AuthorID, Title: n.title, Message: msg, Type: n.kind, CreatedAt: s.now()}
-	if _, err := s.db(ctx).NewInsert().Model(note).Exec(ctx); err != nil {
-		return fmt.Errorf("notify the author of post %d: %w", p.ID, err)
-	}
-	return nil
 }
 
 // RecountPosts sets the posts counters (row_counts: all, flagged, awaiting a decision) to the posts there are,

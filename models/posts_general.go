@@ -259,7 +259,7 @@ func (s *Store) RemovePost(ctx context.Context, id int64) error {
 // history records it (no admin; the reason says it was automatic). A
 // second open report by the same user is ErrAlreadyReported; a reporter who
 // is not active is *InactiveUserError. Call it inside a change.
-func (s *Store) ReportPost(ctx context.Context, postID, userID int64, reason string) (*PostReport, bool, error) {
+func (s *Store) ReportPost(ctx context.Context, postID, userID int64, reason, comment string) (*PostReport, bool, error) {
 	db := s.db(ctx)
 	if err := requireActiveUser(ctx, db, userID); err != nil {
 		return nil, false, err
@@ -274,7 +274,7 @@ func (s *Store) ReportPost(ctx context.Context, postID, userID int64, reason str
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return nil, false, fmt.Errorf("post %d: %w", postID, ErrNotFound)
 	}
-	r, err := s.insertReport(ctx, db, postID, userID, reason)
+	r, err := s.insertReport(ctx, db, postID, userID, reason, comment)
 	if err != nil {
 		return nil, false, err
 	}
@@ -287,7 +287,7 @@ func (s *Store) ReportPost(ctx context.Context, postID, userID int64, reason str
 	return r, flagged, err
 }
 
-func (s *Store) insertReport(ctx context.Context, db bun.IDB, postID, userID int64, reason string) (*PostReport, error) {
+func (s *Store) insertReport(ctx context.Context, db bun.IDB, postID, userID int64, reason, comment string) (*PostReport, error) {
 	open, err := db.NewSelect().Model((*PostReport)(nil)).
 		Where("pr.post_id = ? AND pr.reporter_id = ? AND pr.status = ?", postID, userID, ReportOpen).Exists(ctx)
 	if err != nil {
@@ -296,7 +296,7 @@ func (s *Store) insertReport(ctx context.Context, db bun.IDB, postID, userID int
 	if open {
 		return nil, ErrAlreadyReported
 	}
-	r := &PostReport{PostID: postID, ReporterID: userID, Reason: reason, Status: ReportOpen, CreatedAt: s.now()}
+	r := &PostReport{PostID: postID, ReporterID: userID, Reason: reason, Comment: comment, Status: ReportOpen, CreatedAt: s.now()}
 	if _, err := db.NewInsert().Model(r).Returning("id").Exec(ctx); err != nil {
 		if IsUniqueViolation(err) {
 			return nil, ErrAlreadyReported // a report racing this one
@@ -319,19 +319,20 @@ func (s *Store) flagIfReported(ctx context.Context, db bun.IDB, postID int64) (b
 		return false, nil
 	}
 	var title string
+	var author int64
 	err = db.NewUpdate().Model((*Post)(nil)).Set("status = ?", PostFlagged).
-		Where("id = ? AND status = ?", postID, PostPublished).Returning("title").Scan(ctx, &title)
+		Where("id = ? AND status = ?", postID, PostPublished).Returning("title, author_id").Scan(ctx, &title, &author)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil // not published: a draft, or hidden or flagged already
 	}
 	if err != nil {
 		return false, fmt.Errorf("flag post %d: %w", postID, err)
 	}
-	return true, s.recordAutoFlag(ctx, db, postID, title, reporters)
+	return true, s.recordAutoFlag(ctx, db, postID, author, title, reporters)
 }
 
-func (s *Store) recordAutoFlag(ctx context.Context, db bun.IDB, postID int64, title string, reporters int) error {
-	m := &ModerationAction{PostID: postID, PostTitle: title, Action: "flag",
+func (s *Store) recordAutoFlag(ctx context.Context, db bun.IDB, postID, author int64, title string, reporters int) error {
+	m := &ModerationAction{PostID: postID, PostTitle: title, Action: "flag", AuthorID: &author,
 		Reason:     fmt.Sprintf("Flagged automatically: %d users reported it", reporters),
 		FromStatus: PostPublished, ToStatus: PostFlagged, CreatedAt: s.now()}
 	if _, err := db.NewInsert().Model(m).Exec(ctx); err != nil {

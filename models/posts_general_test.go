@@ -95,7 +95,7 @@ func TestConcurrentReportsFlagOnce(t *testing.T) {
 			wg.Go(func() {
 				<-start
 				errs <- s.Change(ctx, func(ctx context.Context) error {
-					_, f, err := s.ReportPost(ctx, p.ID, id, "spam")
+					_, f, err := s.ReportPost(ctx, p.ID, id, "spam", "")
 					if f {
 						flagged.Add(1)
 					}
@@ -132,7 +132,7 @@ func TestReportPostRefusals(t *testing.T) {
 		p := newPost(t, s, author.ID, "Post")
 		reportAs := func(user int64) error {
 			return s.Change(ctx, func(ctx context.Context) error {
-				_, _, err := s.ReportPost(ctx, p.ID, user, "spam")
+				_, _, err := s.ReportPost(ctx, p.ID, user, "spam", "")
 				return err
 			})
 		}
@@ -148,7 +148,7 @@ func TestReportPostRefusals(t *testing.T) {
 			t.Errorf("a banned reporter: %v, want ErrUserNotActive", err)
 		}
 		err := s.Change(ctx, func(ctx context.Context) error {
-			_, _, err := s.ReportPost(ctx, 999999, author.ID, "spam")
+			_, _, err := s.ReportPost(ctx, 999999, author.ID, "spam", "")
 			return err
 		})
 		if !errors.Is(err, models.ErrNotFound) {
@@ -181,7 +181,7 @@ func TestOpenReportsAreCounted(t *testing.T) {
 		for i := range 3 {
 			u, _ := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("r%d@example.com", i)})
 			reporters = append(reporters, u.ID)
-			if err := s.Change(ctx, func(ctx context.Context) error { _, _, err := s.ReportPost(ctx, p.ID, u.ID, "spam"); return err }); err != nil {
+			if err := s.Change(ctx, func(ctx context.Context) error { _, _, err := s.ReportPost(ctx, p.ID, u.ID, "spam", ""); return err }); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -319,9 +319,12 @@ const TopReportedCount = 10
 
 // ModerationReport sums the window's reports and moderation actions. The
 // admin filter narrows the actions and the resolutions to that admin's.
+// Resolved counts every settled report, upheld (resolved) or not
+// (dismissed), deleted posts' included; undos are not decisions and are
+// left out of the actions' counts.
 func (s *Store) ModerationReport(ctx context.Context, q ModerationQuery) (*ModerationSummary, error) {
 	db := s.db(ctx)
-	out := &ModerationSummary{ByAction: map[string]int{"approve": 0, "hide": 0, "delete": 0, "flag": 0}}
+	out := &ModerationSummary{ByAction: map[string]int{"approve": 0, "hide": 0, "delete": 0, "flag": 0, "dismiss": 0}}
 	w := AnalyticsWindow{Start: q.Start, End: q.End}
 	figures, err := s.moderationAnalytics(ctx, w, q.AdminID)
 	if err != nil {
@@ -339,13 +342,15 @@ func (s *Store) ModerationReport(ctx context.Context, q ModerationQuery) (*Moder
 		Action string
 		N      int
 	}
-	if err := actions.ColumnExpr("ma.action, count(*) AS n").Group("ma.action").Scan(ctx, &byAction); err != nil {
+	// An undo corrects a decision rather than being one: the report's
+	// figures leave it out (the CSV of actions lists it).
+	if err := actions.Where("ma.action <> 'undo'").ColumnExpr("ma.action, count(*) AS n").Group("ma.action").Scan(ctx, &byAction); err != nil {
 		return nil, err
 	}
 	for _, a := range byAction {
 		out.ByAction[a.Action] = a.N
 	}
-	err = s.actionsIn(db, q).ColumnExpr("ma.admin_id, u.username, count(*) AS actions").
+	err = s.actionsIn(db, q).Where("ma.action <> 'undo'").ColumnExpr("ma.admin_id, u.username, count(*) AS actions").
 		Join("LEFT JOIN users AS u ON u.id = ma.admin_id").GroupExpr("ma.admin_id, u.username").
 		OrderExpr("actions DESC, ma.admin_id").Scan(ctx, &out.ByModerator)
 	if err != nil {

@@ -74,6 +74,16 @@ var demoUsers = []demoUser{
 const demoRegulars = 37
 
 // demoReport is a report filed against a demo post.
+// demoComments are what the first reporter of a post writes to the
+// moderators, by reason.
+var demoComments = map[string]string{
+	"spam":           "Same link posted in three threads today.",
+	"harassment":     "This is aimed at one member by name, again.",
+	"off-topic":      "Belongs in the cycling forum, not here.",
+	"self-promotion": "Every post of theirs ends with their shop's link.",
+	"misinformation": "Copper does not cure blight; people will lose their crop.",
+}
+
 type demoReport struct {
 	reporter, reason string
 	resolved         bool
@@ -508,6 +518,9 @@ func (d *demo) tagsAndReports(all []plannedPost, rows []models.Post) ([]models.P
 				at = d.now
 			}
 			rep := models.PostReport{PostID: rows[i].ID, ReporterID: d.byName[dr.reporter].ID, Reason: dr.reason, Status: models.ReportOpen, CreatedAt: at}
+			if k == 0 {
+				rep.Comment = demoComments[dr.reason] // the first reporter of a post says why
+			}
 			if dr.resolved {
 				done := at.Add(5 * time.Hour)
 				rep.Status, rep.ResolvedAt, rep.ResolvedBy = models.ReportResolved, &done, &moderator
@@ -566,7 +579,7 @@ func (d *demo) insertModeration(ctx context.Context) error {
 		if p.AuthorID == grumbler {
 			reason = "harassment"
 		}
-		actions = append(actions, models.ModerationAction{PostID: p.ID, PostTitle: p.Title, AdminID: &moderator, Action: "hide",
+		actions = append(actions, models.ModerationAction{PostID: p.ID, PostTitle: p.Title, AdminID: &moderator, Action: "hide", AuthorID: &p.AuthorID,
 			Reason: reason, FromStatus: models.PostPublished, ToStatus: models.PostHidden, CreatedAt: p.CreatedAt.Add(6 * time.Hour)})
 	}
 	if len(actions) == 0 {

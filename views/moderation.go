@@ -1,6 +1,8 @@
 package views
 
 import (
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/plazahq/plaza/api"
@@ -94,4 +96,76 @@ func postTitle(p api.V1Post) string {
 		return "Untitled post"
 	}
 	return p.Title
+}
+
+// ConsolePostContextPath is where a queue row loads its post's context.
+func ConsolePostContextPath(id string) string { return ConsoleModeratePath(id) + "/context" }
+
+// ConsoleUndoPath is where the console undoes its last decision on a post.
+func ConsoleUndoPath(id string) string { return ConsoleModeratePath(id) + "/undo" }
+
+// accuracy says how many of a reporter's settled reports were upheld.
+func accuracy(r api.V1Reporter) string {
+	if r.Settled == 0 {
+		return "no earlier reports settled"
+	}
+	return strconv.Itoa(r.Upheld) + " of " + strconv.Itoa(r.Settled) + " upheld"
+}
+
+// strikes sums up an author's bans and timeouts.
+func strikes(s api.V1AuthorStanding) string {
+	if s.Bans+s.Timeouts == 0 {
+		return "No bans or timeouts"
+	}
+	return plural(s.Bans, "ban") + ", " + plural(s.Timeouts, "timeout")
+}
+
+// pastModerations sums up the decisions on an author's other posts.
+func pastModerations(s api.V1AuthorStanding) string {
+	if s.Moderations == 0 {
+		return "No decisions on their other posts"
+	}
+	return plural(s.Moderations, "decision") + " on their other posts (" + strconv.Itoa(s.Hidden) + " hidden, " +
+		strconv.Itoa(s.Removed) + " removed)"
+}
+
+// otherReported sums up an author's other reported posts.
+func otherReported(s api.V1AuthorStanding) string {
+	if s.ReportedPosts == 0 {
+		return "No other post reported"
+	}
+	return plural(s.ReportedPosts, "other post") + " reported, " + strconv.Itoa(s.OpenReported) + " with open reports now"
+}
+
+// postInList is the console's list of all posts narrowed to p's author
+// and title: Plaza has no public page of a post, and this is where the
+// post is seen among the others.
+func postInList(p api.V1Post) string {
+	q := url.Values{"needsReview": {"false"}, "author": {p.Author.ID}}
+	if strings.TrimSpace(p.Title) != "" {
+		q.Set("search", truncateRunes(p.Title, 100))
+	}
+	return api.PathConsoleModeration + "?" + q.Encode()
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}
+
+// lastDecision names a post's last decision and who made it, so that a
+// flagged post shows which moderator has seen it.
+func lastDecision(m api.V1LastModeration) string {
+	words := map[string]string{"approve": "Approved", "hide": "Hidden", "flag": "Flagged", "dismiss": "Reports dismissed",
+		"undo": "Decision undone", "delete": "Deleted"}[m.Action]
+	if words == "" {
+		words = m.Action
+	}
+	if m.By == nil { // automatic (five reports), or an account since deleted
+		return words
+	}
+	return words + " by " + *m.By
 }

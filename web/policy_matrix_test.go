@@ -330,6 +330,8 @@ var doorFixtures = map[string]fixture{
 	"DELETE " + api.PathPost:                postDoor(``),
 	"POST " + api.PathAdminV1Moderate:       postDoor(`{"action":"hide"}`),
 	"POST " + api.PathConsoleModeratePost:   postDoor(`{"action":"hide"}`),
+	"POST " + api.PathAdminV1UndoModeration: undoDoor,
+	"POST " + api.PathConsoleUndoModeration: undoDoor,
 	"POST " + api.PathAdminV1BulkModerate:   bulkModerateDoor,
 	"POST " + api.PathConsoleBulkModerate:   bulkModerateDoor,
 }
@@ -358,6 +360,22 @@ func postDoor(body string) fixture {
 		id, author := m.post(t, c)
 		return target{path: withID(r.Path, id), body: body, policy: policy.Owned(author)}
 	}
+}
+
+// undoDoor is a door to undoing the caller's own flag of a post, made
+// just before: without it an allowed caller has nothing to undo.
+func undoDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	id, author := m.post(t, c)
+	if c.user != nil {
+		err := m.app.Store.Change(context.Background(), func(ctx context.Context) error {
+			_, err := m.app.Store.ModeratePost(ctx, models.Moderation{PostID: id, AdminID: c.user.ID, Action: "flag"})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return target{path: withID(r.Path, id), policy: policy.Owned(author)}
 }
 
 func bulkModerateDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {

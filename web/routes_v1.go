@@ -107,12 +107,23 @@ func v1Routes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "List posts with admin metadata", Query: api.V1PostsQuery{}, Response: api.V1PageOf[api.V1Post]{},
 				Description: "Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id."}}),
 		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1Moderate, Handler: hs.v1Posts.Moderate, Action: policy.ModeratePost, Audit: Audit{Action: "post.moderate", Target: "post"},
-			Doc: Doc{Summary: "Approve, hide, delete or flag a post", Body: api.V1ModerationRequest{},
-				Response:    openapi.OneOf(api.V1Of[api.V1Post]{}, api.V1Of[api.V1DeletedPost]{}),
-				Description: "Every action is kept as a moderation record. Approve resolves the post's open reports; delete removes the post.",
+			Doc: Doc{Summary: "Approve, hide, delete, flag or dismiss the reports of a post", Body: api.V1ModerationRequest{},
+				Response: openapi.OneOf(api.V1Of[api.V1Post]{}, api.V1Of[api.V1DeletedPost]{}),
+				Description: "Every action is kept as a moderation record and says what happens to the post's open reports: " +
+					"approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. " +
+					"Delete removes the post; its settled reports stay counted.",
 				Errors: map[int]string{
 					http.StatusForbidden: "Delete without admin:delete.",
 					http.StatusLocked:    "Another admin holds the post's edit lock (lockedBy, lockedAt).",
+				}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1UndoModeration, Handler: hs.v1Posts.Undo, Action: policy.ModeratePost,
+			Audit: Audit{Action: "post.moderate_undo", Target: "post"},
+			Doc: Doc{Summary: "Undo your last decision on a post", Response: api.V1Of[api.V1UndoResult]{},
+				Description: "Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record.",
+				Errors: map[int]string{
+					http.StatusNotFound:            "No such post.",
+					http.StatusUnprocessableEntity: "No decision of yours on this post from the last 10 minutes to undo, or a reporter has reported it again since.",
+					http.StatusLocked:              "Another admin holds the post's edit lock (lockedBy, lockedAt).",
 				}}}),
 		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1BulkModerate, Handler: hs.v1Posts.BulkModerate, Action: policy.BulkModerate,
 			Audit: Audit{Action: "posts.bulk_moderate"},

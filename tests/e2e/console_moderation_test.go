@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -73,7 +74,7 @@ func TestConsoleModerationKeyboard(t *testing.T) {
 		p.MustElement(`body`).MustClick()
 		p.Keyboard.MustType('?')
 		p.MustWait(`() => document.getElementById('shortcut-help').open`)
-		p.MustElementR(`[data-testid="shortcut-help"]`, "approve, hide, flag")
+		p.MustElementR(`[data-testid="shortcut-help"]`, "approve, hide, flag, dismiss the reports of, or delete")
 		p.Keyboard.MustType(input.Escape)
 		p.MustWait(`() => !document.getElementById('shortcut-help').open`)
 	})
@@ -172,6 +173,123 @@ func TestConsoleModerationBulkHide(t *testing.T) {
 		if got := posts[id]; got.Status != "hidden" {
 			t.Errorf("post %s is %q after the bulk hide", id, got.Status)
 		}
+	}
+	clean(t, c)
+}
+
+// TestConsoleModerationContext: o on the selected row opens its context in
+// place, loaded then and not before: the whole post, every open report
+// with its reporter, comment and accuracy, and the author's standing with
+// a link to the author's page; o again closes it.
+func TestConsoleModerationContext(t *testing.T) {
+	pz := startPlaza(t)
+	p, c := pz.as(t, pz.admin, "/admin/moderation?reported=true")
+	var id string
+	step(t, p, "the panels are not loaded with the queue", func(p *rod.Page) {
+		id = rowIDs(p)[0]
+		if p.MustHas(`[data-testid="context-panel-` + id + `"]`) {
+			panic("a context panel came with the queue")
+		}
+	})
+	step(t, p, "j then o opens the first post's context", func(p *rod.Page) {
+		p.Keyboard.MustType('j')
+		p.MustWait(`() => document.querySelector('[data-testid="post-row-` + id + `"]').getAttribute('aria-selected') === 'true'`)
+		p.Keyboard.MustType('o')
+		panel := p.MustElement(`[data-testid="context-panel-` + id + `"]`)
+		post := pz.postsByID(t)[id]
+		if got := panel.MustElement(`[data-testid="context-content"]`).MustText(); strings.TrimSpace(got) != strings.TrimSpace(post.Content) {
+			panic("the panel's post is not the whole post: " + got)
+		}
+		reports := panel.MustElements(`[data-testid="context-reports"] li`)
+		if len(reports) == 0 || !strings.Contains(reports[0].MustText(), "upheld") && !strings.Contains(reports[0].MustText(), "no earlier reports settled") {
+			panic("no reporter's accuracy in the panel: " + panel.MustText())
+		}
+		reports[0].MustElement(`a[data-testid="reporter"]`)
+		panel.MustElement(`[data-testid="comment"]`) // the demo's first reporters comment
+		panel.MustElement(`a[data-testid="context-author"]`)
+		standing := panel.MustElement(`[data-testid="context-standing"]`).MustText()
+		for _, want := range []string{"Joined", "other post", "ban"} {
+			if !strings.Contains(standing, want) {
+				panic("the author's standing lacks " + want + ": " + standing)
+			}
+		}
+	})
+	accessible(t, p, "the queue with a context open")
+	step(t, p, "o closes it again", func(p *rod.Page) {
+		p.Keyboard.MustType('o')
+		p.MustWait(`() => !document.querySelector('[data-testid="post-row-` + id + `"] details').open`)
+	})
+	clean(t, c)
+}
+
+// TestConsoleModerationDismissAndUndo: x dismisses the selected post's
+// reports, telling the reporters; the toast's Undo takes it back and the
+// reports are open again.
+func TestConsoleModerationDismissAndUndo(t *testing.T) {
+	pz := startPlaza(t)
+	p, c := pz.as(t, pz.admin, "/admin/moderation?reported=true")
+	var id string
+	step(t, p, "tell reporters, then x", func(p *rod.Page) {
+		id = rowIDs(p)[0]
+		row := p.MustElement(`[data-testid="post-row-` + id + `"]`)
+		row.MustElement(`[data-testid="notify-reporters"]`).MustClick()
+		row.MustEval(`() => this.focus()`) // keys act from the row, not from the checkbox
+		p.Keyboard.MustType('j')
+		p.MustWait(`() => document.querySelector('[data-testid="post-row-` + id + `"]').getAttribute('aria-selected') === 'true'`)
+		p.Keyboard.MustType('x')
+	})
+	toast(t, p, "Post cleared: reports dismissed")
+	step(t, p, "the post leaves the queue", func(p *rod.Page) {
+		p.MustWait(`() => !document.querySelector('[data-testid="post-row-` + id + `"]')`)
+	})
+	if got := pz.postsByID(t)[id]; got.Status != "published" || len(got.Reports) == 0 || got.Reports[0].Status != "dismissed" {
+		t.Errorf("after x the API says status %q, reports %+v", got.Status, got.Reports)
+	}
+	step(t, p, "Undo on the toast", func(p *rod.Page) {
+		p.MustElement(`[data-testid="toast-undo"]`).MustClick()
+	})
+	toast(t, p, "Undid the dismiss")
+	step(t, p, "the post is back in the queue", func(p *rod.Page) {
+		p.MustElement(`[data-testid="post-row-` + id + `"]`)
+	})
+	got := pz.postsByID(t)[id]
+	for _, r := range got.Reports {
+		if r.Status != "open" {
+			t.Errorf("after the undo a report is %s", r.Status)
+		}
+	}
+	clean(t, c)
+}
+
+// TestConsoleModerationWidths: at 1280 px no part of the queue's table is
+// wider than its card, and at 390 px the page is no wider than the screen
+// (the rows become cards, the decisions stacked under the post), with a
+// context panel open in both.
+func TestConsoleModerationWidths(t *testing.T) {
+	pz := startPlaza(t)
+	p, c := pz.as(t, pz.admin, "/admin/moderation")
+	for _, size := range [][2]int{{1280, 800}, {390, 844}} {
+		step(t, p, fmt.Sprintf("at %dx%d", size[0], size[1]), func(p *rod.Page) {
+			p.MustSetViewport(size[0], size[1], 1, size[0] < 600)
+			p.MustNavigate(pz.base + "/admin/moderation").MustWaitLoad()
+			id := rowIDs(p)[0]
+			p.MustElement(`[data-testid="post-row-` + id + `"] [data-testid="context-open"]`).MustClick()
+			p.MustElement(`[data-testid="context-panel-` + id + `"]`)
+			over := p.MustEval(`() => {
+				const out = [];
+				if (document.documentElement.scrollWidth > innerWidth) out.push('page ' + document.documentElement.scrollWidth + ' > ' + innerWidth);
+				const card = document.querySelector('[data-testid="post-list"]').getBoundingClientRect();
+				for (const el of document.querySelectorAll('[data-testid="post-list"] table, [data-testid="post-list"] table *')) {
+					if (el.closest('.sr-only') || el.closest('dialog')) continue;
+					const r = el.getBoundingClientRect();
+					if (r.width && (r.right > card.right + 0.5 || r.left < card.left - 0.5)) out.push((el.dataset.testid || el.tagName) + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+				}
+				return out.slice(0, 5).join('; ');
+			}`).String()
+			if over != "" {
+				panic("wider than the card or the screen: " + over)
+			}
+		})
 	}
 	clean(t, c)
 }
