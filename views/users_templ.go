@@ -380,7 +380,7 @@ func UserTable(l UserList) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "\" alt=\"\" width=\"32\" height=\"32\" class=\"h-8 w-8 rounded-full\"> <span class=\"min-w-0\"><span class=\"block font-medium t-strong hover:underline\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "\" alt=\"\" width=\"32\" height=\"32\" loading=\"lazy\" class=\"h-8 w-8 rounded-full\"> <span class=\"min-w-0\"><span class=\"block font-medium t-strong hover:underline\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -80,6 +80,7 @@ func consoleRoutes(hs handlerSet) []Route {
 		// The console's avatars, cached by the browser (the public
 		// avatar-image may not be) and gzipped with the console's pages.
 		{Method: http.MethodGet, Path: api.PathConsoleAvatar, Handler: hs.avatar.Console, Family: console, Scope: ScopeExempt, Permissions: moderate,
+			Quiet: true, Compress: true,
 			Doc: Doc{Summary: "An avatar for the console's pages (SVG)", Query: api.AvatarQuery{}, ContentType: "image/svg+xml",
 				Description: "The image of GET /api/avatar-image, which the browser may keep for a year: the same seed and size always draw the same bytes.",
 				Errors:      map[int]string{http.StatusBadRequest: "seed is missing, or size is not an integer from 50 to 1000."}}},
