@@ -28,6 +28,7 @@ const (
 	PathConsoleWebhooks         = "/admin/webhooks"
 	PathConsoleInbox            = "/admin/inbox"
 	PathConsoleInboxBadge       = "/admin/inbox/badge"
+	PathConsoleAvatar           = "/admin/avatar"
 	PathStatic                  = "/static"
 	PathOGViewer                = "/og-image-viewer"
 	PathHealth                  = "/api/health"

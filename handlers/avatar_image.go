@@ -19,7 +19,20 @@ type AvatarImage struct{}
 // Handle answers GET /api/avatar-image. It is Plaza's busiest route (a page
 // of people shows dozens of avatars), so it reads its two parameters
 // without parsing the whole query and sets headers from shared values.
-func (AvatarImage) Handle(c echo.Context) error {
+func (a AvatarImage) Handle(c echo.Context) error {
+	return a.serve(c, avatarCacheControl)
+}
+
+// Console answers GET /admin/avatar: the same image for the console's
+// pages, which the browser keeps. The public route may not be cached, and
+// a users page of 50 uncached avatars weighed 150 KB at every visit; the
+// same seed and size draw the same bytes in every version (the golden
+// tests), so the console's copy never goes stale.
+func (a AvatarImage) Console(c echo.Context) error {
+	return a.serve(c, consoleAvatarCacheControl)
+}
+
+func (AvatarImage) serve(c echo.Context, cacheControl []string) error {
 	raw := c.Request().URL.RawQuery
 	seed, err := avatar.ParseSeed(queryParam(raw, "seed"))
 	if err != nil {
@@ -30,7 +43,7 @@ func (AvatarImage) Handle(c echo.Context) error {
 		return api.ErrAvatar(http.StatusBadRequest, "size must be an integer from 50 to 1000")
 	}
 	h := c.Response().Header()
-	h[echo.HeaderCacheControl], h[echo.HeaderContentType] = avatarCacheControl[:1:1], avatarContentType[:1:1]
+	h[echo.HeaderCacheControl], h[echo.HeaderContentType] = cacheControl[:1:1], avatarContentType[:1:1]
 	buf := svgBuffers.Get().(*[]byte)
 	defer svgBuffers.Put(buf)
 	*buf = avatar.AppendSVG((*buf)[:0], seed, size)
@@ -47,6 +60,7 @@ var svgBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return
 // Header values shared by every avatar response; each use takes a slice of
 // capacity one, so a later Add grows a copy, never these.
 var (
-	avatarCacheControl = []string{"no-cache, no-store, must-revalidate"}
-	avatarContentType  = []string{"image/svg+xml"}
+	avatarCacheControl        = []string{"no-cache, no-store, must-revalidate"}
+	consoleAvatarCacheControl = []string{"private, max-age=31536000, immutable"}
+	avatarContentType         = []string{"image/svg+xml"}
 )

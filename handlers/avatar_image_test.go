@@ -1,12 +1,15 @@
 package handlers_test
 
 import (
+	"compress/gzip"
 	"encoding/xml"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -38,5 +41,36 @@ func TestAvatarImage(t *testing.T) {
 	}
 	if res.Header().Get("X-RateLimit-Limit") != "600" {
 		t.Errorf("avatar rate limit header %q, want 600", res.Header().Get("X-RateLimit-Limit"))
+	}
+}
+
+// TestConsoleAvatar: the console's avatar is the public one's image,
+// gzipped and cacheable for a year, and only for the console's people.
+func TestConsoleAvatar(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	mod := app.User(t, "mo@example.com", auth.RoleModerator)
+	h := app.SessionFor(t, mod.ID)
+	h.Set("Accept-Encoding", "gzip")
+	res := apptest.Do(t, app, "GET", "/admin/avatar?seed=Ada&size=64", h)
+	if res.Code != 200 || res.Header().Get("Content-Type") != "image/svg+xml" || res.Header().Get("Content-Encoding") != "gzip" ||
+		res.Header().Get("Cache-Control") != "private, max-age=31536000, immutable" {
+		t.Fatalf("got %d %v", res.Code, res.Header())
+	}
+	zr, err := gzip.NewReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if public := apptest.Do(t, app, "GET", "/api/avatar-image?seed=Ada&size=64", nil); string(got) != public.Body.String() {
+		t.Error("the console's avatar differs from /api/avatar-image's")
+	}
+	if res := apptest.Do(t, app, "GET", "/admin/avatar?seed=Ada&size=1", h); res.Code != http.StatusBadRequest {
+		t.Errorf("a bad size: %d", res.Code)
+	}
+	if res := apptest.Do(t, app, "GET", "/admin/avatar?seed=Ada", nil); res.Code == http.StatusOK {
+		t.Error("an avatar for someone not signed in")
 	}
 }

@@ -30,9 +30,10 @@ func count[T ~int | ~int64](n T) string {
 	return b.String()
 }
 
-// avatarURL is the 56-pixel avatar Plaza draws for seed.
+// avatarURL is the 56-pixel avatar Plaza draws for seed, as the console
+// links it: from its own route, which the browser may cache.
 func avatarURL(seed string) string {
-	return api.PathAvatarImage + "?size=56&seed=" + url.QueryEscape(seed)
+	return api.PathConsoleAvatar + "?size=56&seed=" + url.QueryEscape(seed)
 }
 
 // roleLabel is how a role reads in the console.

@@ -315,7 +315,7 @@ func AdminLayout(title string, active string) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</header><main id=\"main\" class=\"flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8\" data-testid=\"main\"><div class=\"mx-auto max-w-7xl\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</header><main id=\"main\" class=\"flex-1 px-4 py-6 has-[[data-bulk-bar]:not([hidden])]:pb-24 sm:px-6 lg:px-8 lg:py-8\" data-testid=\"main\"><div class=\"mx-auto max-w-7xl\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -34,7 +34,7 @@ func (p *pipeline) edge(r Route) []echo.MiddlewareFunc {
 	if !r.Quiet {
 		mws = append(mws, p.assets)
 	}
-	if r.Family == api.FamilyConsole && !r.Quiet {
+	if (r.Family == api.FamilyConsole && !r.Quiet) || r.Compress {
 		mws = append(mws, consoleGzip())
 	}
 	return mws

@@ -90,6 +90,13 @@ func consoleRoutes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "The console's blocks page", Query: api.V1BlocksQuery{}, Response: api.V1PageOf[api.V1Block]{}}}),
 		ConsolePage("/api/notifications", Route{Path: api.PathConsoleInbox, Handler: hs.inbox.List, Permissions: moderate,
 			Doc: Doc{Summary: "The console's inbox: your notifications", Query: api.InboxQuery{}, Response: api.Inbox{}}}),
+		// The console's avatars, cached by the browser (the public
+		// avatar-image may not be) and gzipped with the console's pages.
+		{Method: http.MethodGet, Path: api.PathConsoleAvatar, Handler: hs.avatar.Console, Family: console, Scope: ScopeExempt, Permissions: moderate,
+			Quiet: true, Compress: true,
+			Doc: Doc{Summary: "An avatar for the console's pages (SVG)", Query: api.AvatarQuery{}, ContentType: "image/svg+xml",
+				Description: "The image of GET /api/avatar-image, which the browser may keep for a year: the same seed and size always draw the same bytes.",
+				Errors:      map[int]string{http.StatusBadRequest: "seed is missing, or size is not an integer from 50 to 1000."}}},
 		{Method: http.MethodGet, Path: api.PathConsoleInboxBadge, Handler: hs.inbox.Badge, Family: console, Scope: ScopeExempt, Permissions: moderate,
 			Doc: Doc{Summary: "Your unread notifications, for the console's bell", Response: api.UnreadCount{}, ContentType: "text/html"}},
 		// The viewer is a page, not an API route (the rate limits cover

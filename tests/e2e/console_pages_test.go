@@ -1,25 +1,33 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/plazahq/plaza/app"
+	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/models"
 )
 
 // TestConsolePages walks every link of the sidebar and the account menu as a super admin and as
-// a moderator: each answers without a console problem, axe passes it in
-// the light and the dark scheme, and a screenshot is kept (in
+// a moderator, and a user's page, at a phone's width (390 px) and a laptop's (1280 px):
+// each answers without a console problem, axe passes it in the light and
+// the dark scheme at both widths, nothing is too wide at either nor at
+// 1440 px (fits), and a screenshot at 1280 px is kept (in
 // PLAZA_SCREENSHOTS when set, as `make screenshots` does for docs/console).
-// The sign-in page and the og-image viewer are checked the same way.
+// The webhooks page shows a delivered and a failed message, and the jobs
+// page a finished backup. The sign-in page and the og-image viewer are
+// checked the same way.
 func TestConsolePages(t *testing.T) {
-	pz := startPlaza(t)
+	recv := apptest.NewReceiver(t)
+	pz := startPlazaWith(t, app.Options{WebhookNet: recv.Net})
+	consoleFixtures(t, pz, recv)
 	dir := os.Getenv("PLAZA_SCREENSHOTS")
 	if dir == "" {
 		dir = t.TempDir()
@@ -27,27 +35,19 @@ func TestConsolePages(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, who := range []struct {
-		name string
-		user *models.User
-	}{{"admin", pz.super}, {"moderator", pz.modUser}} {
+		name  string
+		user  *models.User
+		extra []string
+	}{
+		{"admin", pz.super, []string{fmt.Sprintf("/admin/users/%d", pz.modUser.ID)}},
+		{"moderator", pz.modUser, nil},
+	} {
 		p, c := pz.as(t, who.user, "/admin")
-		var links []string
-		step(t, p, "read the sidebar", func(p *rod.Page) {
-			for _, a := range p.MustElements(`[data-testid="console-nav"] a`) {
-				links = append(links, *a.MustAttribute("href"))
-			}
-			// The account menu's pages too ("Your sessions").
-			for _, a := range p.MustElements(`[data-testid="viewer-menu"] a`) {
-				if href := *a.MustAttribute("href"); !slices.Contains(links, href) {
-					links = append(links, href)
-				}
-			}
-		})
-		if len(links) < 3 {
-			t.Fatalf("%s's sidebar: %v", who.name, links)
+		for _, link := range consoleLinks(t, p, who.name) {
+			checkPage(t, p, pz.base+link, filepath.Join(dir, screenshotName(who.name, link)))
 		}
-		for _, link := range links {
-			checkPage(t, p, pz.base+link, filepath.Join(dir, who.name+strings.ReplaceAll(strings.TrimPrefix(link, "/admin"), "/", "-")+".png"))
+		for _, link := range who.extra {
+			checkPage(t, p, pz.base+link, "")
 		}
 		clean(t, c)
 	}
@@ -57,25 +57,37 @@ func TestConsolePages(t *testing.T) {
 	clean(t, c)
 }
 
-// checkPage opens url, runs axe in both colour schemes and saves a
-// screenshot of the light one to file.
+// checkPage opens url and, at each of the viewports, checks that nothing
+// is too wide (fits) and runs axe in both colour schemes (except at
+// 1440 px, where only the width is in question); it saves a screenshot of
+// the light scheme at 1280 px to file, unless file is "".
 func checkPage(t *testing.T, p *rod.Page, url, file string) {
 	t.Helper()
 	step(t, p, "open "+url, func(p *rod.Page) {
 		p.MustNavigate(url).MustWaitLoad().MustWaitIdle()
 	})
-	for _, scheme := range []string{"dark", "light"} {
-		// Reduced motion: no colour transition is under way when axe looks.
-		err := proto.EmulationSetEmulatedMedia{Features: []*proto.EmulationMediaFeature{
-			{Name: "prefers-color-scheme", Value: scheme}, {Name: "prefers-reduced-motion", Value: "reduce"}}}.Call(p)
-		if err != nil {
-			t.Fatal(err)
+	for _, v := range viewports {
+		resize(t, p, v)
+		fits(t, p, url, v)
+		if v == largeLaptop {
+			continue
 		}
-		// The API reference is Swagger UI's page, vendored as it comes; its
-		// markup is not ours to fix (docs/console.md).
-		if !strings.Contains(url, "/api/docs") {
-			accessible(t, p, url+" ("+scheme+")")
+		for _, scheme := range []string{"dark", "light"} {
+			// Reduced motion: no colour transition is under way when axe looks.
+			err := proto.EmulationSetEmulatedMedia{Features: []*proto.EmulationMediaFeature{
+				{Name: "prefers-color-scheme", Value: scheme}, {Name: "prefers-reduced-motion", Value: "reduce"}}}.Call(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The API reference is Swagger UI's page, vendored as it comes; its
+			// markup is not ours to fix (docs/console.md).
+			if !strings.Contains(url, "/api/docs") {
+				accessible(t, p, fmt.Sprintf("%s (%s, %s)", url, scheme, v))
+			}
 		}
+	}
+	if file == "" {
+		return
 	}
 	img, err := p.Screenshot(false, &proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng})
 	if err == nil {
