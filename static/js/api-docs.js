@@ -19,14 +19,24 @@
   // A parameter's field (a list of allowed values, most visibly) has no
   // label: it is wrapped in one that names the parameter, read by screen
   // readers and hidden on screen, where the parameter's name is beside it.
+  // The request body's text area is named too.
+  function labelled(Original, system) {
+    return function (props) {
+      var h = system.React.createElement;
+      return h('label', { className: 'api-docs-field' },
+        h('span', { className: 'api-docs-sr' }, props.description || props.keyName || 'Value'),
+        h(Original, props));
+    };
+  }
   var accessible = {
     wrapComponents: {
-      JsonSchema_string: function (Original, system) {
+      JsonSchema_string: labelled,
+      JsonSchema_boolean: labelled,
+      JsonSchema_object: labelled,
+      TextArea: function (Original, system) {
         return function (props) {
-          var h = system.React.createElement;
-          return h('label', { className: 'api-docs-field' },
-            h('span', { className: 'api-docs-sr' }, props.description || props.keyName || 'value'),
-            h(Original, props));
+          var name = /body-param__text/.test(props.className || '') ? 'Request body' : 'Value';
+          return system.React.createElement(Original, Object.assign({ 'aria-label': name }, props));
         };
       },
       OperationSummaryPath: function (Original, system) {
