@@ -76,3 +76,94 @@ func countOperations(t *testing.T, base string) int {
 	}
 	return n
 }
+
+// TestAPIDocsAccessible runs axe on the reference in the light and the
+// dark scheme with operations open, one of them tried out and executed
+// (a user will open them), and checks that the page follows the scheme.
+func TestAPIDocsAccessible(t *testing.T) {
+	srv := startApp(t)
+	p, c := blankPage(t)
+	for _, scheme := range []string{"light", "dark"} {
+		err := proto.EmulationSetEmulatedMedia{Features: []*proto.EmulationMediaFeature{
+			{Name: "prefers-color-scheme", Value: scheme}, {Name: "prefers-reduced-motion", Value: "reduce"}}}.Call(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		step(t, p, "load /api/docs ("+scheme+")", func(p *rod.Page) {
+			p.MustNavigate(srv.URL + "/api/docs").MustWaitLoad()
+		})
+		step(t, p, "operations render", func(p *rod.Page) {
+			p.MustElement("#api-docs .opblock")
+		})
+		for _, method := range []string{"get", "post", "put", "patch", "delete"} {
+			step(t, p, "open a "+method+" operation", func(p *rod.Page) {
+				p.MustElement("#api-docs .opblock-" + method + " .opblock-summary-control").MustClick()
+				p.MustElement("#api-docs .opblock-" + method + ".is-open .opblock-body")
+			})
+		}
+		step(t, p, "try out a request body", func(p *rod.Page) {
+			p.MustElement("#api-docs .opblock-post.is-open .try-out__btn").MustClick()
+			p.MustElement("#api-docs .opblock-post.is-open .body-param__text")
+		})
+		step(t, p, "try out and execute GET /api/version", func(p *rod.Page) {
+			op := p.MustElementByJS(`() => document.querySelector('#api-docs .opblock-summary-path[data-path="/api/version"]').closest('.opblock')`)
+			op.MustElement(".opblock-summary-control").MustClick()
+			op.MustElement(".try-out__btn").MustClick()
+			op.MustElement(".execute").MustClick()
+			op.MustElementR(".live-responses-table .response-col_status", "200")
+		})
+		dark := p.MustEval(`() => document.documentElement.classList.contains('dark-mode')`).Bool()
+		if bg := p.MustEval(`() => getComputedStyle(document.querySelector('.swagger-ui')).backgroundColor`).Str(); dark != (scheme == "dark") {
+			t.Errorf("%s scheme: the reference's dark theme is %v (background %s)", scheme, dark, bg)
+		}
+		accessible(t, p, "/api/docs ("+scheme+")")
+	}
+	clean(t, c)
+}
+
+// TestAPIDocsWeight loads the reference with an empty cache and sums
+// what went over the wire (compressed), as the DevTools protocol reports
+// it: the first load stays under 600 KB.
+func TestAPIDocsWeight(t *testing.T) {
+	const budget = 600 << 10
+	srv := startApp(t)
+	ops := countOperations(t, srv.URL)
+	p, c := blankPage(t)
+	if err := (proto.NetworkEnable{}).Call(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := (proto.NetworkSetCacheDisabled{CacheDisabled: true}).Call(p); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var total float64
+	files := map[proto.NetworkRequestID]string{}
+	sizes := map[string]float64{}
+	go p.EachEvent(func(e *proto.NetworkRequestWillBeSent) {
+		mu.Lock()
+		files[e.RequestID] = e.Request.URL
+		mu.Unlock()
+	}, func(e *proto.NetworkLoadingFinished) {
+		mu.Lock()
+		total += e.EncodedDataLength
+		sizes[files[e.RequestID]] += e.EncodedDataLength
+		mu.Unlock()
+	})()
+	step(t, p, "load /api/docs", func(p *rod.Page) {
+		p.MustNavigate(srv.URL + "/api/docs").MustWaitLoad()
+	})
+	step(t, p, "operations render", func(p *rod.Page) {
+		p.MustWait(`(n) => document.querySelectorAll('#api-docs .opblock').length === n`, ops)
+		p.MustWaitIdle()
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	t.Logf("first load: %.0f bytes over the wire", total)
+	if total > budget || total < 10<<10 {
+		for u, n := range sizes {
+			t.Logf("%8.0f %s", n, u)
+		}
+		t.Errorf("the first load of /api/docs moved %.0f bytes, want at most %d", total, budget)
+	}
+	noProblems(t, c)
+}
