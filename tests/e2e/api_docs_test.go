@@ -172,3 +172,32 @@ func TestAPIDocsWeight(t *testing.T) {
 	}
 	noProblems(t, c)
 }
+
+// TestAPIDocsTryItOutSignedIn: "Try it out" calls the API as the signed-in
+// person (the browser sends the session cookie to its own origin), and a
+// POST passes the cross-origin check.
+func TestAPIDocsTryItOutSignedIn(t *testing.T) {
+	pz := startPlaza(t)
+	p, c := pz.as(t, pz.admin, "/api/docs")
+	step(t, p, "operations render", func(p *rod.Page) {
+		p.MustElement(`#api-docs .opblock-summary-path[data-path="/api/auth/2fa/setup"]`)
+	})
+	for _, call := range []struct{ method, path, want string }{
+		{"get", "/api/auth/session", "ana@plaza.test"},
+		{"post", "/api/auth/2fa/setup", "otpauth://"},
+	} {
+		var op *rod.Element
+		step(t, p, "open "+call.method+" "+call.path, func(p *rod.Page) {
+			op = p.MustElementByJS(`(m, path) => [...document.querySelectorAll('#api-docs .opblock-' + m)]
+				.find(o => o.querySelector('.opblock-summary-path').dataset.path === path)`, call.method, call.path)
+			op.MustElement(".opblock-summary-control").MustClick()
+			op.MustElement(".try-out__btn").MustClick()
+		})
+		step(t, p, "execute "+call.method+" "+call.path, func(p *rod.Page) {
+			op.MustElement(".execute").MustClick()
+			op.MustElementR(".live-responses-table .response-col_status", "200")
+			op.MustElementR(".live-responses-table .response-col_description", regexpQuote(call.want))
+		})
+	}
+	clean(t, c)
+}
