@@ -35,8 +35,8 @@
       JsonSchema_object: labelled,
       TextArea: function (Original, system) {
         return function (props) {
-          var name = /body-param__text/.test(props.className || '') ? 'Request body' : 'Value';
-          return system.React.createElement(Original, Object.assign({ 'aria-label': name }, props));
+          var body = /body-param__text/.test(props.className || '');
+          return system.React.createElement(Original, body ? Object.assign({ 'aria-label': 'Request body' }, props) : props);
         };
       },
       OperationSummaryPath: function (Original, system) {
