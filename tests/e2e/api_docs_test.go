@@ -60,13 +60,9 @@ func TestAPIDocsRenders(t *testing.T) {
 // run side by side, so the bound is a minute rather than a step's.
 func waitOperations(t *testing.T, p *rod.Page, n int) {
 	t.Helper()
-	err := rod.Try(func() {
-		p.Timeout(time.Minute).MustWait(`(n) => document.querySelectorAll('#api-docs .opblock').length === n`, n)
+	stepWithin(t, p, "operations render", time.Minute, func(p *rod.Page) {
+		p.MustWait(`(n) => document.querySelectorAll('#api-docs .opblock').length === n`, n)
 	})
-	if err != nil {
-		screenshot(t, p)
-		t.Fatalf("operations render: %v", err)
-	}
 }
 
 // countOperations counts the operations of the served document.
