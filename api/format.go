@@ -3,6 +3,7 @@ package api
 import (
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/munnerz/goautoneg"
 )
@@ -60,4 +61,17 @@ func acceptWeights(accept string) (html, json float64, named bool) {
 func isForm(contentType string) bool {
 	mt, _, err := mime.ParseMediaType(contentType)
 	return err == nil && (mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data")
+}
+
+// AcceptsGzip tells whether r takes a gzipped body (Accept-Encoding names
+// gzip without q=0): the static files and the OpenAPI document keep a
+// gzipped copy for those that do.
+func AcceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.TrimSpace(q) != "q=0" {
+			return true
+		}
+	}
+	return false
 }

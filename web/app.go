@@ -167,7 +167,7 @@ func newHandlers(d Deps) handlerSet {
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
-		openAPI: handlers.OpenAPI{Document: openAPIOnce(d)},
+		openAPI: openAPIOnce(d),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/openapi"
 	"github.com/plazahq/plaza/internal/policy"
 )
@@ -55,9 +56,19 @@ func OpenAPI(d Deps) ([]byte, error) {
 	})
 }
 
-// openAPIOnce builds the document on its first request and keeps it.
-func openAPIOnce(d Deps) func() ([]byte, error) {
-	return sync.OnceValues(func() ([]byte, error) { return OpenAPI(d) })
+// openAPIOnce builds the document on its first request and keeps it,
+// with a gzipped copy made on the first request that takes one (the
+// document is some 400 KB of JSON, 27 KB gzipped).
+func openAPIOnce(d Deps) handlers.OpenAPI {
+	doc := sync.OnceValues(func() ([]byte, error) { return OpenAPI(d) })
+	gz := sync.OnceValues(func() ([]byte, error) {
+		b, err := doc()
+		if err != nil {
+			return nil, err
+		}
+		return gzipped(b), nil
+	})
+	return handlers.OpenAPI{Document: doc, Gzipped: gz}
 }
 
 // securitySchemes are the ways to call: an admin token, the session

@@ -2,8 +2,11 @@ package web_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -157,6 +160,36 @@ func (n node) sub(keys ...string) node { return node{n.get(keys...)} }
 func (n node) str(keys ...string) string {
 	s, _ := n.get(keys...).(string)
 	return s
+}
+
+// TestDocumentGzipped: the document goes gzipped to clients that take
+// gzip (the API reference's browser among them), unpacking to the same
+// bytes, and as it is to those that do not.
+func TestDocumentGzipped(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	plain := apptest.Do(t, app, http.MethodGet, api.PathOpenAPI, nil)
+	zipped := apptest.Do(t, app, http.MethodGet, api.PathOpenAPI, http.Header{"Accept-Encoding": {"gzip, deflate, br"}})
+	if plain.Code != http.StatusOK || plain.Header().Get("Content-Encoding") != "" || !json.Valid(plain.Body.Bytes()) {
+		t.Fatalf("plain: %d, encoding %q", plain.Code, plain.Header().Get("Content-Encoding"))
+	}
+	if zipped.Code != http.StatusOK || zipped.Header().Get("Content-Encoding") != "gzip" || zipped.Body.Len()*5 > plain.Body.Len() {
+		t.Fatalf("gzipped: %d, encoding %q, %d bytes of %d", zipped.Code, zipped.Header().Get("Content-Encoding"), zipped.Body.Len(), plain.Body.Len())
+	}
+	for _, res := range []*httptest.ResponseRecorder{plain, zipped} {
+		if res.Header().Get("Vary") != "Accept-Encoding" || res.Header().Get("Content-Type") != "application/json" {
+			t.Errorf("Vary %q, Content-Type %q", res.Header().Get("Vary"), res.Header().Get("Content-Type"))
+		}
+	}
+	r, err := gzip.NewReader(zipped.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unpacked, err := io.ReadAll(r); err != nil || !bytes.Equal(unpacked, plain.Body.Bytes()) {
+		t.Errorf("the gzipped document unpacks to other bytes (%v)", err)
+	}
+	if res := apptest.Do(t, app, http.MethodGet, api.PathOpenAPI, http.Header{"Accept-Encoding": {"gzip;q=0"}}); res.Header().Get("Content-Encoding") != "" {
+		t.Errorf("gzip;q=0 got encoding %q", res.Header().Get("Content-Encoding"))
+	}
 }
 
 // TestAPIDocsPage checks /api/docs: a page that loads only Plaza's own

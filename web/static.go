@@ -96,7 +96,7 @@ func (s *staticFiles) Handle(c echo.Context) error {
 	}
 	req, h := c.Request(), c.Response().Header()
 	body, etag := f.body, `"`+f.version+`"`
-	if f.gz != nil && acceptsGzip(req) {
+	if f.gz != nil && api.AcceptsGzip(req) {
 		body, etag = f.gz, `"`+f.version+`-gz"`
 		h.Set(echo.HeaderContentEncoding, "gzip")
 	}
@@ -112,14 +112,4 @@ func (s *staticFiles) Handle(c echo.Context) error {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return c.Blob(http.StatusOK, f.ctype, body)
-}
-
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get(echo.HeaderAcceptEncoding), ",") {
-		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.TrimSpace(q) != "q=0" {
-			return true
-		}
-	}
-	return false
 }

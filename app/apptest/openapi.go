@@ -1,6 +1,9 @@
 package apptest
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -60,10 +63,27 @@ func (a *App) CheckDocumented(t testing.TB, req *http.Request, rec *httptest.Res
 	if !a.Doc.Has(method, path) {
 		return
 	}
-	if err := a.Doc.Check(req.Method, path, rec.Code, rec.Header(), rec.Body.Bytes()); err != nil {
+	if err := a.Doc.Check(req.Method, path, rec.Code, rec.Header(), unpacked(t, rec)); err != nil {
 		t.Errorf("%s %s (route %s %s) answered %d, which the OpenAPI document does not allow: %v",
 			req.Method, req.URL.RequestURI(), req.Method, route, rec.Code, err)
 	}
+}
+
+// unpacked is the body of rec as the client reads it, gzip undone.
+func unpacked(t testing.TB, rec *httptest.ResponseRecorder) []byte {
+	t.Helper()
+	if rec.Header().Get("Content-Encoding") != "gzip" {
+		return rec.Body.Bytes()
+	}
+	r, err := gzip.NewReader(bytes.NewReader(rec.Body.Bytes()))
+	if err != nil {
+		t.Fatalf("a gzipped answer that is not gzip: %v", err)
+	}
+	body, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("a gzipped answer that does not unpack: %v", err)
+	}
+	return body
 }
 
 // RouteOf is the pattern of the route the app's router picks for req.

@@ -2,10 +2,13 @@ package e2e
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -33,9 +36,7 @@ func TestAPIDocsRenders(t *testing.T) {
 	step(t, p, "load /api/docs", func(p *rod.Page) {
 		p.MustNavigate(srv.URL + "/api/docs").MustWaitLoad()
 	})
-	step(t, p, "operations render", func(p *rod.Page) {
-		p.MustWait(`(n) => document.querySelectorAll('#api-docs .opblock').length === n`, ops)
-	})
+	waitOperations(t, p, ops)
 	var summaries string
 	step(t, p, "read the page", func(p *rod.Page) {
 		summaries = p.MustElement("#api-docs").MustText()
@@ -51,6 +52,17 @@ func TestAPIDocsRenders(t *testing.T) {
 	for _, u := range foreign {
 		t.Errorf("the page requested %s, outside Plaza", u)
 	}
+}
+
+// waitOperations waits until the reference shows all n operations.
+// Swagger UI resolves and renders the whole document in one go: some
+// four seconds on a busy two-core machine, and more when browser tests
+// run side by side, so the bound is a minute rather than a step's.
+func waitOperations(t *testing.T, p *rod.Page, n int) {
+	t.Helper()
+	stepWithin(t, p, "operations render", time.Minute, func(p *rod.Page) {
+		p.MustWait(`(n) => document.querySelectorAll('#api-docs .opblock').length === n`, n)
+	})
 }
 
 // countOperations counts the operations of the served document.
@@ -75,4 +87,126 @@ func countOperations(t *testing.T, base string) int {
 		t.Fatalf("only %d operations in the document", n)
 	}
 	return n
+}
+
+// TestAPIDocsAccessible runs axe on the reference with operations open,
+// one of them tried out and executed (a user will open them), in the
+// light and then the dark scheme: the page follows a change of scheme as
+// it happens.
+func TestAPIDocsAccessible(t *testing.T) {
+	srv := startApp(t)
+	ops := countOperations(t, srv.URL)
+	p, c := blankPage(t)
+	scheme := func(name string) {
+		err := proto.EmulationSetEmulatedMedia{Features: []*proto.EmulationMediaFeature{
+			{Name: "prefers-color-scheme", Value: name}, {Name: "prefers-reduced-motion", Value: "reduce"}}}.Call(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	scheme("light")
+	step(t, p, "load /api/docs", func(p *rod.Page) {
+		p.MustNavigate(srv.URL + "/api/docs").MustWaitLoad()
+	})
+	waitOperations(t, p, ops)
+	for _, method := range []string{"get", "post", "put", "patch", "delete"} {
+		step(t, p, "open a "+method+" operation", func(p *rod.Page) {
+			p.MustElement("#api-docs .opblock-" + method + " .opblock-summary-control").MustClick()
+			p.MustElement("#api-docs .opblock-" + method + ".is-open .opblock-body")
+		})
+	}
+	step(t, p, "try out a request body", func(p *rod.Page) {
+		p.MustElement("#api-docs .opblock-post.is-open .try-out__btn").MustClick()
+		p.MustElement("#api-docs .opblock-post.is-open .body-param__text")
+	})
+	step(t, p, "try out and execute GET /api/version", func(p *rod.Page) {
+		op := p.MustElementByJS(`() => document.querySelector('#api-docs .opblock-summary-path[data-path="/api/version"]').closest('.opblock')`)
+		op.MustElement(".opblock-summary-control").MustClick()
+		op.MustElement(".try-out__btn").MustClick()
+		op.MustElement(".execute").MustClick()
+		op.MustElementR(".live-responses-table .response-col_status", "200")
+	})
+	for _, name := range []string{"light", "dark"} {
+		scheme(name)
+		step(t, p, "the reference follows the "+name+" scheme", func(p *rod.Page) {
+			p.MustWait(`(dark) => document.documentElement.classList.contains('dark-mode') === dark`, name == "dark")
+		})
+		accessible(t, p, "/api/docs ("+name+")")
+	}
+	clean(t, c)
+}
+
+// TestAPIDocsWeight loads the reference with an empty cache and sums
+// what went over the wire (compressed), as the DevTools protocol reports
+// it: the first load stays under 600 KB.
+func TestAPIDocsWeight(t *testing.T) {
+	const budget = 600 << 10
+	srv := startApp(t)
+	ops := countOperations(t, srv.URL)
+	p, c := blankPage(t)
+	if err := (proto.NetworkEnable{}).Call(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := (proto.NetworkSetCacheDisabled{CacheDisabled: true}).Call(p); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var total float64
+	files := map[proto.NetworkRequestID]string{}
+	sizes := map[string]float64{}
+	go p.EachEvent(func(e *proto.NetworkRequestWillBeSent) {
+		mu.Lock()
+		files[e.RequestID] = e.Request.URL
+		mu.Unlock()
+	}, func(e *proto.NetworkLoadingFinished) {
+		mu.Lock()
+		total += e.EncodedDataLength
+		sizes[files[e.RequestID]] += e.EncodedDataLength
+		mu.Unlock()
+	})()
+	step(t, p, "load /api/docs", func(p *rod.Page) {
+		p.MustNavigate(srv.URL + "/api/docs").MustWaitLoad()
+	})
+	waitOperations(t, p, ops)
+	step(t, p, "the page settles", func(p *rod.Page) { p.MustWaitIdle() })
+	mu.Lock()
+	defer mu.Unlock()
+	for _, u := range slices.Sorted(maps.Keys(sizes)) {
+		if strings.HasPrefix(u, "data:") {
+			continue // drawn from the stylesheet, nothing on the wire
+		}
+		t.Logf("%8.0f %s", sizes[u], strings.TrimPrefix(u, srv.URL))
+	}
+	t.Logf("%8.0f bytes over the wire in all", total)
+	if total > budget || total < 10<<10 {
+		t.Errorf("the first load of /api/docs moved %.0f bytes, want at most %d", total, budget)
+	}
+	noProblems(t, c)
+}
+
+// TestAPIDocsTryItOutSignedIn: "Try it out" calls the API as the signed-in
+// person (the browser sends the session cookie to its own origin), and a
+// POST passes the cross-origin check.
+func TestAPIDocsTryItOutSignedIn(t *testing.T) {
+	pz := startPlaza(t)
+	p, c := pz.as(t, pz.admin, "/api/docs")
+	waitOperations(t, p, countOperations(t, pz.base))
+	for _, call := range []struct{ method, path, want string }{
+		{"get", "/api/auth/session", "ana@plaza.test"},
+		{"post", "/api/auth/2fa/setup", "otpauth://"},
+	} {
+		var op *rod.Element
+		step(t, p, "open "+call.method+" "+call.path, func(p *rod.Page) {
+			op = p.MustElementByJS(`(m, path) => [...document.querySelectorAll('#api-docs .opblock-' + m)]
+				.find(o => o.querySelector('.opblock-summary-path').dataset.path === path)`, call.method, call.path)
+			op.MustElement(".opblock-summary-control").MustClick()
+			op.MustElement(".try-out__btn").MustClick()
+		})
+		step(t, p, "execute "+call.method+" "+call.path, func(p *rod.Page) {
+			op.MustElement(".execute").MustClick()
+			op.MustElementR(".live-responses-table .response-col_status", "200")
+			op.MustElementR(".live-responses-table .response-col_description", regexpQuote(call.want))
+		})
+	}
+	clean(t, c)
 }

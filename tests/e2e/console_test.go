@@ -141,7 +141,9 @@ type axeViolation struct {
 // the DevTools protocol, which the page's CSP does not govern.
 func accessible(t *testing.T, p *rod.Page, what string) {
 	t.Helper()
-	step(t, p, "axe on "+what, func(p *rod.Page) {
+	// axe checks every node's contrast: on the API reference, with some
+	// 120 operations, that takes seconds, and more on a busy machine.
+	stepWithin(t, p, "axe on "+what, time.Minute, func(p *rod.Page) {
 		if _, err := (proto.RuntimeEvaluate{Expression: axeSource}).Call(p); err != nil {
 			panic(err)
 		}

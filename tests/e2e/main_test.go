@@ -189,10 +189,17 @@ func describe(o *proto.RuntimeRemoteObject) string {
 // stepTimeout fails the test, with a screenshot kept for the post-mortem.
 func step(t *testing.T, p *rod.Page, what string, fn func(p *rod.Page)) {
 	t.Helper()
+	stepWithin(t, p, what, stepTimeout, fn)
+}
+
+// stepWithin is step with a bound of its own, for the few steps that are
+// slow by nature (axe over a large page, a large page's first render).
+func stepWithin(t *testing.T, p *rod.Page, what string, bound time.Duration, fn func(p *rod.Page)) {
+	t.Helper()
 	// A tab in the background has its rendering paused: bring this one
 	// forward, as a test with two tabs moves between them.
 	err := rod.Try(func() {
-		p := p.Timeout(stepTimeout)
+		p := p.Timeout(bound)
 		p.MustActivate()
 		fn(p)
 	})
