@@ -124,7 +124,11 @@ func TestAPIDocsAccessible(t *testing.T) {
 		op.MustElement(".opblock-summary-control").MustClick()
 		op.MustElement(".try-out__btn").MustClick()
 		op.MustElement(".execute").MustClick()
-		op.MustElementR(".live-responses-table .response-col_status", "200")
+		p.MustWait(`() => {
+			const op = document.querySelector('#api-docs .opblock-summary-path[data-path="/api/version"]').closest('.opblock');
+			const status = op.querySelector('.live-responses-table tbody .response-col_status');
+			return !!(status && status.textContent.includes('200'));
+		}`)
 	})
 	for _, name := range []string{"light", "dark"} {
 		scheme(name)
@@ -204,8 +208,14 @@ func TestAPIDocsTryItOutSignedIn(t *testing.T) {
 		})
 		step(t, p, "execute "+call.method+" "+call.path, func(p *rod.Page) {
 			op.MustElement(".execute").MustClick()
-			op.MustElementR(".live-responses-table .response-col_status", "200")
-			op.MustElementR(".live-responses-table .response-col_description", regexpQuote(call.want))
+			// An element's own searches do not wait for the answer; the page's do.
+			p.MustWait(`(m, path, want) => {
+				const op = [...document.querySelectorAll('#api-docs .opblock-' + m)]
+					.find(o => o.querySelector('.opblock-summary-path').dataset.path === path);
+				const status = op && op.querySelector('.live-responses-table tbody .response-col_status');
+				const body = op && op.querySelector('.live-responses-table tbody .response-col_description');
+				return !!(status && status.textContent.includes('200') && body && body.textContent.includes(want));
+			}`, call.method, call.path, call.want)
 		})
 	}
 	clean(t, c)
