@@ -245,6 +245,9 @@ func (s *Store) ModeratePost(ctx context.Context, m Moderation) (string, error) 
 	if _, err := db.NewInsert().Model(rec).Exec(ctx); err != nil {
 		return "", fmt.Errorf("record moderation of post %d: %w", p.ID, err)
 	}
+	if err := s.announceDecision(ctx, rec); err != nil {
+		return "", err
+	}
 	if err := s.applyModeration(ctx, &p, m, to); err != nil {
 		return "", err
 	}
