@@ -332,6 +332,8 @@ var doorFixtures = map[string]fixture{
 	"POST " + api.PathConsoleModeratePost:   postDoor(`{"action":"hide"}`),
 	"POST " + api.PathAdminV1BulkModerate:   bulkModerateDoor,
 	"POST " + api.PathConsoleBulkModerate:   bulkModerateDoor,
+	"POST " + api.PathConsoleClaimPost:      postDoor(``),
+	"DELETE " + api.PathConsoleClaimPost:    postDoor(``),
 }
 
 // post makes a fresh published post, which every caller sees: the owner
