@@ -219,3 +219,107 @@ func TestQueueEventsEndOnShutdown(t *testing.T) {
 		t.Fatal("the stream outlived the server")
 	}
 }
+
+// TestClaimPost: a moderator claims a post; another sees "ana is
+// reviewing" on the queue and cannot claim it (423); her
+// release frees it; a plain user is refused; an unknown post is 404. htmx
+// gets the row's claim note.
+func TestClaimPost(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		ctx := context.Background()
+		newUser := func(name string, roles ...string) *models.User {
+			u, err := app.Store.CreateUser(ctx, models.NewUser{Email: name + "@example.com", Username: name, Roles: roles})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u
+		}
+		ana, bo, cy, dee := newUser("ana", models.RoleModerator), newUser("bo", models.RoleModerator), newUser("cy"), newUser("dee")
+		newPostAs(t, app, cy.ID, "Cheap pills")
+		pills := postByTitle(t, db, "Cheap pills")
+		if res := apptest.DoBody(t, app, "POST", api.PostReportPath(itoa(pills)), app.SessionFor(t, dee.ID), `{"reason":"spam"}`); res.Code != http.StatusCreated {
+			t.Fatalf("report: %d %s", res.Code, res.Body)
+		}
+		anaH, boH := app.SessionFor(t, ana.ID), app.SessionFor(t, bo.ID)
+		htmx := func(h http.Header) http.Header {
+			h = h.Clone()
+			h.Set("HX-Request", "true")
+			return h
+		}
+
+		res := apptest.Do(t, app, "POST", api.ConsoleClaimPath(pills), anaH)
+		var claimed api.V1Of[api.V1Claim]
+		if err := json.Unmarshal(res.Body.Bytes(), &claimed); res.Code != http.StatusOK || err != nil ||
+			claimed.Data.By.Username != "ana" || claimed.Data.PostID != itoa(pills) {
+			t.Fatalf("ana claims: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, app, "POST", api.ConsoleClaimPath(pills), htmx(anaH)); res.Code != http.StatusOK ||
+			!strings.Contains(res.Body.String(), `data-testid="claim-mine"`) {
+			t.Fatalf("ana renews through htmx: %d %s", res.Code, res.Body)
+		}
+		queue := apptest.Do(t, app, "GET", api.PathConsoleModeration, htmx(boH)).Body.String()
+		if !strings.Contains(queue, `data-claim-by>ana</span> is reviewing`) {
+			t.Fatalf("bo's queue does not say ana is reviewing:\n%s", queue)
+		}
+		if res := apptest.Do(t, app, "POST", api.ConsoleClaimPath(pills), boH); res.Code != http.StatusLocked {
+			t.Fatalf("bo claims ana's post: %d, want 423", res.Code)
+		}
+		if res := apptest.Do(t, app, "DELETE", api.ConsoleClaimPath(pills), boH); res.Code != http.StatusOK ||
+			!strings.Contains(res.Body.String(), `"released":false`) {
+			t.Fatalf("bo releases ana's claim: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, app, "DELETE", api.ConsoleClaimPath(pills), htmx(anaH)); res.Code != http.StatusOK ||
+			!strings.Contains(res.Body.String(), `data-testid="claim"`) {
+			t.Fatalf("ana releases through htmx: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, app, "POST", api.ConsoleClaimPath(pills), boH); res.Code != http.StatusOK {
+			t.Fatalf("bo claims the freed post: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, app, "POST", api.ConsoleClaimPath(pills), app.SessionFor(t, dee.ID)); res.Code != http.StatusForbidden {
+			t.Fatalf("a plain user claims: %d, want 403", res.Code)
+		}
+		if res := apptest.Do(t, app, "POST", api.ConsoleClaimPath(pills+1000), anaH); res.Code != http.StatusNotFound {
+			t.Fatalf("an unknown post: %d, want 404", res.Code)
+		}
+	})
+}
+
+// TestQueueBadge: every console page a moderator opens shows, beside
+// "Moderation queue", how many posts await a decision, with words for
+// screen readers; at zero the badge is hidden. Partials and JSON read no
+// count.
+func TestQueueBadge(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		mod := app.User(t, "mod@example.com", models.RoleModerator)
+		author, reporter := app.User(t, "author@example.com"), app.User(t, "rep@example.com")
+		page := func(path string) string {
+			res := apptest.Do(t, app, "GET", path, withHeader(app.SessionFor(t, mod.ID), "Accept", "text/html"))
+			if res.Code != http.StatusOK {
+				t.Fatalf("%s: %d", path, res.Code)
+			}
+			return res.Body.String()
+		}
+		if p := page(api.PathConsole); !strings.Contains(p, `hidden data-queue-badge`) {
+			t.Fatalf("no hidden badge at zero:\n%s", p)
+		}
+		for _, title := range []string{"One", "Two"} {
+			newPostAs(t, app, author.ID, title)
+			id := postByTitle(t, db, title)
+			if res := apptest.DoBody(t, app, "POST", api.PostReportPath(itoa(id)), app.SessionFor(t, reporter.ID), `{"reason":"spam"}`); res.Code != http.StatusCreated {
+				t.Fatalf("report: %d %s", res.Code, res.Body)
+			}
+		}
+		for _, path := range []string{api.PathConsole, api.PathConsoleModeration, api.PathConsoleInbox} {
+			p := page(path)
+			if !strings.Contains(p, `<span data-queue-count>2</span><span class="sr-only"> awaiting a decision</span>`) || strings.Contains(p, `hidden data-queue-badge`) {
+				t.Errorf("%s: no badge saying 2 awaiting a decision", path)
+			}
+		}
+		partial := apptest.Do(t, app, "GET", api.PathConsoleModeration, withHeader(app.SessionFor(t, mod.ID), "HX-Request", "true"))
+		if strings.Contains(partial.Body.String(), "data-queue-badge") {
+			t.Error("a partial carries the badge")
+		}
+	})
+}
