@@ -79,7 +79,7 @@ func consoleRoutes(hs handlerSet) []Route {
 		// A console page's stream, not an API: a bearer token is refused.
 		{Method: http.MethodGet, Path: api.PathConsoleModerationEvents, Handler: hs.queueEvents.Stream, Family: console, Scope: ScopeExempt,
 			Permissions: moderate,
-			Doc: Doc{Summary: "The moderation queue's live news (server-sent events)", ContentType: "text/event-stream", Response: api.QueueNews{},
+			Doc: Doc{Summary: "The moderation queue's live news (server-sent events)", ContentType: "text/event-stream",
 				Description: "Events queue (count awaiting a decision), report, decision, claim and resync, each with a JSON data line; a comment every 25 s. A console session's stream: a bearer token gets 403.",
 				Errors:      map[int]string{http.StatusForbidden: "A bearer token."}}},
 		ConsolePage("/api/v1/admin/reports/user-activity (or CSV)", Route{Path: api.PathConsoleReports, Handler: hs.reports.UserActivity, Audit: Audit{Action: "report.user_activity"},
