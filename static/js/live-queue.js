@@ -25,16 +25,25 @@
     return typing || list.querySelector('[data-select]:checked') !== null;
   }
 
-  function refresh() {
+  function refreshNow() {
     if (busy()) { pending = true; return; }
     pending = false;
     document.body.dispatchEvent(new CustomEvent('plaza:posts'));
   }
 
+  // News comes in bursts (a bulk decision is one piece of news a post):
+  // one refresh answers a burst.
+  let refreshTimer = 0;
+  function refresh() {
+    if (refreshTimer) return;
+    refreshTimer = setTimeout(() => { refreshTimer = 0; refreshNow(); }, burst);
+  }
+  const burst = 150; // ms
+
   function resume() {
     // After focus moves, activeElement is the new element only once the
     // event is over.
-    if (pending) setTimeout(() => { if (pending) refresh(); }, 0);
+    if (pending) setTimeout(() => { if (pending) refreshNow(); }, 0);
   }
   document.addEventListener('focusout', resume);
   document.addEventListener('close', resume, true); // a dialog's close does not bubble
@@ -45,6 +54,23 @@
 
   function toast(message) {
     document.body.dispatchEvent(new CustomEvent('plaza:toast', { detail: { message, kind: 'info' } }));
+  }
+
+  // One toast a burst of decisions: "mo hid “Spam”", or "mo decided on 12 posts".
+  let decided = [];
+  let toastTimer = 0;
+  function tell(d) {
+    decided.push(d);
+    if (toastTimer) return;
+    toastTimer = setTimeout(() => {
+      const batch = decided;
+      decided = [];
+      toastTimer = 0;
+      const by = batch[0].by;
+      if (batch.length === 1) toast(`${by} ${did[batch[0].action] || batch[0].action} “${batch[0].title}”`);
+      else if (batch.every((d) => d.by === by)) toast(`${by} decided on ${batch.length} posts`);
+      else toast(`Other moderators decided on ${batch.length} posts`);
+    }, burst);
   }
 
   // ---- The sidebar's badge
@@ -109,7 +135,7 @@
     source.addEventListener('resync', refresh);
     source.addEventListener('decision', (e) => {
       const d = read(e);
-      if (d.by && d.title) toast(`${d.by} ${did[d.action] || d.action} “${d.title}”`);
+      if (d.by && d.title) tell(d);
       refresh();
     });
     source.addEventListener('claim', (e) => {
