@@ -57,6 +57,10 @@ func (h Claims) Claim(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	claim, err := h.Actions.ClaimPost(ctx, auth.PrincipalFrom(ctx), id)
+	var held *models.LockedError
+	if errors.As(err, &held) { // said as a review, not as an edit lock
+		return &api.Error{Status: http.StatusLocked, Code: api.CodeResourceLocked, Message: held.By + " is reviewing this post", Cause: err}
+	}
 	if err != nil {
 		return err
 	}

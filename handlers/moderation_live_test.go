@@ -221,9 +221,9 @@ func TestQueueEventsEndOnShutdown(t *testing.T) {
 }
 
 // TestClaimPost: a moderator claims a post; another sees "ana is
-// reviewing" on the queue and cannot claim it (423); her
-// release frees it; a plain user is refused; an unknown post is 404. htmx
-// gets the row's claim note.
+// reviewing" on the queue and cannot claim it (423: "ana is reviewing
+// this post"); her release frees it; a plain user is refused; an unknown
+// post is 404. htmx gets the row's claim note.
 func TestClaimPost(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
@@ -262,8 +262,9 @@ func TestClaimPost(t *testing.T) {
 		if !strings.Contains(queue, `data-claim-by>ana</span> is reviewing`) {
 			t.Fatalf("bo's queue does not say ana is reviewing:\n%s", queue)
 		}
-		if res := apptest.Do(t, app, "POST", api.ConsoleClaimPath(pills), boH); res.Code != http.StatusLocked {
-			t.Fatalf("bo claims ana's post: %d, want 423", res.Code)
+		if res := apptest.Do(t, app, "POST", api.ConsoleClaimPath(pills), htmx(boH)); res.Code != http.StatusLocked ||
+			!strings.Contains(res.Body.String(), "ana is reviewing this post") {
+			t.Fatalf("bo claims ana's post: %d, want 423 saying ana is reviewing it", res.Code)
 		}
 		if res := apptest.Do(t, app, "DELETE", api.ConsoleClaimPath(pills), boH); res.Code != http.StatusOK ||
 			!strings.Contains(res.Body.String(), `"released":false`) {

@@ -69,7 +69,7 @@ func consoleRoutes(hs handlerSet) []Route {
 				Description: "The caller reviews the post: others see who, until the claim expires (5 minutes) unless renewed by claiming again. A decision on the post ends it. htmx gets the row's claim note.",
 				Errors: map[int]string{
 					http.StatusNotFound: "No such post.",
-					http.StatusLocked:   "Another moderator's claim holds (lockedBy, lockedAt).",
+					http.StatusLocked:   "Another moderator's claim holds.",
 				}}},
 		{Method: http.MethodDelete, Path: api.PathConsoleClaimPost, Handler: hs.claims.Release, Action: policy.ClaimPost, Family: console, Scope: ScopeExempt,
 			Permissions: moderate, Audit: Audit{Action: "post.release", Target: "post"},
