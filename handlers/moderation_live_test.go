@@ -17,6 +17,7 @@ import (
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 // sseEvent is one server-sent event as a client reads it.
@@ -66,6 +67,8 @@ func openStream(t *testing.T, srv *httptest.Server, header http.Header) *stream 
 				if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &ev.data); err != nil {
 					return
 				}
+			case strings.HasPrefix(line, ": "):
+				events <- sseEvent{name: "comment"}
 			case line == "" && ev.name != "":
 				events <- ev
 				ev = sseEvent{}
@@ -323,4 +326,22 @@ func TestQueueBadge(t *testing.T) {
 			t.Error("a partial carries the badge")
 		}
 	})
+}
+
+// TestQueueEventsOutliveServerTimeouts: a stream lasts past the server's
+// read and write timeouts (a minute in production, a fraction of a second
+// here), its heartbeats arriving all along.
+func TestQueueEventsOutliveServerTimeouts(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"), func(d *web.Deps) { d.QueueHeartbeat = 20 * time.Millisecond })
+	mod := app.User(t, "mod@example.com", models.RoleModerator)
+	srv := httptest.NewUnstartedServer(app)
+	srv.Config.ReadTimeout, srv.Config.WriteTimeout = 100*time.Millisecond, 100*time.Millisecond
+	srv.Start()
+	t.Cleanup(srv.Close)
+	s := openStream(t, srv, app.SessionFor(t, mod.ID))
+	s.expectQueue(t, 0)
+	start := time.Now()
+	for beats := 0; beats < 5 || time.Since(start) < 300*time.Millisecond; beats++ {
+		s.expect(t, "comment")
+	}
 }

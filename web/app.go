@@ -3,6 +3,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -65,6 +66,9 @@ type Deps struct {
 	// Moderation is the moderation queue's news on this instance
 	// (NewModerationFeed); the server closes it as it stops.
 	Moderation *ModerationFeed
+	// QueueHeartbeat is how often a quiet stream of the queue sends a
+	// comment line; zero means every 25 s. Tests shorten it.
+	QueueHeartbeat time.Duration
 	// OAuthProviders are the enabled external sign-in providers.
 	OAuthProviders []goth.Provider
 	// Quotes gives the og-image its quotes when none is asked for.
@@ -170,7 +174,7 @@ func newHandlers(d Deps) handlerSet {
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
 		claims:     handlers.Claims{Actions: acts},
 		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store, Policy: acts.Policy,
-			Heartbeat: queueHeartbeat},
+			Heartbeat: cmp.Or(d.QueueHeartbeat, queueHeartbeat)},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
 		openAPI: handlers.OpenAPI{Document: openAPIOnce(d)},
