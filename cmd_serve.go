@@ -60,6 +60,9 @@ func (e env) serve(ctx context.Context, args []string) int {
 		return e.fail(fmt.Errorf("listen on %s: %w", rt.Config.Addr, err))
 	}
 	srv := web.Server(rt.Config.Addr, handler)
+	// Streams of server-sent events never finish by themselves: ending
+	// them as shutdown begins lets it wait for the other requests only.
+	srv.RegisterOnShutdown(deps.Moderation.Close)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	console := rt.Config.PublicAppURL + "/admin"

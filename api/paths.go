@@ -16,6 +16,8 @@ const (
 	PathConsoleBulkModerate     = PathConsoleModeration + "/bulk"
 	PathConsoleUndoModeration   = PathConsoleModeratePost + "/undo"
 	PathConsolePostContext      = PathConsoleModeratePost + "/context"
+	PathConsoleModerationEvents = PathConsoleModeration + "/events"
+	PathConsoleClaimPost        = PathConsoleModeration + "/:id/claim"
 	PathConsoleReports          = "/admin/reports"
 	PathConsoleModerationReport = PathConsoleReports + "/moderation"
 	PathConsoleSystem           = "/admin/system"
@@ -120,6 +122,10 @@ func ConsoleUserPath(id int64) string { return PathConsoleUsers + "/" + itoa(id)
 // ConsoleModeratePath is where the console's moderation queue moderates
 // one post.
 func ConsoleModeratePath(id int64) string { return PathConsoleModeration + "/" + itoa(id) }
+
+// ConsoleClaimPath is where a moderator claims one post of the queue
+// (POST) or lets it go (DELETE).
+func ConsoleClaimPath(id int64) string { return ConsoleModeratePath(id) + "/claim" }
 
 // AdminV1UserPath is one user's URL in the versioned admin family.
 func AdminV1UserPath(id int64) string { return PathAdminV1Users + "/" + itoa(id) }

@@ -19,6 +19,7 @@ type V1Post struct {
 	LastModeration *V1LastModeration `json:"lastModeration" nullable:"true"`
 	CreatedAt      string            `json:"createdAt" format:"date-time"`
 	UpdatedAt      string            `json:"updatedAt" format:"date-time"`
+	Claim          *V1Claim          `json:"claim,omitempty" description:"The console's moderation queue only: who is reviewing the post, while their claim holds."`
 }
 
 // V1PostAuthor is who wrote a post.

@@ -244,6 +244,8 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 	rt.onClose(stopListening)
 	caches := web.NewCaches(listening, rt.Store, dbURL, rt.Log)
 	d.Principals, d.Flags, d.Blocks = caches.Principals, caches.Flags, caches.Blocks
+	d.Moderation = web.NewModerationFeed(listening, rt.Store, dbURL, rt.Log)
+	rt.onClose(d.Moderation.Close) // ends the streams still open
 	poolLog := rt.Log
 	if o.FirstStart {
 		poolLog = logging.Demote(poolLog, slog.LevelError)

@@ -19,6 +19,7 @@ import (
 type V1PostStore interface {
 	ListPostsAdmin(ctx context.Context, f models.PostListFilter) ([]models.ListedPost, int, error)
 	PostContextByID(ctx context.Context, id int64) (*models.PostContext, error)
+	PostClaims(ctx context.Context, ids []int64) (map[int64]models.Claim, error)
 }
 
 // V1Posts answers the versioned admin family's posts routes
@@ -55,6 +56,11 @@ func (h V1Posts) List(c echo.Context) error {
 	out := make([]api.V1Post, len(rows))
 	for i := range rows {
 		out[i] = v1Post(&rows[i])
+	}
+	if queue {
+		if err := h.withClaims(ctx, rows, out); err != nil {
+			return err
+		}
 	}
 	page := api.Page(out, total, p.Page)
 	if !queue || wantsJSON(c) {

@@ -179,6 +179,29 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		id, _ := strconv.ParseInt(p.ID, 10, 64)
 		return sampleRequest{api.ConsoleModeratePath(id), e.super, `{"action":"hide","reason":"Spam"}`, 200}
 	},
+	"POST /admin/moderation/{id}/claim": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		id, _ := strconv.ParseInt(p.ID, 10, 64)
+		return sampleRequest{api.ConsoleClaimPath(id), e.super, "", 200}
+	},
+	"DELETE /admin/moderation/{id}/claim": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		id, _ := strconv.ParseInt(p.ID, 10, 64)
+		return sampleRequest{api.ConsoleClaimPath(id), e.super, "", 200}
+	},
+	// A stream ends as the server stops: the instance's feed closes here
+	// once the sample's stream has subscribed to it.
+	"GET /admin/moderation/events": func(t *testing.T, e sampleEnv) sampleRequest {
+		mod := e.app.User(t, "watcher@example.com", auth.RoleModerator)
+		feed := e.app.Deps.Moderation
+		go func() {
+			for deadline := time.Now().Add(10 * time.Second); feed.Subscribers() == 0 && time.Now().Before(deadline); {
+				time.Sleep(time.Millisecond)
+			}
+			feed.Close()
+		}()
+		return sampleRequest{api.PathConsoleModerationEvents, e.app.SessionFor(t, mod.ID), "", 200}
+	},
 	"POST /admin/moderation/bulk": func(t *testing.T, e sampleEnv) sampleRequest {
 		p := samplePost(t, e)
 		return sampleRequest{api.PathConsoleBulkModerate, e.super, `{"postIds":["` + p.ID + `"],"action":"flag"}`, 200}

@@ -27,14 +27,21 @@ const listenCheck = 15 * time.Second
 // as soon as it may miss news (connection lost; it reconnects with backoff),
 // so that whoever relies on the news can stop relying on it.
 func ListenChanges(ctx context.Context, dsn string, log *slog.Logger, listening func(bool), changed func(table string)) {
+	listenOn(ctx, dsn, log, ListenerName, ChangeChannel, listening, changed)
+}
+
+// listenOn calls heard with the payload of every notification on channel
+// until ctx ends, on a connection of its own named name, reconnecting with
+// backoff; listening as ListenChanges's.
+func listenOn(ctx context.Context, dsn string, log *slog.Logger, name, channel string, listening func(bool), heard func(payload string)) {
 	wait := time.Second
 	for {
-		err := listen(ctx, dsn, listening, changed)
+		err := listen(ctx, dsn, name, channel, listening, heard)
 		listening(false)
 		if ctx.Err() != nil {
 			return
 		}
-		log.Warn("change listener lost its connection; callers and flags are read afresh until it is back", "error", err, "retry_in", wait)
+		log.Warn("listener lost its connection; what relies on its news stops relying on it until it is back", "listener", name, "error", err, "retry_in", wait)
 		select {
 		case <-ctx.Done():
 			return
@@ -44,18 +51,18 @@ func ListenChanges(ctx context.Context, dsn string, log *slog.Logger, listening 
 	}
 }
 
-func listen(ctx context.Context, dsn string, listening func(bool), changed func(table string)) error {
+func listen(ctx context.Context, dsn, name, channel string, listening func(bool), heard func(payload string)) error {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return err
 	}
-	cfg.RuntimeParams["application_name"] = ListenerName // to tell it apart in pg_stat_activity
+	cfg.RuntimeParams["application_name"] = name // to tell it apart in pg_stat_activity
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+ChangeChannel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+channel); err != nil {
 		return err
 	}
 	listening(true)
@@ -65,7 +72,7 @@ func listen(ctx context.Context, dsn string, listening func(bool), changed func(
 		cancel()
 		switch {
 		case err == nil:
-			changed(n.Payload)
+			heard(n.Payload)
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case errors.Is(err, context.DeadlineExceeded):

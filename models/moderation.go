@@ -75,6 +75,9 @@ func (s *Store) ModeratePost(ctx context.Context, m Moderation) (string, error) 
 	if _, err := db.NewInsert().Model(rec).Returning("id").Exec(ctx); err != nil {
 		return "", fmt.Errorf("record moderation of post %d: %w", p.ID, err)
 	}
+	if err := s.announceDecision(ctx, rec); err != nil {
+		return "", err
+	}
 	reporters, err := s.settleReports(ctx, p.ID, rec)
 	if err != nil {
 		return "", err
@@ -280,6 +283,9 @@ func (s *Store) UndoModeration(ctx context.Context, postID, adminID int64) (*Und
 		Reason: "Undid " + last.Action, FromStatus: p.Status, ToStatus: last.FromStatus, CreatedAt: now, Undoes: &last.ID, AuthorID: &p.AuthorID}
 	if _, err := db.NewInsert().Model(rec).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("record the undo on post %d: %w", postID, err)
+	}
+	if err := s.announceDecision(ctx, rec); err != nil {
+		return nil, err
 	}
 	return &Undone{Action: last.Action, Status: last.FromStatus, Reopened: int(reopened)}, nil
 }

@@ -282,6 +282,9 @@ func (s *Store) ReportPost(ctx context.Context, postID, userID int64, reason, co
 	if err != nil {
 		return nil, false, err
 	}
+	if err := s.announce(ctx, ModerationNews{Kind: NewsReport, PostID: postID}); err != nil {
+		return nil, false, err
+	}
 	err = s.EmitWebhookEvent(ctx, webhook.EventReportCreated, map[string]any{"reportId": idText(r.ID),
 		"postId": idText(postID), "reporterId": idText(userID), "reason": reason, "postFlagged": flagged})
 	return r, flagged, err

@@ -26,6 +26,10 @@ type Store struct {
 	// pipeline purges the callers it remembers, so an admin's ban, role
 	// change or revocation holds from this instance's next request on.
 	Changed func()
+	// Heard, when set, hears the moderation queue's news on SQLite, after
+	// the change it tells of commits (on PostgreSQL the news goes through
+	// the database to every instance: ListenModeration).
+	Heard func(ModerationNews)
 	// SearchWindow is how many of the newest ids a search walks before it
 	// asks the index for older matches (PostgreSQL, and the SQLite admin
 	// search's provider accounts); zero means the defaults. Tests lower it

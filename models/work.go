@@ -26,6 +26,8 @@ type Work struct {
 
 	mu sync.Mutex
 	tx *bun.Tx
+	// after runs once the pending changes commit (afterCommit).
+	after []func()
 }
 
 // NewWork starts the unit of work of a request whose audit entry is d (nil
@@ -84,6 +86,7 @@ func (w *Work) rollback() {
 		w.tx.Rollback() //nolint:errcheck // a rollback's failure leaves nothing to undo
 		w.tx = nil
 	}
+	w.after = nil
 }
 
 // Finish ends the unit of work. When changes are pending and the request
@@ -103,6 +106,8 @@ func (w *Work) Finish(ctx context.Context, succeeded bool, status int) (written 
 	}
 	w.mu.Lock()
 	w.tx = nil
+	after := w.after
+	w.after = nil
 	w.mu.Unlock()
 	audited := w.draft != nil && w.draft.Wanted()
 	if audited {
@@ -115,10 +120,15 @@ func (w *Work) Finish(ctx context.Context, succeeded bool, status int) (written 
 		return false, fmt.Errorf("commit change: %w", err)
 	}
 	w.store.changed()
+	runAll(after)
 	return audited, nil
 }
 
 type txKey struct{}
+
+// afterKey holds, in a change of its own (not a request's Work), what
+// runs once it commits.
+type afterKey struct{}
 
 // Change runs fn as one change to the data. Inside a request's Work it
 // joins the Work's transaction, committed with the audit entry when the
@@ -132,13 +142,44 @@ func (s *Store) Change(ctx context.Context, fn func(ctx context.Context) error) 
 	if w := workFrom(ctx); w != nil {
 		return w.change(ctx, fn)
 	}
+	var after []func()
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(context.WithValue(ctx, txKey{}, &tx))
+		return fn(context.WithValue(context.WithValue(ctx, txKey{}, &tx), afterKey{}, &after))
 	})
 	if err == nil {
 		s.changed()
+		runAll(after)
 	}
 	return err
+}
+
+// afterCommit runs fn once the change under way commits, and never if it
+// rolls back; outside a change, at once. Only news for this instance
+// goes this way (SQLite's moderation feed): other instances hear of a
+// change through the database.
+func (s *Store) afterCommit(ctx context.Context, fn func()) {
+	if _, ok := ctx.Value(txKey{}).(*bun.Tx); ok {
+		if after, ok := ctx.Value(afterKey{}).(*[]func()); ok {
+			*after = append(*after, fn)
+			return
+		}
+	}
+	if w := workFrom(ctx); w != nil {
+		w.mu.Lock()
+		if w.tx != nil {
+			w.after = append(w.after, fn)
+			w.mu.Unlock()
+			return
+		}
+		w.mu.Unlock()
+	}
+	fn()
+}
+
+func runAll(fns []func()) {
+	for _, fn := range fns {
+		fn()
+	}
 }
 
 // ChangeLocked is Change for a write to a lockable resource: inside the

@@ -3,6 +3,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
@@ -62,6 +63,12 @@ type Deps struct {
 	Flags      *flags.Cache
 	// Blocks holds the list of blocks the pipeline and registration check.
 	Blocks *blocks.Cache
+	// Moderation is the moderation queue's news on this instance
+	// (NewModerationFeed); the server closes it as it stops.
+	Moderation *ModerationFeed
+	// QueueHeartbeat is how often a quiet stream of the queue sends a
+	// comment line; zero means every 25 s. Tests shorten it.
+	QueueHeartbeat time.Duration
 	// OAuthProviders are the enabled external sign-in providers.
 	OAuthProviders []goth.Provider
 	// Quotes gives the og-image its quotes when none is asked for.
@@ -78,7 +85,7 @@ func (d Deps) check() error {
 		"Store": d.Store == nil, "Logger": d.Logger == nil, "Static": d.Static == nil, "Now": d.Now == nil,
 		"Sessions": d.Sessions == nil, "Limiter": d.Limiter == nil, "Audit": d.Audit == nil, "Metrics": d.Metrics == nil,
 		"Events": d.Events == nil, "Principals": d.Principals == nil, "Flags": d.Flags == nil, "Quotes": d.Quotes == nil,
-		"Blocks": d.Blocks == nil,
+		"Blocks": d.Blocks == nil, "Moderation": d.Moderation == nil,
 	} {
 		if missing {
 			return fmt.Errorf("web.New: Deps.%s is required", name)
@@ -112,7 +119,7 @@ func newPipeline(d Deps) *pipeline {
 	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
 		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals,
 		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL), blocks: blockCheck(d),
-		policy: policyOf(d), static: newStaticFiles(d.Static)}
+		policy: policyOf(d), static: newStaticFiles(d.Static), queue: d.Store}
 }
 
 // policyOf is the instance's policy: the one rule book every door asks.
@@ -165,6 +172,9 @@ func newHandlers(d Deps) handlerSet {
 		posts:      handlers.Posts{Store: d.Store, Actions: acts},
 		sessions:   handlers.UserSessions{Store: d.Store, Actions: acts, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
+		claims:     handlers.Claims{Actions: acts},
+		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store, Policy: acts.Policy,
+			Heartbeat: cmp.Or(d.QueueHeartbeat, queueHeartbeat)},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
 		openAPI: openAPIOnce(d),

@@ -43,8 +43,12 @@ func (p *pipeline) edge(r Route) []echo.MiddlewareFunc {
 // consoleGzip compresses the console's pages and partials (a users page
 // of 58 KB goes over the wire in about a seventh of that); answers under
 // a kilobyte are sent as they are.
+// A stream of server-sent events is left alone: compressing would hold
+// its events back.
 func consoleGzip() echo.MiddlewareFunc {
-	return middleware.GzipWithConfig(middleware.GzipConfig{Level: 5, MinLength: 1024})
+	return middleware.GzipWithConfig(middleware.GzipConfig{Level: 5, MinLength: 1024, Skipper: func(c echo.Context) bool {
+		return c.Request().Header.Get(echo.HeaderAccept) == "text/event-stream"
+	}})
 }
 
 // assets lets the pages a route may render (its own, or an error page)

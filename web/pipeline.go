@@ -47,6 +47,7 @@ type pipeline struct {
 	blocks     handlers.BlockCheck
 	policy     policy.Policy
 	static     *staticFiles // the versions pages link static files by
+	queue      handlers.QueueCounter
 }
 
 type authErrKey struct{}
@@ -61,6 +62,9 @@ func (p *pipeline) chain(r Route) []echo.MiddlewareFunc {
 	}
 	if r.needsCaller() {
 		mws = append(mws, echo.WrapMiddleware(p.sessions.LoadAndSave), p.authenticate)
+		if r.Family == api.FamilyConsole {
+			mws = append(mws, p.queueBadge)
+		}
 		if r.Blockable || r.endsBlockedSessions() {
 			mws = append(mws, p.blockedSession(r))
 		}
@@ -173,6 +177,23 @@ func (p *pipeline) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 			ctx = views.WithNow(views.WithViewer(ctx, viewerOf(pr)), p.now())
 		}
 		c.SetRequest(c.Request().WithContext(ctx))
+		return next(c)
+	}
+}
+
+// queueBadge gives a console page drawn for a moderator the count of posts
+// awaiting a decision, for the sidebar's badge: one counter read, for
+// pages only (never for a partial or JSON). A failed read leaves the badge
+// out rather than failing the page.
+func (p *pipeline) queueBadge(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if !views.ViewerCan(req.Context(), auth.PermPostsModerate) || api.FormatOf(req) != api.FormatPage {
+			return next(c)
+		}
+		if n, err := p.queue.QueueCount(req.Context()); err == nil {
+			c.SetRequest(req.WithContext(views.WithQueueCount(req.Context(), n)))
+		}
 		return next(c)
 	}
 }

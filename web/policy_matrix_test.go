@@ -334,6 +334,8 @@ var doorFixtures = map[string]fixture{
 	"POST " + api.PathConsoleUndoModeration: undoDoor,
 	"POST " + api.PathAdminV1BulkModerate:   bulkModerateDoor,
 	"POST " + api.PathConsoleBulkModerate:   bulkModerateDoor,
+	"POST " + api.PathConsoleClaimPost:      postDoor(``),
+	"DELETE " + api.PathConsoleClaimPost:    postDoor(``),
 }
 
 // post makes a fresh published post, which every caller sees: the owner

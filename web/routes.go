@@ -286,6 +286,8 @@ type handlerSet struct {
 	blocks      handlers.Blocks
 	sessions    handlers.UserSessions
 	password    handlers.ChangePassword
+	claims      handlers.Claims
+	queueEvents handlers.QueueEvents
 
 	openAPI handlers.OpenAPI
 	apiDocs handlers.APIDocs

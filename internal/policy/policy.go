@@ -43,6 +43,9 @@ const (
 	DeletePost   Action = "post.delete"
 	ModeratePost Action = "post.moderate"
 	BulkModerate Action = "posts.bulk_moderate"
+	// ClaimPost claims a post of the moderation queue ("Ana is
+	// reviewing"), renews the claim, or lets it go.
+	ClaimPost Action = "post.claim"
 
 	MintToken   Action = "token.create"
 	RevokeToken Action = "token.revoke"
@@ -59,6 +62,9 @@ const (
 	// never a write.
 	SeeUnpublishedPosts Action = "posts.see_unpublished"
 	SeePrivateProfiles  Action = "users.see_private"
+	// WatchModeration opens the moderation queue's live stream: a console
+	// page's, so a session's.
+	WatchModeration Action = "moderation.watch"
 )
 
 // Confirm says when a session caller needs a fresh confirmation of its
@@ -118,6 +124,7 @@ var Table = map[Action]Rule{
 	DeletePost:   {Permission: auth.PermAdminDelete, Owner: true, SecondFactor: true},
 	ModeratePost: {Permission: auth.PermPostsModerate, SecondFactor: true},
 	BulkModerate: {Permission: auth.PermPostsModerate, SecondFactor: true, Confirm: ConfirmAlways},
+	ClaimPost:    {Permission: auth.PermPostsModerate, SecondFactor: true},
 
 	MintToken:   {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
 	RevokeToken: {Permission: auth.PermAdminSuper, SecondFactor: true},
@@ -132,6 +139,7 @@ var Table = map[Action]Rule{
 
 	SeeUnpublishedPosts: {Permission: auth.PermPostsModerate},
 	SeePrivateProfiles:  {Permission: auth.PermUsersManage},
+	WatchModeration:     {Permission: auth.PermPostsModerate, SecondFactor: true, SessionOnly: true},
 }
 
 // ConfirmWindow is how long a confirmation (the sign-in itself, or

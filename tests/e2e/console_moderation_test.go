@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/go-rod/rod/lib/input"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/app/apptest"
 )
 
 // postsByID reads every post of the demo community through the JSON API,
@@ -367,6 +370,80 @@ func openReports(p api.V1Post) int {
 		if r.Status == "open" {
 			n++
 		}
+	}
+	return n
+}
+
+// TestConsoleLiveQueue: two moderators have the queue open. When Mo
+// claims a post on his page, Ana's row says "mo is reviewing" without a
+// reload. When Mo hides a post while Ana is typing a reason in another
+// row, Ana is told in a toast at once, but her list waits until she leaves
+// the field; then the row goes, and the sidebar's badge counts one post
+// fewer awaiting a decision.
+func TestConsoleLiveQueue(t *testing.T) {
+	pz := startPlaza(t)
+	a, ac := pz.as(t, pz.admin, "/admin/moderation")
+	b, bc := pz.as(t, pz.modUser, "/admin/moderation")
+	var first, second string
+	var count int
+	step(t, a, "Ana's queue and badge", func(p *rod.Page) {
+		ids := rowIDs(p)
+		if len(ids) < 2 {
+			panic("the queue holds fewer than two posts")
+		}
+		first, second = ids[0], ids[1]
+		badge := p.MustElement(`[data-testid="queue-badge"]`)
+		n, err := strconv.Atoi(badge.MustElement(`[data-queue-count]`).MustText())
+		if err != nil || n < 2 {
+			panic(fmt.Sprintf("badge says %d (%v)", n, err))
+		}
+		count = n
+		if label := badge.MustText(); !strings.Contains(label, "awaiting a decision") {
+			panic("the badge has no words for screen readers: " + label)
+		}
+		p.MustElement(`[data-live-queue][data-live-state="open"]`)
+	})
+	step(t, b, "Mo claims the second post", func(p *rod.Page) {
+		p.MustElement(`[data-live-queue][data-live-state="open"]`)
+		p.MustElement(`[data-testid="post-row-` + second + `"] [data-testid="claim"]`).MustClick()
+		p.MustElement(`[data-testid="post-row-` + second + `"] [data-testid="claim-mine"]`)
+	})
+	step(t, a, "Ana sees who is reviewing it", func(p *rod.Page) {
+		p.MustWait(`() => { const o = document.querySelector('[data-testid="post-row-` + second + `"] [data-testid="claim-other"]'); return o && !o.hidden && o.textContent.includes('` + pz.modUser.Username + ` is reviewing'); }`)
+		if p.MustElement(`[data-testid="post-row-` + second + `"] [data-testid="claim"]`).MustVisible() {
+			panic("Ana may still claim a post Mo reviews")
+		}
+	})
+	title := pz.postsByID(t)[first].Title
+	step(t, a, "Ana types a reason in the second row", func(p *rod.Page) {
+		p.MustElement(`#reason-` + second).MustInput("still thinking")
+	})
+	if res := apptest.DoBody(t, pz.App, "POST", api.ConsoleModeratePath(mustID(t, first)), pz.SessionFor(t, pz.modUser.ID), `{"action":"hide"}`); res.Code != http.StatusOK {
+		t.Fatalf("Mo hides: %d %s", res.Code, res.Body)
+	}
+	toast(t, a, pz.modUser.Username+" hid “"+title+"”")
+	step(t, a, "the list waits while Ana types", func(p *rod.Page) {
+		if !p.MustHas(`[data-testid="post-row-` + first + `"]`) {
+			panic("the list refreshed under Ana's typing")
+		}
+		if v := p.MustElement(`#reason-` + second).MustProperty("value").String(); v != "still thinking" {
+			panic("Ana's reason is gone: " + v)
+		}
+	})
+	step(t, a, "leaving the field lets the list refresh, and the badge counts one fewer", func(p *rod.Page) {
+		p.MustElement(`[data-testid="page-title"]`).MustClick()
+		p.MustWait(`() => !document.querySelector('[data-testid="post-row-` + first + `"]')`)
+		p.MustWait(`() => document.querySelector('[data-testid="queue-badge"] [data-queue-count]').textContent === '` + strconv.Itoa(count-1) + `'`)
+	})
+	clean(t, ac)
+	clean(t, bc)
+}
+
+func mustID(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return n
 }
