@@ -22,6 +22,7 @@ type AuditStore interface {
 	ListAudit(ctx context.Context, f models.AuditFilter) ([]models.AuditEntry, int, error)
 	VerifyAudit(ctx context.Context) (models.AuditVerification, error)
 	UserFinder
+	PeopleFinder
 }
 
 // AuditLogs lists, exports and verifies the audit log (docs/api.md,
@@ -49,7 +50,14 @@ func (h AuditLogs) List(c echo.Context) error {
 		out[i] = auditEntry(&rows[i])
 	}
 	res := api.Page(out, total, page)
-	list := views.AuditList{Entries: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true), AdminID: idText(f.AdminID)}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, res)
+	}
+	people, err := lookUpPeople(c.Request().Context(), h.Store, auditPeople(out))
+	if err != nil {
+		return err
+	}
+	list := views.AuditList{Entries: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true), AdminID: idText(f.AdminID), People: people}
 	return respond(c, http.StatusOK, res, View{Partial: views.AuditTable(list), Page: views.AuditPage(list)})
 }
 
@@ -114,6 +122,21 @@ func (h AuditLogs) Export(c echo.Context) error {
 	return streamCSV(c, h.Log, name, api.AuditCSVHeader, func(row func(...string) error) error {
 		return each(func(e *models.AuditEntry) error { return row(auditCSVRow(e)...) })
 	})
+}
+
+// auditPeople is the ids of the accounts entries name: who acted and
+// the users acted on.
+func auditPeople(entries []api.AuditEntry) []string {
+	var ids []string
+	for _, e := range entries {
+		if e.AdminID != nil {
+			ids = append(ids, *e.AdminID)
+		}
+		if e.TargetType == "user" {
+			ids = append(ids, e.TargetID)
+		}
+	}
+	return ids
 }
 
 func auditCSVRow(e *models.AuditEntry) []string {
