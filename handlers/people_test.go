@@ -37,6 +37,9 @@ func TestConsoleShowsPeopleByName(t *testing.T) {
 		must(apptest.DoBody(t, app, "POST", fmt.Sprintf("/api/v1/admin/users/%d/ban", bob.ID), anaSession, `{"action":"ban","reason":"spam"}`), "ban")
 		must(apptest.DoBody(t, app, "POST", fmt.Sprintf("/api/v1/admin/posts/%d/moderate", postByTitle(t, db, "Rude")), anaSession, `{"action":"hide","reason":"rude"}`), "moderate")
 		must(apptest.Do(t, app, "GET", "/api/v1/admin/users", app.SessionFor(t, carl.ID)), "list as carl")
+		must(apptest.DoBody(t, app, "POST", "/api/v1/admin/blocks", anaSession, `{"kind":"ip","value":"203.0.113.0/24"}`), "block")
+		must(apptest.DoBody(t, app, "POST", "/api/v1/admin/notifications/broadcast", anaSession, `{"title":"T","message":"M","targets":["all"]}`), "broadcast")
+		app.TokenFor(t, ana.ID, auth.PermAdminRead)
 		app.FlushAudit(t)
 		ctx := context.Background()
 		if err := app.Store.Change(ctx, func(ctx context.Context) error { return app.Store.DeleteUserAccount(ctx, carl.ID) }); err != nil {
@@ -74,6 +77,10 @@ func TestConsoleShowsPeopleByName(t *testing.T) {
 		linksTo(user.Find(`[data-testid="ban-by"]`), ana.ID, ana.Username, "the ban's issuer")
 		linksTo(user.Find(`[data-testid="note-by"]`), ana.ID, ana.Username, "the note's author")
 		linksTo(user.Find(`[data-testid="user-audit-who"]`), ana.ID, ana.Username, "the user's audit entries")
+
+		for _, page := range []string{"/admin/tokens", "/admin/blocks", "/admin/broadcasts"} {
+			linksTo(get(page).Find(`[data-testid="made-by"]`), ana.ID, ana.Username, page)
+		}
 
 		report := get("/admin/reports/moderation")
 		linksTo(report.Find(`[data-testid="moderator"]`), ana.ID, ana.Username, "the report's moderator")
