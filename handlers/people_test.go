@@ -21,7 +21,7 @@ import (
 func TestConsoleShowsPeopleByName(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
-		root, _ := app.Admin(t)
+		root, rootUser := app.Admin(t)
 		ana := app.User(t, "ana@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
 		carl := app.User(t, "carl@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
 		bob := app.User(t, "bob@example.com")
@@ -40,6 +40,7 @@ func TestConsoleShowsPeopleByName(t *testing.T) {
 		must(apptest.DoBody(t, app, "POST", "/api/v1/admin/blocks", anaSession, `{"kind":"ip","value":"203.0.113.0/24"}`), "block")
 		must(apptest.DoBody(t, app, "POST", "/api/v1/admin/notifications/broadcast", anaSession, `{"title":"T","message":"M","targets":["all"]}`), "broadcast")
 		app.TokenFor(t, ana.ID, auth.PermAdminRead)
+		must(apptest.DoBody(t, app, "POST", "/api/v1/admin/system/maintenance", root, `{"action":"cache_clear"}`), "maintenance")
 		app.FlushAudit(t)
 		ctx := context.Background()
 		if err := app.Store.Change(ctx, func(ctx context.Context) error { return app.Store.DeleteUserAccount(ctx, carl.ID) }); err != nil {
@@ -81,8 +82,27 @@ func TestConsoleShowsPeopleByName(t *testing.T) {
 		for _, page := range []string{"/admin/tokens", "/admin/blocks", "/admin/broadcasts"} {
 			linksTo(get(page).Find(`[data-testid="made-by"]`), ana.ID, ana.Username, page)
 		}
+		linksTo(get("/admin/system").Find(`[data-testid="made-by"]`), rootUser.ID, rootUser.Username, "the job's admin")
 
 		report := get("/admin/reports/moderation")
 		linksTo(report.Find(`[data-testid="moderator"]`), ana.ID, ana.Username, "the report's moderator")
 	})
+}
+
+// TestWebhooksNameTheirAuthor: the webhooks page says who registered
+// each endpoint, by name and linked.
+func TestWebhooksNameTheirAuthor(t *testing.T) {
+	recv := apptest.NewReceiver(t)
+	a := webhookApp(t, dbtest.Open(t, "sqlite"), recv)
+	admin, root := a.Admin(t)
+	registerWebhook(t, a, admin, recv.URL, "user.banned")
+	res := apptest.Do(t, a, "GET", "/admin/webhooks", http.Header{"Accept": {"text/html"}, "Cookie": admin["Cookie"]})
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if res.Code != 200 || err != nil {
+		t.Fatalf("%d %v", res.Code, err)
+	}
+	a0 := doc.Find(`[data-testid="made-by"] a[data-person]`)
+	if a0.AttrOr("href", "") != fmt.Sprintf("/admin/users/%d", root.ID) || a0.Text() != root.Username {
+		t.Errorf("the endpoint's author: %q linked to %q", a0.Text(), a0.AttrOr("href", ""))
+	}
 }
