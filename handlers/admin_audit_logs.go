@@ -21,6 +21,8 @@ import (
 type AuditStore interface {
 	ListAudit(ctx context.Context, f models.AuditFilter) ([]models.AuditEntry, int, error)
 	VerifyAudit(ctx context.Context) (models.AuditVerification, error)
+	UserFinder
+	PeopleFinder
 }
 
 // AuditLogs lists, exports and verifies the audit log (docs/api.md,
@@ -35,7 +37,7 @@ type AuditLogs struct {
 // List answers GET /api/v1/admin/audit-logs with filters adminId, action,
 // startDate, endDate, limit, offset; newest first.
 func (h AuditLogs) List(c echo.Context) error {
-	f, page, err := parseAuditQuery(c)
+	f, page, err := h.parseQuery(c)
 	if err != nil {
 		return err
 	}
@@ -48,14 +50,26 @@ func (h AuditLogs) List(c echo.Context) error {
 		out[i] = auditEntry(&rows[i])
 	}
 	res := api.Page(out, total, page)
-	list := views.AuditList{Entries: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true)}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, res)
+	}
+	people, err := lookUpPeople(c.Request().Context(), h.Store, auditPeople(out))
+	if err != nil {
+		return err
+	}
+	list := views.AuditList{Entries: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true), AdminID: idText(f.AdminID), People: people}
 	return respond(c, http.StatusOK, res, View{Partial: views.AuditTable(list), Page: views.AuditPage(list)})
 }
 
-func parseAuditQuery(c echo.Context) (models.AuditFilter, api.PageParams, error) {
+// parseQuery reads the list's and the export's filters; on the console
+// adminId may be a username or an email (personFilter).
+func (h AuditLogs) parseQuery(c echo.Context) (models.AuditFilter, api.PageParams, error) {
 	q := c.QueryParams()
 	page, issues := api.ParsePage(q)
-	admin, is := api.ParseID(q, "adminId")
+	admin, is, err := personFilter(c, q, "adminId", h.Store)
+	if err != nil {
+		return models.AuditFilter{}, page, err
+	}
 	issues = append(issues, is...)
 	from, is := api.ParseTime(q, "startDate", false)
 	issues = append(issues, is...)
@@ -84,7 +98,7 @@ func (h AuditLogs) Export(c echo.Context) error {
 	if format == "" {
 		format = "jsonl"
 	}
-	f, _, err := parseAuditQuery(c)
+	f, _, err := h.parseQuery(c)
 	if format != "jsonl" && format != "csv" {
 		err = api.Invalid(api.FieldIssue("format", "invalid_enum_value", "format must be jsonl or csv"))
 	}
@@ -108,6 +122,21 @@ func (h AuditLogs) Export(c echo.Context) error {
 	return streamCSV(c, h.Log, name, api.AuditCSVHeader, func(row func(...string) error) error {
 		return each(func(e *models.AuditEntry) error { return row(auditCSVRow(e)...) })
 	})
+}
+
+// auditPeople is the ids of the accounts entries name: who acted and
+// the users acted on.
+func auditPeople(entries []api.AuditEntry) []string {
+	var ids []string
+	for _, e := range entries {
+		if e.AdminID != nil {
+			ids = append(ids, *e.AdminID)
+		}
+		if e.TargetType == "user" {
+			ids = append(ids, e.TargetID)
+		}
+	}
+	return ids
 }
 
 func auditCSVRow(e *models.AuditEntry) []string {

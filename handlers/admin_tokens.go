@@ -17,6 +17,7 @@ import (
 // TokenStore is what the token list needs.
 type TokenStore interface {
 	ListAPITokens(ctx context.Context) ([]models.APIToken, error)
+	PeopleFinder
 }
 
 // Token lifetimes accepted by POST /api/v1/admin/tokens.
@@ -96,7 +97,18 @@ func (h Tokens) List(c echo.Context) error {
 			CreatedAt: api.Timestamp(t.CreatedAt), ExpiresAt: api.Timestamp(t.ExpiresAt),
 			RevokedAt: api.OptionalTimestamp(t.RevokedAt), LastUsedAt: api.OptionalTimestamp(t.LastUsedAt)}
 	}
-	l := views.TokenList{Tokens: out}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, api.OK(out))
+	}
+	ids := make([]string, len(out))
+	for i, t := range out {
+		ids[i] = t.UserID
+	}
+	people, err := lookUpPeople(c.Request().Context(), h.Store, ids)
+	if err != nil {
+		return err
+	}
+	l := views.TokenList{Tokens: out, People: people}
 	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.TokenTable(l), Page: views.TokensPage(l)})
 }
 

@@ -26,6 +26,7 @@ type V1UserStore interface {
 	CheckLock(ctx context.Context, typ, id string, userID int64) error
 	UserNotes(ctx context.Context, id int64) ([]models.ListedNote, error)
 	AddUserNote(ctx context.Context, id, author int64, kind, body string) (*models.UserNote, error)
+	PeopleFinder
 }
 
 // V1Users answers the versioned admin family's users routes
@@ -117,6 +118,15 @@ func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.Use
 	page.Notes = make([]api.V1Note, len(notes))
 	for i := range notes {
 		page.Notes[i] = v1Note(&notes[i].UserNote, notes[i].AuthorUsername)
+	}
+	ids := auditPeople(u.RecentAuditEntries)
+	for _, b := range u.Bans {
+		if b.CreatedBy != nil {
+			ids = append(ids, *b.CreatedBy)
+		}
+	}
+	if page.People, err = lookUpPeople(ctx, h.Store, ids); err != nil {
+		return page, err
 	}
 	if page.Reasons, err = h.Reasons.read(ctx); err != nil {
 		return page, err

@@ -28,6 +28,7 @@ type WebhookStore interface {
 	PingWebhook(ctx context.Context, id int64) (*models.WebhookDelivery, error)
 	RetryWebhookDelivery(ctx context.Context, id, deliveryID int64) (*models.WebhookDelivery, error)
 	WebhookDeliveries(ctx context.Context, id int64, limit, offset int) ([]models.WebhookDelivery, int, error)
+	PeopleFinder
 }
 
 // TargetChecker checks a webhook's target URL against the address policy.
@@ -121,7 +122,20 @@ func (h Webhooks) List(c echo.Context) error {
 	for i := range rows {
 		out[i] = apiWebhook(&rows[i])
 	}
-	l := views.WebhookList{Webhooks: out, Events: webhook.Events}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, api.OK(out))
+	}
+	ids := make([]string, 0, len(out))
+	for _, w := range out {
+		if w.CreatedBy != nil {
+			ids = append(ids, *w.CreatedBy)
+		}
+	}
+	people, err := lookUpPeople(c.Request().Context(), h.Store, ids)
+	if err != nil {
+		return err
+	}
+	l := views.WebhookList{Webhooks: out, Events: webhook.Events, People: people}
 	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.WebhookTable(l), Page: views.WebhooksPage(l)})
 }
 

@@ -19,6 +19,7 @@ import (
 // BlockStore is what the block list needs.
 type BlockStore interface {
 	Blocks(ctx context.Context, kind string, limit, offset int) ([]models.Block, int, error)
+	PeopleFinder
 }
 
 // Blocks answers the admin's block routes (docs/api.md, "Blocks"): the
@@ -54,7 +55,20 @@ func (h Blocks) List(c echo.Context) error {
 	res := api.Page(out, total, page)
 	query := consoleQuery(c, "", true)
 	query.Path = api.PathConsoleBlocks
-	l := views.BlockList{Blocks: out, Pagination: res.Meta.Pagination, Query: query}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, res)
+	}
+	ids := make([]string, 0, len(out))
+	for _, b := range out {
+		if b.CreatedBy != nil {
+			ids = append(ids, *b.CreatedBy)
+		}
+	}
+	people, err := lookUpPeople(c.Request().Context(), h.Store, ids)
+	if err != nil {
+		return err
+	}
+	l := views.BlockList{Blocks: out, Pagination: res.Meta.Pagination, Query: query, People: people}
 	return respond(c, http.StatusOK, res, View{Partial: views.BlockTable(l), Page: views.BlocksPage(l)})
 }
 

@@ -20,6 +20,7 @@ type BroadcastStore interface {
 	MissingUsers(ctx context.Context, ids []int64) ([]int64, error)
 	SendBroadcast(ctx context.Context, b *models.Broadcast, at *time.Time) error
 	Broadcasts(ctx context.Context, limit, offset int) ([]models.BroadcastRow, int, error)
+	PeopleFinder
 }
 
 // Broadcasts answers the admin's broadcast routes.
@@ -100,7 +101,20 @@ func (h Broadcasts) List(c echo.Context) error {
 		out[i] = v1Broadcast(&rows[i])
 	}
 	res := api.Page(out, total, page)
-	list := views.BroadcastList{Broadcasts: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true)}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, res)
+	}
+	ids := make([]string, 0, len(out))
+	for _, b := range out {
+		if b.CreatedBy != nil {
+			ids = append(ids, *b.CreatedBy)
+		}
+	}
+	people, err := lookUpPeople(c.Request().Context(), h.Store, ids)
+	if err != nil {
+		return err
+	}
+	list := views.BroadcastList{Broadcasts: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true), People: people}
 	return respond(c, http.StatusOK, res, View{Partial: views.BroadcastTable(list), Page: views.BroadcastsPage(list)})
 }
 

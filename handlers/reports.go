@@ -23,6 +23,7 @@ type ReportStore interface {
 	UserActivities(ctx context.Context, users []int64, start, end time.Time) (map[int64][]models.Activity, error)
 	ModerationReport(ctx context.Context, q models.ModerationQuery) (*models.ModerationSummary, error)
 	EachModerationAction(ctx context.Context, q models.ModerationQuery, fn func(*models.ModeratedPostRow) error) error
+	UserFinder
 }
 
 // Reports answers the admin reports, as JSON or as CSV streamed row by row.
@@ -37,7 +38,10 @@ type Reports struct {
 func (h Reports) UserActivity(c echo.Context) error {
 	q := consoleWindow(c, h.Now())
 	p, issues := api.ParseReport(q, h.Now().UTC())
-	user, more := api.ParseID(q, "userId")
+	user, more, err := personFilter(c, q, "userId", h.Store)
+	if err != nil {
+		return err
+	}
 	details, evenMore := api.ParseBool(q, "includeDetails")
 	if issues = append(append(issues, more...), evenMore...); len(issues) > 0 {
 		return api.Invalid(issues...)
@@ -66,7 +70,7 @@ func (h Reports) UserActivity(c echo.Context) error {
 		}
 	}
 	res := api.Page(out, totals.Users, p.Page)
-	view := views.ActivityReport{Report: out, Pagination: res.Meta.Pagination, Query: reportQuery(c, q)}
+	view := views.ActivityReport{Report: out, Pagination: res.Meta.Pagination, Query: reportQuery(c, q), UserID: idText(user)}
 	return respond(c, http.StatusOK, res, View{Partial: views.ActivityReportTable(view), Page: views.ActivityReportPage(view)})
 }
 
@@ -129,7 +133,10 @@ func (h Reports) activityCSV(c echo.Context, q models.ActivityQuery) error {
 func (h Reports) Moderation(c echo.Context) error {
 	q := consoleWindow(c, h.Now())
 	p, issues := api.ParseReport(q, h.Now().UTC())
-	admin, more := api.ParseID(q, "adminId")
+	admin, more, err := personFilter(c, q, "adminId", h.Store)
+	if err != nil {
+		return err
+	}
 	if issues = append(issues, more...); len(issues) > 0 {
 		return api.Invalid(issues...)
 	}
@@ -153,7 +160,7 @@ func (h Reports) Moderation(c echo.Context) error {
 	for i, t := range r.TopReported {
 		out.TopReportedPosts[i] = api.V1ReportedPost{ID: itoa(t.ID), Title: t.Title, ReportCount: t.Reports}
 	}
-	view := views.ModerationReport{Report: out, Query: reportQuery(c, q)}
+	view := views.ModerationReport{Report: out, Query: reportQuery(c, q), AdminID: idText(admin)}
 	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.ModerationReportBody(view), Page: views.ModerationReportPage(view)})
 }
 

@@ -21,6 +21,7 @@ type SystemStore interface {
 	QueueMaintenance(ctx context.Context, j *models.MaintenanceJob, keepSession string) error
 	MaintenanceJobByID(ctx context.Context, id string) (*models.MaintenanceJob, error)
 	MaintenanceJobs(ctx context.Context, limit, offset int) ([]models.MaintenanceJob, int, error)
+	PeopleFinder
 }
 
 // System answers the maintenance routes.
@@ -74,7 +75,14 @@ func (h System) Job(c echo.Context) error {
 		// The console's row stops asking; what the job made (a backup) can show.
 		c.Response().Header().Set("HX-Trigger", `{"plaza:job-finished":true}`)
 	}
-	return respond(c, http.StatusOK, api.OK(job), View{Partial: views.JobRow(job)})
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, api.OK(job))
+	}
+	people, err := lookUpPeople(c.Request().Context(), h.Store, jobPeople([]api.V1Job{job}))
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, api.OK(job), View{Partial: views.JobRow(job, people)})
 }
 
 // Jobs answers GET /api/v1/admin/system/jobs: the latest first.
@@ -92,8 +100,26 @@ func (h System) Jobs(c echo.Context) error {
 		out[i] = v1Job(&rows[i])
 	}
 	res := api.Page(out, total, page)
-	list := views.JobList{Jobs: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true)}
+	if wantsJSON(c) {
+		return c.JSON(http.StatusOK, res)
+	}
+	people, err := lookUpPeople(c.Request().Context(), h.Store, jobPeople(out))
+	if err != nil {
+		return err
+	}
+	list := views.JobList{Jobs: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true), People: people}
 	return respond(c, http.StatusOK, res, View{Partial: views.JobTable(list), Page: views.SystemPage(list)})
+}
+
+// jobPeople is the ids of the admins who queued jobs.
+func jobPeople(jobs []api.V1Job) []string {
+	ids := make([]string, 0, len(jobs))
+	for _, j := range jobs {
+		if j.QueuedBy != nil {
+			ids = append(ids, *j.QueuedBy)
+		}
+	}
+	return ids
 }
 
 func v1Job(j *models.MaintenanceJob) api.V1Job {

@@ -150,14 +150,6 @@ func noteKind(kind string) string {
 	return "note"
 }
 
-// noteAuthor names who wrote a note.
-func noteAuthor(n api.V1Note) string {
-	if n.Author == nil {
-		return "a deleted account"
-	}
-	return n.Author.Username
-}
-
 // periodLabel names a dashboard period.
 func periodLabel(p string) string {
 	switch p {

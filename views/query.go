@@ -22,6 +22,21 @@ type Query struct {
 // Get is the value of key in the query.
 func (q Query) Get(key string) string { return q.Values.Get(key) }
 
+// withID is the query with a person filter's name or email replaced by
+// the id it resolved to, for links to the API, which takes ids only.
+func (q Query) withID(key, id string) Query {
+	if id == "" || q.Get(key) == "" {
+		return q
+	}
+	v := url.Values{}
+	for k, vs := range q.Values {
+		v[k] = vs
+	}
+	v.Set(key, id)
+	q.Values = v
+	return q
+}
+
 // with is the URL with key set to value (removed when empty) and the
 // offset back at the first page.
 func (q Query) with(set map[string]string) string {

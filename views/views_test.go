@@ -348,7 +348,8 @@ func TestHealthCardsEscapes(t *testing.T) {
 }
 
 func TestErrorPage(t *testing.T) {
-	doc := render(t, views.ErrorPage(404, "Page not found", "There is nothing at /admin/nope."))
+	doc := render(t, views.ErrorPage(views.ErrorInfo{Status: 404, Title: "Page not found", Message: "There is nothing at /admin/nope.",
+		Back: "/admin", BackLabel: "Back to the dashboard"}))
 	testid(t, doc, "error-page")
 	if got := doc.Find("title").Text(); got != "404 Page not found · Plaza" {
 		t.Errorf("title: got %q", got)
@@ -387,7 +388,8 @@ func TestStylesheetCoversClasses(t *testing.T) {
 	docs := []*goquery.Document{
 		render(t, views.DashboardPage(views.Dashboard{Health: healthy, Period: "week"})),
 		render(t, views.HealthCards(api.Health{Status: "unhealthy", Database: "disconnected"})),
-		render(t, views.ErrorPage(500, "Server error", "Something broke.")),
+		render(t, views.ErrorPage(views.ErrorInfo{Status: 422, Title: "Invalid", Message: "Some filters could not be used:",
+			Issues: []api.ViewIssue{{Field: "adminId", Message: "No user named 'x'"}}, Back: "/admin/audit", BackLabel: "Back"})),
 	}
 	seen := map[string]bool{}
 	for _, doc := range docs {

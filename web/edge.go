@@ -16,7 +16,6 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/views"
 )
@@ -32,23 +31,14 @@ func (p *pipeline) edge(r Route) []echo.MiddlewareFunc {
 		mws = append(mws, middleware.BodyLimit(maxBody))
 	}
 	if !r.Quiet {
-		mws = append(mws, p.assets)
-	}
-	if (r.Family == api.FamilyConsole && !r.Quiet) || r.Compress {
-		mws = append(mws, consoleGzip())
+		// Quiet routes serve images and static files, which carry their
+		// own caching and encoding; everything else, pages and JSON alike,
+		// is compressed (web/compress.go).
+		mws = append(mws, p.assets, compress)
+	} else if r.Compress {
+		mws = append(mws, compress)
 	}
 	return mws
-}
-
-// consoleGzip compresses the console's pages and partials (a users page
-// of 58 KB goes over the wire in about a seventh of that); answers under
-// a kilobyte are sent as they are.
-// A stream of server-sent events is left alone: compressing would hold
-// its events back.
-func consoleGzip() echo.MiddlewareFunc {
-	return middleware.GzipWithConfig(middleware.GzipConfig{Level: 5, MinLength: 1024, Skipper: func(c echo.Context) bool {
-		return c.Request().Header.Get(echo.HeaderAccept) == "text/event-stream"
-	}})
 }
 
 // assets lets the pages a route may render (its own, or an error page)

@@ -156,9 +156,10 @@ func write(c echo.Context, e *api.Error, fam api.Family) error {
 	if e.Status == http.StatusUnauthorized {
 		return signInRedirect(c)
 	}
-	view := views.ErrorPage(e.Status, http.StatusText(e.Status), e.Message)
+	info := errorInfo(c, e)
+	view := views.ErrorPage(info)
 	if _, staff := views.ViewerFrom(c.Request().Context()); staff {
-		view = views.FramedError(e.Status, http.StatusText(e.Status), e.Message)
+		view = views.FramedError(info)
 	}
 	if format == api.FormatPartial {
 		view = views.ErrorAlert(api.NewErrorView(e))
@@ -166,6 +167,55 @@ func write(c echo.Context, e *api.Error, fam api.Family) error {
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(e.Status)
 	return view.Render(c.Request().Context(), c.Response())
+}
+
+// errorInfo is an error page in words: what went wrong, each field's
+// problem for invalid input, and the way back, which for a page's bad
+// query is the same page without it.
+func errorInfo(c echo.Context, e *api.Error) views.ErrorInfo {
+	req := c.Request()
+	v := api.NewErrorView(e)
+	info := views.ErrorInfo{Status: e.Status, Title: http.StatusText(e.Status), Message: v.Message, Issues: v.Issues,
+		Back: api.PathConsole, BackLabel: "Back to the dashboard"}
+	withoutQuery := func(label string) {
+		if req.Method == http.MethodGet && req.URL.Path != api.PathConsole && strings.HasPrefix(req.URL.Path, api.PathConsole+"/") {
+			info.Back, info.BackLabel = req.URL.Path, label
+		}
+	}
+	switch {
+	case e.Status == http.StatusUnprocessableEntity || e.Status == http.StatusBadRequest:
+		info.Title = "This page cannot show what the link asks for"
+		info.Message = "Some of its filters could not be used:"
+		if len(v.Issues) == 0 {
+			info.Message = v.Message + "."
+		}
+		withoutQuery("Open the page without these filters")
+	case e.Status == http.StatusForbidden:
+		info.Title = "You cannot open this"
+		info.Message = v.Message + "."
+		if e.RequiredPermission != "" {
+			info.Message = "It needs the " + e.RequiredPermission + " permission, which your role does not give."
+		}
+	case e.Status == http.StatusNotFound:
+		info.Title = "Page not found"
+		info.Message = "There is nothing at " + req.URL.Path + ": the link may be wrong, or what it showed was deleted."
+	case e.Status == http.StatusTooManyRequests:
+		info.Title = "Too many requests"
+		info.Message = v.Message + "."
+		info.Back, info.BackLabel = req.URL.RequestURI(), "Try again"
+	case e.Status == http.StatusServiceUnavailable:
+		info.Title = "Plaza is unavailable for a moment"
+		info.Message = "It cannot reach what it needs to answer (" + strings.TrimSuffix(v.Message, ".") + "). Try again in a few seconds."
+		info.Back, info.BackLabel = req.URL.RequestURI(), "Try again"
+	case e.Status >= 500:
+		info.Title = "Something went wrong on our side"
+		info.Message = "The error is logged with request id " + c.Response().Header().Get(echo.HeaderXRequestID) + "; nothing you did caused it."
+		info.Back, info.BackLabel = req.URL.RequestURI(), "Try again"
+	}
+	if info.Back != api.PathConsole && !strings.HasPrefix(info.Back, api.PathConsole) {
+		info.Back, info.BackLabel = api.PathConsole, "Back to the dashboard"
+	}
+	return info
 }
 
 // SudoHeader marks a refusal for want of a recent confirmation, whatever

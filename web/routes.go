@@ -56,8 +56,9 @@ type Route struct {
 	// Quiet marks a high-volume public route (images crawlers fetch by the
 	// thousand): its successes write no access-log line; metrics count them.
 	Quiet bool
-	// Compress gzips a quiet route's answers for clients that accept it
-	// (the console's avatars); the console's other routes always are.
+	// Compress compresses a quiet route's answers (brotli or gzip) for
+	// clients that accept it (the console's avatars); routes that are not
+	// quiet always are.
 	Compress bool
 	// Doc describes the route in the OpenAPI document (/api/openapi.json).
 	Doc Doc
