@@ -41,13 +41,13 @@ func (a *Actions) ChangePassword(ctx context.Context, who *auth.Principal, in Pa
 	if err := in.Throttle.Check(ctx, u.Email); err != nil {
 		return 0, err
 	}
-	if auth.CheckPassword(in.Current, *u.PasswordHash) != nil {
+	if a.Passwords.Check(ctx, in.Current, u.PasswordHash) != nil {
 		if err := in.Throttle.Take(ctx, u.Email, 1); err != nil {
 			return 0, err
 		}
 		return 0, ErrWrongPassword
 	}
-	hash, err := auth.HashPassword(in.New)
+	hash, err := a.Passwords.Hash(ctx, in.New)
 	if err != nil {
 		return 0, err
 	}

@@ -53,7 +53,7 @@ func (a *Actions) SetUpTwoFactor(ctx context.Context, who *auth.Principal, in Tw
 			return policy.ErrNeedsConfirmation
 		}
 		if u.PasswordHash != nil {
-			if err := checkPasswordCounted(ctx, u, in.Password, in.Tries); err != nil {
+			if err := a.checkPasswordCounted(ctx, u, in.Password, in.Tries); err != nil {
 				return err
 			}
 		}
@@ -129,7 +129,7 @@ func (a *Actions) DisableTwoFactor(ctx context.Context, who *auth.Principal, pas
 		if err != nil {
 			return err
 		}
-		if err := checkPasswordCounted(ctx, u, password, tries); err != nil {
+		if err := a.checkPasswordCounted(ctx, u, password, tries); err != nil {
 			return err
 		}
 		_, err = a.Store.DisableTwoFactor(ctx, u.ID)
@@ -151,7 +151,7 @@ func (a *Actions) box() auth.SecretBox { return auth.NewSecretBox(string(a.Secre
 
 // checkPasswordCounted checks u's password under the throttle: a wrong
 // one counts as a failed sign-in for u's email and is audited.
-func checkPasswordCounted(ctx context.Context, u *models.User, password string, tries Attempts) error {
+func (a *Actions) checkPasswordCounted(ctx context.Context, u *models.User, password string, tries Attempts) error {
 	if password == "" {
 		return errPasswordNeeded
 	}
@@ -161,7 +161,7 @@ func checkPasswordCounted(ctx context.Context, u *models.User, password string, 
 	if err := check(ctx, tries, u.Email); err != nil {
 		return err
 	}
-	err := auth.CheckPassword(password, *u.PasswordHash)
+	err := a.Passwords.Check(ctx, password, u.PasswordHash)
 	if errors.Is(err, auth.ErrBadPassword) {
 		audit.Keep(ctx, map[string]any{"failed": "password"})
 		return failed(ctx, tries, u.Email, errPasswordWrong)

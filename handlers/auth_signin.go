@@ -38,6 +38,7 @@ type Credentials interface {
 // as failed sign-ins and are audited, as is every recovery code used.
 type SignIn struct {
 	Users     Credentials
+	Passwords *auth.Passwords
 	Sessions  Sessions
 	Factor    SecondFactor
 	Providers func() []api.Provider
@@ -226,14 +227,18 @@ func (h SignIn) check(c echo.Context, req api.SignInRequest) (*models.User, erro
 		return nil, err
 	}
 	user, err := h.Users.UserByEmail(ctx, req.Email)
-	if err == nil && user.PasswordHash != nil && auth.CheckPassword(req.Password, *user.PasswordHash) == nil {
+	if err != nil && !errors.Is(err, models.ErrNotFound) {
+		return nil, err
+	}
+	var hash *string // none: compared with a dummy, so that an unknown email takes as long
+	if err == nil {
+		hash = user.PasswordHash
+	}
+	if h.Passwords.Check(ctx, req.Password, hash) == nil {
 		if user.Status != models.UserActive {
 			return nil, &api.Error{Status: http.StatusUnauthorized, Code: api.CodeUnauthorized, Message: "This account is " + user.Status + " and cannot sign in"}
 		}
 		return user, nil
-	}
-	if err != nil && !errors.Is(err, models.ErrNotFound) {
-		return nil, err
 	}
 	if err := m.Take(ctx, req.Email, 1); err != nil {
 		return nil, err

@@ -249,7 +249,7 @@ func (h TwoFactor) checkPassword(ctx context.Context, p *auth.Principal, passwor
 	if err != nil {
 		return err
 	}
-	if password != "" && u.PasswordHash != nil && auth.CheckPassword(password, *u.PasswordHash) == nil {
+	if password != "" && u.PasswordHash != nil && h.Actions.Passwords.Check(ctx, password, u.PasswordHash) == nil {
 		return nil
 	}
 	if err := m.Take(ctx, p.Email, 1); err != nil {

@@ -66,6 +66,9 @@ type Deps struct {
 	OAuthProviders []goth.Provider
 	// Quotes gives the og-image its quotes when none is asked for.
 	Quotes handlers.QuoteSource
+	// Passwords checks and hashes the passwords requests give;
+	// auth.SharedPasswords() when nil (tests inject their own to count).
+	Passwords *auth.Passwords
 	// ExtraRoutes join the route table: tests mount probes behind the
 	// real pipeline with them.
 	ExtraRoutes []Route
@@ -129,7 +132,10 @@ func newHandlers(d Deps) handlerSet {
 	providers := oauthProviderList(d.OAuthProviders, d.Config.PublicAppURL)
 	factor := handlers.SecondFactor{Store: d.Store, Box: auth.NewSecretBox(d.Config.JWTSecret), Now: d.Now}
 	acts := actions.New(d.Store, policyOf(d), []byte(d.Config.JWTSecret), blockCheck(d))
-	signIn := handlers.SignIn{Users: d.Store, Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
+	if d.Passwords != nil {
+		acts.Passwords = d.Passwords
+	}
+	signIn := handlers.SignIn{Users: d.Store, Passwords: acts.Passwords, Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
 	return handlerSet{
 		health:     health,
 		version:    handlers.Version{Version: d.Version, Err: d.VersionErr},
