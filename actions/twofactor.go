@@ -27,6 +27,26 @@ var (
 type Attempts interface {
 	Check(ctx context.Context, subject string) error
 	Take(ctx context.Context, subject string, n int64) error
+	// Refund gives back a try counted before its secret was checked,
+	// which turned out right.
+	Refund(ctx context.Context, subject string)
+}
+
+// attempt counts one try at a password for subject before argon2id runs,
+// so that tries sent together cannot all pass a window with one left,
+// and gives it back when check passes: only failures stay counted.
+func attempt(ctx context.Context, tries Attempts, subject string, check func() error) error {
+	if tries == nil {
+		return check()
+	}
+	if err := tries.Take(ctx, subject, 1); err != nil {
+		return err
+	}
+	err := check()
+	if err == nil {
+		tries.Refund(ctx, subject)
+	}
+	return err
 }
 
 // TwoFactorSetupInput starts an enrolment: the account's password, the
@@ -158,13 +178,10 @@ func (a *Actions) checkPasswordCounted(ctx context.Context, u *models.User, pass
 	if u.PasswordHash == nil {
 		return ErrNoPassword
 	}
-	if err := check(ctx, tries, u.Email); err != nil {
-		return err
-	}
-	err := a.Passwords.Check(ctx, password, u.PasswordHash)
+	err := attempt(ctx, tries, u.Email, func() error { return a.Passwords.Check(ctx, password, u.PasswordHash) })
 	if errors.Is(err, auth.ErrBadPassword) {
 		audit.Keep(ctx, map[string]any{"failed": "password"})
-		return failed(ctx, tries, u.Email, errPasswordWrong)
+		return errPasswordWrong
 	}
 	return err
 }

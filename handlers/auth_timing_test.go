@@ -17,7 +17,7 @@ import (
 // (counted through the app's Passwords, not timed).
 func TestSignInRunsArgon2ForEveryEmail(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
-		pw := auth.NewPasswords()
+		pw := auth.NewPasswords(auth.DefaultPasswordLimits())
 		app := apptest.New(t, db, func(d *web.Deps) { d.Passwords = pw })
 		app.UserWithPassword(t, "ada@example.com", "correct horse")
 		app.User(t, "oauth-only@example.com")

@@ -198,3 +198,14 @@ func (m meter) Check(ctx context.Context, subject string) error {
 func (m meter) Take(ctx context.Context, subject string, n int64) error {
 	return m.p.count(m.c, m.scope, m.p.buckets(m.scope, m.c, auth.PrincipalFrom(ctx), subject), n)
 }
+
+// Refund takes -1 from each bucket, straight from the limiter: the
+// response keeps the headers of the Take it undoes. Should the window
+// have turned over in between, the new one starts one try richer.
+func (m meter) Refund(ctx context.Context, subject string) {
+	for _, b := range m.p.buckets(m.scope, m.c, auth.PrincipalFrom(ctx), subject) {
+		if _, err := m.p.limiter.Take(ctx, b.name, b.rate, b.key, -1); err != nil && !errors.Is(err, ratelimit.ErrLimited) {
+			m.p.log.Error("rate limiter unavailable; a refund was lost", "scope", string(m.scope), "error", err)
+		}
+	}
+}
