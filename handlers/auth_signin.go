@@ -12,6 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/device"
 	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
@@ -39,6 +40,10 @@ type Credentials interface {
 type SignIn struct {
 	Users     Credentials
 	Passwords *auth.Passwords
+	// DeviceKey signs the device cookie sign-in leaves in the browser
+	// (device.Key): the failure throttle then counts that browser's
+	// failures apart from strangers'.
+	DeviceKey []byte
 	Sessions  Sessions
 	Factor    SecondFactor
 	Providers func() []api.Provider
@@ -259,7 +264,29 @@ func (h SignIn) start(c echo.Context, user *models.User, method string) error {
 	h.Sessions.Put(ctx, session.UserKey, user.ID)
 	PutSessionClient(ctx, h.Sessions, c)
 	h.Sessions.Put(ctx, session.ConfirmedKey, h.Now().Unix()) // signing in counts as a confirmation
-	return h.Users.RecordLogin(ctx, user.ID, method, c.RealIP(), c.Request().UserAgent())
+	if err := h.Users.RecordLogin(ctx, user.ID, method, c.RealIP(), c.Request().UserAgent()); err != nil {
+		return err
+	}
+	h.markDevice(c, user.Email)
+	return nil
+}
+
+// deviceCookieAge is how long a browser stays known for the email signed
+// in with it.
+const deviceCookieAge = 365 * 24 * time.Hour
+
+// markDevice leaves the device cookie for email in the browser, unless it
+// holds one for email already (the device keeps its id).
+func (h SignIn) markDevice(c echo.Context, email string) {
+	email = models.NormalizeEmail(email)
+	if ck, err := c.Cookie(device.CookieName); err == nil {
+		if _, ok := device.Trusted(h.DeviceKey, ck.Value, email); ok {
+			return
+		}
+	}
+	c.SetCookie(&http.Cookie{Name: device.CookieName, Value: device.NewCookie(h.DeviceKey, email), Path: "/",
+		MaxAge: int(deviceCookieAge.Seconds()), HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: strings.HasPrefix(h.PublicURL, "https://")})
 }
 
 func sessionUser(u *models.User, roles []string) api.SessionUser {

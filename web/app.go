@@ -26,6 +26,7 @@ import (
 	"github.com/plazahq/plaza/internal/avatar"
 	"github.com/plazahq/plaza/internal/blocks"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/device"
 	"github.com/plazahq/plaza/internal/flags"
 	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/metrics"
@@ -115,7 +116,7 @@ func newPipeline(d Deps) *pipeline {
 	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
 		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals,
 		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL), blocks: blockCheck(d),
-		policy: policyOf(d), static: newStaticFiles(d.Static)}
+		policy: policyOf(d), static: newStaticFiles(d.Static), deviceKey: device.Key(d.Config.SessionSecret)}
 }
 
 // policyOf is the instance's policy: the one rule book every door asks.
@@ -135,7 +136,7 @@ func newHandlers(d Deps) handlerSet {
 	if d.Passwords != nil {
 		acts.Passwords = d.Passwords
 	}
-	signIn := handlers.SignIn{Users: d.Store, Passwords: acts.Passwords, Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
+	signIn := handlers.SignIn{Users: d.Store, Passwords: acts.Passwords, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
 	return handlerSet{
 		health:     health,
 		version:    handlers.Version{Version: d.Version, Err: d.VersionErr},

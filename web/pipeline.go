@@ -47,6 +47,7 @@ type pipeline struct {
 	blocks     handlers.BlockCheck
 	policy     policy.Policy
 	static     *staticFiles // the versions pages link static files by
+	deviceKey  []byte       // signs device cookies (device.Key)
 }
 
 type authErrKey struct{}

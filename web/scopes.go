@@ -12,6 +12,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/device"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
 )
@@ -90,10 +91,7 @@ func (p *pipeline) buckets(s Scope, c echo.Context, pr *auth.Principal, subject 
 		general := p.buckets(ScopeGeneral, c, pr, subject)
 		return append([]bucket{{string(s), ratelimit.PerHour(l.Register), ip}}, general...)
 	case ScopeSignIn:
-		return []bucket{
-			{"signin_failures", ratelimit.Rate{Limit: int64(l.SignInByEmail), Period: SignInThrottle}, "email:" + models.NormalizeEmail(subject)},
-			{"signin_failures", ratelimit.Rate{Limit: int64(l.SignInByIP), Period: SignInThrottle}, ip},
-		}
+		return p.signInBuckets(c, models.NormalizeEmail(subject), ip)
 	}
 	if pr != nil {
 		return []bucket{{"general_user", ratelimit.PerHour(l.APIAuthed), caller}}
@@ -103,6 +101,29 @@ func (p *pipeline) buckets(s Scope, c echo.Context, pr *auth.Principal, subject 
 
 // SignInThrottle is the window of failed sign-ins.
 const SignInThrottle = 15 * time.Minute
+
+// signInBuckets count failed sign-ins (and confirmations, and password
+// changes) for email so that a stranger's guesses do not lock its owner
+// out. From a browser with the email's device cookie, failures count per
+// device; from any other, per email and address, and against a ceiling
+// per email that no one address reaches (SignInByEmailTotal), which keeps
+// many addresses from guessing without end. Failures from one address
+// count, whatever the email, too.
+func (p *pipeline) signInBuckets(c echo.Context, email, ip string) []bucket {
+	l := p.cfg.RateLimit
+	rate := func(n int) ratelimit.Rate { return ratelimit.Rate{Limit: int64(n), Period: SignInThrottle} }
+	byIP := bucket{"signin_failures", rate(l.SignInByIP), ip}
+	if ck, err := c.Cookie(device.CookieName); err == nil {
+		if id, ok := device.Trusted(p.deviceKey, ck.Value, email); ok {
+			return []bucket{{"signin_failures", rate(l.SignInByEmail), "device:" + id + ":" + email}, byIP}
+		}
+	}
+	return []bucket{
+		{"signin_failures", rate(l.SignInByEmail), "email_ip:" + email + ":" + ip},
+		{"signin_failures", rate(l.SignInByEmailTotal), "email:" + email},
+		byIP,
+	}
+}
 
 // refusal is the public message of a spent window.
 func refusal(s Scope, rate ratelimit.Rate) string {
