@@ -139,8 +139,9 @@ func refusal(s Scope, rate ratelimit.Rate) string {
 // count takes n hits from each bucket (n == 0 only looks) and is the one
 // place that writes X-RateLimit-* headers and refuses with 429: the headers
 // describe the tightest window counted (or the spent one a look found), and
-// a spent window refuses the request with Retry-After. A limiter outage
-// lets the request through.
+// a spent window refuses the request with Retry-After. A limiter error lets
+// the request through; Redis being down is none (the limiter then counts in
+// memory).
 func (p *pipeline) count(c echo.Context, s Scope, bs []bucket, n int64) error {
 	ctx := c.Request().Context()
 	var (
