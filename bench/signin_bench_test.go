@@ -52,7 +52,7 @@ func signInMemory(b *testing.B, limits auth.PasswordLimits, crowd int) {
 	app := apptest.New(b, dbtest.Open(b, "sqlite"), func(d *web.Deps) {
 		d.Passwords = pw
 		l := &d.Config.RateLimit
-		l.SignInByEmail, l.SignInByIP, l.APIAnonymous = 1<<30, 1<<30, 1<<30
+		l.SignInByEmail, l.SignInByEmailTotal, l.SignInByIP, l.APIAnonymous = 1<<30, 1<<30, 1<<30, 1<<30
 	})
 	app.UserWithPassword(b, "ada@example.com", "correct horse")
 	srv := httptest.NewServer(app)

@@ -39,9 +39,11 @@ type PasswordLimits struct {
 	Wait time.Duration
 }
 
-// maxPasswordSlots caps the slots on a large machine: 16 × 46 MiB is
-// 736 MiB of argon2id memory at most.
-const maxPasswordSlots = 16
+// maxPasswordSlots caps the slots on a large machine: 6 × 46 MiB is
+// 276 MiB of argon2id memory at once, which the garbage collector's
+// headroom (it frees the 46 MiB blocks only when it runs) about doubles;
+// docs/performance.md, "Sign-in under load", has the figures.
+const maxPasswordSlots = 6
 
 // DefaultPasswordLimits are twice GOMAXPROCS slots (at most
 // maxPasswordSlots: argon2id with one lane is CPU work, so more at once
