@@ -42,6 +42,7 @@ func TestRedisOutageFallsBackToMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	l.probeEvery = time.Hour // every hit during the outage after the first skips Redis
 	var logs syncBuffer
 	l.SetLogger(slog.New(slog.NewTextHandler(&logs, nil)))
 	ctx := context.Background()
@@ -70,6 +71,7 @@ func TestRedisOutageFallsBackToMemory(t *testing.T) {
 	}
 
 	proxy.Up()
+	l.probeEvery = 0 // the next hit tries Redis again
 	if _, err := l.Take(ctx, "signin", rate, "ada", 1); err != nil || l.Status() != StatusRedis {
 		t.Errorf("with Redis back: %v, status %q", err, l.Status())
 	}

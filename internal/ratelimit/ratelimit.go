@@ -64,6 +64,11 @@ type Limiter struct {
 	fallback *Limiter
 	down     atomic.Bool
 	log      atomic.Pointer[slog.Logger]
+	// During an outage one request in probeEvery tries Redis; the others
+	// go straight to the fallback instead of waiting on Redis's client
+	// to fail (its dial and retries).
+	probeEvery time.Duration
+	lastProbe  atomic.Int64 // Unix nanoseconds
 }
 
 // What Status answers: counting in Redis, in memory by configuration, or
@@ -91,7 +96,7 @@ func NewRedis(client *redis.Client, prefix string) (*Limiter, error) {
 		return nil, fmt.Errorf("redis rate-limit store: %w", err)
 	}
 	l := newLimiter(st)
-	l.fallback = NewMemory()
+	l.fallback, l.probeEvery = NewMemory(), time.Second
 	return l, nil
 }
 
@@ -123,10 +128,21 @@ func (l *Limiter) failed(ctx context.Context, err error) bool {
 	if l.fallback == nil || ctx.Err() != nil {
 		return false
 	}
+	l.lastProbe.Store(time.Now().UnixNano())
 	if l.down.CompareAndSwap(false, true) {
 		l.log.Load().Error("rate limiter: Redis unreachable; counting in this instance's memory until it answers", "error", err)
 	}
 	return true
+}
+
+// skip reports whether to go straight to the fallback: Redis is down and
+// someone tried it less than probeEvery ago (or is trying it now).
+func (l *Limiter) skip() bool {
+	if l.fallback == nil || !l.down.Load() {
+		return false
+	}
+	last, now := l.lastProbe.Load(), time.Now().UnixNano()
+	return now-last < int64(l.probeEvery) || !l.lastProbe.CompareAndSwap(last, now)
 }
 
 // answered notes that Redis answered, ending an outage.
@@ -151,6 +167,9 @@ func (l *Limiter) limiterFor(r Rate) *limiter.Limiter {
 // would pass the limit it returns a *LimitedError (the hits still count, so a
 // caller hammering a closed window does not reopen it).
 func (l *Limiter) Take(ctx context.Context, scope string, r Rate, key string, n int64) (Result, error) {
+	if l.skip() {
+		return l.fallback.Take(ctx, scope, r, key, n)
+	}
 	c, err := l.limiterFor(r).Increment(ctx, scope+":"+key, n)
 	if err != nil {
 		if l.failed(ctx, err) {
@@ -168,6 +187,9 @@ func (l *Limiter) Take(ctx context.Context, scope string, r Rate, key string, n 
 
 // Peek reports the window without counting a hit.
 func (l *Limiter) Peek(ctx context.Context, scope string, r Rate, key string) (Result, error) {
+	if l.skip() {
+		return l.fallback.Peek(ctx, scope, r, key)
+	}
 	c, err := l.limiterFor(r).Peek(ctx, scope+":"+key)
 	if err != nil {
 		if l.failed(ctx, err) {
