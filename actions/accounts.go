@@ -52,7 +52,7 @@ func (a *Actions) DeleteAccount(ctx context.Context, who *auth.Principal, in Del
 			if in.Password == "" {
 				return &InvalidError{Field: "password", Reason: "password is required to delete your own account"}
 			}
-			if err := checkOwnPassword(target, in.Password); err != nil {
+			if err := a.checkOwnPassword(ctx, target, in.Password); err != nil {
 				return err
 			}
 		}
@@ -71,14 +71,14 @@ func (a *Actions) DeleteAccount(ctx context.Context, who *auth.Principal, in Del
 
 // checkOwnPassword is the password a person confirms their own dangerous
 // action with.
-func checkOwnPassword(u *models.User, password string) error {
+func (a *Actions) checkOwnPassword(ctx context.Context, u *models.User, password string) error {
 	if password == "" {
 		return &InvalidError{Field: "password", Reason: "password is required"}
 	}
 	if u.PasswordHash == nil {
 		return ErrNoPassword
 	}
-	err := auth.CheckPassword(password, *u.PasswordHash)
+	err := a.Passwords.Check(ctx, password, u.PasswordHash)
 	if errors.Is(err, auth.ErrBadPassword) {
 		return ErrWrongPassword
 	}

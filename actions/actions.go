@@ -26,11 +26,13 @@ type Actions struct {
 	Secret []byte
 	// Blocks refuses registrations from blocked email domains.
 	Blocks EmailBlocker
+	// Passwords checks and hashes the passwords requests give.
+	Passwords *auth.Passwords
 }
 
 // New builds the actions over store with the instance's policy.
 func New(store *models.Store, pol policy.Policy, secret []byte, blocks EmailBlocker) *Actions {
-	return &Actions{Store: store, Policy: pol, Now: pol.Now, Secret: secret, Blocks: blocks}
+	return &Actions{Store: store, Policy: pol, Now: pol.Now, Secret: secret, Blocks: blocks, Passwords: auth.SharedPasswords()}
 }
 
 // Operator is the principal of whoever runs the plaza binary against the

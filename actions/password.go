@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"errors"
 
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
@@ -9,10 +10,7 @@ import (
 
 // Throttle counts wrong passwords by the account's email, as sign-in's
 // failure limit does, so that no route is a way round it.
-type Throttle interface {
-	Check(ctx context.Context, subject string) error
-	Take(ctx context.Context, subject string, n int64) error
-}
+type Throttle = Attempts
 
 // PasswordChange is a signed-in person's change of their own password.
 type PasswordChange struct {
@@ -38,16 +36,14 @@ func (a *Actions) ChangePassword(ctx context.Context, who *auth.Principal, in Pa
 	if u.PasswordHash == nil {
 		return 0, ErrNoPassword
 	}
-	if err := in.Throttle.Check(ctx, u.Email); err != nil {
-		return 0, err
-	}
-	if auth.CheckPassword(in.Current, *u.PasswordHash) != nil {
-		if err := in.Throttle.Take(ctx, u.Email, 1); err != nil {
-			return 0, err
-		}
+	err = attempt(ctx, in.Throttle, u.Email, func() error { return a.Passwords.Check(ctx, in.Current, u.PasswordHash) })
+	if errors.Is(err, auth.ErrBadPassword) {
 		return 0, ErrWrongPassword
 	}
-	hash, err := auth.HashPassword(in.New)
+	if err != nil {
+		return 0, err
+	}
+	hash, err := a.Passwords.Hash(ctx, in.New)
 	if err != nil {
 		return 0, err
 	}

@@ -29,7 +29,7 @@ func (a *Actions) Register(ctx context.Context, who *auth.Principal, reg models.
 	if blocked {
 		return nil, &InvalidError{Field: "email", Reason: "registrations with this email domain are not accepted"}
 	}
-	if reg.PasswordHash, err = auth.HashPassword(password); err != nil {
+	if reg.PasswordHash, err = a.Passwords.Hash(ctx, password); err != nil {
 		return nil, err
 	}
 	var u *models.User

@@ -27,6 +27,26 @@ var (
 type Attempts interface {
 	Check(ctx context.Context, subject string) error
 	Take(ctx context.Context, subject string, n int64) error
+	// Refund gives back a try counted before its secret was checked,
+	// which turned out right.
+	Refund(ctx context.Context, subject string)
+}
+
+// attempt counts one try at a password for subject before argon2id runs,
+// so that tries sent together cannot all pass a window with one left,
+// and gives it back when check passes: only failures stay counted.
+func attempt(ctx context.Context, tries Attempts, subject string, check func() error) error {
+	if tries == nil {
+		return check()
+	}
+	if err := tries.Take(ctx, subject, 1); err != nil {
+		return err
+	}
+	err := check()
+	if err == nil {
+		tries.Refund(ctx, subject)
+	}
+	return err
 }
 
 // TwoFactorSetupInput starts an enrolment: the account's password, the
@@ -53,7 +73,7 @@ func (a *Actions) SetUpTwoFactor(ctx context.Context, who *auth.Principal, in Tw
 			return policy.ErrNeedsConfirmation
 		}
 		if u.PasswordHash != nil {
-			if err := checkPasswordCounted(ctx, u, in.Password, in.Tries); err != nil {
+			if err := a.checkPasswordCounted(ctx, u, in.Password, in.Tries); err != nil {
 				return err
 			}
 		}
@@ -129,7 +149,7 @@ func (a *Actions) DisableTwoFactor(ctx context.Context, who *auth.Principal, pas
 		if err != nil {
 			return err
 		}
-		if err := checkPasswordCounted(ctx, u, password, tries); err != nil {
+		if err := a.checkPasswordCounted(ctx, u, password, tries); err != nil {
 			return err
 		}
 		_, err = a.Store.DisableTwoFactor(ctx, u.ID)
@@ -151,20 +171,17 @@ func (a *Actions) box() auth.SecretBox { return auth.NewSecretBox(string(a.Secre
 
 // checkPasswordCounted checks u's password under the throttle: a wrong
 // one counts as a failed sign-in for u's email and is audited.
-func checkPasswordCounted(ctx context.Context, u *models.User, password string, tries Attempts) error {
+func (a *Actions) checkPasswordCounted(ctx context.Context, u *models.User, password string, tries Attempts) error {
 	if password == "" {
 		return errPasswordNeeded
 	}
 	if u.PasswordHash == nil {
 		return ErrNoPassword
 	}
-	if err := check(ctx, tries, u.Email); err != nil {
-		return err
-	}
-	err := auth.CheckPassword(password, *u.PasswordHash)
+	err := attempt(ctx, tries, u.Email, func() error { return a.Passwords.Check(ctx, password, u.PasswordHash) })
 	if errors.Is(err, auth.ErrBadPassword) {
 		audit.Keep(ctx, map[string]any{"failed": "password"})
-		return failed(ctx, tries, u.Email, errPasswordWrong)
+		return errPasswordWrong
 	}
 	return err
 }

@@ -7,6 +7,10 @@ type Health struct {
 	Version   string `json:"version"`
 	Database  string `json:"database" enum:"connected,disconnected"`
 	Uptime    string `json:"uptime" pattern:"^[0-9]+h [0-9]+m [0-9]+s$" description:"Hours, minutes and seconds, e.g. 3h 2m 1s."`
+	// RateLimiter is where rate limits are counted: shared in Redis, in
+	// this instance's memory (no REDIS_URL), or in memory because Redis
+	// does not answer (every instance then counts on its own).
+	RateLimiter string `json:"rateLimiter" enum:"redis,memory,memory-fallback" description:"Where rate limits are counted now: redis (shared by every instance), memory (this instance; no REDIS_URL), or memory-fallback (this instance, because Redis does not answer; the service stays healthy)."`
 }
 
 // Health statuses and database states.

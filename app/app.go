@@ -229,6 +229,7 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 	if err != nil {
 		return web.Deps{}, err
 	}
+	limiter.SetLogger(rt.Log)
 	dbURL, err := config.ParseDatabaseURL(rt.Config.DatabaseURL)
 	if err != nil {
 		return web.Deps{}, err

@@ -2,11 +2,12 @@ package handlers
 
 import (
 	"context"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/session"
 )
 
@@ -37,23 +38,11 @@ func PutSessionClient(ctx context.Context, s Sessions, c echo.Context) {
 	s.Put(ctx, session.AgentKey, ua)
 }
 
-// safeCallback returns target when it points at this site (a path, or an
-// absolute URL with PUBLIC_APP_URL's origin), else fallback: sign-in never
-// redirects off-site.
+// safeCallback returns target when auth.SameSiteTarget accepts it, else
+// fallback: sign-in never redirects off-site.
 func safeCallback(target, publicURL, fallback string) string {
-	if target == "" {
-		return fallback
+	if u, ok := auth.SameSiteTarget(target, publicURL); ok {
+		return u
 	}
-	if strings.HasPrefix(target, "/") {
-		if strings.HasPrefix(target, "//") || strings.HasPrefix(target, "/\\") {
-			return fallback
-		}
-		return target
-	}
-	u, err := url.Parse(target)
-	base, berr := url.Parse(publicURL)
-	if err != nil || berr != nil || u.Scheme != base.Scheme || u.Host != base.Host {
-		return fallback
-	}
-	return u.RequestURI()
+	return fallback
 }

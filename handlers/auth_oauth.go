@@ -157,7 +157,7 @@ func (h OAuth) Callback(c echo.Context) error {
 	if enrolled { // the provider stands in for the password; the code is still asked for
 		return h.SignIn.askCode(c, user, pending.Callback, "")
 	}
-	if err := h.SignIn.start(c, user.ID, id); err != nil {
+	if err := h.SignIn.start(c, user, id); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, safeCallback(pending.Callback, h.SignIn.PublicURL, api.PathConsole))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/device"
 	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
@@ -38,6 +39,11 @@ type Credentials interface {
 // as failed sign-ins and are audited, as is every recovery code used.
 type SignIn struct {
 	Users     Credentials
+	Passwords *auth.Passwords
+	// DeviceKey signs the device cookie sign-in leaves in the browser
+	// (device.Key): the failure throttle then counts that browser's
+	// failures apart from strangers'.
+	DeviceKey []byte
 	Sessions  Sessions
 	Factor    SecondFactor
 	Providers func() []api.Provider
@@ -85,7 +91,7 @@ func (h SignIn) Handle(c echo.Context) error {
 			return err
 		}
 	}
-	if err := h.start(c, user.ID, "credentials"); err != nil {
+	if err := h.start(c, user, "credentials"); err != nil {
 		return err
 	}
 	if !wantsJSON(c) {
@@ -143,7 +149,7 @@ func (h SignIn) codeStep(c echo.Context, callback, code string) error {
 	}
 	h.Sessions.Remove(ctx, session.PendingKey)
 	h.Sessions.Remove(ctx, session.PendingAtKey)
-	if err := h.start(c, user.ID, "credentials"); err != nil {
+	if err := h.start(c, user, "credentials"); err != nil {
 		return err
 	}
 	return redirectTo(c, safeCallback(callback, h.PublicURL, api.PathConsole))
@@ -157,19 +163,17 @@ func (h SignIn) secondFactor(c echo.Context, user *models.User, totp, recovery s
 	if err != nil {
 		return err
 	}
-	if err := m.Check(ctx, user.Email); err != nil {
+	var method string
+	err = attempt(ctx, m, user.Email, func() (err error) {
+		method, err = h.Factor.Verify(ctx, user.ID, totp, recovery)
 		return err
-	}
-	method, err := h.Factor.Verify(ctx, user.ID, totp, recovery)
+	})
 	if errors.Is(err, errTOTPInvalid) {
 		failed := "totp"
 		if totp == "" {
 			failed = "recovery_code"
 		}
 		auditActor(ctx, user, map[string]any{"failed": failed})
-		if err := m.Take(ctx, user.Email, 1); err != nil {
-			return err
-		}
 		return err
 	}
 	if err != nil {
@@ -214,44 +218,75 @@ func decodeSignIn(c echo.Context) (req api.SignInRequest, code string, err error
 
 var errBadCredentials = &api.Error{Status: http.StatusUnauthorized, Code: api.CodeUnauthorized, Message: "Invalid email or password"}
 
-// check verifies the credentials under the failure throttle: a spent
-// window refuses before the password is checked, and every failure counts.
+// check verifies the credentials under the failure throttle: the try
+// counts before argon2id runs (a spent window refuses without hashing),
+// and only a failure stays counted.
 func (h SignIn) check(c echo.Context, req api.SignInRequest) (*models.User, error) {
 	ctx := c.Request().Context()
 	m, err := meterFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.Check(ctx, req.Email); err != nil {
-		return nil, err
-	}
-	user, err := h.Users.UserByEmail(ctx, req.Email)
-	if err == nil && user.PasswordHash != nil && auth.CheckPassword(req.Password, *user.PasswordHash) == nil {
-		if user.Status != models.UserActive {
-			return nil, &api.Error{Status: http.StatusUnauthorized, Code: api.CodeUnauthorized, Message: "This account is " + user.Status + " and cannot sign in"}
+	var user *models.User
+	err = attempt(ctx, m, req.Email, func() error {
+		u, err := h.Users.UserByEmail(ctx, req.Email)
+		if err != nil && !errors.Is(err, models.ErrNotFound) {
+			return err
 		}
-		return user, nil
-	}
-	if err != nil && !errors.Is(err, models.ErrNotFound) {
+		var hash *string // none: compared with a dummy, so that an unknown email takes as long
+		if err == nil {
+			hash = u.PasswordHash
+		}
+		if err := h.Passwords.Check(ctx, req.Password, hash); err != nil {
+			return err
+		}
+		user = u
+		return nil
+	})
+	switch {
+	case errors.Is(err, auth.ErrBadPassword):
+		return nil, errBadCredentials
+	case err != nil:
 		return nil, err
+	case user.Status != models.UserActive:
+		return nil, &api.Error{Status: http.StatusUnauthorized, Code: api.CodeUnauthorized, Message: "This account is " + user.Status + " and cannot sign in"}
 	}
-	if err := m.Take(ctx, req.Email, 1); err != nil {
-		return nil, err
-	}
-	return nil, errBadCredentials
+	return user, nil
 }
 
 // start opens a session for the user under a new token (no fixation) and
 // records the login.
-func (h SignIn) start(c echo.Context, userID int64, method string) error {
+func (h SignIn) start(c echo.Context, user *models.User, method string) error {
 	ctx := c.Request().Context()
 	if err := h.Sessions.RenewToken(ctx); err != nil {
 		return err
 	}
-	h.Sessions.Put(ctx, session.UserKey, userID)
+	h.Sessions.Put(ctx, session.UserKey, user.ID)
 	PutSessionClient(ctx, h.Sessions, c)
 	h.Sessions.Put(ctx, session.ConfirmedKey, h.Now().Unix()) // signing in counts as a confirmation
-	return h.Users.RecordLogin(ctx, userID, method, c.RealIP(), c.Request().UserAgent())
+	if err := h.Users.RecordLogin(ctx, user.ID, method, c.RealIP(), c.Request().UserAgent()); err != nil {
+		return err
+	}
+	h.markDevice(c, user.Email)
+	return nil
+}
+
+// deviceCookieAge is how long a browser stays known for the email signed
+// in with it.
+const deviceCookieAge = 365 * 24 * time.Hour
+
+// markDevice leaves the device cookie for email in the browser, unless it
+// holds one for email already (the device keeps its id).
+func (h SignIn) markDevice(c echo.Context, email string) {
+	email = models.NormalizeEmail(email)
+	if ck, err := c.Cookie(device.CookieName); err == nil {
+		if _, ok := device.Trusted(h.DeviceKey, ck.Value, email); ok {
+			return
+		}
+	}
+	c.SetCookie(&http.Cookie{Name: device.CookieName, Value: device.NewCookie(h.DeviceKey, email), Path: "/",
+		MaxAge: int(deviceCookieAge.Seconds()), HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: strings.HasPrefix(h.PublicURL, "https://")})
 }
 
 func sessionUser(u *models.User, roles []string) api.SessionUser {

@@ -47,10 +47,17 @@ func TestSignInJSON(t *testing.T) {
 		if got.User.Email != "ada@example.com" || got.User.Role != "admin" || got.Expires == "" {
 			t.Errorf("body %s", res.Body)
 		}
-		setCookie := res.Header().Get("Set-Cookie")
-		for _, want := range []string{"plaza_session=", "HttpOnly", "SameSite=Lax", "Path=/"} {
-			if !strings.Contains(setCookie, want) {
-				t.Errorf("Set-Cookie %q lacks %s", setCookie, want)
+		for _, name := range []string{"plaza_session=", "plaza_device="} {
+			var setCookie string
+			for _, v := range res.Header().Values("Set-Cookie") {
+				if strings.HasPrefix(v, name) {
+					setCookie = v
+				}
+			}
+			for _, want := range []string{name, "HttpOnly", "SameSite=Lax", "Path=/"} {
+				if !strings.Contains(setCookie, want) {
+					t.Errorf("Set-Cookie %q lacks %s", setCookie, want)
+				}
 			}
 		}
 		token := sessionCookie(t, res.Result())

@@ -242,17 +242,17 @@ func (h TwoFactor) checkPassword(ctx context.Context, p *auth.Principal, passwor
 	if err != nil {
 		return err
 	}
-	if err := m.Check(ctx, p.Email); err != nil {
-		return err
-	}
-	u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
-	if err != nil {
-		return err
-	}
-	if password != "" && u.PasswordHash != nil && auth.CheckPassword(password, *u.PasswordHash) == nil {
-		return nil
-	}
-	if err := m.Take(ctx, p.Email, 1); err != nil {
+	err = attempt(ctx, m, p.Email, func() error {
+		u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
+		if err != nil {
+			return err
+		}
+		if password == "" {
+			return auth.ErrBadPassword
+		}
+		return h.Actions.Passwords.Check(ctx, password, u.PasswordHash)
+	})
+	if !errors.Is(err, auth.ErrBadPassword) {
 		return err
 	}
 	keepAudit(ctx, map[string]any{"failed": "password"})
@@ -291,14 +291,11 @@ func (h TwoFactor) checkCode(ctx context.Context, p *auth.Principal, code string
 	if err != nil {
 		return err
 	}
-	if err := m.Check(ctx, p.Email); err != nil {
+	err = attempt(ctx, m, p.Email, func() error {
+		_, err := h.Factor.Verify(ctx, p.UserID, code, "")
 		return err
-	}
-	_, err = h.Factor.Verify(ctx, p.UserID, code, "")
+	})
 	if errors.Is(err, models.ErrNotFound) || errors.Is(err, errTOTPInvalid) {
-		if err := m.Take(ctx, p.Email, 1); err != nil {
-			return err
-		}
 		keepAudit(ctx, map[string]any{"failed": "totp"})
 		return api.Invalid(api.FieldIssue("totp", "invalid_string", "That code is wrong or was already used"))
 	}

@@ -24,7 +24,9 @@ const healthTimeout = 2 * time.Second
 // answers within 2 s, else 503 with status unhealthy. The console's status
 // cards show the same result.
 type Health struct {
-	DB      Pinger
+	DB Pinger
+	// Limiter says where rate limits are counted (ratelimit.Limiter).
+	Limiter interface{ Status() string }
 	Version string
 	Started time.Time
 	Now     func() time.Time
@@ -52,6 +54,9 @@ func (h Health) Check(ctx context.Context) api.Health {
 		Version:   h.Version,
 		Database:  api.DatabaseConnected,
 		Uptime:    FormatUptime(now.Sub(h.Started)),
+	}
+	if h.Limiter != nil {
+		res.RateLimiter = h.Limiter.Status()
 	}
 	if err := h.DB.Ping(ctx); err != nil {
 		res.Status, res.Database = api.StatusUnhealthy, api.DatabaseUnreachable

@@ -16,6 +16,24 @@ type Meter interface {
 	Check(ctx context.Context, subject string) error
 	// Take counts n against the scope's windows and refuses past the limit.
 	Take(ctx context.Context, subject string, n int64) error
+	// Refund gives back one hit Take counted: an attempt counted before
+	// its secret was checked, which turned out right.
+	Refund(ctx context.Context, subject string)
+}
+
+// attempt counts one try at a secret (a password, a code) for subject
+// before check runs, so that tries sent together cannot all pass a window
+// with one left, and gives it back when check passes: only failures stay
+// counted. A spent window refuses before check runs.
+func attempt(ctx context.Context, m Meter, subject string, check func() error) error {
+	if err := m.Take(ctx, subject, 1); err != nil {
+		return err
+	}
+	err := check()
+	if err == nil {
+		m.Refund(ctx, subject)
+	}
+	return err
 }
 
 type meterKey struct{}

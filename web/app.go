@@ -27,6 +27,7 @@ import (
 	"github.com/plazahq/plaza/internal/avatar"
 	"github.com/plazahq/plaza/internal/blocks"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/device"
 	"github.com/plazahq/plaza/internal/flags"
 	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/metrics"
@@ -73,6 +74,9 @@ type Deps struct {
 	OAuthProviders []goth.Provider
 	// Quotes gives the og-image its quotes when none is asked for.
 	Quotes handlers.QuoteSource
+	// Passwords checks and hashes the passwords requests give;
+	// auth.SharedPasswords() when nil (tests inject their own to count).
+	Passwords *auth.Passwords
 	// ExtraRoutes join the route table: tests mount probes behind the
 	// real pipeline with them.
 	ExtraRoutes []Route
@@ -119,7 +123,7 @@ func newPipeline(d Deps) *pipeline {
 	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
 		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals,
 		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL), blocks: blockCheck(d),
-		policy: policyOf(d), static: newStaticFiles(d.Static), queue: d.Store}
+		policy: policyOf(d), static: newStaticFiles(d.Static), queue: d.Store, deviceKey: device.Key(d.Config.SessionSecret)}
 }
 
 // policyOf is the instance's policy: the one rule book every door asks.
@@ -132,11 +136,14 @@ func blockCheck(d Deps) handlers.BlockCheck {
 }
 
 func newHandlers(d Deps) handlerSet {
-	health := handlers.Health{DB: d.Store, Version: d.Version, Started: d.Started, Now: d.Now}
+	health := handlers.Health{DB: d.Store, Limiter: d.Limiter, Version: d.Version, Started: d.Started, Now: d.Now}
 	providers := oauthProviderList(d.OAuthProviders, d.Config.PublicAppURL)
 	factor := handlers.SecondFactor{Store: d.Store, Box: auth.NewSecretBox(d.Config.JWTSecret), Now: d.Now}
 	acts := actions.New(d.Store, policyOf(d), []byte(d.Config.JWTSecret), blockCheck(d))
-	signIn := handlers.SignIn{Users: d.Store, Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
+	if d.Passwords != nil {
+		acts.Passwords = d.Passwords
+	}
+	signIn := handlers.SignIn{Users: d.Store, Passwords: acts.Passwords, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
 	return handlerSet{
 		health:     health,
 		version:    handlers.Version{Version: d.Version, Err: d.VersionErr},

@@ -117,6 +117,8 @@ func classifyRefusal(err error) *api.Error {
 		return forbidden("The password is not correct", "")
 	case errors.Is(err, actions.ErrNoPassword):
 		return forbidden("This account has no password to confirm with (it signs in through a provider)", "")
+	case errors.Is(err, auth.ErrBusy):
+		return &api.Error{Status: http.StatusServiceUnavailable, Code: api.CodeServerError, Message: passwordsBusy, RetryAfter: 1, Cause: err}
 	case errors.Is(err, actions.ErrLastSuperAdmin):
 		return forbidden("The last active super admin cannot be deleted", "")
 	case errors.Is(err, actions.ErrTwoFactorOn):
@@ -131,6 +133,10 @@ func classifyRefusal(err error) *api.Error {
 	}
 	return nil
 }
+
+// passwordsBusy answers a password that could not be checked or hashed
+// now: every argon2id slot is taken and its queue is full.
+const passwordsBusy = "The server is busy checking passwords; try again in a moment"
 
 // write renders e for the route's family in the format the request wants
 // (api.FormatOf): console pages and htmx requests get HTML, everyone else

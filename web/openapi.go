@@ -269,6 +269,9 @@ func errorResponses(r Route, hasParams bool) []openapi.Response {
 	if r.Scope != ScopeExempt || r.Meter != "" {
 		errs[http.StatusTooManyRequests] = "The rate limit is spent; Retry-After says when to come back."
 	}
+	if r.checksPasswords() {
+		errs[http.StatusServiceUnavailable] = "Too many passwords are being checked at once (each takes 46 MiB); Retry-After says when to try again."
+	}
 	for s, why := range r.Doc.Errors {
 		errs[s] = why
 	}

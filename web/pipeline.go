@@ -48,6 +48,7 @@ type pipeline struct {
 	policy     policy.Policy
 	static     *staticFiles // the versions pages link static files by
 	queue      handlers.QueueCounter
+	deviceKey  []byte // signs device cookies (device.Key)
 }
 
 type authErrKey struct{}

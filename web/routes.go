@@ -118,6 +118,14 @@ func (r Route) admin() bool {
 	return r.Family == api.FamilyV1 || r.Family == api.FamilyAdmin || r.Family == api.FamilyConsole
 }
 
+// checksPasswords reports whether the route's handler runs argon2id on a
+// password the caller gives, so that it may answer 503 when too many
+// run at once (auth.ErrBusy): the routes counted by sign-in's failure
+// throttle, registration and deleting one's own account.
+func (r Route) checksPasswords() bool {
+	return r.Meter == ScopeSignIn || r.Action == policy.Register || r.Action == policy.DeleteAccount
+}
+
 // blockUnsafeRoutes makes every unsafe route outside the admin families
 // blockable unless it is BlockExempt: a route that changes something is
 // refused from a blocked address without having to remember to say so.

@@ -12,6 +12,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/device"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
 )
@@ -90,10 +91,7 @@ func (p *pipeline) buckets(s Scope, c echo.Context, pr *auth.Principal, subject 
 		general := p.buckets(ScopeGeneral, c, pr, subject)
 		return append([]bucket{{string(s), ratelimit.PerHour(l.Register), ip}}, general...)
 	case ScopeSignIn:
-		return []bucket{
-			{"signin_failures", ratelimit.Rate{Limit: int64(l.SignInByEmail), Period: SignInThrottle}, "email:" + models.NormalizeEmail(subject)},
-			{"signin_failures", ratelimit.Rate{Limit: int64(l.SignInByIP), Period: SignInThrottle}, ip},
-		}
+		return p.signInBuckets(c, models.NormalizeEmail(subject), ip)
 	}
 	if pr != nil {
 		return []bucket{{"general_user", ratelimit.PerHour(l.APIAuthed), caller}}
@@ -103,6 +101,29 @@ func (p *pipeline) buckets(s Scope, c echo.Context, pr *auth.Principal, subject 
 
 // SignInThrottle is the window of failed sign-ins.
 const SignInThrottle = 15 * time.Minute
+
+// signInBuckets count failed sign-ins (and confirmations, and password
+// changes) for email so that a stranger's guesses do not lock its owner
+// out. From a browser with the email's device cookie, failures count per
+// device; from any other, per email and address, and against a ceiling
+// per email that no one address reaches (SignInByEmailTotal), which keeps
+// many addresses from guessing without end. Failures from one address
+// count, whatever the email, too.
+func (p *pipeline) signInBuckets(c echo.Context, email, ip string) []bucket {
+	l := p.cfg.RateLimit
+	rate := func(n int) ratelimit.Rate { return ratelimit.Rate{Limit: int64(n), Period: SignInThrottle} }
+	byIP := bucket{"signin_failures", rate(l.SignInByIP), ip}
+	if ck, err := c.Cookie(device.CookieName); err == nil {
+		if id, ok := device.Trusted(p.deviceKey, ck.Value, email); ok {
+			return []bucket{{"signin_failures", rate(l.SignInByEmail), "device:" + id + ":" + email}, byIP}
+		}
+	}
+	return []bucket{
+		{"signin_failures", rate(l.SignInByEmail), "email_ip:" + email + ":" + ip},
+		{"signin_failures", rate(l.SignInByEmailTotal), "email:" + email},
+		byIP,
+	}
+}
 
 // refusal is the public message of a spent window.
 func refusal(s Scope, rate ratelimit.Rate) string {
@@ -118,8 +139,9 @@ func refusal(s Scope, rate ratelimit.Rate) string {
 // count takes n hits from each bucket (n == 0 only looks) and is the one
 // place that writes X-RateLimit-* headers and refuses with 429: the headers
 // describe the tightest window counted (or the spent one a look found), and
-// a spent window refuses the request with Retry-After. A limiter outage
-// lets the request through.
+// a spent window refuses the request with Retry-After. A limiter error lets
+// the request through; Redis being down is none (the limiter then counts in
+// memory).
 func (p *pipeline) count(c echo.Context, s Scope, bs []bucket, n int64) error {
 	ctx := c.Request().Context()
 	var (
@@ -197,4 +219,15 @@ func (m meter) Check(ctx context.Context, subject string) error {
 
 func (m meter) Take(ctx context.Context, subject string, n int64) error {
 	return m.p.count(m.c, m.scope, m.p.buckets(m.scope, m.c, auth.PrincipalFrom(ctx), subject), n)
+}
+
+// Refund takes -1 from each bucket, straight from the limiter: the
+// response keeps the headers of the Take it undoes. Should the window
+// have turned over in between, the new one starts one try richer.
+func (m meter) Refund(ctx context.Context, subject string) {
+	for _, b := range m.p.buckets(m.scope, m.c, auth.PrincipalFrom(ctx), subject) {
+		if _, err := m.p.limiter.Take(ctx, b.name, b.rate, b.key, -1); err != nil && !errors.Is(err, ratelimit.ErrLimited) {
+			m.p.log.Error("rate limiter unavailable; a refund was lost", "scope", string(m.scope), "error", err)
+		}
+	}
 }

@@ -82,8 +82,9 @@ func HashPassword(password string) (string, error) {
 	return argon2id.CreateHash(password, passwordParams)
 }
 
-// CheckPassword compares a password with a hash in constant time.
-func CheckPassword(password, hash string) error {
+// checkPassword compares a password with a hash in constant time; callers
+// go through Passwords.Check.
+func checkPassword(password, hash string) error {
 	ok, err := argon2id.ComparePasswordAndHash(password, hash)
 	if err != nil {
 		return fmt.Errorf("check password: %w", err)

@@ -14,10 +14,10 @@ func TestHashAndCheckPassword(t *testing.T) {
 	if !strings.HasPrefix(hash, "$argon2id$") {
 		t.Errorf("hash %q is not an argon2id PHC string", hash)
 	}
-	if err := CheckPassword("correct horse", hash); err != nil {
+	if err := checkPassword("correct horse", hash); err != nil {
 		t.Errorf("right password: %v", err)
 	}
-	if err := CheckPassword("wrong horse", hash); !errors.Is(err, ErrBadPassword) {
+	if err := checkPassword("wrong horse", hash); !errors.Is(err, ErrBadPassword) {
 		t.Errorf("wrong password: got %v, want ErrBadPassword", err)
 	}
 }

@@ -125,6 +125,10 @@ type RateLimit struct {
 	Avatar        int `env:"AVATAR_PER_MINUTE" envDefault:"600"`
 	SignInByEmail int `env:"SIGNIN_PER_EMAIL" envDefault:"10"`
 	SignInByIP    int `env:"SIGNIN_PER_IP" envDefault:"50"`
+	// SignInByEmailTotal caps failures for one email from browsers without
+	// its device cookie, whatever their addresses (SignInByEmail counts
+	// per address, and per device cookie).
+	SignInByEmailTotal int `env:"SIGNIN_PER_EMAIL_TOTAL" envDefault:"100"`
 	// Register counts POST /api/users (registrations) per IP per hour.
 	Register int `env:"REGISTER" envDefault:"10"`
 }

@@ -480,7 +480,7 @@
     if (e.detail.target && e.detail.target.querySelector && e.detail.target.querySelector('[data-rows]')) {
       const cur = selected();
       const active = document.activeElement;
-      kept = { id: rowID(cur), focused: !active || active === document.body || (cur && cur.contains(active)) };
+      kept = { id: rowID(cur), index: rows().indexOf(cur), focused: !active || active === document.body || (cur && cur.contains(active)) };
     }
   });
 
@@ -501,7 +501,9 @@
         return;
       }
     }
-    if (kept && !selected()) select(byID(list, kept.id), kept.focused);
+    // The selected row may have gone (another moderator decided on it):
+    // the one now in its place is selected instead.
+    if (kept && kept.index >= 0 && !selected()) select(byID(list, kept.id) || list[Math.min(kept.index, list.length - 1)], kept.focused);
     kept = null;
   });
 
