@@ -202,6 +202,17 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		}()
 		return sampleRequest{api.PathConsoleModerationEvents, e.app.SessionFor(t, mod.ID), "", 200}
 	},
+	"POST /admin/moderation/{id}/undo": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		id, _ := strconv.ParseInt(p.ID, 10, 64)
+		apptest.DoBody(t, e.app, "POST", api.AdminV1ModeratePath(id), e.super, `{"action":"dismiss","notifyReporters":true}`)
+		return sampleRequest{api.ConsoleModeratePath(id) + "/undo", e.super, "", 200}
+	},
+	"GET /admin/moderation/{id}/context": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		id, _ := strconv.ParseInt(p.ID, 10, 64)
+		return sampleRequest{api.ConsoleModeratePath(id) + "/context", e.super, "", 200}
+	},
 	"POST /admin/moderation/bulk": func(t *testing.T, e sampleEnv) sampleRequest {
 		p := samplePost(t, e)
 		return sampleRequest{api.PathConsoleBulkModerate, e.super, `{"postIds":["` + p.ID + `"],"action":"flag"}`, 200}
@@ -273,6 +284,12 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		p := samplePost(t, e)
 		id, _ := strconv.ParseInt(p.ID, 10, 64)
 		return sampleRequest{api.AdminV1ModeratePath(id), e.super, `{"action":"flag","reason":"check the claims","notifyAuthor":true}`, 200}
+	},
+	"POST /api/v1/admin/posts/{id}/moderate/undo": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		id, _ := strconv.ParseInt(p.ID, 10, 64)
+		apptest.DoBody(t, e.app, "POST", api.AdminV1ModeratePath(id), e.super, `{"action":"hide"}`)
+		return sampleRequest{api.AdminV1ModeratePath(id) + "/undo", e.super, "", 200}
 	},
 	"GET /api/v1/admin/reports/user-activity": func(t *testing.T, e sampleEnv) sampleRequest {
 		samplePost(t, e)
