@@ -396,7 +396,8 @@
   }
 
   function select(row, focus) {
-    rows().forEach((r) => r.setAttribute('aria-selected', String(r === row)));
+    // Unselected rows carry no aria-selected at all: a list item may not.
+    rows().forEach((r) => (r === row ? r.setAttribute('aria-selected', 'true') : r.removeAttribute('aria-selected')));
     if (row && focus !== false) { row.scrollIntoView({ block: 'nearest' }); row.focus({ preventScroll: true }); }
   }
 
