@@ -6,7 +6,7 @@
 const colors = require('tailwindcss/colors');
 
 module.exports = {
-  content: ['./views/**/*.templ', './static/js/console.js', './static/js/og-viewer.js', './static/js/api-docs.js'],
+  content: ['./views/**/*.templ', './static/js/console.js', './static/js/live-queue.js', './static/js/og-viewer.js', './static/js/api-docs.js'],
   theme: {
     extend: {
       colors: {
