@@ -20,7 +20,7 @@ type AvatarImage struct{}
 // of people shows dozens of avatars), so it reads its two parameters
 // without parsing the whole query and sets headers from shared values.
 func (a AvatarImage) Handle(c echo.Context) error {
-	return a.serve(c, avatarCacheControl)
+	return a.serve(c, avatarCacheControl, true)
 }
 
 // Console answers GET /admin/avatar: the same image for the console's
@@ -29,10 +29,14 @@ func (a AvatarImage) Handle(c echo.Context) error {
 // same seed and size draw the same bytes in every version (the golden
 // tests), so the console's copy never goes stale.
 func (a AvatarImage) Console(c echo.Context) error {
-	return a.serve(c, consoleAvatarCacheControl)
+	return a.serve(c, consoleAvatarCacheControl, false)
 }
 
-func (AvatarImage) serve(c echo.Context, cacheControl []string) error {
+// serve draws the avatar. sized declares its length, which the public
+// route does for speed; the console's copy leaves it out, so that the
+// route's compression (which passes bodies of declared length as they
+// are) shrinks it to about a third.
+func (AvatarImage) serve(c echo.Context, cacheControl []string, sized bool) error {
 	raw := c.Request().URL.RawQuery
 	seed, err := avatar.ParseSeed(queryParam(raw, "seed"))
 	if err != nil {
@@ -47,8 +51,10 @@ func (AvatarImage) serve(c echo.Context, cacheControl []string) error {
 	buf := svgBuffers.Get().(*[]byte)
 	defer svgBuffers.Put(buf)
 	*buf = avatar.AppendSVG((*buf)[:0], seed, size)
-	// A known length spares the client and net/http chunked encoding.
-	h[echo.HeaderContentLength] = []string{strconv.Itoa(len(*buf))}
+	if sized {
+		// A known length spares the client and net/http chunked encoding.
+		h[echo.HeaderContentLength] = []string{strconv.Itoa(len(*buf))}
+	}
 	return c.Blob(http.StatusOK, avatarContentType[0], *buf)
 }
 

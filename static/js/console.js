@@ -470,7 +470,9 @@
   document.addEventListener('htmx:beforeRequest', (e) => {
     const elt = e.detail.elt;
     const row = elt && elt.closest && elt.closest('[data-rows] [data-row]');
-    if (!row || e.detail.requestConfig.verb === 'get') return;
+    // Only a table's rows may carry aria-selected; a list item (the inbox)
+    // is left as it is.
+    if (!row || row.tagName !== 'TR' || e.detail.requestConfig.verb === 'get') return;
     const list = rows();
     const at = list.indexOf(row);
     acted = { id: rowID(row), next: rowID(list[at + 1]), index: at };

@@ -67,7 +67,7 @@ func TestConsoleClearsAQueueByKeyboard(t *testing.T) {
 			if got := strings.TrimSpace(panel.MustElement(`[data-testid="context-content"]`).MustText()); got != strings.TrimSpace(content[id]) {
 				panic("not the whole post: " + got)
 			}
-			if n := len(panel.MustElements(`[data-testid="context-reports"] a[data-testid="reporter"]`)); n != 2 {
+			if n := len(panel.MustElements(`[data-testid="context-reports"] [data-testid="reporter"]`)); n != 2 {
 				panic(fmt.Sprintf("%d reporters named", n))
 			}
 		})
