@@ -47,6 +47,7 @@ type pipeline struct {
 	blocks     handlers.BlockCheck
 	policy     policy.Policy
 	static     *staticFiles // the versions pages link static files by
+	refusals   refusals     // refusals counted rather than audited one by one
 }
 
 type authErrKey struct{}
@@ -410,7 +411,7 @@ func (p *pipeline) audit(r Route) echo.MiddlewareFunc {
 			} else if werr := held.release(); werr != nil {
 				p.log.Warn("send response", "error", werr)
 			}
-			if !written && d.Wanted() {
+			if !written && d.Wanted() && (!aggregated(d, status) || p.refusals.admit(d, status, p.now())) {
 				p.auditor.Enqueue(models.EntryOf(d, status))
 			}
 			return err
