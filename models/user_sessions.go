@@ -98,20 +98,29 @@ func deref(t *time.Time) time.Time {
 	return *t
 }
 
-// ChangePassword sets the user's password hash and ends every session of
-// the user's but the one of token keep ("" keeps none), in one
-// transaction: whoever knew the old password is signed out everywhere
-// else. It says how many sessions it ended.
-func (s *Store) ChangePassword(ctx context.Context, userID int64, hash, keep string) (int, error) {
-	var n int
+// PasswordChanged is what a password change ended besides the password:
+// the user's other sessions and every API token.
+type PasswordChanged struct {
+	EndedSessions, RevokedTokens int
+}
+
+// ChangePassword sets the user's password hash, ends every session of the
+// user's but the one of token keep ("" keeps none) and revokes every API
+// token of the user's, in one transaction: whoever knew the old password
+// may have opened a session or minted a token with it.
+func (s *Store) ChangePassword(ctx context.Context, userID int64, hash, keep string) (PasswordChanged, error) {
+	var out PasswordChanged
 	err := s.Change(ctx, func(ctx context.Context) error {
 		res, err := s.db(ctx).NewUpdate().Model((*User)(nil)).Set("password_hash = ?", hash).
 			Set("updated_at = ?", s.now()).Where("id = ?", userID).Exec(ctx)
 		if err := oneRow(res, err, "user"); err != nil {
 			return err
 		}
-		n, err = s.EndUserSessions(ctx, userID, keep)
+		if out.EndedSessions, err = s.EndUserSessions(ctx, userID, keep); err != nil {
+			return err
+		}
+		out.RevokedTokens, err = s.RevokeUserAPITokens(ctx, userID)
 		return err
 	})
-	return n, err
+	return out, err
 }
