@@ -104,8 +104,8 @@ func ArchiveKey(jwtSecret string) []byte {
 	return mac.Sum(nil)
 }
 
-func (m maintainer) RunMaintenance(ctx context.Context, id, keepSession string) error {
-	return m.store.RunMaintenance(ctx, id, keepSession, m.cfg)
+func (m maintainer) RunMaintenance(ctx context.Context, id, keepKey string) error {
+	return m.store.RunMaintenance(ctx, id, keepKey, m.cfg)
 }
 
 func (m maintainer) ScheduledBackup(ctx context.Context) error {
