@@ -233,17 +233,24 @@ const (
 )
 
 // NewSessions builds the session manager: sessions in the database, an
-// HttpOnly, SameSite=Lax cookie (Secure behind https), ending after
+// HttpOnly, SameSite=Lax cookie (Secure and named with the __Host- prefix
+// behind https), ending after
 // SessionIdle without a request or SessionLifetime in all.
 func NewSessions(store *models.Store, publicURL string) *scs.SessionManager {
 	sm := scs.New()
 	sm.Store = store.Sessions(SessionIdle, describeSession)
 	sm.Codec = sessionCodec{}
 	sm.Lifetime = SessionLifetime
+	secure := strings.HasPrefix(publicURL, "https://")
 	sm.Cookie.Name = "plaza_session"
+	if secure {
+		// Browsers take a __Host- cookie only Secure, on path / and
+		// without a Domain: no sibling subdomain can plant or shadow it.
+		sm.Cookie.Name = "__Host-plaza_session"
+	}
 	sm.Cookie.HttpOnly = true
 	sm.Cookie.SameSite = http.SameSiteLaxMode
-	sm.Cookie.Secure = strings.HasPrefix(publicURL, "https://")
+	sm.Cookie.Secure = secure
 	sm.Cookie.Path = "/"
 	return sm
 }
