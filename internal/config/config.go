@@ -46,7 +46,11 @@ type Config struct {
 
 	AdminEmail    string `env:"ADMIN_EMAIL"`
 	AdminPassword string `env:"ADMIN_PASSWORD"`
-	SeedDemo      bool   `env:"SEED_DEMO" envDefault:"true"`
+	// SeedDemo seeds a demo community (with well-known demo accounts) on an
+	// empty database; its default is false in production and true
+	// elsewhere (seedDemo).
+	SeedDemo        bool    `env:"-"`
+	SeedDemoSetting *string `env:"SEED_DEMO"`
 
 	// RequireStaff2FA makes moderators and admins enrol in TOTP sign-in
 	// before the console or a session call to an admin route works; its
@@ -153,7 +157,24 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.defaultPublicURL()
+	if err := c.seedDemo(); err != nil {
+		return c, err
+	}
 	return c, c.staff2FA()
+}
+
+// seedDemo settles SeedDemo: as set, else false in production only.
+func (c *Config) seedDemo() error {
+	c.SeedDemo = !c.Production()
+	if c.SeedDemoSetting == nil {
+		return nil
+	}
+	v, err := strconv.ParseBool(*c.SeedDemoSetting)
+	if err != nil {
+		return &Error{"SEED_DEMO", *c.SeedDemoSetting, "expected true or false"}
+	}
+	c.SeedDemo = v
+	return nil
 }
 
 // staff2FA settles RequireStaff2FA: as set, else true in production only.
