@@ -166,7 +166,7 @@ func newHandlers(d Deps) handlerSet {
 		sessions:   handlers.UserSessions{Store: d.Store, Actions: acts, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
-			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
+			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate, Ports: d.Config.LinkPreviewPorts})},
 		openAPI: handlers.OpenAPI{Document: openAPIOnce(d)},
 	}
 }

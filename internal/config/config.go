@@ -60,6 +60,9 @@ type Config struct {
 
 	TrustedProxies          []netip.Prefix `env:"TRUSTED_PROXIES"`
 	LinkPreviewAllowPrivate bool           `env:"LINK_PREVIEW_ALLOW_PRIVATE"`
+	// LinkPreviewPorts are the only ports link previews fetch from (a URL
+	// naming or implying another is refused 403).
+	LinkPreviewPorts []int `env:"LINK_PREVIEW_PORTS" envDefault:"80,443"`
 	// WebhookAllowPrivate lets webhook targets be private and loopback
 	// addresses (an intranet's receivers). It is separate from
 	// LinkPreviewAllowPrivate: previews fetch what anonymous callers ask
@@ -197,7 +200,7 @@ func (c Config) Production() bool { return c.Env == EnvProduction }
 func (c *Config) validate() error {
 	checks := []func() error{
 		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkPublicURL,
-		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkRedisKeyPrefix, c.checkQuoteURLs,
+		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkRedisKeyPrefix, c.checkQuoteURLs, c.checkPreviewPorts,
 		c.checkAdmin, c.checkRateLimits, c.checkProviders, c.checkBackups,
 	}
 	for _, check := range checks {
@@ -301,6 +304,15 @@ func (c *Config) checkLog() error {
 		return nil
 	}
 	return &Error{"LOG_FORMAT", c.LogFormat, "expected text or json"}
+}
+
+func (c *Config) checkPreviewPorts() error {
+	for _, p := range c.LinkPreviewPorts {
+		if p < 1 || p > 65535 {
+			return &Error{"LINK_PREVIEW_PORTS", strconv.Itoa(p), "expected ports from 1 to 65535, comma-separated"}
+		}
+	}
+	return nil
 }
 
 func (c *Config) checkRedisURL() error {
