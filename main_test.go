@@ -630,3 +630,16 @@ func TestLogicalDumpRestore(t *testing.T) {
 	}
 	mustRun(baseEnv(dbURL), "user", "create", "--email", "after@example.com", "--password", "longenough") // the sequences moved on
 }
+
+// TestServeRefusesWeakAdminPassword: ADMIN_PASSWORD follows sign-up's
+// password rule; a weak one stops the first start before any admin exists.
+func TestServeRefusesWeakAdminPassword(t *testing.T) {
+	for _, weak := range []string{"short", "password123", "boss@example.com"} {
+		_, dbURL := dbtest.OpenEmpty(t, config.DialectSQLite)
+		vars := baseEnv(dbURL, "ADMIN_EMAIL", "boss@example.com", "ADMIN_PASSWORD", weak, "SEED_DEMO", "false")
+		code, _, stderr := runCmd(t, vars, "serve")
+		if code != exitError || !strings.Contains(stderr, "ADMIN_PASSWORD") {
+			t.Errorf("ADMIN_PASSWORD=%q: exit %d, %q", weak, code, stderr)
+		}
+	}
+}

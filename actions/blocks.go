@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"errors"
+	"net/netip"
 	"time"
 
 	"github.com/plazahq/plaza/internal/audit"
@@ -22,6 +23,9 @@ type BlockInput struct {
 	// ExpiresAt is when the block stops applying (nil: never); it must be
 	// in the future.
 	ExpiresAt *time.Time
+	// CallerIP is the address the request came from ("" from the command
+	// line): a block covering it is refused.
+	CallerIP string
 }
 
 // CreateBlock stores a block of an address range or an email domain, with
@@ -61,6 +65,11 @@ func (a *Actions) newBlock(who *auth.Principal, in BlockInput) (*models.Block, e
 		}
 		return nil, &InvalidError{Field: field, Reason: err.Error()}
 	}
+	if in.Kind == blocks.KindIP {
+		if err := tooWide(value, in.CallerIP); err != nil {
+			return nil, err
+		}
+	}
 	if in.ExpiresAt != nil && !in.ExpiresAt.After(a.Now()) {
 		return nil, &InvalidError{Field: "expiresAt", Reason: "expiresAt must be in the future"}
 	}
@@ -69,6 +78,25 @@ func (a *Actions) newBlock(who *auth.Principal, in BlockInput) (*models.Block, e
 		b.CreatedBy = &id
 	}
 	return b, nil
+}
+
+// tooWide refuses an address block that covers every address, or the
+// caller's own: either locks its maker out of signing in and of every
+// blockable route at once (the admin routes stay open, but the maker may
+// not notice until their session ends).
+func tooWide(value, callerIP string) error {
+	p, err := blocks.ParsePrefix(value)
+	if err != nil {
+		return &InvalidError{Field: "value", Reason: err.Error()}
+	}
+	if p.Bits() == 0 {
+		return &InvalidError{Field: "value", Reason: value + " covers every address and would lock everyone out; block a narrower range"}
+	}
+	if ip, err := netip.ParseAddr(callerIP); err == nil && p.Contains(ip.Unmap()) {
+		return &InvalidError{Field: "value", Reason: value + " covers your own address (" + ip.Unmap().String() +
+			") and would lock you out; block a range that leaves it out"}
+	}
+	return nil
 }
 
 // DeleteBlock removes block id and returns it, with its audit entry in the

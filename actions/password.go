@@ -6,6 +6,7 @@ import (
 
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/models"
 )
 
 // Throttle counts wrong passwords by the account's email, as sign-in's
@@ -23,29 +24,31 @@ type PasswordChange struct {
 
 // ChangePassword checks the current password under the throttle, then
 // changes it to the new one (which the caller checked against the password
-// rule). It reports how many
-// other sessions ended.
-func (a *Actions) ChangePassword(ctx context.Context, who *auth.Principal, in PasswordChange) (int, error) {
+// rule), ending the caller's other sessions and revoking their API tokens
+// in the same transaction. It reports what ended. The caller renews its
+// own session's id afterwards.
+func (a *Actions) ChangePassword(ctx context.Context, who *auth.Principal, in PasswordChange) (models.PasswordChanged, error) {
+	var none models.PasswordChanged
 	if err := a.Policy.Check(who, policy.ChangePassword, policy.Owned(callerID(who))); err != nil {
-		return 0, err
+		return none, err
 	}
 	u, err := a.Store.UserByID(ctx, who.UserID)
 	if err != nil {
-		return 0, err
+		return none, err
 	}
 	if u.PasswordHash == nil {
-		return 0, ErrNoPassword
+		return none, ErrNoPassword
 	}
 	err = attempt(ctx, in.Throttle, u.Email, func() error { return a.Passwords.Check(ctx, in.Current, u.PasswordHash) })
 	if errors.Is(err, auth.ErrBadPassword) {
-		return 0, ErrWrongPassword
+		return none, ErrWrongPassword
 	}
 	if err != nil {
-		return 0, err
+		return none, err
 	}
 	hash, err := a.Passwords.Hash(ctx, in.New)
 	if err != nil {
-		return 0, err
+		return none, err
 	}
 	return a.Store.ChangePassword(ctx, u.ID, hash, in.KeepSession)
 }

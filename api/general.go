@@ -6,8 +6,10 @@ import (
 )
 
 // User is a user as the general API shows it, plus
-// username and post_count. Email appears only for the user itself and for
-// holders of users:manage, status only for the latter.
+// username and post_count. Email and the sign-in activity (last_login,
+// login_count) appear only for the user itself and for holders of
+// users:manage, status only for the latter; last_login is also left out
+// while the user has never signed in.
 type User struct {
 	ID            string  `json:"id"`
 	Username      string  `json:"username"`
@@ -19,8 +21,8 @@ type User struct {
 	Bio           string  `json:"bio"`
 	Location      string  `json:"location"`
 	CreatedAt     string  `json:"created_at"`
-	LastLogin     *string `json:"last_login"`
-	LoginCount    int     `json:"login_count"`
+	LastLogin     *string `json:"last_login,omitempty"`
+	LoginCount    *int    `json:"login_count,omitempty"`
 	PostCount     int     `json:"post_count"`
 	Status        string  `json:"status,omitempty"`
 }

@@ -32,8 +32,9 @@ type PasswordChange struct {
 }
 
 // PasswordChanged answers POST /api/auth/password: how many other sessions
-// the change ended.
+// the change ended and how many API tokens it revoked.
 type PasswordChanged struct {
 	Changed         bool `json:"changed" const:"true"`
 	RevokedSessions int  `json:"revokedSessions"`
+	RevokedTokens   int  `json:"revokedTokens"`
 }

@@ -104,8 +104,8 @@ func ArchiveKey(jwtSecret string) []byte {
 	return mac.Sum(nil)
 }
 
-func (m maintainer) RunMaintenance(ctx context.Context, id, keepSession string) error {
-	return m.store.RunMaintenance(ctx, id, keepSession, m.cfg)
+func (m maintainer) RunMaintenance(ctx context.Context, id, keepKey string) error {
+	return m.store.RunMaintenance(ctx, id, keepKey, m.cfg)
 }
 
 func (m maintainer) ScheduledBackup(ctx context.Context) error {
@@ -165,6 +165,15 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 	}
 	if err := ensureSecrets(ctx, rt.Store, &rt.Config); err != nil {
 		return err
+	}
+	// Webhook secrets are sealed as two-factor secrets are, under a key
+	// derived from JWT_SECRET; those stored before sealing came are sealed
+	// now.
+	rt.Store.Secrets = auth.NewSecretBox(rt.Config.JWTSecret)
+	if n, err := rt.Store.SealWebhookSecrets(ctx); err != nil {
+		return fmt.Errorf("seal webhook secrets: %w", err)
+	} else if n > 0 {
+		rt.Log.Info("sealed webhook secrets stored in the clear", "count", n)
 	}
 	rt.Webhooks = newWebhookSender(rt.Config, opts.WebhookNet)
 	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store, Analytics: rt.Store, Broadcasts: rt.Store,

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -529,4 +530,42 @@ func countDeliveries(t *testing.T, ctx context.Context, a *apptest.App, event st
 		}
 	}
 	return n
+}
+
+// TestWebhookSecretSealed: a webhook's signing secret is stored sealed
+// under a key derived from JWT_SECRET, as two-factor secrets are: the row
+// holds neither the secret nor its bytes, so a copy of the database (a
+// backup) cannot sign messages. Rotation seals the new one too. Both
+// databases.
+func TestWebhookSecretSealed(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		a := apptest.New(t, db)
+		admin, _ := a.Admin(t)
+		stored := func(id string) []byte {
+			var secret []byte
+			if err := db.NewSelect().Model((*models.Webhook)(nil)).Column("secret").Where("id = ?", id).Scan(context.Background(), &secret); err != nil {
+				t.Fatal(err)
+			}
+			return secret
+		}
+		w := registerWebhook(t, a, admin, "https://hooks.example.com/plaza", "user.banned")
+		check := func(secret string) {
+			t.Helper()
+			key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			row := stored(w.ID)
+			if bytes.Contains(row, key) || strings.Contains(string(row), secret) || len(row) <= len(key) {
+				t.Errorf("the stored secret (%d bytes) holds the secret itself", len(row))
+			}
+		}
+		check(w.Secret)
+		res := apptest.Do(t, a, "POST", api.PathAdminWebhooks+"/"+w.ID+"/rotate-secret", admin)
+		var rotated struct{ Data struct{ Secret string } }
+		if json.Unmarshal(res.Body.Bytes(), &rotated); res.Code != 200 {
+			t.Fatalf("rotate: %d %s", res.Code, res.Body)
+		}
+		check(rotated.Data.Secret)
+	})
 }

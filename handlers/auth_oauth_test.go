@@ -459,3 +459,47 @@ func TestOAuthProvidersListed(t *testing.T) {
 		}
 	})
 }
+
+// TestOAuthLinkEndsPreHijack: someone registers the victim's address with
+// a password of their own and signs in; the victim later signs in through a
+// provider that vouches for the address. The link takes the account from
+// the squatter: its password is cleared, its sessions end and its
+// authenticator is removed, so only the provider's sign-in opens it.
+func TestOAuthLinkEndsPreHijack(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app, f := newOAuthApp(t, db)
+		res := apptest.DoBody(t, app, "POST", "/api/users", nil, `{"name":"Ada","email":"ada@example.com","password":"squatter pass 9"}`)
+		if res.Code != http.StatusCreated {
+			t.Fatalf("register: %d %s", res.Code, res.Body)
+		}
+		squatter := signIn(t, app, "ada@example.com", "squatter pass 9", firefoxLinux)
+		u, err := app.Store.UserByEmail(context.Background(), "ada@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := app.Store.StartTwoFactor(context.Background(), u.ID, "the squatter's secret"); err != nil {
+			t.Fatal(err)
+		}
+		if err := app.Store.EnableTwoFactor(context.Background(), u.ID, 1, []string{"code"}); err != nil {
+			t.Fatal(err)
+		}
+
+		f.gitlabUser = adaGitLab
+		res = signInWith(t, app, "gitlab", "", nil)
+		if res.Code != http.StatusSeeOther {
+			t.Fatalf("victim's callback: %d %s", res.Code, res.Body)
+		}
+		if signedIn(t, app, squatter) {
+			t.Error("the squatter's session survived the link")
+		}
+		if res := apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, `{"email":"ada@example.com","password":"squatter pass 9"}`); res.Code != http.StatusUnauthorized {
+			t.Errorf("the squatter's password still signs in: %d %s", res.Code, res.Body)
+		}
+		if on, err := app.Store.TwoFactorEnabled(context.Background(), u.ID); err != nil || on {
+			t.Errorf("the squatter's authenticator survived the link (%v)", err)
+		}
+		if !signedIn(t, app, cookieHeader(sessionCookie(t, res.Result()))) {
+			t.Error("the victim is not signed in")
+		}
+	})
+}

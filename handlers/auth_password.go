@@ -12,7 +12,8 @@ import (
 
 // ChangePassword answers POST /api/auth/password {currentPassword,
 // newPassword}: the caller's password changes and every other session of
-// theirs ends in the same transaction. A wrong current password is 403
+// theirs ends and every API token of theirs is revoked in the same
+// transaction, and this session gets a new id. A wrong current password is 403
 // and counts against sign-in's failure throttle, so the route is no way
 // round it.
 type ChangePassword struct {
@@ -36,10 +37,15 @@ func (h ChangePassword) Handle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := h.Actions.ChangePassword(ctx, p, actions.PasswordChange{Current: req.CurrentPassword, New: req.NewPassword,
+	out, err := h.Actions.ChangePassword(ctx, p, actions.PasswordChange{Current: req.CurrentPassword, New: req.NewPassword,
 		KeepSession: h.Sessions.Token(ctx), Throttle: m})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, api.PasswordChanged{Changed: true, RevokedSessions: n})
+	// A copy of the cookie taken before the change must not outlive it.
+	if err := h.Sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, api.PasswordChanged{Changed: true, RevokedSessions: out.EndedSessions,
+		RevokedTokens: out.RevokedTokens})
 }

@@ -86,7 +86,7 @@ func (h Blocks) Create(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	b, err := h.Actions.CreateBlock(ctx, auth.PrincipalFrom(ctx),
-		actions.BlockInput{Kind: req.Kind, Value: value, Reason: req.Reason, ExpiresAt: expires})
+		actions.BlockInput{Kind: req.Kind, Value: value, Reason: req.Reason, ExpiresAt: expires, CallerIP: c.RealIP()})
 	var dup *models.DuplicateBlockError
 	if errors.As(err, &dup) || errors.Is(err, models.ErrConflict) {
 		msg := value + " is blocked already"

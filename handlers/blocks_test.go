@@ -372,7 +372,8 @@ func TestBlockedAddressCannotEditPost(t *testing.T) {
 	})
 }
 
-// TestBlockedAddressKeepsStaffSessions: an admin who blocks its own range
+// TestBlockedAddressKeepsStaffSessions: an admin whose range gets blocked
+// (from elsewhere: a block covering its maker's own address is refused)
 // keeps its session there and undoes the block from it, as admin routes are
 // never blocked; meanwhile its own posting from the range is refused like
 // anyone's. A non-staff user there may still sign out.
@@ -382,7 +383,7 @@ func TestBlockedAddressKeepsStaffSessions(t *testing.T) {
 		super, _ := app.Admin(t)
 		here := "203.0.113.9"
 		admin := from(super, here)
-		b := block(t, app, admin, `{"kind":"ip","value":"203.0.113.0/24"}`)
+		b := block(t, app, from(super, "198.51.100.7"), `{"kind":"ip","value":"203.0.113.0/24"}`)
 		res := apptest.DoBody(t, app, "POST", api.PathPosts, admin, `{"title":"Hi","content":"Hello"}`)
 		wantBlocked(t, res, res.Body.String(), "an admin's post from the blocked range")
 		if !signedIn(t, app, admin) {
@@ -406,6 +407,35 @@ func TestBlockedAddressKeepsStaffSessions(t *testing.T) {
 		}
 		if signedIn(t, app, from(session, "198.51.100.1")) {
 			t.Error("still signed in after signing out")
+		}
+	})
+}
+
+// TestBlockRefusesCallerAndEveryone: a block that would cover the caller's
+// own address, or every address, is refused 422 with a message saying so,
+// in both the v1 family and the console; a block beside the caller's
+// address is fine. Before, an admin could lock every visitor (or their own
+// range) out with one request.
+func TestBlockRefusesCallerAndEveryone(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app, _ := blockApp(t, db)
+		super, _ := app.Admin(t)
+		admin := from(super, "203.0.113.9")
+		for value, want := range map[string]string{
+			"0.0.0.0/0":            "every address",
+			"::/0":                 "every address",
+			"203.0.113.9":          "your own address",
+			"203.0.113.0/24":       "your own address",
+			"::ffff:203.0.0.0/112": "your own address",
+		} {
+			res := apptest.DoBody(t, app, "POST", api.PathAdminV1Blocks, admin, `{"kind":"ip","value":"`+value+`"}`)
+			if res.Code != http.StatusUnprocessableEntity || !strings.Contains(res.Body.String(), want) {
+				t.Errorf("block %s: %d %s, want 422 naming %q", value, res.Code, res.Body, want)
+			}
+		}
+		block(t, app, admin, `{"kind":"ip","value":"198.51.100.0/24"}`)
+		if rows, total, err := app.Store.Blocks(context.Background(), "", 10, 0); err != nil || total != 1 {
+			t.Errorf("%d blocks stored (%v): %+v", total, err, rows)
 		}
 	})
 }

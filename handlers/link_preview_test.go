@@ -2,9 +2,11 @@ package handlers_test
 
 import (
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,7 +28,12 @@ func TestLinkPreview(t *testing.T) {
 	}))
 	defer page.Close()
 	db := dbtest.Open(t, "sqlite")
-	open := apptest.New(t, db, func(d *web.Deps) { d.Config.LinkPreviewAllowPrivate = true })
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(page.URL, "http://"))
+	pagePort, _ := strconv.Atoi(port)
+	open := apptest.New(t, db, func(d *web.Deps) {
+		d.Config.LinkPreviewAllowPrivate = true
+		d.Config.LinkPreviewPorts = []int{pagePort}
+	})
 	strict := apptest.New(t, db)
 
 	res := apptest.Do(t, open, "GET", "/api/link-preview?url="+url.QueryEscape(page.URL+"/event"), nil)
@@ -50,5 +57,33 @@ func TestLinkPreview(t *testing.T) {
 		if res.Code != tt.status || !strings.Contains(res.Body.String(), tt.want) {
 			t.Errorf("%s: got %d %s, want %d with %s", tt.query, res.Code, res.Body, tt.status, tt.want)
 		}
+	}
+}
+
+// TestLinkPreviewPorts: previews fetch only ports 80 and 443 unless
+// LINK_PREVIEW_PORTS says otherwise, even where private addresses are
+// allowed: an anonymous caller must not make Plaza knock on a host's mail,
+// database or admin ports. The target is a loopback listener on a port of
+// its own.
+func TestLinkPreviewPorts(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<html><head><title>Reached</title></head></html>`)
+	}))
+	defer page.Close()
+	db := dbtest.Open(t, "sqlite")
+	standard := apptest.New(t, db, func(d *web.Deps) { d.Config.LinkPreviewAllowPrivate = true })
+	res := apptest.Do(t, standard, "GET", "/api/link-preview?url="+url.QueryEscape(page.URL+"/"), nil)
+	if res.Code != http.StatusForbidden || !strings.Contains(res.Body.String(), "port") {
+		t.Errorf("a port beside 80 and 443: %d %s, want 403 naming the port", res.Code, res.Body)
+	}
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(page.URL, "http://"))
+	n, _ := strconv.Atoi(port)
+	listed := apptest.New(t, db, func(d *web.Deps) {
+		d.Config.LinkPreviewAllowPrivate = true
+		d.Config.LinkPreviewPorts = []int{80, 443, n}
+	})
+	res = apptest.Do(t, listed, "GET", "/api/link-preview?url="+url.QueryEscape(page.URL+"/"), nil)
+	if res.Code != http.StatusOK || !strings.Contains(res.Body.String(), "Reached") {
+		t.Errorf("a listed port: %d %s", res.Code, res.Body)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -535,6 +536,7 @@ func newSampleEnv(t *testing.T, db *bun.DB) sampleEnv {
 	app := apptest.New(t, db, func(d *web.Deps) {
 		d.OAuthProviders = f.providers(d.Config.PublicAppURL)
 		d.Config.LinkPreviewAllowPrivate = true
+		d.Config.LinkPreviewPorts = []int{page.Listener.Addr().(*net.TCPAddr).Port}
 	})
 	super := app.User(t, "super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
 	token, _ := app.TokenFor(t, super.ID, auth.AllPermissions()...)

@@ -286,7 +286,8 @@ func mustUserID(t *testing.T, app *apptest.App, email string) string {
 }
 
 // TestPasswordChangeEndsOtherSessions: a password change ends every other
-// session of the user's in its transaction and keeps the current one; a
+// session of the user's in its transaction and keeps the current one (under
+// a new id); a
 // wrong current password or a weak new one changes nothing.
 func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
@@ -307,9 +308,52 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 		if res.Code != 200 || !strings.Contains(res.Body.String(), `"revokedSessions":1`) {
 			t.Fatalf("change: %d %s", res.Code, res.Body)
 		}
+		for _, c := range res.Result().Cookies() {
+			if c.Name == "plaza_session" {
+				here.Set("Cookie", c.Name+"="+c.Value) // the same session under a new id
+			}
+		}
 		if signedIn(t, app, there) || !signedIn(t, app, here) {
 			t.Error("the change must end the other session and keep this one")
 		}
 		signIn(t, app, "ada@example.com", "battery staple 42", firefoxLinux)
+	})
+}
+
+// TestPasswordChangeRenewsSessionAndRevokesTokens: a password change gives
+// the current session a new id (the old one no longer signs anyone in) and
+// revokes every API token of the user's, so that whoever knew the old
+// password, or held a copy of the cookie or a token, is out.
+func TestPasswordChangeRenewsSessionAndRevokesTokens(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		here := signIn(t, app, "ada@example.com", "correct horse", firefoxLinux)
+		token, _ := app.TokenFor(t, u.ID, auth.PermAdminRead)
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users", token); res.Code != 200 {
+			t.Fatalf("token before the change: %d %s", res.Code, res.Body)
+		}
+		res := apptest.DoBody(t, app, "POST", api.PathPassword, here, `{"currentPassword":"correct horse","newPassword":"battery staple 42"}`)
+		if res.Code != 200 || !strings.Contains(res.Body.String(), `"revokedTokens":1`) {
+			t.Fatalf("change: %d %s", res.Code, res.Body)
+		}
+		var renewed string
+		for _, c := range res.Result().Cookies() {
+			if c.Name == "plaza_session" {
+				renewed = c.Value
+			}
+		}
+		if renewed == "" || "plaza_session="+renewed == here.Get("Cookie") {
+			t.Fatalf("the session id was not renewed: %q", renewed)
+		}
+		if signedIn(t, app, here) {
+			t.Error("the old session id still signs in")
+		}
+		if !signedIn(t, app, http.Header{"Cookie": {"plaza_session=" + renewed}}) {
+			t.Error("the renewed session is not signed in")
+		}
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users", token); res.Code != 401 {
+			t.Errorf("token after the change: %d %s, want 401", res.Code, res.Body)
+		}
 	})
 }

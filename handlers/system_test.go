@@ -92,6 +92,19 @@ func TestCacheClear(t *testing.T) {
 		if job.Status != "completed" || job.Result["queries"] != "purged" || job.Result["previews"] != float64(0) {
 			t.Errorf("all: %+v", job)
 		}
+		// The job's arguments name the caller's session by its stored key,
+		// never by the token itself.
+		rootToken := strings.TrimPrefix(root.Get("Cookie"), "plaza_session=")
+		var args []string
+		db.NewRaw("SELECT CAST(args AS TEXT) FROM river_job WHERE kind = 'maintenance'").Scan(context.Background(), &args)
+		for _, a := range args {
+			if strings.Contains(a, rootToken) || !strings.Contains(a, models.SessionKey(rootToken)) {
+				t.Errorf("maintenance job arguments %s hold the session token, or not its key", a)
+			}
+		}
+		if res := apptest.Do(t, app, "GET", "/api/notifications", root); res.Code != 200 {
+			t.Errorf("the caller's own session after a sign-out of everyone: %d", res.Code)
+		}
 		if res := apptest.Do(t, app, "GET", "/api/notifications", other); res.Code != 401 {
 			t.Errorf("another user's session after a sign-out of everyone: %d", res.Code)
 		}

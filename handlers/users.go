@@ -96,15 +96,15 @@ func (h Users) selfOrManager(p *auth.Principal, id int64) bool {
 	return p != nil && (p.UserID == id || h.seesPrivate(p))
 }
 
-// record shows u to viewer: the email to the user itself and to those who
-// see private profiles, the status to the latter.
+// record shows u to viewer: the email and the sign-in activity to the user
+// itself and to those who see private profiles, the status to the latter.
 func (h Users) record(u *models.User, viewer *auth.Principal) api.User {
 	out := api.User{ID: itoa(u.ID), Username: u.Username, Name: u.Name, EmailVerified: api.OptionalTimestamp(u.EmailVerified),
 		Image: u.Image, ProfilePublic: u.ProfilePublic, Bio: u.Bio, Location: u.Location,
-		CreatedAt: api.Timestamp(u.CreatedAt), LastLogin: api.OptionalTimestamp(u.LastLoginAt),
-		LoginCount: u.LoginCount, PostCount: u.PostCount}
+		CreatedAt: api.Timestamp(u.CreatedAt), PostCount: u.PostCount}
 	if h.selfOrManager(viewer, u.ID) {
 		out.Email = u.Email
+		out.LastLogin, out.LoginCount = api.OptionalTimestamp(u.LastLoginAt), &u.LoginCount
 	}
 	if h.seesPrivate(viewer) {
 		out.Status = u.Status

@@ -244,6 +244,9 @@ func TestUserList(t *testing.T) {
 	})
 }
 
+// TestUserGet: who sees a user, and what of it: the email and the sign-in
+// activity (last_login, login_count) only the user itself and those who
+// manage users; before, anonymous callers saw anyone's sign-in activity.
 func TestUserGet(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
@@ -283,6 +286,14 @@ func TestUserGet(t *testing.T) {
 				u := decodeAs[api.User](t, res)
 				if res.Code != tt.status || u.ID != itoa(tt.id) || (u.Email != "") != tt.email {
 					t.Errorf("got %d %s, want %d with email %t", res.Code, res.Body, tt.status, tt.email)
+				}
+				// Sign-in activity is as private as the email.
+				var raw map[string]any
+				json.Unmarshal(res.Body.Bytes(), &raw)
+				_, lastLogin := raw["last_login"]
+				_, loginCount := raw["login_count"]
+				if loginCount != tt.email || lastLogin && !tt.email {
+					t.Errorf("last_login shown: %t, login_count shown: %t, want %t: %s", lastLogin, loginCount, tt.email, res.Body)
 				}
 			})
 		}

@@ -76,7 +76,9 @@ func (e *InactiveUserError) Unwrap() error { return ErrUserNotActive }
 //  1. an account already linked to (provider, provider user id) is that
 //     user; the link's email, verification and last use are refreshed;
 //  2. else a user with the same email is linked, if the provider verified
-//     the email (the user's own email then counts as verified too);
+//     the email; if the user's own email was never verified, the account is
+//     taken over by the provider's person (takeOver) and its email then
+//     counts as verified;
 //  3. else a new user (role user) is created with the link, if the email is
 //     verified; its username comes from the provider's handle, name or email,
 //     made unique with a numeric suffix.
@@ -119,8 +121,7 @@ func (s *Store) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 				return &InactiveUserError{UserID: u.ID, Status: u.Status}
 			}
 			if u.EmailVerified == nil {
-				u.EmailVerified = &now
-				if _, err := tx.NewUpdate().Model(u).Column("email_verified").WherePK().Exec(ctx); err != nil {
+				if err := takeOver(ctx, tx, u, now); err != nil {
 					return err
 				}
 			}
@@ -148,6 +149,34 @@ func (s *Store) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 		return nil, fmt.Errorf("link %s user: %w", id.Provider, err)
 	}
 	return user, nil
+}
+
+// takeOver gives an account whose email was never verified to the person
+// a provider has just vouched for that email: anyone could have registered
+// it before them (account pre-hijacking), so nothing that whoever registered
+// it set up survives. Its password is cleared, its sessions end, its
+// two-factor enrolment and recovery codes go and its API tokens are
+// revoked; the email counts as verified from now on. What the account holds
+// (profile, posts) stays: it is reviewable by its new, verified owner.
+func takeOver(ctx context.Context, tx bun.Tx, u *User, now time.Time) error {
+	u.EmailVerified, u.PasswordHash, u.UpdatedAt = &now, nil, now
+	if _, err := tx.NewUpdate().Model(u).Column("email_verified", "password_hash", "updated_at").WherePK().Exec(ctx); err != nil {
+		return err
+	}
+	_, err := tx.NewUpdate().Model((*Session)(nil)).Set("expiry = ?", now).
+		Where("user_id = ? AND expiry > ?", u.ID, now).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("end sessions of user %d: %w", u.ID, err)
+	}
+	if _, err := tx.NewDelete().Model((*TwoFactor)(nil)).Where("user_id = ?", u.ID).Exec(ctx); err != nil {
+		return err
+	}
+	if _, err := tx.NewDelete().Model((*RecoveryCode)(nil)).Where("user_id = ?", u.ID).Exec(ctx); err != nil {
+		return err
+	}
+	_, err = tx.NewUpdate().Model((*APIToken)(nil)).Set("revoked_at = ?", now).
+		Where("user_id = ? AND revoked_at IS NULL", u.ID).Exec(ctx)
+	return err
 }
 
 // userForSignIn loads a user that may sign in.

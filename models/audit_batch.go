@@ -203,6 +203,7 @@ func (s *Store) copyAuditBatch(ctx context.Context, entries []*AuditEntry) error
 func link(entries []*AuditEntry, prev string) error {
 	for _, e := range entries {
 		e.CreatedAt = e.CreatedAt.UTC().Truncate(audit.Precision)
+		capEntry(e)
 		if e.Details == nil {
 			e.Details = map[string]any{}
 		}
@@ -214,6 +215,17 @@ func link(entries []*AuditEntry, prev string) error {
 		prev = e.Hash
 	}
 	return nil
+}
+
+// capEntry clips what a client could make long (audit caps, docs/security.md)
+// before the entry is hashed, so every entry is stored as hashed.
+func capEntry(e *AuditEntry) {
+	e.AdminUsername = audit.Clip(e.AdminUsername, audit.MaxField)
+	e.TargetType = audit.Clip(e.TargetType, audit.MaxField)
+	e.TargetID = audit.Clip(e.TargetID, audit.MaxField)
+	e.IPAddress = audit.Clip(e.IPAddress, audit.MaxIPAddress)
+	e.UserAgent = audit.Clip(e.UserAgent, audit.MaxUserAgent)
+	e.Details = audit.ClipDetails(e.Details)
 }
 
 // auditColumns are the columns COPY fills, in the order of auditRows.

@@ -32,7 +32,7 @@ const broadcastStep = 50_000
 // the job exists if and only if the change commits. A zero at means now.
 type JobQueue interface {
 	QueueBroadcast(ctx context.Context, tx *sql.Tx, id int64, at time.Time) error
-	QueueMaintenance(ctx context.Context, tx *sql.Tx, id, keepSession string) error
+	QueueMaintenance(ctx context.Context, tx *sql.Tx, id, keepKey string) error
 	QueueWebhook(ctx context.Context, tx *sql.Tx, deliveryID int64) error
 }
 

@@ -49,7 +49,8 @@ func (e *BusyError) Error() string {
 }
 
 // QueueMaintenance stores j as queued and queues its run, in one change;
-// keepSession is the session a sign-out of everyone spares. Another job of
+// keepSession is the token of the session a sign-out of everyone spares,
+// which the job's arguments keep only as its SessionKey. Another job of
 // the action queued or running is a *BusyError. Call it inside a change.
 func (s *Store) QueueMaintenance(ctx context.Context, j *MaintenanceJob, keepSession string) error {
 	if s.Queue == nil {
@@ -76,7 +77,11 @@ func (s *Store) QueueMaintenance(ctx context.Context, j *MaintenanceJob, keepSes
 	if !ok {
 		return errors.New("queue maintenance: call it inside a change")
 	}
-	return s.Queue.QueueMaintenance(ctx, tx.Tx, j.ID, keepSession)
+	var keep string
+	if keepSession != "" {
+		keep = SessionKey(keepSession)
+	}
+	return s.Queue.QueueMaintenance(ctx, tx.Tx, j.ID, keep)
 }
 
 // MaintenanceJobByID reads one job; an unknown id is ErrNotFound.
@@ -127,7 +132,9 @@ func (s *Store) ScheduledBackup(ctx context.Context, cfg MaintenanceConfig) erro
 // cut off by shutdown, or found running already (its instance died), is
 // run again from the start by the job queue: every action is safe to
 // repeat.
-func (s *Store) RunMaintenance(ctx context.Context, id, keepSession string, cfg MaintenanceConfig) error {
+//
+// keepKey is the SessionKey of the session a sign-out of everyone spares.
+func (s *Store) RunMaintenance(ctx context.Context, id, keepKey string, cfg MaintenanceConfig) error {
 	j, err := s.startJob(ctx, id)
 	if err != nil || j.Status != JobRunning {
 		return err
@@ -136,7 +143,7 @@ func (s *Store) RunMaintenance(ctx context.Context, id, keepSession string, cfg 
 	var result map[string]any
 	switch j.Action {
 	case "cache_clear":
-		result, err = s.clearCaches(ctx, j.Scope, keepSession)
+		result, err = s.clearCaches(ctx, j.Scope, keepKey)
 	case "rebuild_search":
 		result, err = s.rebuildSearch(ctx, j.Scope, progress)
 	case "cleanup_uploads":

@@ -23,14 +23,14 @@ const CacheClearNotice = "cache_clear"
 // clearCaches clears what scope names: "sessions" deletes expired
 // sessions; "queries" purges every instance's callers and flags;
 // "previews" has nothing to clear (link previews are never cached); "all"
-// does all three and signs everyone out but keepSession.
-func (s *Store) clearCaches(ctx context.Context, scope, keepSession string) (map[string]any, error) {
+// does all three and signs everyone out but the session of key keepKey.
+func (s *Store) clearCaches(ctx context.Context, scope, keepKey string) (map[string]any, error) {
 	out := map[string]any{}
 	if scope == "sessions" || scope == "all" {
 		q := s.DB.NewDelete().Model((*Session)(nil))
 		key := "expiredSessions"
 		if scope == "all" {
-			q, key = q.Where("token <> ?", keepSession), "sessions"
+			q, key = q.Where("token <> ?", keepKey), "sessions"
 		} else {
 			q = q.Where("expiry <= ?", s.now())
 		}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -148,4 +149,66 @@ func countTables(t *testing.T, db *bun.DB, name string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestSessionKeyMigration runs the step that keys sessions by hash over a
+// database holding a session and a maintenance job by raw token: PostgreSQL
+// converts both in place (the session still opens with its cookie), SQLite
+// ends the session.
+func TestSessionKeyMigration(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		ss := s.Sessions(0, nil)
+		const token = "an-old-raw-token"
+		_, err := db.NewInsert().Model(&models.Session{Token: token, Data: []byte("x"), Expiry: time.Now().Add(time.Hour)}).Exec(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		postgres := models.Dialect(db) == config.DialectPostgres
+		if postgres {
+			_, err := db.ExecContext(ctx, `INSERT INTO river_job (args, kind, max_attempts, state, queue, priority)
+				VALUES ('{"id":"j1","keepSession":"`+token+`"}', 'maintenance', 1, 'available', 'default', 1)`)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		files, err := migrations.For(models.Dialect(db))
+		if err != nil {
+			t.Fatal(err)
+		}
+		up, err := fs.ReadFile(files, "20261126510000_session_keys.tx.up.sql")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, stmt := range strings.Split(string(up), "--bun:split") {
+			if _, err := db.ExecContext(ctx, stmt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		found := sessionOpens(t, ss, token)
+		if postgres != found {
+			t.Errorf("after the migration the old session opens: %t (postgres: %t)", found, postgres)
+		}
+		raw, _ := db.NewSelect().Model((*models.Session)(nil)).Where("token = ?", token).Count(ctx)
+		if raw != 0 {
+			t.Error("a raw token is still stored")
+		}
+		if postgres {
+			var args string
+			db.QueryRowContext(ctx, "SELECT args::text FROM river_job WHERE kind = 'maintenance'").Scan(&args)
+			if strings.Contains(args, token) || !strings.Contains(args, models.SessionKey(token)) {
+				t.Errorf("job arguments after the migration: %s", args)
+			}
+		}
+	})
+}
+
+func sessionOpens(t *testing.T, ss models.SessionStore, token string) bool {
+	t.Helper()
+	_, ok, err := ss.FindCtx(context.Background(), token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
 }

@@ -51,9 +51,19 @@ func roleNamesQuery(db bun.IDB) *bun.SelectQuery {
 // TokenAccount is a token's record joined with its user and roles: what the
 // pipeline checks for every bearer request, in one query.
 type TokenAccount struct {
-	Account         `bun:",extend"`
-	TokenRevokedAt  *time.Time `bun:",scanonly"`
-	TokenLastUsedAt *time.Time `bun:",scanonly"`
+	Account          `bun:",extend"`
+	TokenRevokedAt   *time.Time `bun:",scanonly"`
+	TokenLastUsedAt  *time.Time `bun:",scanonly"`
+	TokenExpiresAt   time.Time  `bun:",scanonly"`
+	TokenPermissions string     `bun:",scanonly"` // comma-separated, as stored
+}
+
+// TokenPermissionList splits the token's stored permissions.
+func (a *TokenAccount) TokenPermissionList() []string {
+	if a.TokenPermissions == "" {
+		return []string{}
+	}
+	return strings.Split(a.TokenPermissions, ",")
 }
 
 // TokenAccountByJTI loads a token's record with its user and roles.
@@ -62,6 +72,7 @@ func (s *Store) TokenAccountByJTI(ctx context.Context, jti string) (*TokenAccoun
 	err := selectUsers(s.DB.NewSelect().Model(a), s.now()).
 		ColumnExpr("(?) AS role_names", roleNamesQuery(s.DB)).
 		ColumnExpr("at.revoked_at AS token_revoked_at, at.last_used_at AS token_last_used_at").
+		ColumnExpr("at.expires_at AS token_expires_at, at.permissions AS token_permissions").
 		Join("JOIN api_tokens AS at ON at.user_id = u.id").
 		Where("at.jti = ?", jti).Scan(ctx)
 	return a, notFound(err, "token")

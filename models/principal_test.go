@@ -2,6 +2,8 @@ package models_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"slices"
 	"testing"
@@ -145,6 +147,43 @@ func TestEndedSessionStaysEnded(t *testing.T) {
 		}
 		if err := s.EndUserSession(ctx, 8, models.SessionID("b")); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("another user's session: %v, want ErrNotFound", err)
+		}
+	})
+}
+
+// TestSessionsStoredByHash: the sessions table holds the SHA-256 of each
+// token, never the token, so a copy of the table (a backup, a read-only
+// leak) signs nobody in; the store still finds, lists and ends sessions by
+// their tokens. Both databases.
+func TestSessionsStoredByHash(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		ss := s.Sessions(time.Hour, func([]byte) models.SessionMeta { return models.SessionMeta{UserID: 7} })
+		const token = "the-raw-cookie-token"
+		if err := ss.CommitCtx(ctx, token, []byte("x"), time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		var stored []string
+		if err := db.NewSelect().Model((*models.Session)(nil)).Column("token").Scan(ctx, &stored); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256([]byte(token))
+		if len(stored) != 1 || stored[0] != hex.EncodeToString(sum[:]) {
+			t.Fatalf("stored keys %q, want the token's SHA-256", stored)
+		}
+		if !sessionFound(t, ss, token) || sessionFound(t, ss, stored[0]) {
+			t.Error("the session must be found by its token and never by its stored key")
+		}
+		list, err := s.UserSessions(ctx, 7)
+		if err != nil || len(list) != 1 || list[0].ID != models.SessionID(token) {
+			t.Fatalf("list: %+v %v", list, err)
+		}
+		if n, err := s.EndUserSessions(ctx, 7, token); err != nil || n != 0 {
+			t.Errorf("ending all but this one ended %d (%v)", n, err)
+		}
+		if err := ss.DeleteCtx(ctx, token); err != nil || sessionFound(t, ss, token) {
+			t.Errorf("delete: %v", err)
 		}
 	})
 }

@@ -11,6 +11,8 @@ import (
 
 // SessionStore keeps scs sessions in the sessions table of either dialect,
 // so that every instance sees every session. It implements scs.CtxStore.
+// Rows are keyed by SessionKey(token), never by the token itself: the
+// column named token holds the token's SHA-256.
 //
 // It also enforces the idle timeout, in place of scs's IdleTimeout (which
 // rewrites the session on every request): each commit stores the session
@@ -59,10 +61,10 @@ func (ss SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool,
 		// trips and a plan); one text with parameters is prepared once per
 		// connection.
 		err = ss.s.DB.DB.QueryRowContext(ctx, `SELECT data FROM sessions WHERE token = $1 AND expiry > $2`,
-			token, ss.s.now()).Scan(&data)
+			SessionKey(token), ss.s.now()).Scan(&data)
 	} else {
 		err = ss.s.DB.NewSelect().Model((*Session)(nil)).Column("data").
-			Where("token = ? AND expiry > ?", token, ss.s.now()).Scan(ctx, &data)
+			Where("token = ? AND expiry > ?", SessionKey(token), ss.s.now()).Scan(ctx, &data)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
@@ -86,7 +88,7 @@ func (ss SessionStore) CommitCtx(ctx context.Context, token string, data []byte,
 			ip = COALESCE(excluded.ip, sessions.ip), user_agent = COALESCE(excluded.user_agent, sessions.user_agent),
 			created_at = COALESCE(sessions.created_at, excluded.created_at), last_seen_at = excluded.last_seen_at
 		WHERE sessions.expiry > ?`,
-		token, data, expiry.UTC(), nullID(m.UserID), nullString(m.IP), nullString(m.UserAgent), now, now, now).Exec(ctx)
+		SessionKey(token), data, expiry.UTC(), nullID(m.UserID), nullString(m.IP), nullString(m.UserAgent), now, now, now).Exec(ctx)
 	return err
 }
 
@@ -95,7 +97,7 @@ func (ss SessionStore) CommitCtx(ctx context.Context, token string, data []byte,
 // user deleting its account ends its session in the same commit (and on
 // SQLite a second writer would wait on the first).
 func (ss SessionStore) DeleteCtx(ctx context.Context, token string) error {
-	return ss.s.endSessions(ctx, "token = ?", token)
+	return ss.s.endSessions(ctx, "token = ?", SessionKey(token))
 }
 
 // Find, Commit and Delete satisfy scs.Store for callers without a context.

@@ -22,6 +22,9 @@ var ErrConflict = errors.New("conflict")
 type Store struct {
 	DB  *bun.DB
 	Now func() time.Time
+	// Secrets seals the webhook signing secrets the store keeps (set once
+	// the JWT secret is known, before serving); nil keeps them as they are.
+	Secrets SecretSealer
 	// Changed, when set, runs after every committed Change: the request
 	// pipeline purges the callers it remembers, so an admin's ban, role
 	// change or revocation holds from this instance's next request on.

@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -60,6 +61,19 @@ func (s *Store) RevokeAPIToken(ctx context.Context, jti string) error {
 		}
 	}
 	return nil
+}
+
+// RevokeUserAPITokens revokes every live token of the user's and reports
+// how many.
+func (s *Store) RevokeUserAPITokens(ctx context.Context, userID int64) (int, error) {
+	now := s.now()
+	res, err := s.db(ctx).NewUpdate().Model((*APIToken)(nil)).Set("revoked_at = ?", now).
+		Where("user_id = ? AND revoked_at IS NULL AND expires_at > ?", userID, now).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("revoke tokens of user %d: %w", userID, err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
 }
 
 // TouchAPIToken records a token's use at most once a minute, so that busy

@@ -20,12 +20,27 @@ type UserSession struct {
 	Expiry     time.Time
 }
 
-// SessionID is a session's public id: the first 16 bytes of the SHA-256 of
-// its token, in hex. It names the session in lists and revocations without
-// being a credential: the token cannot be had from it.
-func SessionID(token string) string {
+// SessionKey is what the sessions table (and a maintenance job's
+// arguments) keep of a session token: its SHA-256 in hex. A copy of the
+// table signs nobody in; the token lives only in its cookie.
+func SessionKey(token string) string {
 	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:16])
+	return hex.EncodeToString(sum[:])
+}
+
+// SessionID is a session's public id: the first 16 bytes of the SHA-256 of
+// its token, in hex (the first half of its key). It names the session in
+// lists and revocations without being a credential: the token cannot be
+// had from it.
+func SessionID(token string) string {
+	return idOfKey(SessionKey(token))
+}
+
+func idOfKey(key string) string {
+	if len(key) < 32 {
+		return key // not a key: no session id can match it
+	}
+	return key[:32]
 }
 
 // UserSessions lists a user's live sessions, most recently used first.
@@ -41,7 +56,7 @@ func (s *Store) UserSessions(ctx context.Context, userID int64) ([]UserSession, 
 	for i, r := range rows {
 		// A listed session has a user, so it was written since the list
 		// columns came, and that write set both times.
-		out[i] = UserSession{ID: SessionID(r.Token), CreatedAt: deref(r.CreatedAt), LastSeenAt: deref(r.LastSeenAt), Expiry: r.Expiry}
+		out[i] = UserSession{ID: idOfKey(r.Token), CreatedAt: deref(r.CreatedAt), LastSeenAt: deref(r.LastSeenAt), Expiry: r.Expiry}
 		if r.IP != nil {
 			out[i].IP = *r.IP
 		}
@@ -56,15 +71,15 @@ func (s *Store) UserSessions(ctx context.Context, userID int64) ([]UserSession, 
 // names no live session of this user is ErrNotFound. A user has a handful
 // of sessions, so the ids are worked out here rather than stored.
 func (s *Store) EndUserSession(ctx context.Context, userID int64, id string) error {
-	var tokens []string
+	var keys []string
 	err := s.db(ctx).NewSelect().Model((*Session)(nil)).Column("token").
-		Where("user_id = ?", userID).Where("expiry > ?", s.now()).Scan(ctx, &tokens)
+		Where("user_id = ?", userID).Where("expiry > ?", s.now()).Scan(ctx, &keys)
 	if err != nil {
 		return fmt.Errorf("find session of user %d: %w", userID, err)
 	}
-	for _, t := range tokens {
-		if SessionID(t) == id {
-			return s.endSessions(ctx, "token = ?", t)
+	for _, k := range keys {
+		if idOfKey(k) == id {
+			return s.endSessions(ctx, "token = ?", k)
 		}
 	}
 	return fmt.Errorf("session: %w", ErrNotFound)
@@ -76,7 +91,7 @@ func (s *Store) EndUserSession(ctx context.Context, userID int64, id string) err
 // sessions in the same commit.
 func (s *Store) EndUserSessions(ctx context.Context, userID int64, keep string) (int, error) {
 	res, err := s.db(ctx).NewUpdate().Model((*Session)(nil)).Set("expiry = ?", s.now()).
-		Where("user_id = ?", userID).Where("expiry > ?", s.now()).Where("token <> ?", keep).Exec(ctx)
+		Where("user_id = ?", userID).Where("expiry > ?", s.now()).Where("token <> ?", SessionKey(keep)).Exec(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("end sessions of user %d: %w", userID, err)
 	}
@@ -98,20 +113,29 @@ func deref(t *time.Time) time.Time {
 	return *t
 }
 
-// ChangePassword sets the user's password hash and ends every session of
-// the user's but the one of token keep ("" keeps none), in one
-// transaction: whoever knew the old password is signed out everywhere
-// else. It says how many sessions it ended.
-func (s *Store) ChangePassword(ctx context.Context, userID int64, hash, keep string) (int, error) {
-	var n int
+// PasswordChanged is what a password change ended besides the password:
+// the user's other sessions and every API token.
+type PasswordChanged struct {
+	EndedSessions, RevokedTokens int
+}
+
+// ChangePassword sets the user's password hash, ends every session of the
+// user's but the one of token keep ("" keeps none) and revokes every API
+// token of the user's, in one transaction: whoever knew the old password
+// may have opened a session or minted a token with it.
+func (s *Store) ChangePassword(ctx context.Context, userID int64, hash, keep string) (PasswordChanged, error) {
+	var out PasswordChanged
 	err := s.Change(ctx, func(ctx context.Context) error {
 		res, err := s.db(ctx).NewUpdate().Model((*User)(nil)).Set("password_hash = ?", hash).
 			Set("updated_at = ?", s.now()).Where("id = ?", userID).Exec(ctx)
 		if err := oneRow(res, err, "user"); err != nil {
 			return err
 		}
-		n, err = s.EndUserSessions(ctx, userID, keep)
+		if out.EndedSessions, err = s.EndUserSessions(ctx, userID, keep); err != nil {
+			return err
+		}
+		out.RevokedTokens, err = s.RevokeUserAPITokens(ctx, userID)
 		return err
 	})
-	return n, err
+	return out, err
 }

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -64,25 +65,110 @@ func (s *Store) CreateWebhook(ctx context.Context, w *Webhook) error {
 		return err
 	}
 	now := s.now()
-	w.Secret, w.CreatedAt, w.UpdatedAt = secret, now, now
+	w.CreatedAt, w.UpdatedAt = now, now
+	if w.Secret, err = s.sealSecret(secret); err != nil {
+		return err
+	}
 	if _, err := s.db(ctx).NewInsert().Model(w).Returning("id").Exec(ctx); err != nil {
 		return fmt.Errorf("insert webhook: %w", err)
 	}
+	w.Secret = secret
 	return nil
 }
 
-// Webhooks lists the endpoints, oldest first.
-func (s *Store) Webhooks(ctx context.Context) ([]Webhook, error) {
-	var rows []Webhook
-	err := s.db(ctx).NewSelect().Model(&rows).Order("wh.id").Scan(ctx)
-	return rows, err
+// SecretSealer encrypts secrets for storage and opens them again;
+// auth.SecretBox is one.
+type SecretSealer interface {
+	Seal(secret string) (string, error)
+	Open(sealed string) (string, error)
 }
 
-// WebhookByID is one endpoint; an unknown id is ErrNotFound.
+// sealedPrefix marks a sealed webhook secret. A secret stored before
+// sealing came is 32 random bytes, which start so with no real chance.
+const sealedPrefix = "plaza-sealed-v1:"
+
+func (s *Store) sealSecret(secret []byte) ([]byte, error) {
+	if s.Secrets == nil {
+		return secret, nil
+	}
+	sealed, err := s.Secrets.Seal(string(secret))
+	if err != nil {
+		return nil, fmt.Errorf("seal webhook secret: %w", err)
+	}
+	return []byte(sealedPrefix + sealed), nil
+}
+
+// openSecret is a stored secret in the clear; one stored before sealing
+// came is returned as it is.
+func (s *Store) openSecret(stored []byte) ([]byte, error) {
+	sealed, ok := bytes.CutPrefix(stored, []byte(sealedPrefix))
+	if !ok {
+		return stored, nil
+	}
+	if s.Secrets == nil {
+		return nil, errors.New("open webhook secret: no key to open it with")
+	}
+	plain, err := s.Secrets.Open(string(sealed))
+	if err != nil {
+		return nil, fmt.Errorf("open webhook secret: %w", err)
+	}
+	return []byte(plain), nil
+}
+
+// SealWebhookSecrets seals every secret stored before sealing came, once
+// at start; it reports how many.
+func (s *Store) SealWebhookSecrets(ctx context.Context) (int, error) {
+	if s.Secrets == nil {
+		return 0, nil
+	}
+	var rows []Webhook
+	if err := s.DB.NewSelect().Model(&rows).Column("id", "secret").Scan(ctx); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, w := range rows {
+		if bytes.HasPrefix(w.Secret, []byte(sealedPrefix)) {
+			continue
+		}
+		sealed, err := s.sealSecret(w.Secret)
+		if err != nil {
+			return n, err
+		}
+		_, err = s.DB.NewUpdate().Model((*Webhook)(nil)).Set("secret = ?", sealed).
+			Where("id = ? AND secret = ?", w.ID, w.Secret).Exec(ctx)
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// Webhooks lists the endpoints, oldest first, their secrets opened.
+func (s *Store) Webhooks(ctx context.Context) ([]Webhook, error) {
+	var rows []Webhook
+	if err := s.db(ctx).NewSelect().Model(&rows).Order("wh.id").Scan(ctx); err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		var err error
+		if rows[i].Secret, err = s.openSecret(rows[i].Secret); err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
+}
+
+// WebhookByID is one endpoint, its secret opened; an unknown id is
+// ErrNotFound.
 func (s *Store) WebhookByID(ctx context.Context, id int64) (*Webhook, error) {
 	w := new(Webhook)
 	if err := s.db(ctx).NewSelect().Model(w).Where("wh.id = ?", id).Scan(ctx); err != nil {
 		return nil, notFound(err, "webhook")
+	}
+	var err error
+	if w.Secret, err = s.openSecret(w.Secret); err != nil {
+		return nil, err
 	}
 	return w, nil
 }
@@ -130,8 +216,13 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, id int64) (*Webhook, er
 	if w.Secret, err = webhook.NewSecret(); err != nil {
 		return nil, err
 	}
+	sealed, err := s.sealSecret(w.Secret)
+	if err != nil {
+		return nil, err
+	}
 	w.UpdatedAt = s.now()
-	_, err = s.db(ctx).NewUpdate().Model(w).Column("secret", "updated_at").WherePK().Exec(ctx)
+	_, err = s.db(ctx).NewUpdate().Model((*Webhook)(nil)).Set("secret = ?", sealed).Set("updated_at = ?", w.UpdatedAt).
+		Where("id = ?", w.ID).Exec(ctx)
 	return w, err
 }
 

@@ -183,7 +183,7 @@ func newHandlers(d Deps) handlerSet {
 		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store, Policy: acts.Policy,
 			Heartbeat: cmp.Or(d.QueueHeartbeat, queueHeartbeat)},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
-			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate})},
+			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate, Ports: d.Config.LinkPreviewPorts})},
 		openAPI: openAPIOnce(d),
 	}
 }
@@ -250,17 +250,24 @@ const (
 )
 
 // NewSessions builds the session manager: sessions in the database, an
-// HttpOnly, SameSite=Lax cookie (Secure behind https), ending after
+// HttpOnly, SameSite=Lax cookie (Secure and named with the __Host- prefix
+// behind https), ending after
 // SessionIdle without a request or SessionLifetime in all.
 func NewSessions(store *models.Store, publicURL string) *scs.SessionManager {
 	sm := scs.New()
 	sm.Store = store.Sessions(SessionIdle, describeSession)
 	sm.Codec = sessionCodec{}
 	sm.Lifetime = SessionLifetime
+	secure := strings.HasPrefix(publicURL, "https://")
 	sm.Cookie.Name = "plaza_session"
+	if secure {
+		// Browsers take a __Host- cookie only Secure, on path / and
+		// without a Domain: no sibling subdomain can plant or shadow it.
+		sm.Cookie.Name = "__Host-plaza_session"
+	}
 	sm.Cookie.HttpOnly = true
 	sm.Cookie.SameSite = http.SameSiteLaxMode
-	sm.Cookie.Secure = strings.HasPrefix(publicURL, "https://")
+	sm.Cookie.Secure = secure
 	sm.Cookie.Path = "/"
 	return sm
 }
@@ -274,17 +281,22 @@ func crossOriginProtection(publicURL string) *http.CrossOriginProtection {
 }
 
 // Server wraps the app in an http.Server with timeouts that keep slow
-// clients from holding connections open.
+// clients from holding connections open, and a cap on request headers
+// (431 beyond it) well below the standard library's 1 MiB.
 func Server(addr string, h http.Handler) *http.Server {
 	return &http.Server{
 		Addr:              addr,
 		Handler:           h,
+		MaxHeaderBytes:    MaxHeaderBytes,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
 	}
 }
+
+// MaxHeaderBytes caps a request's header lines: browsers send a few KiB.
+const MaxHeaderBytes = 64 << 10
 
 // Caches are the instance's caches of what rarely changes and is read on
 // many requests.

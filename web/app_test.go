@@ -160,3 +160,26 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// TestBrowserIsolationHeaders: every response turns off powerful browser
+// features and keeps other origins' windows out of Plaza's; admin answers
+// are never stored by a browser or proxy cache.
+func TestBrowserIsolationHeaders(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	res := apptest.Do(t, app, http.MethodGet, "/api/health", nil)
+	if got := res.Header().Get("Permissions-Policy"); !strings.Contains(got, "camera=()") || !strings.Contains(got, "geolocation=()") {
+		t.Errorf("Permissions-Policy %q", got)
+	}
+	if got := res.Header().Get("Cross-Origin-Opener-Policy"); got != "same-origin" {
+		t.Errorf("Cross-Origin-Opener-Policy %q, want same-origin", got)
+	}
+	cookie, _ := app.Admin(t)
+	for _, path := range []string{"/api/v1/admin/users", "/api/admin/users", "/api/v1/admin/audit-logs/verify"} {
+		for _, h := range []http.Header{cookie, nil} {
+			res := apptest.Do(t, app, http.MethodGet, path, h)
+			if got := res.Header().Get("Cache-Control"); got != "no-store" {
+				t.Errorf("%s (%d): Cache-Control %q, want no-store", path, res.Code, got)
+			}
+		}
+	}
+}

@@ -3,14 +3,22 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 func auditRows(t *testing.T, app *apptest.App) []models.AuditEntry {
@@ -66,4 +74,118 @@ func TestAuditRecordsAllowedAndDenied(t *testing.T) {
 			t.Errorf("verify: %s", res.Body)
 		}
 	})
+}
+
+// serveReal serves app over a real listener with the server's own limits
+// (web.Server), so that header caps apply as in production.
+func serveReal(t *testing.T, app *apptest.App) string {
+	t.Helper()
+	ts := httptest.NewUnstartedServer(app)
+	ts.Config = web.Server("", app)
+	ts.Start()
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// TestAnonymousRefusalsAreAggregated floods an audited admin route with
+// anonymous requests over real HTTP (401s, then 429s once the window is
+// spent): the audit log gains a handful of rows that count them, not one
+// row per request.
+func TestAnonymousRefusalsAreAggregated(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		base := serveReal(t, app)
+		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+		const total, workers = 10_000, 8
+		var wg sync.WaitGroup
+		var failed atomic.Int64
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < total; i += workers {
+					res, err := client.Get(base + "/api/v1/admin/audit-logs/verify")
+					if err != nil {
+						failed.Add(1)
+						continue
+					}
+					io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+					if res.StatusCode != http.StatusUnauthorized && res.StatusCode != http.StatusTooManyRequests {
+						failed.Add(1)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if n := failed.Load(); n > 0 {
+			t.Fatalf("%d requests failed or were not refused", n)
+		}
+		rows := auditRows(t, app)
+		if len(rows) == 0 || len(rows) > 4 {
+			t.Fatalf("%d audit rows for %d anonymous requests, want a handful", len(rows), total)
+		}
+		for _, r := range rows {
+			if r.AdminID != nil || r.Action != "audit.verify" || r.Status < 400 {
+				t.Errorf("unexpected row %+v", r)
+			}
+		}
+		cookie, _ := app.Admin(t)
+		res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs/verify", cookie)
+		if res.Code != http.StatusOK || !strings.Contains(res.Body.String(), `"valid":true`) {
+			t.Errorf("verify after the flood: %d %s", res.Code, res.Body)
+		}
+	})
+}
+
+// TestAuditCapsClientStrings sends an oversized User-Agent and target: the
+// entry keeps a capped prefix of each.
+func TestAuditCapsClientStrings(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		cookie, _ := app.Admin(t)
+		base := serveReal(t, app)
+		long := strings.Repeat("x", 40_000)
+		req, _ := http.NewRequest("GET", base+"/api/v1/admin/users/"+strings.Repeat("9", 3000), nil)
+		for k, v := range cookie {
+			req.Header[k] = v
+		}
+		req.Header.Set("User-Agent", long)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		rows := auditRows(t, app)
+		if len(rows) == 0 {
+			t.Fatal("no audit row")
+		}
+		r := rows[len(rows)-1]
+		if len(r.UserAgent) > audit.MaxUserAgent || len(r.TargetID) > audit.MaxField {
+			t.Errorf("stored a %d-byte user agent and a %d-byte target id", len(r.UserAgent), len(r.TargetID))
+		}
+		if !strings.HasPrefix(r.UserAgent, "xxxx") {
+			t.Errorf("user agent %q lost its prefix", r.UserAgent)
+		}
+	})
+}
+
+// TestHeadersAreCapped sends 100 KiB of headers over real HTTP: the server
+// refuses them before any handler runs.
+func TestHeadersAreCapped(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	base := serveReal(t, app)
+	req, _ := http.NewRequest("GET", base+"/api/v1/admin/audit-logs/verify", nil)
+	req.Header.Set("User-Agent", strings.Repeat("x", 100<<10))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("100 KiB of headers: %d, want 431", res.StatusCode)
+	}
+	if rows := auditRows(t, app); len(rows) != 0 {
+		t.Errorf("%d audit rows, want none", len(rows))
+	}
 }

@@ -27,6 +27,9 @@ import (
 // it declares (a quiet route writes no access line for its successes).
 func (p *pipeline) edge(r Route) []echo.MiddlewareFunc {
 	mws := []echo.MiddlewareFunc{p.requestID, p.observe(r), recoverer, p.secure}
+	if r.admin() {
+		mws = append(mws, noStore)
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		mws = append(mws, middleware.BodyLimit(maxBody))
 	}
@@ -177,17 +180,33 @@ func recoverer(next echo.HandlerFunc) echo.HandlerFunc {
 // are canonical and values shared, so setting them allocates nothing.
 func securityHeaders(publicURL string) http.Header {
 	h := http.Header{
-		"X-Xss-Protection":        {"0"},
-		"X-Content-Type-Options":  {"nosniff"},
-		"X-Frame-Options":         {"DENY"},
-		"Referrer-Policy":         {"strict-origin-when-cross-origin"},
-		"Content-Security-Policy": {"default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"},
+		"X-Xss-Protection":       {"0"},
+		"X-Content-Type-Options": {"nosniff"},
+		"X-Frame-Options":        {"DENY"},
+		"Referrer-Policy":        {"strict-origin-when-cross-origin"},
+		// Plaza uses none of these powerful features; nothing it embeds may.
+		"Permissions-Policy": {"camera=(), microphone=(), geolocation=(), payment=(), usb=()"},
+		// A window Plaza opens, or that opens Plaza, gets no handle on the other.
+		"Cross-Origin-Opener-Policy": {"same-origin"},
+		"Content-Security-Policy":    {"default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"},
 	}
 	if u, err := url.Parse(publicURL); err == nil && u.Scheme == "https" {
 		h["Strict-Transport-Security"] = []string{"max-age=63072000"}
 	}
 	return h
 }
+
+// noStore keeps admin answers (JSON, partials and pages alike, errors
+// included) out of browser and proxy caches: they hold other people's
+// data, and a shared computer's back button must not show them again.
+func noStore(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header()[echo.HeaderCacheControl] = noStoreValue[:1:1]
+		return next(c)
+	}
+}
+
+var noStoreValue = []string{"no-store"}
 
 // secure sets the security headers. The value slices are shared by every
 // response: net/http only reads them, and a later Set or Add replaces or

@@ -48,7 +48,8 @@ type pipeline struct {
 	policy     policy.Policy
 	static     *staticFiles // the versions pages link static files by
 	queue      handlers.QueueCounter
-	deviceKey  []byte // signs device cookies (device.Key)
+	deviceKey  []byte   // signs device cookies (device.Key)
+	refusals   refusals // refusals counted rather than audited one by one
 }
 
 type authErrKey struct{}
@@ -215,9 +216,10 @@ func bearer(r *http.Request) (string, bool) {
 }
 
 // fromToken checks an admin JWT against its record and its user's standing
-// now: the effective permissions are the token's intersected with what the
-// user's roles grant today, so demoting or banning a user disables its
-// tokens too.
+// now: the effective permissions are the token's intersected with those
+// its record was minted with and with what the user's roles grant today, so
+// demoting or banning a user disables its tokens too, and a token re-signed
+// with a leaked secret gains neither permissions nor time over its record.
 func (p *pipeline) fromToken(ctx context.Context, raw string) (*auth.Principal, error) {
 	now := p.now()
 	if pr, ok := p.principals.Get(raw, now); ok {
@@ -232,17 +234,26 @@ func (p *pipeline) fromToken(ctx context.Context, raw string) (*auth.Principal, 
 	if err != nil && !errors.Is(err, models.ErrNotFound) {
 		return nil, err
 	}
-	if err != nil || acc.TokenRevokedAt != nil || acc.ID != claims.UserID || acc.Status != models.UserActive {
+	if err != nil || acc.TokenRevokedAt != nil || acc.ID != claims.UserID || acc.Status != models.UserActive ||
+		!now.Before(acc.TokenExpiresAt) {
 		return nil, auth.ErrInvalidToken
 	}
 	pr := principalOf(&acc.Account, auth.ViaToken)
-	pr.Permissions = auth.Permissions(claims.Permissions).Intersect(pr.Permissions)
+	pr.Permissions = auth.Permissions(claims.Permissions).Intersect(auth.Permissions(acc.TokenPermissionList())).
+		Intersect(pr.Permissions)
 	pr.TokenID = claims.ID
 	if acc.TokenLastUsedAt == nil || now.Sub(*acc.TokenLastUsedAt) > time.Minute {
 		go p.touchToken(claims.ID) // bookkeeping only; the request does not wait for it
 	}
-	p.principals.Put(raw, pr, gen, now, claims.ExpiresAt)
+	p.principals.Put(raw, pr, gen, now, earliest(claims.ExpiresAt, acc.TokenExpiresAt))
 	return pr, nil
+}
+
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 func (p *pipeline) touchToken(jti string) {
@@ -432,7 +443,7 @@ func (p *pipeline) audit(r Route) echo.MiddlewareFunc {
 			} else if werr := held.release(); werr != nil {
 				p.log.Warn("send response", "error", werr)
 			}
-			if !written && d.Wanted() {
+			if !written && d.Wanted() && (!aggregated(d, status) || p.refusals.admit(d, status, p.now())) {
 				p.auditor.Enqueue(models.EntryOf(d, status))
 			}
 			return err

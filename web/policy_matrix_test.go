@@ -325,7 +325,7 @@ var doorFixtures = map[string]fixture{
 	"GET " + api.PathAdminV1Backup:          backupDoor,
 	"DELETE " + api.PathAdminV1Backup:       backupDoor,
 	"GET " + api.PathAdminAuditExport:       platformDoor(``),
-	"POST " + api.PathPassword:              selfDoor(`{"currentPassword":"` + password + `","newPassword":"` + password + `"}`),
+	"POST " + api.PathPassword:              ownAccountDoor(`{"currentPassword":"`+password+`","newPassword":"`+password+`"}`, nil), // it renews the session and revokes the tokens
 	"PUT " + api.PathPost:                   postDoor(`{"title":"matrix"}`),
 	"DELETE " + api.PathPost:                postDoor(``),
 	"POST " + api.PathAdminV1Moderate:       postDoor(`{"action":"hide"}`),

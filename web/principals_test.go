@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
@@ -84,4 +86,47 @@ func waitForStatus(t *testing.T, app *apptest.App, h http.Header, status int, wh
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// TestTokenRecordBoundsItsClaims re-signs a minted token's jti with the
+// signing secret (as someone who leaked it would), widening its permissions
+// and its expiry: the stored record bounds both, so the forgery gains
+// nothing. Both databases.
+func TestTokenRecordBoundsItsClaims(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		admin := app.User(t, "ada@example.com", auth.RoleAdmin)
+		_, jti := app.TokenFor(t, admin.ID, auth.PermAdminRead)
+		rec, err := app.Store.APITokenByJTI(context.Background(), jti)
+		if err != nil {
+			t.Fatal(err)
+		}
+		secret := []byte(app.Deps.Config.JWTSecret)
+		forge := func(perms []string, exp time.Time) http.Header {
+			raw, err := auth.SignToken(secret, auth.TokenClaims{UserID: admin.ID, Permissions: perms,
+				IssuedAt: rec.CreatedAt, ExpiresAt: exp, ID: jti})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return http.Header{"Authorization": {"Bearer " + raw}}
+		}
+		wider := forge([]string{auth.PermAdminRead, auth.PermAdminWrite}, rec.ExpiresAt)
+		if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", wider, `{"type":"user","id":"42"}`); res.Code != http.StatusForbidden {
+			t.Errorf("widened permissions: %d %s, want 403", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users", wider); res.Code != http.StatusOK {
+			t.Errorf("the stored permission itself: %d %s", res.Code, res.Body)
+		}
+		// The record expires; a forged claim that lives on does not revive it.
+		_, err = app.Store.DB.NewUpdate().Model((*models.APIToken)(nil)).Set("expires_at = ?", time.Now().Add(-time.Minute)).
+			Where("jti = ?", jti).Exec(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		app.Deps.Principals.Purge()
+		longer := forge([]string{auth.PermAdminRead}, time.Now().Add(24*time.Hour))
+		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users", longer); res.Code != http.StatusUnauthorized {
+			t.Errorf("past the stored expiry: %d %s, want 401", res.Code, res.Body)
+		}
+	})
 }

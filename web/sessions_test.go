@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"context"
+	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -67,4 +69,32 @@ func (c *testClock) Add(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
+}
+
+// TestHostCookieBehindHTTPS: behind https the session cookie carries the
+// __Host- prefix, which browsers accept only Secure, on path / and without
+// a Domain, so no sibling subdomain can plant or shadow it; over plain
+// http (development) it keeps its plain name.
+func TestHostCookieBehindHTTPS(t *testing.T) {
+	db := dbtest.Open(t, "sqlite")
+	app := apptest.New(t, db, func(d *web.Deps) {
+		d.Config.PublicAppURL = "https://plaza.example"
+		d.Sessions = web.NewSessions(d.Store, d.Config.PublicAppURL)
+	})
+	app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+	res := apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, `{"email":"ada@example.com","password":"correct horse"}`)
+	var got *http.Cookie
+	for _, c := range res.Result().Cookies() {
+		got = c
+	}
+	if res.Code != 200 || got == nil || got.Name != "__Host-plaza_session" || !got.Secure || got.Path != "/" || got.Domain != "" {
+		t.Fatalf("sign-in behind https: %d, cookie %+v", res.Code, got)
+	}
+	me := apptest.Do(t, app, "GET", "/api/auth/session", http.Header{"Cookie": {got.Name + "=" + got.Value}})
+	if !strings.Contains(me.Body.String(), "ada@example.com") {
+		t.Errorf("the __Host- cookie does not sign in: %s", me.Body)
+	}
+	if sm := web.NewSessions(app.Store, "http://127.0.0.1:8080"); sm.Cookie.Name != "plaza_session" || sm.Cookie.Secure {
+		t.Errorf("over http: %+v", sm.Cookie)
+	}
 }

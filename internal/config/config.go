@@ -46,7 +46,11 @@ type Config struct {
 
 	AdminEmail    string `env:"ADMIN_EMAIL"`
 	AdminPassword string `env:"ADMIN_PASSWORD"`
-	SeedDemo      bool   `env:"SEED_DEMO" envDefault:"true"`
+	// SeedDemo seeds a demo community (with well-known demo accounts) on an
+	// empty database; its default is false in production and true
+	// elsewhere (seedDemo).
+	SeedDemo        bool    `env:"-"`
+	SeedDemoSetting *string `env:"SEED_DEMO"`
 
 	// RequireStaff2FA makes moderators and admins enrol in TOTP sign-in
 	// before the console or a session call to an admin route works; its
@@ -56,6 +60,9 @@ type Config struct {
 
 	TrustedProxies          []netip.Prefix `env:"TRUSTED_PROXIES"`
 	LinkPreviewAllowPrivate bool           `env:"LINK_PREVIEW_ALLOW_PRIVATE"`
+	// LinkPreviewPorts are the only ports link previews fetch from (a URL
+	// naming or implying another is refused 403).
+	LinkPreviewPorts []int `env:"LINK_PREVIEW_PORTS" envDefault:"80,443"`
 	// WebhookAllowPrivate lets webhook targets be private and loopback
 	// addresses (an intranet's receivers). It is separate from
 	// LinkPreviewAllowPrivate: previews fetch what anonymous callers ask
@@ -157,7 +164,24 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.defaultPublicURL()
+	if err := c.seedDemo(); err != nil {
+		return c, err
+	}
 	return c, c.staff2FA()
+}
+
+// seedDemo settles SeedDemo: as set, else false in production only.
+func (c *Config) seedDemo() error {
+	c.SeedDemo = !c.Production()
+	if c.SeedDemoSetting == nil {
+		return nil
+	}
+	v, err := strconv.ParseBool(*c.SeedDemoSetting)
+	if err != nil {
+		return &Error{"SEED_DEMO", *c.SeedDemoSetting, "expected true or false"}
+	}
+	c.SeedDemo = v
+	return nil
 }
 
 // staff2FA settles RequireStaff2FA: as set, else true in production only.
@@ -180,7 +204,7 @@ func (c Config) Production() bool { return c.Env == EnvProduction }
 func (c *Config) validate() error {
 	checks := []func() error{
 		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkPublicURL,
-		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkRedisKeyPrefix, c.checkQuoteURLs,
+		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkRedisKeyPrefix, c.checkQuoteURLs, c.checkPreviewPorts,
 		c.checkAdmin, c.checkRateLimits, c.checkProviders, c.checkBackups,
 	}
 	for _, check := range checks {
@@ -284,6 +308,15 @@ func (c *Config) checkLog() error {
 		return nil
 	}
 	return &Error{"LOG_FORMAT", c.LogFormat, "expected text or json"}
+}
+
+func (c *Config) checkPreviewPorts() error {
+	for _, p := range c.LinkPreviewPorts {
+		if p < 1 || p > 65535 {
+			return &Error{"LINK_PREVIEW_PORTS", strconv.Itoa(p), "expected ports from 1 to 65535, comma-separated"}
+		}
+	}
+	return nil
 }
 
 func (c *Config) checkRedisURL() error {

@@ -175,3 +175,34 @@ func TestRequireStaff2FA(t *testing.T) {
 		t.Errorf("REQUIRE_STAFF_2FA=maybe: %v", err)
 	}
 }
+
+// TestSeedDemoDefault: a production instance seeds no demo community (with
+// its well-known demo accounts) unless asked; elsewhere it does.
+func TestSeedDemoDefault(t *testing.T) {
+	secret := strings.Repeat("s", 32)
+	prod := map[string]string{"PLAZA_ENV": "production", "PUBLIC_APP_URL": "https://x.org", "SESSION_SECRET": secret, "JWT_SECRET": secret}
+	tests := []struct {
+		name, env, setting string
+		want               bool
+	}{
+		{"production by default", "production", "", false},
+		{"development by default", "development", "", true},
+		{"production asked", "production", "true", true},
+		{"development turned off", "development", "false", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"PLAZA_ENV": tt.env}
+			if tt.env == "production" {
+				env = maps.Clone(prod)
+			}
+			if tt.setting != "" {
+				env["SEED_DEMO"] = tt.setting
+			}
+			c, err := load(env)
+			if err != nil || c.SeedDemo != tt.want {
+				t.Errorf("got %v (%v), want %v", c.SeedDemo, err, tt.want)
+			}
+		})
+	}
+}

@@ -14,7 +14,7 @@ import (
 // Maintainer works a maintenance job to its end, recording its progress
 // and outcome itself; an error means the outcome could not be recorded.
 type Maintainer interface {
-	RunMaintenance(ctx context.Context, id, keepSession string) error
+	RunMaintenance(ctx context.Context, id, keepKey string) error
 	// ScheduledBackup backs the database up as a job of its own, unless a
 	// backup is under way.
 	ScheduledBackup(ctx context.Context) error
@@ -77,9 +77,10 @@ func (w *backupWorker) Work(ctx context.Context, _ *river.Job[BackupArgs]) error
 // transaction that records it.
 type MaintenanceArgs struct {
 	ID string `json:"id"`
-	// KeepSession is the session a sign-out of everyone spares: the
-	// caller's.
-	KeepSession string `json:"keepSession,omitempty"`
+	// KeepSessionKey names the session a sign-out of everyone spares (the
+	// caller's) by its stored key, the SHA-256 of its token: job arguments
+	// are stored and listed, and must not hold a credential.
+	KeepSessionKey string `json:"keepSessionKey,omitempty"`
 }
 
 // Kind names the job in River's tables.
@@ -98,7 +99,7 @@ func (w *maintenanceWorker) Timeout(*river.Job[MaintenanceArgs]) time.Duration {
 }
 
 func (w *maintenanceWorker) Work(ctx context.Context, job *river.Job[MaintenanceArgs]) error {
-	if err := w.maintainer.RunMaintenance(ctx, job.Args.ID, job.Args.KeepSession); err != nil {
+	if err := w.maintainer.RunMaintenance(ctx, job.Args.ID, job.Args.KeepSessionKey); err != nil {
 		w.metrics.Jobs.WithLabelValues(MaintenanceArgs{}.Kind(), "failed").Inc()
 		return err
 	}
@@ -109,7 +110,7 @@ func (w *maintenanceWorker) Work(ctx context.Context, job *river.Job[Maintenance
 
 // QueueMaintenance queues maintenance job id in tx: the job exists if and
 // only if tx commits.
-func (r *Runner) QueueMaintenance(ctx context.Context, tx *sql.Tx, id, keepSession string) error {
-	_, err := r.client.InsertTx(ctx, tx, MaintenanceArgs{ID: id, KeepSession: keepSession}, nil)
+func (r *Runner) QueueMaintenance(ctx context.Context, tx *sql.Tx, id, keepKey string) error {
+	_, err := r.client.InsertTx(ctx, tx, MaintenanceArgs{ID: id, KeepSessionKey: keepKey}, nil)
 	return err
 }

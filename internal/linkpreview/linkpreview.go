@@ -56,6 +56,9 @@ type Config struct {
 	// AllowPrivate lifts the address policy (LINK_PREVIEW_ALLOW_PRIVATE), for
 	// tests and intranets.
 	AllowPrivate bool
+	// Ports, when not empty, are the only ports fetched from, at every hop
+	// (LINK_PREVIEW_PORTS); AllowPrivate does not lift it.
+	Ports []int
 	// Timeout bounds the whole exchange: resolving, connecting, every
 	// redirect and reading the body. Default 10 s.
 	Timeout time.Duration
@@ -110,7 +113,7 @@ func New(cfg Config) *Fetcher {
 	if cfg.MaxRedirects <= 0 {
 		cfg.MaxRedirects = DefaultMaxRedirects
 	}
-	f := &Fetcher{cfg: cfg, guard: netguard.New(netguard.Config{AllowPrivate: cfg.AllowPrivate, Resolver: cfg.Resolver,
+	f := &Fetcher{cfg: cfg, guard: netguard.New(netguard.Config{AllowPrivate: cfg.AllowPrivate, Ports: cfg.Ports, Resolver: cfg.Resolver,
 		Dial: cfg.Dial, DialTimeout: cfg.Timeout, RefusalCache: cfg.RefusalCache, RefusalTTL: cfg.RefusalTTL})}
 	if u, err := url.Parse(cfg.PublicAppURL); err == nil && isHTTP(u) {
 		f.appURL = u

@@ -17,10 +17,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -48,6 +51,11 @@ type Cache interface {
 type Config struct {
 	// AllowPrivate lifts the address policy, for tests and intranets.
 	AllowPrivate bool
+	// Ports, when not empty, are the only ports a URL may name (or imply
+	// by its scheme): a caller who may choose the port could otherwise
+	// reach mail, database or admin services on public hosts. AllowPrivate
+	// does not lift it.
+	Ports []int
 	// Resolver resolves host names. Default net.DefaultResolver.
 	Resolver Resolver
 	// Dial connects to an address that has passed the policy. Default: a
@@ -141,6 +149,9 @@ func (g *Guard) CheckURL(u *url.URL) error {
 	if err != nil {
 		return badURL("invalid host", err)
 	}
+	if port := effectivePort(u); len(g.cfg.Ports) > 0 && !slices.Contains(g.cfg.Ports, port) {
+		return &Error{Forbidden: true, Details: fmt.Sprintf("port %d is not allowed (allowed: %s)", port, portList(g.cfg.Ports))}
+	}
 	if g.cfg.AllowPrivate {
 		return nil
 	}
@@ -148,6 +159,27 @@ func (g *Guard) CheckURL(u *url.URL) error {
 		return &Error{Forbidden: true, Details: "target address is not allowed"}
 	}
 	return nil
+}
+
+// effectivePort is the port u names, or its scheme's (CheckURL has
+// checked both).
+func effectivePort(u *url.URL) int {
+	if p := u.Port(); p != "" {
+		n, _ := strconv.Atoi(p)
+		return n
+	}
+	if u.Scheme == "https" {
+		return 443
+	}
+	return 80
+}
+
+func portList(ports []int) string {
+	s := make([]string, len(ports))
+	for i, p := range ports {
+		s[i] = strconv.Itoa(p)
+	}
+	return strings.Join(s, ", ")
 }
 
 // Refused reports whether err (from CheckURL, DialContext, or a client

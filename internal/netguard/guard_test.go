@@ -191,3 +191,34 @@ func TestRefusalCache(t *testing.T) {
 		}
 	}
 }
+
+// TestPortsAllowed: with Ports set, a URL on any other port (spelled or
+// implied by its scheme) is refused as forbidden before any connection,
+// even when private addresses are allowed; without, any port goes.
+func TestPortsAllowed(t *testing.T) {
+	g := New(Config{Ports: []int{80, 443}})
+	open := New(Config{Ports: []int{80, 443}, AllowPrivate: true})
+	for raw, ok := range map[string]bool{
+		"http://example.com/":       true,
+		"https://example.com/":      true,
+		"http://example.com:443/":   true,
+		"https://example.com:80/":   true,
+		"http://example.com:22/":    false,
+		"https://example.com:8443/": false,
+		"http://example.com:6379/":  false,
+		"http://93.184.215.14:25/":  false,
+	} {
+		u, _ := url.Parse(raw)
+		for _, guard := range []*Guard{g, open} {
+			err := guard.CheckURL(u)
+			var ge *Error
+			if ok != (err == nil) || !ok && (!errors.As(err, &ge) || !ge.Forbidden || !strings.Contains(ge.Details, "port")) {
+				t.Errorf("%s: %v, want allowed %t", raw, err, ok)
+			}
+		}
+	}
+	u, _ := url.Parse("http://example.com:8080/")
+	if err := New(Config{}).CheckURL(u); err != nil {
+		t.Errorf("no port list: %v", err)
+	}
+}
