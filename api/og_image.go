@@ -2,15 +2,16 @@ package api
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// Limits of the og-image's text parameters, chosen by Plaza; these
-// are the engine's own (ogimage.MaxQuoteRunes, MaxAuthorRunes), so a text
-// the API accepts is drawn whole, never cut short with "…". The seed's bound
-// only keeps URLs sane.
+// Limits of the og-image's text parameters, chosen by Plaza; these are
+// the engine's own (ogimage.MaxQuoteRunes, MaxAuthorRunes). Longer text is
+// not refused: the engine cuts it at a word and ends it in "…", because an
+// <img> or og:image built from someone's text must never show a broken
+// image. A longer seed is cut to its first MaxOGSeed characters, which
+// keeps the image the same for the same link.
 const (
 	MaxOGQuote  = 500
 	MaxOGAuthor = 80
@@ -28,33 +29,16 @@ type OGImageQuery struct {
 	SVG    bool // type=svg; PNG otherwise
 }
 
-// ParseOGImageQuery reads and checks the og-image query. Unknown parameters
-// are ignored (crawlers add tracking ones); a bad value is a
-// *ValidationError naming every faulty parameter.
-func ParseOGImageQuery(v url.Values) (OGImageQuery, error) {
-	q := OGImageQuery{Seed: v.Get("seed"), Quote: blankless(v.Get("quote")), Author: blankless(v.Get("author"))}
-	var issues []Issue
-	issues = appendTooLong(issues, "seed", q.Seed, MaxOGSeed)
-	issues = appendTooLong(issues, "quote", q.Quote, MaxOGQuote)
-	issues = appendTooLong(issues, "author", q.Author, MaxOGAuthor)
-	var ok bool
-	if q.Random, ok = parseFlag(v.Get("random")); !ok {
-		issues = append(issues, enumIssue("random", v.Get("random"), "true | false"))
-	}
-	if q.Direct, ok = parseFlag(v.Get("direct")); !ok {
-		issues = append(issues, enumIssue("direct", v.Get("direct"), "true | false"))
-	}
-	switch strings.ToLower(v.Get("type")) {
-	case "", "png":
-	case "svg":
-		q.SVG = true
-	default:
-		issues = append(issues, enumIssue("type", v.Get("type"), "png | svg"))
-	}
-	if len(issues) > 0 {
-		return q, &ValidationError{Message: "Invalid og-image parameters", Issues: issues}
-	}
-	return q, nil
+// ParseOGImageQuery reads the og-image query. Nothing in it is refused:
+// unknown parameters are ignored (crawlers add tracking ones), a flag that
+// is not "true" or "false" is its default (false), a type other than svg
+// is PNG, and long text is fitted by the engine.
+func ParseOGImageQuery(v url.Values) OGImageQuery {
+	q := OGImageQuery{Seed: clip(v.Get("seed"), MaxOGSeed), Quote: blankless(v.Get("quote")), Author: blankless(v.Get("author"))}
+	q.Random = strings.EqualFold(v.Get("random"), "true")
+	q.Direct = strings.EqualFold(v.Get("direct"), "true")
+	q.SVG = strings.EqualFold(v.Get("type"), "svg")
+	return q
 }
 
 // blankless treats text of white space only as not given.
@@ -65,28 +49,12 @@ func blankless(s string) string {
 	return s
 }
 
-func appendTooLong(issues []Issue, field, s string, limit int) []Issue {
-	if utf8.RuneCountInString(s) <= limit {
-		return issues
+// clip keeps the first n characters of s.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
 	}
-	return append(issues, Issue{Path: []string{field}, Code: "too_big",
-		Message: field + " must be at most " + strconv.Itoa(limit) + " characters"})
-}
-
-func enumIssue(field, got, want string) Issue {
-	return Issue{Path: []string{field}, Code: "invalid_enum_value", Expected: want, Received: got,
-		Message: field + " must be one of " + want}
-}
-
-// parseFlag reads a true/false parameter; empty is false.
-func parseFlag(s string) (value, ok bool) {
-	switch strings.ToLower(s) {
-	case "", "false":
-		return false, true
-	case "true":
-		return true, true
-	}
-	return false, false
+	return string([]rune(s)[:n])
 }
 
 // OGImageURL is the path and query of the image for seed, quote and author,

@@ -17,12 +17,12 @@ type AvatarQuery struct {
 
 // OGImageParams is the query of GET /api/og-image.
 type OGImageParams struct {
-	Seed   string `query:"seed" maxLength:"200" description:"Seed of the avatar and the background pattern; random when absent."`
-	Quote  string `query:"quote" maxLength:"500" description:"The quote; fetched from a quote source when absent."`
-	Author string `query:"author" maxLength:"80" description:"The quote's author."`
-	Random bool   `query:"random" description:"true draws a random seed even when seed is given."`
-	Type   string `query:"type" enum:"png,svg" default:"png" description:"The image format."`
-	Direct bool   `query:"direct" description:"true sends the image even to a browser, which is otherwise sent to the viewer."`
+	Seed   string `query:"seed" description:"Seed of the avatar and the background pattern; random when absent. Only its first 200 characters count."`
+	Quote  string `query:"quote" description:"The quote; fetched from a quote source when absent. Beyond 500 characters it is cut at a word and ends in …."`
+	Author string `query:"author" description:"The quote's author. Beyond 80 characters, or wider than its line, it is cut and ends in …."`
+	Random bool   `query:"random" description:"true draws a random seed even when seed is given; any value but true is false."`
+	Type   string `query:"type" enum:"png,svg" default:"png" description:"The image format; any value but svg is PNG."`
+	Direct bool   `query:"direct" description:"true sends the image even to a browser, which is otherwise sent to the viewer; any value but true is false."`
 }
 
 // OGViewerQuery is the query of GET /og-image-viewer.

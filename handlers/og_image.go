@@ -25,9 +25,10 @@ type QuoteSource interface {
 // with the same query; everyone else gets the 1200×630 image, PNG
 // (image/png) unless type=svg (image/svg+xml), never cached. A missing seed,
 // or random=true, means a random seed; a missing quote comes from the pool
-// with its author unless one is given. 400 {error, details} for a bad
-// parameter; a failed generation answers 200 with the fallback SVG
-// rather than a 500, so that a shared card never shows a broken image.
+// with its author unless one is given. The answer is always an image, so
+// that a shared card never shows a broken one: nothing in the query is
+// refused (api.ParseOGImageQuery fits it), and a failed generation answers
+// 200 with the fallback SVG rather than a 500.
 type OGImage struct {
 	Quotes QuoteSource
 	// Avatar draws the face the image embeds (avatar.Render).
@@ -41,14 +42,9 @@ func (h OGImage) Handle(c echo.Context) error {
 	hdr := c.Response().Header()
 	hdr.Set(echo.HeaderCacheControl, "no-cache, no-store, must-revalidate")
 	hdr.Add(echo.HeaderVary, "User-Agent, Accept") // the same URL is an image or a redirect
-	q, err := api.ParseOGImageQuery(c.QueryParams())
-	// A person is sent to the viewer even with a bad parameter: the viewer
-	// shows the problem in words, which a JSON body would not.
+	q := api.ParseOGImageQuery(c.QueryParams())
 	if !q.Direct && ogimage.FromBrowser(req.UserAgent(), req.Header.Get(echo.HeaderAccept)) {
 		return c.Redirect(http.StatusFound, viewerURL(req.URL.RawQuery))
-	}
-	if err != nil {
-		return err
 	}
 	if req.Method == http.MethodHead { // a crawler's probe: the headers, without drawing the image
 		c.Response().Header().Set(echo.HeaderContentType, contentType(q.SVG))

@@ -3,7 +3,6 @@ package handlers_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"image/png"
 	"io"
@@ -271,45 +270,64 @@ func TestOGImageQuotePool(t *testing.T) {
 	}
 }
 
-func TestOGImageValidation(t *testing.T) {
+// TestOGImageAlwaysAnImage: an <img> or og:image is built from someone's
+// text, so no query is refused. Long text is fitted with "…", a long seed
+// counts by its first 200 characters, and a flag that is not true or false
+// is its default.
+func TestOGImageAlwaysAnImage(t *testing.T) {
 	srv := ogServer(t)
 	long := func(n int) string { return url.QueryEscape(strings.Repeat("é", n)) }
 	tests := []struct {
 		name, query string
-		wantPath    string // "" means accepted
+		svg, cut    bool // the answer is SVG; its text ends in "…"
 	}{
-		{"quote of 500 characters", "quote=" + long(500), ""},
-		{"quote of 501 characters", "quote=" + long(501), "quote"},
-		{"author of 80 characters", "quote=q&author=" + long(80), ""},
-		{"author of 81 characters", "quote=q&author=" + long(81), "author"},
-		{"seed of 200 characters", "quote=q&seed=" + long(200), ""},
-		{"seed of 201 characters", "quote=q&seed=" + long(201), "seed"},
-		{"type gif", "quote=q&type=gif", "type"},
-		{"random yes", "quote=q&random=yes", "random"},
-		{"direct 1", "quote=q&direct=1", "direct"},
-		{"unknown parameters ignored", "quote=q&utm_source=x", ""},
+		{"quote of 500 characters", "type=svg&quote=" + long(500), true, false},
+		{"quote of 501 characters", "type=svg&quote=" + long(501), true, true},
+		{"quote of 5000 characters", "type=svg&quote=" + long(5000), true, true},
+		{"author of 80 characters", "type=svg&quote=q&author=" + long(80), true, false},
+		{"author of 81 characters", "type=svg&quote=q&author=" + long(81), true, true},
+		{"seed of 201 characters", "type=svg&quote=q&seed=" + long(201), true, false},
+		{"type gif is PNG", "quote=q&type=gif", false, false},
+		{"random yes is false", "type=svg&quote=q&random=yes", true, false},
+		{"direct 1 is false", "type=svg&quote=q&direct=1", true, false},
+		{"unknown parameters ignored", "type=svg&quote=q&utm_source=x", true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, body := get(t, srv, "/api/og-image?"+tt.query+"&type=svg", uaCurl, "")
-			if tt.wantPath == "" {
-				if res.StatusCode != http.StatusOK {
-					t.Fatalf("got %d %.300s, want 200", res.StatusCode, body)
-				}
-				if doc := parseSVG(t, body); strings.Contains(doc.Title+doc.Desc, "…") {
-					t.Errorf("accepted text must be drawn whole, got %q %q", doc.Title, doc.Desc)
+			res, body := get(t, srv, "/api/og-image?"+tt.query, uaCurl, "")
+			if res.StatusCode != http.StatusOK {
+				t.Fatalf("got %d %.300s, want 200", res.StatusCode, body)
+			}
+			if !tt.svg {
+				if res.Header.Get("Content-Type") != "image/png" || !bytes.HasPrefix(body, []byte("\x89PNG")) {
+					t.Fatalf("got %q %.20q, want a PNG", res.Header.Get("Content-Type"), body)
 				}
 				return
 			}
-			var e struct {
-				Error   string
-				Details []struct{ Path []string }
+			if bytes.Equal(body, ogimage.FallbackSVG()) {
+				t.Fatal("got the fallback image, want the image drawn")
 			}
-			if err := json.Unmarshal(body, &e); err != nil || res.StatusCode != http.StatusBadRequest || e.Error == "" ||
-				len(e.Details) != 1 || len(e.Details[0].Path) != 1 || e.Details[0].Path[0] != tt.wantPath {
-				t.Errorf("got %d %.300s, want 400 {error, details} on %s", res.StatusCode, body, tt.wantPath)
+			doc := parseSVG(t, body)
+			if got := strings.Contains(doc.Title+doc.Desc, "…"); got != tt.cut {
+				t.Errorf("text cut = %v, want %v: %q %q", got, tt.cut, doc.Title, doc.Desc)
 			}
 		})
+	}
+}
+
+// TestOGImageSeedCountsItsStart: a seed beyond 200 characters draws the
+// image of its first 200, so the same long link always shows the same image.
+func TestOGImageSeedCountsItsStart(t *testing.T) {
+	srv := ogServer(t)
+	start := strings.Repeat("s", 200)
+	_, a := get(t, srv, "/api/og-image?type=svg&quote=q&seed="+start, uaCurl, "")
+	_, b := get(t, srv, "/api/og-image?type=svg&quote=q&seed="+start+"tail", uaCurl, "")
+	_, c := get(t, srv, "/api/og-image?type=svg&quote=q&seed="+start[:199]+"t", uaCurl, "")
+	if !bytes.Equal(a, b) {
+		t.Error("a seed's characters beyond 200 changed the image")
+	}
+	if bytes.Equal(a, c) {
+		t.Error("a different seed drew the same image")
 	}
 }
 

@@ -31,8 +31,7 @@ func publicRoutes(d Deps, hs handlerSet) []Route {
 				Errors: map[int]string{http.StatusBadRequest: "seed is missing, or size is not an integer from 50 to 1000."}}},
 		{Method: http.MethodGet, Path: api.PathOGImage, Handler: hs.ogImage.Handle, Family: public, Scope: ScopeOGImage, Quiet: true,
 			Doc: Doc{Summary: "A social-sharing image (1200×630)", Query: api.OGImageParams{}, ContentType: "image/png, image/svg+xml",
-				Description: "PNG unless type=svg. A failed drawing answers 200 with a fallback SVG.",
-				Errors:      map[int]string{http.StatusBadRequest: "A parameter is too long or not one of its values."},
+				Description: "PNG unless type=svg. The answer is always an image: no parameter is refused (long text is fitted, an unknown flag value is its default), and a failed drawing answers 200 with a fallback SVG.",
 				Others:      []Outcome{{Status: http.StatusFound, Description: "A person's browser without direct=true: to /og-image-viewer with the same query."}}}},
 		// The collector answers 403 itself without a session,
 		// and counts events, not requests.
