@@ -26,7 +26,8 @@ type LinkPreview struct {
 
 // Handle answers GET /api/link-preview.
 func (h LinkPreview) Handle(c echo.Context) error {
-	p, err := h.Fetcher.Preview(c.Request().Context(), c.QueryParam("url"))
+	ctx := linkpreview.WithClient(c.Request().Context(), c.RealIP())
+	p, err := h.Fetcher.Preview(ctx, c.QueryParam("url"))
 	if err != nil {
 		return previewError(err)
 	}

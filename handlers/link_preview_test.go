@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -85,5 +86,42 @@ func TestLinkPreviewPorts(t *testing.T) {
 	res = apptest.Do(t, listed, "GET", "/api/link-preview?url="+url.QueryEscape(page.URL+"/"), nil)
 	if res.Code != http.StatusOK || !strings.Contains(res.Body.String(), "Reached") {
 		t.Errorf("a listed port: %d %s", res.Code, res.Body)
+	}
+}
+
+// TestLinkPreviewOwnPages: PUBLIC_APP_URL is a loopback address here, as in
+// every development setup, and the address policy is strict; the app's own
+// pages are previewed all the same, answered by its router in process.
+func TestLinkPreviewOwnPages(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	for _, target := range []string{"/og-image-viewer?seed=s1&quote=Hi", "http://127.0.0.1:8080/og-image-viewer?seed=s1&quote=Hi"} {
+		res := apptest.Do(t, app, "GET", "/api/link-preview?url="+url.QueryEscape(target), nil)
+		var p struct{ Title, Image, URL string }
+		_ = json.Unmarshal(res.Body.Bytes(), &p)
+		if res.Code != http.StatusOK || p.Title != "Quote card · Plaza" || p.URL != target ||
+			!strings.HasPrefix(p.Image, "http://127.0.0.1:8080/api/og-image?") {
+			t.Errorf("%s: got %d %s", target, res.Code, res.Body)
+		}
+	}
+	res := apptest.Do(t, app, "GET", "/api/link-preview?url="+url.QueryEscape("http://127.0.0.1:8081/"), nil)
+	if res.Code != http.StatusForbidden {
+		t.Errorf("another port of the same address is the network's: got %d %s, want 403", res.Code, res.Body)
+	}
+}
+
+// TestLinkPreviewOwnPagesCountAgainstTheCaller: an in-process request
+// comes from the caller's address, so previews of the preview endpoint
+// (refused inside, 502 outside) spend the caller's allowance twice.
+func TestLinkPreviewOwnPagesCountAgainstTheCaller(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	nested := "/api/link-preview?url=" + url.QueryEscape("/api/link-preview?url=/og-image-viewer")
+	for i := range 30 {
+		res := apptest.Do(t, app, "GET", nested, nil)
+		if res.Code != http.StatusBadGateway || !strings.Contains(res.Body.String(), `"details":"403 Forbidden"`) {
+			t.Fatalf("request %d: got %d %s, want 502 with the inner refusal", i+1, res.Code, res.Body)
+		}
+	}
+	if res := apptest.Do(t, app, "GET", "/api/link-preview?url=/og-image-viewer", nil); res.Code != http.StatusTooManyRequests {
+		t.Errorf("the 31st call: got %d, want 429: the 30 inner requests were the caller's", res.Code)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -80,6 +81,27 @@ type Deps struct {
 	// ExtraRoutes join the route table: tests mount probes behind the
 	// real pipeline with them.
 	ExtraRoutes []Route
+
+	// self is the app being built, for what answers from the app's own
+	// pages in process (link previews of internal paths); New fills it.
+	self *selfRouter
+}
+
+// selfRouter is the echo app, known only once New has built it: the route
+// table it serves is made first, and one of its handlers calls back into it.
+type selfRouter struct{ e atomic.Pointer[echo.Echo] }
+
+// selfHandler is the app as a handler, nil for a route table made without
+// New (the OpenAPI document's), which serves nothing.
+func (d Deps) selfHandler() http.Handler {
+	if d.self == nil {
+		return nil
+	}
+	return d.self
+}
+
+func (s *selfRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.e.Load().ServeHTTP(w, r)
 }
 
 // check names the first dependency missing: every one is required, so
@@ -109,8 +131,10 @@ func New(d Deps) (*echo.Echo, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
+	d.self = &selfRouter{}
 	families := register(e, newPipeline(d), append(Routes(d), d.ExtraRoutes...))
 	e.HTTPErrorHandler = errorHandler(d.Logger, families)
+	d.self.e.Store(e)
 	return e, nil
 }
 
@@ -183,7 +207,8 @@ func newHandlers(d Deps) handlerSet {
 		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store, Policy: acts.Policy,
 			Heartbeat: cmp.Or(d.QueueHeartbeat, queueHeartbeat)},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
-			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate, Ports: d.Config.LinkPreviewPorts})},
+			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate, Ports: d.Config.LinkPreviewPorts,
+			Self: d.selfHandler()})},
 		openAPI: openAPIOnce(d),
 	}
 }

@@ -81,6 +81,10 @@ type Config struct {
 	// Nothing else is stored: no successful response, no requested URL.
 	RefusalCache netguard.Cache
 	RefusalTTL   time.Duration
+	// Self, when set, answers requests for PublicAppURL's origin (internal
+	// paths included) in process, never over the network, so the address
+	// policy does not stand between the app and its own pages.
+	Self http.Handler
 }
 
 // Preview is the answer of GET /api/link-preview: the page's title,
@@ -135,7 +139,7 @@ func New(cfg Config) *Fetcher {
 		MaxResponseHeaderBytes: maxHeaderBytes,
 	}
 	f.client = &http.Client{
-		Transport:     tr,
+		Transport:     transport{f: f, net: tr},
 		CheckRedirect: f.checkRedirect,
 		Jar:           nil, // no cookies kept, so none are sent
 	}
@@ -156,6 +160,9 @@ func (f *Fetcher) Preview(ctx context.Context, rawURL string) (Preview, error) {
 	raw := strings.TrimSpace(rawURL)
 	if raw == "" {
 		return Preview{}, &Error{Kind: KindMissingURL}
+	}
+	if insidePreview(ctx) {
+		return Preview{}, newError(KindForbidden, "a link preview cannot preview another", nil)
 	}
 	u, err := f.parseTarget(raw)
 	if err != nil {
@@ -187,6 +194,9 @@ func (f *Fetcher) parseTarget(raw string) (*url.URL, error) {
 	if u.Scheme == "" {
 		return nil, newError(KindBadURL, "URL must be absolute or a path starting with /", nil)
 	}
+	if f.ownOrigin(u) {
+		return u, nil
+	}
 	if err := f.guard.CheckURL(u); err != nil {
 		return nil, guardError(err, KindBadURL)
 	}
@@ -196,6 +206,9 @@ func (f *Fetcher) parseTarget(raw string) (*url.URL, error) {
 func (f *Fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > f.cfg.MaxRedirects {
 		return newError(KindUpstream, fmt.Sprintf("more than %d redirects", f.cfg.MaxRedirects), nil)
+	}
+	if f.ownOrigin(req.URL) {
+		return nil
 	}
 	if err := f.guard.CheckURL(req.URL); err != nil {
 		return guardError(err, KindForbidden)

@@ -174,7 +174,7 @@ func TestPreviewDefaults(t *testing.T) {
 	if f.cfg.Timeout != 10*time.Second || f.cfg.MaxBody != 2<<20 || f.cfg.MaxRedirects != 5 {
 		t.Errorf("defaults: timeout %v, max body %d, max redirects %d", f.cfg.Timeout, f.cfg.MaxBody, f.cfg.MaxRedirects)
 	}
-	tr := f.client.Transport.(*http.Transport)
+	tr := f.client.Transport.(transport).net.(*http.Transport)
 	if tr.Proxy != nil || f.client.Jar != nil || !tr.DisableKeepAlives {
 		t.Error("transport must use no proxy, no cookie jar and no kept-alive connections")
 	}
