@@ -103,13 +103,20 @@ func (a *Actions) unban(ctx context.Context, who *auth.Principal, in BanInput, o
 }
 
 // UserChange is an admin's change to one user's account: each field
-// optional.
+// optional. A status that bans or lifts a ban goes through the ban action
+// (docs/api.md, "Admin users"); BanReason is the reason a ban by status
+// records, DefaultBanReason when empty.
 type UserChange struct {
 	Status     *string
 	Role       *string
 	IsVerified *bool
 	Notes      *string
+	BanReason  string
 }
+
+// DefaultBanReason is the reason of a ban made by setting a user's status
+// to banned without one.
+const DefaultBanReason = "Status set to banned"
 
 func (ch UserChange) model() models.UserAdminChange {
 	out := models.UserAdminChange{Status: ch.Status, IsVerified: ch.IsVerified, Notes: ch.Notes}
@@ -129,7 +136,10 @@ func (ch UserChange) action() policy.Action {
 }
 
 // UpdateUser applies an admin's change to user id, with the fields before
-// and after in the audit entry, and returns the user as it now is.
+// and after in the audit entry, and returns the user as it now is. Status
+// banned bans the user through the ban action, and status active or
+// inactive of a banned user first lifts the ban through the unban action,
+// so a ban is made and ended by one action whatever the door.
 func (a *Actions) UpdateUser(ctx context.Context, who *auth.Principal, id int64, ch UserChange) (*models.ListedUser, error) {
 	var after *models.ListedUser
 	err := a.Store.ChangeLocked(ctx, "user", itoa(id), callerID(who), func(ctx context.Context) error {
@@ -140,8 +150,13 @@ func (a *Actions) UpdateUser(ctx context.Context, who *auth.Principal, id int64,
 		if err := a.checkUserChange(who, before, ch); err != nil {
 			return err
 		}
-		if err := a.Store.UpdateUserAsAdmin(ctx, id, callerID(who), ch.model()); err != nil {
+		if ch, err = a.banByStatus(ctx, who, before, ch); err != nil {
 			return err
+		}
+		if ch.Status != nil || ch.Role != nil || ch.IsVerified != nil || ch.Notes != nil {
+			if err := a.Store.UpdateUserAsAdmin(ctx, id, callerID(who), ch.model()); err != nil {
+				return err
+			}
 		}
 		if after, err = a.Store.ListedUserByID(ctx, id); err != nil {
 			return err
@@ -150,6 +165,38 @@ func (a *Actions) UpdateUser(ctx context.Context, who *auth.Principal, id int64,
 		return nil
 	})
 	return after, err
+}
+
+// banByStatus carries out the part of a status change that is a ban or
+// an unban, under the ban action's own policy entry, and returns what is
+// left of the change. Banned bans a user no ban holds (one already banned
+// keeps the ban in force); active lifts a ban in force; inactive lifts it
+// and leaves the deactivation to the rest of the change.
+func (a *Actions) banByStatus(ctx context.Context, who *auth.Principal, u *models.ListedUser, ch UserChange) (UserChange, error) {
+	if ch.Status == nil || (*ch.Status != models.UserBanned && u.Status != models.UserBanned) {
+		return ch, nil
+	}
+	if err := a.Policy.Check(who, policy.BanUser, person(u)); err != nil {
+		return ch, err
+	}
+	status := *ch.Status
+	if status != models.UserInactive {
+		ch.Status = nil
+	}
+	var res BanResult
+	switch {
+	case status == models.UserBanned && u.Status == models.UserBanned:
+		return ch, nil
+	case status == models.UserBanned:
+		reason := ch.BanReason
+		if reason == "" {
+			reason = DefaultBanReason
+		}
+		audit.Target(ctx, "user", itoa(u.ID), map[string]any{"action": "ban"})
+		return ch, a.ban(ctx, who, BanInput{UserID: u.ID, Reason: reason}, &res)
+	}
+	audit.Target(ctx, "user", itoa(u.ID), map[string]any{"action": "unban"})
+	return ch, a.unban(ctx, who, BanInput{UserID: u.ID, Unban: true}, &res)
 }
 
 // checkUserChange asks the policy about each part of the change: a status

@@ -68,7 +68,10 @@ func (f Family) ErrorBody(e *Error) (int, any) {
 func (e *Error) objectBody(ve *ValidationError) GeneralErrorBody {
 	body := GeneralErrorBody{Code: e.Code, Message: e.Message, Details: e.Details}
 	if ve != nil {
-		body.Details = ve.FieldReasons()
+		body.Details = nil
+		if d := ve.FieldDetails(); d != nil {
+			body.Details = d
+		}
 	}
 	return body
 }

@@ -11,6 +11,8 @@ import (
 func TestErrorBodies(t *testing.T) {
 	invalid := &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidationError, Message: "Invalid input",
 		Details: Invalid(Issue{Path: []string{"limit"}, Code: "too_big", Message: "limit must be between 1 and 100"})}
+	two := &Error{Status: http.StatusUnprocessableEntity, Code: CodeValidationError, Message: "Invalid input",
+		Details: Invalid(FieldIssue("limit", "too_big", "limit must be between 1 and 100"), FieldIssue("sort", "invalid_enum_value", "sort must be one of title"))}
 	limited := &Error{Status: http.StatusTooManyRequests, Code: CodeRateLimited, Message: "Too many requests; try again later"}
 	denied := &Error{Status: http.StatusForbidden, Code: CodeForbidden, Message: "Insufficient permissions", RequiredPermission: "admin:super"}
 	tests := []struct {
@@ -19,9 +21,12 @@ func TestErrorBodies(t *testing.T) {
 		wantStatus int
 		wantBody   string
 	}{
-		{FamilyV1, invalid, 422, `{"success":false,"error":{"code":"VALIDATION_ERROR","message":"Invalid input","details":[{"field":"limit","reason":"limit must be between 1 and 100"}]}}`},
+		{FamilyV1, invalid, 422, `{"success":false,"error":{"code":"VALIDATION_ERROR","message":"Invalid input","details":{"field":"limit","reason":"limit must be between 1 and 100","issues":[{"field":"limit","reason":"limit must be between 1 and 100"}]}}}`},
+		{FamilyV1, two, 422, `{"success":false,"error":{"code":"VALIDATION_ERROR","message":"Invalid input","details":{"field":"limit","reason":"limit must be between 1 and 100","issues":[{"field":"limit","reason":"limit must be between 1 and 100"},{"field":"sort","reason":"sort must be one of title"}]}}}`},
+		{FamilyV1, ErrMalformedJSON, 422, `{"success":false,"error":{"code":"VALIDATION_ERROR","message":"Malformed JSON body"}}`},
 		{FamilyV1, denied, 403, `{"success":false,"error":{"code":"INSUFFICIENT_ADMIN_PERMISSIONS","message":"Insufficient permissions","requiredPermission":"admin:super"}}`},
-		{FamilyGeneral, invalid, 422, `{"error":{"code":"VALIDATION_ERROR","message":"Invalid input","details":[{"field":"limit","reason":"limit must be between 1 and 100"}]}}`},
+		{FamilyGeneral, invalid, 422, `{"error":{"code":"VALIDATION_ERROR","message":"Invalid input","details":{"field":"limit","reason":"limit must be between 1 and 100","issues":[{"field":"limit","reason":"limit must be between 1 and 100"}]}}}`},
+		{FamilyGeneral, two, 422, `{"error":{"code":"VALIDATION_ERROR","message":"Invalid input","details":{"field":"limit","reason":"limit must be between 1 and 100","issues":[{"field":"limit","reason":"limit must be between 1 and 100"},{"field":"sort","reason":"sort must be one of title"}]}}}`},
 		{FamilyAdmin, invalid, 400, `{"error":"Invalid input","details":[{"code":"too_big","path":["limit"],"message":"limit must be between 1 and 100"}]}`},
 		{FamilyPublic, limited, 429, `{"error":"Too many requests; try again later"}`},
 		{FamilyCollector, limited, 429, `{"success":false,"error":"Too many requests; try again later"}`},

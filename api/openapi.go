@@ -25,13 +25,15 @@ type V1PagedOf[T any] struct {
 	Meta    V1Meta `json:"meta"`
 }
 
-// V1Invalid is the v1 family's 422: {success:false, error:{code, message, details:[{field, reason}]}}.
+// V1Invalid is the v1 family's 422: {success:false, error:{code, message,
+// details:{field, reason, issues:[{field, reason}]}}}.
 type V1Invalid struct {
 	Success bool        `json:"success" const:"false"`
 	Error   InvalidBody `json:"error"`
 }
 
-// GeneralInvalid is the general API's 422: {error:{code, message, details:[{field, reason}]}}.
+// GeneralInvalid is the general API's 422: {error:{code, message,
+// details:{field, reason, issues:[{field, reason}]}}}.
 type GeneralInvalid struct {
 	Error InvalidBody `json:"error"`
 }
@@ -39,9 +41,9 @@ type GeneralInvalid struct {
 // InvalidBody is the error object of a 422 VALIDATION_ERROR; a body that
 // is not JSON at all has no details.
 type InvalidBody struct {
-	Code    string        `json:"code" const:"VALIDATION_ERROR"`
-	Message string        `json:"message"`
-	Details []FieldReason `json:"details,omitempty"`
+	Code    string          `json:"code" const:"VALIDATION_ERROR"`
+	Message string          `json:"message"`
+	Details *InvalidDetails `json:"details,omitempty"`
 }
 
 // AdminInvalid is the unversioned admin family's 400: {error, details:[zod issues]}.

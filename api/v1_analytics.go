@@ -27,10 +27,10 @@ const MaxAnalyticsSpan = 2 * 366 * 24 * time.Hour
 
 // V1AnalyticsQuery documents the query of GET /api/v1/admin/analytics.
 type V1AnalyticsQuery struct {
-	Period    string `query:"period" enum:"1d,7d,30d,90d,1y,day,week,month,year" default:"7d" description:"The span ending now; day, week, month and year mean 1d, 7d, 30d and 1y."`
-	StartDate string `query:"startDate" description:"Instead of period: an ISO date (midnight UTC) or RFC 3339 time."`
-	EndDate   string `query:"endDate" description:"With startDate: an ISO date (its whole day) or RFC 3339 time; default now."`
-	Metrics   string `query:"metrics" description:"Comma-separated (or repeated) sections: users, content, engagement, moderation; default all."`
+	Period    string   `query:"period" enum:"1d,7d,30d,90d,1y,day,week,month,year" default:"7d" description:"The span ending now; day, week, month and year mean 1d, 7d, 30d and 1y."`
+	StartDate string   `query:"startDate" description:"Instead of period: an ISO date (midnight UTC) or RFC 3339 time."`
+	EndDate   string   `query:"endDate" description:"With startDate: an ISO date (its whole day) or RFC 3339 time; default now."`
+	Metrics   []string `query:"metrics" description:"The sections to answer: all (the default), or any of users, content, engagement, moderation, as a comma list (metrics=users,content), repeated (metrics=users&metrics=content) or in the bracket form (metrics[]=users&metrics[]=content)."`
 }
 
 // AnalyticsParams are the checked parameters: the window, the period's
@@ -97,23 +97,30 @@ func (p *AnalyticsParams) checkSpan() []Issue {
 	return nil
 }
 
+// parseSections reads the sections asked for. Clients spell a list of
+// metrics three ways, and any mix of them works: metrics=users,content,
+// metrics=users&metrics=content and metrics[]=users&metrics[]=content;
+// all, like leaving metrics out, asks for every section.
 func parseSections(q url.Values, issues []Issue) (map[string]bool, []Issue) {
 	out := map[string]bool{}
-	vals, ok := q["metrics"]
-	if !ok {
-		for _, s := range AnalyticsSections {
-			out[s] = true
-		}
-		return out, issues
+	vals := append(append([]string(nil), q["metrics"]...), q["metrics[]"]...)
+	if len(vals) == 0 {
+		vals = []string{"all"}
 	}
 	for _, v := range vals {
-		for _, name := range strings.Split(v, ",") {
-			name = strings.TrimSpace(name)
-			if !oneOf(name, AnalyticsSections) {
+		for name := range strings.SplitSeq(v, ",") {
+			name = strings.ToLower(strings.TrimSpace(name))
+			switch {
+			case name == "all":
+				for _, s := range AnalyticsSections {
+					out[s] = true
+				}
+			case oneOf(name, AnalyticsSections):
+				out[name] = true
+			default:
 				return out, append(issues, FieldIssue("metrics", "invalid_enum_value",
-					fmt.Sprintf("unknown metric %q: metrics are users, content, engagement and moderation", name)))
+					fmt.Sprintf("unknown metric %q: metrics are all, users, content, engagement and moderation", name)))
 			}
-			out[name] = true
 		}
 	}
 	return out, issues

@@ -49,10 +49,11 @@ type V1LastModeration struct {
 type V1PostsQuery struct {
 	Limit        int    `query:"limit" minimum:"1" maximum:"100" default:"50"`
 	Offset       int    `query:"offset" minimum:"0" default:"0"`
-	Status       string `query:"status" enum:"published,draft,hidden,flagged"`
+	Status       string `query:"status" enum:"all,published,draft,hidden,flagged" default:"all" description:"Only posts in this status; all, like leaving it out, keeps every status."`
 	Author       string `query:"author" description:"Only this user's posts (a user id)."`
-	Reported     bool   `query:"reported" description:"Only posts with open reports."`
+	Reported     bool   `query:"reported" description:"Only posts that were ever reported: with reports open or settled."`
 	ReportedOnly bool   `query:"reportedOnly" description:"The same as reported."`
+	OpenReports  bool   `query:"openReports" description:"Only posts with open reports, which no decision has settled yet (Plaza's addition)."`
 	NeedsReview  bool   `query:"needsReview" description:"Only posts awaiting a decision: with open reports, or flagged."`
 	Search       string `query:"search" minLength:"1" maxLength:"100" description:"A case-insensitive substring of the title."`
 	Sort         string `query:"sort" enum:"created_at,updated_at,report_count,title,createdAt,updatedAt,reportCount" default:"created_at"`
@@ -64,7 +65,10 @@ type V1PostParams struct {
 	Page     PageParams
 	Status   string
 	AuthorID *int64
-	Reported bool
+	// Reported keeps the posts with reports, open or settled; OpenReports
+	// those with open reports.
+	Reported    bool
+	OpenReports bool
 	// NeedsReview keeps the posts awaiting a decision: with open reports,
 	// or flagged.
 	NeedsReview bool
@@ -84,7 +88,7 @@ func ParseV1Posts(q url.Values) (V1PostParams, error) {
 	page, issues := ParsePage(q)
 	out := V1PostParams{Page: page, Sort: "created_at", Desc: true}
 	var is []Issue
-	out.Status, is = ParseChoice(q, "status", "", "published", "draft", "hidden", "flagged")
+	out.Status, is = parseFilter(q, "status", "published", "draft", "hidden", "flagged")
 	issues = append(issues, is...)
 	out.AuthorID, is = ParseID(q, "author")
 	issues = append(issues, is...)
@@ -94,6 +98,8 @@ func ParseV1Posts(q url.Values) (V1PostParams, error) {
 		v, is := ParseChoice(q, name, "false", "true", "false")
 		issues, out.Reported = append(issues, is...), out.Reported || v == "true"
 	}
+	open, is := ParseChoice(q, "openReports", "false", "true", "false")
+	issues, out.OpenReports = append(issues, is...), open == "true"
 	review, is := ParseChoice(q, "needsReview", "false", "true", "false")
 	issues, out.NeedsReview = append(issues, is...), review == "true"
 	out.Sort, is = parseSort(q, out.Sort, v1PostSorts, "created_at, updated_at, report_count, title")

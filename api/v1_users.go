@@ -25,8 +25,8 @@ type V1User struct {
 type V1UsersQuery struct {
 	Limit  int    `query:"limit" minimum:"1" maximum:"100" default:"50" description:"Users per page."`
 	Offset int    `query:"offset" minimum:"0" default:"0" description:"Users to skip."`
-	Status string `query:"status" enum:"active,inactive,banned" description:"Only users in this status (a ban that ran out counts as active)."`
-	Role   string `query:"role" enum:"user,moderator,admin" description:"Only users whose highest role is this one (admin includes super admins)."`
+	Status string `query:"status" enum:"all,active,inactive,banned" default:"all" description:"Only users in this status (a ban that ran out counts as active); all, like leaving it out, keeps every status."`
+	Role   string `query:"role" enum:"all,user,moderator,admin" default:"all" description:"Only users whose highest role is this one (admin includes super admins); all, like leaving it out, keeps every role."`
 	Search string `query:"search" minLength:"1" maxLength:"100" description:"A case-insensitive substring of the username or email."`
 	Sort   string `query:"sort" enum:"created_at,last_login_at,username,email,post_count,createdAt,lastLoginAt,postCount" default:"created_at" description:"By last sign-in, a user who never signed in counts as the longest ago."`
 	Order  string `query:"order" enum:"asc,desc" default:"desc"`
@@ -60,9 +60,9 @@ func ParseV1Users(q url.Values) (V1UserParams, error) {
 	page, issues := ParsePage(q)
 	out := V1UserParams{Page: page, Sort: "created_at", Desc: true}
 	var is []Issue
-	out.Status, is = ParseChoice(q, "status", "", "active", "inactive", "banned")
+	out.Status, is = parseFilter(q, "status", "active", "inactive", "banned")
 	issues = append(issues, is...)
-	out.Role, is = ParseChoice(q, "role", "", "user", "moderator", "admin")
+	out.Role, is = parseFilter(q, "role", "user", "moderator", "admin")
 	issues = append(issues, is...)
 	order, is := ParseChoice(q, "order", "desc", "asc", "desc")
 	issues = append(issues, is...)
@@ -75,6 +75,16 @@ func ParseV1Users(q url.Values) (V1UserParams, error) {
 		return out, Invalid(issues...)
 	}
 	return out, nil
+}
+
+// parseFilter reads a list filter that keeps one of choices; all (the
+// contract's default) and leaving it out both keep everything, as "".
+func parseFilter(q url.Values, name string, choices ...string) (string, []Issue) {
+	v, is := ParseChoice(q, name, "", append([]string{"all"}, choices...)...)
+	if v == "all" {
+		v = ""
+	}
+	return v, is
 }
 
 // parseSort reads sort, one of the spellings in sorts, as its field; absent
@@ -152,10 +162,11 @@ type V1PostBrief struct {
 // V1UserUpdate is the body of PUT /api/v1/admin/users/{id}: every field
 // optional, at least one; an unknown field is refused.
 type V1UserUpdate struct {
-	Status     *string `json:"status,omitempty" enum:"active,inactive" description:"Either ends a ban in force; a ban itself is made with POST …/ban, which records its reason."`
+	Status     *string `json:"status,omitempty" enum:"active,inactive,banned" description:"banned bans the user as POST …/ban does, permanently, with reason as its reason (a user already banned keeps the ban in force); active or inactive ends a ban in force, as POST …/ban with action unban does. Banning and unbanning need users:manage."`
 	Role       *string `json:"role,omitempty" enum:"user,moderator,admin" description:"The user's roles become this one and user."`
 	IsVerified *bool   `json:"isVerified,omitempty"`
 	Notes      *string `json:"notes,omitempty" maxLength:"2000" description:"The admin-only notes; empty clears them."`
+	Reason     *string `json:"reason,omitempty" minLength:"1" maxLength:"500" description:"Only with status banned: the ban's reason, \"Status set to banned\" when absent (Plaza's addition)."`
 }
 
 // MaxAdminNotes is the longest admin note, in characters.
@@ -163,23 +174,48 @@ const MaxAdminNotes = 2000
 
 // Check reports what is wrong with the update.
 func (u *V1UserUpdate) Check() error {
-	if issues := u.issues("body"); len(issues) > 0 {
+	issues := u.issues("body", true)
+	if u.Reason != nil {
+		r := strings.TrimSpace(*u.Reason)
+		u.Reason = &r
+		switch n := len([]rune(r)); {
+		case u.Status == nil || *u.Status != "banned":
+			issues = append(issues, FieldIssue("reason", "invalid_union", "reason goes with status banned only"))
+		case n == 0:
+			issues = append(issues, FieldIssue("reason", "too_small", "reason must not be empty"))
+		case n > 500:
+			issues = append(issues, FieldIssue("reason", "too_big", "reason must be at most 500 characters"))
+		}
+	}
+	if len(issues) > 0 {
 		return Invalid(issues...)
 	}
 	return nil
 }
 
+// BanReason is the reason a ban by status records, "" when none is given.
+func (u *V1UserUpdate) BanReason() string {
+	if u.Reason == nil {
+		return ""
+	}
+	return *u.Reason
+}
+
 // issues lists what is wrong with the update; empty is reported on the
-// field named none.
-func (u *V1UserUpdate) issues(none string) []Issue {
+// field named none. A ban by status is for one user at a time (banned
+// allows it), where the reason and the ban are recorded.
+func (u *V1UserUpdate) issues(none string, banned bool) []Issue {
 	var issues []Issue
 	if u.Status == nil && u.Role == nil && u.IsVerified == nil && u.Notes == nil {
 		issues = append(issues, FieldIssue(none, "too_small", "give at least one of status, role, isVerified, notes"))
 	}
-	if u.Status != nil && *u.Status != "active" && *u.Status != "inactive" {
-		msg := "status must be active or inactive"
-		if *u.Status == "banned" {
-			msg = "ban with POST /api/v1/admin/users/{id}/ban, which records the reason"
+	if u.Status != nil && *u.Status != "active" && *u.Status != "inactive" && (*u.Status != "banned" || !banned) {
+		msg := "status must be active, inactive or banned"
+		switch {
+		case !banned && *u.Status == "banned":
+			msg = "ban users one at a time, with POST /api/v1/admin/users/{id}/ban or PUT /api/v1/admin/users/{id}"
+		case !banned:
+			msg = "status must be active or inactive"
 		}
 		issues = append(issues, FieldIssue("status", "invalid_enum_value", msg))
 	}
@@ -274,7 +310,7 @@ type V1BulkUserChanges struct {
 func (b *V1BulkUpdate) Check() ([]int64, error) {
 	ids, issues := idList("userIds", "user", b.UserIDs, MaxBulkUsers)
 	ch := V1UserUpdate{Status: b.Changes.Status, Role: b.Changes.Role, IsVerified: b.Changes.IsVerified}
-	for _, is := range ch.issues("changes") {
+	for _, is := range ch.issues("changes", false) {
 		if is.Path[0] != "changes" {
 			is.Path = append([]string{"changes"}, is.Path...)
 		}

@@ -6,7 +6,8 @@ import (
 )
 
 // Issue is one problem with one input field. Families render issues in
-// their own shapes: v1 and general as {field, reason}, the unversioned admin
+// their own shapes: v1 and general as {field, reason, issues:[{field,
+// reason}]}, the unversioned admin
 // family as zod issues {code, expected, received, path, message}, public
 // utilities as {path, message}.
 type Issue struct {
@@ -61,12 +62,27 @@ type ZodIssue struct {
 	Message  string   `json:"message"`
 }
 
-// FieldReasons renders issues for the v1 and general families.
-func (e *ValidationError) FieldReasons() []FieldReason {
-	out := make([]FieldReason, len(e.Issues))
-	for i, is := range e.Issues {
-		out[i] = FieldReason{Field: is.Field(), Reason: is.Message}
+// InvalidDetails is the details object of a VALIDATION_ERROR in the v1
+// and general families: the first problem's field and reason, which is
+// the shape the contract shows (error.details.field), and every problem
+// beside them, so that none is lost.
+type InvalidDetails struct {
+	Field  string        `json:"field" description:"The first problem's field, a dotted path (events.2.event_type); empty for the body as a whole."`
+	Reason string        `json:"reason" description:"What is wrong with that field."`
+	Issues []FieldReason `json:"issues" minItems:"1" description:"Every problem, the first included, each as {field, reason}."`
+}
+
+// FieldDetails renders issues for the v1 and general families; nil when
+// there are none.
+func (e *ValidationError) FieldDetails() *InvalidDetails {
+	if len(e.Issues) == 0 {
+		return nil
 	}
+	out := &InvalidDetails{Issues: make([]FieldReason, len(e.Issues))}
+	for i, is := range e.Issues {
+		out.Issues[i] = FieldReason{Field: is.Field(), Reason: is.Message}
+	}
+	out.Field, out.Reason = out.Issues[0].Field, out.Issues[0].Reason
 	return out
 }
 

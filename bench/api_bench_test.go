@@ -226,11 +226,11 @@ func v1UserIDs(b *testing.B, base string, h http.Header, offset int) []string {
 	return ids
 }
 
-// BenchmarkAdminPosts measures GET /api/v1/admin/posts?reportedOnly=true,
+// BenchmarkAdminPosts measures GET /api/v1/admin/posts?openReports=true,
 // the moderation queue: its first page and pages spread over all of it.
 func BenchmarkAdminPosts(b *testing.B) {
 	base, h := benchServer(b)
-	req, _ := http.NewRequest(http.MethodGet, base+"/api/v1/admin/posts?reportedOnly=true&limit=1", nil)
+	req, _ := http.NewRequest(http.MethodGet, base+"/api/v1/admin/posts?openReports=true&limit=1", nil)
 	req.Header = h
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -243,7 +243,7 @@ func BenchmarkAdminPosts(b *testing.B) {
 	if err != nil || total == 0 {
 		b.Fatalf("the queue answered %d: %v", res.StatusCode, err)
 	}
-	queue := base + "/api/v1/admin/posts?reportedOnly=true&limit=50"
+	queue := base + "/api/v1/admin/posts?openReports=true&limit=50"
 	runLatency(b, h, []latencyCase{
 		{"queue-first-page", func(int) string { return queue }},
 		{"queue-spread-pages", func(i int) string { return fmt.Sprintf("%s&offset=%d", queue, (i*7919)%total) }},

@@ -32,7 +32,7 @@ type V1Posts struct {
 }
 
 // List answers GET /api/v1/admin/posts: a page of posts filtered by
-// status, author, open reports and title, sorted as asked. Statuses: 200,
+// status, author, reports (any, or open ones) and title, sorted as asked. Statuses: 200,
 // 401, 403, 422. The console's moderation queue (GET /admin/moderation)
 // runs it too, sorted by reports (most first) unless it asks otherwise.
 func (h V1Posts) List(c echo.Context) error {
@@ -47,7 +47,7 @@ func (h V1Posts) List(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	rows, total, err := h.Store.ListPostsAdmin(ctx, models.PostListFilter{
-		Status: p.Status, AuthorID: p.AuthorID, Reported: p.Reported, NeedsReview: p.NeedsReview, Search: p.Search, Sort: p.Sort, Desc: p.Desc,
+		Status: p.Status, AuthorID: p.AuthorID, Reported: p.Reported, OpenReports: p.OpenReports, NeedsReview: p.NeedsReview, Search: p.Search, Sort: p.Sort, Desc: p.Desc,
 		Limit: p.Page.Limit, Offset: p.Page.Offset,
 	})
 	if err != nil {

@@ -87,6 +87,9 @@ func TestV1PostsAndModeration(t *testing.T) {
 			"":                                   {"Bob's shed", "Bee hotel", "Compost tea", "Tomato blight", "Seed swap"},
 			"author=" + itoa(bob.ID):             {"Bob's shed"},
 			"reportedOnly=true":                  {"Tomato blight"},
+			"openReports=true":                   {"Tomato blight"},
+			"status=all":                         {"Bob's shed", "Bee hotel", "Compost tea", "Tomato blight", "Seed swap"},
+			"status=ALL&author=" + itoa(bob.ID):  {"Bob's shed"},
 			"needsReview=true":                   {"Tomato blight"},
 			"reported=true&status=flagged":       nil,
 			"search=TOMATO":                      {"Tomato blight"},
@@ -111,8 +114,25 @@ func TestV1PostsAndModeration(t *testing.T) {
 		if code, body := moderate(blight, `{"action":"approve","reason":"fine","notifyAuthor":true}`); code != 200 || !strings.Contains(body, `"status":"published"`) {
 			t.Fatalf("approve: %d %s", code, body)
 		}
-		if n := listV1Posts(t, app, admin, "reported=true").Meta.Pagination.Total; n != 0 {
-			t.Errorf("after approve, %d posts still reported", n)
+		// Settled, the blight's reports leave the open-reports filter; it
+		// stays a reported post.
+		if n := listV1Posts(t, app, admin, "openReports=true").Meta.Pagination.Total; n != 0 {
+			t.Errorf("after approve, %d posts still have open reports", n)
+		}
+		for _, query := range []string{"reported=true", "reportedOnly=true"} {
+			if got := listV1Posts(t, app, admin, query); !slices.Equal(got.titles(), []string{"Tomato blight"}) || got.Meta.Pagination.Total != 1 {
+				t.Errorf("%s after approve: %v (total %d), want the blight", query, got.titles(), got.Meta.Pagination.Total)
+			}
+		}
+		// The console's queue narrows to open reports under their own name.
+		page := apptest.Do(t, app, "GET", api.PathConsoleModeration, withHeader(admin, "Accept", "text/html")).Body.String()
+		if !strings.Contains(page, `name="openReports"`) || strings.Contains(page, `name="reported"`) {
+			t.Errorf("the queue's filter is not openReports")
+		}
+		for query, want := range map[string]string{"?openReports=true&needsReview=false": `"total":0`, "?reported=true&needsReview=false": `"Tomato blight"`} {
+			if body := apptest.Do(t, app, "GET", api.PathConsoleModeration+query, admin).Body.String(); !strings.Contains(body, want) {
+				t.Errorf("the queue's JSON %s: %s, want %s", query, body, want)
+			}
 		}
 		after := listV1Posts(t, app, admin, "search=blight").Data[0]
 		if after.LastModeration == nil || after.LastModeration.Action != "approve" || *after.LastModeration.By != "root" || after.Reports[0].Status != "dismissed" {
@@ -196,7 +216,7 @@ func TestV1ModerationRefusals(t *testing.T) {
 			t.Errorf("under another admin's lock: %d %s", res.Code, res.Body)
 		}
 		for query, field := range map[string]string{"status=gone": "status", "author=bob": "author", "reported=yes": "reported",
-			"sort=author": "sort", "limit=0": "limit", "search=": "search"} {
+			"openReports=1": "openReports", "sort=author": "sort", "limit=0": "limit", "search=": "search"} {
 			wantInvalid(t, app, "GET", "/api/v1/admin/posts?"+query, admin, "", field)
 		}
 	})

@@ -175,9 +175,11 @@ func optionalID(id *int64) *string {
 }
 
 // Update answers PUT /api/v1/admin/users/{id} {status?, role?,
-// isVerified?, notes?}: the updated record, with the fields before and
-// after in the audit entry. Statuses: 200, 401, 403, 404, 422, 423 while
-// another admin holds the user's edit lock.
+// isVerified?, notes?, reason?}: the updated record, with the fields before
+// and after in the audit entry. Status banned bans the user, and active or
+// inactive lifts a ban in force, through the ban action and its policy
+// (users:manage). Statuses: 200, 401, 403, 404, 422, 423 while another
+// admin holds the user's edit lock.
 func (h V1Users) Update(c echo.Context) error {
 	var req api.V1UserUpdate
 	id, err := idAndBody(c, &req)
@@ -185,7 +187,7 @@ func (h V1Users) Update(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	ch := actions.UserChange{Status: req.Status, Role: req.Role, IsVerified: req.IsVerified, Notes: req.Notes}
+	ch := actions.UserChange{Status: req.Status, Role: req.Role, IsVerified: req.IsVerified, Notes: req.Notes, BanReason: req.BanReason()}
 	after, err := h.Actions.UpdateUser(ctx, auth.PrincipalFrom(ctx), id, ch)
 	if err != nil {
 		return err

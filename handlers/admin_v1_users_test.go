@@ -13,6 +13,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
@@ -90,6 +91,10 @@ func TestV1UserList(t *testing.T) {
 		}
 		for query, want := range map[string][]string{
 			"status=banned":                      {"boss"},
+			"status=all":                         {"zed", "ada", "boss", "mira.mod", "root"},
+			"role=all&status=All":                {"zed", "ada", "boss", "mira.mod", "root"},
+			"role=all&status=inactive":           {"mira.mod"},
+			"status=all&role=admin":              {"boss", "root"},
 			"status=inactive":                    {"mira.mod"},
 			"status=active&order=asc":            {"root", "ada", "zed"},
 			"role=admin":                         {"boss", "root"},
@@ -115,6 +120,11 @@ func TestV1UserList(t *testing.T) {
 		}
 		if n := listV1Users(t, app, admin, "role=user&search=example").Meta.Pagination.Total; n != 2 {
 			t.Errorf("filtered total %d, want 2", n)
+		}
+		// The older list takes no status or role filter: all is ignored
+		// there like any parameter it does not know.
+		if res := apptest.Do(t, app, "GET", "/api/admin/users?status=all&role=all", admin); res.Code != 200 || !strings.Contains(res.Body.String(), `"total":5`) {
+			t.Errorf("the unversioned list with all: %d %s", res.Code, res.Body)
 		}
 	})
 }
@@ -160,11 +170,14 @@ func TestV1UserListRefusals(t *testing.T) {
 				Success bool
 				Error   struct {
 					Code    string
-					Details []struct{ Field, Reason string }
+					Details struct {
+						Field, Reason string
+						Issues        []struct{ Field, Reason string }
+					}
 				}
 			}
 			json.Unmarshal(res.Body.Bytes(), &got)
-			if res.Code != 422 || got.Success || got.Error.Code != "VALIDATION_ERROR" || len(got.Error.Details) != 1 || got.Error.Details[0].Field != field {
+			if res.Code != 422 || got.Success || got.Error.Code != "VALIDATION_ERROR" || len(got.Error.Details.Issues) != 1 || got.Error.Details.Field != field {
 				t.Errorf("%s: %d %s, want 422 naming %s", query, res.Code, res.Body, field)
 			}
 		}
@@ -284,7 +297,12 @@ type v1Error struct {
 	Success bool
 	Error   struct {
 		Code, Message, RequiredPermission, LockedBy, LockedAt string
-		Details                                               []struct{ Field, Reason string }
+		// Details of a VALIDATION_ERROR: the first issue's field and
+		// reason, and every issue.
+		Details struct {
+			Field, Reason string
+			Issues        []struct{ Field, Reason string }
+		}
 	}
 }
 
@@ -302,7 +320,8 @@ func decodeV1Error(t *testing.T, body []byte) v1Error {
 func wantInvalid(t *testing.T, app *apptest.App, method, target string, h http.Header, body, field string) {
 	t.Helper()
 	res := apptest.DoBody(t, app, method, target, h, body)
-	if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || e.Error.Code != "VALIDATION_ERROR" || len(e.Error.Details) == 0 || e.Error.Details[0].Field != field {
+	if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 422 || e.Error.Code != "VALIDATION_ERROR" || len(e.Error.Details.Issues) == 0 || e.Error.Details.Field != field ||
+		e.Error.Details.Issues[0].Field != field || e.Error.Details.Reason == "" {
 		t.Errorf("%s %s %.60s: %d %s, want 422 naming %s", method, target, body, res.Code, res.Body, field)
 	}
 }
@@ -371,6 +390,85 @@ func TestV1UserUpdate(t *testing.T) {
 	})
 }
 
+// TestV1UserUpdateBans: status banned through PUT is the ban action's
+// ban (a ban record with its reason, the sessions ended, the ban's policy
+// entry and audit details), and active or inactive on a banned user its
+// unban; a user already banned keeps the ban in force.
+func TestV1UserUpdateBans(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		admin, root := app.Admin(t)
+		u := app.User(t, "member@example.com")
+		path := "/api/v1/admin/users/" + itoa(u.ID)
+		put := func(h http.Header, body string) (int, string) {
+			res := apptest.DoBody(t, app, "PUT", path, h, body)
+			var got struct{ Data struct{ Status string } }
+			json.Unmarshal(res.Body.Bytes(), &got)
+			return res.Code, got.Data.Status
+		}
+		type ban struct {
+			Reason, CreatedBy string
+			EndedAt           *string
+			Active            bool
+		}
+		bans := func() []ban {
+			var got struct{ Data struct{ Bans []ban } }
+			json.Unmarshal(apptest.Do(t, app, "GET", path, admin).Body.Bytes(), &got)
+			return got.Data.Bans
+		}
+		session := app.SessionFor(t, u.ID)
+		if code, status := put(admin, `{"status":"banned","reason":"spam ring","notes":"see the garden thread"}`); code != 200 || status != "banned" {
+			t.Fatalf("status banned: %d %s", code, status)
+		}
+		if b := bans(); len(b) != 1 || b[0].Reason != "spam ring" || !b[0].Active || b[0].CreatedBy != itoa(root.ID) {
+			t.Errorf("the ban record: %+v", b)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/auth/session", session); strings.Contains(res.Body.String(), `"user"`) {
+			t.Errorf("the banned user's session still answers: %s", res.Body)
+		}
+		e := lastEntry(t, app, "user.update")
+		before, _ := e.Details["before"].(map[string]any)
+		after, _ := e.Details["after"].(map[string]any)
+		if e.Status != 200 || e.Details["action"] != "ban" || e.Details["reason"] != "spam ring" || e.Details["banId"] == nil ||
+			before["status"] != "active" || after["status"] != "banned" || after["notes"] != "see the garden thread" {
+			t.Errorf("the audit entry: %d %v", e.Status, e.Details)
+		}
+		if code, status := put(admin, `{"status":"banned","reason":"again"}`); code != 200 || status != "banned" || len(bans()) != 1 || bans()[0].Reason != "spam ring" {
+			t.Errorf("banned again: %d %s, bans %+v", code, status, bans())
+		}
+		if code, status := put(admin, `{"status":"active"}`); code != 200 || status != "active" {
+			t.Fatalf("status active: %d %s", code, status)
+		}
+		if b := bans(); len(b) != 1 || b[0].Active || b[0].EndedAt == nil {
+			t.Errorf("after status active the ban is not ended: %+v", b)
+		}
+		if e := lastEntry(t, app, "user.update"); e.Details["action"] != "unban" {
+			t.Errorf("the unban's audit entry: %v", e.Details)
+		}
+		if code, _ := put(admin, `{"status":"banned"}`); code != 200 || bans()[0].Reason != actions.DefaultBanReason {
+			t.Errorf("a ban without a reason: %d %+v", code, bans())
+		}
+		if code, status := put(admin, `{"status":"inactive"}`); code != 200 || status != "inactive" || bans()[0].Active {
+			t.Errorf("status inactive on a banned user: %d %s, bans %+v", code, status, bans())
+		}
+		// Banning and lifting a ban are the ban action's: users:manage,
+		// whatever the door; the rest of the update needs admin:write.
+		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		writer, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead, auth.PermAdminWrite)
+		res := apptest.DoBody(t, app, "PUT", path, writer, `{"status":"banned"}`)
+		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != auth.PermUsersManage {
+			t.Errorf("a ban by a token without users:manage: %d %s", res.Code, res.Body)
+		}
+		if code, status := put(writer, `{"status":"active"}`); code != 200 || status != "active" {
+			t.Errorf("reactivating an inactive user needs no ban permission: %d %s", code, status)
+		}
+		put(admin, `{"status":"banned"}`)
+		if code, _ := put(writer, `{"status":"active"}`); code != 403 {
+			t.Errorf("lifting a ban by a token without users:manage: %d", code)
+		}
+	})
+}
+
 // TestV1UserUpdateRefusals: 422 for each bad body, 404, 403 for one's own
 // role and another's super admin, 423 under another admin's lock (written
 // to the audit log as 423, never as a success) and through for the holder.
@@ -381,7 +479,9 @@ func TestV1UserUpdateRefusals(t *testing.T) {
 		u := app.User(t, "member@example.com")
 		path := "/api/v1/admin/users/" + itoa(u.ID)
 		for body, field := range map[string]string{
-			`{}`: "body", `{"name":"x"}`: "name", `{"status":"banned"}`: "status", `{"status":"gone"}`: "status",
+			`{}`: "body", `{"name":"x"}`: "name", `{"status":"gone"}`: "status", `{"status":"Banned"}`: "status",
+			`{"isVerified":true,"reason":"spam"}`: "reason", `{"status":"active","reason":"spam"}`: "reason",
+			`{"status":"banned","reason":" "}`: "reason", `{"status":"banned","reason":"` + strings.Repeat("r", 501) + `"}`: "reason",
 			`{"role":"super_admin"}`: "role", `{"isVerified":"yes"}`: "isVerified",
 			`{"notes":"` + strings.Repeat("n", 2001) + `"}`: "notes",
 		} {
@@ -390,8 +490,11 @@ func TestV1UserUpdateRefusals(t *testing.T) {
 		if res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/users/999999", super, `{"isVerified":true}`); res.Code != 404 {
 			t.Errorf("unknown user: %d", res.Code)
 		}
-		if res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/users/"+itoa(root.ID), super, `{"role":"user"}`); res.Code != 403 {
-			t.Errorf("one's own role: %d %s", res.Code, res.Body)
+		for _, body := range []string{`{"role":"user"}`, `{"status":"inactive"}`, `{"status":"banned"}`} {
+			res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/users/"+itoa(root.ID), super, body)
+			if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.Code != api.CodeSelfActionForbidden || e.Error.RequiredPermission != "" {
+				t.Errorf("one's own %s: %d %s", body, res.Code, res.Body)
+			}
 		}
 		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
 		bossSession := app.SessionFor(t, boss.ID)
@@ -538,12 +641,17 @@ func TestV1BanRefusals(t *testing.T) {
 		if code, _ := banV1(t, app, super, 999999, ban); code != 404 {
 			t.Errorf("unknown user: %d", code)
 		}
-		if code, _ := banV1(t, app, super, root.ID, ban); code != 403 {
-			t.Errorf("banning oneself: %d", code)
+		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/"+itoa(root.ID)+"/ban", super, ban)
+		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.Code != api.CodeSelfActionForbidden || e.Error.RequiredPermission != "" {
+			t.Errorf("banning oneself: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.DoBody(t, app, "POST", api.AdminUserBanPath(root.ID), super, `{"reason":"x"}`); res.Code != 403 ||
+			res.Body.String() != `{"error":"You cannot do this to your own account"}`+"\n" {
+			t.Errorf("banning oneself through the unversioned family: %d %s", res.Code, res.Body)
 		}
 		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
 		bossSession := app.SessionFor(t, boss.ID)
-		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/"+itoa(root.ID)+"/ban", bossSession, ban)
+		res = apptest.DoBody(t, app, "POST", "/api/v1/admin/users/"+itoa(root.ID)+"/ban", bossSession, ban)
 		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:super" {
 			t.Errorf("an admin bans a super admin: %d %s", res.Code, res.Body)
 		}
@@ -667,7 +775,8 @@ func TestV1BulkUpdateRefusals(t *testing.T) {
 			t.Errorf("an admin without admin:super: %d %s", res.Code, res.Body)
 		}
 		self := `{"userIds":` + idList(append(ids, itoa(root.ID))) + `,"changes":{"role":"user"}}`
-		if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", super, self); res.Code != 403 {
+		res = apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", super, self)
+		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.Code != api.CodeSelfActionForbidden {
 			t.Errorf("one's own role among the changes: %d %s", res.Code, res.Body)
 		}
 		other := app.User(t, "other@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -169,6 +170,23 @@ func TestAnalyticsWindowsAndMetrics(t *testing.T) {
 			p.NewUsers == nil || p.ModerationActions == nil || p.NewPosts != nil || p.Events != nil {
 			t.Errorf("metrics=users,moderation answered %+v", got)
 		}
+		// Every spelling of a list of metrics picks the same sections; all
+		// picks every one, as leaving metrics out does.
+		for query, want := range map[string]string{
+			"metrics=users,moderation":                  "users moderation",
+			"metrics[]=users&metrics[]=moderation":      "users moderation",
+			"metrics%5B%5D=users&metrics%5B%5D=content": "users content",
+			"metrics=engagement&metrics[]=users":        "users engagement",
+			"metrics=all":                               "users content engagement moderation",
+			"metrics[]=all":                             "users content engagement moderation",
+			"metrics=users,all":                         "users content engagement moderation",
+			"metrics=%20content%20,%20engagement":       "content engagement",
+			"":                                          "users content engagement moderation",
+		} {
+			if got := getAnalytics(t, app, root, query).sections(); got != want {
+				t.Errorf("%s: sections %q, want %q", query, got, want)
+			}
+		}
 		// Three whole days: u1 and u2 are new, against u3 in the three before.
 		from, to := now.Add(-3*day).Format(time.DateOnly), now.Add(-day).Format(time.DateOnly)
 		custom := getAnalytics(t, app, root, fmt.Sprintf("startDate=%s&endDate=%s&metrics=users", from, to)).Data
@@ -192,6 +210,21 @@ func TestAnalyticsWindowsAndMetrics(t *testing.T) {
 	})
 }
 
+// sections names the sections an answer holds, in answer order.
+func (ans analyticsAnswer) sections() string {
+	a := ans.Data
+	var out []string
+	for _, s := range []struct {
+		name string
+		in   bool
+	}{{"users", a.Users != nil}, {"content", a.Content != nil}, {"engagement", a.Engagement != nil}, {"moderation", a.Moderation != nil}} {
+		if s.in {
+			out = append(out, s.name)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // TestAnalyticsRefusals: bad periods, dates and metrics are 422 naming
 // the field; callers without admin:read are refused.
 func TestAnalyticsRefusals(t *testing.T) {
@@ -203,6 +236,7 @@ func TestAnalyticsRefusals(t *testing.T) {
 			"period=":              "period",
 			"metrics=users,visits": "metrics",
 			"metrics=":             "metrics",
+			"metrics[]=visits":     "metrics",
 			"startDate=yesterday":  "startDate",
 			"startDate=2026-05-01&endDate=2026-04-30": "endDate",
 			"startDate=2020-01-01&endDate=2026-01-01": "endDate",

@@ -16,9 +16,10 @@ import (
 )
 
 // decodeJSON reads the request body into dst strictly: malformed JSON is
-// api.ErrMalformedJSON, an unknown field a validation issue naming it, and
-// text that is not valid UTF-8 or carries a NUL character (which neither
-// database stores) an issue naming where it is.
+// api.ErrMalformedJSON, JSON that is not an object (null, an array, a
+// number, a string, a boolean) an issue on the body, an unknown field a
+// validation issue naming it, and text that is not valid UTF-8 or carries a
+// NUL character (which neither database stores) an issue naming where it is.
 func decodeJSON(c echo.Context, dst any) error {
 	return decode(c, dst, true)
 }
@@ -36,6 +37,12 @@ func decode(c echo.Context, dst any, strict bool) error {
 	}
 	if !utf8.Valid(body) {
 		return api.Invalid(api.Issue{Path: []string{}, Code: "invalid_string", Message: "the body must be valid UTF-8"})
+	}
+	if kind := jsonValueKind(body); kind != "" && kind != "object" && json.Valid(body) {
+		// Decoding null into a struct leaves it as it was, and would pass
+		// for an empty body of defaults: a PUT of null once created a flag.
+		return api.Invalid(api.Issue{Path: []string{}, Code: "invalid_type", Expected: "object", Received: kind,
+			Message: "the body must be a JSON object, not " + kind})
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if strict {
@@ -62,6 +69,32 @@ func decode(c echo.Context, dst any, strict bool) error {
 			Expected: te.Type.String(), Received: te.Value, Message: field + " must be " + jsonKind(te.Type.String())})
 	}
 	return api.ErrMalformedJSON
+}
+
+// jsonValueKind names the kind of JSON value body starts with, as zod
+// names types ("object", "array", "null", "string", "number",
+// "boolean"), or "" for an empty body or one that starts with anything
+// else.
+func jsonValueKind(body []byte) string {
+	b := bytes.TrimLeft(body, " \t\r\n")
+	if len(b) == 0 {
+		return ""
+	}
+	switch c := b[0]; {
+	case c == '{':
+		return "object"
+	case c == '[':
+		return "array"
+	case c == '"':
+		return "string"
+	case c == 'n':
+		return "null"
+	case c == 't' || c == 'f':
+		return "boolean"
+	case c == '-' || (c >= '0' && c <= '9'):
+		return "number"
+	}
+	return ""
 }
 
 // decodeForm reads a form body's fields, refusing NUL characters and

@@ -17,6 +17,7 @@ import (
 type FlagStore interface {
 	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
 	FeatureFlags(ctx context.Context) ([]models.FeatureFlag, error)
+	FeatureFlagPage(ctx context.Context, limit, offset int) ([]models.FeatureFlag, int, error)
 	PutFeatureFlag(ctx context.Context, name string, ch models.FlagChange, admin int64) (before, after *models.FeatureFlag, err error)
 	DeleteFeatureFlag(ctx context.Context, name string) (*models.FeatureFlag, error)
 }
@@ -30,10 +31,15 @@ type FeatureFlags struct {
 	Cache *flags.Cache
 }
 
-// List answers GET /api/v1/admin/feature-flags: every flag, by name; and
-// the console's feature flags page from the same result.
+// List answers GET /api/v1/admin/feature-flags?limit&offset: a page of the
+// flags, by name, with its pagination; and the console's feature flags
+// page from the same result. Statuses: 200, 401, 403, 422.
 func (h FeatureFlags) List(c echo.Context) error {
-	rows, err := h.Store.FeatureFlags(c.Request().Context())
+	page, issues := api.ParsePage(c.QueryParams())
+	if len(issues) > 0 {
+		return api.Invalid(issues...)
+	}
+	rows, total, err := h.Store.FeatureFlagPage(c.Request().Context(), page.Limit, page.Offset)
 	if err != nil {
 		return err
 	}
@@ -41,8 +47,11 @@ func (h FeatureFlags) List(c echo.Context) error {
 	for i := range rows {
 		out[i] = v1Flag(&rows[i])
 	}
-	l := views.FlagList{Flags: out}
-	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.FlagTable(l), Page: views.FlagsPage(l)})
+	res := api.Page(out, total, page)
+	query := consoleQuery(c, "", true)
+	query.Path = api.PathConsoleFlags
+	l := views.FlagList{Flags: out, Pagination: res.Meta.Pagination, Query: query}
+	return respond(c, http.StatusOK, res, View{Partial: views.FlagTable(l), Page: views.FlagsPage(l)})
 }
 
 // Put answers PUT /api/v1/admin/feature-flags/{name} {enabled?,

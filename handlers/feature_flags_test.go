@@ -7,6 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/flags"
@@ -62,6 +63,51 @@ func TestFeatureFlags(t *testing.T) {
 	})
 }
 
+// TestFeatureFlagList: the list is a page by name with meta.pagination,
+// limit and offset honoured as in every v1 list, and the console's page
+// moves through it.
+func TestFeatureFlagList(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		super, _ := app.Admin(t)
+		for _, name := range []string{"echo", "alpha", "delta", "bravo", "charlie"} {
+			if res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/feature-flags/"+name, super, `{}`); res.Code != 201 {
+				t.Fatalf("create %s: %d %s", name, res.Code, res.Body)
+			}
+		}
+		list := func(query string) (names []string, p api.Pagination) {
+			res := apptest.Do(t, app, "GET", "/api/v1/admin/feature-flags"+query, super)
+			var got struct {
+				Data []struct{ Name string }
+				Meta *struct{ Pagination api.Pagination }
+			}
+			if err := json.Unmarshal(res.Body.Bytes(), &got); err != nil || res.Code != 200 || got.Meta == nil {
+				t.Fatalf("%s: %d %s", query, res.Code, res.Body)
+			}
+			for _, f := range got.Data {
+				names = append(names, f.Name)
+			}
+			return names, got.Meta.Pagination
+		}
+		if names, p := list(""); strings.Join(names, " ") != "alpha bravo charlie delta echo" || p != (api.Pagination{Total: 5, Limit: 50}) {
+			t.Errorf("the whole list: %v %+v", names, p)
+		}
+		if names, p := list("?limit=2&offset=2"); strings.Join(names, " ") != "charlie delta" || p != (api.Pagination{Total: 5, Limit: 2, Offset: 2, HasMore: true}) {
+			t.Errorf("a middle page: %v %+v", names, p)
+		}
+		if names, p := list("?limit=2&offset=4"); strings.Join(names, " ") != "echo" || p.HasMore {
+			t.Errorf("the last page: %v %+v", names, p)
+		}
+		for query, field := range map[string]string{"limit=0": "limit", "limit=101": "limit", "offset=-1": "offset", "limit=all": "limit"} {
+			wantInvalid(t, app, "GET", "/api/v1/admin/feature-flags?"+query, super, "", field)
+		}
+		page := apptest.Do(t, app, "GET", api.PathConsoleFlags+"?limit=2", withHeader(super, "Accept", "text/html")).Body.String()
+		if !strings.Contains(page, `data-testid="page-next"`) || !strings.Contains(page, "alpha") || strings.Contains(page, "charlie") {
+			t.Errorf("the console's first page of two flags has no next page")
+		}
+	})
+}
+
 // TestFeatureFlagRefusals: 422 for a bad name or body, 403 without
 // admin:super, 423 under another admin's lock and through for the holder.
 func TestFeatureFlagRefusals(t *testing.T) {
@@ -71,9 +117,15 @@ func TestFeatureFlagRefusals(t *testing.T) {
 		for target, body := range map[string]string{
 			"Bad_Name": `{}`, "x": `{}`, "ok_name?rollout=1": `{"rolloutPercentage":101}`,
 			"ok_name": `{"enabled":"yes"}`, "ok.name": `{"description":"` + strings.Repeat("d", 501) + `"}`, "ok-name": `{"owner":"me"}`,
+			"not_null": `null`, "not_array": `[{"enabled":true}]`, "not_number": `1`, "not_string": `"on"`, "not_true": ` true`,
 		} {
 			if res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/feature-flags/"+target, super, body); res.Code != 422 {
 				t.Errorf("%s %.30s: %d %s, want 422", target, body, res.Code, res.Body)
+			}
+		}
+		for _, name := range []string{"not_null", "not_array", "not_number", "not_string", "not_true"} {
+			if res := apptest.Do(t, app, "GET", "/api/v1/admin/feature-flags", super); strings.Contains(res.Body.String(), name) {
+				t.Errorf("a body that is not an object created flag %s", name)
 			}
 		}
 		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)

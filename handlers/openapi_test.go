@@ -174,7 +174,7 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"GET /admin/inbox/badge":        asSuper("/admin/inbox/badge", "", 200),
 	"GET /admin/avatar":             asSuper("/admin/avatar?seed=ada&size=56", "", 200),
 	"GET /api/v1/admin/users":       asSuper("/api/v1/admin/users?limit=5&role=admin&sort=postCount&order=asc", "", 200),
-	"GET /admin/moderation":         asSuper("/admin/moderation?limit=5&reported=true", "", 200),
+	"GET /admin/moderation":         asSuper("/admin/moderation?limit=5&openReports=true", "", 200),
 	"POST /admin/moderation/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
 		p := samplePost(t, e)
 		id, _ := strconv.ParseInt(p.ID, 10, 64)

@@ -33,7 +33,7 @@ func decodeAs[T any](t *testing.T, res *httptest.ResponseRecorder) T {
 type generalError struct {
 	Error struct {
 		Code, Message string
-		Details       []api.FieldReason
+		Details       *api.InvalidDetails
 	}
 }
 
@@ -51,12 +51,16 @@ func wantError(t *testing.T, res *httptest.ResponseRecorder, status int, code, f
 	if code != api.CodeValidationError || field == "*" {
 		return
 	}
-	for _, d := range got.Error.Details {
-		if d.Field == field && d.Reason != "" {
+	d := got.Error.Details
+	if d == nil || len(d.Issues) == 0 || d.Field != d.Issues[0].Field || d.Reason != d.Issues[0].Reason {
+		t.Fatalf("details %s: want the first issue's field and reason beside the issues", res.Body)
+	}
+	for _, is := range d.Issues {
+		if is.Field == field && is.Reason != "" {
 			return
 		}
 	}
-	t.Fatalf("details %+v name no field %q", got.Error.Details, field)
+	t.Fatalf("details %+v name no field %q", d, field)
 }
 
 // fromIP sends a JSON request as if from ip (the socket peer).

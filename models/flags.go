@@ -21,6 +21,14 @@ func (s *Store) FeatureFlags(ctx context.Context) ([]FeatureFlag, error) {
 	return flags, err
 }
 
+// FeatureFlagPage reads a page of the flags, by name, and how many there
+// are in all.
+func (s *Store) FeatureFlagPage(ctx context.Context, limit, offset int) ([]FeatureFlag, int, error) {
+	flags := []FeatureFlag{}
+	n, err := s.db(ctx).NewSelect().Model(&flags).OrderExpr("ff.name").Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
+	return flags, int(n), err
+}
+
 // FeatureFlag reads one flag; an unknown name is ErrNotFound.
 func (s *Store) FeatureFlag(ctx context.Context, name string) (*FeatureFlag, error) {
 	f := new(FeatureFlag)

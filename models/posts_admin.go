@@ -12,7 +12,10 @@ import (
 type PostListFilter struct {
 	Status   string // published, draft, hidden or flagged; "" for all
 	AuthorID *int64
-	Reported bool // only posts with open reports
+	Reported bool // only posts with reports, open or settled
+	// OpenReports keeps the posts with open reports, which no decision
+	// has settled yet.
+	OpenReports bool
 	// NeedsReview keeps the posts awaiting a decision: with open reports,
 	// or flagged. Its condition is the posts_review_idx index's, word for
 	// word, so that the queue reads that index alone.
@@ -87,7 +90,7 @@ func (s *Store) countPosts(ctx context.Context, f PostListFilter) (int, error) {
 
 // postCounter names the row_counts counter that holds f's count, if one does.
 func postCounter(f PostListFilter) string {
-	if f.AuthorID != nil || f.Reported || f.Search != "" {
+	if f.AuthorID != nil || f.Reported || f.OpenReports || f.Search != "" {
 		return ""
 	}
 	switch {
@@ -126,6 +129,9 @@ func filterPosts(f PostListFilter) func(*bun.SelectQuery) *bun.SelectQuery {
 			q = q.Where("p.author_id = ?", *f.AuthorID)
 		}
 		if f.Reported {
+			q = q.Where("p.report_count > 0")
+		}
+		if f.OpenReports {
 			q = q.Where("p.open_reports > 0")
 		}
 		if f.NeedsReview {

@@ -151,30 +151,30 @@ func ModerationPage(l PostQueue) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "</select></div><div class=\"flex items-center gap-2\"><input id=\"post-reported\" name=\"reported\" type=\"checkbox\" value=\"true\" class=\"h-4 w-4\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "</select></div><div class=\"flex items-center gap-2\"><input id=\"post-open-reports\" name=\"openReports\" type=\"checkbox\" value=\"true\" class=\"h-4 w-4\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if l.Query.Get("reported") == "true" || l.Query.Get("reportedOnly") == "true" {
+			if l.Query.Get("openReports") == "true" {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, " checked")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, " data-testid=\"post-reported\" hx-get=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, " data-testid=\"post-open-reports\" hx-get=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var8 string
 			templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(l.Query.Path)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `moderation.templ`, Line: 34, Col: 228}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `moderation.templ`, Line: 34, Col: 201}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "\" hx-include=\"#post-filters\" hx-target=\"#post-list\" hx-swap=\"outerHTML\" hx-push-url=\"true\" hx-trigger=\"change\"> <label for=\"post-reported\" class=\"text-sm t-body\">Only with open reports</label></div><input type=\"hidden\" name=\"sort\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "\" hx-include=\"#post-filters\" hx-target=\"#post-list\" hx-swap=\"outerHTML\" hx-push-url=\"true\" hx-trigger=\"change\"> <label for=\"post-open-reports\" class=\"text-sm t-body\">Only with open reports</label></div><input type=\"hidden\" name=\"sort\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -304,7 +304,7 @@ func PostQueueList(l PostQueue) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if len(l.Posts) == 0 {
-			if l.Query.Filtered("search", "status", "reported", "reportedOnly") {
+			if l.Query.Filtered("search", "status", "openReports", "reported", "reportedOnly") {
 				templ_7745c5c3_Err = EmptyState(emptyPosts(l.Query.Get("search")), l.Query.Clear()).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

@@ -104,7 +104,7 @@ func classifyRefusal(err error) *api.Error {
 	case errors.Is(err, policy.ErrNotOwner):
 		return forbidden("Only the owner can do this", "")
 	case errors.Is(err, policy.ErrSelf):
-		return forbidden("You cannot do this to your own account", "")
+		return &api.Error{Status: http.StatusForbidden, Code: api.CodeSelfActionForbidden, Message: "You cannot do this to your own account", Cause: err}
 	case errors.Is(err, policy.ErrOutranked):
 		return forbidden("Only a super admin can act on a super admin", auth.PermAdminSuper)
 	case errors.Is(err, policy.ErrSessionOnly):

@@ -100,7 +100,7 @@ func consoleRoutes(hs handlerSet) []Route {
 		ConsolePage("/api/v1/admin/reports/moderation (or CSV)", Route{Path: api.PathConsoleModerationReport, Handler: hs.reports.Moderation, Audit: Audit{Action: "report.moderation"},
 			Doc: Doc{Summary: "The console's moderation report", Query: api.V1ModerationReportQuery{}, Response: api.V1Of[api.V1ModerationReport]{}}}),
 		ConsolePage("/api/v1/admin/feature-flags", Route{Path: api.PathConsoleFlags, Handler: hs.flags.List, Audit: Audit{Action: "feature_flags.list"},
-			Doc: Doc{Summary: "The console's feature flags page", Response: api.V1Of[[]api.V1FeatureFlag]{}}}),
+			Doc: Doc{Summary: "The console's feature flags page", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1FeatureFlag]{}}}),
 		ConsolePage("/api/v1/admin/webhooks", Route{Path: api.PathConsoleWebhooks, Handler: hs.webhooks.List, Audit: Audit{Action: "webhook.list"},
 			Doc: Doc{Summary: "The console's webhooks page", Response: api.V1Of[[]api.Webhook]{}}}),
 		ConsolePage("/api/v1/admin/tokens", Route{Path: api.PathConsoleTokens, Handler: hs.tokens.List, Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"},

@@ -139,7 +139,7 @@ func v1Routes(hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1Reasons, Handler: hs.reasons.Put, Audit: Audit{Action: "moderation_reasons.update"},
 			Doc: Doc{Summary: "Replace the reason presets", Body: api.V1Reasons{}, Response: api.V1Of[api.V1Reasons]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Flags, Handler: hs.flags.List, Audit: Audit{Action: "feature_flags.list"},
-			Doc: Doc{Summary: "List feature flags", Response: api.V1Of[[]api.V1FeatureFlag]{}}}),
+			Doc: Doc{Summary: "List feature flags, by name", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1FeatureFlag]{}}}),
 		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1Flag, Handler: hs.flags.Put, Permissions: []string{auth.PermAdminSuper},
 			Audit: Audit{Action: "feature_flag.update", Target: "feature_flag"},
 			Doc: Doc{Summary: "Create or change a feature flag", Body: api.V1FlagUpdate{}, Response: api.V1Of[api.V1FeatureFlag]{},

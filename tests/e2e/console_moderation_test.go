@@ -88,7 +88,7 @@ func TestConsoleModerationKeyboard(t *testing.T) {
 // in a dialog.
 func TestConsoleModerationDelete(t *testing.T) {
 	pz := startPlaza(t)
-	p, c := pz.as(t, pz.admin, "/admin/moderation?reported=true")
+	p, c := pz.as(t, pz.admin, "/admin/moderation?openReports=true")
 	var id string
 	step(t, p, "d asks first", func(p *rod.Page) {
 		id = rowIDs(p)[0]
@@ -114,7 +114,7 @@ func TestConsoleModerationDelete(t *testing.T) {
 // admin pages in the sidebar, and approves a flagged post.
 func TestConsoleModerationModerator(t *testing.T) {
 	pz := startPlaza(t)
-	p, c := pz.as(t, pz.modUser, "/admin/moderation?status=flagged&reported=true")
+	p, c := pz.as(t, pz.modUser, "/admin/moderation?status=flagged&openReports=true")
 	accessible(t, p, "the moderation queue (moderator)")
 	var id string
 	step(t, p, "no delete, no admin pages", func(p *rod.Page) {
@@ -145,7 +145,7 @@ func TestConsoleModerationModerator(t *testing.T) {
 // in the dialog, confirms "Hide 2 posts", and both are hidden.
 func TestConsoleModerationBulkHide(t *testing.T) {
 	pz := startPlaza(t)
-	p, c := pz.as(t, pz.admin, "/admin/moderation?status=published&reported=true")
+	p, c := pz.as(t, pz.admin, "/admin/moderation?status=published&openReports=true")
 	var ids []string
 	step(t, p, "select two and hide them", func(p *rod.Page) {
 		if p.MustElement(`[data-testid="bulk-bar"]`).MustVisible() {
@@ -186,7 +186,7 @@ func TestConsoleModerationBulkHide(t *testing.T) {
 // a link to the author's page; o again closes it.
 func TestConsoleModerationContext(t *testing.T) {
 	pz := startPlaza(t)
-	p, c := pz.as(t, pz.admin, "/admin/moderation?reported=true")
+	p, c := pz.as(t, pz.admin, "/admin/moderation?openReports=true")
 	var id string
 	step(t, p, "the panels are not loaded with the queue", func(p *rod.Page) {
 		id = rowIDs(p)[0]
@@ -230,7 +230,7 @@ func TestConsoleModerationContext(t *testing.T) {
 // reports are open again.
 func TestConsoleModerationDismissAndUndo(t *testing.T) {
 	pz := startPlaza(t)
-	p, c := pz.as(t, pz.admin, "/admin/moderation?reported=true")
+	p, c := pz.as(t, pz.admin, "/admin/moderation?openReports=true")
 	var id string
 	step(t, p, "tell reporters, then x", func(p *rod.Page) {
 		id = rowIDs(p)[0]

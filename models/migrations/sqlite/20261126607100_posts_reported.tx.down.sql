@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS posts_reported_idx;
