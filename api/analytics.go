@@ -34,14 +34,9 @@ type CollectFailure struct {
 	Success bool          `json:"success"`
 	Error   string        `json:"error"`
 	Code    string        `json:"code,omitempty" enum:"IP_BLOCKED" description:"Only on a refusal by a block."`
-	Details []PathMessage `json:"details,omitempty"`
-}
-
-// PathMessage names one bad value of a collect body by its JSON path
-// ("events.3.event_type"; "" for the body itself).
-type PathMessage struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
+	// Details name the bad values by their JSON path ("events.3.event_type";
+	// "" for the body itself), in the shape the v1 and general families use.
+	Details *InvalidDetails `json:"details,omitempty"`
 }
 
 // ErrCollectNoSession answers a collect request without a signed-in session: 403, never 401.

@@ -46,9 +46,9 @@ func (f Family) ErrorBody(e *Error) (int, any) {
 	}
 	switch f {
 	case FamilyCollector:
-		var details []PathMessage
+		var details *InvalidDetails
 		if ve != nil {
-			details = ve.PathMessages()
+			details = ve.FieldDetails()
 		}
 		var code string
 		if e.Code == CodeIPBlocked {

@@ -6,10 +6,9 @@ import (
 )
 
 // Issue is one problem with one input field. Families render issues in
-// their own shapes: v1 and general as {field, reason, issues:[{field,
-// reason}]}, the unversioned admin
-// family as zod issues {code, expected, received, path, message}, public
-// utilities as {path, message}.
+// their own shapes: v1, general and the analytics collector as {field,
+// reason, issues:[{field, reason}]}, the unversioned admin family as zod
+// issues {code, expected, received, path, message}.
 type Issue struct {
 	Path     []string // e.g. ["limit"] or ["events", "3", "event_type"]
 	Code     string   // zod-style: invalid_type, too_small, too_big, invalid_string, custom, unrecognized_keys
@@ -72,7 +71,7 @@ type InvalidDetails struct {
 	Issues []FieldReason `json:"issues" minItems:"1" description:"Every problem, the first included, each as {field, reason}."`
 }
 
-// FieldDetails renders issues for the v1 and general families; nil when
+// FieldDetails renders issues for the v1, general and collector families; nil when
 // there are none.
 func (e *ValidationError) FieldDetails() *InvalidDetails {
 	if len(e.Issues) == 0 {
@@ -83,15 +82,6 @@ func (e *ValidationError) FieldDetails() *InvalidDetails {
 		out.Issues[i] = FieldReason{Field: is.Field(), Reason: is.Message}
 	}
 	out.Field, out.Reason = out.Issues[0].Field, out.Issues[0].Reason
-	return out
-}
-
-// PathMessages renders issues for the analytics collector.
-func (e *ValidationError) PathMessages() []PathMessage {
-	out := make([]PathMessage, len(e.Issues))
-	for i, is := range e.Issues {
-		out[i] = PathMessage{Path: is.Field(), Message: is.Message}
-	}
 	return out
 }
 

@@ -216,19 +216,19 @@ func TestCollectRefusesBadEvents(t *testing.T) {
 		name, body, want string
 	}{
 		{"malformed JSON", `{"event_type":"page_view",`,
-			`{"success":false,"error":"Malformed JSON body","details":[{"path":"","message":"body is not valid JSON"}]}`},
+			`{"success":false,"error":"Malformed JSON body","details":{"field":"","reason":"body is not valid JSON","issues":[{"field":"","reason":"body is not valid JSON"}]}}`},
 		{"event_data a string", `{"event_type":"page_view","event_data":"{}"}`,
-			`{"success":false,"error":"Invalid analytics event","details":[{"path":"event_data","message":"event_data must be an object"}]}`},
+			`{"success":false,"error":"Invalid analytics event","details":{"field":"event_data","reason":"event_data must be an object","issues":[{"field":"event_data","reason":"event_data must be an object"}]}}`},
 		{"missing fields", `{}`,
-			`{"success":false,"error":"Invalid analytics event","details":[{"path":"event_type","message":"event_type is required"},{"path":"event_data","message":"event_data is required"}]}`},
+			`{"success":false,"error":"Invalid analytics event","details":{"field":"event_type","reason":"event_type is required","issues":[{"field":"event_type","reason":"event_type is required"},{"field":"event_data","reason":"event_data is required"}]}}`},
 		{"unknown type", `{"event_type":"purchase","event_data":{}}`,
-			`{"success":false,"error":"Invalid analytics event","details":[{"path":"event_type","message":"event_type must be one of page_view, button_click, form_submit, error_encountered, feature_used, scroll, click, test_event"}]}`},
+			`{"success":false,"error":"Invalid analytics event","details":{"field":"event_type","reason":"event_type must be one of page_view, button_click, form_submit, error_encountered, feature_used, scroll, click, test_event","issues":[{"field":"event_type","reason":"event_type must be one of page_view, button_click, form_submit, error_encountered, feature_used, scroll, click, test_event"}]}}`},
 		{"old timestamp", `{"event_type":"click","event_data":{},"timestamp":"2001-01-01T00:00:00Z"}`,
-			`{"success":false,"error":"Invalid analytics event","details":[{"path":"timestamp","message":"timestamp must not be older than 90 days"}]}`},
+			`{"success":false,"error":"Invalid analytics event","details":{"field":"timestamp","reason":"timestamp must not be older than 90 days","issues":[{"field":"timestamp","reason":"timestamp must not be older than 90 days"}]}}`},
 		{"batch names each path", `{"events":[{"event_type":"click","event_data":{}},{"event_type":"click","event_data":[]},{"event_type":"click"}]}`,
-			`{"success":false,"error":"Invalid analytics event","details":[{"path":"events.1.event_data","message":"event_data must be an object"},{"path":"events.2.event_data","message":"event_data is required"}]}`},
+			`{"success":false,"error":"Invalid analytics event","details":{"field":"events.1.event_data","reason":"event_data must be an object","issues":[{"field":"events.1.event_data","reason":"event_data must be an object"},{"field":"events.2.event_data","reason":"event_data is required"}]}}`},
 		{"empty batch", `{"events":[]}`,
-			`{"success":false,"error":"Invalid analytics event","details":[{"path":"events","message":"events must hold 1 to 100 events, not 0"}]}`},
+			`{"success":false,"error":"Invalid analytics event","details":{"field":"events","reason":"events must hold 1 to 100 events, not 0","issues":[{"field":"events","reason":"events must hold 1 to 100 events, not 0"}]}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
