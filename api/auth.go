@@ -35,7 +35,7 @@ type Session struct {
 type Provider struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
-	Type        string `json:"type" enum:"oauth"`
+	Type        string `json:"type" enum:"oauth,credentials"`
 	SigninURL   string `json:"signinUrl"`
 	CallbackURL string `json:"callbackUrl"`
 }

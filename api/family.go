@@ -16,11 +16,12 @@ const (
 	FamilyPublic                      // link preview, og-image, version, health: {error, details}
 	FamilyCollector                   // analytics collection: {success:false, error, details}
 	FamilyAvatar                      // avatar-image: {error, status}
+	FamilyNextAuth                    // next-auth's client protocol: {url} of the error page naming the error
 )
 
 // String names the family in logs and test output.
 func (f Family) String() string {
-	return [...]string{"undeclared", "console", "v1", "admin", "general", "public", "collector", "avatar"}[f]
+	return [...]string{"undeclared", "console", "v1", "admin", "general", "public", "collector", "avatar", "nextauth"}[f]
 }
 
 // ErrorBody is e as the family writes it: the status and the JSON body.
@@ -39,6 +40,9 @@ func (f Family) ErrorBody(e *Error) (int, any) {
 		return e.Status, V1Error{Error: body}
 	case FamilyGeneral, FamilyConsole:
 		return e.Status, GeneralError{Error: e.objectBody(ve)}
+	case FamilyNextAuth:
+		// A path: the error handler puts the public URL before it.
+		return e.Status, NextAuthURL{URL: AuthErrorPath(NextAuthErrorName(e.Code))}
 	}
 	status := e.Status
 	if e.Code == CodeValidationError {

@@ -32,6 +32,10 @@ func TestErrorBodies(t *testing.T) {
 		{FamilyCollector, limited, 429, `{"success":false,"error":"Too many requests; try again later"}`},
 		{FamilyCollector, invalid, 400, `{"success":false,"error":"Invalid input","details":[{"path":"limit","message":"limit must be between 1 and 100"}]}`},
 		{FamilyAvatar, invalid, 400, `{"error":"Invalid input","status":400}`},
+		{FamilyNextAuth, limited, 429, `{"url":"/api/auth/error?error=RATE_LIMITED"}`},
+		{FamilyNextAuth, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: "Invalid email or password"}, 401,
+			`{"url":"/api/auth/error?error=CredentialsSignin"}`},
+		{FamilyNextAuth, &Error{Status: http.StatusForbidden, Code: CodeCSRFInvalid}, 403, `{"url":"/api/auth/error?error=MissingCSRF"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fam.String()+"/"+tt.err.Code, func(t *testing.T) {

@@ -66,27 +66,37 @@ var errUnknownProvider = &api.Error{Status: http.StatusNotFound, Code: api.CodeN
 // the same-origin callbackUrl. An unknown or disabled provider is 404
 // NOT_FOUND.
 func (h OAuth) Begin(c echo.Context) error {
-	p := h.provider(c.Param("provider"))
+	authURL, err := h.begin(c, c.Param("provider"), c.QueryParam("callbackUrl"))
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusFound, authURL)
+}
+
+// begin keeps a fresh state for provider id in the session, with the
+// same-origin callback, and returns the provider's authorization URL.
+func (h OAuth) begin(c echo.Context, id, callback string) (string, error) {
+	p := h.provider(id)
 	if p == nil {
-		return errUnknownProvider
+		return "", errUnknownProvider
 	}
 	state := rand.Text()
 	sess, err := p.BeginAuth(state)
 	if err != nil {
-		return err
+		return "", err
 	}
 	authURL, err := sess.GetAuthURL()
 	if err != nil {
-		return err
+		return "", err
 	}
 	pending, err := json.Marshal(oauthPending{Provider: p.Name(), State: state, Session: sess.Marshal(),
-		Callback: safeCallback(c.QueryParam("callbackUrl"), h.SignIn.PublicURL, ""), Expires: h.SignIn.Now().Add(OAuthStateTTL)})
+		Callback: safeCallback(callback, h.SignIn.PublicURL, ""), Expires: h.SignIn.Now().Add(OAuthStateTTL)})
 	if err != nil {
-		return err
+		return "", err
 	}
 	h.Sessions.Put(c.Request().Context(), session.OAuthPendingKey, string(pending))
 	noStore(c)
-	return c.Redirect(http.StatusFound, authURL)
+	return authURL, nil
 }
 
 // Callback answers GET /api/auth/callback/{provider}: it checks the state

@@ -416,8 +416,10 @@ func TestOAuthUnknownProvider(t *testing.T) {
 func TestOAuthProvidersListed(t *testing.T) {
 	t.Run("none", func(t *testing.T) {
 		app := apptest.New(t, dbtest.Open(t, "sqlite"))
-		if res := apptest.Do(t, app, "GET", "/api/auth/providers", nil); res.Code != 200 || res.Body.String() != "{}\n" {
-			t.Errorf("got %d %s, want {}", res.Code, res.Body)
+		want := `{"credentials":{"id":"credentials","name":"Email and password","type":"credentials",` +
+			`"signinUrl":"http://127.0.0.1:8080/api/auth/signin","callbackUrl":"http://127.0.0.1:8080/api/auth/callback/credentials"}}` + "\n"
+		if res := apptest.Do(t, app, "GET", "/api/auth/providers", nil); res.Code != 200 || res.Body.String() != want {
+			t.Errorf("got %d %s, want only password sign-in, %s", res.Code, res.Body, want)
 		}
 		if body := apptest.Do(t, app, "GET", "/api/auth/signin", nil).Body.String(); strings.Contains(body, "signin-providers") {
 			t.Errorf("sign-in page lists providers when none is enabled")
@@ -437,6 +439,7 @@ func TestOAuthProvidersListed(t *testing.T) {
 				"signinUrl": "http://127.0.0.1:8080/api/auth/signin/github", "callbackUrl": "http://127.0.0.1:8080/api/auth/callback/github"},
 			"discord": {"id": "discord", "name": "Discord", "type": "oauth",
 				"signinUrl": "http://127.0.0.1:8080/api/auth/signin/discord", "callbackUrl": "http://127.0.0.1:8080/api/auth/callback/discord"},
+			"credentials": {"id": "credentials", "type": "credentials", "callbackUrl": "http://127.0.0.1:8080/api/auth/callback/credentials"},
 		}
 		if len(got) != len(want) || got["github"]["signinUrl"] != want["github"]["signinUrl"] {
 			t.Fatalf("got %s", res.Body)
@@ -454,7 +457,7 @@ func TestOAuthProvidersListed(t *testing.T) {
 				t.Errorf("sign-in page lacks %s", want)
 			}
 		}
-		if strings.Contains(page, "provider-google") {
+		if strings.Contains(page, "provider-google") || strings.Contains(page, "provider-credentials") {
 			t.Errorf("sign-in page lists a disabled provider")
 		}
 	})

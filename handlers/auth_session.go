@@ -38,14 +38,17 @@ func principalUser(p *auth.Principal) api.SessionUser {
 	return u
 }
 
-// Providers answers GET /api/auth/providers: the enabled external providers by id.
+// Providers answers GET /api/auth/providers: password sign-in, as
+// next-auth's credentials provider, and the enabled external providers,
+// by id.
 type Providers struct {
-	List func() []api.Provider
+	List      func() []api.Provider
+	PublicURL string
 }
 
 // Handle answers GET /api/auth/providers.
 func (h Providers) Handle(c echo.Context) error {
-	out := api.Providers{}
+	out := api.Providers{api.CredentialsProviderID: api.CredentialsProvider(h.PublicURL)}
 	for _, p := range h.List() {
 		out[p.ID] = p
 	}
@@ -54,7 +57,9 @@ func (h Providers) Handle(c echo.Context) error {
 
 // SignOut serves the confirmation page and ends the session.
 type SignOut struct {
-	Sessions Sessions
+	Sessions  Sessions
+	CSRF      CSRFCookie
+	PublicURL string
 }
 
 // Page answers GET /api/auth/signout.
@@ -67,10 +72,24 @@ func (h SignOut) Page(c echo.Context) error {
 }
 
 // Handle answers POST /api/auth/signout: API clients get {}, browsers a
-// redirect to the sign-in page.
+// redirect to the sign-in page. next-auth's client (a form with json=true
+// or a csrfToken) must send the token its cookie carries, and gets {url}
+// of its callbackUrl (this site only, else the sign-in page).
 func (h SignOut) Handle(c echo.Context) error {
+	form, nextAuth, err := nextAuthForm(c)
+	if err != nil {
+		return err
+	}
+	if nextAuth {
+		if err := h.CSRF.check(c, form); err != nil {
+			return err
+		}
+	}
 	if err := h.Sessions.Destroy(c.Request().Context()); err != nil {
 		return err
+	}
+	if nextAuth {
+		return nextAuthAnswer(c, form, absolute(h.PublicURL, safeCallback(form.Get("callbackUrl"), h.PublicURL, api.PathSignIn)))
 	}
 	if wantsJSON(c) {
 		return c.JSON(http.StatusOK, api.SignedOut{})

@@ -66,42 +66,68 @@ func (h SignIn) Handle(c echo.Context) error {
 	if code != "" {
 		return h.codeStep(c, req.CallbackURL, code)
 	}
-	user, err := h.check(c, req)
+	if !wantsJSON(c) {
+		return h.formSignIn(c, req)
+	}
+	user, err := h.passwordSignIn(c, req)
 	if err != nil {
-		var ae *api.Error
-		if !wantsJSON(c) && errors.As(err, &ae) && ae.Status == http.StatusUnauthorized {
-			page := api.SignInPage{Providers: h.Providers(), Email: req.Email, CallbackURL: req.CallbackURL, Error: ae.Message}
-			return render(c, http.StatusUnauthorized, views.SignInPage(page))
-		}
 		return err
 	}
 	ctx := c.Request().Context()
-	enrolled, err := h.Factor.Enabled(ctx, user.ID)
-	if err != nil {
-		return err
-	}
-	if enrolled && !wantsJSON(c) {
-		return h.askCode(c, user, req.CallbackURL, "")
-	}
-	if enrolled {
-		if req.TOTP == "" && req.RecoveryCode == "" {
-			return errTOTPRequired
-		}
-		if err := h.secondFactor(c, user, req.TOTP, req.RecoveryCode); err != nil {
-			return err
-		}
-	}
-	if err := h.start(c, user, "credentials"); err != nil {
-		return err
-	}
-	if !wantsJSON(c) {
-		return redirectTo(c, safeCallback(req.CallbackURL, h.PublicURL, api.PathConsole))
-	}
 	roles, err := h.Users.UserRoles(ctx, user.ID)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, api.Session{User: sessionUser(user, roles), Expires: api.Timestamp(h.Sessions.Deadline(ctx))})
+}
+
+// passwordSignIn signs an API caller in with the password and, for an
+// account enrolled in two-factor sign-in, the code sent with it: Plaza's
+// JSON sign-in and next-auth's credentials callback, under one throttle
+// and one set of rules.
+func (h SignIn) passwordSignIn(c echo.Context, req api.SignInRequest) (*models.User, error) {
+	user, err := h.check(c, req)
+	if err != nil {
+		return nil, err
+	}
+	enrolled, err := h.Factor.Enabled(c.Request().Context(), user.ID)
+	if err != nil {
+		return nil, err
+	}
+	if enrolled {
+		if req.TOTP == "" && req.RecoveryCode == "" {
+			return nil, errTOTPRequired
+		}
+		if err := h.secondFactor(c, user, req.TOTP, req.RecoveryCode); err != nil {
+			return nil, err
+		}
+	}
+	return user, h.start(c, user, "credentials")
+}
+
+// formSignIn signs a browser's form in: the page again with the message
+// when refused, the code page for an enrolled account, else a redirect.
+func (h SignIn) formSignIn(c echo.Context, req api.SignInRequest) error {
+	user, err := h.check(c, req)
+	if err != nil {
+		var ae *api.Error
+		if errors.As(err, &ae) && ae.Status == http.StatusUnauthorized {
+			page := api.SignInPage{Providers: h.Providers(), Email: req.Email, CallbackURL: req.CallbackURL, Error: ae.Message}
+			return render(c, http.StatusUnauthorized, views.SignInPage(page))
+		}
+		return err
+	}
+	enrolled, err := h.Factor.Enabled(c.Request().Context(), user.ID)
+	if err != nil {
+		return err
+	}
+	if enrolled {
+		return h.askCode(c, user, req.CallbackURL, "")
+	}
+	if err := h.start(c, user, "credentials"); err != nil {
+		return err
+	}
+	return redirectTo(c, safeCallback(req.CallbackURL, h.PublicURL, api.PathConsole))
 }
 
 // askCode keeps the half-done sign-in (whose password, or provider, was

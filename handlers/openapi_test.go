@@ -117,6 +117,20 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		id := sessionID(e.app.SessionFor(t, u.ID))
 		return sampleRequest{api.AdminV1UserSessionsPath(itoa(u.ID)) + "/" + id, e.super, "", 200}
 	},
+	"GET /api/auth/csrf":  getSample("/api/auth/csrf", 200),
+	"GET /api/auth/error": getSample("/api/auth/error?error=CredentialsSignin", 200),
+	"POST /api/auth/callback/credentials": func(t *testing.T, e sampleEnv) sampleRequest {
+		e.app.UserWithPassword(t, "nextauth@example.com", "correct horse")
+		h, token := csrfPair(t, e.app)
+		h.Set("Content-Type", "application/x-www-form-urlencoded")
+		form := url.Values{"csrfToken": {token}, "json": {"true"}, "email": {"nextauth@example.com"}, "password": {"correct horse"}}
+		return sampleRequest{"/api/auth/callback/credentials", h, form.Encode(), 200}
+	},
+	"POST /api/auth/signin/{provider}": func(t *testing.T, e sampleEnv) sampleRequest {
+		h, token := csrfPair(t, e.app)
+		h.Set("Content-Type", "application/x-www-form-urlencoded")
+		return sampleRequest{"/api/auth/signin/github", h, url.Values{"csrfToken": {token}, "json": {"true"}}.Encode(), 200}
+	},
 	"GET /api/auth/signout": getSample("/api/auth/signout", 200),
 	"POST /api/auth/signout": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "leaving@example.com")
@@ -466,6 +480,19 @@ func sampleUser(t *testing.T, e sampleEnv, email string) sampleAccount {
 // samplePost is a published post by the session's user.
 func samplePost(t *testing.T, e sampleEnv) api.Post {
 	return writePost(t, e.app, e.session, `{"title":"Runner beans","content":"Beans up the poles.","published":true}`)
+}
+
+// csrfPair is a browser's CSRF cookie, as a header, and its token
+// (GET /api/auth/csrf).
+func csrfPair(t *testing.T, app *apptest.App) (http.Header, string) {
+	t.Helper()
+	res := apptest.Do(t, app, "GET", "/api/auth/csrf", nil)
+	var got struct{ CSRFToken string }
+	if err := json.Unmarshal(res.Body.Bytes(), &got); err != nil || len(res.Result().Cookies()) != 1 {
+		t.Fatalf("GET /api/auth/csrf: %d %s", res.Code, res.Body)
+	}
+	ck := res.Result().Cookies()[0]
+	return http.Header{"Cookie": {ck.Name + "=" + ck.Value}}, got.CSRFToken
 }
 
 func getSample(target string, status int) func(*testing.T, sampleEnv) sampleRequest {

@@ -28,6 +28,7 @@ import (
 	"github.com/plazahq/plaza/internal/avatar"
 	"github.com/plazahq/plaza/internal/blocks"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/csrf"
 	"github.com/plazahq/plaza/internal/device"
 	"github.com/plazahq/plaza/internal/flags"
 	"github.com/plazahq/plaza/internal/linkpreview"
@@ -133,7 +134,7 @@ func New(d Deps) (*echo.Echo, error) {
 	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
 	d.self = &selfRouter{}
 	families := register(e, newPipeline(d), append(Routes(d), d.ExtraRoutes...))
-	e.HTTPErrorHandler = errorHandler(d.Logger, families)
+	e.HTTPErrorHandler = errorHandler(d.Logger, families, d.Config.PublicAppURL)
 	d.self.e.Store(e)
 	return e, nil
 }
@@ -168,16 +169,19 @@ func newHandlers(d Deps) handlerSet {
 		acts.Passwords = d.Passwords
 	}
 	signIn := handlers.SignIn{Users: d.Store, Passwords: acts.Passwords, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
+	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d)}
+	csrfCookie := handlers.CSRFCookie{Key: csrf.Key(d.Config.SessionSecret), Secure: strings.HasPrefix(d.Config.PublicAppURL, "https://")}
 	return handlerSet{
 		health:     health,
 		version:    handlers.Version{Version: d.Version, Err: d.VersionErr},
 		dashboard:  handlers.Dashboard{Health: health, Stats: d.Store, Analytics: handlers.Analytics{Store: d.Store, Now: d.Now}},
 		signIn:     signIn,
-		oauth:      handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d)},
-		signOut:    handlers.SignOut{Sessions: d.Sessions},
+		oauth:      oauth,
+		signOut:    handlers.SignOut{Sessions: d.Sessions, CSRF: csrfCookie, PublicURL: d.Config.PublicAppURL},
+		nextAuth:   handlers.NextAuth{CSRF: csrfCookie, OAuth: oauth},
 		twoFactor:  handlers.TwoFactor{Actions: acts, Factor: factor, Sessions: d.Sessions, Issuer: "Plaza"},
 		session:    handlers.Session{Sessions: d.Sessions},
-		providers:  handlers.Providers{List: providers},
+		providers:  handlers.Providers{List: providers, PublicURL: d.Config.PublicAppURL},
 		tokens:     handlers.Tokens{Store: d.Store, Actions: acts},
 		audit:      handlers.AuditLogs{Store: d.Store, Actions: acts, Log: d.Logger, Now: d.Now},
 		locks:      handlers.Locks{Store: d.Store},

@@ -23,7 +23,7 @@ import (
 // errorHandler is the one place an error becomes a response: it classifies
 // the error, logs it once (5xx at Error with the cause, 4xx at Info) and
 // writes the caller's family envelope.
-func errorHandler(log *slog.Logger, families map[string]api.Family) echo.HTTPErrorHandler {
+func errorHandler(log *slog.Logger, families familyMap, publicURL string) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
@@ -38,11 +38,17 @@ func errorHandler(log *slog.Logger, families map[string]api.Family) echo.HTTPErr
 		default:
 			l.Info("request refused", "error", err, "status", e.Status)
 		}
-		fam, ok := families[c.Path()]
+		fam, ok := families.of(c)
 		if !ok {
 			fam = api.FamilyConsole // static files
 		}
-		if werr := write(c, e, fam); werr != nil {
+		var werr error
+		if fam == api.FamilyNextAuth {
+			werr = writeNextAuth(c, e, publicURL)
+		} else {
+			werr = write(c, e, fam)
+		}
+		if werr != nil {
 			l.Error("write error response", "error", werr)
 		}
 	}
@@ -173,6 +179,23 @@ func write(c echo.Context, e *api.Error, fam api.Family) error {
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	c.Response().WriteHeader(e.Status)
 	return view.Render(c.Request().Context(), c.Response())
+}
+
+// writeNextAuth answers an error as next-auth's server does: {url} of the
+// error page naming it for its client (a form with json=true) and other
+// non-browser callers, a redirect there for a browser's plain form.
+func writeNextAuth(c echo.Context, e *api.Error, publicURL string) error {
+	if e.RetryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	status, body := api.FamilyNextAuth.ErrorBody(e)
+	answer := body.(api.NextAuthURL)
+	answer.URL = strings.TrimRight(publicURL, "/") + answer.URL
+	req := c.Request()
+	if api.FormatOf(req) == api.FormatPage && req.PostFormValue("json") != "true" {
+		return c.Redirect(http.StatusFound, answer.URL)
+	}
+	return c.JSON(status, answer)
 }
 
 // errorInfo is an error page in words: what went wrong, each field's

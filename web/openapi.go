@@ -94,12 +94,14 @@ var familyTags = []openapi.Tag{
 	{Name: "Analytics", Description: "Event collection: errors `{success:false, error, details?:[{path, message}]}`."},
 	{Name: "Avatars", Description: "Avatar images: errors `{error, status}`."},
 	{Name: "Console", Description: "HTML pages of the admin console and the og-image viewer; errors are pages."},
+	{Name: "next-auth", Description: "The posts of next-auth's client (signIn): answers and errors are `{url}`; an error's " +
+		"is /api/auth/error?error=<name>, and a form without json=true is redirected there instead."},
 }
 
 func familyTag(f api.Family) string {
 	return map[api.Family]string{
 		api.FamilyV1: "Admin (v1)", api.FamilyAdmin: "Admin", api.FamilyGeneral: "General", api.FamilyPublic: "Public utilities",
-		api.FamilyCollector: "Analytics", api.FamilyAvatar: "Avatars", api.FamilyConsole: "Console",
+		api.FamilyCollector: "Analytics", api.FamilyAvatar: "Avatars", api.FamilyConsole: "Console", api.FamilyNextAuth: "next-auth",
 	}[f]
 }
 

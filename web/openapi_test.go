@@ -86,7 +86,8 @@ func TestDocumentFollowsRouteNeeds(t *testing.T) {
 	}
 	doc := decode(t, b)
 	shapes := map[api.Family]string{api.FamilyV1: "V1Error", api.FamilyGeneral: "GeneralError", api.FamilyPublic: "PublicError",
-		api.FamilyCollector: "CollectFailure", api.FamilyAvatar: "AvatarFailure", api.FamilyAdmin: "PublicError"}
+		api.FamilyCollector: "CollectFailure", api.FamilyAvatar: "AvatarFailure", api.FamilyAdmin: "PublicError",
+		api.FamilyNextAuth: "NextAuthURL"}
 	for _, r := range web.Routes(app.Deps) {
 		path, params := openapi.PathOf(r.Path)
 		op := doc.sub("paths", path, strings.ToLower(r.Method))

@@ -236,7 +236,9 @@ func notAllowedRoutes(rs []Route) []Route {
 		if r.Method == http.MethodGet {
 			allowed[r.Path] = append(allowed[r.Path], http.MethodHead)
 		}
-		family[r.Path] = r.Family
+		if _, ok := family[r.Path]; !ok {
+			family[r.Path] = r.Family
+		}
 	}
 	var out []Route
 	for _, path := range paths {
@@ -267,6 +269,7 @@ type handlerSet struct {
 	signIn      handlers.SignIn
 	oauth       handlers.OAuth
 	signOut     handlers.SignOut
+	nextAuth    handlers.NextAuth
 	twoFactor   handlers.TwoFactor
 	session     handlers.Session
 	providers   handlers.Providers
@@ -302,15 +305,41 @@ type handlerSet struct {
 	apiDocs handlers.APIDocs
 }
 
+// familyMap is the family of each route by method and path, and of each
+// path by the first route on it: a path's methods may differ (next-auth's
+// POST /api/auth/signin/{provider} beside Plaza's GET).
+type familyMap map[string]api.Family
+
+func (m familyMap) add(r Route) {
+	m[r.Method+" "+r.Path] = r.Family
+	if _, ok := m[r.Path]; !ok {
+		m[r.Path] = r.Family
+	}
+}
+
+// of is the family of the route c matched: its method's, else its path's
+// (the catch-alls answering unknown paths and methods).
+func (m familyMap) of(c echo.Context) (api.Family, bool) {
+	method := c.Request().Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	if f, ok := m[method+" "+c.Path()]; ok {
+		return f, true
+	}
+	f, ok := m[c.Path()]
+	return f, ok
+}
+
 // register adds the routes with their pipelines, and the routes that
 // answer what the table does not: 405 for a method a path does not take,
 // 404 for an unknown path. A GET route answers HEAD too, as crawlers probe
-// image URLs with HEAD. It returns each path's family for the error handler.
-func register(e *echo.Echo, p *pipeline, rs []Route) map[string]api.Family {
-	families := map[string]api.Family{}
+// image URLs with HEAD. It returns each route's family for the error handler.
+func register(e *echo.Echo, p *pipeline, rs []Route) familyMap {
+	families := familyMap{}
 	add := func(r Route) {
 		e.Add(r.Method, r.Path, compose(r.Handler, p.chain(r)))
-		families[r.Path] = r.Family
+		families.add(r)
 	}
 	for _, r := range rs {
 		add(r)

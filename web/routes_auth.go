@@ -36,6 +36,37 @@ func authRoutes(hs handlerSet) []Route {
 					http.StatusUnauthorized: "The sign-in was refused, expired, not started here, or the account cannot sign in (browsers get the sign-in page).",
 					http.StatusBadGateway:   "The provider's user API did not answer.",
 				}}},
+		// next-auth's client protocol over the same sign-in (docs/api.md,
+		// "next-auth"): its posts carry the double-submit token of
+		// /api/auth/csrf, and its errors are {url} of the error page.
+		{Method: http.MethodGet, Path: api.PathCSRF, Handler: hs.nextAuth.Token, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "A CSRF token for next-auth's client", Response: api.CSRFToken{},
+				Description: "Sets the token's signed, HttpOnly cookie (plaza_csrf; __Host-plaza_csrf behind https) unless the browser has one; " +
+					"next-auth's posts (credentials callback, sign-in with a provider, sign-out) send the token back as csrfToken."}},
+		{Method: http.MethodPost, Path: api.PathCallbackCredentials, Handler: hs.nextAuth.Credentials, Family: api.FamilyNextAuth,
+			Scope: ScopeGeneral, Meter: ScopeSignIn, Audit: Audit{Action: "auth.second_factor", Target: "user", Optional: true},
+			Doc: Doc{Summary: "Sign in with email and password from next-auth's client", Body: api.CredentialsSignIn{}, Response: api.NextAuthURL{},
+				Description: "What signIn(\"credentials\", {email, password}) posts. The same sign-in as POST /api/auth/signin (throttle, " +
+					"lockout, banned accounts, two-factor codes as totp or recoveryCode), setting Plaza's session cookie; answers {url} of " +
+					"the callbackUrl. Errors are {url} of /api/auth/error naming the error: CredentialsSignin, TOTP_REQUIRED, TOTP_INVALID, " +
+					"MissingCSRF, RATE_LIMITED, IP_BLOCKED.",
+				Errors: map[int]string{
+					http.StatusUnauthorized: "CredentialsSignin: wrong or missing email or password, a banned or deactivated account; " +
+						"TOTP_REQUIRED: an enrolled account without totp or recoveryCode; TOTP_INVALID: a wrong or used code.",
+					http.StatusForbidden: "MissingCSRF: csrfToken missing or not the cookie's; FORBIDDEN: a cross-origin request; " +
+						"IP_BLOCKED: the client's address is blocked.",
+				},
+				Others: []Outcome{{Status: http.StatusFound, Description: "A form without json=true: to the url instead, success or error."}}}},
+		{Method: http.MethodPost, Path: api.PathSignInProvider, Handler: hs.nextAuth.Provider, Family: api.FamilyNextAuth, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "Start signing in with a provider from next-auth's client", Body: api.NextAuthForm{}, Response: api.NextAuthURL{},
+				Description: "What signIn(provider) posts: {url} of the provider's authorization page, the state kept in the session as " +
+					"GET /api/auth/signin/{provider} keeps it; for credentials, of the sign-in page.",
+				Errors: map[int]string{http.StatusForbidden: "MissingCSRF: csrfToken missing or not the cookie's; FORBIDDEN: a cross-origin " +
+					"request; IP_BLOCKED: the client's address is blocked.", http.StatusNotFound: "NOT_FOUND: no such provider is enabled."},
+				Others: []Outcome{{Status: http.StatusFound, Description: "A form without json=true: to the url instead, success or error."}}}},
+		{Method: http.MethodGet, Path: api.PathAuthError, Handler: hs.nextAuth.ErrorPage, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "What stopped a sign-in, in words", Query: api.AuthErrorQuery{}, ContentType: "text/html",
+				Description: "Where next-auth's error urls point; the page names the error and leads back to sign-in."}},
 		{Method: http.MethodGet, Path: api.PathSession, Handler: hs.session.Handle, Family: general, Scope: ScopeGeneral,
 			Doc: Doc{Summary: "The current session", Response: openapi.OneOf(api.Session{}, api.NoSession{}),
 				Description: "{user, expires} when signed in with the session cookie, {} otherwise."}},
@@ -44,8 +75,13 @@ func authRoutes(hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathSignOut, Handler: hs.signOut.Page, Family: general, Scope: ScopeGeneral, BlockExempt: true,
 			Doc: Doc{Summary: "The sign-out page", ContentType: "text/html"}},
 		{Method: http.MethodPost, Path: api.PathSignOut, Handler: hs.signOut.Handle, Family: general, Scope: ScopeGeneral, BlockExempt: true,
-			Doc: Doc{Summary: "Sign out", Response: api.SignedOut{},
-				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser: to the sign-in page."}}}},
+			Doc: Doc{Summary: "Sign out", Body: api.NextAuthForm{}, Response: openapi.OneOf(api.SignedOut{}, api.NextAuthURL{}),
+				Description: "No body, or any, for Plaza's clients: {} for JSON callers. next-auth's client (a form with json=true or " +
+					"a csrfToken) must send the token of GET /api/auth/csrf and gets {url} of its callbackUrl (this site only, else the sign-in page).",
+				Errors: map[int]string{http.StatusForbidden: "A cross-origin request riding on the session cookie; or CSRF_INVALID: " +
+					"a next-auth form whose csrfToken is missing or not the cookie's. Either way the session stays."},
+				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser: to the sign-in page."},
+					{Status: http.StatusFound, Description: "A next-auth form without json=true: to its callbackUrl."}}}},
 
 		// One's own sessions: listed for the session cookie or a bearer token
 		// (which is no session, so none of its owner's is current); ended
