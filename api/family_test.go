@@ -30,7 +30,7 @@ func TestErrorBodies(t *testing.T) {
 		{FamilyAdmin, invalid, 400, `{"error":"Invalid input","details":[{"code":"too_big","path":["limit"],"message":"limit must be between 1 and 100"}]}`},
 		{FamilyPublic, limited, 429, `{"error":"Too many requests; try again later"}`},
 		{FamilyCollector, limited, 429, `{"success":false,"error":"Too many requests; try again later"}`},
-		{FamilyCollector, invalid, 400, `{"success":false,"error":"Invalid input","details":[{"path":"limit","message":"limit must be between 1 and 100"}]}`},
+		{FamilyCollector, invalid, 400, `{"success":false,"error":"Invalid input","details":{"field":"limit","reason":"limit must be between 1 and 100","issues":[{"field":"limit","reason":"limit must be between 1 and 100"}]}}`},
 		{FamilyAvatar, invalid, 400, `{"error":"Invalid input","status":400}`},
 		{FamilyNextAuth, limited, 429, `{"url":"/api/auth/error?error=RATE_LIMITED"}`},
 		{FamilyNextAuth, &Error{Status: http.StatusUnauthorized, Code: CodeUnauthorized, Message: "Invalid email or password"}, 401,
