@@ -240,18 +240,19 @@ func successes(r Route) []openapi.Response {
 	return out
 }
 
-// mediaSchema describes a success that is not JSON: images and downloads
-// as bytes, text as text, and a stream of JSON lines with the schema of
-// each line (lines, a type of api) beside it, as OpenAPI 3.2 will have it
+// mediaSchema describes a success that is not JSON: images (SVG too: a
+// client shows or saves them, never parses them) and downloads as bytes,
+// text as text, and a stream of JSON lines with the schema of each line
+// (lines, a type of api) beside it, as OpenAPI 3.2 will have it
 // (itemSchema); a generator that knows neither reads bytes.
 func mediaSchema(contentType string, lines any) map[string]any {
-	switch contentType {
-	case "image/png", "application/octet-stream":
-		return map[string]any{"type": "string", "format": "binary"}
-	case "text/csv":
+	switch {
+	case strings.HasPrefix(contentType, "image/"), contentType == "application/octet-stream":
+		return map[string]any{"type": "string", "format": "binary", "contentMediaType": contentType}
+	case contentType == "text/csv":
 		return map[string]any{"type": "string", "contentMediaType": contentType,
 			"description": "CSV (RFC 4180) with a header row; the JSON rendering's rows, one a line."}
-	case "application/x-ndjson":
+	case contentType == "application/x-ndjson":
 		schema := map[string]any{"type": "string", "format": "binary", "contentMediaType": contentType,
 			"description": "Newline-delimited JSON: one object a line."}
 		if lines != nil {
