@@ -183,11 +183,11 @@ func (f *flow) memberIsTold(id string) {
 		res, err := f.member.GetApiNotificationsWithResponse(f.ctx, nil)
 		f.check("read the inbox", err, res, res.Body, http.StatusOK)
 		inbox = res.JSON200
-		return inbox.Total > 0
+		return len(inbox.Notifications) > 0
 	})
 	if inbox.Unread != 1 || len(inbox.Notifications) != 1 || inbox.Notifications[0].Title != "Seed swap" ||
 		inbox.Notifications[0].Type != client.NotificationTypeSuccess {
-		f.t.Errorf("inbox %+v", inbox)
+		f.t.Fatalf("inbox %+v", inbox)
 	}
 	read, err := f.member.PostApiNotificationsIdReadWithResponse(f.ctx, inbox.Notifications[0].Id)
 	f.check("mark it read", err, read, read.Body, http.StatusOK)
