@@ -51,13 +51,22 @@ postgres-sample:
 test-short:
 	go test -count=1 -short $(PKGS)
 
-# Fails when the committed templ output does not match the .templ sources.
+# Fails when the committed templ output does not match the .templ sources,
+# or the committed Go SDK (client/) what the route table's OpenAPI document
+# makes of it (docs/api.md, "The Go SDK"). Either is left regenerated.
 check-generated:
-	@before=$$(cat views/*_templ.go | sha256sum); \
+	@stale=; \
+	before=$$(cat views/*_templ.go | sha256sum); \
 	out=$$(go tool templ generate -path views 2>&1) \
 		|| { printf '%s\n' "$$out" >&2; echo "templ generate failed: fix the .templ source named above" >&2; exit 1; }; \
 	after=$$(cat views/*_templ.go | sha256sum); \
-	if [ "$$before" != "$$after" ]; then echo "templ output was stale and has been regenerated: commit views/*_templ.go"; exit 1; fi
+	if [ "$$before" != "$$after" ]; then echo "templ output was stale and has been regenerated: commit views/*_templ.go"; stale=1; fi; \
+	before=$$(cat client/client.gen.go | sha256sum); \
+	out=$$(go generate ./client 2>&1) \
+		|| { printf '%s\n' "$$out" >&2; echo "generating the Go SDK failed: see above" >&2; exit 1; }; \
+	after=$$(cat client/client.gen.go | sha256sum); \
+	if [ "$$before" != "$$after" ]; then echo "the Go SDK was stale and has been regenerated: commit client/client.gen.go"; stale=1; fi; \
+	[ -z "$$stale" ]
 
 # Fails when the committed CSS or htmx differ from what the committed
 # package.json and package-lock.json build (needs Node.js and npm; CI runs it).
@@ -78,9 +87,11 @@ check-assets:
 	fi; \
 	echo "check-assets: $(ASSETS) match a fresh build"
 
-# Regenerates everything committed that is built: templ output, CSS and htmx.
+# Regenerates everything committed that is built: templ output, the Go SDK,
+# CSS and htmx.
 generate:
 	go tool templ generate -path views
+	go generate ./client
 	npm ci --no-audit --no-fund
 	npm run build
 

@@ -24,13 +24,15 @@ var AuditCSVHeader = []string{"id", "timestamp", "adminId", "adminUsername", "ac
 
 // AuditExportQuery documents the query of GET /api/v1/admin/audit-logs/export.
 type AuditExportQuery struct {
-	Format    string `query:"format" enum:"jsonl,csv" default:"jsonl" description:"jsonl: one entry as the list shows it a line; csv: one a row, details as JSON."`
-	AdminID   string `query:"adminId"`
-	Action    string `query:"action"`
-	StartDate string `query:"startDate" description:"An ISO date (midnight UTC) or RFC 3339 time."`
-	EndDate   string `query:"endDate" description:"An ISO date (its whole day) or RFC 3339 time."`
-	Limit     int    `query:"limit" minimum:"1" maximum:"100" description:"Without limit and offset, every entry."`
-	Offset    int    `query:"offset" minimum:"0"`
+	Format     string `query:"format" enum:"jsonl,csv" default:"jsonl" description:"jsonl: one entry as the list shows it a line; csv: one a row, details as JSON."`
+	AdminID    string `query:"adminId" description:"Only entries of this admin (a user id)."`
+	Action     string `query:"action" description:"Only entries of this action, e.g. user.ban."`
+	TargetType string `query:"targetType" description:"Only entries about this kind of resource, e.g. user (Plaza's addition)."`
+	TargetID   string `query:"targetId" description:"Only entries about the resource with this id; with targetType, that one resource (Plaza's addition)."`
+	StartDate  string `query:"startDate" description:"An ISO date (midnight UTC) or RFC 3339 time."`
+	EndDate    string `query:"endDate" description:"An ISO date (its whole day) or RFC 3339 time."`
+	Limit      int    `query:"limit" minimum:"1" maximum:"100" description:"Without limit and offset, every entry."`
+	Offset     int    `query:"offset" minimum:"0"`
 }
 
 // AuditVerification is the body of GET /api/v1/admin/audit-logs/verify.

@@ -77,7 +77,7 @@ type AdminUsersQuery struct {
 
 // AdminBanRequest is the body of POST /api/admin/users/{id}/ban.
 type AdminBanRequest struct {
-	Reason   string `json:"reason" minLength:"1" maxLength:"500"`
+	Reason   string `json:"reason" required:"true" minLength:"1" maxLength:"500"`
 	Duration string `json:"duration,omitempty" pattern:"^[1-9][0-9]*[mhdw]$" description:"<n>m, <n>h, <n>d or <n>w; absent means permanent."`
 	Notes    string `json:"notes,omitempty" maxLength:"2000"`
 }

@@ -31,9 +31,9 @@ func NewCollectAccepted(ids []string, batch bool) any {
 // CollectFailure is the body of the collector's errors:
 // {success:false, error, details?}, written by FamilyCollector.
 type CollectFailure struct {
-	Success bool          `json:"success"`
-	Error   string        `json:"error"`
-	Code    string        `json:"code,omitempty" enum:"IP_BLOCKED" description:"Only on a refusal by a block."`
+	Success bool   `json:"success"`
+	Error   string `json:"error"`
+	Code    string `json:"code,omitempty" enum:"IP_BLOCKED" description:"Only on a refusal by a block."`
 	// Details name the bad values by their JSON path ("events.3.event_type";
 	// "" for the body itself), in the shape the v1 and general families use.
 	Details *InvalidDetails `json:"details,omitempty"`

@@ -43,27 +43,32 @@ type UserListQuery struct {
 
 // Registration is the body of POST /api/users.
 type Registration struct {
-	Name     string `json:"name"`
-	Email    string `json:"email"`
-	Password string `json:"password"`
+	Name     string `json:"name" required:"true"`
+	Email    string `json:"email" required:"true"`
+	Password string `json:"password" required:"true"`
 }
 
 // ProfileUpdate is the body of PUT /api/users/{id}: every field optional,
 // at least one given. An empty image removes the picture.
 type ProfileUpdate struct {
-	Name          *string `json:"name"`
-	Bio           *string `json:"bio"`
-	Location      *string `json:"location"`
-	Image         *string `json:"image"`
-	ProfilePublic *bool   `json:"profile_public"`
+	Name          *string  `json:"name"`
+	Bio           *string  `json:"bio"`
+	Location      *string  `json:"location"`
+	Image         *string  `json:"image"`
+	ProfilePublic *bool    `json:"profile_public"`
+	_             struct{} `minProperties:"1"`
 }
 
 // AccountDeletion is the body of DELETE /api/users/{id}: the password
 // confirms deleting one's own account; an admin deleting someone else's
 // sends none.
 type AccountDeletion struct {
-	Password string `json:"password"`
+	Password string `json:"password,omitempty" description:"Your password, to delete your own account."`
 }
+
+// ForceRequestBody asks the OpenAPI reflector to document this body,
+// which it leaves out for DELETE requests unless a type asks.
+func (AccountDeletion) ForceRequestBody() {}
 
 // Deleted answers the general API's deletions.
 type Deleted struct {
@@ -113,8 +118,8 @@ type PostListQuery struct {
 
 // NewPost is the body of POST /api/posts.
 type NewPost struct {
-	Title     string   `json:"title"`
-	Content   string   `json:"content"`
+	Title     string   `json:"title" required:"true"`
+	Content   string   `json:"content" required:"true"`
 	Tags      []string `json:"tags"`
 	Published bool     `json:"published"`
 }
@@ -126,11 +131,12 @@ type PostUpdate struct {
 	Content   *string   `json:"content"`
 	Tags      *[]string `json:"tags"`
 	Published *bool     `json:"published"`
+	_         struct{}  `minProperties:"1"`
 }
 
 // ReportRequest is the body of POST /api/posts/{id}/report.
 type ReportRequest struct {
-	Reason  string `json:"reason" minLength:"1" maxLength:"500"`
+	Reason  string `json:"reason" required:"true" minLength:"1" maxLength:"500"`
 	Comment string `json:"comment,omitempty" maxLength:"500" description:"What the reporter wants moderators to know; shown to them with the report."`
 }
 

@@ -51,7 +51,7 @@ type AuditLogQuery struct {
 	AdminID    string `query:"adminId" description:"Only entries of this admin (a user id)."`
 	Action     string `query:"action" description:"Only entries of this action, e.g. user.ban."`
 	TargetType string `query:"targetType" description:"Only entries about this kind of resource, e.g. user (Plaza's addition)."`
-	TargetID   string `query:"targetId" description:"With targetType: only entries about this resource (Plaza's addition)."`
+	TargetID   string `query:"targetId" description:"Only entries about the resource with this id; with targetType, that one resource (Plaza's addition)."`
 	StartDate  string `query:"startDate" description:"Entries from this RFC 3339 time or ISO date on."`
 	EndDate    string `query:"endDate" description:"Entries up to this RFC 3339 time, or to the end of this ISO date."`
 	Limit      int    `query:"limit" minimum:"1" maximum:"100" default:"50" description:"Entries per page."`

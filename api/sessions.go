@@ -27,8 +27,8 @@ type SessionsRevoked struct {
 
 // PasswordChange is the body of POST /api/auth/password.
 type PasswordChange struct {
-	CurrentPassword string `json:"currentPassword"`
-	NewPassword     string `json:"newPassword"`
+	CurrentPassword string `json:"currentPassword" required:"true"`
+	NewPassword     string `json:"newPassword" required:"true"`
 }
 
 // PasswordChanged answers POST /api/auth/password: how many other sessions

@@ -40,8 +40,9 @@ type TwoFactorDisabled struct {
 // Confirmation is the body of POST /api/auth/confirm: the password, or a
 // code for an account enrolled in two-factor sign-in.
 type Confirmation struct {
-	Password string `json:"password,omitempty"`
-	TOTP     string `json:"totp,omitempty"`
+	Password string   `json:"password,omitempty" description:"The account's password."`
+	TOTP     string   `json:"totp,omitempty" description:"A code from the authenticator app, for an enrolled account; checked instead of the password."`
+	_        struct{} `minProperties:"1"`
 }
 
 // Confirmed answers POST and GET /api/auth/confirm: until when dangerous

@@ -20,10 +20,10 @@ var BroadcastTypes = []string{"info", "success", "warning", "critical"}
 
 // V1BroadcastRequest is the body of POST /api/v1/admin/notifications/broadcast.
 type V1BroadcastRequest struct {
-	Title    string   `json:"title" minLength:"1" maxLength:"200"`
-	Message  string   `json:"message" minLength:"1" maxLength:"5000"`
+	Title    string   `json:"title" required:"true" minLength:"1" maxLength:"200"`
+	Message  string   `json:"message" required:"true" minLength:"1" maxLength:"5000"`
 	Type     string   `json:"type,omitempty" enum:"info,success,warning,critical" default:"info"`
-	Targets  []string `json:"targets" minItems:"1" maxItems:"100" description:"\"all\", or any of \"users\", \"moderators\", \"admins\" and \"user:<id>\"."`
+	Targets  []string `json:"targets" required:"true" minItems:"1" maxItems:"100" description:"\"all\", or any of \"users\", \"moderators\", \"admins\" and \"user:<id>\"."`
 	Schedule string   `json:"schedule,omitempty" default:"immediate" description:"\"immediate\" or a future RFC 3339 time (at most a year ahead)."`
 }
 

@@ -114,7 +114,7 @@ func ParseV1Posts(q url.Values) (V1PostParams, error) {
 
 // V1ModerationRequest is the body of POST /api/v1/admin/posts/{id}/moderate.
 type V1ModerationRequest struct {
-	Action          string `json:"action" enum:"approve,hide,delete,flag,dismiss" description:"What happens to the post and its open reports: approve publishes it and dismisses them; hide hides it and resolves them (upheld); delete removes it and resolves them; flag keeps them open and the post in review; dismiss dismisses them (unfounded) and publishes a flagged post again, leaving any other status as it is."`
+	Action          string `json:"action" required:"true" enum:"approve,hide,delete,flag,dismiss" description:"What happens to the post and its open reports: approve publishes it and dismisses them; hide hides it and resolves them (upheld); delete removes it and resolves them; flag keeps them open and the post in review; dismiss dismisses them (unfounded) and publishes a flagged post again, leaving any other status as it is."`
 	Reason          string `json:"reason,omitempty" maxLength:"500"`
 	Notes           string `json:"notes,omitempty" maxLength:"2000"`
 	NotifyAuthor    bool   `json:"notifyAuthor,omitempty" description:"Put a notification in the author's inbox."`
@@ -158,8 +158,8 @@ const MaxBulkPosts = 200
 // V1BulkModeration is the body of POST /api/v1/admin/posts/bulk-moderate:
 // one decision for 1..200 posts.
 type V1BulkModeration struct {
-	PostIDs         []string `json:"postIds" minItems:"1" maxItems:"200" description:"Post ids (strings of digits); a repeated id counts once."`
-	Action          string   `json:"action" enum:"approve,hide,delete,flag,dismiss"`
+	PostIDs         []string `json:"postIds" required:"true" minItems:"1" maxItems:"200" description:"Post ids (strings of digits); a repeated id counts once."`
+	Action          string   `json:"action" required:"true" enum:"approve,hide,delete,flag,dismiss"`
 	Reason          string   `json:"reason,omitempty" maxLength:"500"`
 	Notes           string   `json:"notes,omitempty" maxLength:"2000"`
 	NotifyAuthor    bool     `json:"notifyAuthor,omitempty"`

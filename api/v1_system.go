@@ -13,7 +13,7 @@ var MaintenanceScopes = map[string][]string{
 
 // V1MaintenanceRequest is the body of POST /api/v1/admin/system/maintenance.
 type V1MaintenanceRequest struct {
-	Action string `json:"action" enum:"cache_clear,rebuild_search,cleanup_uploads,backup_database"`
+	Action string `json:"action" required:"true" enum:"cache_clear,rebuild_search,cleanup_uploads,backup_database"`
 	Scope  string `json:"scope,omitempty" default:"all" description:"cache_clear: all, sessions, previews, queries; rebuild_search: all, users, posts; cleanup_uploads: all, avatars, attachments; backup_database: all."`
 	Notify bool   `json:"notify,omitempty" description:"Put the outcome in every admin's inbox."`
 }

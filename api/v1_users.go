@@ -162,11 +162,12 @@ type V1PostBrief struct {
 // V1UserUpdate is the body of PUT /api/v1/admin/users/{id}: every field
 // optional, at least one; an unknown field is refused.
 type V1UserUpdate struct {
-	Status     *string `json:"status,omitempty" enum:"active,inactive,banned" description:"banned bans the user as POST …/ban does, permanently, with reason as its reason (a user already banned keeps the ban in force); active or inactive ends a ban in force, as POST …/ban with action unban does. Banning and unbanning need users:manage."`
-	Role       *string `json:"role,omitempty" enum:"user,moderator,admin" description:"The user's roles become this one and user."`
-	IsVerified *bool   `json:"isVerified,omitempty"`
-	Notes      *string `json:"notes,omitempty" maxLength:"2000" description:"The admin-only notes; empty clears them."`
-	Reason     *string `json:"reason,omitempty" minLength:"1" maxLength:"500" description:"Only with status banned: the ban's reason, \"Status set to banned\" when absent (Plaza's addition)."`
+	Status     *string  `json:"status,omitempty" enum:"active,inactive,banned" description:"banned bans the user as POST …/ban does, permanently, with reason as its reason (a user already banned keeps the ban in force); active or inactive ends a ban in force, as POST …/ban with action unban does. Banning and unbanning need users:manage."`
+	Role       *string  `json:"role,omitempty" enum:"user,moderator,admin" description:"The user's roles become this one and user."`
+	IsVerified *bool    `json:"isVerified,omitempty"`
+	Notes      *string  `json:"notes,omitempty" maxLength:"2000" description:"The admin-only notes; empty clears them."`
+	Reason     *string  `json:"reason,omitempty" minLength:"1" maxLength:"500" description:"Only with status banned: the ban's reason, \"Status set to banned\" when absent (Plaza's addition)."`
+	_          struct{} `minProperties:"1"`
 }
 
 // MaxAdminNotes is the longest admin note, in characters.
@@ -174,7 +175,7 @@ const MaxAdminNotes = 2000
 
 // Check reports what is wrong with the update.
 func (u *V1UserUpdate) Check() error {
-	issues := u.issues("body", true)
+	issues := u.issues("body", "status, role, isVerified, notes", true)
 	if u.Reason != nil {
 		r := strings.TrimSpace(*u.Reason)
 		u.Reason = &r
@@ -202,12 +203,13 @@ func (u *V1UserUpdate) BanReason() string {
 }
 
 // issues lists what is wrong with the update; empty is reported on the
-// field named none. A ban by status is for one user at a time (banned
-// allows it), where the reason and the ban are recorded.
-func (u *V1UserUpdate) issues(none string, banned bool) []Issue {
+// field named none, offering the fields its body takes. A ban by status is
+// for one user at a time (banned allows it), where the reason and the ban
+// are recorded.
+func (u *V1UserUpdate) issues(none, fields string, banned bool) []Issue {
 	var issues []Issue
 	if u.Status == nil && u.Role == nil && u.IsVerified == nil && u.Notes == nil {
-		issues = append(issues, FieldIssue(none, "too_small", "give at least one of status, role, isVerified, notes"))
+		issues = append(issues, FieldIssue(none, "too_small", "give at least one of "+fields))
 	}
 	if u.Status != nil && *u.Status != "active" && *u.Status != "inactive" && (*u.Status != "banned" || !banned) {
 		msg := "status must be active, inactive or banned"
@@ -230,8 +232,8 @@ func (u *V1UserUpdate) issues(none string, banned bool) []Issue {
 
 // V1BanRequest is the body of POST /api/v1/admin/users/{id}/ban.
 type V1BanRequest struct {
-	Action   string `json:"action" enum:"ban,unban"`
-	Reason   string `json:"reason,omitempty" maxLength:"500" description:"Required to ban."`
+	Action   string `json:"action" required:"true" enum:"ban,unban"`
+	Reason   string `json:"reason,omitempty" requiredWhen:"action=ban" maxLength:"500" description:"Required to ban."`
 	Duration string `json:"duration,omitempty" pattern:"^[1-9][0-9]*[mhdw]$" description:"<n>m, <n>h, <n>d or <n>w; absent means permanent."`
 	Notes    string `json:"notes,omitempty" maxLength:"2000"`
 	// RemoveContent, beyond the contract, hides the user's published and
@@ -294,15 +296,16 @@ const MaxBulkUsers = 500
 
 // V1BulkUpdate is the body of POST /api/v1/admin/users/bulk-update.
 type V1BulkUpdate struct {
-	UserIDs []string          `json:"userIds" minItems:"1" maxItems:"500" description:"User ids (strings of digits); a repeated id changes once."`
-	Changes V1BulkUserChanges `json:"changes"`
+	UserIDs []string          `json:"userIds" required:"true" minItems:"1" maxItems:"500" description:"User ids (strings of digits); a repeated id changes once."`
+	Changes V1BulkUserChanges `json:"changes" required:"true"`
 }
 
 // V1BulkUserChanges is what a bulk update changes: at least one field.
 type V1BulkUserChanges struct {
-	Status     *string `json:"status,omitempty" enum:"active,inactive"`
-	Role       *string `json:"role,omitempty" enum:"user,moderator,admin"`
-	IsVerified *bool   `json:"isVerified,omitempty"`
+	Status     *string  `json:"status,omitempty" enum:"active,inactive"`
+	Role       *string  `json:"role,omitempty" enum:"user,moderator,admin"`
+	IsVerified *bool    `json:"isVerified,omitempty"`
+	_          struct{} `minProperties:"1"`
 }
 
 // Check reads the ids (distinct, in the order given), or says what is
@@ -310,7 +313,7 @@ type V1BulkUserChanges struct {
 func (b *V1BulkUpdate) Check() ([]int64, error) {
 	ids, issues := idList("userIds", "user", b.UserIDs, MaxBulkUsers)
 	ch := V1UserUpdate{Status: b.Changes.Status, Role: b.Changes.Role, IsVerified: b.Changes.IsVerified}
-	for _, is := range ch.issues("changes", false) {
+	for _, is := range ch.issues("changes", "status, role, isVerified", false) {
 		if is.Path[0] != "changes" {
 			is.Path = append([]string{"changes"}, is.Path...)
 		}
@@ -371,7 +374,7 @@ type V1NoteAuthor struct {
 
 // V1NewNote is the body of POST /api/v1/admin/users/{id}/notes.
 type V1NewNote struct {
-	Body string `json:"body" minLength:"1" maxLength:"2000"`
+	Body string `json:"body" required:"true" minLength:"1" maxLength:"2000"`
 	Kind string `json:"kind,omitempty" enum:"note,warning" default:"note" description:"A warning counts as a strike."`
 }
 

@@ -17,6 +17,7 @@ type WebhookPatch struct {
 	Events      []string `json:"events"`
 	Description *string  `json:"description" maxLength:"500"`
 	Active      *bool    `json:"active"`
+	_           struct{} `minProperties:"1"`
 }
 
 // Webhook is a registered endpoint (never its secret).

@@ -768,6 +768,10 @@ func TestV1BulkUpdateRefusals(t *testing.T) {
 		} {
 			wantInvalid(t, app, "POST", "/api/v1/admin/users/bulk-update", super, body, field)
 		}
+		empty := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", super, `{"userIds":["`+ids[0]+`"],"changes":{}}`)
+		if msg := empty.Body.String(); !strings.Contains(msg, "status, role, isVerified") || strings.Contains(msg, "notes") {
+			t.Errorf("empty changes: %s; the message must offer what changes takes, which is not notes", msg)
+		}
 		ok := `{"userIds":` + idList(ids) + `,"changes":{"isVerified":true}}`
 		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
 		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", app.SessionFor(t, boss.ID), ok)

@@ -64,7 +64,8 @@ func chainEntry(e *AuditEntry) audit.Entry {
 type AuditFilter struct {
 	AdminID *int64
 	Action  *string
-	// TargetType and TargetID keep the entries about one resource.
+	// TargetType keeps the entries about one kind of resource, TargetID
+	// those about resources with that id; together, one resource.
 	TargetType string
 	TargetID   *string
 	// SkipAction leaves out the entries of one action.
@@ -90,8 +91,11 @@ func (f AuditFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 	if f.AdminID != nil {
 		q = q.Where("al.admin_id = ?", *f.AdminID)
 	}
+	if f.TargetType != "" {
+		q = q.Where("al.target_type = ?", f.TargetType)
+	}
 	if f.TargetID != nil {
-		q = q.Where("al.target_type = ? AND al.target_id = ?", f.TargetType, *f.TargetID)
+		q = q.Where("al.target_id = ?", *f.TargetID)
 	}
 	if f.SkipAction != "" {
 		q = q.Where("al.action <> ?", f.SkipAction)

@@ -278,6 +278,10 @@ const (
 	sessionRefresh  = time.Minute
 )
 
+// sessionCookie names the session cookie over plain HTTP; behind https it
+// takes the __Host- prefix.
+const sessionCookie = "plaza_session"
+
 // NewSessions builds the session manager: sessions in the database, an
 // HttpOnly, SameSite=Lax cookie (Secure and named with the __Host- prefix
 // behind https), ending after
@@ -288,11 +292,11 @@ func NewSessions(store *models.Store, publicURL string) *scs.SessionManager {
 	sm.Codec = sessionCodec{}
 	sm.Lifetime = SessionLifetime
 	secure := strings.HasPrefix(publicURL, "https://")
-	sm.Cookie.Name = "plaza_session"
+	sm.Cookie.Name = sessionCookie
 	if secure {
 		// Browsers take a __Host- cookie only Secure, on path / and
 		// without a Domain: no sibling subdomain can plant or shadow it.
-		sm.Cookie.Name = "__Host-plaza_session"
+		sm.Cookie.Name = "__Host-" + sessionCookie
 	}
 	sm.Cookie.HttpOnly = true
 	sm.Cookie.SameSite = http.SameSiteLaxMode

@@ -1,14 +1,18 @@
 package web
 
 import (
+	"log/slog"
 	"net/http"
 	"reflect"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/alexedwards/scs/v2"
+
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
+	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/openapi"
 	"github.com/plazahq/plaza/internal/policy"
 )
@@ -50,10 +54,23 @@ func OpenAPI(d Deps) ([]byte, error) {
 		Description: "Every route Plaza serves, generated from its route table and the types of its bodies. " +
 			"Errors come in the envelope of each route's family (see the tags); rate-limited routes answer " +
 			"with X-RateLimit-* headers.",
+		// A relative server: clients resolve every path against the URL
+		// they fetched the document from, so one document fits every
+		// deployment (docs/api.md, "The OpenAPI document").
+		Servers:    []openapi.Server{{URL: "/", Description: "The Plaza instance that serves this document."}},
 		Tags:       tags,
 		Schemes:    securitySchemes(d),
 		Operations: ops,
 	})
+}
+
+// OpenAPIFor builds the document without a running app, as a build step
+// needs it (the Go SDK in client/ is generated from it): the given
+// version, and the session cookie of an instance served over plain HTTP.
+func OpenAPIFor(version string) ([]byte, error) {
+	sm := scs.New()
+	sm.Cookie.Name = sessionCookie
+	return OpenAPI(Deps{Version: version, Sessions: sm, Metrics: metrics.New(nil), Logger: slog.New(slog.DiscardHandler)})
 }
 
 // openAPIOnce builds the document on its first request and keeps it,
@@ -110,7 +127,7 @@ func operation(r Route) openapi.Operation {
 	_, params := openapi.PathOf(r.Path)
 	op := openapi.Operation{
 		Method: r.Method, Path: r.Path, Tag: familyTag(r.Family), Summary: r.Doc.Summary,
-		Description: describe(r), Query: r.Doc.Query, Body: r.Doc.Body,
+		Description: describe(r), Query: r.Doc.Query, Body: r.Doc.Body, BodyOptional: r.Doc.BodyOptional,
 		PathParams: paramDocs,
 		Security:   security(r),
 		Extensions: map[string]any{"x-rate-limit-scope": string(r.Scope)},
@@ -206,7 +223,8 @@ func successes(r Route) []openapi.Response {
 	}
 	for ct := range strings.SplitSeq(r.Doc.ContentType, ",") {
 		if ct = strings.TrimSpace(ct); ct != "" {
-			out = append(out, openapi.Response{Status: status, Description: http.StatusText(status), ContentType: ct})
+			out = append(out, openapi.Response{Status: status, Description: http.StatusText(status), ContentType: ct,
+				Schema: mediaSchema(ct, r.Doc.Lines)})
 		}
 	}
 	if len(out) == 0 {
@@ -222,6 +240,31 @@ func successes(r Route) []openapi.Response {
 		}
 	}
 	return out
+}
+
+// mediaSchema describes a success that is not JSON: images (SVG too: a
+// client shows or saves them, never parses them) and downloads as bytes,
+// text as text, and a stream of JSON lines with the schema of each line
+// (lines, a type of api) beside it, as OpenAPI 3.2 will have it
+// (itemSchema); a generator that knows neither reads bytes.
+func mediaSchema(contentType string, lines any) map[string]any {
+	switch {
+	case strings.HasPrefix(contentType, "image/"), contentType == "application/octet-stream":
+		return map[string]any{"type": "string", "format": "binary", "contentMediaType": contentType}
+	case contentType == "text/csv":
+		return map[string]any{"type": "string", "contentMediaType": contentType,
+			"description": "CSV (RFC 4180) with a header row; the JSON rendering's rows, one a line."}
+	case contentType == "application/x-ndjson":
+		schema := map[string]any{"type": "string", "format": "binary", "contentMediaType": contentType,
+			"description": "Newline-delimited JSON: one object a line."}
+		if lines != nil {
+			name := reflect.TypeOf(lines).Name()
+			schema["description"] = "Newline-delimited JSON: one " + name + " a line."
+			schema["x-itemSchema"] = map[string]any{"$ref": "#/components/schemas/" + name}
+		}
+		return schema
+	}
+	return map[string]any{"type": "string", "contentMediaType": contentType}
 }
 
 // errorResponses are the errors a route can answer, in its family's

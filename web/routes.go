@@ -87,8 +87,10 @@ type Doc struct {
 	// Query is a struct whose `query` tags name the query parameters.
 	Query any
 	// Body is the request body's type: JSON, and a form too when the type
-	// has `formData` tags.
-	Body any
+	// has `formData` tags. It is required unless BodyOptional says the
+	// handler also takes a request without one.
+	Body         any
+	BodyOptional bool
 	// Response is the success body's type; Status its status (0: 200).
 	Response any
 	Status   int
@@ -96,6 +98,8 @@ type Doc struct {
 	// text/html), or several separated by commas; with Response set, other
 	// renderings of the same success.
 	ContentType string
+	// Lines is the type of each line of an application/x-ndjson success.
+	Lines any
 	// Errors are the statuses the handler itself answers in the family's
 	// error shape, beyond those the route's other fields imply, with what
 	// each means.

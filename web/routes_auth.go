@@ -114,7 +114,7 @@ func authRoutes(hs handlerSet) []Route {
 		// sign-in"): for the signed-in session, unenrolled staff included.
 		{Method: http.MethodPost, Path: api.PathTwoFactorSetup, Handler: hs.twoFactor.Setup, Action: policy.SetUpTwoFactor, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Audit: Audit{Action: "two_factor.setup", Target: "user"},
-			Doc: Doc{Summary: "Start enrolling in two-factor sign-in", Body: api.TwoFactorSetupRequest{}, Response: api.TwoFactorSetup{},
+			Doc: Doc{Summary: "Start enrolling in two-factor sign-in", Body: api.TwoFactorSetupRequest{}, BodyOptional: true, Response: api.TwoFactorSetup{},
 				Description: "Needs the account's password (a wrong one counts as a failed sign-in). A new TOTP secret, its otpauth URL and QR code; " +
 					"it works only once a code from the app enables it.",
 				Errors: map[int]string{

@@ -212,7 +212,7 @@ func v1Routes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditExport, Handler: hs.audit.Export, Action: policy.ExportAudit, Permissions: []string{auth.PermAdminSuper},
 			Audit: Audit{Action: "audit.export"},
-			Doc: Doc{Summary: "Export the audit log", Query: api.AuditExportQuery{}, ContentType: "application/x-ndjson, text/csv",
+			Doc: Doc{Summary: "Export the audit log", Query: api.AuditExportQuery{}, ContentType: "application/x-ndjson, text/csv", Lines: api.AuditEntry{},
 				Description: "Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited."}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditVerify, Handler: hs.audit.Verify, Audit: Audit{Action: "audit.verify"},
 			Doc: Doc{Summary: "Re-walk the audit log's hash chain", Response: api.V1Of[api.AuditVerification]{}}}),

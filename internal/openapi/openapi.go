@@ -10,6 +10,13 @@
 // null unless a field says `nullable:"true"`, and an object has no
 // properties beyond its fields (`additionalProperties` false) unless its
 // type says otherwise with `_ struct{} additionalProperties:"true"`.
+//
+// Request bodies follow their validators: a field the handler refuses
+// when absent is tagged `required:"true"`, one it needs only when another
+// field has a value `requiredWhen:"action=ban"` (an if/then), and an update
+// that needs at least one field says so with `_ struct{} minProperties:"1"`.
+// A pointer field of a request is how Go tells "absent" from "zero", not a
+// promise to take null, so it is not nullable unless tagged so.
 package openapi
 
 import (
@@ -30,9 +37,16 @@ type Document struct {
 	Title       string
 	Version     string
 	Description string
+	Servers     []Server
 	Tags        []Tag
 	Schemes     []Scheme
 	Operations  []Operation
+}
+
+// Server is a base URL the operations' paths are relative to.
+type Server struct {
+	URL         string
+	Description string
 }
 
 // Tag groups operations; the viewer shows one section per tag.
@@ -68,11 +82,15 @@ type Operation struct {
 	// Body is the request body's Go value: JSON by its `json` tags, and an
 	// HTML form too when it has `formData` tags.
 	Body any
+	// BodyOptional says the handler also takes a request without a body;
+	// otherwise a Body is required.
+	BodyOptional bool
 	// Responses, one per status. A status may appear twice with different
 	// content types (JSON and an HTML page).
 	Responses []Response
 	// Security lists alternatives, each the schemes that together admit a
-	// caller; an empty alternative means no credentials are needed.
+	// caller; an empty alternative means no credentials are needed. None
+	// at all is a public operation, written as an explicit empty list.
 	Security [][]string
 	// Extensions are x- fields of the operation.
 	Extensions map[string]any
@@ -83,9 +101,11 @@ type Response struct {
 	Status      int
 	Description string
 	// Body is the JSON body's Go value (OneOf for alternatives); nil with
-	// ContentType set is a body of that media type; nil without is none.
+	// ContentType set is a body of that media type, described by Schema
+	// (a string when Schema is nil); nil without is none.
 	Body        any
 	ContentType string
+	Schema      map[string]any
 	Headers     []Header
 }
 
@@ -117,6 +137,9 @@ func Build(d Document) ([]byte, error) {
 func newReflector(d Document) *openapi31.Reflector {
 	r := openapi31.NewReflector()
 	r.Spec.Info.WithTitle(d.Title).WithVersion(d.Version).WithDescription(d.Description)
+	for _, sv := range d.Servers {
+		r.Spec.Servers = append(r.Spec.Servers, openapi31.Server{URL: sv.URL, Description: &sv.Description})
+	}
 	for _, t := range d.Tags {
 		r.Spec.Tags = append(r.Spec.Tags, openapi31.Tag{Name: t.Name, Description: &t.Description})
 	}
@@ -134,7 +157,8 @@ func newReflector(d Document) *openapi31.Reflector {
 	r.DefaultOptions = append(r.DefaultOptions,
 		jsonschema.InterceptDefName(defName),
 		jsonschema.InterceptProp(conventions),
-		jsonschema.InterceptSchema(closedObjects))
+		jsonschema.InterceptSchema(closedObjects),
+		jsonschema.InterceptSchema(requiredWhen))
 	return r
 }
 
@@ -152,9 +176,14 @@ func addOperation(r *openapi31.Reflector, op Operation) error {
 		oc.AddReqStructure(req)
 	}
 	if op.Body != nil {
-		oc.AddReqStructure(op.Body, openapi.WithContentType(JSON))
+		required := openapi.WithCustomize(func(cor openapi.ContentOrReference) {
+			if rb := cor.(*openapi31.RequestBodyOrReference).RequestBody; rb != nil {
+				rb.Required = new(!op.BodyOptional)
+			}
+		})
+		oc.AddReqStructure(op.Body, openapi.WithContentType(JSON), required)
 		if hasTag(op.Body, "formData") {
-			oc.AddReqStructure(op.Body, openapi.WithContentType("application/x-www-form-urlencoded"))
+			oc.AddReqStructure(op.Body, openapi.WithContentType("application/x-www-form-urlencoded"), required)
 		}
 	}
 	for _, res := range op.Responses {
@@ -172,7 +201,15 @@ func addOperation(r *openapi31.Reflector, op Operation) error {
 		}
 		o.Security = append(o.Security, req)
 	}
-	o.MapOfAnything = op.Extensions
+	o.MapOfAnything = map[string]any{}
+	for k, v := range op.Extensions {
+		o.MapOfAnything[k] = v
+	}
+	if len(op.Security) == 0 {
+		// The reflector drops an empty security list (omitempty); said
+		// explicitly, it tells generators the operation takes no credentials.
+		o.MapOfAnything["security"] = []any{}
+	}
 	return r.AddOperation(oc)
 }
 
@@ -197,6 +234,10 @@ func addResponse(oc openapi.OperationContext, res Response) {
 				resp.Content = map[string]openapi31.MediaType{}
 			}
 			resp.Content[JSON] = openapi31.MediaType{Schema: map[string]any{"type": "object", "additionalProperties": false, "maxProperties": 0}}
+		}
+		if mt, ok := resp.Content[res.ContentType]; ok && res.Body == nil && res.Schema != nil {
+			mt.Schema = res.Schema
+			resp.Content[res.ContentType] = mt
 		}
 		addHeaders(resp, res.Headers)
 	}))
@@ -320,17 +361,19 @@ func defName(t reflect.Type, def string) string {
 
 // conventions applies Plaza's rules to each property once it is reflected:
 // in responses a field without omitempty is always there (required), and a
-// slice or map is never null (handlers make them) unless tagged nullable.
+// slice or map is never null (handlers make them) unless tagged nullable;
+// in request bodies a pointer is not nullable either unless tagged so.
 func conventions(p jsonschema.InterceptPropParams) error {
 	if !p.Processed {
 		return nil
 	}
 	name, opts, _ := strings.Cut(p.Field.Tag.Get("json"), ",")
 	k := p.Field.Type.Kind()
-	if _, tagged := p.Field.Tag.Lookup("nullable"); !tagged && (k == reflect.Slice || k == reflect.Map) {
+	oc, ok := openapi.OperationCtx(p.Context)
+	request := ok && !oc.IsProcessingResponse() && oc.ProcessingIn() == openapi.InBody
+	if _, tagged := p.Field.Tag.Lookup("nullable"); !tagged && (k == reflect.Slice || k == reflect.Map || request && k == reflect.Pointer) {
 		p.PropertySchema.RemoveType(jsonschema.Null)
 	}
-	oc, ok := openapi.OperationCtx(p.Context)
 	if ok && oc.IsProcessingResponse() && name != "" && name != "-" && !strings.Contains(opts, "omitempty") &&
 		!slices.Contains(p.ParentSchema.Required, p.Name) {
 		p.ParentSchema.Required = append(p.ParentSchema.Required, p.Name)
@@ -354,6 +397,48 @@ func closedObjects(p jsonschema.InterceptSchemaParams) (bool, error) {
 	}
 	if t.Kind() == reflect.Struct && p.Schema.HasType(jsonschema.Object) && p.Schema.AdditionalProperties == nil {
 		p.Schema.WithAdditionalProperties(jsonschema.SchemaOrBool{TypeBoolean: new(false)})
+	}
+	return false, nil
+}
+
+// requiredWhen turns `requiredWhen:"field=value"` tags into an if/then on
+// the struct's schema: the tagged field is required when field has value
+// (a reason to ban, none to unban). Several tags on one condition share it.
+func requiredWhen(p jsonschema.InterceptSchemaParams) (bool, error) {
+	if !p.Processed || !p.Value.IsValid() {
+		return false, nil
+	}
+	t := p.Value.Type()
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return false, nil
+	}
+	for _, f := range reflect.VisibleFields(t) {
+		cond, ok := f.Tag.Lookup("requiredWhen")
+		if !ok {
+			continue
+		}
+		on, value, ok := strings.Cut(cond, "=")
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !ok || name == "" {
+			return false, fmt.Errorf("%s.%s: requiredWhen wants field=value and a json name", t.Name(), f.Name)
+		}
+		if p.Schema.If == nil {
+			var when jsonschema.Schema
+			when.WithRequired(on).WithPropertiesItem(on, (&jsonschema.Schema{}).WithConst(value).ToSchemaOrBool())
+			p.Schema.WithIf(when.ToSchemaOrBool()).WithThen((&jsonschema.Schema{}).ToSchemaOrBool())
+		} else if c := p.Schema.If.TypeObject.Properties[on].TypeObject; c == nil || c.Const == nil || *c.Const != value {
+			return false, fmt.Errorf("%s: requiredWhen names one condition per type", t.Name())
+		}
+		then := p.Schema.Then.TypeObject
+		if !slices.Contains(then.Required, name) {
+			// Named under then's properties too, so that a linter sees the
+			// requirement names a property; it must not be empty there.
+			then.Required = append(then.Required, name)
+			then.WithPropertiesItem(name, (&jsonschema.Schema{}).WithMinLength(1).ToSchemaOrBool())
+		}
 	}
 	return false, nil
 }

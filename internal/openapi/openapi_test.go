@@ -161,3 +161,70 @@ func TestPathOf(t *testing.T) {
 		}
 	}
 }
+
+type banRequest struct {
+	Action string   `json:"action" required:"true" enum:"ban,unban"`
+	Reason string   `json:"reason,omitempty" requiredWhen:"action=ban"`
+	Notes  *string  `json:"notes,omitempty"`
+	Until  *string  `json:"until,omitempty" nullable:"true"`
+	_      struct{} `minProperties:"1"`
+}
+
+// TestRequestsAndMedia covers what request bodies and non-JSON answers
+// get: a server, an explicit empty security list on a public operation,
+// bodies required unless optional, requiredWhen as an if/then, pointers
+// not nullable unless tagged, minProperties, and a media type's schema.
+func TestRequestsAndMedia(t *testing.T) {
+	d := Document{Title: "Test", Version: "1", Servers: []Server{{URL: "/", Description: "here"}},
+		Operations: []Operation{
+			{Method: http.MethodPost, Path: "/api/bans", Summary: "Ban", Body: banRequest{},
+				Responses: []Response{{Status: 200, ContentType: "image/png", Schema: map[string]any{"type": "string", "format": "binary"}}},
+				Security:  [][]string{{"bearer"}}},
+			{Method: http.MethodPut, Path: "/api/bans/:id", Summary: "Lift", Body: lockRequest{}, BodyOptional: true,
+				Responses: []Response{{Status: 200, ContentType: "text/csv"}}},
+		}}
+	b, err := Build(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := at(t, doc, "servers"); !reflect.DeepEqual(got, []any{map[string]any{"url": "/", "description": "here"}}) {
+		t.Errorf("servers %v", got)
+	}
+	post, del := "paths|/api/bans|post", "paths|/api/bans/{id}|put"
+	if got, ok := at(t, doc, del+"|security").([]any); !ok || len(got) != 0 {
+		t.Errorf("a public operation's security is %v, want []", at(t, doc, del+"|security"))
+	}
+	if got := at(t, doc, post+"|security"); !reflect.DeepEqual(got, []any{map[string]any{"bearer": []any{}}}) {
+		t.Errorf("security %v", got)
+	}
+	if at(t, doc, post+"|requestBody|required") != true || at(t, doc, del+"|requestBody|required") != false {
+		t.Errorf("required bodies: post %v, put %v", at(t, doc, post+"|requestBody|required"), at(t, doc, del+"|requestBody|required"))
+	}
+	ban := at(t, doc, "components|schemas|banRequest")
+	if got := at(t, ban, "if"); !reflect.DeepEqual(got, map[string]any{"required": []any{"action"},
+		"properties": map[string]any{"action": map[string]any{"const": "ban"}}}) {
+		t.Errorf("if %v", got)
+	}
+	if got := at(t, ban, "then|required"); !reflect.DeepEqual(got, []any{"reason"}) {
+		t.Errorf("then %v", at(t, ban, "then"))
+	}
+	if got := at(t, ban, "minProperties"); got != float64(1) {
+		t.Errorf("minProperties %v", got)
+	}
+	if got := at(t, ban, "properties|notes|type"); got != "string" {
+		t.Errorf("a request pointer's type is %v, want string (not nullable)", got)
+	}
+	if got := at(t, ban, "properties|until|type"); !reflect.DeepEqual(got, []any{"null", "string"}) {
+		t.Errorf("a pointer tagged nullable is %v", got)
+	}
+	if got := at(t, doc, post+"|responses|200|content|image/png|schema|format"); got != "binary" {
+		t.Errorf("png schema format %v", got)
+	}
+	if got := at(t, doc, del+"|responses|200|content|text/csv|schema|type"); got != "string" {
+		t.Errorf("a media type without a schema is %v, want a string", got)
+	}
+}

@@ -19,7 +19,9 @@
   // A parameter's field (a list of allowed values, most visibly) has no
   // label: it is wrapped in one that names the parameter, read by screen
   // readers and hidden on screen, where the parameter's name is beside it.
-  // The request body's text area is named too.
+  // The request body's text area is named too, and so is the list of
+  // servers, whose label Swagger UI leaves empty (its component takes no
+  // attributes for the list: the name is set once it is drawn).
   function labelled(Original, system) {
     return function (props) {
       var h = system.React.createElement;
@@ -37,6 +39,17 @@
         return function (props) {
           var body = /body-param__text/.test(props.className || '');
           return system.React.createElement(Original, body ? Object.assign({ 'aria-label': 'Request body' }, props) : props);
+        };
+      },
+      Servers: function (Original, system) {
+        return function (props) {
+          var React = system.React;
+          var box = React.useRef(null);
+          React.useEffect(function () {
+            var list = box.current && box.current.querySelector('select');
+            if (list) { list.setAttribute('aria-label', 'Server'); }
+          });
+          return React.createElement('div', { ref: box }, React.createElement(Original, props));
         };
       },
       OperationSummaryPath: function (Original, system) {
