@@ -75,7 +75,7 @@ func authRoutes(hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathSignOut, Handler: hs.signOut.Page, Family: general, Scope: ScopeGeneral, BlockExempt: true,
 			Doc: Doc{Summary: "The sign-out page", ContentType: "text/html"}},
 		{Method: http.MethodPost, Path: api.PathSignOut, Handler: hs.signOut.Handle, Family: general, Scope: ScopeGeneral, BlockExempt: true,
-			Doc: Doc{Summary: "Sign out", Body: api.NextAuthForm{}, Response: openapi.OneOf(api.SignedOut{}, api.NextAuthURL{}),
+			Doc: Doc{Summary: "Sign out", Body: api.NextAuthForm{}, BodyOptional: true, Response: openapi.OneOf(api.SignedOut{}, api.NextAuthURL{}),
 				Description: "No body, or any, for Plaza's clients: {} for JSON callers. next-auth's client (a form with json=true or " +
 					"a csrfToken) must send the token of GET /api/auth/csrf and gets {url} of its callbackUrl (this site only, else the sign-in page).",
 				Errors: map[int]string{http.StatusForbidden: "A cross-origin request riding on the session cookie; or CSRF_INVALID: " +

@@ -181,7 +181,10 @@ func addOperation(r *openapi31.Reflector, op Operation) error {
 				rb.Required = new(!op.BodyOptional)
 			}
 		})
-		oc.AddReqStructure(op.Body, openapi.WithContentType(JSON), required)
+		// A body of form fields only (next-auth's posts) is a form, not JSON.
+		if hasTag(op.Body, "json") || !hasTag(op.Body, "formData") {
+			oc.AddReqStructure(op.Body, openapi.WithContentType(JSON), required)
+		}
 		if hasTag(op.Body, "formData") {
 			oc.AddReqStructure(op.Body, openapi.WithContentType("application/x-www-form-urlencoded"), required)
 		}
