@@ -198,6 +198,12 @@ func TestBroadcastReadMarks(t *testing.T) {
 		if want := []string{"Own", "Second", "First"}; !slices.Equal(titles, want) || total != 3 || unread != 2 || items[2].ReadAt == nil {
 			t.Errorf("inbox %q (%d, %d unread), want %q with First read, last", titles, total, unread, want)
 		}
+		for _, page := range []struct{ offset, n int }{{1, 1}, {3, 0}, {50, 0}} {
+			items, total, unread, err := s.Inbox(ctx, reader, 1, page.offset)
+			if err != nil || len(items) != page.n || total != 3 || unread != 2 || (page.n == 1 && items[0].Title != "Second") {
+				t.Errorf("page at %d: %+v (%d, %d unread, %v)", page.offset, items, total, unread, err)
+			}
+		}
 		if _, err := markRead(t, s, mod, models.InboxKey{ID: staff.ID, Broadcast: true}); err != nil {
 			t.Fatal(err)
 		}

@@ -70,18 +70,19 @@ func (s *Store) inboxOf(ctx context.Context, user int64) (inbox, error) {
 		targets: []string{"all", roleTarget(r.Rank), "user:" + idText(user)}}, nil
 }
 
-// items selects the inbox's messages (id, broadcast 0 or 1, at, read_at),
+// items selects the inbox's messages (id, broadcast 0 or 1, created_at,
+// read_at),
 // or only the one only names. A reader's broadcasts come from the targets
 // index, three short ranges, and their read marks by primary key: no
 // broadcast outside the inbox is read.
 func (in inbox) items(db bun.IDB, only *InboxKey) *bun.RawQuery {
-	own := db.NewRaw("SELECT n.id, 0 AS broadcast, n.created_at AS at, n.read_at FROM notifications AS n WHERE n.user_id = ?", in.user)
-	shown := db.NewRaw("SELECT DISTINCT bt.broadcast_id AS id, bt.sent_at AS at FROM broadcast_targets AS bt "+
+	own := db.NewRaw("SELECT n.id, 0 AS broadcast, n.created_at, n.read_at FROM notifications AS n WHERE n.user_id = ?", in.user)
+	shown := db.NewRaw("SELECT DISTINCT bt.broadcast_id AS id, bt.sent_at FROM broadcast_targets AS bt "+
 		"WHERE bt.target IN (?) AND bt.sent_at >= ? AND bt.sent_at <= ?", bun.In(in.targets), in.joined, in.now)
 	if only != nil && only.Broadcast {
 		shown = db.NewRaw("? AND bt.broadcast_id = ?", shown, only.ID)
 	}
-	theirs := db.NewRaw("SELECT s.id, 1 AS broadcast, s.at, br.read_at FROM (?) AS s "+
+	theirs := db.NewRaw("SELECT s.id, 1 AS broadcast, s.sent_at AS created_at, br.read_at FROM (?) AS s "+
 		"LEFT JOIN broadcast_reads AS br ON br.user_id = ? AND br.broadcast_id = s.id", shown, in.user)
 	switch {
 	case only == nil:
@@ -95,13 +96,13 @@ func (in inbox) items(db bun.IDB, only *InboxKey) *bun.RawQuery {
 // inboxOrder is the inbox's order over items aliased a: unread first,
 // then newest.
 func inboxOrder(a string) string {
-	return fmt.Sprintf("(CASE WHEN %[1]s.read_at IS NULL THEN 0 ELSE 1 END), %[1]s.at DESC, %[1]s.broadcast DESC, %[1]s.id DESC", a)
+	return fmt.Sprintf("(CASE WHEN %[1]s.read_at IS NULL THEN 0 ELSE 1 END), %[1]s.created_at DESC, %[1]s.broadcast DESC, %[1]s.id DESC", a)
 }
 
 // withText decorates the items of page (aliased p) with their text, from
 // the notification or the broadcast, which holds it once for everyone.
 func withText(db bun.IDB, page any) *bun.RawQuery {
-	return db.NewRaw("SELECT p.id, p.broadcast, p.at AS created_at, p.read_at, "+
+	return db.NewRaw("SELECT p.*, "+
 		"COALESCE(n.title, bc.title) AS title, COALESCE(n.message, bc.message) AS message, COALESCE(n.type, bc.type) AS type "+
 		"FROM (?) AS p "+
 		"LEFT JOIN notifications AS n ON p.broadcast = 0 AND n.id = p.id "+
@@ -109,8 +110,17 @@ func withText(db bun.IDB, page any) *bun.RawQuery {
 		"ORDER BY "+inboxOrder("p"), page)
 }
 
+// counted is inboxRow with the counts of the whole inbox, which every row
+// of a page carries.
+type counted struct {
+	inboxRow
+	Total    int
+	Unread   int
+}
+
 // Inbox reads a page of user's inbox, unread first, then newest, with how
-// many messages there are and how many are unread.
+// many messages there are and how many are unread: one statement, which
+// counts the inbox as it sorts it.
 func (s *Store) Inbox(ctx context.Context, user int64, limit, offset int) (items []InboxItem, total, unread int, err error) {
 	db := s.db(ctx)
 	in, err := s.inboxOf(ctx, user)
@@ -118,8 +128,10 @@ func (s *Store) Inbox(ctx context.Context, user int64, limit, offset int) (items
 		return nil, 0, 0, err
 	}
 	all := in.items(db, nil)
-	page := db.NewRaw("SELECT * FROM (?) AS i ORDER BY "+inboxOrder("i")+" LIMIT ? OFFSET ?", all, limit, offset)
-	var rows []inboxRow
+	page := db.NewRaw("SELECT i.*, count(*) OVER () AS total, "+
+		"sum(CASE WHEN i.read_at IS NULL THEN 1 ELSE 0 END) OVER () AS unread "+
+		"FROM (?) AS i ORDER BY "+inboxOrder("i")+" LIMIT ? OFFSET ?", all, limit, offset)
+	var rows []counted
 	if err := withText(db, page).Scan(ctx, &rows); err != nil {
 		return nil, 0, 0, fmt.Errorf("inbox of %d: %w", user, err)
 	}
@@ -127,7 +139,10 @@ func (s *Store) Inbox(ctx context.Context, user int64, limit, offset int) (items
 	for i, r := range rows {
 		items[i] = r.item()
 	}
-	var counts struct{ Total, Unread int }
+	if len(rows) > 0 {
+		return items, rows[0].Total, rows[0].Unread, nil
+	}
+	var counts struct{ Total, Unread int } // a page past the end: count alone
 	err = db.NewRaw("SELECT count(*) AS total, COALESCE(sum(CASE WHEN i.read_at IS NULL THEN 1 ELSE 0 END), 0) AS unread FROM (?) AS i", all).
 		Scan(ctx, &counts)
 	return items, counts.Total, counts.Unread, err
