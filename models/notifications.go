@@ -114,8 +114,8 @@ func withText(db bun.IDB, page any) *bun.RawQuery {
 // of a page carries.
 type counted struct {
 	inboxRow
-	Total    int
-	Unread   int
+	Total  int
+	Unread int
 }
 
 // Inbox reads a page of user's inbox, unread first, then newest, with how
