@@ -17,7 +17,8 @@ type InboxKey struct {
 
 // InboxItem is one message of a person's inbox: a notification of their
 // own, or a broadcast addressed to them, whose CreatedAt is when it went
-// out and whose ReadAt is their read mark.
+// out and whose ReadAt is their read mark. The inbox query's broadcast
+// column (0 or 1) fills Broadcast.
 type InboxItem struct {
 	InboxKey
 	Title     string
@@ -25,22 +26,6 @@ type InboxItem struct {
 	Type      string
 	CreatedAt time.Time
 	ReadAt    *time.Time
-}
-
-// inboxRow is an InboxItem as the inbox query returns it.
-type inboxRow struct {
-	ID        int64
-	Broadcast int
-	Title     string
-	Message   string
-	Type      string
-	CreatedAt time.Time
-	ReadAt    *time.Time
-}
-
-func (r inboxRow) item() InboxItem {
-	return InboxItem{InboxKey: InboxKey{ID: r.ID, Broadcast: r.Broadcast == 1}, Title: r.Title, Message: r.Message,
-		Type: r.Type, CreatedAt: r.CreatedAt, ReadAt: r.ReadAt}
 }
 
 // inbox is one reader's inbox as of now: their notifications, and the
@@ -71,8 +56,7 @@ func (s *Store) inboxOf(ctx context.Context, user int64) (inbox, error) {
 }
 
 // items selects the inbox's messages (id, broadcast 0 or 1, created_at,
-// read_at),
-// or only the one only names. A reader's broadcasts come from the targets
+// read_at), or only the one only names. A reader's broadcasts come from the targets
 // index, three short ranges, and their read marks by primary key: no
 // broadcast outside the inbox is read.
 func (in inbox) items(db bun.IDB, only *InboxKey) *bun.RawQuery {
@@ -110,10 +94,10 @@ func withText(db bun.IDB, page any) *bun.RawQuery {
 		"ORDER BY "+inboxOrder("p"), page)
 }
 
-// counted is inboxRow with the counts of the whole inbox, which every row
-// of a page carries.
+// counted is an InboxItem with the counts of the whole inbox, which every
+// row of a page carries.
 type counted struct {
-	inboxRow
+	InboxItem
 	Total  int
 	Unread int
 }
@@ -137,7 +121,7 @@ func (s *Store) Inbox(ctx context.Context, user int64, limit, offset int) (items
 	}
 	items = make([]InboxItem, len(rows))
 	for i, r := range rows {
-		items[i] = r.item()
+		items[i] = r.InboxItem
 	}
 	if len(rows) > 0 {
 		return items, rows[0].Total, rows[0].Unread, nil
@@ -153,12 +137,11 @@ func (s *Store) Inbox(ctx context.Context, user int64, limit, offset int) (items
 // ErrNotFound.
 func (s *Store) inboxItem(ctx context.Context, in inbox, key InboxKey) (*InboxItem, error) {
 	db := s.db(ctx)
-	var r inboxRow
-	if err := withText(db, in.items(db, &key)).Scan(ctx, &r); err != nil {
+	item := new(InboxItem)
+	if err := withText(db, in.items(db, &key)).Scan(ctx, item); err != nil {
 		return nil, notFound(err, "notification")
 	}
-	item := r.item()
-	return &item, nil
+	return item, nil
 }
 
 // MarkRead marks one message of user's inbox read (once: a second call
