@@ -48,28 +48,26 @@ var ErrNoJobQueue = errors.New("no job queue")
 // that does so at its time. Call it inside a change.
 func (s *Store) SendBroadcast(ctx context.Context, b *Broadcast, at *time.Time) error {
 	now := s.now()
-	if at != nil { // as precise as both databases keep it
-		due := at.UTC().Truncate(time.Microsecond)
-		at = &due
+	b.CreatedAt, b.Status, b.ScheduledAt, b.SentAt, b.Recipients = now, BroadcastScheduled, nil, now, 0
+	if at == nil {
+		if err := s.insertBroadcast(ctx, b); err != nil {
+			return err
+		}
+		return s.markSent(ctx, b)
 	}
-	b.CreatedAt, b.Status, b.ScheduledAt, b.SentAt, b.Recipients = now, BroadcastScheduled, at, now, 0
-	if at != nil {
-		b.SentAt = *at
-	}
-	if at != nil && s.Queue == nil {
+	if s.Queue == nil {
 		return ErrNoJobQueue
 	}
+	due := at.UTC().Truncate(time.Microsecond) // as precise as both databases keep it
+	b.ScheduledAt, b.SentAt = &due, due
 	if err := s.insertBroadcast(ctx, b); err != nil {
 		return err
-	}
-	if at == nil {
-		return s.markSent(ctx, b)
 	}
 	tx, ok := s.db(ctx).(*bun.Tx)
 	if !ok {
 		return errors.New("send broadcast: call it inside a change")
 	}
-	return s.Queue.QueueBroadcast(ctx, tx.Tx, b.ID, *at)
+	return s.Queue.QueueBroadcast(ctx, tx.Tx, b.ID, due)
 }
 
 // insertBroadcast stores b and a row per target, which inboxes look up by
