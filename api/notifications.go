@@ -1,11 +1,15 @@
 package api
 
-import "net/url"
+import (
+	"net/url"
+	"strconv"
+	"strings"
+)
 
 // Notification is one message in a user's inbox: from moderation of the
-// user's posts, and later from broadcasts and finished jobs.
+// user's posts, broadcasts addressed to the user and finished jobs.
 type Notification struct {
-	ID        string  `json:"id"`
+	ID        string  `json:"id" description:"A notification's number, or \"b\" and the number of a broadcast (e.g. \"b12\"); pass it back as is."`
 	Title     string  `json:"title"`
 	Message   string  `json:"message"`
 	Type      string  `json:"type" enum:"info,success,warning,critical"`
@@ -41,4 +45,29 @@ func ParseInbox(q url.Values) (PageParams, error) {
 // notifications.
 type UnreadCount struct {
 	Unread int `json:"unread"`
+}
+
+// broadcastPrefix starts the id of a broadcast in an inbox: broadcasts and
+// notifications are numbered apart, and the id says which one it is.
+const broadcastPrefix = "b"
+
+// NotificationID is the wire id of an inbox message: the notification's
+// number, or "b" and the broadcast's.
+func NotificationID(id int64, broadcast bool) string {
+	s := strconv.FormatInt(id, 10)
+	if broadcast {
+		return broadcastPrefix + s
+	}
+	return s
+}
+
+// ParseNotificationID reads a NotificationID; ok is false for anything
+// else.
+func ParseNotificationID(s string) (id int64, broadcast, ok bool) {
+	digits, broadcast := strings.CutPrefix(s, broadcastPrefix)
+	id, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || id < 1 || strconv.FormatInt(id, 10) != digits {
+		return 0, false, false
+	}
+	return id, broadcast, true
 }

@@ -144,11 +144,11 @@ type V1Broadcast struct {
 	// Recipients is counted when the broadcast is sent: the users its
 	// targets named then.
 	Recipients int     `json:"recipients" description:"How many users the targets named when it was sent (0 while scheduled)."`
-	Delivered  int     `json:"delivered" description:"How many inboxes hold it so far (Plaza's addition)."`
+	Delivered  int     `json:"delivered" description:"How many inboxes hold it: all its recipients from the moment it is sent, 0 while scheduled (Plaza's addition)."`
 	Read       int     `json:"read" description:"How many recipients have read it (Plaza's addition)."`
 	CreatedAt  string  `json:"createdAt" format:"date-time"`
 	CreatedBy  *string `json:"createdBy" description:"The admin's id; null once that account is deleted."`
 	SentAt     *string `json:"sentAt" format:"date-time"`
-	// DeliveredAt is when the last inbox received it.
-	DeliveredAt *string `json:"deliveredAt" format:"date-time" description:"When every inbox held it; null until then."`
+	// DeliveredAt is when every inbox held it: when it was sent.
+	DeliveredAt *string `json:"deliveredAt" format:"date-time" description:"When every inbox held it, which is when it was sent; null until then."`
 }

@@ -30,8 +30,8 @@ type Broadcasts struct {
 }
 
 // Send answers POST /api/v1/admin/notifications/broadcast: 201 with the
-// broadcast, sent (its recipients counted, its delivery queued) or
-// scheduled. A user target no user has is 422.
+// broadcast, sent (in every recipient's inbox already, its recipients
+// counted) or scheduled. A user target no user has is 422.
 func (h Broadcasts) Send(c echo.Context) error {
 	var req api.V1BroadcastRequest
 	if err := decodeJSON(c, &req); err != nil {
@@ -86,7 +86,7 @@ func (h Broadcasts) checkUsers(ctx context.Context, t api.BroadcastTargets) erro
 }
 
 // List answers GET /api/v1/admin/notifications/broadcasts: newest first,
-// with recipients, deliveries and reads.
+// with recipients and reads.
 func (h Broadcasts) List(c echo.Context) error {
 	page, issues := api.ParsePage(c.QueryParams())
 	if len(issues) > 0 {
@@ -124,8 +124,12 @@ func v1Broadcast(r *models.BroadcastRow) api.V1Broadcast {
 	if b.ScheduledAt != nil {
 		schedule = api.Timestamp(*b.ScheduledAt)
 	}
-	return api.V1Broadcast{ID: itoa(b.ID), Title: b.Title, Message: b.Message, Type: b.Type, Targets: b.Targets,
-		Schedule: schedule, Status: b.Status, Recipients: b.Recipients, Delivered: b.Delivered, Read: r.ReadCount,
-		CreatedAt: api.Timestamp(b.CreatedAt), CreatedBy: optionalID(b.CreatedBy),
-		SentAt: api.OptionalTimestamp(b.SentAt), DeliveredAt: api.OptionalTimestamp(b.DeliveredAt)}
+	out := api.V1Broadcast{ID: itoa(b.ID), Title: b.Title, Message: b.Message, Type: b.Type, Targets: b.Targets,
+		Schedule: schedule, Status: b.Status, Recipients: b.Recipients, Read: r.ReadCount,
+		CreatedAt: api.Timestamp(b.CreatedAt), CreatedBy: optionalID(b.CreatedBy)}
+	if b.Status == models.BroadcastSent { // in every inbox from the moment it is sent
+		sent := api.Timestamp(b.SentAt)
+		out.Delivered, out.SentAt, out.DeliveredAt = b.Recipients, &sent, &sent
+	}
+	return out
 }

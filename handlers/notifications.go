@@ -15,8 +15,8 @@ import (
 // InboxStore is what the inbox handlers need.
 type InboxStore interface {
 	Change(ctx context.Context, fn func(ctx context.Context) error) error
-	Inbox(ctx context.Context, user int64, limit, offset int) ([]models.Notification, int, int, error)
-	MarkRead(ctx context.Context, user, id int64) (*models.Notification, error)
+	Inbox(ctx context.Context, user int64, limit, offset int) ([]models.InboxItem, int, int, error)
+	MarkRead(ctx context.Context, user int64, key models.InboxKey) (*models.InboxItem, error)
 }
 
 // Notifications answers the signed-in user's inbox.
@@ -56,18 +56,19 @@ func (h Notifications) Badge(c echo.Context) error {
 	return respond(c, http.StatusOK, api.UnreadCount{Unread: unread}, View{Partial: views.InboxBadge(unread)})
 }
 
-// Read answers POST /api/notifications/{id}/read: the notification, read.
-// Another user's notification is 404. Statuses: 200, 401, 404.
+// Read answers POST /api/notifications/{id}/read: the notification or
+// broadcast, read. Another user's notification, or a broadcast not in the
+// caller's inbox, is 404. Statuses: 200, 401, 404.
 func (h Notifications) Read(c echo.Context) error {
-	id, err := pathID(c)
-	if err != nil {
-		return err
+	id, broadcast, ok := api.ParseNotificationID(c.Param("id"))
+	if !ok {
+		return api.ErrNotFound
 	}
 	ctx := c.Request().Context()
 	user := auth.PrincipalFrom(ctx).UserID
-	var n *models.Notification
-	err = h.Store.Change(ctx, func(ctx context.Context) (err error) {
-		n, err = h.Store.MarkRead(ctx, user, id)
+	var n *models.InboxItem
+	err := h.Store.Change(ctx, func(ctx context.Context) (err error) {
+		n, err = h.Store.MarkRead(ctx, user, models.InboxKey{ID: id, Broadcast: broadcast})
 		return err
 	})
 	if err != nil {
@@ -76,7 +77,7 @@ func (h Notifications) Read(c echo.Context) error {
 	return respondAction(c, http.StatusOK, notification(n), Done{Toast: "Marked read", Events: []string{"plaza:inbox"}})
 }
 
-func notification(n *models.Notification) api.Notification {
-	return api.Notification{ID: itoa(n.ID), Title: n.Title, Message: n.Message, Type: n.Type,
+func notification(n *models.InboxItem) api.Notification {
+	return api.Notification{ID: api.NotificationID(n.ID, n.Broadcast), Title: n.Title, Message: n.Message, Type: n.Type,
 		CreatedAt: api.Timestamp(n.CreatedAt), ReadAt: api.OptionalTimestamp(n.ReadAt)}
 }

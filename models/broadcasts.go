@@ -15,18 +15,19 @@ import (
 	"github.com/plazahq/plaza/internal/webhook"
 )
 
-// Broadcast statuses: scheduled until its time, sent from then on (its
-// delivery to inboxes may still be under way: see Delivered).
+// Broadcast statuses: scheduled until its time, sent from then on. A
+// broadcast is one row: no inbox holds a copy, each reads it (Inbox), so
+// it is in every inbox of its audience the moment it is sent.
 const (
 	BroadcastScheduled = "scheduled"
 	BroadcastSent      = "sent"
 )
 
-// broadcastStep is how many user ids one delivery step covers. Each step
-// is a transaction of its own that also moves the broadcast's cursor, so a
-// broadcast to a million users holds no giant transaction, and a job that
-// is retried after a crash resumes where the last step committed.
-const broadcastStep = 50_000
+// The ranks of the roles the role targets name (roles.rank).
+const (
+	rankModerator = 1
+	rankAdmin     = 2
+)
 
 // JobQueue queues background work inside a change's transaction, so that
 // the job exists if and only if the change commits. A zero at means now.
@@ -41,55 +42,109 @@ type JobQueue interface {
 var ErrNoJobQueue = errors.New("no job queue")
 
 // SendBroadcast stores b, sent at once when at is nil, else scheduled for
-// at, and queues its delivery. A sent broadcast counts its recipients now:
-// the users its targets name, up to the newest account. Call it inside a
-// change.
+// at. Either way its time (SentAt) is fixed now, so inboxes show it from
+// that moment on without further writes. A broadcast sent now counts its
+// recipients and tells of itself at once; a scheduled one queues the job
+// that does so at its time. Call it inside a change.
 func (s *Store) SendBroadcast(ctx context.Context, b *Broadcast, at *time.Time) error {
+	now := s.now()
+	b.CreatedAt, b.Status, b.ScheduledAt, b.SentAt, b.Recipients = now, BroadcastScheduled, nil, now, 0
+	if at == nil {
+		if err := s.insertBroadcast(ctx, b); err != nil {
+			return err
+		}
+		return s.markSent(ctx, b)
+	}
 	if s.Queue == nil {
 		return ErrNoJobQueue
 	}
-	db, now := s.db(ctx), s.now()
-	b.CreatedAt, b.Status, b.ScheduledAt = now, BroadcastScheduled, at
-	if _, err := db.NewInsert().Model(b).Exec(ctx); err != nil {
-		return fmt.Errorf("insert broadcast: %w", err)
+	due := at.UTC().Truncate(time.Microsecond) // as precise as both databases keep it
+	b.ScheduledAt, b.SentAt = &due, due
+	if err := s.insertBroadcast(ctx, b); err != nil {
+		return err
 	}
-	var due time.Time // zero: at once
-	if at == nil {
-		if err := s.startBroadcast(ctx, b); err != nil {
-			return err
-		}
-	} else {
-		due = *at
-	}
-	tx, ok := db.(*bun.Tx)
+	tx, ok := s.db(ctx).(*bun.Tx)
 	if !ok {
 		return errors.New("send broadcast: call it inside a change")
 	}
 	return s.Queue.QueueBroadcast(ctx, tx.Tx, b.ID, due)
 }
 
-// startBroadcast marks b sent: it fixes its audience to the accounts that
-// exist now (ids up to the newest) and counts them.
-func (s *Store) startBroadcast(ctx context.Context, b *Broadcast) error {
-	db, now := s.db(ctx), s.now()
-	var last sql.NullInt64
-	if err := db.NewSelect().Model((*User)(nil)).ColumnExpr("max(u.id)").Scan(ctx, &last); err != nil {
-		return fmt.Errorf("newest user: %w", err)
+// insertBroadcast stores b and a row per target, which inboxes look up by
+// index.
+func (s *Store) insertBroadcast(ctx context.Context, b *Broadcast) error {
+	db := s.db(ctx)
+	if _, err := db.NewInsert().Model(b).Exec(ctx); err != nil {
+		return fmt.Errorf("insert broadcast: %w", err)
 	}
-	n, err := s.countAudience(ctx, b.Targets, last.Int64)
+	targets := make([]BroadcastTarget, 0, len(b.Targets))
+	seen := map[string]bool{}
+	for _, t := range b.Targets {
+		if !seen[t] {
+			seen[t] = true
+			targets = append(targets, BroadcastTarget{BroadcastID: b.ID, Target: t, SentAt: b.SentAt})
+		}
+	}
+	if _, err := db.NewInsert().Model(&targets).Exec(ctx); err != nil {
+		return fmt.Errorf("insert broadcast targets: %w", err)
+	}
+	return nil
+}
+
+// SendScheduledBroadcast marks scheduled broadcast id sent, once: it
+// counts its recipients, emits broadcast.sent and tells its sender. The
+// broadcast's row is locked for the change, so two workers that reach it
+// together (which River's unique job rules out, but a restore or a stray
+// job might not) take turns, and the second finds it sent. Run early (a
+// clock ahead of the database's), it changes nothing and says how long
+// until its time.
+func (s *Store) SendScheduledBroadcast(ctx context.Context, id int64) (wait time.Duration, err error) {
+	err = s.Change(ctx, func(ctx context.Context) error {
+		b, err := s.lockBroadcast(ctx, id)
+		if err != nil || b.Status != BroadcastScheduled {
+			return err
+		}
+		if wait = b.SentAt.Sub(s.now()); wait > 0 {
+			return nil
+		}
+		wait = 0
+		return s.markSent(ctx, b)
+	})
+	return wait, err
+}
+
+// markSent records that b is sent, with its recipients, and tells of it.
+func (s *Store) markSent(ctx context.Context, b *Broadcast) error {
+	n, err := s.countAudience(ctx, b.Targets, b.SentAt)
 	if err != nil {
 		return err
 	}
-	b.Status, b.SentAt, b.Recipients, b.LastUserID = BroadcastSent, &now, n, last.Int64
-	_, err = db.NewUpdate().Model(b).Column("status", "sent_at", "recipients", "last_user_id").WherePK().Exec(ctx)
-	return err
+	b.Status, b.Recipients = BroadcastSent, n
+	if _, err := s.db(ctx).NewUpdate().Model(b).Column("status", "recipients").WherePK().Exec(ctx); err != nil {
+		return err
+	}
+	err = s.EmitWebhookEvent(ctx, webhook.EventBroadcastSent, map[string]any{"broadcastId": idText(b.ID),
+		"title": b.Title, "type": b.Type, "targets": b.Targets, "recipients": b.Recipients, "delivered": b.Recipients,
+		"sentAt": timeText(&b.SentAt), "deliveredAt": timeText(&b.SentAt)})
+	if err != nil {
+		return err
+	}
+	return s.tellSender(ctx, b)
 }
 
-func (s *Store) countAudience(ctx context.Context, targets []string, last int64) (int, error) {
+// countAudience counts the accounts targets name among those made up to
+// at: the people whose inboxes show a broadcast sent at at.
+func (s *Store) countAudience(ctx context.Context, targets []string, at time.Time) (int, error) {
+	db := s.db(ctx)
 	if isEveryone(targets) {
-		return s.userCount(ctx) // every account exists up to the newest
+		all, err := s.userCount(ctx) // a counter: no pass over a million users
+		if err != nil {
+			return 0, err
+		}
+		later, err := db.NewSelect().Model((*User)(nil)).Where("u.created_at > ?", at).Count(ctx)
+		return all - int(later), err
 	}
-	q := s.db(ctx).NewSelect().Model((*User)(nil)).Where("u.id <= ?", last)
+	q := db.NewSelect().Model((*User)(nil)).Where("u.created_at <= ?", at)
 	n, err := audience(q, targets).Count(ctx)
 	return int(n), err
 }
@@ -105,7 +160,8 @@ func isEveryone(targets []string) bool {
 
 // audience limits a select of users u to those targets name: "all", or
 // the users whose highest role is user, moderator or admin (with super
-// admin), and "user:<id>" for one user.
+// admin), and "user:<id>" for one user. Inboxes apply the same rule to
+// their one reader (readerOf).
 func audience(q *bun.SelectQuery, targets []string) *bun.SelectQuery {
 	if isEveryone(targets) {
 		return q
@@ -136,13 +192,25 @@ func targetRoleCondition(db bun.IDB, target string) schema.QueryAppender {
 	}
 	switch target {
 	case "users":
-		return bun.SafeQuery("NOT EXISTS (?)", staff(">=", 1))
+		return bun.SafeQuery("NOT EXISTS (?)", staff(">=", rankModerator))
 	case "moderators":
-		return bun.SafeQuery("EXISTS (?) AND NOT EXISTS (?)", staff("=", 1), staff(">=", 2))
+		return bun.SafeQuery("EXISTS (?) AND NOT EXISTS (?)", staff("=", rankModerator), staff(">=", rankAdmin))
 	case "admins":
-		return bun.SafeQuery("EXISTS (?)", staff(">=", 2))
+		return bun.SafeQuery("EXISTS (?)", staff(">=", rankAdmin))
 	}
 	return nil
+}
+
+// roleTarget is the role target that names a person whose highest role
+// has rank, as targetRoleCondition draws the line.
+func roleTarget(rank int) string {
+	switch {
+	case rank >= rankAdmin:
+		return "admins"
+	case rank == rankModerator:
+		return "moderators"
+	}
+	return "users"
 }
 
 // MissingUsers lists the ids of ids that no user has.
@@ -168,110 +236,19 @@ func (s *Store) MissingUsers(ctx context.Context, ids []int64) ([]int64, error) 
 	return missing, nil
 }
 
-// DeliverBroadcast puts broadcast id in its recipients' inboxes and says
-// how many hold it, one DeliverBroadcastStep after another. A broadcast
-// already delivered costs a read.
-func (s *Store) DeliverBroadcast(ctx context.Context, id int64) (int, error) {
-	for {
-		b, err := s.DeliverBroadcastStep(ctx, id)
-		if err != nil || b.DeliveredAt != nil {
-			return b.Delivered, err
-		}
-	}
-}
-
-// DeliverBroadcastStep takes broadcast id one step further, in one
-// transaction: it sends a scheduled one, or delivers the next step of user
-// ids, or, past the newest recipient, marks it delivered and tells the
-// admin who sent it. It returns the broadcast as the step left it.
-func (s *Store) DeliverBroadcastStep(ctx context.Context, id int64) (b *Broadcast, err error) {
-	err = s.Change(ctx, func(ctx context.Context) error {
-		if b, err = s.lockBroadcast(ctx, id); err != nil {
-			return err
-		}
-		switch {
-		case b.DeliveredAt != nil:
-			return nil
-		case b.Status == BroadcastScheduled:
-			return s.startBroadcast(ctx, b)
-		case b.DeliveredThrough >= b.LastUserID:
-			return s.finishBroadcast(ctx, b)
-		}
-		return s.deliverStep(ctx, b)
-	})
-	if err != nil {
-		return &Broadcast{}, err
-	}
-	return b, nil
-}
-
-// deliverStep delivers b to the next step of user ids and moves its cursor.
-func (s *Store) deliverStep(ctx context.Context, b *Broadcast) error {
-	upto := min(b.DeliveredThrough+s.broadcastStep(), b.LastUserID)
-	n, err := s.insertInboxes(ctx, b, upto)
-	if err != nil {
-		return err
-	}
-	b.DeliveredThrough, b.Delivered = upto, b.Delivered+n
-	_, err = s.db(ctx).NewUpdate().Model(b).Column("delivered_through", "delivered").WherePK().Exec(ctx)
-	return err
-}
-
-// finishBroadcast marks b delivered and tells its sender.
-func (s *Store) finishBroadcast(ctx context.Context, b *Broadcast) error {
-	now := s.now()
-	b.DeliveredAt = &now
-	if _, err := s.db(ctx).NewUpdate().Model(b).Column("delivered_at").WherePK().Exec(ctx); err != nil {
-		return err
-	}
-	err := s.EmitWebhookEvent(ctx, webhook.EventBroadcastSent, map[string]any{"broadcastId": idText(b.ID),
-		"title": b.Title, "type": b.Type, "targets": b.Targets, "recipients": b.Recipients, "delivered": b.Delivered,
-		"sentAt": timeText(b.SentAt), "deliveredAt": timeText(b.DeliveredAt)})
-	if err != nil {
-		return err
-	}
-	return s.tellSender(ctx, b)
-}
-
-// broadcastStep is the delivery step; tests shrink it with BroadcastStep.
-func (s *Store) broadcastStep() int64 {
-	if s.BroadcastStep > 0 {
-		return s.BroadcastStep
-	}
-	return broadcastStep
-}
-
-// insertInboxes adds b to the inbox of every recipient with an id after
-// its cursor and up to upto, in one INSERT … SELECT. The row holds no copy
-// of the text: the inbox reads it from the broadcast.
-func (s *Store) insertInboxes(ctx context.Context, b *Broadcast, upto int64) (int, error) {
-	db := s.db(ctx)
-	recipients := audience(db.NewSelect().Model((*User)(nil)).
-		ColumnExpr("u.id, ?, '', '', ?, ?", b.ID, b.Type, *b.SentAt).
-		Where("u.id > ? AND u.id <= ?", b.DeliveredThrough, upto), b.Targets)
-	res, err := db.NewRaw("INSERT INTO notifications (user_id, broadcast_id, title, message, type, created_at) ?", recipients).Exec(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("deliver broadcast %d: %w", b.ID, err)
-	}
-	n, err := res.RowsAffected()
-	return int(n), err
-}
-
-// tellSender puts a note of b's delivery in its sender's inbox.
+// tellSender puts a note that b went out in its sender's inbox.
 func (s *Store) tellSender(ctx context.Context, b *Broadcast) error {
 	if b.CreatedBy == nil {
 		return nil
 	}
 	note := &Notification{UserID: *b.CreatedBy, Type: "success", CreatedAt: s.now(),
-		Title:   "Broadcast delivered",
-		Message: fmt.Sprintf("%q reached %d inboxes.", b.Title, b.Delivered)}
+		Title:   "Broadcast sent",
+		Message: fmt.Sprintf("%q is in the inbox of %d users.", b.Title, b.Recipients)}
 	_, err := s.db(ctx).NewInsert().Model(note).Exec(ctx)
 	return err
 }
 
-// lockBroadcast reads broadcast id, locked until the change ends, so that
-// two workers of one broadcast (which River never runs, but a restore or a
-// stray job might) take turns and see each other's cursor.
+// lockBroadcast reads broadcast id, locked until the change ends.
 func (s *Store) lockBroadcast(ctx context.Context, id int64) (*Broadcast, error) {
 	b := new(Broadcast)
 	q := s.db(ctx).NewSelect().Model(b).Where("bc.id = ?", id)
@@ -281,19 +258,35 @@ func (s *Store) lockBroadcast(ctx context.Context, id int64) (*Broadcast, error)
 	return b, notFound(q.Scan(ctx), "broadcast")
 }
 
-// BroadcastRow is a broadcast with how many recipients have read it.
+// BroadcastRow is a broadcast as it stands now, with how many people have
+// read it (their read marks).
 type BroadcastRow struct {
 	Broadcast `bun:",extend"`
 	ReadCount int `bun:",scanonly"`
 }
 
 // Broadcasts lists a page of broadcasts, newest first, with the total.
+// Each is as it stands at the Store's now: a scheduled broadcast whose time
+// has come is sent, with its recipients, even while the job that records
+// it has not run yet.
 func (s *Store) Broadcasts(ctx context.Context, limit, offset int) ([]BroadcastRow, int, error) {
 	db := s.db(ctx)
 	rows := []BroadcastRow{}
-	read := db.NewSelect().Model((*Notification)(nil)).ColumnExpr("count(*)").
-		Where("n.broadcast_id = bc.id").Where("n.read_at IS NOT NULL")
+	read := db.NewSelect().Model((*BroadcastRead)(nil)).ColumnExpr("count(*)").Where("br.broadcast_id = bc.id")
 	total, err := db.NewSelect().Model(&rows).ColumnExpr("bc.*").ColumnExpr("(?) AS read_count", read).
 		OrderExpr("bc.id DESC").Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
-	return rows, int(total), err
+	if err != nil {
+		return nil, 0, err
+	}
+	now := s.now()
+	for i := range rows {
+		b := &rows[i].Broadcast
+		if b.Status == BroadcastScheduled && !b.SentAt.After(now) {
+			if b.Recipients, err = s.countAudience(ctx, b.Targets, b.SentAt); err != nil {
+				return nil, 0, err
+			}
+			b.Status = BroadcastSent
+		}
+	}
+	return rows, int(total), nil
 }

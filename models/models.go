@@ -235,7 +235,8 @@ type Upload struct {
 	CreatedAt time.Time `bun:",notnull"`
 }
 
-// Broadcast is a notification sent, or to be sent, to many users.
+// Broadcast is a notification to many users, kept once: inboxes read it
+// (see Inbox).
 type Broadcast struct {
 	bun.BaseModel `bun:"table:broadcasts,alias:bc"`
 
@@ -246,30 +247,48 @@ type Broadcast struct {
 	Targets     []string   `bun:",notnull,type:jsonb"`
 	Status      string     `bun:",notnull"`
 	ScheduledAt *time.Time `bun:""`
-	SentAt      *time.Time `bun:""`
-	Recipients  int        `bun:",notnull"`
-	CreatedBy   *int64     `bun:""`
-	CreatedAt   time.Time  `bun:",notnull"`
-	// LastUserID bounds the audience to the accounts that existed when it
-	// was sent; DeliveredThrough is the delivery's cursor over user ids.
-	LastUserID       int64      `bun:",notnull"`
-	DeliveredThrough int64      `bun:",notnull"`
-	Delivered        int        `bun:",notnull"`
-	DeliveredAt      *time.Time `bun:""`
+	// SentAt is when it goes out, fixed when it is stored: then, or its
+	// scheduled time. Inboxes show it from that moment on.
+	SentAt time.Time `bun:",notnull"`
+	// Recipients is how many accounts its targets named when it went out.
+	Recipients int       `bun:",notnull"`
+	CreatedBy  *int64    `bun:""`
+	CreatedAt  time.Time `bun:",notnull"`
 }
 
-// Notification is one message in a user's inbox.
+// BroadcastTarget is one target of a broadcast ("all", "users",
+// "moderators", "admins" or "user:<id>") with the broadcast's time, so an
+// inbox finds the broadcasts that name its reader by index.
+type BroadcastTarget struct {
+	bun.BaseModel `bun:"table:broadcast_targets,alias:bt"`
+
+	BroadcastID int64     `bun:",pk"`
+	Target      string    `bun:",pk"`
+	SentAt      time.Time `bun:",notnull"`
+}
+
+// BroadcastRead marks a broadcast read by one person: the only per-person
+// row a broadcast gets.
+type BroadcastRead struct {
+	bun.BaseModel `bun:"table:broadcast_reads,alias:br"`
+
+	UserID      int64     `bun:",pk"`
+	BroadcastID int64     `bun:",pk"`
+	ReadAt      time.Time `bun:",notnull"`
+}
+
+// Notification is one message for one user: moderation news, a job's
+// outcome, a broadcast's note to its sender.
 type Notification struct {
 	bun.BaseModel `bun:"table:notifications,alias:n"`
 
-	ID          int64      `bun:",pk,autoincrement"`
-	UserID      int64      `bun:",notnull"`
-	BroadcastID *int64     `bun:""`
-	Title       string     `bun:",notnull"`
-	Message     string     `bun:",notnull"`
-	Type        string     `bun:",notnull"`
-	CreatedAt   time.Time  `bun:",notnull"`
-	ReadAt      *time.Time `bun:""`
+	ID        int64      `bun:",pk,autoincrement"`
+	UserID    int64      `bun:",notnull"`
+	Title     string     `bun:",notnull"`
+	Message   string     `bun:",notnull"`
+	Type      string     `bun:",notnull"`
+	CreatedAt time.Time  `bun:",notnull"`
+	ReadAt    *time.Time `bun:""`
 }
 
 // FeatureFlag is a named switch with a percentage rollout.
@@ -427,7 +446,7 @@ func All() []any {
 		(*User)(nil), (*Role)(nil), (*UserRole)(nil), (*ProviderAccount)(nil),
 		(*SubscriptionType)(nil), (*UserSubscription)(nil), (*Ban)(nil), (*Login)(nil),
 		(*Post)(nil), (*PostTag)(nil), (*PostReport)(nil), (*ModerationAction)(nil), (*Upload)(nil),
-		(*Broadcast)(nil), (*Notification)(nil), (*MaintenanceJob)(nil), (*FeatureFlag)(nil), (*AuditEntry)(nil),
+		(*Broadcast)(nil), (*BroadcastTarget)(nil), (*BroadcastRead)(nil), (*Notification)(nil), (*MaintenanceJob)(nil), (*FeatureFlag)(nil), (*AuditEntry)(nil),
 		(*Lock)(nil), (*Session)(nil), (*APIToken)(nil), (*Setting)(nil),
 		(*AnalyticsEvent)(nil), (*AnalyticsDailyEvents)(nil), (*AnalyticsHourlyEvents)(nil), (*AnalyticsDailyStats)(nil), (*AnalyticsIPKey)(nil),
 		(*UserNote)(nil),

@@ -41,9 +41,6 @@ type Store struct {
 	// Queue queues background jobs in a change's transaction (the job
 	// queue sets it once built).
 	Queue JobQueue
-	// BroadcastStep is how many user ids one step of a broadcast's
-	// delivery covers; zero means the default. Tests lower it.
-	BroadcastStep int64
 	// SearchBatch is how many rows one batch of a SQLite search index
 	// rebuild loads; zero means the default. Tests lower it.
 	SearchBatch int

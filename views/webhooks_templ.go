@@ -85,7 +85,7 @@ func WebhooksPage(l WebhookList) templ.Component {
 				}
 				return nil
 			})
-			templ_7745c5c3_Err = PageHeader("Webhooks", "Endpoints that get a signed message when a user is banned, a post moderated, a report filed or a broadcast delivered.").Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = PageHeader("Webhooks", "Endpoints that get a signed message when a user is banned, a post moderated, a report filed or a broadcast sent.").Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

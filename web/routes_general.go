@@ -28,7 +28,9 @@ func generalRoutes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "Search posts, ranked", Query: api.SearchQuery{}, Response: api.SearchResults{}}},
 
 		{Method: http.MethodGet, Path: api.PathNotifications, Handler: hs.inbox.List, Family: general, Scope: ScopeGeneral, SignIn: true,
-			Doc: Doc{Summary: "Your notifications, unread first", Query: api.InboxQuery{}, Response: api.Inbox{}}},
+			Doc: Doc{Summary: "Your notifications, unread first", Query: api.InboxQuery{}, Response: api.Inbox{},
+				Description: "Your own notifications merged with the broadcasts addressed to you since your account was made. " +
+					"A broadcast's id is \"b\" and its number."}},
 		{Method: http.MethodPost, Path: api.PathNotificationRead, Handler: hs.inbox.Read, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Mark one of your notifications read", Response: api.Notification{}}},
 		{Method: http.MethodGet, Path: api.PathFeatureFlags, Handler: hs.flags.ForUser, Family: general, Scope: ScopeGeneral, SignIn: true,

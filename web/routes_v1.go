@@ -187,10 +187,10 @@ func v1Routes(hs handlerSet) []Route {
 			Audit: Audit{Action: "notification.broadcast", Target: "broadcast"},
 			Doc: Doc{Summary: "Send or schedule a notification to many users", Body: api.V1BroadcastRequest{},
 				Response: api.V1Of[api.V1Broadcast]{}, Status: http.StatusCreated,
-				Description: "An immediate broadcast counts its recipients at once and reaches their inboxes within seconds, " +
-					"in steps of 50,000 user ids on the job queue; a scheduled one is sent at its time, once, whichever instance runs it."}}),
+				Description: "A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them " +
+					"when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it."}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Broadcasts, Handler: hs.broadcasts.List, Audit: Audit{Action: "notification.list"},
-			Doc: Doc{Summary: "Broadcasts, newest first, with recipients, deliveries and reads", Query: api.V1PageQuery{},
+			Doc: Doc{Summary: "Broadcasts, newest first, with recipients and reads", Query: api.V1PageQuery{},
 				Response: api.V1PageOf[api.V1Broadcast]{}}}),
 		// Blocks (docs/api.md, "Blocks"): these routes are never blocked
 		// themselves, so that an admin can undo a block.

@@ -11,14 +11,16 @@ import (
 	"github.com/plazahq/plaza/internal/metrics"
 )
 
-// Broadcaster delivers a broadcast to its recipients' inboxes, resuming
-// where an earlier attempt stopped, and says how many inboxes hold it.
+// Broadcaster marks a scheduled broadcast sent when its time comes, once
+// however often it is asked; asked early, it says how long to wait.
 type Broadcaster interface {
-	DeliverBroadcast(ctx context.Context, id int64) (int, error)
+	SendScheduledBroadcast(ctx context.Context, id int64) (time.Duration, error)
 }
 
-// BroadcastArgs is the delivery of one broadcast, queued in the
-// transaction that stores it, to run at once or at its scheduled time.
+// BroadcastArgs is the sending of one scheduled broadcast, queued in the
+// transaction that stores it, to run at its time. The broadcast reaches
+// inboxes at that time whether or not the job has run: the job records
+// its recipients and tells of it (webhook, the sender's note).
 type BroadcastArgs struct {
 	ID int64 `json:"id"`
 }
@@ -26,8 +28,7 @@ type BroadcastArgs struct {
 // Kind names the job in River's tables.
 func (BroadcastArgs) Kind() string { return "broadcast" }
 
-// InsertOpts makes a broadcast's delivery unique: queued twice, it runs
-// once.
+// InsertOpts makes a broadcast's job unique: queued twice, it runs once.
 func (BroadcastArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
@@ -40,24 +41,21 @@ type broadcastWorker struct {
 }
 
 func (w *broadcastWorker) Work(ctx context.Context, job *river.Job[BroadcastArgs]) error {
-	n, err := w.broadcasts.DeliverBroadcast(ctx, job.Args.ID)
+	wait, err := w.broadcasts.SendScheduledBroadcast(ctx, job.Args.ID)
 	if err != nil {
 		w.metrics.Jobs.WithLabelValues(BroadcastArgs{}.Kind(), "failed").Inc()
 		return err
 	}
+	if wait > 0 { // this instance's clock is behind the one that queued it
+		return river.JobSnooze(wait)
+	}
 	w.metrics.Jobs.WithLabelValues(BroadcastArgs{}.Kind(), "completed").Inc()
-	w.log.Info("broadcast delivered", "broadcast", job.Args.ID, "inboxes", n)
+	w.log.Info("broadcast sent", "broadcast", job.Args.ID)
 	return nil
 }
 
-// Timeout lets a delivery to millions run past River's default minute; a
-// delivery cut off anyway resumes on retry from its last committed step.
-func (w *broadcastWorker) Timeout(*river.Job[BroadcastArgs]) time.Duration { return 30 * time.Minute }
-
-// QueueBroadcast queues the delivery of broadcast id at at (zero: now), in
-// tx: the job exists if and only if tx commits. River holds a job with a
-// time for its scheduler, which looks every few seconds, so an immediate
-// one has none.
+// QueueBroadcast queues the sending of scheduled broadcast id at at, in
+// tx: the job exists if and only if tx commits.
 func (r *Runner) QueueBroadcast(ctx context.Context, tx *sql.Tx, id int64, at time.Time) error {
 	_, err := r.client.InsertTx(ctx, tx, BroadcastArgs{ID: id}, &river.InsertOpts{ScheduledAt: at})
 	return err

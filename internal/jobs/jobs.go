@@ -1,6 +1,6 @@
 // Package jobs runs Plaza's background work on River, a job queue kept in
 // the same database as everything else: periodic sweeps now, maintenance
-// actions, broadcasts' deliveries and webhook messages. On several instances River
+// actions, scheduled broadcasts and webhook messages. On several instances River
 // elects one leader to enqueue periodic jobs, and any instance may work them.
 package jobs
 
@@ -30,7 +30,7 @@ type Runner struct {
 type Deps struct {
 	Sweeper   Sweeper
 	Analytics Analytics
-	// Broadcasts delivers broadcasts (BroadcastArgs).
+	// Broadcasts sends scheduled broadcasts (BroadcastArgs).
 	Broadcasts Broadcaster
 	// Maintenance works maintenance jobs (MaintenanceArgs).
 	Maintenance Maintainer
