@@ -2531,12 +2531,14 @@ type NoSession = map[string]interface{}
 
 // Notification defines model for Notification.
 type Notification struct {
-	CreatedAt time.Time        `json:"createdAt"`
-	Id        string           `json:"id"`
-	Message   string           `json:"message"`
-	ReadAt    *time.Time       `json:"readAt"`
-	Title     string           `json:"title"`
-	Type      NotificationType `json:"type"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Id A notification's number, or "b" and the number of a broadcast (e.g. "b12"); pass it back as is.
+	Id      string           `json:"id"`
+	Message string           `json:"message"`
+	ReadAt  *time.Time       `json:"readAt"`
+	Title   string           `json:"title"`
+	Type    NotificationType `json:"type"`
 }
 
 // NotificationType defines model for Notification.Type.
@@ -3032,10 +3034,10 @@ type V1Broadcast struct {
 	// CreatedBy The admin's id; null once that account is deleted.
 	CreatedBy *string `json:"createdBy"`
 
-	// Delivered How many inboxes hold it so far (Plaza's addition).
+	// Delivered How many inboxes hold it: all its recipients from the moment it is sent, 0 while scheduled (Plaza's addition).
 	Delivered int `json:"delivered"`
 
-	// DeliveredAt When every inbox held it; null until then.
+	// DeliveredAt When every inbox held it, which is when it was sent; null until then.
 	DeliveredAt *time.Time `json:"deliveredAt"`
 	Id          string     `json:"id"`
 	Message     string     `json:"message"`
@@ -5776,7 +5778,7 @@ type ClientInterface interface {
 
 	// GetApiNotifications Your notifications, unread first
 	//
-	// Needs a signed-in caller. Rate limit scope: general.
+	// Your own notifications merged with the broadcasts addressed to you since your account was made. A broadcast's id is "b" and its number. Needs a signed-in caller. Rate limit scope: general.
 	//
 	// Corresponds with GET /api/notifications (the `GetApiNotifications` operationId).
 	GetApiNotifications(ctx context.Context, params *GetApiNotificationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6108,7 +6110,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcastWithBody Send or schedule a notification to many users
 	//
-	// An immediate broadcast counts its recipients at once and reaches their inboxes within seconds, in steps of 50,000 user ids on the job queue; a scheduled one is sent at its time, once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6117,14 +6119,14 @@ type ClientInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcast Send or schedule a notification to many users
 	//
-	// An immediate broadcast counts its recipients at once and reaches their inboxes within seconds, in steps of 50,000 user ids on the job queue; a scheduled one is sent at its time, once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/v1/admin/notifications/broadcast (the `PostApiV1AdminNotificationsBroadcast` operationId).
 	PostApiV1AdminNotificationsBroadcast(ctx context.Context, body PostApiV1AdminNotificationsBroadcastJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetApiV1AdminNotificationsBroadcasts Broadcasts, newest first, with recipients, deliveries and reads
+	// GetApiV1AdminNotificationsBroadcasts Broadcasts, newest first, with recipients and reads
 	//
 	// Needs admin:read. Rate limit scope: admin_v1.
 	//
@@ -7277,7 +7279,7 @@ func (c *Client) GetApiMetrics(ctx context.Context, reqEditors ...RequestEditorF
 
 // GetApiNotifications Your notifications, unread first
 //
-// Needs a signed-in caller. Rate limit scope: general.
+// Your own notifications merged with the broadcasts addressed to you since your account was made. A broadcast's id is "b" and its number. Needs a signed-in caller. Rate limit scope: general.
 //
 // Corresponds with GET /api/notifications (the `GetApiNotifications` operationId).
 func (c *Client) GetApiNotifications(ctx context.Context, params *GetApiNotificationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8029,7 +8031,7 @@ func (c *Client) PutApiV1AdminModerationReasons(ctx context.Context, body PutApi
 
 // PostApiV1AdminNotificationsBroadcastWithBody Send or schedule a notification to many users
 //
-// An immediate broadcast counts its recipients at once and reaches their inboxes within seconds, in steps of 50,000 user ids on the job queue; a scheduled one is sent at its time, once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8048,7 +8050,7 @@ func (c *Client) PostApiV1AdminNotificationsBroadcastWithBody(ctx context.Contex
 
 // PostApiV1AdminNotificationsBroadcast Send or schedule a notification to many users
 //
-// An immediate broadcast counts its recipients at once and reaches their inboxes within seconds, in steps of 50,000 user ids on the job queue; a scheduled one is sent at its time, once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8065,7 +8067,7 @@ func (c *Client) PostApiV1AdminNotificationsBroadcast(ctx context.Context, body 
 	return c.Client.Do(req)
 }
 
-// GetApiV1AdminNotificationsBroadcasts Broadcasts, newest first, with recipients, deliveries and reads
+// GetApiV1AdminNotificationsBroadcasts Broadcasts, newest first, with recipients and reads
 //
 // Needs admin:read. Rate limit scope: admin_v1.
 //
@@ -14365,7 +14367,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiNotificationsWithResponse Your notifications, unread first
 	//
-	// Needs a signed-in caller. Rate limit scope: general.
+	// Your own notifications merged with the broadcasts addressed to you since your account was made. A broadcast's id is "b" and its number. Needs a signed-in caller. Rate limit scope: general.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14741,7 +14743,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcastWithBodyWithResponse Send or schedule a notification to many users
 	//
-	// An immediate broadcast counts its recipients at once and reaches their inboxes within seconds, in steps of 50,000 user ids on the job queue; a scheduled one is sent at its time, once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14750,14 +14752,14 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcastWithResponse Send or schedule a notification to many users
 	//
-	// An immediate broadcast counts its recipients at once and reaches their inboxes within seconds, in steps of 50,000 user ids on the job queue; a scheduled one is sent at its time, once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/admin/notifications/broadcast (the `PostApiV1AdminNotificationsBroadcast` operationId).
 	PostApiV1AdminNotificationsBroadcastWithResponse(ctx context.Context, body PostApiV1AdminNotificationsBroadcastJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminNotificationsBroadcastResponse, error)
 
-	// GetApiV1AdminNotificationsBroadcastsWithResponse Broadcasts, newest first, with recipients, deliveries and reads
+	// GetApiV1AdminNotificationsBroadcastsWithResponse Broadcasts, newest first, with recipients and reads
 	//
 	// Needs admin:read. Rate limit scope: admin_v1.
 	//
@@ -26039,7 +26041,7 @@ func (c *ClientWithResponses) GetApiMetricsWithResponse(ctx context.Context, req
 
 // GetApiNotificationsWithResponse Your notifications, unread first
 //
-// Needs a signed-in caller. Rate limit scope: general.
+// Your own notifications merged with the broadcasts addressed to you since your account was made. A broadcast's id is "b" and its number. Needs a signed-in caller. Rate limit scope: general.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -26667,7 +26669,7 @@ func (c *ClientWithResponses) PutApiV1AdminModerationReasonsWithResponse(ctx con
 
 // PostApiV1AdminNotificationsBroadcastWithBodyWithResponse Send or schedule a notification to many users
 //
-// An immediate broadcast counts its recipients at once and reaches their inboxes within seconds, in steps of 50,000 user ids on the job queue; a scheduled one is sent at its time, once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26682,7 +26684,7 @@ func (c *ClientWithResponses) PostApiV1AdminNotificationsBroadcastWithBodyWithRe
 
 // PostApiV1AdminNotificationsBroadcastWithResponse Send or schedule a notification to many users
 //
-// An immediate broadcast counts its recipients at once and reaches their inboxes within seconds, in steps of 50,000 user ids on the job queue; a scheduled one is sent at its time, once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26695,7 +26697,7 @@ func (c *ClientWithResponses) PostApiV1AdminNotificationsBroadcastWithResponse(c
 	return ParsePostApiV1AdminNotificationsBroadcastResponse(rsp)
 }
 
-// GetApiV1AdminNotificationsBroadcastsWithResponse Broadcasts, newest first, with recipients, deliveries and reads
+// GetApiV1AdminNotificationsBroadcastsWithResponse Broadcasts, newest first, with recipients and reads
 //
 // Needs admin:read. Rate limit scope: admin_v1.
 //
