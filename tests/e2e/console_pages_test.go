@@ -21,7 +21,8 @@ import (
 // 1440 px (fits), and a screenshot at 1280 px is kept (in
 // PLAZA_SCREENSHOTS when set, as `make screenshots` does for docs/console).
 // The webhooks page shows a delivered and a failed message, and the jobs
-// page a finished backup. The sign-in page and the og-image viewer are
+// page a finished backup. The sign-in page, its error page (where
+// next-auth's client sends a refused sign-in) and the og-image viewer are
 // checked the same way.
 func TestConsolePages(t *testing.T) {
 	recv := apptest.NewReceiver(t)
@@ -53,6 +54,7 @@ func TestConsolePages(t *testing.T) {
 	p, c := openPage(t, pz.base+"/api/auth/signin")
 	checkPage(t, p, pz.base+"/api/auth/signin", filepath.Join(dir, "sign-in.png"))
 	checkPage(t, p, pz.base+"/og-image-viewer", filepath.Join(dir, "og-image-viewer.png"))
+	checkPage(t, p, pz.base+"/api/auth/error?error=CredentialsSignin", filepath.Join(dir, "sign-in-error.png"))
 	clean(t, c)
 }
 

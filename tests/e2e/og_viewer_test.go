@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"image"
 	"image/png"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -384,12 +385,34 @@ func TestOGViewerFormRegenerates(t *testing.T) {
 	noProblems(t, c)
 }
 
-// TestOGViewerShowsErrors asks the viewer for an image the API refuses: the
-// reason appears on the page in words.
+// TestOGViewerFitsLongText: the API refuses no text, so a link whose
+// author is longer than a line still shows its image, and no error.
+func TestOGViewerFitsLongText(t *testing.T) {
+	srv := startApp(t)
+	p, c := openPage(t, srv.URL+"/og-image-viewer?seed=x&quote=q&author="+strings.Repeat("a", 81))
+	waitImage(t, p)
+	step(t, p, "no error", func(p *rod.Page) {
+		p.MustWait(`() => document.getElementById('og-error').hidden`)
+	})
+	noProblems(t, c)
+}
+
+// TestOGViewerShowsErrors spends the address's og-image allowance, then
+// opens the viewer: the preview's refusal appears on the page in words.
 func TestOGViewerShowsErrors(t *testing.T) {
 	srv := startApp(t)
-	p, _ := openPage(t, srv.URL+"/og-image-viewer?seed=x&quote=q&author="+strings.Repeat("a", 81))
+	for i := range 121 {
+		res, err := http.Get(srv.URL + "/api/og-image?type=svg&direct=true&seed=s&quote=q")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if i == 120 && res.StatusCode != http.StatusTooManyRequests {
+			t.Fatalf("the 121st image: %d, want 429", res.StatusCode)
+		}
+	}
+	p, _ := openPage(t, srv.URL+"/og-image-viewer?seed=x&quote=q")
 	step(t, p, "the error shows", func(p *rod.Page) {
-		p.MustElementR("#og-error", "author must be at most 80 characters")
+		p.MustElementR("#og-error", "Too many requests; try again later")
 	})
 }
