@@ -199,6 +199,8 @@ func confirmationNote(r Route) string {
 // limit counts per user); nobody in particular otherwise.
 func security(r Route) [][]string {
 	switch {
+	case r.Doc.SessionOnly || policy.Table[r.Action].SessionOnly:
+		return [][]string{{schemeSession}}
 	case len(r.Permissions) > 0 || r.SignIn:
 		alts := [][]string{{schemeBearer}, {schemeSession}}
 		if r.MetricsToken {

@@ -106,6 +106,10 @@ type Doc struct {
 	Errors map[int]string
 	// Others are answers that are neither the success nor errors.
 	Others []Outcome
+	// SessionOnly says the handler itself asks for a signed-in session
+	// (the cookie, not a bearer token): the document's security then names
+	// the session alone.
+	SessionOnly bool
 }
 
 // needsCaller reports whether the route reads its caller: the public image

@@ -39,7 +39,7 @@ func publicRoutes(d Deps, hs handlerSet) []Route {
 			Scope: ScopeExempt, Meter: ScopeAnalyticsEvents, Blockable: true,
 			Doc: Doc{Summary: "Record analytics events", Description: "One event, or a batch of 1 to 100; stored before the answer. " +
 				"Needs a signed-in session (the cookie; a bearer token is not a session). Bodies up to 256 KiB.",
-				Body: openapi.OneOf(api.CollectEvent{}, api.CollectBatch{}), Status: http.StatusAccepted,
+				Body: openapi.OneOf(api.CollectEvent{}, api.CollectBatch{}), Status: http.StatusAccepted, SessionOnly: true,
 				Response: openapi.OneOf(api.CollectAccepted{}, api.CollectBatchAccepted{}),
 				Errors: map[int]string{
 					http.StatusBadRequest:            "Malformed JSON, or events that break the schema: details name every bad path.",
