@@ -140,6 +140,17 @@ func TestAPIDocsAccessible(t *testing.T) {
 	clean(t, c)
 }
 
+// opPart finds selector inside the operation of method and path, waiting
+// for it as the page's searches do (an element's own searches do not, and
+// Swagger UI draws an operation's parts a moment after the click).
+func opPart(p *rod.Page, method, path, selector string) *rod.Element {
+	return p.MustElementByJS(`(m, path, sel) => {
+		const op = [...document.querySelectorAll('#api-docs .opblock-' + m)]
+			.find(o => o.querySelector('.opblock-summary-path').dataset.path === path);
+		return op ? op.querySelector(sel) : null;
+	}`, method, path, selector)
+}
+
 // TestAPIDocsWeight loads the reference with an empty cache and sums
 // what went over the wire (compressed), as the DevTools protocol reports
 // it: the first load stays under 600 KB.
@@ -199,15 +210,12 @@ func TestAPIDocsTryItOutSignedIn(t *testing.T) {
 		{"get", "/api/auth/session", "ana@plaza.test"},
 		{"post", "/api/auth/2fa/setup", "otpauth://"},
 	} {
-		var op *rod.Element
 		step(t, p, "open "+call.method+" "+call.path, func(p *rod.Page) {
-			op = p.MustElementByJS(`(m, path) => [...document.querySelectorAll('#api-docs .opblock-' + m)]
-				.find(o => o.querySelector('.opblock-summary-path').dataset.path === path)`, call.method, call.path)
-			op.MustElement(".opblock-summary-control").MustClick()
-			op.MustElement(".try-out__btn").MustClick()
+			opPart(p, call.method, call.path, ".opblock-summary-control").MustClick()
+			opPart(p, call.method, call.path, ".try-out__btn").MustClick()
 		})
 		step(t, p, "execute "+call.method+" "+call.path, func(p *rod.Page) {
-			op.MustElement(".execute").MustClick()
+			opPart(p, call.method, call.path, ".execute").MustClick()
 			// An element's own searches do not wait for the answer; the page's do.
 			p.MustWait(`(m, path, want) => {
 				const op = [...document.querySelectorAll('#api-docs .opblock-' + m)]
