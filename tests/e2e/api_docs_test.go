@@ -120,10 +120,9 @@ func TestAPIDocsAccessible(t *testing.T) {
 		p.MustElement("#api-docs .opblock-post.is-open .body-param__text")
 	})
 	step(t, p, "try out and execute GET /api/version", func(p *rod.Page) {
-		op := p.MustElementByJS(`() => document.querySelector('#api-docs .opblock-summary-path[data-path="/api/version"]').closest('.opblock')`)
-		op.MustElement(".opblock-summary-control").MustClick()
-		op.MustElement(".try-out__btn").MustClick()
-		op.MustElement(".execute").MustClick()
+		opPart(p, "get", "/api/version", ".opblock-summary-control").MustClick()
+		opPart(p, "get", "/api/version", ".try-out__btn").MustClick()
+		opPart(p, "get", "/api/version", ".execute").MustClick()
 		p.MustWait(`() => {
 			const op = document.querySelector('#api-docs .opblock-summary-path[data-path="/api/version"]').closest('.opblock');
 			const status = op.querySelector('.live-responses-table tbody .response-col_status');
