@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -109,5 +111,27 @@ func decode(t *testing.T, res interface{ Result() *http.Response }, into any) {
 	}
 	if err := json.NewDecoder(r.Body).Decode(into); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReplicaThatDoesNotAnswer stops start-up with a message naming the
+// setting.
+func TestReplicaThatDoesNotAnswer(t *testing.T) {
+	primary := dbtest.Open(t, config.DialectPostgres)
+	cfg := apptest.Config(t)
+	cfg.DatabaseURL = dbtest.URL(t, primary)
+	missing, err := url.Parse(dbtest.PostgresServerURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing.Path = "/plaza_no_such_replica"
+	cfg.DatabaseReplicaURL = missing.String()
+	rt, err := app.Open(context.Background(), cfg, slog.New(slog.DiscardHandler), app.Options{DB: primary})
+	if err == nil {
+		rt.Close()
+		t.Fatal("Plaza started with a replica that does not answer")
+	}
+	if !strings.HasPrefix(err.Error(), "DATABASE_REPLICA_URL: ") {
+		t.Errorf("start-up said %q, want a message naming DATABASE_REPLICA_URL", err)
 	}
 }
