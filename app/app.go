@@ -188,6 +188,26 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 	}
 	rt.Store.Queue = rt.Jobs
 	rt.Metrics.WatchJobQueue(rt.Store.JobCounts) // River's tables exist once migrated
+	return rt.openReplica(ctx)
+}
+
+// openReplica connects to DATABASE_REPLICA_URL, when set, for the reads
+// that may lag (docs/operations.md, "Read replicas"). A replica that does
+// not answer at start stops start-up, as the primary does.
+func (rt *Runtime) openReplica(ctx context.Context) error {
+	if rt.Config.DatabaseReplicaURL == "" {
+		return nil
+	}
+	dbURL, err := config.ParseDatabaseURL(rt.Config.DatabaseReplicaURL)
+	if err != nil {
+		return fmt.Errorf("DATABASE_REPLICA_URL: %w", err)
+	}
+	db, err := models.Open(ctx, dbURL, models.OpenOptions{DebugSQL: rt.Config.DebugSQL})
+	if err != nil {
+		return fmt.Errorf("DATABASE_REPLICA_URL: %w", err)
+	}
+	rt.onClose(func() { db.Close() })
+	rt.Store.Replica = db
 	return nil
 }
 

@@ -335,6 +335,24 @@ func (e ProviderType) Valid() bool {
 	}
 }
 
+// Defines values for ReplicaHealthDatabase.
+const (
+	ReplicaHealthDatabaseConnected    ReplicaHealthDatabase = "connected"
+	ReplicaHealthDatabaseDisconnected ReplicaHealthDatabase = "disconnected"
+)
+
+// Valid indicates whether the value is a known member of the ReplicaHealthDatabase enum.
+func (e ReplicaHealthDatabase) Valid() bool {
+	switch e {
+	case ReplicaHealthDatabaseConnected:
+		return true
+	case ReplicaHealthDatabaseDisconnected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SearchResultType.
 const (
 	SearchResultTypePost SearchResultType = "post"
@@ -2424,8 +2442,11 @@ type Health struct {
 
 	// RateLimiter Where rate limits are counted now: redis (shared by every instance), memory (this instance; no REDIS_URL), or memory-fallback (this instance, because Redis does not answer; the service stays healthy).
 	RateLimiter HealthRateLimiter `json:"rateLimiter"`
-	Status      HealthStatus      `json:"status"`
-	Timestamp   time.Time         `json:"timestamp"`
+
+	// Replica Only when a read replica is configured (DATABASE_REPLICA_URL).
+	Replica   *ReplicaHealth `json:"replica,omitempty"`
+	Status    HealthStatus   `json:"status"`
+	Timestamp time.Time      `json:"timestamp"`
 
 	// Uptime Hours, minutes and seconds, e.g. 3h 2m 1s.
 	Uptime  string `json:"uptime"`
@@ -2653,6 +2674,17 @@ type ReleasedLock struct {
 	Released bool   `json:"released"`
 	Type     string `json:"type"`
 }
+
+// ReplicaHealth defines model for ReplicaHealth.
+type ReplicaHealth struct {
+	Database ReplicaHealthDatabase `json:"database"`
+
+	// LagSeconds Seconds since the last change the replica replayed (it also grows while the primary is idle); null when it cannot tell (not a streaming replica, or nothing replayed yet, or not answering).
+	LagSeconds *float32 `json:"lagSeconds"`
+}
+
+// ReplicaHealthDatabase defines model for ReplicaHealth.Database.
+type ReplicaHealthDatabase string
 
 // Report defines model for Report.
 type Report struct {

@@ -9,12 +9,18 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
 
 // Pinger checks that the database answers.
 type Pinger interface {
 	Ping(ctx context.Context) error
+}
+
+// ReplicaChecker reports on the read replica, if there is one.
+type ReplicaChecker interface {
+	ReplicaStatus(ctx context.Context) (models.ReplicaStatus, bool)
 }
 
 // healthTimeout is how long the database may take to answer.
@@ -25,6 +31,8 @@ const healthTimeout = 2 * time.Second
 // cards show the same result.
 type Health struct {
 	DB Pinger
+	// Replica, when set, reports the read replica (models.Store).
+	Replica ReplicaChecker
 	// Limiter says where rate limits are counted (ratelimit.Limiter).
 	Limiter interface{ Status() string }
 	Version string
@@ -61,7 +69,27 @@ func (h Health) Check(ctx context.Context) api.Health {
 	if err := h.DB.Ping(ctx); err != nil {
 		res.Status, res.Database = api.StatusUnhealthy, api.DatabaseUnreachable
 	}
+	if h.Replica != nil {
+		res.Replica = replicaHealth(h.Replica.ReplicaStatus(ctx))
+	}
 	return res
+}
+
+// replicaHealth is the replica part of the health answer; nil without a
+// replica.
+func replicaHealth(st models.ReplicaStatus, ok bool) *api.ReplicaHealth {
+	if !ok {
+		return nil
+	}
+	out := &api.ReplicaHealth{Database: api.DatabaseUnreachable}
+	if st.Reachable {
+		out.Database = api.DatabaseConnected
+	}
+	if st.Lag != nil {
+		secs := st.Lag.Seconds()
+		out.LagSeconds = &secs
+	}
+	return out
 }
 
 // FormatUptime writes a duration as hours, minutes and seconds: "3h 2m 1s".

@@ -65,6 +65,7 @@ type AdminUserPage struct {
 // count is the second statement: a counter kept by triggers for the whole
 // list, a count of at most SearchCountCap+1 matches for a search.
 func (s *Store) AdminUsers(ctx context.Context, q AdminUsersQuery) (*AdminUserPage, error) {
+	ctx = s.mayLag(ctx)
 	db, now := s.db(ctx), s.now()
 	offset := (q.Page - 1) * q.Limit
 	out := &AdminUserPage{}

@@ -56,6 +56,7 @@ type ModerationFigures struct {
 
 // UserAnalytics counts the users section of w.
 func (s *Store) UserAnalytics(ctx context.Context, w AnalyticsWindow) (*UserFigures, error) {
+	ctx = s.mayLag(ctx)
 	var f UserFigures
 	var err error
 	if f.Total, err = s.userCount(ctx); err != nil {
@@ -139,6 +140,7 @@ func (s *Store) wholeDays(w AnalyticsWindow) (from, to time.Time, edges []Analyt
 
 // ContentAnalytics counts the content section of w.
 func (s *Store) ContentAnalytics(ctx context.Context, w AnalyticsWindow) (*ContentFigures, error) {
+	ctx = s.mayLag(ctx)
 	db := s.db(ctx)
 	var f ContentFigures
 	err := db.NewSelect().Table("row_counts").Column("row_count").Where("table_name = 'posts'").Scan(ctx, &f.TotalPosts)
@@ -160,6 +162,7 @@ func (s *Store) ContentAnalytics(ctx context.Context, w AnalyticsWindow) (*Conte
 // EngagementAnalytics reads the engagement section of w from the daily
 // roll-ups of the days w touches, so its cost does not grow with events.
 func (s *Store) EngagementAnalytics(ctx context.Context, w AnalyticsWindow) (*EngagementFigures, error) {
+	ctx = s.mayLag(ctx)
 	db := s.db(ctx)
 	var f EngagementFigures
 	var row struct {
@@ -184,6 +187,7 @@ func (s *Store) EngagementAnalytics(ctx context.Context, w AnalyticsWindow) (*En
 
 // ModerationAnalytics counts the moderation section of w.
 func (s *Store) ModerationAnalytics(ctx context.Context, w AnalyticsWindow) (*ModerationFigures, error) {
+	ctx = s.mayLag(ctx)
 	return s.moderationAnalytics(ctx, w, nil)
 }
 
@@ -286,6 +290,7 @@ type SeriesWants struct {
 // the daily counters; events come from the roll-ups, by day or by hour,
 // and cover whole days or hours.
 func (s *Store) AnalyticsSeries(ctx context.Context, w AnalyticsWindow, wants SeriesWants) ([]SeriesPoint, error) {
+	ctx = s.mayLag(ctx)
 	points, at := seriesBuckets(w)
 	add := func(into func(p *SeriesPoint) *int) func(key string, n int) {
 		return func(key string, n int) {

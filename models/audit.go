@@ -112,8 +112,15 @@ func (f AuditFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 	return q
 }
 
-// ListAudit returns a page of entries, newest first, and the total matching.
+// ListAudit returns a page of entries, newest first, and the total
+// matching, from the replica when one is set.
 func (s *Store) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int, error) {
+	return s.listAudit(s.mayLag(ctx), f)
+}
+
+// listAudit is ListAudit on the database ctx picks; a user's detail page
+// reads its recent entries from the primary, as the rest of the page.
+func (s *Store) listAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int, error) {
 	var rows []AuditEntry
 	q := f.apply(s.db(ctx).NewSelect().Model(&rows)).OrderExpr("al.id DESC").Limit(int64(f.Limit)).Offset(int64(f.Offset))
 	n, err := q.ScanAndCount(ctx)
@@ -128,7 +135,11 @@ func (s *Store) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int
 func (s *Store) EachAuditEntry(ctx context.Context, f AuditFilter, fn func(*AuditEntry) error) error {
 	order := "al.id DESC"
 	if f.afterID != nil {
-		order = "al.id ASC" // an archive, in the chain's order
+		// An archive, in the chain's order; it deletes what it read, so it
+		// reads the primary.
+		order = "al.id ASC"
+	} else {
+		ctx = s.mayLag(ctx)
 	}
 	q := f.apply(s.db(ctx).NewSelect().Model((*AuditEntry)(nil))).OrderExpr(order)
 	if f.Limit > 0 {

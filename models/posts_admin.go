@@ -50,6 +50,7 @@ var postOrder = map[string]string{
 // ListPostsAdmin reads a page of posts matching f, with their reports, and
 // how many match: three statements whatever the page's size.
 func (s *Store) ListPostsAdmin(ctx context.Context, f PostListFilter) ([]ListedPost, int, error) {
+	ctx = s.mayLag(ctx)
 	db := s.db(ctx)
 	dir := " ASC"
 	if f.Desc {

@@ -62,6 +62,7 @@ LEFT JOIN l ON l.user_id = a.user_id LEFT JOIN e ON e.user_id = a.user_id`, args
 // as the database sends them, so that a report of a million users takes
 // no more memory than one row. fn's error stops it.
 func (s *Store) EachUserActivity(ctx context.Context, q ActivityQuery, fn func(*UserActivity) error) error {
+	ctx = s.mayLag(ctx)
 	query, args := activityRows(q)
 	query += " ORDER BY u.id"
 	if q.Limit > 0 {
@@ -136,6 +137,7 @@ func latest(times []anyTime) *time.Time {
 // follows the page, not the window's activity. One user's report is read
 // from the rows.
 func (s *Store) UserActivityPage(ctx context.Context, q ActivityQuery) ([]UserActivity, ActivityTotals, error) {
+	ctx = s.mayLag(ctx)
 	if q.UserID != nil {
 		return s.oneUserActivity(ctx, q)
 	}
@@ -254,6 +256,7 @@ const MaxActivity = 100
 // UserActivities lists each of users' latest MaxActivity activities in
 // [start, end), newest first.
 func (s *Store) UserActivities(ctx context.Context, users []int64, start, end time.Time) (map[int64][]Activity, error) {
+	ctx = s.mayLag(ctx)
 	out := map[int64][]Activity{}
 	if len(users) == 0 {
 		return out, nil
@@ -323,6 +326,7 @@ const TopReportedCount = 10
 // (dismissed), deleted posts' included; undos are not decisions and are
 // left out of the actions' counts.
 func (s *Store) ModerationReport(ctx context.Context, q ModerationQuery) (*ModerationSummary, error) {
+	ctx = s.mayLag(ctx)
 	db := s.db(ctx)
 	out := &ModerationSummary{ByAction: map[string]int{"approve": 0, "hide": 0, "delete": 0, "flag": 0, "dismiss": 0}}
 	w := AnalyticsWindow{Start: q.Start, End: q.End}
@@ -450,6 +454,7 @@ type ModeratedPostRow struct {
 // actions (of one admin with q.AdminID), oldest first, as the database
 // sends them. fn's error stops it.
 func (s *Store) EachModerationAction(ctx context.Context, q ModerationQuery, fn func(*ModeratedPostRow) error) error {
+	ctx = s.mayLag(ctx)
 	db := s.db(ctx)
 	query := s.actionsIn(db, q).ColumnExpr("ma.*, u.username AS admin_username").
 		Join("LEFT JOIN users AS u ON u.id = ma.admin_id").OrderExpr("ma.created_at, ma.id")

@@ -24,6 +24,7 @@ type Stats struct {
 // statuses few rows hold are counted through their indexes, and the rest
 // are the difference.
 func (s *Store) Stats(ctx context.Context) (*Stats, error) {
+	ctx = s.mayLag(ctx)
 	db, now := s.db(ctx), s.now()
 	today := AnalyticsWindow{Start: dayOf(now), End: now, ToNow: true}
 	users, err := s.UserAnalytics(ctx, today)
@@ -74,6 +75,7 @@ func (s *Store) databaseBytes(ctx context.Context) (int64, error) {
 // OpenReports is the number of reports waiting for a moderator, kept by
 // triggers (row_counts).
 func (s *Store) OpenReports(ctx context.Context) (int, error) {
+	ctx = s.mayLag(ctx)
 	var n int
 	err := s.db(ctx).NewSelect().Table("row_counts").Column("row_count").Where("table_name = 'reports_open'").Scan(ctx, &n)
 	return n, err

@@ -20,8 +20,12 @@ var ErrConflict = errors.New("conflict")
 // Store runs Plaza's queries. Now is the clock every timestamp comes from,
 // so tests can move time.
 type Store struct {
-	DB  *bun.DB
-	Now func() time.Time
+	DB *bun.DB
+	// Replica, when set (DATABASE_REPLICA_URL), is a read-only copy of DB
+	// that answers the reads which may lag: lists, reports, analytics and
+	// exports (mayLag). nil reads everything from DB.
+	Replica *bun.DB
+	Now     func() time.Time
 	// Secrets seals the webhook signing secrets the store keeps (set once
 	// the JWT secret is known, before serving); nil keeps them as they are.
 	Secrets SecretSealer

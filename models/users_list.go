@@ -39,6 +39,7 @@ var userOrder = map[string]string{
 // on PostgreSQL counts up to SearchCountCap or the page's end, whichever
 // is further; capped says there are more.
 func (s *Store) ListUsers(ctx context.Context, f UserListFilter) (rows []ListedUser, total int, capped bool, err error) {
+	ctx = s.mayLag(ctx)
 	db, now := s.db(ctx), s.now()
 	if f.Search != "" && Dialect(db) == "postgres" {
 		return s.searchUsersList(ctx, f, now)
@@ -163,7 +164,7 @@ func (s *Store) UserDetail(ctx context.Context, id int64) (*UserDetail, error) {
 		return nil, err
 	}
 	target := fmt.Sprint(id)
-	out.RecentAudit, _, err = s.ListAudit(ctx, AuditFilter{TargetType: "user", TargetID: &target, SkipAction: ViewUserAction,
+	out.RecentAudit, _, err = s.listAudit(ctx, AuditFilter{TargetType: "user", TargetID: &target, SkipAction: ViewUserAction,
 		Limit: RecentAuditCount})
 	return out, err
 }

@@ -195,7 +195,8 @@ func (s *Store) ChangeLocked(ctx context.Context, typ, id string, userID int64, 
 }
 
 // db is what a query runs on: the change under way, else the request's
-// pending changes, else the pool.
+// pending changes, else the replica for a read that may lag (mayLag),
+// else the pool.
 func (s *Store) db(ctx context.Context) bun.IDB {
 	if tx, ok := ctx.Value(txKey{}).(*bun.Tx); ok {
 		return tx
@@ -204,6 +205,9 @@ func (s *Store) db(ctx context.Context) bun.IDB {
 		if tx := w.current(); tx != nil {
 			return tx
 		}
+	}
+	if s.Replica != nil && ctx.Value(replicaKey{}) != nil {
+		return s.Replica
 	}
 	return s.DB
 }

@@ -78,7 +78,13 @@ func New(t testing.TB, db *bun.DB, mutate ...func(*web.Deps)) *App {
 // NewWith is New with options for app.Open (its DB is db).
 func NewWith(t testing.TB, db *bun.DB, opts app.Options, mutate ...func(*web.Deps)) *App {
 	t.Helper()
-	cfg := Config(t)
+	return NewWithConfig(t, db, Config(t), opts, mutate...)
+}
+
+// NewWithConfig is NewWith with settings of the test's own (DATABASE_URL
+// is db's).
+func NewWithConfig(t testing.TB, db *bun.DB, cfg config.Config, opts app.Options, mutate ...func(*web.Deps)) *App {
+	t.Helper()
 	cfg.DatabaseURL = dbtest.URL(t, db)
 	ctx := context.Background()
 	opts.DB = db

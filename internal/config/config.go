@@ -36,6 +36,10 @@ type Config struct {
 	LogFormat    string `env:"LOG_FORMAT"`
 	DebugSQL     bool   `env:"BUNDEBUG"`
 
+	// DatabaseReplicaURL names a read replica of the PostgreSQL database
+	// that lists, reports, analytics and exports read from.
+	DatabaseReplicaURL string `env:"DATABASE_REPLICA_URL"`
+
 	SessionSecret string `env:"SESSION_SECRET"`
 	JWTSecret     string `env:"JWT_SECRET"`
 	MetricsToken  string `env:"METRICS_TOKEN"`
@@ -203,7 +207,7 @@ func (c Config) Production() bool { return c.Env == EnvProduction }
 
 func (c *Config) validate() error {
 	checks := []func() error{
-		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkPublicURL,
+		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkReplicaURL, c.checkPublicURL,
 		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkRedisKeyPrefix, c.checkQuoteURLs, c.checkPreviewPorts,
 		c.checkAdmin, c.checkRateLimits, c.checkProviders, c.checkBackups,
 	}
@@ -263,6 +267,23 @@ func (c *Config) checkAddr() error {
 func (c *Config) checkDatabaseURL() error {
 	if _, err := ParseDatabaseURL(c.DatabaseURL); err != nil {
 		return &Error{"DATABASE_URL", c.DatabaseURL, err.Error()}
+	}
+	return nil
+}
+
+// checkReplicaURL refuses a replica that is not PostgreSQL, or beside a
+// SQLite database: SQLite has no replicas to read from, and reads from a
+// database other than the primary's copy would show other data.
+func (c *Config) checkReplicaURL() error {
+	if c.DatabaseReplicaURL == "" {
+		return nil
+	}
+	replica, err := ParseDatabaseURL(c.DatabaseReplicaURL)
+	if err != nil || replica.Dialect != DialectPostgres {
+		return &Error{"DATABASE_REPLICA_URL", c.DatabaseReplicaURL, "expected postgres://user@host:port/dbname, a read replica of DATABASE_URL"}
+	}
+	if primary, _ := ParseDatabaseURL(c.DatabaseURL); primary.Dialect != DialectPostgres {
+		return &Error{"DATABASE_REPLICA_URL", c.DatabaseReplicaURL, "a read replica needs DATABASE_URL on PostgreSQL too; unset DATABASE_REPLICA_URL with SQLite"}
 	}
 	return nil
 }

@@ -73,6 +73,8 @@ func TestLoadRejects(t *testing.T) {
 		{"addr bad port", map[string]string{"ADDR": ":99999"}, `ADDR=":99999": expected [host]:port`},
 		{"unknown database", map[string]string{"DATABASE_URL": "mysql://x"}, `DATABASE_URL="mysql://x": expected postgres://`},
 		{"empty sqlite path", map[string]string{"DATABASE_URL": "sqlite://"}, `DATABASE_URL="sqlite://": expected a file path`},
+		{"sqlite replica", map[string]string{"DATABASE_URL": "postgres://db/plaza", "DATABASE_REPLICA_URL": "sqlite://copy.db"}, `DATABASE_REPLICA_URL="sqlite://copy.db": expected postgres://`},
+		{"replica beside sqlite", map[string]string{"DATABASE_REPLICA_URL": "postgres://replica/plaza"}, `DATABASE_REPLICA_URL="postgres://replica/plaza": a read replica needs DATABASE_URL on PostgreSQL`},
 		{"relative public url", map[string]string{"PUBLIC_APP_URL": "plaza.example.com"}, `PUBLIC_APP_URL="plaza.example.com": expected an absolute http(s) URL`},
 		{"ftp public url", map[string]string{"PUBLIC_APP_URL": "ftp://x.org"}, `PUBLIC_APP_URL="ftp://x.org": expected an absolute http(s) URL`},
 		{"unknown env", map[string]string{"PLAZA_ENV": "prod"}, `PLAZA_ENV="prod": expected development, production or test`},
@@ -104,6 +106,13 @@ func TestLoadRejects(t *testing.T) {
 				t.Errorf("got %v, want an error starting %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestLoadReplica(t *testing.T) {
+	c, err := load(map[string]string{"DATABASE_URL": "postgres://primary/plaza", "DATABASE_REPLICA_URL": "postgres://replica/plaza"})
+	if err != nil || c.DatabaseReplicaURL != "postgres://replica/plaza" {
+		t.Errorf("a PostgreSQL replica beside a PostgreSQL primary: %+v, %v", c.DatabaseReplicaURL, err)
 	}
 }
 

@@ -1,0 +1,88 @@
+package models_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+// TestReplicaReads points the replica at a second PostgreSQL database with
+// other users: lists read there, while a change's reads, and reads that
+// are not lists, read the primary.
+func TestReplicaReads(t *testing.T) {
+	ctx := context.Background()
+	primaryDB, replicaDB := dbtest.Open(t, config.DialectPostgres), dbtest.Open(t, config.DialectPostgres)
+	onPrimary, onReplica := models.NewStore(primaryDB), models.NewStore(replicaDB)
+	mine, err := onPrimary.CreateUser(ctx, models.NewUser{Username: "primary_only", Email: "primary@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := onReplica.CreateUser(ctx, models.NewUser{Username: "replica_only", Email: "replica@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	s := models.NewStore(primaryDB)
+	s.Replica = replicaDB
+	listed := func(ctx context.Context, status string) []string {
+		t.Helper()
+		return listedNames(t, ctx, s, status)
+	}
+	if got := listed(ctx, ""); !slices.Equal(got, []string{"replica_only"}) {
+		t.Errorf("the list read %v, want the replica's [replica_only]", got)
+	}
+
+	w := s.NewWork(nil)
+	wctx := models.WithWork(ctx, w)
+	if got := listed(wctx, ""); !slices.Equal(got, []string{"replica_only"}) {
+		t.Errorf("before the request changed anything, the list read %v, want the replica's", got)
+	}
+	inactive := models.UserInactive
+	err = s.Change(wctx, func(ctx context.Context) error {
+		return s.UpdateUserAsAdmin(ctx, mine.ID, mine.ID, models.UserAdminChange{Status: &inactive})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := listed(wctx, models.UserInactive); !slices.Equal(got, []string{"primary_only"}) {
+		t.Errorf("after the request's change, the list read %v, want its own write on the primary", got)
+	}
+	if _, err := w.Finish(wctx, true, 200); err != nil {
+		t.Fatal(err)
+	}
+
+	u, err := s.ListedUserByID(ctx, mine.ID)
+	if err != nil || u.Username != "primary_only" {
+		t.Errorf("one user's record read %+v, %v; want the primary's", u, err)
+	}
+	if got := listed(ctx, models.UserInactive); len(got) != 0 {
+		t.Errorf("the replica's list shows %v as inactive; the replica never had the change", got)
+	}
+	if got := listedNames(t, ctx, onPrimary, ""); !slices.Equal(got, []string{"primary_only"}) {
+		t.Errorf("without a replica the list read %v, want the primary's", got)
+	}
+
+	st, ok := s.ReplicaStatus(ctx)
+	if !ok || !st.Reachable || st.Lag != nil {
+		t.Errorf("replica status %+v, %v; want reachable, no lag measurable on a database that replays nothing", st, ok)
+	}
+	if _, ok := onPrimary.ReplicaStatus(ctx); ok {
+		t.Error("a store without a replica reported one")
+	}
+}
+
+// listedNames are the usernames of the first page of s's users list.
+func listedNames(t *testing.T, ctx context.Context, s *models.Store, status string) []string {
+	t.Helper()
+	rows, _, _, err := s.ListUsers(ctx, models.UserListFilter{Status: status, Sort: "created_at", Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.Username)
+	}
+	return names
+}
