@@ -49,8 +49,14 @@ var postOrder = map[string]string{
 
 // ListPostsAdmin reads a page of posts matching f, with their reports, and
 // how many match: three statements whatever the page's size.
+//
+// The list may read from the replica, except the queue of posts with open
+// reports: moderators refresh it after each decision, and a post they just
+// settled must not come back from a copy a moment behind.
 func (s *Store) ListPostsAdmin(ctx context.Context, f PostListFilter) ([]ListedPost, int, error) {
-	ctx = s.mayLag(ctx)
+	if !f.OpenReports {
+		ctx = s.mayLag(ctx)
+	}
 	db := s.db(ctx)
 	dir := " ASC"
 	if f.Desc {

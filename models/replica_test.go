@@ -64,6 +64,29 @@ func TestReplicaReads(t *testing.T) {
 		t.Errorf("without a replica the list read %v, want the primary's", got)
 	}
 
+	// The moderation queue is read from the primary: a post reported there
+	// is in it, though the replica has never seen it.
+	reporter, err := onPrimary.CreateUser(ctx, models.NewUser{Username: "reporter", Email: "reporter@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPost(t, onPrimary, reporter.ID, "Reported on the primary")
+	err = onPrimary.Change(ctx, func(ctx context.Context) error {
+		_, _, err := onPrimary.ReportPost(ctx, p.ID, reporter.ID, "spam", "")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue, _, err := s.ListPostsAdmin(ctx, models.PostListFilter{OpenReports: true, Sort: "created_at", Limit: 50})
+	if err != nil || len(queue) != 1 || queue[0].ID != p.ID {
+		t.Errorf("the open-reports queue read %d posts, %v; want the primary's one", len(queue), err)
+	}
+	all, _, err := s.ListPostsAdmin(ctx, models.PostListFilter{Sort: "created_at", Limit: 50})
+	if err != nil || len(all) != 0 {
+		t.Errorf("the posts list read %d posts, %v; want the replica's none", len(all), err)
+	}
+
 	st, ok := s.ReplicaStatus(ctx)
 	if !ok || !st.Reachable || st.Lag != nil {
 		t.Errorf("replica status %+v, %v; want reachable, no lag measurable on a database that replays nothing", st, ok)
