@@ -340,9 +340,9 @@ type SeriesWants struct {
 
 // AnalyticsSeries counts, per bucket of w (every bucket, empty ones too),
 // the users and posts made, the events and the moderation actions, as
-// wants asks. Users, posts and actions are counted within w, by day from
-// the daily counters; events come from the roll-ups, by day or by hour,
-// and cover whole days or hours.
+// wants asks. Users, posts and actions are counted within w from the
+// daily and hourly counters; events cover whole days or hours, from the
+// daily roll-ups or the hourly counters of stored events.
 func (s *Store) AnalyticsSeries(ctx context.Context, w AnalyticsWindow, wants SeriesWants) ([]SeriesPoint, error) {
 	points, at := seriesBuckets(w)
 	add := func(into func(p *SeriesPoint) *int) func(key string, n int) {
