@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -275,7 +276,7 @@ func TestAdminStats(t *testing.T) {
 		// The lapsed ban counts as active; the idle user is neither.
 		wantPosts := map[string]int{"total": 5, "published": 2, "draft": 1, "hidden": 1, "flagged": 1}
 		if st.Users != (api.UserTotals{Total: 5, Active: 3, Banned: 1, NewToday: 3}) || fmt.Sprint(st.Posts) != fmt.Sprint(wantPosts) ||
-			st.DatabaseSizeBytes <= 0 || st.Uptime != "3h 2m 1s" || st.Database != models.Dialect(db) {
+			st.DatabaseSizeBytes <= 0 || !regexp.MustCompile(`^3h 2m \d+s$`).MatchString(st.Uptime) || st.Database != models.Dialect(db) {
 			t.Errorf("stats %s", res.Body)
 		}
 		if res := apptest.Do(t, a, "GET", "/api/admin/stats", a.SessionFor(t, gus.ID)); res.Code != 401 {

@@ -68,9 +68,20 @@ func analyticsFixture(t *testing.T, app *apptest.App, db *bun.DB, now time.Time)
 		&models.AnalyticsDailyStats{Day: dayOf(10 * day), ActiveUsers: 99, Sessions: 99, TotalSessionSeconds: 9999},
 		&models.AnalyticsDailyEvents{Day: dayOf(0), EventType: "page_view", Events: 5},
 		&models.AnalyticsDailyEvents{Day: dayOf(2 * day), EventType: "click", Events: 3},
-		&models.AnalyticsDailyEvents{Day: dayOf(10 * day), EventType: "click", Events: 100},
-		&models.AnalyticsHourlyEvents{Hour: at(2 * time.Hour).Truncate(time.Hour), Events: 7},
-		&models.AnalyticsHourlyEvents{Hour: at(30 * time.Hour).Truncate(time.Hour), Events: 9})
+		&models.AnalyticsDailyEvents{Day: dayOf(10 * day), EventType: "click", Events: 100})
+	// Stored events: the hourly series counts them as they are stored.
+	var events []models.AnalyticsEvent
+	for i := range 16 {
+		when := at(2 * time.Hour)
+		if i >= 7 {
+			when = at(30 * time.Hour)
+		}
+		events = append(events, models.AnalyticsEvent{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), EventType: "page_view",
+			EventData: map[string]any{}, PagePath: "/", OccurredAt: when, ReceivedAt: when})
+	}
+	if err := app.Store.InsertEvents(context.Background(), events); err != nil {
+		t.Fatal(err)
+	}
 	app.Store.Now = func() time.Time { return at(time.Hour) }
 	root, _ := app.Admin(t)
 	return root
@@ -193,7 +204,7 @@ func TestAnalyticsWindowsAndMetrics(t *testing.T) {
 		if custom.Period != "custom" || custom.Users.New != 2 || custom.Users.Growth != "+100.0%" || len(custom.Series.Points) != 3 {
 			t.Errorf("%s to %s: %+v (%d points)", from, to, custom.Users, len(custom.Series.Points))
 		}
-		// The last 24 hours' events come from the hourly roll-up: 7 two
+		// The last 24 hours' events come from the hourly counters: 7 two
 		// hours ago; the 9 of 30 hours ago are outside.
 		events := getAnalytics(t, app, root, "period=day&metrics=engagement").Data.Series.Points
 		total := 0

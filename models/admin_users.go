@@ -146,6 +146,8 @@ func (s *Store) RecountUsers(ctx context.Context) error {
 		}
 		for _, q := range []string{
 			"UPDATE row_counts SET row_count = (SELECT count(*) FROM users) WHERE table_name = 'users'",
+			"UPDATE row_counts SET row_count = (SELECT count(*) FROM users WHERE status = 'inactive') WHERE table_name = 'users_inactive'",
+			"UPDATE row_counts SET row_count = (SELECT count(*) FROM users WHERE status = 'banned') WHERE table_name = 'users_banned'",
 			"DELETE FROM user_id_buckets",
 			fmt.Sprintf("INSERT INTO user_id_buckets (bucket, row_count) SELECT id / %d, count(*) FROM users GROUP BY 1", bucketIDs),
 		} {

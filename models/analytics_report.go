@@ -87,7 +87,8 @@ var (
 )
 
 // countMetric counts m in w: the whole days from the daily counters, the
-// parts of days at w's edges from the rows.
+// whole hours of the days' parts at w's edges from the hourly counters,
+// and what is left at the edges (parts of hours) from the rows.
 func (s *Store) countMetric(ctx context.Context, m dailyMetric, w AnalyticsWindow) (int, error) {
 	from, to, edges := s.wholeDays(w)
 	n := 0
@@ -96,6 +97,27 @@ func (s *Store) countMetric(ctx context.Context, m dailyMetric, w AnalyticsWindo
 			Where("day >= ? AND day < ?", from.Format(time.DateOnly), to.Format(time.DateOnly)).Scan(ctx, &n)
 		if err != nil {
 			return 0, fmt.Errorf("daily counts of %s: %w", m.name, err)
+		}
+	}
+	for _, e := range edges {
+		k, err := s.countHours(ctx, m, e)
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	return n, nil
+}
+
+// countHours counts m in w: the whole hours from the hourly counters, the
+// parts of hours at w's edges from the rows.
+func (s *Store) countHours(ctx context.Context, m dailyMetric, w AnalyticsWindow) (int, error) {
+	from, to, edges := wholeSpans(w, hourOf, time.Hour)
+	n := 0
+	if from.Before(to) {
+		var err error
+		if n, err = s.hourlySum(ctx, m.name, from, to); err != nil {
+			return 0, err
 		}
 	}
 	for _, e := range edges {
@@ -108,6 +130,34 @@ func (s *Store) countMetric(ctx context.Context, m dailyMetric, w AnalyticsWindo
 	return n, nil
 }
 
+// hourlySum sums the hourly counters of metric over the hours from from
+// on, before to unless to is zero.
+func (s *Store) hourlySum(ctx context.Context, metric string, from, to time.Time) (int, error) {
+	db := s.db(ctx)
+	var n int
+	q := db.NewSelect().Table("hourly_counts").ColumnExpr("COALESCE(sum(n), 0)").Where("metric = ?", metric).
+		Where("hour >= ?", hourArg(db, from))
+	if !to.IsZero() {
+		q = q.Where("hour < ?", hourArg(db, to))
+	}
+	if err := q.Scan(ctx, &n); err != nil {
+		return 0, fmt.Errorf("hourly counts of %s: %w", metric, err)
+	}
+	return n, nil
+}
+
+// hourArg is t's hour as hourly_counts holds it: a time on PostgreSQL,
+// bucketKey's text on SQLite.
+func hourArg(db bun.IDB, t time.Time) any {
+	if Dialect(db) == "postgres" {
+		return t.UTC()
+	}
+	return bucketKey(t, true)
+}
+
+// hourOf is the UTC hour holding t.
+func hourOf(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
+
 // countIn counts the rows of table whose col falls in w, through col's index.
 func (s *Store) countIn(ctx context.Context, table, col string, w AnalyticsWindow) (int, error) {
 	n, err := s.db(ctx).NewSelect().TableExpr(table).
@@ -119,12 +169,20 @@ func (s *Store) countIn(ctx context.Context, table, col string, w AnalyticsWindo
 // the parts of days before and after them. Today counts as whole when w
 // runs to now (ToNow).
 func (s *Store) wholeDays(w AnalyticsWindow) (from, to time.Time, edges []AnalyticsWindow) {
-	from, to = dayOf(w.Start), dayOf(w.End)
+	return wholeSpans(w, dayOf, 24*time.Hour)
+}
+
+// wholeSpans splits w into the spans (UTC days or hours, as floor finds
+// their start and step is their length) it holds whole, [from, to), and the
+// parts before and after them. The span holding now counts as whole when
+// w runs to now (ToNow): nothing exists after now.
+func wholeSpans(w AnalyticsWindow, floor func(time.Time) time.Time, step time.Duration) (from, to time.Time, edges []AnalyticsWindow) {
+	from, to = floor(w.Start), floor(w.End)
 	if from.Before(w.Start) {
-		from = from.AddDate(0, 0, 1)
+		from = from.Add(step)
 	}
 	if to.Before(w.End) && w.ToNow {
-		to = to.AddDate(0, 0, 1)
+		to = to.Add(step)
 	}
 	if !from.Before(to) {
 		return from, from, []AnalyticsWindow{w}
@@ -286,9 +344,9 @@ type SeriesWants struct {
 
 // AnalyticsSeries counts, per bucket of w (every bucket, empty ones too),
 // the users and posts made, the events and the moderation actions, as
-// wants asks. Users, posts and actions are counted within w, by day from
-// the daily counters; events come from the roll-ups, by day or by hour,
-// and cover whole days or hours.
+// wants asks. Users, posts and actions are counted within w from the
+// daily and hourly counters; events cover whole days or hours, from the
+// daily roll-ups or the hourly counters of stored events.
 func (s *Store) AnalyticsSeries(ctx context.Context, w AnalyticsWindow, wants SeriesWants) ([]SeriesPoint, error) {
 	ctx = s.mayLag(ctx)
 	points, at := seriesBuckets(w)
@@ -324,26 +382,48 @@ func (s *Store) AnalyticsSeries(ctx context.Context, w AnalyticsWindow, wants Se
 	return points, s.dailyEvents(ctx, w, events)
 }
 
-// hourlyEvents adds the roll-ups' events of each hour w touches.
+// hourlyEvents adds the events of each hour w touches, from the hourly
+// counters.
 func (s *Store) hourlyEvents(ctx context.Context, w AnalyticsWindow, add func(key string, n int)) error {
-	var rows []AnalyticsHourlyEvents
-	err := s.db(ctx).NewSelect().Model(&rows).Where("hour >= ? AND hour < ?", w.Start.UTC().Truncate(time.Hour), w.End).Scan(ctx)
-	for _, r := range rows {
-		add(bucketKey(r.Hour, true), int(r.Events))
+	to := hourOf(w.End)
+	if to.Before(w.End) {
+		to = to.Add(time.Hour)
 	}
-	return err
+	return s.hourlyByKey(ctx, eventsStored.name, hourOf(w.Start), to, true, add)
 }
 
-// metricByBucket adds m's count in each of w's buckets: by hour from the
-// rows; by day from the daily counters, the parts of days at w's edges
-// from the rows.
+// hourlyByKey adds the hourly counters of metric over the hours from from
+// on and before to (both whole hours), each under its bucket key (the hour's, or its day's).
+func (s *Store) hourlyByKey(ctx context.Context, metric string, from, to time.Time, hourly bool, add func(key string, n int)) error {
+	db := s.db(ctx)
+	var rows []struct {
+		K string
+		N int
+	}
+	err := db.NewSelect().Table("hourly_counts").ColumnExpr(bucketExpr(db, "hour", true)+" AS k").ColumnExpr("n").
+		Where("metric = ?", metric).Where("hour >= ? AND hour < ?", hourArg(db, from), hourArg(db, to)).Scan(ctx, &rows)
+	if err != nil {
+		return fmt.Errorf("hourly counts of %s: %w", metric, err)
+	}
+	for _, r := range rows {
+		if !hourly && len(r.K) >= len(time.DateOnly) {
+			r.K = r.K[:len(time.DateOnly)]
+		}
+		add(r.K, r.N)
+	}
+	return nil
+}
+
+// metricByBucket adds m's count in each of w's buckets: by day from the
+// daily counters, the parts of days at w's edges by hour (see
+// metricByHours).
 func (s *Store) metricByBucket(ctx context.Context, m dailyMetric, w AnalyticsWindow, add func(key string, n int)) error {
 	if w.Hourly {
-		return s.countByBucket(ctx, w, m.table, m.col, add)
+		return s.metricByHours(ctx, m, w, true, add)
 	}
 	from, to, edges := s.wholeDays(w)
 	for _, e := range edges {
-		if err := s.countByBucket(ctx, e, m.table, m.col, add); err != nil {
+		if err := s.metricByHours(ctx, m, e, false, add); err != nil {
 			return err
 		}
 	}
@@ -365,6 +445,23 @@ func (s *Store) metricByBucket(ctx context.Context, m dailyMetric, w AnalyticsWi
 		add(r.K, r.N)
 	}
 	return err
+}
+
+// metricByHours adds m's count in w under each bucket key (hours' or
+// days'): the whole hours from the hourly counters, the parts of hours at
+// w's edges from the rows.
+func (s *Store) metricByHours(ctx context.Context, m dailyMetric, w AnalyticsWindow, hourly bool, add func(key string, n int)) error {
+	from, to, edges := wholeSpans(w, hourOf, time.Hour)
+	for _, e := range edges {
+		e.Hourly = hourly
+		if err := s.countByBucket(ctx, e, m.table, m.col, add); err != nil {
+			return err
+		}
+	}
+	if !from.Before(to) {
+		return nil
+	}
+	return s.hourlyByKey(ctx, m.name, from, to, hourly, add)
 }
 
 // seriesBuckets lists w's buckets and indexes them by their key.
@@ -462,6 +559,9 @@ func (s *Store) RecountDailyCounts(ctx context.Context) error {
 		if _, err := db.ExecContext(ctx, "DELETE FROM daily_counts"); err != nil {
 			return err
 		}
+		if _, err := db.ExecContext(ctx, "DELETE FROM hourly_counts WHERE metric <> 'events'"); err != nil {
+			return err
+		}
 		for _, m := range dailySources {
 			day := "substr(" + m.col + ", 1, 10)"
 			if pg {
@@ -472,8 +572,48 @@ func (s *Store) RecountDailyCounts(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("recount %s: %w", m.name, err)
 			}
+			if err := recountHours(ctx, db, m); err != nil {
+				return err
+			}
 		}
 		return recountResolved(ctx, db, pg)
+	})
+}
+
+// recountHours sets m's hourly counters to what its rows hold; the caller
+// has deleted them.
+func recountHours(ctx context.Context, db bun.IDB, m dailyMetric) error {
+	hour := "substr(" + m.col + ", 1, 13)"
+	if Dialect(db) == "postgres" {
+		hour = "date_trunc('hour', " + m.col + ", 'UTC')"
+	}
+	_, err := db.ExecContext(ctx, fmt.Sprintf("INSERT INTO hourly_counts (hour, metric, n) SELECT %s, ?, count(*) FROM %s WHERE %s IS NOT NULL GROUP BY 1",
+		hour, m.table, m.col), m.name)
+	if err != nil {
+		return fmt.Errorf("recount %s by hour: %w", m.name, err)
+	}
+	return nil
+}
+
+// eventsStored counts the stored analytics events by the hour they
+// occurred (hourly_counts' "events").
+var eventsStored = dailyMetric{"events", "analytics_events", "occurred_at"}
+
+// RecountEventCounts sets the hourly counters of analytics events to the
+// events there are, for writers that skip triggers (a bulk load as
+// replica). It holds off ingestion while it counts.
+func (s *Store) RecountEventCounts(ctx context.Context) error {
+	return s.Change(ctx, func(ctx context.Context) error {
+		db := s.db(ctx)
+		if Dialect(db) == "postgres" {
+			if _, err := db.ExecContext(ctx, "LOCK TABLE analytics_events IN SHARE MODE"); err != nil {
+				return err
+			}
+		}
+		if _, err := db.ExecContext(ctx, "DELETE FROM hourly_counts WHERE metric = 'events'"); err != nil {
+			return err
+		}
+		return recountHours(ctx, db, eventsStored)
 	})
 }
 

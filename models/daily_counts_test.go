@@ -62,8 +62,22 @@ func TestDailyCountsFollowTheRows(t *testing.T) {
 		exec("UPDATE post_reports SET resolved_at = ? WHERE post_id = ?", base.AddDate(0, 0, 4), posts[0].ID)
 		exec("DELETE FROM posts WHERE id = ?", posts[3].ID)
 		exec("DELETE FROM users WHERE id = ?", users[1].ID) // with posts 1, 3 and 5 and their reports
+		var events []models.AnalyticsEvent
+		for i := range 5 {
+			at := base.Add(time.Duration(i) * 50 * time.Minute)
+			events = append(events, models.AnalyticsEvent{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), EventType: "page_view",
+				EventData: map[string]any{}, PagePath: "/", OccurredAt: at, ReceivedAt: at})
+		}
+		if err := s.InsertEvents(ctx, events); err != nil {
+			t.Fatal(err)
+		}
+		exec("DELETE FROM analytics_events WHERE id = ?", events[2].ID)
 		checkCounts(t, db)
+		exec("UPDATE hourly_counts SET n = n + 5") // the recounts below must set every hour right
 		if err := s.RecountDailyCounts(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RecountEventCounts(ctx); err != nil {
 			t.Fatal(err)
 		}
 		checkCounts(t, db)
@@ -88,6 +102,23 @@ func checkCounts(t *testing.T, db *bun.DB) {
 		var wrong int
 		if err := db.QueryRowContext(context.Background(), q).Scan(&wrong); err != nil || wrong != 0 {
 			t.Errorf("%s: %d days differ (%v)", metric, wrong, err)
+		}
+	}
+	hour := "substr(%s, 1, 13)"
+	if models.Dialect(db) == "postgres" {
+		hour = "date_trunc('hour', %s, 'UTC')"
+	}
+	for metric, src := range map[string][2]string{
+		"users_created": {"users", "created_at"}, "users_last_login": {"users", "last_login_at"}, "posts_created": {"posts", "created_at"},
+		"reports_created": {"post_reports", "created_at"}, "moderation_actions": {"moderation_actions", "created_at"},
+		"logins": {"logins", "created_at"}, "events": {"analytics_events", "occurred_at"},
+	} {
+		q := fmt.Sprintf(`SELECT count(*) FROM (SELECT %s AS hour, count(*) AS n FROM %s WHERE %s IS NOT NULL GROUP BY 1) AS r
+			FULL JOIN (SELECT hour, n FROM hourly_counts WHERE metric = '%s' AND n <> 0) AS c ON c.hour = r.hour
+			WHERE r.n IS DISTINCT FROM c.n`, fmt.Sprintf(hour, src[1]), src[0], src[1], metric)
+		var wrong int
+		if err := db.QueryRowContext(context.Background(), q).Scan(&wrong); err != nil || wrong != 0 {
+			t.Errorf("%s by hour: %d hours differ (%v)", metric, wrong, err)
 		}
 	}
 	var flagged, counted int

@@ -324,6 +324,13 @@ func (s *Store) DeleteOldEvents(ctx context.Context, before time.Time, batch int
 	if _, err := s.DB.NewDelete().Model((*AnalyticsHourlyEvents)(nil)).Where("hour < ?", dayOf(before)).Exec(ctx); err != nil {
 		return total, fmt.Errorf("delete old hourly counts: %w", err)
 	}
+	// The events of these hours are gone, so their counters are too (and
+	// hold 0, unless a whole partition was dropped without triggers).
+	_, err := s.DB.NewDelete().TableExpr("hourly_counts").Where("metric = ?", eventsStored.name).
+		Where("hour < ?", hourArg(s.DB, dayOf(before))).Exec(ctx)
+	if err != nil {
+		return total, fmt.Errorf("delete old hourly event counts: %w", err)
+	}
 	return total, nil
 }
 

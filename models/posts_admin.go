@@ -228,9 +228,11 @@ func (s *Store) RecountPosts(ctx context.Context) error {
 		if _, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts) WHERE table_name = 'posts'"); err != nil {
 			return err
 		}
-		_, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts WHERE status = 'flagged') WHERE table_name = 'posts_flagged'")
-		if err != nil {
-			return err
+		for _, status := range []string{PostFlagged, PostDraft, PostHidden} {
+			_, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts WHERE status = ?) WHERE table_name = ?", status, "posts_"+status)
+			if err != nil {
+				return err
+			}
 		}
 		return recountReview(ctx, db)
 	})

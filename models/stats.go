@@ -2,6 +2,8 @@ package models
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 )
@@ -19,46 +21,55 @@ type Stats struct {
 }
 
 // Stats counts users, posts, open reports and today's events (since
-// midnight UTC), and measures the database. Users and posts come from the
-// analytics' users and content sections (counters, not scans); the
-// statuses few rows hold are counted through their indexes, and the rest
-// are the difference.
+// midnight UTC), and measures the database. Every figure is read from
+// counters that triggers keep with the rows (row_counts, daily_counts,
+// hourly_counts), so its cost does not grow with the rows; only the users
+// whose ban has run out but whom the sweep has not yet set active again
+// are counted from the rows, through the index of open bans by expiry.
 func (s *Store) Stats(ctx context.Context) (*Stats, error) {
 	ctx = s.mayLag(ctx)
-	db, now := s.db(ctx), s.now()
+	now := s.now()
 	today := AnalyticsWindow{Start: dayOf(now), End: now, ToNow: true}
 	users, err := s.UserAnalytics(ctx, today)
 	if err != nil {
 		return nil, err
 	}
-	content, err := s.ContentAnalytics(ctx, today)
+	c, err := s.rowCounts(ctx, "posts", "posts_flagged", "posts_draft", "posts_hidden", "users_inactive", "users_banned", "reports_open")
 	if err != nil {
 		return nil, err
 	}
-	st := &Stats{Users: users.Total, NewUsersToday: users.New, PostsByStatus: map[string]int{PostFlagged: content.FlaggedPosts}}
-	var inactive, drafts, hidden int
-	for _, c := range []struct {
-		into *int
-		q    *bun.SelectQuery
-	}{
-		{&st.BannedUsers, db.NewSelect().TableExpr("users AS u").Where("u.status = ?", UserBanned).Where("NOT ("+banLapsed+")", now, now)},
-		{&inactive, db.NewSelect().TableExpr("users AS u").Where("u.status = ?", UserInactive)},
-		{&drafts, db.NewSelect().Model((*Post)(nil)).Where("status = ?", PostDraft)},
-		{&hidden, db.NewSelect().Model((*Post)(nil)).Where("status = ?", PostHidden)},
-		{&st.OpenReports, db.NewSelect().Model((*PostReport)(nil)).Where("status = ?", ReportOpen)},
-		{&st.EventsToday, db.NewSelect().Model((*AnalyticsEvent)(nil)).Where("occurred_at >= ?", today.Start)},
-	} {
-		n, err := c.q.Count(ctx)
-		if err != nil {
-			return nil, err
-		}
-		*c.into = int(n)
+	lapsed, err := s.db(ctx).NewSelect().TableExpr("users AS u").Where(banLapsed, now, now).
+		Where("u.id IN (SELECT b.user_id FROM bans AS b WHERE "+banRunOut+")", now).Count(ctx)
+	if err != nil {
+		return nil, err
 	}
-	st.PostsByStatus[PostDraft], st.PostsByStatus[PostHidden] = drafts, hidden
-	st.PostsByStatus[PostPublished] = content.TotalPosts - drafts - hidden - content.FlaggedPosts
-	st.ActiveUsers = st.Users - st.BannedUsers - inactive
+	st := &Stats{Users: users.Total, NewUsersToday: users.New, BannedUsers: c["users_banned"] - int(lapsed), OpenReports: c["reports_open"]}
+	st.PostsByStatus = map[string]int{PostFlagged: c["posts_flagged"], PostDraft: c["posts_draft"], PostHidden: c["posts_hidden"],
+		PostPublished: c["posts"] - c["posts_flagged"] - c["posts_draft"] - c["posts_hidden"]}
+	st.ActiveUsers = st.Users - st.BannedUsers - c["users_inactive"]
+	if st.EventsToday, err = s.hourlySum(ctx, eventsStored.name, today.Start, time.Time{}); err != nil {
+		return nil, err
+	}
 	st.DatabaseBytes, err = s.databaseBytes(ctx)
 	return st, err
+}
+
+// rowCounts reads the named counters of row_counts; a counter not kept
+// reads as 0.
+func (s *Store) rowCounts(ctx context.Context, names ...string) (map[string]int, error) {
+	var rows []struct {
+		TableName string
+		RowCount  int
+	}
+	err := s.db(ctx).NewSelect().Table("row_counts").Column("table_name", "row_count").Where("table_name IN (?)", bun.In(names)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("read counters: %w", err)
+	}
+	out := make(map[string]int, len(rows))
+	for _, r := range rows {
+		out[r.TableName] = r.RowCount
+	}
+	return out, nil
 }
 
 // databaseBytes is the size of the database on disk.

@@ -198,6 +198,12 @@ func (sd *seeder) run(ctx context.Context) (Result, error) {
 			return res, err
 		}
 		res.Events = sd.opts.Events
+		if sd.pg {
+			// As replica the COPY skipped the triggers that count events by hour.
+			if err := sd.s.RecountEventCounts(ctx); err != nil {
+				return res, err
+			}
+		}
 		if err := sd.rollUp(ctx); err != nil {
 			return res, err
 		}
