@@ -102,6 +102,13 @@ func launch() (*rod.Browser, error) {
 // with PUBLIC_APP_URL set to its own address and every quote source off.
 func startApp(t *testing.T) *httptest.Server {
 	t.Helper()
+	srv, _ := startAppOf(t)
+	return srv
+}
+
+// startAppOf is startApp, with the app itself for a test that adds to it.
+func startAppOf(t *testing.T) (*httptest.Server, *apptest.App) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +118,7 @@ func startApp(t *testing.T) *httptest.Server {
 	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: app, ReadHeaderTimeout: 10 * time.Second}}
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return srv
+	return srv, app
 }
 
 // console collects what a page reports as broken: console errors and

@@ -2,22 +2,14 @@ package e2e
 
 import (
 	"encoding/json"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
-	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/config"
-	"github.com/plazahq/plaza/models/dbtest"
-	"github.com/plazahq/plaza/web"
 )
 
 // nextAuthSource is next-auth/react's client functions (next-auth 4.24,
@@ -122,17 +114,9 @@ func TestNextAuthClient(t *testing.T) {
 // own address, with one admin whose password is "correct horse".
 func startNextAuthApp(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + ln.Addr().String()
-	app := apptest.New(t, dbtest.Open(t, config.DialectSQLite), func(d *web.Deps) { d.Config.PublicAppURL = base })
+	srv, app := startAppOf(t)
 	app.UserWithPassword(t, "ada@plaza.test", "correct horse", auth.RoleAdmin)
-	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: app, ReadHeaderTimeout: 10 * time.Second}}
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return base
+	return srv.URL
 }
 
 // call awaits expr in the page and decodes its value, as JSON, into out.
