@@ -262,8 +262,22 @@ func (e env) restore(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	if err := e.analyzeRestored(ctx); err != nil {
+		return e.fail(err)
+	}
 	fmt.Fprintf(e.stdout, "restored %s\n", file)
 	return exitOK
+}
+
+// analyzeRestored brings the planner statistics of the restored database
+// up to date: a dump carries none.
+func (e env) analyzeRestored(ctx context.Context) error {
+	rt, err := e.open(ctx, app.Options{})
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	return models.AnalyzeAll(ctx, rt.DB)
 }
 
 // restoreLogical loads Plaza's own logical dump into the database,

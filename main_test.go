@@ -559,6 +559,14 @@ func TestRestoreCommand(t *testing.T) {
 			if !slices.Equal(emails, []string{"kept@example.com"}) {
 				t.Errorf("restored users %v, want only kept@example.com", emails)
 			}
+			stats := `SELECT count(DISTINCT tbl) FROM sqlite_stat1 WHERE tbl = 'users'`
+			if dialect == config.DialectPostgres {
+				stats = `SELECT count(*) FROM pg_stat_user_tables WHERE relname = 'users' AND last_analyze IS NOT NULL`
+			}
+			var analyzed int
+			if err := openURL(t, dbURL).NewRaw(stats).Scan(context.Background(), &analyzed); err != nil || analyzed != 1 {
+				t.Errorf("the restore left users without planner statistics: %d, %v", analyzed, err)
+			}
 			for _, args := range [][]string{{"restore"}, {"restore", filepath.Join(dir, "missing.db")}} {
 				if code, _, _ := runCmd(t, baseEnv(dbURL), args...); code == 0 {
 					t.Errorf("%v succeeded", args)

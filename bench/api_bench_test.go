@@ -302,6 +302,45 @@ func postBroadcast(b *testing.B, base string, h http.Header, body string) string
 	return out.Data.ID
 }
 
+// BenchmarkV1UserList measures GET /api/v1/admin/users without a search:
+// pages spread over the whole list (offset up to the last page) in the
+// default order, by username and by last sign-in, filtered by role, and
+// the last page.
+func BenchmarkV1UserList(b *testing.B) {
+	base, h := benchServer(b)
+	total := v1UsersTotal(b, base, h)
+	spread := func(q string) func(int) string {
+		return func(i int) string {
+			return fmt.Sprintf("%s/api/v1/admin/users?limit=50&offset=%d%s", base, (i*7919)%total, q)
+		}
+	}
+	runLatency(b, h, []latencyCase{
+		{"spread-offsets", spread("")},
+		{"spread-offsets-by-username", spread("&sort=username")},
+		{"spread-offsets-by-last-login", spread("&sort=last_login_at&order=desc")},
+		{"last-page", func(int) string { return fmt.Sprintf("%s/api/v1/admin/users?limit=50&offset=%d", base, total-total%50) }},
+		{"role-user-deep", func(i int) string {
+			return fmt.Sprintf("%s/api/v1/admin/users?limit=50&role=user&offset=%d", base, (i*7919)%(total/2))
+		}},
+	})
+}
+
+// v1UsersTotal reads the versioned list's total.
+func v1UsersTotal(b *testing.B, base string, h http.Header) int {
+	req, _ := http.NewRequest(http.MethodGet, base+"/api/v1/admin/users?limit=1", nil)
+	req.Header = h
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer res.Body.Close()
+	var first struct{ Meta api.V1Meta }
+	if err := json.NewDecoder(res.Body).Decode(&first); err != nil || first.Meta.Pagination.Total == 0 {
+		b.Fatalf("the users list answered %d: %v", res.StatusCode, err)
+	}
+	return first.Meta.Pagination.Total
+}
+
 // BenchmarkV1UserSearch measures GET /api/v1/admin/users with a search
 // term sorted by post count (most first): a term a third of the users hold
 // (their email domain), one in a hundred (a surname), one in a thousand,

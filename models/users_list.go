@@ -45,10 +45,14 @@ func (s *Store) ListUsers(ctx context.Context, f UserListFilter) (rows []ListedU
 		return s.searchUsersList(ctx, f, now)
 	}
 	key, dir := walkKey(f)
-	sel := filterUsers(db.NewSelect().Model(&rows), f, now)
-	err = selectUsers(sel, now).ColumnExpr("(?) AS top_role", topRole(db)).
+	// The page's ids come first, from the users alone, so that the status
+	// and role of the rows a deep page skips are never worked out.
+	page := filterUsers(db.NewSelect().Model((*User)(nil)).Column("u.id"), f, now).
 		OrderExpr(key + dir).OrderExpr("u.id" + idDir(dir)).
-		Limit(int64(f.Limit)).Offset(int64(f.Offset)).Scan(ctx)
+		Limit(int64(f.Limit)).Offset(int64(f.Offset))
+	err = selectUsers(db.NewSelect().Model(&rows), now).ColumnExpr("(?) AS top_role", topRole(db)).
+		Join("JOIN (?) AS pick ON pick.id = u.id", page).
+		OrderExpr(key + dir).OrderExpr("u.id" + idDir(dir)).Scan(ctx)
 	if err != nil {
 		return nil, 0, false, err
 	}

@@ -75,7 +75,8 @@ func Bulk(ctx context.Context, s *models.Store, opts Options) (Result, error) {
 	if err != nil {
 		return res, fmt.Errorf("seed: %w", err)
 	}
-	return res, nil
+	// The planner must see the new rows before the first list is asked for.
+	return res, models.AnalyzeAll(ctx, s.DB)
 }
 
 // newSeeder prepares a Bulk call on s; a zero opts.Seed draws one.

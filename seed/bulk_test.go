@@ -27,6 +27,16 @@ func countRows(t *testing.T, db *bun.DB, query string, args ...any) int {
 	return n
 }
 
+// analyzedTables counts users and posts among the tables the planner has
+// statistics for.
+func analyzedTables(t *testing.T, db *bun.DB) int {
+	if models.Dialect(db) == "sqlite" {
+		return countRows(t, db, "SELECT count(DISTINCT tbl) FROM sqlite_stat1 WHERE tbl IN ('users', 'posts')")
+	}
+	return countRows(t, db, `SELECT count(*) FROM pg_stat_user_tables WHERE relname IN ('users', 'posts')
+		AND last_analyze IS NOT NULL`)
+}
+
 // checkInvariants checks what must hold after any seeding: exact
 // denormalised counters, foreign keys, and believable timestamps.
 func checkInvariants(t *testing.T, db *bun.DB) {
@@ -123,6 +133,9 @@ func TestBulk(t *testing.T) {
 		}
 		if res.Users != 300 || res.Posts != 700 || res.Events != 500 || res.Reports == 0 {
 			t.Fatalf("result %+v", res)
+		}
+		if analyzedTables(t, db) == 0 {
+			t.Error("the seed left the planner without statistics for users and posts")
 		}
 		for table, want := range map[string]int{"users": 301, "posts": 700, "analytics_events": 500, "post_reports": res.Reports} {
 			if n := countRows(t, db, "SELECT count(*) FROM "+table); n != want {

@@ -16,10 +16,14 @@ type Sweeper interface {
 	DeleteExpiredAPITokens(ctx context.Context) (int64, error)
 	LiftExpiredBans(ctx context.Context) (int64, error)
 	DeleteExpiredBlocks(ctx context.Context) (int64, error)
+	// RefreshPlannerStats analyzes the tables whose planner statistics
+	// have gone stale and says how many.
+	RefreshPlannerStats(ctx context.Context) (int64, error)
 }
 
 // SweepArgs is the periodic clean-up of expired sessions, locks, tokens
-// and blocks, and the lifting of bans that have run out.
+// and blocks, the lifting of bans that have run out, and the refresh of
+// stale planner statistics.
 type SweepArgs struct{}
 
 // Kind names the job in River's tables.
@@ -42,6 +46,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 		{"tokens", w.sweeper.DeleteExpiredAPITokens},
 		{"bans", w.sweeper.LiftExpiredBans},
 		{"blocks", w.sweeper.DeleteExpiredBlocks},
+		{"planner statistics", w.sweeper.RefreshPlannerStats},
 	}
 	for _, s := range steps {
 		n, err := s.fn(ctx)
@@ -50,7 +55,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 			return err
 		}
 		if n > 0 {
-			w.log.Info("swept expired rows", "what", s.what, "rows", n)
+			w.log.Info("swept", "what", s.what, "count", n)
 		}
 	}
 	w.metrics.Jobs.WithLabelValues("sweep", "completed").Inc()
