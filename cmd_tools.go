@@ -277,6 +277,9 @@ func (e env) analyzeRestored(ctx context.Context) error {
 		return err
 	}
 	defer rt.Close()
+	if err := models.ForgetUserIndexes(ctx, rt.DB); err != nil {
+		return err
+	}
 	return models.AnalyzeAll(ctx, rt.DB)
 }
 

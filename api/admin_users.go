@@ -63,8 +63,9 @@ type AdminPagination struct {
 	TotalPages int  `json:"totalPages"`
 	HasNext    bool `json:"hasNext"`
 	HasPrev    bool `json:"hasPrev"`
-	// TotalCapped, Plaza's addition, says that a search matched more
-	// users than Plaza counts (200): Total is then a lower bound.
+	// TotalCapped, Plaza's addition, said that a search matched more
+	// users than Plaza counted. The count is now exact, so it is always
+	// false; it stays for clients written against earlier versions.
 	TotalCapped bool `json:"totalCapped"`
 }
 

@@ -25,9 +25,10 @@ type Pagination struct {
 	Limit   int  `json:"limit"`
 	Offset  int  `json:"offset"`
 	HasMore bool `json:"hasMore"`
-	// TotalCapped, Plaza's addition, says that a search matched more
-	// than total, which then counts the matches up to a cap.
-	TotalCapped bool `json:"totalCapped,omitempty" description:"Present and true when a search matched more than total: searches count up to 200 matches, or to the page's end when that is further (Plaza's addition)."`
+	// TotalCapped, Plaza's addition, says that a list matched more than
+	// total. Every list Plaza serves now counts exactly; the field stays
+	// for clients written against earlier versions.
+	TotalCapped bool `json:"totalCapped,omitempty" description:"Present and true when a list matched more than total (Plaza's addition). Every list now counts exactly, so it is never present; kept for earlier clients."`
 }
 
 // OK wraps data in the v1 envelope.

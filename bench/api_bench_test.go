@@ -115,17 +115,18 @@ func runLatency(b *testing.B, h http.Header, cases []latencyCase) {
 	}
 }
 
-// BenchmarkAdminUsers measures GET /api/admin/users: the first page, pages
-// spread over the whole list (the last included), and searches by name,
-// email domain and provider.
-func BenchmarkAdminUsers(b *testing.B) {
+// BenchmarkAdminUsersList measures GET /api/admin/users: the first page,
+// pages spread over the whole list (the last included), and searches of
+// every length and frequency by name, email domain, provider and whole
+// address.
+func BenchmarkAdminUsersList(b *testing.B) {
 	base, h := benchServer(b)
 	total := adminUsersTotal(b, base, h)
 	lastPage := (total + 19) / 20
 	list := func(q string) func(int) string {
 		return func(int) string { return base + "/api/admin/users?" + q }
 	}
-	terms := []string{"smith", "garcia", "example.org", "github", "lee", "user1234", "nobody-matches-this"}
+	terms := []string{"e", "ov", "smith", "garcia", "example.org", "github", "lee", "user1234", someEmail(b, base, h), "nobody-matches-this"}
 	runLatency(b, h, []latencyCase{
 		{"first-page", list("page=1&limit=20")},
 		{"first-page-100", list("page=1&limit=100")},
@@ -342,21 +343,46 @@ func v1UsersTotal(b *testing.B, base string, h http.Header) int {
 }
 
 // BenchmarkV1UserSearch measures GET /api/v1/admin/users with a search
-// term sorted by post count (most first): a term a third of the users hold
-// (their email domain), one in a hundred (a surname), one in a thousand,
-// none, a later page of the common term, and the common term in the
-// default order (newest first).
+// term, across term lengths and frequencies: one letter (nearly everyone),
+// two letters, a term a third of the users hold (their email domain), one
+// in a hundred (a surname), one in a thousand, a whole address (one user),
+// none; sorted by post count (most first), with a deep page, the default
+// order, a username sort, and status and role filters.
 func BenchmarkV1UserSearch(b *testing.B) {
 	base, h := benchServer(b)
 	list := base + "/api/v1/admin/users?limit=50&sort=post_count&order=desc&search="
+	address := url.QueryEscape(someEmail(b, base, h))
 	runLatency(b, h, []latencyCase{
+		{"one-letter", func(int) string { return list + "e" }},
+		{"two-letters", func(int) string { return list + "ov" }},
 		{"common-term", func(int) string { return list + "example.org" }},
 		{"one-in-a-hundred", func(int) string { return list + "petrov" }},
 		{"one-in-a-thousand", func(int) string { return list + "ricci5" }},
+		{"whole-address", func(int) string { return list + address }},
 		{"no-match", func(int) string { return list + "zzq" }},
 		{"common-term-page-4", func(int) string { return list + "example.org&offset=150" }},
+		{"common-term-deep", func(i int) string { return list + fmt.Sprintf("example.org&offset=%d", (i*7919)%100_000) }},
 		{"common-term-newest", func(int) string { return base + "/api/v1/admin/users?limit=50&search=example.org" }},
+		{"one-letter-by-username", func(int) string { return base + "/api/v1/admin/users?limit=50&sort=username&search=a" }},
+		{"banned-with-term", func(int) string { return base + "/api/v1/admin/users?limit=50&status=banned&search=example" }},
+		{"moderators-with-term", func(int) string { return base + "/api/v1/admin/users?limit=50&role=moderator&search=a" }},
 	})
+}
+
+// someEmail is the newest user's email address.
+func someEmail(b *testing.B, base string, h http.Header) string {
+	req, _ := http.NewRequest(http.MethodGet, base+"/api/v1/admin/users?limit=1", nil)
+	req.Header = h
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer res.Body.Close()
+	var first struct{ Data []struct{ Email string } }
+	if err := json.NewDecoder(res.Body).Decode(&first); err != nil || len(first.Data) == 0 {
+		b.Fatalf("the users list answered %d: %v", res.StatusCode, err)
+	}
+	return first.Data[0].Email
 }
 
 // BenchmarkAnalytics measures GET /api/v1/admin/analytics with every

@@ -2575,7 +2575,7 @@ type Pagination struct {
 	Offset  int  `json:"offset"`
 	Total   int  `json:"total"`
 
-	// TotalCapped Present and true when a search matched more than total: searches count up to 200 matches, or to the page's end when that is further (Plaza's addition).
+	// TotalCapped Present and true when a list matched more than total (Plaza's addition). Every list now counts exactly, so it is never present; kept for earlier clients.
 	TotalCapped *bool `json:"totalCapped,omitempty"`
 }
 

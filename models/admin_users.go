@@ -1,17 +1,13 @@
 package models
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"math"
-	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/plazahq/plaza/internal/userindex"
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/schema"
 )
 
 // AdminUserRow is a user as the unversioned admin list shows it
@@ -42,8 +38,8 @@ type AdminUsersQuery struct {
 	Search string // substring of name, username, email or a provider's name or email
 }
 
-// SearchCountCap is how many matches every search ranks and counts (the
-// admin users list, users and posts): the newest ones by id, which
+// SearchCountCap is how many matches the general search ranks and counts
+// (users and posts; the admin users lists count exactly): the newest ones by id, which
 // newestMatches finds without reading the rest. Past it a total is
 // reported as at least this many (Capped): counting a third of a million
 // matches takes longer than the page itself.
@@ -58,66 +54,28 @@ type AdminUserPage struct {
 }
 
 // AdminUsers reads one page of the admin users list, the latest
-// registered first (by id, which both the primary key and the search
-// indexes can serve in order), and the number of users matching. The page is one statement, whatever its
-// size: the page's ids are picked first, without reading the rows they
-// skip, then each summary is a subquery over the picked rows alone. The
-// count is the second statement: a counter kept by triggers for the whole
-// list, a count of at most SearchCountCap+1 matches for a search.
+// registered first, and the number of users matching, exactly. The page's
+// ids and the count come from the users index (userIndex); the page is
+// then one statement, whatever its size, with each summary a subquery over
+// the picked rows alone.
 func (s *Store) AdminUsers(ctx context.Context, q AdminUsersQuery) (*AdminUserPage, error) {
 	ctx = s.mayLag(ctx)
-	db, now := s.db(ctx), s.now()
-	offset := (q.Page - 1) * q.Limit
-	out := &AdminUserPage{}
-	var page schema.QueryAppender
-	if q.Search == "" {
-		total, err := s.userCount(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out.Total, page = total, newestUsers(db, offset, q.Limit, total)
-	} else {
-		ids, err := s.matchUsers(ctx, q.Search, max(SearchCountCap+1, offset+q.Limit))
-		if err != nil {
-			return nil, err
-		}
-		out.Total, out.Capped = min(len(ids), SearchCountCap), len(ids) > SearchCountCap
-		ids = ids[min(offset, len(ids)):min(offset+q.Limit, len(ids))]
-		if len(ids) == 0 {
-			return out, nil
-		}
-		page = db.NewSelect().TableExpr("users AS pu").Column("pu.id").Where("pu.id IN (?)", bun.In(ids))
+	x, err := s.userIndex(ctx)
+	if err != nil {
+		return nil, err
 	}
+	db, now := s.db(ctx), s.now()
+	ids, total := x.Find(userindex.Query{Term: q.Search, Wide: true, Sort: userindex.ByID, Desc: true,
+		Offset: (q.Page - 1) * q.Limit, Limit: q.Limit})
+	out := &AdminUserPage{Total: total}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	page := db.NewSelect().TableExpr("users AS pu").Column("pu.id").Where("pu.id IN (?)", bun.In(ids))
 	sel := adminUserSelect(db.NewSelect().Model(&out.Rows), now).
 		Join("JOIN (?) AS pick ON pick.id = u.id", page).
 		OrderExpr("u.id DESC")
 	return out, sel.Scan(ctx)
-}
-
-// newestUsers picks the ids of a page of all users, latest first. On
-// PostgreSQL a page past the first run of ids finds the run that holds its
-// offset from the users counted per run (user_id_buckets) and skips fewer
-// than bucketIDs entries of the index. On SQLite a page in the older half
-// is read from the oldest end, so that no page walks more than half the
-// index.
-func newestUsers(db bun.IDB, offset, limit, total int) schema.QueryAppender {
-	if Dialect(db) == "postgres" && offset >= bucketIDs {
-		return db.NewRaw(`WITH at AS (
-			SELECT bucket, through - row_count AS before FROM (
-				SELECT bucket, row_count, sum(row_count) OVER (ORDER BY bucket DESC) AS through FROM user_id_buckets) AS r
-			WHERE through > ? ORDER BY bucket DESC LIMIT 1)
-		SELECT u.id FROM users AS u WHERE u.id < (SELECT (at.bucket + 1) * ? FROM at)
-		ORDER BY u.id DESC LIMIT ? OFFSET (SELECT ? - at.before FROM at)`, offset, bucketIDs, limit, offset)
-	}
-	q := db.NewSelect().Model((*User)(nil)).Column("u.id")
-	if offset <= total/2 || offset >= total {
-		return q.OrderExpr("u.id DESC").Limit(int64(limit)).Offset(int64(offset))
-	}
-	from := total - offset - limit
-	if from < 0 {
-		limit, from = limit+from, 0
-	}
-	return q.OrderExpr("u.id ASC").Limit(int64(limit)).Offset(int64(from))
 }
 
 // bucketIDs is how many ids user_id_buckets counts together, as its
@@ -150,6 +108,7 @@ func (s *Store) RecountUsers(ctx context.Context) error {
 			"UPDATE row_counts SET row_count = (SELECT count(*) FROM users WHERE status = 'banned') WHERE table_name = 'users_banned'",
 			"DELETE FROM user_id_buckets",
 			fmt.Sprintf("INSERT INTO user_id_buckets (bucket, row_count) SELECT id / %d, count(*) FROM users GROUP BY 1", bucketIDs),
+			"UPDATE user_index_epoch SET epoch = epoch + 1",
 		} {
 			if _, err := db.ExecContext(ctx, q); err != nil {
 				return err
@@ -184,118 +143,6 @@ func adminUserSelect(q *bun.SelectQuery, now time.Time) *bun.SelectQuery {
 		ColumnExpr("(SELECT count(*) FROM user_subscriptions AS us WHERE us.user_id = u.id AND us.status = 'active') AS active_subscriptions").
 		ColumnExpr("(?) AS subscription_names", subscriptionNames(db)).
 		ColumnExpr("(SELECT count(*) FROM bans AS b WHERE b.user_id = u.id) AS timeout_count")
-}
-
-// matchUsers finds the ids of the newest n users whose name, username or
-// email holds term, or who have a provider account whose name or email
-// does, newest first. Each of the two kinds of match finds its newest n
-// alone (newestMatches), and the two lists merge.
-func (s *Store) matchUsers(ctx context.Context, term string, n int) ([]int64, error) {
-	db := s.db(ctx)
-	top, err := newestID(ctx, db, "users")
-	if err != nil {
-		return nil, err
-	}
-	own, providers := liteUserFields(db, term), liteProviderFields(db, term)
-	if Dialect(db) == "postgres" {
-		own, providers = pgUserFields(db, term), pgProviderFields(db, term)
-	}
-	var ids []int64
-	for _, arm := range []newestSearch{own, providers} {
-		arm.top, arm.want, arm.span = top, n, s.searchWalk(cmp.Or(arm.span, nameWalkSpan))
-		found, err := newestMatches[userID](ctx, db, arm)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range found {
-			ids = append(ids, f.ID)
-		}
-	}
-	slices.SortFunc(ids, func(a, b int64) int { return cmp.Compare(b, a) })
-	ids = slices.Compact(ids)
-	return ids[:min(n, len(ids))], nil
-}
-
-// userID is a matching user's id.
-type userID struct{ ID int64 }
-
-// pgUserFields matches the user's own fields through the trigram index
-// over them (staffText); texticlike is ILIKE under the name of its
-// function, for the walk.
-func pgUserFields(db bun.IDB, term string) newestSearch {
-	text, pattern := staffText("m"), "%"+escapeLike(term)+"%"
-	matches := func(w idWindow, cond string) *bun.SelectQuery {
-		return db.NewSelect().TableExpr("users AS m").ColumnExpr("m.id").
-			Where("m.id > ? AND m.id <= ?", w.lo, w.hi).Where(cond, pattern)
-	}
-	return newestSearch{
-		walk:  func(w idWindow) *bun.SelectQuery { return matches(w, "texticlike("+text+", ?)").OrderExpr("m.id DESC") },
-		index: func(w idWindow) *bun.SelectQuery { return matches(w, text+" ILIKE ?") },
-		rough: true, walkCost: nameWalkCost,
-	}
-}
-
-// pgProviderFields matches provider names and emails, by the user they
-// belong to.
-func pgProviderFields(db bun.IDB, term string) newestSearch {
-	cols, pattern := []string{"mp.provider", "mp.email"}, "%"+escapeLike(term)+"%"
-	matches := func(w idWindow, form string) *bun.SelectQuery {
-		return db.NewSelect().Distinct().TableExpr("provider_accounts AS mp").ColumnExpr("mp.user_id AS id").
-			Where("mp.user_id > ? AND mp.user_id <= ?", w.lo, w.hi).
-			Where("("+anyColumn(cols, form)+")", repeat(pattern, len(cols))...)
-	}
-	return newestSearch{
-		walk:  func(w idWindow) *bun.SelectQuery { return matches(w, "texticlike(%s, ?)").OrderExpr("id DESC") },
-		index: func(w idWindow) *bun.SelectQuery { return matches(w, "%s ILIKE ?") },
-		rough: true, walkCost: nameWalkCost,
-	}
-}
-
-// liteUserFields matches the user's own fields: a term of three
-// characters or more through the users' trigram FTS5 table, which walks
-// its matches newest first; a shorter one by LIKE over the newest users.
-func liteUserFields(db bun.IDB, term string) newestSearch {
-	walk := func(w idWindow) *bun.SelectQuery {
-		if utf8.RuneCountInString(term) >= 3 {
-			return db.NewSelect().TableExpr("users_fts").ColumnExpr("users_fts.rowid AS id").
-				Where("users_fts MATCH ?", ftsPhrase(term)).
-				Where("users_fts.rowid > ? AND users_fts.rowid <= ?", w.lo, w.hi).OrderExpr("users_fts.rowid DESC")
-		}
-		cols := []string{"m.name", "m.username", "m.email"}
-		return db.NewSelect().TableExpr("users AS m").ColumnExpr("m.id").
-			Where("m.id > ? AND m.id <= ?", w.lo, w.hi).
-			Where("("+anyColumn(cols, "%s LIKE ? ESCAPE '\\'")+")", repeat("%"+escapeLike(term)+"%", len(cols))...).
-			OrderExpr("m.id DESC")
-	}
-	return newestSearch{span: math.MaxInt64, walk: walk}
-}
-
-// liteProviderFields matches provider names and emails by the user they
-// belong to. FTS5 lists its matches by account, not by user, so the newest
-// users' accounts are walked first (by LIKE, an email domain or a provider
-// held by many is found there), then FTS5's trigram table answers a term
-// of three characters or more for older users.
-func liteProviderFields(db bun.IDB, term string) newestSearch {
-	pattern := "%" + escapeLike(term) + "%"
-	accounts := func(w idWindow) *bun.SelectQuery {
-		return db.NewSelect().Distinct().TableExpr("provider_accounts AS mp").ColumnExpr("mp.user_id AS id").
-			Where("mp.user_id > ? AND mp.user_id <= ?", w.lo, w.hi)
-	}
-	s := newestSearch{span: nameWalkSpan, walkCost: nameWalkCost,
-		walk: func(w idWindow) *bun.SelectQuery {
-			return accounts(w).Where("(mp.provider LIKE ? ESCAPE '\\' OR mp.email LIKE ? ESCAPE '\\')", pattern, pattern).
-				OrderExpr("id DESC")
-		},
-	}
-	if utf8.RuneCountInString(term) >= 3 {
-		s.index = func(w idWindow) *bun.SelectQuery {
-			return accounts(w).Join("JOIN provider_accounts_fts ON provider_accounts_fts.rowid = mp.id").
-				Where("provider_accounts_fts MATCH ?", ftsPhrase(term))
-		}
-	} else {
-		s.span = math.MaxInt64
-	}
-	return s
 }
 
 // ftsPhrase quotes text as one FTS5 phrase, so that its syntax is only text.

@@ -38,8 +38,8 @@ type Store struct {
 	// the database to every instance: ListenModeration).
 	Heard func(ModerationNews)
 	// SearchWindow is how many of the newest ids a search walks before it
-	// asks the index for older matches (PostgreSQL, and the SQLite admin
-	// search's provider accounts); zero means the defaults. Tests lower it
+	// asks the index for older matches (the general search on
+	// PostgreSQL); zero means the defaults. Tests lower it
 	// to reach later windows with a few rows.
 	SearchWindow int64
 	// Queue queues background jobs in a change's transaction (the job
@@ -55,6 +55,12 @@ type Store struct {
 	// rollupCache keeps decoded activity roll-ups (activity_rollups.go).
 	rollupOnce  sync.Once
 	rollupCache *lru.Cache[rollupKey, *roaring64.Bitmap]
+
+	// indexes are the users indexes of the primary and the replica
+	// (user_index.go).
+	indexOnce sync.Once
+	indexMu   sync.Mutex
+	indexes   map[*bun.DB]*indexedUsers
 }
 
 // NewStore returns a Store on db with the wall clock in UTC.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/plazahq/plaza/internal/userindex"
 	"github.com/uptrace/bun"
 )
 
@@ -33,47 +34,68 @@ var userOrder = map[string]string{
 	"username": "lower(u.username)", "email": "lower(u.email)",
 }
 
-// ListUsers reads a page of users matching f, and how many match. By
-// last_login_at, a user who never signed in counts as the longest ago:
-// first ascending, last descending. Equal values are in id order. A search
-// on PostgreSQL counts up to SearchCountCap or the page's end, whichever
-// is further; capped says there are more.
+// ListUsers reads a page of users matching f, and how many match,
+// exactly. By last_login_at, a user who never signed in counts as the
+// longest ago: first ascending, last descending. Equal values are in id
+// order. The page's ids and the count come from the users index
+// (userIndex), then only the page's rows are read.
 func (s *Store) ListUsers(ctx context.Context, f UserListFilter) (rows []ListedUser, total int, capped bool, err error) {
 	ctx = s.mayLag(ctx)
-	db, now := s.db(ctx), s.now()
-	if f.Search != "" && Dialect(db) == "postgres" {
-		return s.searchUsersList(ctx, f, now)
+	if s.inChange(ctx) {
+		return s.listUsersInChange(ctx, f)
 	}
-	key, dir := walkKey(f)
-	// The page's ids come first, from the users alone, so that the status
-	// and role of the rows a deep page skips are never worked out.
-	page := filterUsers(db.NewSelect().Model((*User)(nil)).Column("u.id"), f, now).
-		OrderExpr(key + dir).OrderExpr("u.id" + idDir(dir)).
-		Limit(int64(f.Limit)).Offset(int64(f.Offset))
-	err = selectUsers(db.NewSelect().Model(&rows), now).ColumnExpr("(?) AS top_role", topRole(db)).
-		Join("JOIN (?) AS pick ON pick.id = u.id", page).
-		OrderExpr(key + dir).OrderExpr("u.id" + idDir(dir)).Scan(ctx)
+	x, err := s.userIndex(ctx)
 	if err != nil {
 		return nil, 0, false, err
 	}
-	if f.Status == "" && f.Role == "" && f.Search == "" {
-		total, err = s.userCount(ctx)
-		return rows, total, false, err
+	ids, total := x.Find(userindex.Query{Term: f.Search, Status: indexStatus[f.Status], Ranks: roleRanks[f.Role],
+		Sort: indexOrder[f.Sort], Desc: f.Desc, Offset: f.Offset, Limit: f.Limit, Now: s.now().UnixNano()})
+	rows, err = s.listedUsersInOrder(ctx, ids)
+	return rows, total, false, err
+}
+
+// inChange says a change is under way in ctx, uncommitted: the index
+// holds committed users only, so a read that must see the change's own
+// writes asks the database.
+func (s *Store) inChange(ctx context.Context) bool {
+	_, ok := s.db(ctx).(*bun.Tx)
+	return ok
+}
+
+// listUsersInChange is ListUsers by SQL alone, inside a change.
+func (s *Store) listUsersInChange(ctx context.Context, f UserListFilter) ([]ListedUser, int, bool, error) {
+	db, now := s.db(ctx), s.now()
+	key, dir := walkKey(f)
+	page := filterUsers(db.NewSelect().Model((*User)(nil)).Column("u.id"), f, now).
+		OrderExpr(key + dir).OrderExpr("u.id" + idDir(dir)).Limit(int64(f.Limit)).Offset(int64(f.Offset))
+	var rows []ListedUser
+	err := selectUsers(db.NewSelect().Model(&rows), now).ColumnExpr("(?) AS top_role", topRole(db)).
+		Join("JOIN (?) AS pick ON pick.id = u.id", page).OrderExpr(key + dir).OrderExpr("u.id" + idDir(dir)).Scan(ctx)
+	if err != nil {
+		return nil, 0, false, err
 	}
 	n, err := filterUsers(db.NewSelect().Model((*User)(nil)), f, now).Count(ctx)
 	return rows, int(n), false, err
 }
 
-// searchUsersList is ListUsers for a search on PostgreSQL: the page's ids
-// from searchUserPage, then their rows.
-func (s *Store) searchUsersList(ctx context.Context, f UserListFilter, now time.Time) ([]ListedUser, int, bool, error) {
-	ids, total, capped, err := s.searchUserPage(ctx, f, now)
-	if err != nil || len(ids) == 0 {
-		return []ListedUser{}, total, capped, err
+// roleRanks are the ranks a role filter takes, as the index's bits.
+var roleRanks = map[string]uint8{RoleUser: 1 << 0, RoleModerator: 1 << 1, RoleAdmin: 1<<2 | 1<<3}
+
+// indexOrder is each sort field's order in the index.
+var indexOrder = map[string]userindex.Key{
+	"created_at": userindex.ByCreated, "last_login_at": userindex.ByLogin, "post_count": userindex.ByPosts,
+	"username": userindex.ByUsername, "email": userindex.ByEmail,
+}
+
+// listedUsersInOrder reads the listed users with these ids, in their
+// order; ids gone since are left out.
+func (s *Store) listedUsersInOrder(ctx context.Context, ids []int64) ([]ListedUser, error) {
+	if len(ids) == 0 {
+		return []ListedUser{}, nil
 	}
 	found, err := s.ListedUsersByID(ctx, ids)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, err
 	}
 	byID := make(map[int64]ListedUser, len(found))
 	for _, u := range found {
@@ -85,7 +107,7 @@ func (s *Store) searchUsersList(ctx context.Context, f UserListFilter, now time.
 			rows = append(rows, u)
 		}
 	}
-	return rows, total, capped, nil
+	return rows, nil
 }
 
 // filterUsers adds f's conditions to a select of users.
@@ -171,4 +193,27 @@ func (s *Store) UserDetail(ctx context.Context, id int64) (*UserDetail, error) {
 	out.RecentAudit, _, err = s.listAudit(ctx, AuditFilter{TargetType: "user", TargetID: &target, SkipAction: ViewUserAction,
 		Limit: RecentAuditCount})
 	return out, err
+}
+
+// walkKey is the list's order as one key, to be followed by id, and its
+// direction (with where nulls go, as in ListUsers: a user who never signed
+// in counts as the longest ago).
+func walkKey(f UserListFilter) (key, dir string) {
+	dir = " ASC"
+	if f.Desc {
+		dir = " DESC"
+	}
+	if f.Sort == "last_login_at" {
+		return userOrder[f.Sort], dir + map[bool]string{false: " NULLS FIRST", true: " NULLS LAST"}[f.Desc]
+	}
+	return userOrder[f.Sort], dir
+}
+
+// idDir is the direction of the id that breaks ties: the key's, without
+// where its nulls go.
+func idDir(dir string) string {
+	if dir[:4] == " ASC" {
+		return " ASC"
+	}
+	return " DESC"
 }

@@ -213,3 +213,14 @@ func tokenLabel(t api.Token) string {
 func recoveryDownload(codes []string) string {
 	return "data:text/plain;charset=utf-8," + url.PathEscape(strings.Join(codes, "\r\n")+"\r\n")
 }
+
+// replicaLag says how far behind the read replica is, in words.
+func replicaLag(r api.ReplicaHealth) string {
+	switch {
+	case r.Database != api.DatabaseConnected:
+		return "Not answering: the lists and reports that read it fail until it is back"
+	case r.LagSeconds == nil:
+		return "Lag unknown (not replaying, or nothing replayed yet)"
+	}
+	return fmt.Sprintf("%.1f s behind", *r.LagSeconds)
+}

@@ -423,3 +423,35 @@ func cssEscape(class string) string {
 	}
 	return b.String()
 }
+
+// TestHealthCardsShowTheReplica: with a read replica configured, the grid
+// has a card for it with its state and lag; without one, no such card.
+func TestHealthCardsShowTheReplica(t *testing.T) {
+	lag := 1.25
+	for _, tt := range []struct {
+		replica          *api.ReplicaHealth
+		wantBadge, words string
+	}{
+		{nil, "", ""},
+		{&api.ReplicaHealth{Database: api.DatabaseConnected, LagSeconds: &lag}, "badge-success", "1.2 s behind"},
+		{&api.ReplicaHealth{Database: api.DatabaseConnected}, "badge-success", "Lag unknown"},
+		{&api.ReplicaHealth{Database: api.DatabaseUnreachable}, "badge-danger", "Not answering"},
+	} {
+		h := healthy
+		h.Replica = tt.replica
+		doc := render(t, views.HealthCards(h))
+		card := doc.Find("[data-testid=card-replica]")
+		if tt.replica == nil {
+			if card.Length() != 0 {
+				t.Error("a replica card without a replica")
+			}
+			continue
+		}
+		if !card.Find("[data-testid=replica-badge]").HasClass(tt.wantBadge) || card.Find("[data-testid=replica-badge]").Text() != tt.replica.Database {
+			t.Errorf("%+v: badge %q", tt.replica, card.Find("[data-testid=replica-badge]").Text())
+		}
+		if got := card.Find("[data-testid=replica-lag]").Text(); !strings.Contains(got, tt.words) {
+			t.Errorf("%+v: lag %q, want %q", tt.replica, got, tt.words)
+		}
+	}
+}

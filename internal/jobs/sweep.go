@@ -19,11 +19,13 @@ type Sweeper interface {
 	// RefreshPlannerStats analyzes the tables whose planner statistics
 	// have gone stale and says how many.
 	RefreshPlannerStats(ctx context.Context) (int64, error)
+	// PruneUserIndexLog deletes the users change log's old entries.
+	PruneUserIndexLog(ctx context.Context) (int64, error)
 }
 
 // SweepArgs is the periodic clean-up of expired sessions, locks, tokens
 // and blocks, the lifting of bans that have run out, and the refresh of
-// stale planner statistics.
+// stale planner statistics and of the users change log.
 type SweepArgs struct{}
 
 // Kind names the job in River's tables.
@@ -47,6 +49,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 		{"bans", w.sweeper.LiftExpiredBans},
 		{"blocks", w.sweeper.DeleteExpiredBlocks},
 		{"planner statistics", w.sweeper.RefreshPlannerStats},
+		{"users change log", w.sweeper.PruneUserIndexLog},
 	}
 	for _, s := range steps {
 		n, err := s.fn(ctx)

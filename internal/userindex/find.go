@@ -1,0 +1,125 @@
+package userindex
+
+import (
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// Query asks for a page of users.
+type Query struct {
+	// Term is a substring of the username or email, in any case; with
+	// Wide, of the name or a provider account's name or email too.
+	Term   string
+	Wide   bool
+	Status Status // as of Now; Any for all
+	Ranks  uint8  // the highest role ranks wanted, as bits (1 << rank); 0 for all
+	Sort   Key
+	Desc   bool // descending, equal keys by id descending too
+	Offset int
+	Limit  int
+	Now    int64 // Unix nanoseconds
+}
+
+// fewMatches is how many matches are sorted on their own: past it, the
+// page is read off the whole order instead.
+const fewMatches = 4096
+
+// Find returns the ids of the page q asks for and how many users match
+// q: the count is exact, whatever the term.
+func (x *Index) Find(q Query) ([]int64, int) {
+	x.readFor(q.Sort)
+	defer x.mu.RUnlock()
+	order := x.perms[q.Sort].order
+	if q.Term == "" && q.Status == Any && q.Ranks == 0 {
+		return x.page(order, nil, q), x.live
+	}
+	var hits bitset
+	if q.Term != "" {
+		term := lower(q.Term)
+		if strings.IndexByte(term, 0) >= 0 {
+			return []int64{}, 0
+		}
+		hits = newBitset(len(x.id))
+		x.text.scan([]byte(term), q.Wide, x, hits)
+	}
+	ok, total := x.passing(hits, q)
+	if total > fewMatches {
+		return x.page(order, ok, q), total
+	}
+	few := ok.slots(total)
+	slices.SortFunc(few, x.compare(q.Sort))
+	return x.page(few, nil, q), total
+}
+
+// readFor returns holding the read lock, with order k up to date.
+func (x *Index) readFor(k Key) {
+	for {
+		x.mu.RLock()
+		if x.perms[k].ready() {
+			return
+		}
+		x.mu.RUnlock()
+		x.mu.Lock()
+		x.perms[k].mend(x)
+		x.mu.Unlock()
+	}
+}
+
+// page reads q's page off an ascending order, skipping the slots not in
+// ok (none when ok is nil).
+func (x *Index) page(order []int32, ok bitset, q Query) []int64 {
+	out := []int64{}
+	skip, n := q.Offset, len(order)
+	for i := 0; i < n && len(out) < q.Limit; i++ {
+		s := order[i]
+		if q.Desc {
+			s = order[n-1-i]
+		}
+		switch {
+		case ok != nil && !ok.has(s):
+		case skip > 0:
+			skip--
+		default:
+			out = append(out, x.id[s])
+		}
+	}
+	return out
+}
+
+// passing is the set of live slots that meet q's conditions (those in
+// hits, when there is a term), and its size.
+func (x *Index) passing(hits bitset, q Query) (bitset, int) {
+	ok := hits
+	if ok == nil {
+		ok = newBitset(len(x.id))
+		for s, id := range x.id {
+			if id != 0 {
+				ok.set(int32(s))
+			}
+		}
+	}
+	if q.Status == Any && q.Ranks == 0 {
+		return ok, ok.count()
+	}
+	total := 0
+	for w, word := range ok {
+		for rest := word; rest != 0; rest &= rest - 1 {
+			s := int32(w*64 + bits.TrailingZeros64(rest))
+			if !x.meets(s, q) {
+				word &^= 1 << (s & 63)
+			}
+		}
+		ok[w] = word
+		total += bits.OnesCount64(word)
+	}
+	return ok, total
+}
+
+// meets says whether live slot s has q's status and role.
+func (x *Index) meets(s int32, q Query) bool {
+	if q.Status != Any && x.statusAt(s, q.Now) != q.Status {
+		return false
+	}
+	return q.Ranks == 0 || q.Ranks&(1<<uint8(x.rank[s])) != 0
+}
