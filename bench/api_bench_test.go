@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,8 +29,16 @@ import (
 )
 
 // apiClients is the concurrency of the API latency benchmarks: a busy
-// console (a few admins at once), not a load test.
-const apiClients = 4
+// console (a few admins at once), not a load test. PLAZA_BENCH_CLIENTS
+// changes it (1 measures requests one after another).
+var apiClients = benchClients()
+
+func benchClients() int {
+	if n, err := strconv.Atoi(os.Getenv("PLAZA_BENCH_CLIENTS")); err == nil && n > 0 {
+		return n
+	}
+	return 4
+}
 
 // benchServer serves Plaza over loopback on the seeded database that
 // PLAZA_BENCH_URL names (bench/bigdata.sh makes them), with the rate limits

@@ -40,8 +40,7 @@ func (x *Index) Find(q Query) ([]int64, int) {
 		if strings.IndexByte(term, 0) >= 0 {
 			return []int64{}, 0
 		}
-		hits = newBitset(len(x.id))
-		x.text.scan([]byte(term), q.Wide, x, hits)
+		hits = x.search([]byte(term), q.Wide)
 	}
 	ok, total := x.passing(hits, q)
 	if total > fewMatches {
@@ -50,6 +49,18 @@ func (x *Index) Find(q Query) ([]int64, int) {
 	few := ok.slots(total)
 	slices.SortFunc(few, x.compare(q.Sort))
 	return x.page(few, nil, q), total
+}
+
+// search returns the slots whose text holds term, a set of the caller's
+// own: remembered from an earlier search, or scanned for.
+func (x *Index) search(term []byte, wide bool) bitset {
+	if hits := x.terms.get(term, wide); hits != nil {
+		return hits
+	}
+	hits := newBitset(len(x.id))
+	x.text.scan(term, wide, x, hits)
+	x.terms.put(term, wide, hits)
+	return hits
 }
 
 // readFor returns holding the read lock, with order k up to date.

@@ -60,6 +60,7 @@ type Index struct {
 	rank    []int8
 
 	text  text
+	terms termCache
 	seg   []int32  // the slot's segment in text
 	ulen  []uint16 // the username's length, lowered
 	elen  []uint16 // the email's length, lowered
@@ -108,6 +109,7 @@ func (x *Index) Delete(ids ...int64) {
 		x.free = append(x.free, s)
 		x.live--
 		x.touch(s)
+		x.terms.update(s, nil, 0)
 	}
 }
 
@@ -128,6 +130,8 @@ func (x *Index) put(e *Entry) {
 	x.posts[s], x.status[s], x.rank[s] = e.PostCount, e.Status, e.Rank
 	x.seg[s], x.ulen[s], x.elen[s] = x.text.add(s, e)
 	x.touch(s)
+	seg := x.seg[s]
+	x.terms.update(s, x.text.b[x.text.start[seg]:x.text.end(seg)], int(x.ulen[s])+int(x.elen[s])+2)
 }
 
 func (x *Index) newSlot() int32 {
