@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -150,6 +151,46 @@ func TestUserIndexReloadsAfterBulkWrites(t *testing.T) {
 		sqlExec(t, db, "UPDATE user_index_changes SET at = '2000-01-01 00:00:00'")
 		if pruned, err = s.PruneUserIndexLog(ctx); err != nil || pruned != 1 {
 			t.Errorf("pruned %d, %v; want the one old entry", pruned, err)
+		}
+	})
+}
+
+// TestUserIndexUnderConcurrentLists: lists from several goroutines while
+// users are made; each list is whole (its total matches what it can
+// page), and the list after the last commit counts every user.
+func TestUserIndexUnderConcurrentLists(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		const made = 20
+		var wg sync.WaitGroup
+		errs := make(chan error, 100)
+		for range 3 {
+			wg.Go(func() {
+				for range 10 {
+					rows, total, _, err := s.ListUsers(ctx, models.UserListFilter{Search: "racer", Sort: "username", Limit: 100})
+					if err == nil && len(rows) != total {
+						err = fmt.Errorf("%d rows of %d", len(rows), total)
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+			})
+		}
+		for i := range made {
+			if _, err := s.CreateUser(ctx, models.NewUser{Username: fmt.Sprint("racer", i), Email: fmt.Sprintf("racer%d@example.org", i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		if _, total, _, err := s.ListUsers(ctx, models.UserListFilter{Search: "RACER", Sort: "created_at", Limit: 1}); err != nil || total != made {
+			t.Errorf("after the last commit: %d users, %v; want %d", total, err, made)
 		}
 	})
 }

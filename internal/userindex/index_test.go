@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -212,5 +213,54 @@ func TestSparseIDs(t *testing.T) {
 	got, total := x.Find(Query{Term: "@example", Sort: ByID, Limit: 10})
 	if want := []int64{-7, 1, 3, 5, 1 << 20, 1 << 40}; total != len(want) || !slices.Equal(got, want) {
 		t.Errorf("got %v (%d), want %v", got, total, want)
+	}
+}
+
+// TestConcurrentUse: searches, pages and changes from several goroutines
+// at once (run with -race); once the writers are done, every answer
+// agrees with the brute force again.
+func TestConcurrentUse(t *testing.T) {
+	x, ref := New(), reference{}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for id := int64(1); id <= 3000; id++ {
+		e := randomEntry(rng, id)
+		x.Put(e)
+		ref[id] = e
+	}
+	var wg sync.WaitGroup
+	for w := range 3 {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 9))
+			for range 200 {
+				x.Find(randomQuery(rng))
+			}
+		})
+	}
+	changes := make([]Entry, 0, 500)
+	for i := range 500 {
+		changes = append(changes, randomEntry(rng, int64(1+i*5)))
+	}
+	wg.Go(func() {
+		for i, e := range changes {
+			x.Put(e)
+			if i%7 == 0 {
+				x.Delete(e.ID + 1)
+			}
+		}
+	})
+	wg.Wait()
+	for i, e := range changes {
+		ref[e.ID] = e
+		if i%7 == 0 {
+			delete(ref, e.ID+1)
+		}
+	}
+	for range 100 {
+		q := randomQuery(rng)
+		gotIDs, gotTotal := x.Find(q)
+		wantIDs, wantTotal := ref.find(q)
+		if gotTotal != wantTotal || !slices.Equal(gotIDs, wantIDs) {
+			t.Fatalf("%+v:\n got %d %v\nwant %d %v", q, gotTotal, gotIDs, wantTotal, wantIDs)
+		}
 	}
 }
