@@ -8,11 +8,13 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/jobs"
 	"github.com/plazahq/plaza/internal/version"
 	"github.com/plazahq/plaza/models"
 )
@@ -270,7 +272,10 @@ func (e env) restore(ctx context.Context, args []string) int {
 }
 
 // analyzeRestored brings the planner statistics of the restored database
-// up to date: a dump carries none.
+// up to date: a dump carries none; and tells every instance to reload its
+// users index, since the restore skipped the change log. Before, on PostgreSQL, the events a
+// logical dump put in the default partition (months this database had no
+// partition for) move to partitions of their months.
 func (e env) analyzeRestored(ctx context.Context) error {
 	rt, err := e.open(ctx, app.Options{})
 	if err != nil {
@@ -278,6 +283,9 @@ func (e env) analyzeRestored(ctx context.Context) error {
 	}
 	defer rt.Close()
 	if err := models.ForgetUserIndexes(ctx, rt.DB); err != nil {
+		return err
+	}
+	if _, err := rt.Store.EnsureEventPartitions(ctx, time.Now(), jobs.Retention); err != nil {
 		return err
 	}
 	return models.AnalyzeAll(ctx, rt.DB)

@@ -616,18 +616,40 @@ func TestLogicalDumpRestore(t *testing.T) {
 		return n
 	}
 	users, posts := count("SELECT count(*) FROM users"), count("SELECT count(*) FROM posts")
+	events := count("SELECT count(*) FROM analytics_events")
+	if events != 30 || count("SELECT count(*) FROM analytics_events_default") != 0 {
+		t.Fatalf("seeded %d events, %d outside their month's partition", events, count("SELECT count(*) FROM analytics_events_default"))
+	}
 	t.Setenv("PATH", t.TempDir()) // no pg_dump
 	path := mustRun(baseEnv(dbURL, "BACKUP_DIR", t.TempDir()), "backup")
 	if !strings.HasSuffix(path, ".plzdump") {
 		t.Fatalf("backup without pg_dump wrote %s", path)
 	}
 	mustRun(baseEnv(dbURL), "user", "create", "--email", "later@example.com", "--password", "longenough")
+	// The oldest events' month has no partition where the dump goes back:
+	// its rows land in the default partition, then move to a new one.
+	var oldest string
+	if err := db.NewRaw("SELECT tableoid::regclass::text FROM analytics_events ORDER BY occurred_at LIMIT 1").Scan(context.Background(), &oldest); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(context.Background(), "DROP TABLE "+oldest); err != nil {
+		t.Fatal(err)
+	}
 	mustRun(baseEnv(dbURL), "restore", path)
 	if n := count("SELECT count(*) FROM users WHERE email = 'later@example.com'"); n != 0 {
 		t.Error("a user made after the backup is still there")
 	}
 	if u, p := count("SELECT count(*) FROM users"), count("SELECT count(*) FROM posts"); u != users || p != posts {
 		t.Errorf("restored %d users and %d posts, want %d and %d", u, p, users, posts)
+	}
+	if n := count("SELECT count(*) FROM analytics_events"); n != events {
+		t.Errorf("restored %d events, want %d", n, events)
+	}
+	if n := count("SELECT count(*) FROM analytics_events_default"); n != 0 || count("SELECT count(*) FROM "+oldest) == 0 {
+		t.Errorf("after the restore %d events are in the default partition, none in a new %s", n, oldest)
+	}
+	if n := count("SELECT coalesce(sum(n), 0) FROM hourly_counts WHERE metric = 'events'"); n != events {
+		t.Errorf("the hourly counters hold %d events, want %d", n, events)
 	}
 	if n := count("SELECT row_count FROM row_counts WHERE table_name = 'users'"); n != users {
 		t.Errorf("the users counter says %d of %d", n, users)

@@ -44,10 +44,16 @@ func (s *Store) InsertEvents(ctx context.Context, events []AnalyticsEvent) error
 		// Some of these ids are stored already: a retry of a write that did
 		// commit. COPY cannot skip them; INSERT … ON CONFLICT can.
 	}
+	// PostgreSQL's unique index holds the partition key too (migration
+	// 20261127100000); a retry repeats both.
+	conflict := "CONFLICT (id) DO NOTHING"
+	if s.Dialect() == config.DialectPostgres {
+		conflict = "CONFLICT (id, occurred_at) DO NOTHING"
+	}
 	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		for lo := 0; lo < len(events); lo += sqliteEventChunk {
 			chunk := events[lo:min(lo+sqliteEventChunk, len(events))]
-			if _, err := tx.NewInsert().Model(&chunk).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
+			if _, err := tx.NewInsert().Model(&chunk).On(conflict).Exec(ctx); err != nil {
 				return fmt.Errorf("insert analytics events: %w", err)
 			}
 		}
@@ -295,20 +301,32 @@ SELECT count(*), sum(last_t - first_t) FROM (
 ) AS sessions`, SessionGap.Milliseconds(), ms)
 }
 
-// DeleteOldEvents deletes the events that occurred before before, at most
-// batch rows per statement so that no statement holds locks for long; it
-// goes on until none is left or ctx ends, and returns how many it deleted.
-// It also deletes the IP-hash keys of days before before's day.
+// DeleteOldEvents deletes the events that occurred before before and
+// returns how many it deleted. On PostgreSQL the monthly partitions wholly
+// before before go first, each with one DROP TABLE
+// (dropOldEventPartitions); the rest (the month holding before, and the
+// default partition) and SQLite's one table go by row, at most batch rows
+// per statement so that no statement holds locks for long, until none is
+// left or ctx ends. The rule is exact either way: an event is deleted if
+// and only if it occurred before before. It also deletes the IP-hash keys
+// of days before before's day.
 func (s *Store) DeleteOldEvents(ctx context.Context, before time.Time, batch int) (int64, error) {
 	batch = max(batch, 1)
-	var total int64
+	before = before.UTC()
+	total, err := s.dropOldEventPartitions(ctx, before)
+	if err != nil {
+		return total, err
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return total, err
 		}
 		sub := s.DB.NewSelect().Model((*AnalyticsEvent)(nil)).Column("ae.id").
-			Where("ae.occurred_at < ?", before.UTC()).OrderExpr("ae.occurred_at").Limit(int64(batch))
-		res, err := s.DB.NewDelete().TableExpr("analytics_events").Where("id IN (?)", sub).Exec(ctx)
+			Where("ae.occurred_at < ?", before).OrderExpr("ae.occurred_at").Limit(int64(batch))
+		// The time bound again lets PostgreSQL skip the partitions of later
+		// months instead of looking each id up in every one.
+		res, err := s.DB.NewDelete().TableExpr("analytics_events").Where("id IN (?)", sub).
+			Where("occurred_at < ?", before).Exec(ctx)
 		if err != nil {
 			return total, fmt.Errorf("delete old analytics events: %w", err)
 		}
@@ -325,8 +343,9 @@ func (s *Store) DeleteOldEvents(ctx context.Context, before time.Time, batch int
 		return total, fmt.Errorf("delete old hourly counts: %w", err)
 	}
 	// The events of these hours are gone, so their counters are too (and
-	// hold 0, unless a whole partition was dropped without triggers).
-	_, err := s.DB.NewDelete().TableExpr("hourly_counts").Where("metric = ?", eventsStored.name).
+	// hold 0: the row deletes' trigger took them off, and a dropped
+	// partition's went with it).
+	_, err = s.DB.NewDelete().TableExpr("hourly_counts").Where("metric = ?", eventsStored.name).
 		Where("hour < ?", hourArg(s.DB, dayOf(before))).Exec(ctx)
 	if err != nil {
 		return total, fmt.Errorf("delete old hourly event counts: %w", err)

@@ -32,6 +32,11 @@ type logicalHeader struct {
 type logicalTable struct {
 	Table   string   `json:"table"`
 	Columns []string `json:"columns"`
+	// partitioned marks a partitioned table (analytics_events on
+	// PostgreSQL), which COPY cannot read directly; it is dumped through
+	// a query, as one table, and its partitions are not dumped apart.
+	// Loading it routes each row to the partition of its month there.
+	partitioned bool
 }
 
 const logicalFormat = "plaza-logical-dump"
@@ -65,6 +70,9 @@ func (s *Store) logicalDump(ctx context.Context, path string) error {
 				return err
 			}
 			sql := fmt.Sprintf("COPY %s (%s) TO STDOUT", pgx.Identifier{t.Table}.Sanitize(), columnList(t.Columns))
+			if t.partitioned {
+				sql = fmt.Sprintf("COPY (SELECT %s FROM %s) TO STDOUT", columnList(t.Columns), pgx.Identifier{t.Table}.Sanitize())
+			}
 			if _, err := pg.CopyTo(ctx, w, sql); err != nil {
 				return fmt.Errorf("dump %s: %w", t.Table, err)
 			}
@@ -89,14 +97,19 @@ func (s *Store) logicalDump(ctx context.Context, path string) error {
 // dumpTables lists the schema's tables with their columns (generated ones
 // left out: the database computes them), parents before the tables whose
 // foreign keys name them, so that a restore loads them in that order.
+// A partitioned table is listed, its partitions are not: they hold its
+// rows, and the restored database has partitions of its own.
 func (s *Store) dumpTables(ctx context.Context) ([]logicalTable, error) {
 	var cols []struct {
-		Table  string `bun:"table_name"`
-		Column string `bun:"column_name"`
+		Table       string `bun:"table_name"`
+		Column      string `bun:"column_name"`
+		Partitioned bool   `bun:"partitioned"`
 	}
-	err := s.DB.NewRaw(`SELECT c.table_name, c.column_name FROM information_schema.columns c
+	err := s.DB.NewRaw(`SELECT c.table_name, c.column_name, r.relkind = 'p' AS partitioned FROM information_schema.columns c
 		JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+		JOIN pg_class r ON r.oid = to_regclass(quote_ident(c.table_name))
 		WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.is_generated = 'NEVER'
+		AND NOT r.relispartition
 		ORDER BY c.table_name, c.ordinal_position`).Scan(ctx, &cols)
 	if err != nil {
 		return nil, fmt.Errorf("list tables: %w", err)
@@ -114,7 +127,7 @@ func (s *Store) dumpTables(ctx context.Context) ([]logicalTable, error) {
 	var names []string
 	for _, c := range cols {
 		if byName[c.Table] == nil {
-			byName[c.Table] = &logicalTable{Table: c.Table}
+			byName[c.Table] = &logicalTable{Table: c.Table, partitioned: c.Partitioned}
 			names = append(names, c.Table)
 		}
 		byName[c.Table].Columns = append(byName[c.Table].Columns, c.Column)

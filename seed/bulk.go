@@ -195,6 +195,11 @@ func (sd *seeder) run(ctx context.Context) (Result, error) {
 		}
 	}
 	if sd.opts.Events > 0 {
+		// The 90 days the events span have their monthly partitions on
+		// PostgreSQL, so none lands in the default partition.
+		if _, err := sd.s.EnsureEventPartitions(ctx, sd.now, 90*24*time.Hour); err != nil {
+			return res, err
+		}
 		if err := sd.stage(ctx, StageEvents, sd.opts.Events, "", streamEvents, sd.genEvents); err != nil {
 			return res, err
 		}

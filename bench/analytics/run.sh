@@ -8,6 +8,8 @@
 # Usage: bash bench/analytics/run.sh [postgres|sqlite] [-clients 50 -batch 10 -duration 60s ...]
 # SERVER_DB_PARAMS=k=v&… is appended to the server's PostgreSQL URL (e.g.
 # default_query_exec_mode=simple_protocol).
+# BENCH_DB names the PostgreSQL database (default plaza_bench) and
+# BENCH_PORT the server's port (default 18090), for runs beside others.
 # Talks only to 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,12 +20,13 @@ go build -o "$work/plaza" .
 go build -o "$work/bench" ./bench/analytics
 case $kind in
   postgres)
-    psql -q -h 127.0.0.1 -U postgres -d postgres -c 'DROP DATABASE IF EXISTS plaza_bench WITH (FORCE)' -c 'CREATE DATABASE plaza_bench'
-    db=postgres://postgres@127.0.0.1:5432/plaza_bench?sslmode=disable ;;
+    name=${BENCH_DB:-plaza_bench}
+    psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS $name WITH (FORCE)" -c "CREATE DATABASE $name"
+    db=postgres://postgres@127.0.0.1:5432/$name?sslmode=disable ;;
   sqlite) db=sqlite://$work/plaza.db ;;
   *) echo "usage: $0 [postgres|sqlite] [bench flags]" >&2; exit 2 ;;
 esac
-port=18090
+port=${BENCH_PORT:-18090}
 # The per-user limit (100 events/min) and the anonymous limit on sign-in
 # (100/h per IP) are raised: a handful of users send the whole load.
 # Quote sources are off: the benchmark talks to 127.0.0.1 only.

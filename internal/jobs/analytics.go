@@ -10,9 +10,11 @@ import (
 	"github.com/plazahq/plaza/internal/metrics"
 )
 
-// Analytics rolls events up and deletes them after the retention period
-// (90 days).
+// Analytics rolls events up, makes the events' monthly partitions ahead of
+// time (PostgreSQL) and deletes events after the retention period (90
+// days).
 type Analytics interface {
+	EnsureEventPartitions(ctx context.Context, now time.Time, keep time.Duration) (int, error)
 	RollUpAnalytics(ctx context.Context, day time.Time) error
 	DeleteOldEvents(ctx context.Context, before time.Time, batch int) (int64, error)
 	RollUpActivity(ctx context.Context, day time.Time) error
@@ -36,7 +38,8 @@ const retentionBatch = 5000
 // AnalyticsArgs is the periodic roll-up of today and yesterday (yesterday
 // again, so events that arrive just after midnight are counted), of their
 // active users by day and by hour, and of past days whose active users
-// were never rolled up after they ended; then the retention delete.
+// were never rolled up after they ended; then the events' partitions of
+// this month and the next ones (PostgreSQL); then the retention delete.
 type AnalyticsArgs struct{}
 
 // Kind names the job in River's tables.
@@ -74,6 +77,13 @@ func (w *analyticsWorker) work(ctx context.Context, today time.Time) error {
 	}
 	if _, err := w.analytics.RollUpPastActivity(ctx, pastActivityDays); err != nil {
 		return err
+	}
+	made, err := w.analytics.EnsureEventPartitions(ctx, w.now(), Retention)
+	if err != nil {
+		return err
+	}
+	if made > 0 {
+		w.log.Info("made analytics events partitions", "made", made)
 	}
 	cutoff := w.now().Add(-Retention)
 	n, err := w.analytics.DeleteOldEvents(ctx, cutoff, retentionBatch)

@@ -18,7 +18,8 @@ import (
 
 // TestPeriodicJobsRunOnStart starts the real job queue on each database and
 // waits for the sweep (expired session and lock deleted) and the analytics
-// roll-up (today counted, an event past retention deleted).
+// roll-up (today counted, an event past retention deleted, on PostgreSQL
+// the events' partition three months ahead made).
 func TestPeriodicJobsRunOnStart(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
@@ -59,6 +60,16 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 			t.Fatalf("setup stored %d sessions, %d locks, %d events; want 2, 1, 2", s, l, e)
 		}
 
+		// The partition of three months ahead is made by the job.
+		y, m, _ := now.Date()
+		ahead := "analytics_events_" + time.Date(y, m+3, 1, 0, 0, 0, 0, time.UTC).Format("2006_01")
+		pg := models.Dialect(db) == "postgres"
+		if pg {
+			if _, err := db.ExecContext(ctx, "DROP TABLE "+ahead); err != nil {
+				t.Fatal(err)
+			}
+		}
+
 		r, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: store, Analytics: store, Broadcasts: store, Metrics: metrics.New(nil), Log: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
@@ -83,6 +94,12 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 				done[ev.Job.Kind] = true
 			case <-time.After(20 * time.Second):
 				t.Fatalf("only %v ran within 20 s of start", done)
+			}
+		}
+		if pg {
+			var made bool
+			if err := db.NewRaw("SELECT to_regclass(?) IS NOT NULL", ahead).Scan(ctx, &made); err != nil || !made {
+				t.Errorf("the job made no partition %s (%v)", ahead, err)
 			}
 		}
 		if n := count(t, db, (*models.AnalyticsEvent)(nil)); n != 1 {
