@@ -99,32 +99,48 @@ func (x *Index) page(order []int32, ok bitset, q Query) []int64 {
 }
 
 // passing is the set of live slots that meet q's conditions (those in
-// hits, when there is a term), and its size.
+// hits, when there is a term), and its size. A filter tests every slot in
+// order, through the arrays, unless the term left few.
 func (x *Index) passing(hits bitset, q Query) (bitset, int) {
-	ok := hits
-	if ok == nil {
-		ok = newBitset(len(x.id))
+	if hits == nil {
+		hits = newBitset(len(x.id))
 		for s, id := range x.id {
 			if id != 0 {
-				ok.set(int32(s))
+				hits.set(int32(s))
 			}
 		}
 	}
+	n := hits.count()
 	if q.Status == Any && q.Ranks == 0 {
-		return ok, ok.count()
+		return hits, n
 	}
+	if n < len(x.id)/16 {
+		return x.narrow(hits, q)
+	}
+	ok, total := newBitset(len(x.id)), 0
+	for s := range int32(len(x.id)) {
+		if hits.has(s) && x.meets(s, q) {
+			ok.set(s)
+			total++
+		}
+	}
+	return ok, total
+}
+
+// narrow takes out of few the slots that do not meet q's conditions.
+func (x *Index) narrow(few bitset, q Query) (bitset, int) {
 	total := 0
-	for w, word := range ok {
+	for w, word := range few {
 		for rest := word; rest != 0; rest &= rest - 1 {
 			s := int32(w*64 + bits.TrailingZeros64(rest))
 			if !x.meets(s, q) {
 				word &^= 1 << (s & 63)
 			}
 		}
-		ok[w] = word
+		few[w] = word
 		total += bits.OnesCount64(word)
 	}
-	return ok, total
+	return few, total
 }
 
 // meets says whether live slot s has q's status and role.
