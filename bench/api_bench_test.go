@@ -375,6 +375,10 @@ func BenchmarkV1UserSearch(b *testing.B) {
 		{"one-letter-by-username", func(int) string { return base + "/api/v1/admin/users?limit=50&sort=username&search=a" }},
 		{"banned-with-term", func(int) string { return base + "/api/v1/admin/users?limit=50&status=banned&search=example" }},
 		{"moderators-with-term", func(int) string { return base + "/api/v1/admin/users?limit=50&role=moderator&search=a" }},
+		// A new term every request (100 of them in turn, more than the
+		// index remembers), so each one is scanned for.
+		{"new-term-two-digits", func(i int) string { return list + fmt.Sprintf("%02d", (i*37)%100) }},
+		{"new-term-letter-pairs", func(i int) string { return list + string(rune('a'+(i*7)%26)) + string(rune('a'+(i*11)%26)) }},
 	})
 }
 
