@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,20 +85,31 @@ func (iu *indexedUsers) load(ctx context.Context) error {
 			return err
 		}
 		for after := int64(0); ; {
-			users, err := indexEntries(ctx, tx, tx.NewSelect().TableExpr("users AS u").Column("u.id").
-				Where("u.id > ?", after).OrderExpr("u.id").Limit(indexBatch))
-			if err != nil || len(users) == 0 {
+			var ids []int64
+			err := tx.NewSelect().TableExpr("users AS u").Column("u.id").Where("u.id > ?", after).
+				OrderExpr("u.id").Limit(indexBatch).Scan(ctx, &ids)
+			if err != nil || len(ids) == 0 {
 				x.Trim()
 				iu.x, iu.mark, iu.epoch = x, mark, epoch
 				return err
 			}
+			// The batch is every user between its first and last id, so
+			// a range reads it from each table's index on the user's id.
+			lo, hi := ids[0], ids[len(ids)-1]
+			users, err := indexEntries(ctx, tx, idRange(lo, hi))
+			if err != nil {
+				return err
+			}
 			x.Put(users...)
-			after = users[len(users)-1].ID
+			after = hi
 		}
 	})
 	if err != nil {
 		return fmt.Errorf("load the users index: %w", err)
 	}
+	// A full load leaves the garbage of a million rows scanned; give it
+	// back now rather than hold twice the index until the runtime does.
+	debug.FreeOSMemory()
 	return nil
 }
 
@@ -120,8 +132,7 @@ func (iu *indexedUsers) catchUp(ctx context.Context) (reload bool, err error) {
 		return err == nil, err
 	}
 	if len(ids) > 0 {
-		entries, err := indexEntries(ctx, iu.db, iu.db.NewSelect().TableExpr("users AS u").Column("u.id").
-			Where("u.id IN (?)", bun.In(ids)))
+		entries, err := indexEntries(ctx, iu.db, idList(ids))
 		if err != nil {
 			return false, err
 		}
@@ -157,9 +168,24 @@ func (iu *indexedUsers) changedSince(ctx context.Context) (ids []int64, mark str
 	return ids, mark, epoch, err
 }
 
-// indexEntries reads the index entries of the users whose ids ids
-// selects.
-func indexEntries(ctx context.Context, db bun.IDB, ids *bun.SelectQuery) ([]userindex.Entry, error) {
+// userSet names a set of users by a condition on a column holding their
+// ids: a range of ids, or a list.
+type userSet func(col string) func(*bun.SelectQuery) *bun.SelectQuery
+
+func idRange(lo, hi int64) userSet {
+	return func(col string) func(*bun.SelectQuery) *bun.SelectQuery {
+		return func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where(col+" BETWEEN ? AND ?", lo, hi) }
+	}
+}
+
+func idList(ids []int64) userSet {
+	return func(col string) func(*bun.SelectQuery) *bun.SelectQuery {
+		return func(q *bun.SelectQuery) *bun.SelectQuery { return q.Where(col+" IN (?)", bun.In(ids)) }
+	}
+}
+
+// indexEntries reads the index entries of the users in set.
+func indexEntries(ctx context.Context, db bun.IDB, set userSet) ([]userindex.Entry, error) {
 	var users []struct {
 		ID          int64
 		Username    string
@@ -172,11 +198,11 @@ func indexEntries(ctx context.Context, db bun.IDB, ids *bun.SelectQuery) ([]user
 	}
 	err := db.NewSelect().TableExpr("users AS u").
 		ColumnExpr("u.id, u.username, u.email, COALESCE(u.name, '') AS name, u.created_at, u.last_login_at, u.post_count, u.status").
-		Where("u.id IN (?)", ids).OrderExpr("u.id").Scan(ctx, &users)
+		Apply(set("u.id")).OrderExpr("u.id").Scan(ctx, &users)
 	if err != nil || len(users) == 0 {
 		return nil, err
 	}
-	extra, err := indexExtrasOf(ctx, db, ids)
+	extra, err := indexExtrasOf(ctx, db, set)
 	if err != nil {
 		return nil, err
 	}
@@ -207,21 +233,21 @@ type indexExtras struct {
 	providers map[int64][]string
 }
 
-func indexExtrasOf(ctx context.Context, db bun.IDB, ids *bun.SelectQuery) (indexExtras, error) {
+func indexExtrasOf(ctx context.Context, db bun.IDB, set userSet) (indexExtras, error) {
 	out := indexExtras{rank: map[int64]int8{}, lapse: map[int64]int64{}, providers: map[int64][]string{}}
 	var ranks []struct {
 		UserID int64
 		Rank   int8
 	}
 	err := db.NewSelect().TableExpr("user_roles AS ur").Join("JOIN roles AS r ON r.id = ur.role_id").
-		ColumnExpr("ur.user_id, max(r.rank) AS rank").Where("ur.user_id IN (?)", ids).GroupExpr("ur.user_id").Scan(ctx, &ranks)
+		ColumnExpr("ur.user_id, max(r.rank) AS rank").Apply(set("ur.user_id")).GroupExpr("ur.user_id").Scan(ctx, &ranks)
 	if err != nil {
 		return out, err
 	}
 	for _, r := range ranks {
 		out.rank[r.UserID] = r.Rank
 	}
-	if err := lapses(ctx, db, ids, out.lapse); err != nil {
+	if err := lapses(ctx, db, set, out.lapse); err != nil {
 		return out, err
 	}
 	var accounts []struct {
@@ -230,7 +256,7 @@ func indexExtrasOf(ctx context.Context, db bun.IDB, ids *bun.SelectQuery) (index
 		Email    string
 	}
 	err = db.NewSelect().TableExpr("provider_accounts AS pa").ColumnExpr("pa.user_id, pa.provider, COALESCE(pa.email, '') AS email").
-		Where("pa.user_id IN (?)", ids).OrderExpr("pa.user_id, pa.id").Scan(ctx, &accounts)
+		Apply(set("pa.user_id")).OrderExpr("pa.user_id, pa.id").Scan(ctx, &accounts)
 	for _, a := range accounts {
 		out.providers[a.UserID] = append(out.providers[a.UserID], a.Provider, a.Email)
 	}
@@ -240,7 +266,7 @@ func indexExtrasOf(ctx context.Context, db bun.IDB, ids *bun.SelectQuery) (index
 // lapses reads, for each user with bans not ended, when the last of them
 // runs out (0 when one never does): from then on a banned user reads as
 // active, as statusNow says.
-func lapses(ctx context.Context, db bun.IDB, ids *bun.SelectQuery, into map[int64]int64) error {
+func lapses(ctx context.Context, db bun.IDB, set userSet, into map[int64]int64) error {
 	var rows []struct {
 		UserID  int64
 		Last    *time.Time
@@ -248,7 +274,7 @@ func lapses(ctx context.Context, db bun.IDB, ids *bun.SelectQuery, into map[int6
 	}
 	err := db.NewSelect().TableExpr("bans AS b").
 		ColumnExpr("b.user_id, max(b.expires_at) AS last, sum(CASE WHEN b.expires_at IS NULL THEN 1 ELSE 0 END) AS forever").
-		Where("b.ended_at IS NULL").Where("b.user_id IN (?)", ids).GroupExpr("b.user_id").Scan(ctx, &rows)
+		Where("b.ended_at IS NULL").Apply(set("b.user_id")).GroupExpr("b.user_id").Scan(ctx, &rows)
 	for _, r := range rows {
 		if r.Forever == 0 && r.Last != nil {
 			into[r.UserID] = r.Last.UnixNano()
