@@ -14,6 +14,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -94,11 +95,12 @@ func wantNo5xx(t *testing.T, rs []raced) {
 }
 
 // raceApp is the app with limits that let racers through: registrations
-// not held back per address, and as many password slots and queue places
+// and sign-ins not held back per address or email, and as many password slots and queue places
 // as a race needs (argon2id's bound would otherwise answer 503 busy).
 func raceApp(t *testing.T, db *bun.DB) *apptest.App {
 	return apptest.New(t, db, func(d *web.Deps) {
-		d.Config.RateLimit.Register = 1 << 20
+		l := &d.Config.RateLimit
+		l.Register, l.SignInByEmail, l.SignInByIP, l.SignInByEmailTotal = 1<<20, 1<<20, 1<<20, 1<<20
 		d.Passwords = auth.NewPasswords(auth.PasswordLimits{Slots: 4, Queue: racers, Wait: time.Minute})
 	})
 }
@@ -179,3 +181,212 @@ func TestRacingFlagCreation(t *testing.T) {
 	})
 }
 
+// successes counts the audit entries of action that a request with a 2xx
+// answer wrote.
+func successes(t *testing.T, app *apptest.App, action string) int {
+	t.Helper()
+	n := 0
+	for _, e := range app.AuditEntries(t) {
+		if e.Action == action && e.Status < 300 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRacingBlocks: creations of one block at once store it once: one
+// answers 201, the rest 409 CONFLICT as a creation after it would, and one
+// successful creation is audited.
+func TestRacingBlocks(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := raceApp(t, db)
+		super, _ := app.Admin(t)
+		rs := race(t, app, racers, func(int) (string, string, http.Header, string) {
+			return "POST", "/api/v1/admin/blocks", super, `{"kind":"email_domain","value":"raced.example"}`
+		})
+		wantNo5xx(t, rs)
+		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusConflict] != racers-1 {
+			t.Errorf("answers %v, want one 201 and %d 409", got, racers-1)
+		}
+		for _, r := range rs {
+			if r.status == http.StatusConflict && !strings.Contains(r.body, `"code":"CONFLICT"`) {
+				t.Errorf("409 without its code: %s", r.body)
+			}
+		}
+		if n := successes(t, app, "block.create"); n != 1 {
+			t.Errorf("%d successful block.create entries, want 1", n)
+		}
+	})
+}
+
+// TestRacingReports: one person's reports of one post at once open one
+// report; the rest are refused (422) as a second report is.
+func TestRacingReports(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := raceApp(t, db)
+		author := app.User(t, "author@example.com")
+		post := writePost(t, app, app.SessionFor(t, author.ID), `{"title":"Runner beans","content":"Beans up the poles.","published":true}`)
+		reporter := app.SessionFor(t, app.User(t, "reporter@example.com").ID)
+		rs := race(t, app, racers, func(int) (string, string, http.Header, string) {
+			return "POST", "/api/posts/" + post.ID + "/report", reporter, `{"reason":"spam"}`
+		})
+		wantNo5xx(t, rs)
+		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusUnprocessableEntity] != racers-1 {
+			t.Errorf("answers %v, want one 201 and %d 422", got, racers-1)
+		}
+	})
+}
+
+// TestRacingPosts: posts written at once, their titles the same new words
+// in different orders, are all stored (the search words they teach are
+// learnt once, whichever commits first).
+func TestRacingPosts(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := raceApp(t, db)
+		words := []string{"zucchini", "kohlrabi", "celeriac", "salsify", "romanesco", "samphire"}
+		sessions := make([]http.Header, racers)
+		for i := range sessions {
+			sessions[i] = app.SessionFor(t, app.User(t, fmt.Sprintf("writer%d@example.com", i)).ID)
+		}
+		rs := race(t, app, racers, func(i int) (string, string, http.Header, string) {
+			title := make([]string, len(words))
+			for j := range words {
+				title[j] = words[(i+j*(i%2*2-1)+len(words)*racers)%len(words)]
+			}
+			return "POST", "/api/posts", sessions[i], fmt.Sprintf(`{"title":%q,"content":"Grown here.","tags":["veg","%d"],"published":true}`, strings.Join(title, " "), i)
+		})
+		wantNo5xx(t, rs)
+		if got := statuses(rs); got[http.StatusCreated] != racers {
+			t.Errorf("answers %v, want %d 201", got, racers)
+		}
+	})
+}
+
+// TestRacingPostEdits: edits of one post's tags at once all apply, one
+// after another: each answers 200 and the post keeps one edit's tags.
+func TestRacingPostEdits(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := raceApp(t, db)
+		author := app.SessionFor(t, app.User(t, "author@example.com").ID)
+		post := writePost(t, app, author, `{"title":"Runner beans","content":"Beans up the poles.","tags":["a","b"],"published":true}`)
+		rs := race(t, app, racers, func(i int) (string, string, http.Header, string) {
+			return "PUT", "/api/posts/" + post.ID, author, fmt.Sprintf(`{"tags":["b","c","t%d"]}`, i)
+		})
+		wantNo5xx(t, rs)
+		if got := statuses(rs); got[http.StatusOK] != racers {
+			t.Errorf("answers %v, want %d 200", got, racers)
+		}
+		res := apptest.Do(t, app, "GET", "/api/posts/"+post.ID, author)
+		if got := decodeAs[api.Post](t, res); len(got.Tags) != 3 {
+			t.Errorf("tags %v, want one edit's three", got.Tags)
+		}
+	})
+}
+
+// TestRacingTwoFactorSetups: setups by one person at once each replace the
+// pending enrolment, as one after another would: all answer 200, one
+// enrolment is left.
+func TestRacingTwoFactorSetups(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := raceApp(t, db)
+		u := app.UserWithPassword(t, "enrolling@example.com", "correct horse")
+		session := app.SessionFor(t, u.ID)
+		rs := race(t, app, racers, func(int) (string, string, http.Header, string) {
+			return "POST", "/api/auth/2fa/setup", session, `{"password":"correct horse"}`
+		})
+		wantNo5xx(t, rs)
+		if got := statuses(rs); got[http.StatusOK] != racers {
+			t.Errorf("answers %v, want %d 200", got, racers)
+		}
+		n, err := db.NewSelect().Table("user_two_factor").Where("user_id = ?", u.ID).Count(context.Background())
+		if err != nil || n != 1 {
+			t.Errorf("%d enrolments (%v), want 1", n, err)
+		}
+	})
+}
+
+// TestRacingMaintenance: one maintenance action queued at once is queued
+// once: one 202, the rest 409 CONFLICT (one of that action at a time).
+func TestRacingMaintenance(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := raceApp(t, db)
+		super, _ := app.Admin(t)
+		rs := race(t, app, racers, func(int) (string, string, http.Header, string) {
+			return "POST", "/api/v1/admin/system/maintenance", super, `{"action":"rebuild_search","scope":"posts"}`
+		})
+		wantNo5xx(t, rs)
+		if got := statuses(rs); got[http.StatusAccepted] < 1 || got[http.StatusAccepted]+got[http.StatusConflict] != racers {
+			t.Errorf("answers %v, want 202 then 409 for those that found it queued", got)
+		}
+	})
+}
+
+// TestRacingSignIns: sign-ins of one person at once all succeed, each
+// with a session of its own, and all are counted.
+func TestRacingSignIns(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := raceApp(t, db)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse")
+		rs := race(t, app, racers, func(int) (string, string, http.Header, string) {
+			return "POST", "/api/auth/signin", nil, `{"email":"ada@example.com","password":"correct horse"}`
+		})
+		wantNo5xx(t, rs)
+		if got := statuses(rs); got[http.StatusOK] != racers {
+			t.Errorf("answers %v, want %d 200", got, racers)
+		}
+		got, err := app.Store.UserByID(context.Background(), u.ID)
+		if err != nil || got.LoginCount != racers {
+			t.Errorf("login count %v (%v), want %d", got, err, racers)
+		}
+	})
+}
+
+// TestRacingLocks: admins taking one lock at once: one holds it (201),
+// the rest are told who does (423), as one after another would be.
+func TestRacingLocks(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := raceApp(t, db)
+		admins := make([]http.Header, racers)
+		for i := range admins {
+			admins[i] = app.SessionFor(t, app.User(t, fmt.Sprintf("admin%d@example.com", i), auth.ImpliedRoles(auth.RoleSuperAdmin)...).ID)
+		}
+		rs := race(t, app, racers, func(i int) (string, string, http.Header, string) {
+			return "POST", "/api/v1/admin/locks", admins[i], `{"type":"post","id":"41"}`
+		})
+		wantNo5xx(t, rs)
+		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusLocked] != racers-1 {
+			t.Errorf("answers %v, want one 201 and %d 423", got, racers-1)
+		}
+	})
+}
+
+// TestRacingRepeatedCreates: creations with no uniqueness rule (tokens of
+// one name, notes, webhooks of one URL) and a put of the whole reasons
+// list, each sent many times at once, all succeed as they would one after
+// another, each audited once.
+func TestRacingRepeatedCreates(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := raceApp(t, db)
+		super, _ := app.Admin(t)
+		noted := app.User(t, "noted@example.com")
+		for _, tt := range []struct{ action, method, target, body string }{
+			{"token.create", "POST", "/api/v1/admin/tokens", `{"permissions":["admin:read"],"ttl":"1h","name":"raced"}`},
+			{"user.note", "POST", "/api/v1/admin/users/" + itoa(noted.ID) + "/notes", `{"body":"Mind the tone","kind":"warning"}`},
+			{"webhook.create", "POST", "/api/v1/admin/webhooks", `{"url":"https://hooks.invalid/plaza","events":["user.banned"]}`},
+			{"moderation_reasons.update", "PUT", "/api/v1/admin/moderation/reasons", `{"reasons":["Spam","Off topic"]}`},
+		} {
+			t.Run(tt.action, func(t *testing.T) {
+				rs := race(t, app, racers, func(int) (string, string, http.Header, string) { return tt.method, tt.target, super, tt.body })
+				wantNo5xx(t, rs)
+				for i, r := range rs {
+					if r.status/100 != 2 {
+						t.Errorf("request %d: %d %s", i, r.status, r.body)
+					}
+				}
+				if n := successes(t, app, tt.action); n != racers {
+					t.Errorf("%d successful %s entries, want %d", n, tt.action, racers)
+				}
+			})
+		}
+	})
+}
