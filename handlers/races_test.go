@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,8 +22,9 @@ import (
 	"github.com/plazahq/plaza/web"
 )
 
-// racers is how many requests each race test fires at once.
-const racers = 16
+// racers is how many requests each race test fires at once: -racers=4
+// for a quick run under -race -count=50, more for a harder one.
+var racers = flag.Int("racers", 16, "how many requests each race test fires at once")
 
 // raced is one answer of a race: its status and body.
 type raced struct {
@@ -53,8 +55,8 @@ func race(t *testing.T, app *apptest.App, n int, build func(i int) (method, targ
 		if req.Header == nil {
 			req.Header = http.Header{}
 		}
-		if body != "" {
-			req.Header.Set("Content-Type", "application/json")
+		if body != "" && req.Header.Get("Content-Type") == "" {
+			req.Header.Set("Content-Type", "application/json") // as apptest.DoBody
 		}
 		wg.Add(1)
 		go func() {
@@ -94,14 +96,14 @@ func wantNo5xx(t *testing.T, rs []raced) {
 	}
 }
 
-// raceApp is the app with limits that let racers through: registrations
+// raceApp is the app with limits that let *racers through: registrations
 // and sign-ins not held back per address or email, and as many password slots and queue places
 // as a race needs (argon2id's bound would otherwise answer 503 busy).
 func raceApp(t *testing.T, db *bun.DB) *apptest.App {
 	return apptest.New(t, db, func(d *web.Deps) {
 		l := &d.Config.RateLimit
 		l.Register, l.SignInByEmail, l.SignInByIP, l.SignInByEmailTotal = 1<<20, 1<<20, 1<<20, 1<<20
-		d.Passwords = auth.NewPasswords(auth.PasswordLimits{Slots: 4, Queue: racers, Wait: time.Minute})
+		d.Passwords = auth.NewPasswords(auth.PasswordLimits{Slots: 4, Queue: *racers, Wait: time.Minute})
 	})
 }
 
@@ -112,7 +114,7 @@ func raceApp(t *testing.T, db *bun.DB) *apptest.App {
 func TestRacingSignUps(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := raceApp(t, db)
-		rs := race(t, app, racers, func(i int) (string, string, http.Header, string) {
+		rs := race(t, app, *racers, func(i int) (string, string, http.Header, string) {
 			return "POST", "/api/users", nil, fmt.Sprintf(`{"name":"Ada Lovelace","email":"ada%d@example.com","password":"long enough secret"}`, i)
 		})
 		wantNo5xx(t, rs)
@@ -125,16 +127,16 @@ func TestRacingSignUps(t *testing.T) {
 			}
 			names[u.Username] = true
 		}
-		if n, _ := app.Store.CountUsers(context.Background()); n != racers {
-			t.Errorf("%d users, want %d", n, racers)
+		if n, _ := app.Store.CountUsers(context.Background()); n != *racers {
+			t.Errorf("%d users, want %d", n, *racers)
 		}
 
-		rs = race(t, app, racers, func(i int) (string, string, http.Header, string) {
+		rs = race(t, app, *racers, func(i int) (string, string, http.Header, string) {
 			return "POST", "/api/users", nil, fmt.Sprintf(`{"name":"Grace %d","email":"grace@example.com","password":"long enough secret"}`, i)
 		})
 		wantNo5xx(t, rs)
-		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusUnprocessableEntity] != racers-1 {
-			t.Errorf("one email at once: %v, want one 201 and %d 422", got, racers-1)
+		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusUnprocessableEntity] != *racers-1 {
+			t.Errorf("one email at once: %v, want one 201 and %d 422", got, *racers-1)
 		}
 		for _, r := range rs {
 			if r.status == http.StatusUnprocessableEntity && !strings.Contains(r.body, `"field":"email"`) {
@@ -151,12 +153,12 @@ func TestRacingFlagCreation(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := raceApp(t, db)
 		super, _ := app.Admin(t)
-		rs := race(t, app, racers, func(i int) (string, string, http.Header, string) {
+		rs := race(t, app, *racers, func(i int) (string, string, http.Header, string) {
 			return "PUT", "/api/v1/admin/feature-flags/raced_flag", super, fmt.Sprintf(`{"rolloutPercentage":%d}`, i)
 		})
 		wantNo5xx(t, rs)
-		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusOK] != racers-1 {
-			t.Errorf("answers %v, want one 201 and %d 200", got, racers-1)
+		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusOK] != *racers-1 {
+			t.Errorf("answers %v, want one 201 and %d 200", got, *racers-1)
 		}
 		flags, err := app.Store.FeatureFlags(context.Background())
 		if err != nil || len(flags) != 1 {
@@ -171,11 +173,11 @@ func TestRacingFlagCreation(t *testing.T) {
 				}
 			}
 		}
-		if entries != racers || creations != 1 {
-			t.Errorf("%d audit entries, %d without a before; want %d and 1", entries, creations, racers)
+		if entries != *racers || creations != 1 {
+			t.Errorf("%d audit entries, %d without a before; want %d and 1", entries, creations, *racers)
 		}
 		last := flags[0].RolloutPercentage
-		if last < 0 || last >= racers {
+		if last < 0 || last >= *racers {
 			t.Errorf("rollout %d: not one of the puts", last)
 		}
 	})
@@ -201,12 +203,12 @@ func TestRacingBlocks(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := raceApp(t, db)
 		super, _ := app.Admin(t)
-		rs := race(t, app, racers, func(int) (string, string, http.Header, string) {
+		rs := race(t, app, *racers, func(int) (string, string, http.Header, string) {
 			return "POST", "/api/v1/admin/blocks", super, `{"kind":"email_domain","value":"raced.example"}`
 		})
 		wantNo5xx(t, rs)
-		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusConflict] != racers-1 {
-			t.Errorf("answers %v, want one 201 and %d 409", got, racers-1)
+		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusConflict] != *racers-1 {
+			t.Errorf("answers %v, want one 201 and %d 409", got, *racers-1)
 		}
 		for _, r := range rs {
 			if r.status == http.StatusConflict && !strings.Contains(r.body, `"code":"CONFLICT"`) {
@@ -227,12 +229,12 @@ func TestRacingReports(t *testing.T) {
 		author := app.User(t, "author@example.com")
 		post := writePost(t, app, app.SessionFor(t, author.ID), `{"title":"Runner beans","content":"Beans up the poles.","published":true}`)
 		reporter := app.SessionFor(t, app.User(t, "reporter@example.com").ID)
-		rs := race(t, app, racers, func(int) (string, string, http.Header, string) {
+		rs := race(t, app, *racers, func(int) (string, string, http.Header, string) {
 			return "POST", "/api/posts/" + post.ID + "/report", reporter, `{"reason":"spam"}`
 		})
 		wantNo5xx(t, rs)
-		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusUnprocessableEntity] != racers-1 {
-			t.Errorf("answers %v, want one 201 and %d 422", got, racers-1)
+		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusUnprocessableEntity] != *racers-1 {
+			t.Errorf("answers %v, want one 201 and %d 422", got, *racers-1)
 		}
 	})
 }
@@ -244,20 +246,20 @@ func TestRacingPosts(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := raceApp(t, db)
 		words := []string{"zucchini", "kohlrabi", "celeriac", "salsify", "romanesco", "samphire"}
-		sessions := make([]http.Header, racers)
+		sessions := make([]http.Header, *racers)
 		for i := range sessions {
 			sessions[i] = app.SessionFor(t, app.User(t, fmt.Sprintf("writer%d@example.com", i)).ID)
 		}
-		rs := race(t, app, racers, func(i int) (string, string, http.Header, string) {
+		rs := race(t, app, *racers, func(i int) (string, string, http.Header, string) {
 			title := make([]string, len(words))
 			for j := range words {
-				title[j] = words[(i+j*(i%2*2-1)+len(words)*racers)%len(words)]
+				title[j] = words[(i+j*(i%2*2-1)+len(words)*(*racers))%len(words)]
 			}
 			return "POST", "/api/posts", sessions[i], fmt.Sprintf(`{"title":%q,"content":"Grown here.","tags":["veg","%d"],"published":true}`, strings.Join(title, " "), i)
 		})
 		wantNo5xx(t, rs)
-		if got := statuses(rs); got[http.StatusCreated] != racers {
-			t.Errorf("answers %v, want %d 201", got, racers)
+		if got := statuses(rs); got[http.StatusCreated] != *racers {
+			t.Errorf("answers %v, want %d 201", got, *racers)
 		}
 	})
 }
@@ -269,17 +271,38 @@ func TestRacingPostEdits(t *testing.T) {
 		app := raceApp(t, db)
 		author := app.SessionFor(t, app.User(t, "author@example.com").ID)
 		post := writePost(t, app, author, `{"title":"Runner beans","content":"Beans up the poles.","tags":["a","b"],"published":true}`)
-		rs := race(t, app, racers, func(i int) (string, string, http.Header, string) {
+		rs := race(t, app, *racers, func(i int) (string, string, http.Header, string) {
 			return "PUT", "/api/posts/" + post.ID, author, fmt.Sprintf(`{"tags":["b","c","t%d"]}`, i)
 		})
 		wantNo5xx(t, rs)
-		if got := statuses(rs); got[http.StatusOK] != racers {
-			t.Errorf("answers %v, want %d 200", got, racers)
+		if got := statuses(rs); got[http.StatusOK] != *racers {
+			t.Errorf("answers %v, want %d 200", got, *racers)
 		}
 		res := apptest.Do(t, app, "GET", "/api/posts/"+post.ID, author)
 		if got := decodeAs[api.Post](t, res); len(got.Tags) != 3 {
 			t.Errorf("tags %v, want one edit's three", got.Tags)
 		}
+	})
+}
+
+// TestRacingPostDeletes: deletes of one post at once remove it once: one
+// answers 200, the rest 404 as a delete after it would, and the author's
+// post count drops by one. Before, every delete that waited for the first
+// counted the post out again (PostgreSQL).
+func TestRacingPostDeletes(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := raceApp(t, db)
+		author := app.SessionFor(t, app.User(t, "author@example.com").ID)
+		writePost(t, app, author, `{"title":"Kept","content":"Stays.","published":true}`)
+		post := writePost(t, app, author, `{"title":"Runner beans","content":"Beans up the poles.","published":true}`)
+		rs := race(t, app, *racers, func(int) (string, string, http.Header, string) {
+			return "DELETE", "/api/posts/" + post.ID, author, ""
+		})
+		wantNo5xx(t, rs)
+		if got := statuses(rs); got[http.StatusOK] != 1 || got[http.StatusNotFound] != *racers-1 {
+			t.Errorf("answers %v, want one 200 and %d 404", got, *racers-1)
+		}
+		checkCounters(t, app)
 	})
 }
 
@@ -291,12 +314,12 @@ func TestRacingTwoFactorSetups(t *testing.T) {
 		app := raceApp(t, db)
 		u := app.UserWithPassword(t, "enrolling@example.com", "correct horse")
 		session := app.SessionFor(t, u.ID)
-		rs := race(t, app, racers, func(int) (string, string, http.Header, string) {
+		rs := race(t, app, *racers, func(int) (string, string, http.Header, string) {
 			return "POST", "/api/auth/2fa/setup", session, `{"password":"correct horse"}`
 		})
 		wantNo5xx(t, rs)
-		if got := statuses(rs); got[http.StatusOK] != racers {
-			t.Errorf("answers %v, want %d 200", got, racers)
+		if got := statuses(rs); got[http.StatusOK] != *racers {
+			t.Errorf("answers %v, want %d 200", got, *racers)
 		}
 		n, err := db.NewSelect().Table("user_two_factor").Where("user_id = ?", u.ID).Count(context.Background())
 		if err != nil || n != 1 {
@@ -311,11 +334,11 @@ func TestRacingMaintenance(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := raceApp(t, db)
 		super, _ := app.Admin(t)
-		rs := race(t, app, racers, func(int) (string, string, http.Header, string) {
+		rs := race(t, app, *racers, func(int) (string, string, http.Header, string) {
 			return "POST", "/api/v1/admin/system/maintenance", super, `{"action":"rebuild_search","scope":"posts"}`
 		})
 		wantNo5xx(t, rs)
-		if got := statuses(rs); got[http.StatusAccepted] < 1 || got[http.StatusAccepted]+got[http.StatusConflict] != racers {
+		if got := statuses(rs); got[http.StatusAccepted] < 1 || got[http.StatusAccepted]+got[http.StatusConflict] != *racers {
 			t.Errorf("answers %v, want 202 then 409 for those that found it queued", got)
 		}
 	})
@@ -327,16 +350,16 @@ func TestRacingSignIns(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := raceApp(t, db)
 		u := app.UserWithPassword(t, "ada@example.com", "correct horse")
-		rs := race(t, app, racers, func(int) (string, string, http.Header, string) {
+		rs := race(t, app, *racers, func(int) (string, string, http.Header, string) {
 			return "POST", "/api/auth/signin", nil, `{"email":"ada@example.com","password":"correct horse"}`
 		})
 		wantNo5xx(t, rs)
-		if got := statuses(rs); got[http.StatusOK] != racers {
-			t.Errorf("answers %v, want %d 200", got, racers)
+		if got := statuses(rs); got[http.StatusOK] != *racers {
+			t.Errorf("answers %v, want %d 200", got, *racers)
 		}
 		got, err := app.Store.UserByID(context.Background(), u.ID)
-		if err != nil || got.LoginCount != racers {
-			t.Errorf("login count %v (%v), want %d", got, err, racers)
+		if err != nil || got.LoginCount != *racers {
+			t.Errorf("login count %v (%v), want %d", got, err, *racers)
 		}
 	})
 }
@@ -346,16 +369,16 @@ func TestRacingSignIns(t *testing.T) {
 func TestRacingLocks(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := raceApp(t, db)
-		admins := make([]http.Header, racers)
+		admins := make([]http.Header, *racers)
 		for i := range admins {
 			admins[i] = app.SessionFor(t, app.User(t, fmt.Sprintf("admin%d@example.com", i), auth.ImpliedRoles(auth.RoleSuperAdmin)...).ID)
 		}
-		rs := race(t, app, racers, func(i int) (string, string, http.Header, string) {
+		rs := race(t, app, *racers, func(i int) (string, string, http.Header, string) {
 			return "POST", "/api/v1/admin/locks", admins[i], `{"type":"post","id":"41"}`
 		})
 		wantNo5xx(t, rs)
-		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusLocked] != racers-1 {
-			t.Errorf("answers %v, want one 201 and %d 423", got, racers-1)
+		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusLocked] != *racers-1 {
+			t.Errorf("answers %v, want one 201 and %d 423", got, *racers-1)
 		}
 	})
 }
@@ -376,15 +399,15 @@ func TestRacingRepeatedCreates(t *testing.T) {
 			{"moderation_reasons.update", "PUT", "/api/v1/admin/moderation/reasons", `{"reasons":["Spam","Off topic"]}`},
 		} {
 			t.Run(tt.action, func(t *testing.T) {
-				rs := race(t, app, racers, func(int) (string, string, http.Header, string) { return tt.method, tt.target, super, tt.body })
+				rs := race(t, app, *racers, func(int) (string, string, http.Header, string) { return tt.method, tt.target, super, tt.body })
 				wantNo5xx(t, rs)
 				for i, r := range rs {
 					if r.status/100 != 2 {
 						t.Errorf("request %d: %d %s", i, r.status, r.body)
 					}
 				}
-				if n := successes(t, app, tt.action); n != racers {
-					t.Errorf("%d successful %s entries, want %d", n, tt.action, racers)
+				if n := successes(t, app, tt.action); n != *racers {
+					t.Errorf("%d successful %s entries, want %d", n, tt.action, *racers)
 				}
 			})
 		}

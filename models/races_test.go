@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"sync"
 	"testing"
@@ -31,11 +32,14 @@ func together(n int, fn func(i int) error) []error {
 	return errs
 }
 
+// racers is how many writers each race test runs at once.
+var racers = flag.Int("racers", 8, "how many writers each race test runs at once")
+
 // TestRacingOAuthSignUps: sign-ins of one new identity at once (a
 // double-clicked consent) open one account and all land on it; new
 // identities whose handles are the same each get a username of their own.
 func TestRacingOAuthSignUps(t *testing.T) {
-	const n = 8
+	n := *racers
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
@@ -79,7 +83,7 @@ func TestRacingOAuthSignUps(t *testing.T) {
 // TestRacingCreateUsers: users created at once whose usernames derive from
 // one email local part all get one of their own.
 func TestRacingCreateUsers(t *testing.T) {
-	const n = 8
+	n := *racers
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		s := models.NewStore(db)
 		errs := together(n, func(i int) error {
