@@ -25,6 +25,8 @@ var walkers = flag.Int("walkers", 4, "how many copies of each sample the race wa
 // TestDocumentedRoutesAnswer keeps complete), its sample request many
 // times at once to a real server, on both databases, and checks what one after another would give:
 //   - no answer is 5xx, and at least one is the sample's success;
+//   - and the same, but for the success, when half of them are deletes of
+//     the sample's target instead (walkConflict);
 //   - the audit entries the race wrote are one per request for the admin
 //     families, and their statuses are the answers' statuses (one entry per
 //     change, none for a change that did not happen);
@@ -44,6 +46,9 @@ func TestRaceWalk(t *testing.T) {
 					continue
 				}
 				t.Run(op, func(t *testing.T) { walkRace(t, e, method, path, op) })
+				if del := http.MethodDelete + " " + path; method != http.MethodDelete && slices.Contains(e.app.Doc.Operations(), del) {
+					t.Run(op+" against "+del, func(t *testing.T) { walkConflict(t, dialect, method, path, op, del) })
+				}
 			}
 		})
 	}
@@ -68,6 +73,29 @@ func walkRace(t *testing.T, e sampleEnv, method, path, op string) {
 	}
 	checkRaceAudit(t, e.app, path, before, rs)
 	checkCounters(t, e.app) // users' post counts, posts' report counts
+	checkRecounts(t, e.app)
+}
+
+// walkConflict races an operation's sample against deletes of the same
+// target (a put that creates against a delete, an edit against a delete):
+// half the requests are each. Whatever order they land in, none may
+// answer 5xx, the audit entries must match the answers and the counters
+// a recount. It runs in an env of its own: the samples make their things
+// under fixed names, once per env.
+func walkConflict(t *testing.T, dialect, method, path, op, del string) {
+	e := newSampleEnv(t, dbtest.Open(t, dialect))
+	s := samples[op](t, e)
+	d := samples[del](t, e) // for the body a delete takes (a password, say)
+	before := lastAuditID(t, e.app)
+	rs := race(t, e.app, max(*walkers, 2), func(i int) (string, string, http.Header, string) {
+		if i%2 == 1 {
+			return http.MethodDelete, s.target, s.header, d.body
+		}
+		return method, s.target, s.header, s.body
+	})
+	wantNo5xx(t, rs)
+	checkRaceAudit(t, e.app, path, before, rs)
+	checkCounters(t, e.app)
 	checkRecounts(t, e.app)
 }
 
