@@ -12,7 +12,7 @@ FUZZ_ENDPOINTS ?= 300x
 FUZZ_NORMALIZE ?= 100000x
 ASSETS   := static/css/app.css static/js/htmx.min.js static/vendor/swagger-ui/swagger-ui-bundle.js static/vendor/swagger-ui/swagger-ui.css tests/e2e/testdata/axe/axe.min.js tests/e2e/testdata/nextauth/next-auth-client.min.js tests/e2e/testdata/nextauth/LICENSE
 
-.PHONY: screenshots run build test postgres-sample test-short check-generated check-assets generate css lint bench seed-bench contact-sheet gallery clean
+.PHONY: screenshots run build test postgres-sample test-short check-generated check-assets generate css lint bench seed-bench race-walk contact-sheet gallery clean
 
 run:
 	go run .
@@ -104,6 +104,12 @@ lint:
 
 bench:
 	go test -run '^$$' -bench . -benchmem $(PKGS)
+
+# The race walk with many racers (make test runs it with 4): every unsafe
+# route's sample sent RACERS times at once, on both databases.
+RACERS ?= 32
+race-walk:
+	go test -count=1 -run '^TestRaceWalk$$' ./handlers -walkers=$(RACERS) -v
 
 seed-bench:
 	bash bench/seed.sh

@@ -552,7 +552,9 @@ func checkMediaType(t *testing.T, app *apptest.App, method, path string, res *ht
 	}
 }
 
-func newSampleEnv(t *testing.T, db *bun.DB) sampleEnv {
+// newSampleEnv is the app the samples run against; more may change its
+// dependencies further (the race walk lifts its limits).
+func newSampleEnv(t *testing.T, db *bun.DB, more ...func(*web.Deps)) sampleEnv {
 	t.Helper()
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -564,6 +566,9 @@ func newSampleEnv(t *testing.T, db *bun.DB) sampleEnv {
 		d.OAuthProviders = f.providers(d.Config.PublicAppURL)
 		d.Config.LinkPreviewAllowPrivate = true
 		d.Config.LinkPreviewPorts = []int{page.Listener.Addr().(*net.TCPAddr).Port}
+		for _, m := range more {
+			m(d)
+		}
 	})
 	super := app.User(t, "super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
 	token, _ := app.TokenFor(t, super.ID, auth.AllPermissions()...)

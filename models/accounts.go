@@ -86,7 +86,20 @@ func (e *InactiveUserError) Unwrap() error { return ErrUserNotActive }
 // An unverified email in steps 2 and 3 is *UnverifiedEmailError; a banned or
 // deactivated user is *InactiveUserError. Refusals write nothing. The link's
 // last_used_at is set to now.
-func (s *Store) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, error) {
+//
+// Two sign-ins of one new identity at once (a double-clicked consent)
+// both miss the link; the one that commits second finds its link or its
+// user's email taken (ErrConflict) and tries again, which finds them.
+func (s *Store) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (u *User, err error) {
+	for range 3 {
+		if u, err = s.linkOAuthUser(ctx, id); !errors.Is(err, ErrConflict) {
+			break
+		}
+	}
+	return u, err
+}
+
+func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, error) {
 	now := s.now()
 	email := NormalizeEmail(id.Email)
 	var user *User
@@ -193,11 +206,7 @@ func userForSignIn(ctx context.Context, db bun.IDB, id int64, now time.Time) (*U
 
 // createOAuthUser inserts a user (role user) for a verified external identity.
 func createOAuthUser(ctx context.Context, db bun.IDB, id OAuthIdentity, email string, now time.Time) (*User, error) {
-	username, err := freeUsername(ctx, db, usernameBase(id, email))
-	if err != nil {
-		return nil, err
-	}
-	u := &User{Username: username, Email: email, Status: UserActive, IsActive: true, ProfilePublic: true,
+	u := &User{Email: email, Status: UserActive, IsActive: true, ProfilePublic: true,
 		EmailVerified: &now, CreatedAt: now, UpdatedAt: now}
 	if name := strings.TrimSpace(id.Name); name != "" {
 		u.Name = &name
@@ -205,11 +214,12 @@ func createOAuthUser(ctx context.Context, db bun.IDB, id OAuthIdentity, email st
 	if img := strings.TrimSpace(id.AvatarURL); img != "" {
 		u.Image = &img
 	}
-	if _, err := db.NewInsert().Model(u).Returning("id").Exec(ctx); err != nil {
-		if IsUniqueViolation(err) {
-			return nil, fmt.Errorf("user %s: %w", email, ErrConflict)
-		}
+	inserted, err := insertUser(ctx, db, u, usernameBase(id, email))
+	if err != nil {
 		return nil, err
+	}
+	if !inserted { // an account with the email landed meanwhile: the next try links it
+		return nil, fmt.Errorf("user %s: %w", email, ErrConflict)
 	}
 	if err := grantRoles(ctx, db, u.ID, []string{RoleUser}, now); err != nil {
 		return nil, err
@@ -234,6 +244,46 @@ func usernameBase(id OAuthIdentity, email string) string {
 		base = base[:maxUsernameBase]
 	}
 	return base
+}
+
+// maxInsertTries bounds insertUser's tries. Each failed try found its
+// username or email taken by a writer that committed meanwhile, so the
+// next try sees it: running out takes that many sign-ups of one name
+// committing within one sign-up's time.
+const maxInsertTries = 20
+
+// insertUser inserts u under the first username derived from base
+// (freeUsername) that is still free when the row lands. Another writer
+// may take that username between the look and the insert: the insert then
+// fails on the unique index (on PostgreSQL after waiting for that writer to
+// commit) and the next try looks again. Each try runs in a savepoint of
+// db, which must be a transaction, so that a failed try leaves the
+// transaction usable and holds no lock: not ON CONFLICT DO NOTHING, whose
+// skipped insert still runs the statement triggers that lock the
+// counters (row_counts, daily_counts), and two sign-ups each holding them
+// while waiting for the other's username deadlock. It reports false,
+// inserting nothing, when u's email is taken; ErrConflict only after
+// maxInsertTries.
+func insertUser(ctx context.Context, db bun.IDB, u *User, base string) (bool, error) {
+	for range maxInsertTries {
+		name, err := freeUsername(ctx, db, base)
+		if err != nil {
+			return false, err
+		}
+		u.Username = name
+		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			_, err := tx.NewInsert().Model(u).Returning("id").Exec(ctx)
+			return err
+		})
+		if !IsUniqueViolation(err) {
+			return err == nil, err
+		}
+		taken, err := db.NewSelect().Model((*User)(nil)).Where("lower(u.email) = ?", u.Email).Exists(ctx)
+		if err != nil || taken {
+			return false, err
+		}
+	}
+	return false, fmt.Errorf("user %s: no free username from %s: %w", u.Email, base, ErrConflict)
 }
 
 // freeUsername returns base, or base with the smallest numeric suffix that

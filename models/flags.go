@@ -2,8 +2,10 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // FlagChange is a partial update of a feature flag; nil fields stay (a new
@@ -37,20 +39,23 @@ func (s *Store) FeatureFlag(ctx context.Context, name string) (*FeatureFlag, err
 }
 
 // PutFeatureFlag applies ch to flag name on behalf of admin, creating the
-// flag when there is none. It returns the flag before (nil when created)
-// and after. Call it inside a change.
+// flag when there is none. It returns the flag before (nil when this call
+// created it) and after. Call it inside a change.
+//
+// Puts of one new name at once create it once: the creation is an insert
+// that skips a row another put landed first (on PostgreSQL it waits for
+// that put to commit), and the change is applied to the row read locked,
+// so the puts apply one after another and exactly one of them reports the
+// creation.
 func (s *Store) PutFeatureFlag(ctx context.Context, name string, ch FlagChange, admin int64) (before, after *FeatureFlag, err error) {
 	db, now := s.db(ctx), s.now()
-	before, err = s.FeatureFlag(ctx, name)
-	if errors.Is(err, ErrNotFound) {
-		before, err = nil, nil
-	}
+	f, created, err := s.lockFeatureFlag(ctx, name, now)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("put feature flag %s: %w", name, err)
 	}
-	f := &FeatureFlag{Name: name, CreatedAt: now}
-	if before != nil {
-		*f = *before
+	if !created {
+		b := *f
+		before = &b
 	}
 	if ch.Enabled != nil {
 		f.Enabled = *ch.Enabled
@@ -62,15 +67,37 @@ func (s *Store) PutFeatureFlag(ctx context.Context, name string, ch FlagChange, 
 		f.Description = *ch.Description
 	}
 	f.UpdatedAt, f.UpdatedBy = now, &admin
-	if before == nil {
-		_, err = db.NewInsert().Model(f).Exec(ctx)
-	} else {
-		_, err = db.NewUpdate().Model(f).WherePK().Exec(ctx)
-	}
-	if err != nil {
+	if _, err = db.NewUpdate().Model(f).WherePK().Exec(ctx); err != nil {
 		return nil, nil, fmt.Errorf("put feature flag %s: %w", name, err)
 	}
 	return before, f, nil
+}
+
+// lockFeatureFlag reads flag name locked for the rest of the change,
+// inserting it (disabled, at 0%, with no description) when there is none;
+// created says this call inserted it. A flag deleted between the insert
+// that skipped and the read is inserted again on the next try.
+func (s *Store) lockFeatureFlag(ctx context.Context, name string, now time.Time) (f *FeatureFlag, created bool, err error) {
+	db := s.db(ctx)
+	for range 3 {
+		fresh := &FeatureFlag{Name: name, CreatedAt: now, UpdatedAt: now}
+		res, err := db.NewInsert().Model(fresh).On("CONFLICT (name) DO NOTHING").Exec(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		n, _ := res.RowsAffected()
+		f = new(FeatureFlag)
+		q := db.NewSelect().Model(f).Where("ff.name = ?", name)
+		if Dialect(db) == "postgres" {
+			q = q.For("UPDATE")
+		}
+		err = q.Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		return f, n == 1, err
+	}
+	return nil, false, fmt.Errorf("feature flag %s deleted while put: %w", name, ErrConflict)
 }
 
 // DeleteFeatureFlag removes flag name; an unknown name is ErrNotFound.

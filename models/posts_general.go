@@ -239,7 +239,10 @@ func (s *Store) EditPost(ctx context.Context, id int64, e PostEdit) (*PostRecord
 }
 
 // RemovePost deletes a post (its tags and reports go with it) and counts it
-// out of its author's post_count. Call it inside a change.
+// out of its author's post_count. Call it inside a change. Only the delete
+// that removed the row counts it out: of two deletes racing, the second
+// waits for the first and then finds nothing (ErrNotFound), as it would a
+// moment later.
 func (s *Store) RemovePost(ctx context.Context, id int64) error {
 	db := s.db(ctx)
 	var author int64
@@ -247,8 +250,12 @@ func (s *Store) RemovePost(ctx context.Context, id int64) error {
 	if err != nil {
 		return notFound(err, "post")
 	}
-	if _, err := db.NewDelete().Model((*Post)(nil)).Where("id = ?", id).Exec(ctx); err != nil {
+	res, err := db.NewDelete().Model((*Post)(nil)).Where("id = ?", id).Exec(ctx)
+	if err != nil {
 		return fmt.Errorf("delete post %d: %w", id, err)
+	}
+	if err := oneRow(res, nil, "post"); err != nil {
+		return err
 	}
 	return addPostCount(ctx, db, author, -1)
 }

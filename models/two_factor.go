@@ -42,19 +42,22 @@ func (s *Store) TwoFactorOf(ctx context.Context, userID int64) (*TwoFactor, erro
 
 // StartTwoFactor stores a new, not yet enabled secret for the user,
 // replacing a pending one. An enabled enrolment is ErrConflict: it must be
-// disabled first.
+// disabled first. It is one upsert, so setups racing each other replace
+// each other's pending secret in turn, as one after another would; the
+// last to commit is the one the app's code must match.
 func (s *Store) StartTwoFactor(ctx context.Context, userID int64, sealed string) error {
 	return s.Change(ctx, func(ctx context.Context) error {
-		db := s.db(ctx)
-		_, err := db.NewDelete().Model((*TwoFactor)(nil)).Where("user_id = ? AND enabled_at IS NULL", userID).Exec(ctx)
+		res, err := s.db(ctx).NewInsert().Model(&TwoFactor{UserID: userID, Secret: sealed, CreatedAt: s.now()}).
+			On("CONFLICT (user_id) DO UPDATE").
+			Set("secret = EXCLUDED.secret, last_step = EXCLUDED.last_step, created_at = EXCLUDED.created_at").
+			Where("tf.enabled_at IS NULL").Exec(ctx)
 		if err != nil {
 			return err
 		}
-		_, err = db.NewInsert().Model(&TwoFactor{UserID: userID, Secret: sealed, CreatedAt: s.now()}).Exec(ctx)
-		if IsUniqueViolation(err) {
-			return ErrConflict
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrConflict // enabled: the update's condition held it back
 		}
-		return err
+		return nil
 	})
 }
 

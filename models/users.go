@@ -21,7 +21,8 @@ type NewUser struct {
 }
 
 // CreateUser inserts a user with its roles in one transaction. A taken email
-// or username is ErrConflict.
+// or a taken username given in nu is ErrConflict; a username derived from
+// the email takes the next free suffix.
 func (s *Store) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 	now := s.now()
 	u := &User{
@@ -40,14 +41,19 @@ func (s *Store) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 	if nu.PasswordHash != "" {
 		u.PasswordHash = &nu.PasswordHash
 	}
-	if u.Username == "" {
-		u.Username = UsernameFromEmail(u.Email)
-	}
 	if nu.IsVerified {
 		u.EmailVerified = &now
 	}
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := tx.NewInsert().Model(u).Returning("id").Exec(ctx); err != nil {
+		if u.Username == "" { // derived: the next free suffix, whoever races it
+			inserted, err := insertUser(ctx, tx, u, UsernameFromEmail(u.Email))
+			if err == nil && !inserted {
+				err = fmt.Errorf("user %s: %w", u.Email, ErrConflict)
+			}
+			if err != nil {
+				return err
+			}
+		} else if _, err := tx.NewInsert().Model(u).Returning("id").Exec(ctx); err != nil {
 			if IsUniqueViolation(err) {
 				return fmt.Errorf("user %s: %w", u.Email, ErrConflict)
 			}

@@ -62,29 +62,19 @@ type NewRegistration struct {
 }
 
 // RegisterUser creates an active user with the role user. A taken email
-// is ErrEmailTaken; a username or email taken by a registration racing
-// this one is ErrConflict (trying again settles which).
+// is ErrEmailTaken, also when a registration racing this one takes it
+// first; a username taken meanwhile moves on to the next free suffix
+// (insertUser), so racing sign-ups of one name all succeed.
 func (s *Store) RegisterUser(ctx context.Context, r NewRegistration) (*User, error) {
-	db, email := s.db(ctx), NormalizeEmail(r.Email)
-	taken, err := db.NewSelect().Model((*User)(nil)).Where("lower(u.email) = ?", email).Exists(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("register: %w", err)
-	}
-	if taken {
-		return nil, ErrEmailTaken
-	}
-	username, err := freeUsername(ctx, db, registrationUsername(r.Name))
-	if err != nil {
-		return nil, fmt.Errorf("register: %w", err)
-	}
-	now := s.now()
-	u := &User{Username: username, Email: email, Name: &r.Name, PasswordHash: &r.PasswordHash,
+	db, email, now := s.db(ctx), NormalizeEmail(r.Email), s.now()
+	u := &User{Email: email, Name: &r.Name, PasswordHash: &r.PasswordHash,
 		Status: UserActive, IsActive: true, ProfilePublic: true, CreatedAt: now, UpdatedAt: now}
-	if _, err := db.NewInsert().Model(u).Returning("id").Exec(ctx); err != nil {
-		if IsUniqueViolation(err) {
-			return nil, fmt.Errorf("register %s: %w", email, ErrConflict)
-		}
+	inserted, err := insertUser(ctx, db, u, registrationUsername(r.Name))
+	if err != nil {
 		return nil, fmt.Errorf("register: %w", err)
+	}
+	if !inserted {
+		return nil, ErrEmailTaken
 	}
 	if err := grantRoles(ctx, db, u.ID, []string{RoleUser}, now); err != nil {
 		return nil, fmt.Errorf("register: %w", err)

@@ -78,6 +78,12 @@ func classify(err error) *api.Error {
 			LockedBy: le.By, LockedAt: api.Timestamp(le.At), Cause: err}
 	case errors.Is(err, models.ErrNotFound):
 		return &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound, Message: "Resource not found", Cause: err}
+	case errors.Is(err, models.ErrConflict) || models.IsUniqueViolation(err):
+		// A uniqueness rule a concurrent request settled first. The routes
+		// retry or upsert their own races, and name a taken name with their
+		// own message; what is left is still the client's to retry, never a
+		// 500 (docs/api.md, "Concurrent requests").
+		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: conflictMessage, Cause: err}
 	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
@@ -139,6 +145,9 @@ func classifyRefusal(err error) *api.Error {
 	}
 	return nil
 }
+
+// conflictMessage answers a write that a concurrent one made impossible.
+const conflictMessage = "Another request changed this at the same moment; read it again and retry"
 
 // passwordsBusy answers a password that could not be checked or hashed
 // now: every argon2id slot is taken and its queue is full.
