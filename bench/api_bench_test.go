@@ -266,6 +266,44 @@ func BenchmarkAdminPosts(b *testing.B) {
 	})
 }
 
+// BenchmarkV1PostList measures pages of the versioned admin posts list
+// spread over the whole list (any offset up to the last page), newest and
+// oldest first, in another order, and filtered by status.
+func BenchmarkV1PostList(b *testing.B) {
+	base, h := benchServer(b)
+	list := base + "/api/v1/admin/posts?limit=50"
+	total := v1Total(b, base, h, list)
+	published := v1Total(b, base, h, list+"&status=published")
+	spread := func(url string, n int) func(int) string {
+		return func(i int) string { return fmt.Sprintf("%s&offset=%d", url, (i*7919*257)%max(n, 1)) }
+	}
+	runLatency(b, h, []latencyCase{
+		{"first-page", func(int) string { return list }},
+		{"spread-newest-first", spread(list, total)},
+		{"spread-oldest-first", spread(list+"&sort=created_at&order=asc", total)},
+		{"last-page", func(int) string { return fmt.Sprintf("%s&offset=%d", list, max(total-50, 0)) }},
+		{"spread-by-title", spread(list+"&sort=title&order=asc", total)},
+		{"spread-published", spread(list+"&status=published", published)},
+	})
+}
+
+// v1Total is how many items a versioned list holds.
+func v1Total(b *testing.B, base string, h http.Header, url string) int {
+	b.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url+"&limit=1", nil)
+	req.Header = h
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer res.Body.Close()
+	var first struct{ Meta api.V1Meta }
+	if err := json.NewDecoder(res.Body).Decode(&first); err != nil || first.Meta.Pagination.Total == 0 {
+		b.Fatalf("%s answered %d: %v", url, res.StatusCode, err)
+	}
+	return first.Meta.Pagination.Total
+}
+
 // BenchmarkBroadcast measures a broadcast to every user: how long POST
 // /api/v1/admin/notifications/broadcast takes to accept it, and checks
 // that the newest user's inbox holds it as soon as it answers. Each

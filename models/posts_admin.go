@@ -48,41 +48,62 @@ var postOrder = map[string]string{
 }
 
 // ListPostsAdmin reads a page of posts matching f, with their reports, and
-// how many match: three statements whatever the page's size.
+// how many match: three statements whatever the page's size, and two short
+// reads of counters more for a deep page.
 //
 // The list may read from the replica, except the queue of posts with open
 // reports: moderators refresh it after each decision, and a post they just
 // settled must not come back from a copy a moment behind.
-func (s *Store) ListPostsAdmin(ctx context.Context, f PostListFilter) ([]ListedPost, int, error) {
+func (s *Store) ListPostsAdmin(ctx context.Context, f PostListFilter) (rows []ListedPost, total int, err error) {
 	if !f.OpenReports {
 		ctx = s.mayLag(ctx)
 	}
-	db := s.db(ctx)
-	dir := " ASC"
-	if f.Desc {
-		dir = " DESC"
+	if f.Offset <= walkablePosts {
+		if rows, err = s.postsPage(ctx, f, walkTo(f)); err != nil {
+			return nil, 0, err
+		}
+		total, err = s.countPosts(ctx, f)
+		return rows, total, err
 	}
-	// The page's ids come first, from the posts alone, so that the rows a
-	// deep page skips are never joined to their authors and moderations.
-	page := db.NewSelect().Model((*Post)(nil)).Column("p.id").Apply(filterPosts(f)).
-		OrderExpr(postOrder[f.Sort] + dir).OrderExpr("p.id" + dir).
-		Limit(int64(f.Limit)).Offset(int64(f.Offset))
-	var rows []ListedPost
-	err := s.listedPosts(db.NewSelect().Model(&rows)).Join("JOIN (?) AS pick ON pick.id = p.id", page).
-		OrderExpr(postOrder[f.Sort] + dir).OrderExpr("p.id" + dir).Scan(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	total, err := s.countPosts(ctx, f)
-	if err != nil {
-		return nil, 0, err
-	}
-	return rows, total, s.attachReports(ctx, rows)
+	// A deep page is planned from counts, which must count the rows it
+	// then reads.
+	err = s.snapshot(ctx, func(ctx context.Context) error {
+		if total, err = s.countPosts(ctx, f); err != nil {
+			return err
+		}
+		p, err := s.planPostPage(ctx, f, total)
+		if err != nil {
+			return err
+		}
+		rows, err = s.postsPage(ctx, f, p)
+		return err
+	})
+	return rows, total, err
 }
 
-// countPosts counts the posts f matches. All posts, the flagged ones and
-// those awaiting a decision are kept counted by triggers (row_counts);
-// counting them from the rows would read millions, or tens of thousands.
+// postsPage reads the page p plans, with its reports.
+func (s *Store) postsPage(ctx context.Context, f PostListFilter, p postWalk) ([]ListedPost, error) {
+	rows := []ListedPost{}
+	if p.limit == 0 {
+		return rows, nil
+	}
+	db := s.db(ctx)
+	// The page's ids come first, from the posts alone, so that the rows a
+	// deep page skips are never joined to their authors and moderations.
+	page := db.NewSelect().Model((*Post)(nil)).Column("p.id").Apply(filterPosts(f)).Apply(p.walk(f))
+	err := s.listedPosts(db.NewSelect().Model(&rows)).Join("JOIN (?) AS pick ON pick.id = p.id", page).
+		Apply(p.order(f)).Scan(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.inOrder(rows)
+	return rows, s.attachReports(ctx, rows)
+}
+
+// countPosts counts the posts f matches. All posts, the drafts, the
+// hidden, the flagged and those awaiting a decision are kept counted by
+// triggers (row_counts), and the published are all the others; counting
+// them from the rows would read millions, or tens of thousands.
 func (s *Store) countPosts(ctx context.Context, f PostListFilter) (int, error) {
 	db := s.db(ctx)
 	counter := postCounter(f)
@@ -91,11 +112,22 @@ func (s *Store) countPosts(ctx context.Context, f PostListFilter) (int, error) {
 		return int(n), err
 	}
 	var n int
-	err := db.NewSelect().Table("row_counts").Column("row_count").Where("table_name = ?", counter).Scan(ctx, &n)
+	err := db.NewSelect().Table("row_counts").
+		ColumnExpr("coalesce(sum(CASE WHEN table_name = ? THEN row_count ELSE -row_count END), 0)", countedAs[counter][0]).
+		Where("table_name IN (?)", bun.In(countedAs[counter])).Scan(ctx, &n)
 	return n, err
 }
 
-// postCounter names the row_counts counter that holds f's count, if one does.
+// countedAs is the row_counts counters whose sum (the first) less the
+// rest counts what each postCounter names.
+var countedAs = map[string][]string{
+	"posts": {"posts"}, "posts_flagged": {"posts_flagged"}, "posts_draft": {"posts_draft"},
+	"posts_hidden": {"posts_hidden"}, "posts_review": {"posts_review"},
+	"posts_published": {"posts", "posts_draft", "posts_hidden", "posts_flagged"},
+}
+
+// postCounter names what counts f's matches without reading posts, if
+// anything does (countedAs).
 func postCounter(f PostListFilter) string {
 	if f.AuthorID != nil || f.Reported || f.OpenReports || f.Search != "" {
 		return ""
@@ -103,7 +135,12 @@ func postCounter(f PostListFilter) string {
 	switch {
 	case f.Status == PostFlagged: // flagged posts all await a decision
 		return "posts_flagged"
+	case f.Status != "" && f.NeedsReview:
+		return ""
 	case f.Status != "":
+		if _, ok := countedAs["posts_"+f.Status]; ok {
+			return "posts_" + f.Status
+		}
 		return ""
 	case f.NeedsReview:
 		return "posts_review"

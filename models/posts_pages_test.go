@@ -1,0 +1,161 @@
+package models_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+// deepPosts is more posts than the admin posts list walks to, so that its
+// last pages are planned from the counters or read from the far end.
+const deepPosts = 12_600
+
+// TestPostsListDeepPages: a deep page of the admin posts list holds the
+// posts an OFFSET over all of them would, on each side of every hour and
+// day the page may start in (posts exactly on the hour, several at the same
+// instant, hours and days with none), newest and oldest first; pages of
+// the other orders and filters read from the far end hold the same posts
+// as walking there; past the last post a page is empty and the total
+// exact; and after deletions and new posts the pages follow.
+func TestPostsListDeepPages(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		insertSpreadPosts(t, db, 0, deepPosts)
+		checkDeepPages(t, s, db)
+
+		if _, err := db.NewDelete().Model((*models.Post)(nil)).Where("id % 7 = 3").Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		insertSpreadPosts(t, db, deepPosts, 900)
+		checkDeepPages(t, s, db)
+	})
+}
+
+// insertSpreadPosts inserts n posts over five days and a gap: clustered
+// in some hours, none in others, some exactly on the hour, some sharing
+// an instant.
+func insertSpreadPosts(t *testing.T, db *bun.DB, from, n int) {
+	t.Helper()
+	ctx := context.Background()
+	author := models.User{Username: fmt.Sprintf("deep%d", from), Email: fmt.Sprintf("deep%d@example.org", from), Status: "active", IsActive: true}
+	if _, err := db.NewInsert().Model(&author).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	base := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	statuses := []string{models.PostPublished, models.PostPublished, models.PostDraft, models.PostHidden, models.PostFlagged}
+	batch := make([]models.Post, 0, 500)
+	for i := from; i < from+n; i++ {
+		at := base.Add(time.Duration(i*7919%(5*86400)) * time.Second).Add(time.Duration(i%1000) * time.Microsecond)
+		switch {
+		case i%97 == 0:
+			at = at.Truncate(time.Hour)
+		case i%13 == 0:
+			at = base.Add(40 * time.Hour)
+		case i%11 == 0:
+			at = base.AddDate(0, 0, 9).Add(time.Duration(i%5) * time.Minute)
+		}
+		batch = append(batch, models.Post{AuthorID: author.ID, Title: fmt.Sprintf("post %d", i*31%977), Content: "-",
+			Status: statuses[i%len(statuses)], ReportCount: i % 4, CreatedAt: at, UpdatedAt: at.Add(time.Duration(i%3) * time.Hour)})
+		if len(batch) == cap(batch) || i == from+n-1 {
+			if _, err := db.NewInsert().Model(&batch).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+}
+
+// checkDeepPages compares pages of the list with pages of a plain walk.
+func checkDeepPages(t *testing.T, s *models.Store, db *bun.DB) {
+	t.Helper()
+	count, err := db.NewSelect().Model((*models.Post)(nil)).Count(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := int(count)
+	for _, desc := range []bool{true, false} {
+		f := models.PostListFilter{Sort: "created_at", Desc: desc}
+		all := walkedPosts(t, db, f, total)
+		var offsets []int
+		for i := 10_001; i < len(all); i++ {
+			if !all[i].CreatedAt.Truncate(time.Hour).Equal(all[i-1].CreatedAt.Truncate(time.Hour)) {
+				offsets = append(offsets, i-2, i-1, i)
+			}
+		}
+		offsets = append(offsets, 10_001, total-3, total-1, total, total+5)
+		for _, o := range offsets {
+			f.Offset, f.Limit = o, 3
+			checkDeepPage(t, s, f, all, total)
+		}
+	}
+	for _, f := range []models.PostListFilter{
+		{Sort: "report_count", Desc: true}, {Sort: "title"}, {Sort: "updated_at", Desc: true},
+		{Sort: "created_at", Status: models.PostPublished}, {Sort: "created_at", Desc: true, Status: models.PostDraft},
+	} {
+		count, err := db.NewSelect().Model((*models.Post)(nil)).Apply(func(q *bun.SelectQuery) *bun.SelectQuery {
+			if f.Status != "" {
+				q = q.Where("status = ?", f.Status)
+			}
+			return q
+		}).Count(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := int(count)
+		all := walkedPosts(t, db, f, n)
+		for _, o := range []int{10_001, n / 2, n/2 + 1, n - 50, n - 3, n - 1, n, n + 1} {
+			if o <= 10_000 {
+				continue
+			}
+			f.Offset, f.Limit = o, 50
+			checkDeepPage(t, s, f, all, n)
+		}
+	}
+}
+
+func checkDeepPage(t *testing.T, s *models.Store, f models.PostListFilter, all []models.Post, total int) {
+	t.Helper()
+	rows, n, err := s.ListPostsAdmin(context.Background(), f)
+	if err != nil {
+		t.Fatalf("%+v: %v", f, err)
+	}
+	var want, got []int64
+	for _, p := range all[min(f.Offset, len(all)):min(f.Offset+f.Limit, len(all))] {
+		want = append(want, p.ID)
+	}
+	for _, p := range rows {
+		got = append(got, p.ID)
+	}
+	if !slices.Equal(got, want) || n != total {
+		t.Errorf("%+v: got %v of %d, want %v of %d", f, got, n, want, total)
+	}
+}
+
+// walkedPosts reads every post f matches in f's order, by OFFSET.
+func walkedPosts(t *testing.T, db *bun.DB, f models.PostListFilter, total int) []models.Post {
+	t.Helper()
+	dir := " ASC"
+	if f.Desc {
+		dir = " DESC"
+	}
+	var all []models.Post
+	q := db.NewSelect().Model(&all).Column("id", "created_at").OrderExpr("p." + f.Sort + dir).OrderExpr("p.id" + dir)
+	if f.Status != "" {
+		q = q.Where("p.status = ?", f.Status)
+	}
+	if err := q.Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != total {
+		t.Fatalf("%+v: walked %d posts of %d", f, len(all), total)
+	}
+	return all
+}
