@@ -44,7 +44,7 @@ func (x *Index) Find(q Query) ([]int64, int) {
 	}
 	ok, total := x.passing(hits, q)
 	if total > fewMatches {
-		return x.page(order, ok, q), total
+		return x.nearerEnd(order, ok, q, total), total
 	}
 	few := ok.slots(total)
 	slices.SortFunc(few, x.compare(q.Sort))
@@ -77,12 +77,29 @@ func (x *Index) readFor(k Key) {
 	}
 }
 
+// nearerEnd reads q's page off order from whichever end of the total
+// matches is nearer, so that a filtered walk passes at most half of them.
+func (x *Index) nearerEnd(order []int32, ok bitset, q Query, total int) []int64 {
+	rest := total - q.Offset
+	if rest >= q.Offset {
+		return x.page(order, ok, q)
+	}
+	far := q
+	far.Desc, far.Limit, far.Offset = !q.Desc, max(min(q.Limit, rest), 0), max(rest-q.Limit, 0)
+	ids := x.page(order, ok, far)
+	slices.Reverse(ids)
+	return ids
+}
+
 // page reads q's page off an ascending order, skipping the slots not in
-// ok (none when ok is nil).
+// ok (none when ok is nil: then the page starts right at the offset).
 func (x *Index) page(order []int32, ok bitset, q Query) []int64 {
 	out := []int64{}
-	skip, n := q.Offset, len(order)
-	for i := 0; i < n && len(out) < q.Limit; i++ {
+	skip, n, i := q.Offset, len(order), 0
+	if ok == nil {
+		skip, i = 0, q.Offset
+	}
+	for ; i < n && len(out) < q.Limit; i++ {
 		s := order[i]
 		if q.Desc {
 			s = order[n-1-i]
