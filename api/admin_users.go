@@ -168,12 +168,9 @@ func zodInt(name, v string, lo, hi int) (int, []Issue) {
 }
 
 // NewAdminUserList wraps a page of users in the list's envelope.
-// With a capped total, a full page may have a next one past the
-// counted pages.
-func NewAdminUserList(users []AdminUser, page, limit, total int, capped bool) AdminUserList {
+func NewAdminUserList(users []AdminUser, page, limit, total int) AdminUserList {
 	pages := (total + limit - 1) / limit
-	next := page < pages || capped && len(users) == limit
 	return AdminUserList{Users: users, CurrentPage: page, TotalPages: pages, Pagination: AdminPagination{
-		Page: page, Limit: limit, Total: total, TotalPages: pages, HasNext: next, HasPrev: page > 1, TotalCapped: capped,
+		Page: page, Limit: limit, Total: total, TotalPages: pages, HasNext: page < pages, HasPrev: page > 1,
 	}}
 }

@@ -41,15 +41,6 @@ func Page(data any, total int, p PageParams) V1 {
 	}}}
 }
 
-// CappedPage is Page for a list whose total may be capped: more matches
-// exist than total.
-func CappedPage(data any, total int, capped bool, p PageParams) V1 {
-	out := Page(data, total, p)
-	out.Meta.Pagination.TotalCapped = capped
-	out.Meta.Pagination.HasMore = out.Meta.Pagination.HasMore || capped
-	return out
-}
-
 // PageParams are limit and offset of a versioned admin list.
 type PageParams struct {
 	Limit  int

@@ -224,7 +224,37 @@ func (rt *Runtime) StartJobs(ctx context.Context) error {
 			rt.Log.Error("stop job queue", "error", err)
 		}
 	})
+	rt.keepUserIndexes(ctx)
 	return nil
+}
+
+// userIndexWarmth is how often each instance brings its users index up to
+// date when no list has: often enough that a list never finds it stale.
+const userIndexWarmth = time.Minute
+
+// keepUserIndexes loads the users index in the background at start and
+// keeps it current, so that no admin list waits for a load. Every instance
+// keeps its own index, so this is not a queued job, which one instance
+// would run for all.
+func (rt *Runtime) keepUserIndexes(ctx context.Context) {
+	ctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	rt.onClose(func() { stop(); <-done })
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(userIndexWarmth)
+		defer tick.Stop()
+		for {
+			if err := rt.Store.WarmUserIndexes(ctx); err != nil && ctx.Err() == nil {
+				rt.Log.Warn("keep the users index current", "error", err)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
 }
 
 // Close closes everything Open and Web opened, last opened first.

@@ -21,7 +21,7 @@ func BenchmarkUsersIndexLoad(b *testing.B) {
 	runtime.ReadMemStats(&before)
 	start := time.Now()
 	for _, sort := range []string{"created_at", "last_login_at", "post_count", "username", "email"} {
-		if _, _, _, err := rt.Store.ListUsers(ctx, models.UserListFilter{Sort: sort, Limit: 1}); err != nil {
+		if _, _, err := rt.Store.ListUsers(ctx, models.UserListFilter{Sort: sort, Limit: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -48,7 +48,7 @@ func (h AdminUsers) List(c echo.Context) error {
 	for i := range res.Rows {
 		users[i] = adminUser(&res.Rows[i])
 	}
-	return c.JSON(http.StatusOK, api.NewAdminUserList(users, q.Page, q.Limit, res.Total, res.Capped))
+	return c.JSON(http.StatusOK, api.NewAdminUserList(users, q.Page, q.Limit, res.Total))
 }
 
 // readFailure is the list's 500: error and details, both strings;

@@ -19,7 +19,7 @@ import (
 
 // V1UserStore is what the versioned admin users handlers need.
 type V1UserStore interface {
-	ListUsers(ctx context.Context, f models.UserListFilter) ([]models.ListedUser, int, bool, error)
+	ListUsers(ctx context.Context, f models.UserListFilter) ([]models.ListedUser, int, error)
 	UserDetail(ctx context.Context, id int64) (*models.UserDetail, error)
 	ListedUserByID(ctx context.Context, id int64) (*models.ListedUser, error)
 	Change(ctx context.Context, fn func(ctx context.Context) error) error
@@ -48,7 +48,7 @@ func (h V1Users) List(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rows, total, capped, err := h.Store.ListUsers(c.Request().Context(), models.UserListFilter{
+	rows, total, err := h.Store.ListUsers(c.Request().Context(), models.UserListFilter{
 		Status: p.Status, Role: p.Role, Search: p.Search, Sort: p.Sort, Desc: p.Desc,
 		Limit: p.Page.Limit, Offset: p.Page.Offset,
 	})
@@ -59,7 +59,7 @@ func (h V1Users) List(c echo.Context) error {
 	for i := range rows {
 		out[i] = v1User(&rows[i])
 	}
-	page := api.CappedPage(out, total, capped, p.Page)
+	page := api.Page(out, total, p.Page)
 	list := views.UserList{Users: out, Pagination: page.Meta.Pagination,
 		Query: consoleQuery(c, "created_at", true)}
 	return respond(c, http.StatusOK, page, View{Partial: views.UserTable(list), Page: views.UsersPage(list)})

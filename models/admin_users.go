@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -41,16 +40,15 @@ type AdminUsersQuery struct {
 // SearchCountCap is how many matches the general search ranks and counts
 // (users and posts; the admin users lists count exactly): the newest ones by id, which
 // newestMatches finds without reading the rest. Past it a total is
-// reported as at least this many (Capped): counting a third of a million
+// reported as at least this many (PostHits.Capped, UserHits.Capped): counting a third of a million
 // matches takes longer than the page itself.
 const SearchCountCap = 200
 
 // AdminUserPage is a page of the admin users list and the number of users
-// it is a page of; Capped says Total is a lower bound (SearchCountCap).
+// it is a page of.
 type AdminUserPage struct {
-	Rows   []AdminUserRow
-	Total  int
-	Capped bool
+	Rows  []AdminUserRow
+	Total int
 }
 
 // AdminUsers reads one page of the admin users list, the latest
@@ -78,10 +76,6 @@ func (s *Store) AdminUsers(ctx context.Context, q AdminUsersQuery) (*AdminUserPa
 	return out, sel.Scan(ctx)
 }
 
-// bucketIDs is how many ids user_id_buckets counts together, as its
-// triggers (migration 20261124100000) count them.
-const bucketIDs = 1024
-
 // userCount is the number of users, kept by triggers (row_counts).
 func (s *Store) userCount(ctx context.Context) (int, error) {
 	var n int
@@ -89,9 +83,9 @@ func (s *Store) userCount(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// RecountUsers sets the users counters (row_counts, and user_id_buckets on
-// PostgreSQL) to the users there are, for writers that skip triggers (a
-// bulk load as replica). It holds off other writers of users while it
+// RecountUsers sets the users counters (row_counts) to the users there
+// are, for writers that skip triggers (a bulk load as replica), and has
+// every users index reload. It holds off other writers of users while it
 // counts. It does nothing on SQLite, whose bulk loads run the triggers.
 func (s *Store) RecountUsers(ctx context.Context) error {
 	if s.Dialect() != "postgres" {
@@ -106,8 +100,6 @@ func (s *Store) RecountUsers(ctx context.Context) error {
 			"UPDATE row_counts SET row_count = (SELECT count(*) FROM users) WHERE table_name = 'users'",
 			"UPDATE row_counts SET row_count = (SELECT count(*) FROM users WHERE status = 'inactive') WHERE table_name = 'users_inactive'",
 			"UPDATE row_counts SET row_count = (SELECT count(*) FROM users WHERE status = 'banned') WHERE table_name = 'users_banned'",
-			"DELETE FROM user_id_buckets",
-			fmt.Sprintf("INSERT INTO user_id_buckets (bucket, row_count) SELECT id / %d, count(*) FROM users GROUP BY 1", bucketIDs),
 			"UPDATE user_index_epoch SET epoch = epoch + 1",
 		} {
 			if _, err := db.ExecContext(ctx, q); err != nil {

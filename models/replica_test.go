@@ -99,7 +99,7 @@ func TestReplicaReads(t *testing.T) {
 // listedNames are the usernames of the first page of s's users list.
 func listedNames(t *testing.T, ctx context.Context, s *models.Store, status string) []string {
 	t.Helper()
-	rows, _, _, err := s.ListUsers(ctx, models.UserListFilter{Status: status, Sort: "created_at", Limit: 50})
+	rows, _, err := s.ListUsers(ctx, models.UserListFilter{Status: status, Sort: "created_at", Limit: 50})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,6 +54,22 @@ func (s *Store) userIndex(ctx context.Context) (*userindex.Index, error) {
 	return iu.current(ctx, s.Now())
 }
 
+// WarmUserIndexes brings the users index of each database the lists read
+// (the primary, and the replica when there is one) up to date, loading it
+// when there is none yet. Run at start and every minute after, it spares
+// the first list after a start, or after a quiet night, a full load (about
+// ten seconds at a million users).
+func (s *Store) WarmUserIndexes(ctx context.Context) error {
+	if _, err := s.userIndex(ctx); err != nil {
+		return err
+	}
+	if s.Replica == nil {
+		return nil
+	}
+	_, err := s.userIndex(s.mayLag(ctx))
+	return err
+}
+
 func (iu *indexedUsers) current(ctx context.Context, now time.Time) (*userindex.Index, error) {
 	iu.mu.Lock()
 	defer iu.mu.Unlock()

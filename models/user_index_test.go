@@ -28,7 +28,7 @@ func TestUserIndexFollowsOtherInstances(t *testing.T) {
 		}
 		search := func(term, status, role string) []string {
 			t.Helper()
-			rows, total, _, err := other.ListUsers(ctx, models.UserListFilter{Search: term, Status: status, Role: role, Sort: "username", Limit: 10})
+			rows, total, err := other.ListUsers(ctx, models.UserListFilter{Search: term, Status: status, Role: role, Sort: "username", Limit: 10})
 			if err != nil || total != len(rows) {
 				t.Fatalf("list %q: %d rows of %d, %v", term, len(rows), total, err)
 			}
@@ -119,7 +119,7 @@ func TestUserIndexReloadsAfterBulkWrites(t *testing.T) {
 		s := models.NewStore(db)
 		count := func() int {
 			t.Helper()
-			_, total, _, err := s.ListUsers(ctx, models.UserListFilter{Sort: "created_at", Limit: 1})
+			_, total, err := s.ListUsers(ctx, models.UserListFilter{Sort: "created_at", Limit: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +168,7 @@ func TestUserIndexUnderConcurrentLists(t *testing.T) {
 		for range 3 {
 			wg.Go(func() {
 				for range 10 {
-					rows, total, _, err := s.ListUsers(ctx, models.UserListFilter{Search: "racer", Sort: "username", Limit: 100})
+					rows, total, err := s.ListUsers(ctx, models.UserListFilter{Search: "racer", Sort: "username", Limit: 100})
 					if err == nil && len(rows) != total {
 						err = fmt.Errorf("%d rows of %d", len(rows), total)
 					}
@@ -189,7 +189,7 @@ func TestUserIndexUnderConcurrentLists(t *testing.T) {
 		for err := range errs {
 			t.Error(err)
 		}
-		if _, total, _, err := s.ListUsers(ctx, models.UserListFilter{Search: "RACER", Sort: "created_at", Limit: 1}); err != nil || total != made {
+		if _, total, err := s.ListUsers(ctx, models.UserListFilter{Search: "RACER", Sort: "created_at", Limit: 1}); err != nil || total != made {
 			t.Errorf("after the last commit: %d users, %v; want %d", total, err, made)
 		}
 	})

@@ -39,19 +39,19 @@ var userOrder = map[string]string{
 // longest ago: first ascending, last descending. Equal values are in id
 // order. The page's ids and the count come from the users index
 // (userIndex), then only the page's rows are read.
-func (s *Store) ListUsers(ctx context.Context, f UserListFilter) (rows []ListedUser, total int, capped bool, err error) {
+func (s *Store) ListUsers(ctx context.Context, f UserListFilter) (rows []ListedUser, total int, err error) {
 	ctx = s.mayLag(ctx)
 	if s.inChange(ctx) {
 		return s.listUsersInChange(ctx, f)
 	}
 	x, err := s.userIndex(ctx)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, err
 	}
 	ids, total := x.Find(userindex.Query{Term: f.Search, Status: indexStatus[f.Status], Ranks: roleRanks[f.Role],
 		Sort: indexOrder[f.Sort], Desc: f.Desc, Offset: f.Offset, Limit: f.Limit, Now: s.now().UnixNano()})
 	rows, err = s.listedUsersInOrder(ctx, ids)
-	return rows, total, false, err
+	return rows, total, err
 }
 
 // inChange says a change is under way in ctx, uncommitted: the index
@@ -63,7 +63,7 @@ func (s *Store) inChange(ctx context.Context) bool {
 }
 
 // listUsersInChange is ListUsers by SQL alone, inside a change.
-func (s *Store) listUsersInChange(ctx context.Context, f UserListFilter) ([]ListedUser, int, bool, error) {
+func (s *Store) listUsersInChange(ctx context.Context, f UserListFilter) ([]ListedUser, int, error) {
 	db, now := s.db(ctx), s.now()
 	key, dir := walkKey(f)
 	page := filterUsers(db.NewSelect().Model((*User)(nil)).Column("u.id"), f, now).
@@ -72,10 +72,10 @@ func (s *Store) listUsersInChange(ctx context.Context, f UserListFilter) ([]List
 	err := selectUsers(db.NewSelect().Model(&rows), now).ColumnExpr("(?) AS top_role", topRole(db)).
 		Join("JOIN (?) AS pick ON pick.id = u.id", page).OrderExpr(key + dir).OrderExpr("u.id" + idDir(dir)).Scan(ctx)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, err
 	}
 	n, err := filterUsers(db.NewSelect().Model((*User)(nil)), f, now).Count(ctx)
-	return rows, int(n), false, err
+	return rows, int(n), err
 }
 
 // roleRanks are the ranks a role filter takes, as the index's bits.
