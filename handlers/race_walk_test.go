@@ -33,7 +33,7 @@ var walkers = flag.Int("walkers", 4, "how many copies of each sample the race wa
 //     with its status (one entry per change, none for a change that did
 //     not happen);
 //   - the counters the triggers keep (row_counts, daily_counts,
-//     hourly_counts, users' post counts, posts' report
+//     hourly_counts, post_status_days, users' post counts, posts' report
 //     and open report counts) equal a fresh count from the rows.
 func TestRaceWalk(t *testing.T) {
 	for _, dialect := range dbtest.Dialects {
@@ -186,6 +186,7 @@ func counters(t *testing.T, db *bun.DB) map[string]int64 {
 		"daily_counts":      "SELECT CAST(day AS text) || ' ' || metric, n FROM daily_counts",
 		"hourly_counts":     "SELECT CAST(hour AS text) || ' ' || metric, n FROM hourly_counts",
 		"post open_reports": "SELECT CAST(id AS text), open_reports FROM posts",
+		"post_status_days":  "SELECT status || ' ' || CAST(day AS text), n FROM post_status_days",
 	}
 	out := map[string]int64{}
 	for table, q := range queries {

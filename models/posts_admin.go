@@ -251,7 +251,8 @@ func (s *Store) PostAuthors(ctx context.Context, ids []int64) (map[int64]int64, 
 	return out, nil
 }
 
-// RecountPosts sets the posts counters (row_counts: all, flagged, awaiting a decision) to the posts there are,
+// RecountPosts sets the posts counters (row_counts: all, by status, awaiting a
+// decision; post_status_days) to the posts there are,
 // for writers that skip triggers (a bulk load as replica). It holds off
 // other writers of posts while it counts.
 func (s *Store) RecountPosts(ctx context.Context) error {
@@ -271,8 +272,25 @@ func (s *Store) RecountPosts(ctx context.Context) error {
 				return err
 			}
 		}
+		if err := recountStatusDays(ctx, db); err != nil {
+			return err
+		}
 		return recountReview(ctx, db)
 	})
+}
+
+// recountStatusDays sets the counts of posts created per day and status
+// (post_status_days) to the posts there are.
+func recountStatusDays(ctx context.Context, db bun.IDB) error {
+	day := "substr(created_at, 1, 10)"
+	if Dialect(db) == "postgres" {
+		day = "(created_at AT TIME ZONE 'UTC')::date"
+	}
+	if _, err := db.ExecContext(ctx, "DELETE FROM post_status_days"); err != nil {
+		return err
+	}
+	_, err := db.ExecContext(ctx, "INSERT INTO post_status_days (status, day, n) SELECT status, "+day+", count(*) FROM posts GROUP BY 1, 2")
+	return err
 }
 
 // recountReview sets the counters of posts awaiting a decision and of

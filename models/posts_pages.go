@@ -32,24 +32,56 @@ type postWalk struct {
 }
 
 // planPostPage decides how to read f's page, given how many posts match
-// (total). A shallow page is
-// walked to. A deep page of all posts by creation time starts from the
-// hour the hourly counts place it in; any other deep page is read from
-// whichever end is nearer, so no walk is longer than
-// half the list.
+// (total). A shallow page is walked to. A deep page of all posts by
+// creation time starts from the hour the hourly counts place it in, and
+// one of a status's posts from the day its counts place it in; any other
+// deep page is read from whichever end is nearer, so no walk is longer
+// than half the list.
 func (s *Store) planPostPage(ctx context.Context, f PostListFilter, total int) (postWalk, error) {
 	p := walkTo(f)
 	if f.Offset <= walkablePosts {
 		return p, nil
 	}
-	if f.Sort == "created_at" && postCounter(f) == "posts" {
-		return s.pageByHour(ctx, p)
+	if f.Sort == "created_at" {
+		switch c := postCounter(f); {
+		case c == "posts":
+			return s.pageByHour(ctx, p)
+		case countedByDay[c] != "":
+			return s.pageByDay(ctx, p, countedByDay[c])
+		}
 	}
 	if rest := total - f.Offset; rest < f.Offset {
 		p.desc, p.mirrored = !f.Desc, true
 		p.limit = max(min(f.Limit, rest), 0)
 		p.offset = max(rest-f.Limit, 0)
 	}
+	return p, nil
+}
+
+// countedByDay maps the postCounter of a status filter to the status
+// whose posts post_status_days counts by day.
+var countedByDay = map[string]string{
+	"posts_published": PostPublished, "posts_draft": PostDraft, "posts_hidden": PostHidden, "posts_flagged": PostFlagged,
+}
+
+// pageByDay finds the UTC day of creation p's first post of status falls
+// in, from the counts of posts created per day and status
+// (post_status_days), and walks from that day's edge only.
+func (s *Store) pageByDay(ctx context.Context, p postWalk, status string) (postWalk, error) {
+	db := s.db(ctx)
+	day, before, ok, err := firstBucket(ctx, db, statusDays(db, status), p.desc, p.offset, nil)
+	if err != nil || !ok {
+		p.limit = 0
+		return p, err
+	}
+	at, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return p, fmt.Errorf("day count %q: %w", day, err)
+	}
+	if p.desc {
+		at = at.AddDate(0, 0, 1)
+	}
+	p.from, p.offset = timeParam(db, at), p.offset-before
 	return p, nil
 }
 
@@ -91,22 +123,36 @@ func (s *Store) pageByHour(ctx context.Context, p postWalk) (postWalk, error) {
 	return p, nil
 }
 
-// bucketCounts names a counts table of posts created and its key as text
-// (YYYY-MM-DD, or YYYY-MM-DD HH for hours) in one dialect.
-type bucketCounts struct{ table, key, col string }
+// bucketCounts names a table of counts of posts created, its key as text
+// (YYYY-MM-DD, or YYYY-MM-DD HH for hours) in one dialect, and the
+// condition that picks the counts of the posts wanted.
+type bucketCounts struct {
+	table, key, col, cond string
+	arg                   string
+}
 
 func dayCounts(db bun.IDB) bucketCounts {
+	b := bucketCounts{"daily_counts", "day", "day", "metric = ?", "posts_created"}
 	if Dialect(db) == "postgres" {
-		return bucketCounts{"daily_counts", "to_char(day, 'YYYY-MM-DD')", "day"}
+		b.key = "to_char(day, 'YYYY-MM-DD')"
 	}
-	return bucketCounts{"daily_counts", "day", "day"}
+	return b
 }
 
 func hourCounts(db bun.IDB) bucketCounts {
+	b := bucketCounts{"hourly_counts", "hour", "hour", "metric = ?", "posts_created"}
 	if Dialect(db) == "postgres" {
-		return bucketCounts{"hourly_counts", "to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24')", "hour"}
+		b.key = "to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24')"
 	}
-	return bucketCounts{"hourly_counts", "hour", "hour"}
+	return b
+}
+
+func statusDays(db bun.IDB, status string) bucketCounts {
+	b := bucketCounts{"post_status_days", "day", "day", "status = ?", status}
+	if Dialect(db) == "postgres" {
+		b.key = "to_char(day, 'YYYY-MM-DD')"
+	}
+	return b
 }
 
 // firstBucket walks the buckets of posts created in the list's order
@@ -117,9 +163,9 @@ func firstBucket(ctx context.Context, db bun.IDB, b bucketCounts, desc bool, off
 	if desc {
 		dir = "DESC"
 	}
-	inner := db.NewSelect().Table(b.table).ColumnExpr(b.key + " AS k").ColumnExpr("n").
-		ColumnExpr("sum(n) OVER (ORDER BY " + b.col + " " + dir + ") AS upto").
-		Where("metric = 'posts_created'").Where("n <> 0")
+	inner := db.NewSelect().Table(b.table).ColumnExpr(b.key+" AS k").ColumnExpr("n").
+		ColumnExpr("sum(n) OVER (ORDER BY "+b.col+" "+dir+") AS upto").
+		Where(b.cond, b.arg).Where("n <> 0")
 	if within != nil {
 		inner = inner.Where(b.col+" >= ?", within[0]).Where(b.col+" < ?", within[1])
 	}
