@@ -287,6 +287,24 @@ func BenchmarkV1PostList(b *testing.B) {
 	})
 }
 
+// BenchmarkAuditList measures pages of the audit log spread over all of
+// it, the last page, and pages of one action spread over its entries.
+func BenchmarkAuditList(b *testing.B) {
+	base, h := benchServer(b)
+	list := base + api.PathAdminAuditLogs + "?limit=50"
+	total := v1Total(b, base, h, list)
+	updates := v1Total(b, base, h, list+"&action=user.update")
+	spread := func(url string, n int) func(int) string {
+		return func(i int) string { return fmt.Sprintf("%s&offset=%d", url, (i*7919*257)%max(n, 1)) }
+	}
+	runLatency(b, h, []latencyCase{
+		{"first-page", func(int) string { return list }},
+		{"spread", spread(list, total)},
+		{"last-page", func(int) string { return fmt.Sprintf("%s&offset=%d", list, max(total-50, 0)) }},
+		{"spread-one-action", spread(list+"&action=user.update", updates)},
+	})
+}
+
 // v1Total is how many items a versioned list holds.
 func v1Total(b *testing.B, base string, h http.Header, url string) int {
 	b.Helper()

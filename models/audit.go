@@ -121,6 +121,9 @@ func (s *Store) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int
 // listAudit is ListAudit on the database ctx picks; a user's detail page
 // reads its recent entries from the primary, as the rest of the page.
 func (s *Store) listAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int, error) {
+	if f.Offset > walkableAudit {
+		return s.deepAudit(ctx, f)
+	}
 	var rows []AuditEntry
 	q := f.apply(s.db(ctx).NewSelect().Model(&rows)).OrderExpr("al.id DESC").Limit(int64(f.Limit)).Offset(int64(f.Offset))
 	n, err := q.ScanAndCount(ctx)

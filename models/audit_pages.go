@@ -1,0 +1,108 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+)
+
+// walkableAudit is the deepest offset the audit log's list reaches by
+// walking its index; deeper pages start from the id runs' counts or from
+// the list's far end.
+const walkableAudit = 10_000
+
+// auditRun is how many ids audit_id_runs counts together, as its
+// triggers (migration 20261127600000) count them.
+const auditRun = 1024
+
+// auditWalk is how one page of the audit log is read: which way the walk
+// goes, how many entries it skips, and below which id it starts.
+type auditWalk struct {
+	asc           bool // from the oldest: the page was read from the far end
+	offset, limit int
+	below         *int64
+}
+
+// deepAudit reads a page past walkableAudit and the number of entries f
+// matches, planned from counts that must count the rows the page reads,
+// so inside one snapshot.
+func (s *Store) deepAudit(ctx context.Context, f AuditFilter) (rows []AuditEntry, total int, err error) {
+	err = s.snapshot(ctx, func(ctx context.Context) error {
+		runs := s.Dialect() == "postgres" && f.everything()
+		if total, err = s.countAudit(ctx, f, runs); err != nil {
+			return err
+		}
+		w := auditWalk{offset: f.Offset, limit: f.Limit}
+		switch rest := total - f.Offset; {
+		case rest <= 0:
+			rows = []AuditEntry{}
+			return nil
+		case runs:
+			err = s.fromRun(ctx, &w)
+		case rest < f.Offset:
+			w = auditWalk{asc: true, offset: max(rest-f.Limit, 0), limit: min(f.Limit, rest)}
+		}
+		if err != nil {
+			return err
+		}
+		rows, err = s.auditPage(ctx, f, w)
+		return err
+	})
+	return rows, total, err
+}
+
+// everything says f selects the whole log.
+func (f AuditFilter) everything() bool {
+	return f.AdminID == nil && f.Action == nil && f.TargetType == "" && f.TargetID == nil && f.SkipAction == "" &&
+		f.From == nil && f.To == nil && f.afterID == nil
+}
+
+// countAudit counts f's entries: the whole log from its runs' counts.
+func (s *Store) countAudit(ctx context.Context, f AuditFilter, runs bool) (int, error) {
+	db := s.db(ctx)
+	if !runs {
+		n, err := f.apply(db.NewSelect().Model((*AuditEntry)(nil))).Count(ctx)
+		return int(n), err
+	}
+	var n int
+	err := db.NewSelect().Table("audit_id_runs").ColumnExpr("coalesce(sum(n), 0)").Scan(ctx, &n)
+	return n, err
+}
+
+// fromRun moves w's start to the run of ids its offset falls in, newest
+// first: the entries of the newer runs are skipped without a walk.
+func (s *Store) fromRun(ctx context.Context, w *auditWalk) error {
+	db := s.db(ctx)
+	inner := db.NewSelect().Table("audit_id_runs").Column("run", "n").
+		ColumnExpr("sum(n) OVER (ORDER BY run DESC) AS upto").Where("n <> 0")
+	var at struct{ Run, N, Upto int64 }
+	err := db.NewSelect().TableExpr("(?) AS r", inner).Column("run", "n", "upto").
+		Where("upto > ?", w.offset).OrderExpr("run DESC").Limit(1).Scan(ctx, &at)
+	if err == sql.ErrNoRows {
+		w.limit = 0
+		return nil
+	}
+	below := (at.Run + 1) * auditRun
+	w.below, w.offset = &below, w.offset-int(at.Upto-at.N)
+	return err
+}
+
+// auditPage reads the page w plans: the ids first, from the index alone,
+// then the entries of those ids, newest first.
+func (s *Store) auditPage(ctx context.Context, f AuditFilter, w auditWalk) ([]AuditEntry, error) {
+	rows := []AuditEntry{}
+	if w.limit <= 0 {
+		return rows, nil
+	}
+	db := s.db(ctx)
+	order := "al.id DESC"
+	if w.asc {
+		order = "al.id ASC"
+	}
+	ids := f.apply(db.NewSelect().Model((*AuditEntry)(nil)).Column("al.id")).OrderExpr(order).
+		Limit(int64(w.limit)).Offset(int64(w.offset))
+	if w.below != nil {
+		ids = ids.Where("al.id < ?", *w.below)
+	}
+	err := db.NewSelect().Model(&rows).Join("JOIN (?) AS pick ON pick.id = al.id", ids).OrderExpr("al.id DESC").Scan(ctx)
+	return rows, err
+}

@@ -1,0 +1,100 @@
+package models_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/models/dbtest"
+)
+
+// TestAuditDeepPages: a deep page of the audit log holds the entries an
+// OFFSET over all of them would, on each side of every run of 1,024 ids,
+// with gaps in the ids (rolled-back writes) and the oldest entries
+// deleted (retention); a filtered deep page read from the far end holds
+// the same entries as walking there; past the last entry a page is empty;
+// and the totals are exact.
+func TestAuditDeepPages(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		if _, err := db.ExecContext(ctx, "DELETE FROM audit_log"); err != nil {
+			t.Fatal(err)
+		}
+		insertAuditEntries(t, db, 13_000)
+		checkAuditPages(t, s, db)
+
+		if _, err := db.ExecContext(ctx, "DELETE FROM audit_log WHERE id < 900"); err != nil {
+			t.Fatal(err)
+		}
+		insertAuditEntries(t, db, 700)
+		checkAuditPages(t, s, db)
+	})
+}
+
+// insertAuditEntries appends n entries, leaving every seventh id unused.
+func insertAuditEntries(t *testing.T, db *bun.DB, n int) {
+	t.Helper()
+	ctx := context.Background()
+	var last int64
+	if err := db.NewSelect().Model((*models.AuditEntry)(nil)).ColumnExpr("coalesce(max(id), 0)").Scan(ctx, &last); err != nil {
+		t.Fatal(err)
+	}
+	batch := make([]models.AuditEntry, 0, 500)
+	for i := range n {
+		id := last + 1 + int64(i) + int64(i)/6
+		action := "user.update"
+		if i%50 == 0 {
+			action = "user.ban"
+		}
+		batch = append(batch, models.AuditEntry{ID: id, CreatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(id) * time.Second),
+			AdminUsername: "admin", Action: action, TargetType: "user", TargetID: fmt.Sprint(i % 40), Status: 200,
+			Details: map[string]any{}, PrevHash: "-", Hash: fmt.Sprintf("h%d", id)})
+		if len(batch) == cap(batch) || i == n-1 {
+			if _, err := db.NewInsert().Model(&batch).Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+}
+
+func checkAuditPages(t *testing.T, s *models.Store, db *bun.DB) {
+	t.Helper()
+	for _, f := range []models.AuditFilter{{}, {SkipAction: "user.ban"}} {
+		var all []int64
+		q := db.NewSelect().Model((*models.AuditEntry)(nil)).Column("id").OrderExpr("id DESC")
+		if f.SkipAction != "" {
+			q = q.Where("action <> ?", f.SkipAction)
+		}
+		if err := q.Scan(context.Background(), &all); err != nil {
+			t.Fatal(err)
+		}
+		offsets := []int{10_001, len(all) / 2, len(all) - 3, len(all) - 1, len(all), len(all) + 4}
+		for i := 10_001; i < len(all); i++ {
+			if all[i]/1024 != all[i-1]/1024 {
+				offsets = append(offsets, i-1, i)
+			}
+		}
+		for _, o := range offsets {
+			f.Offset, f.Limit = o, 3
+			rows, total, err := s.ListAudit(context.Background(), f)
+			if err != nil {
+				t.Fatalf("%+v: %v", f, err)
+			}
+			got := []int64{}
+			for _, r := range rows {
+				got = append(got, r.ID)
+			}
+			want := append([]int64{}, all[min(o, len(all)):min(o+3, len(all))]...)
+			if !slices.Equal(got, want) || total != len(all) {
+				t.Errorf("%+v: got %v of %d, want %v of %d", f, got, total, want, len(all))
+			}
+		}
+	}
+}
