@@ -124,6 +124,9 @@ func (s *Store) listAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int
 	if f.Offset > walkableAudit {
 		return s.deepAudit(ctx, f)
 	}
+	if s.Dialect() == "postgres" && f.everything() {
+		return s.shallowAudit(ctx, f)
+	}
 	var rows []AuditEntry
 	q := f.apply(s.db(ctx).NewSelect().Model(&rows)).OrderExpr("al.id DESC").Limit(int64(f.Limit)).Offset(int64(f.Offset))
 	n, err := q.ScanAndCount(ctx)
