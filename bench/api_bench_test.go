@@ -41,7 +41,7 @@ func benchClients() int {
 }
 
 // benchServer serves Plaza over loopback on the seeded database that
-// PLAZA_BENCH_URL names (bench/bigdata.sh makes them), with the rate limits
+// PLAZA_BENCH_URL names (`plaza seed --users N --posts M` makes them), with the rate limits
 // lifted, and returns its URL and a super admin's bearer header.
 func benchServer(b *testing.B) (string, http.Header) {
 	_, url, h := benchRuntime(b)
@@ -58,7 +58,7 @@ func benchRuntime(b *testing.B) (*app.Runtime, string, http.Header) {
 func benchWeb(b *testing.B) (*app.Runtime, web.Deps, string, http.Header) {
 	dbURL := os.Getenv("PLAZA_BENCH_URL")
 	if dbURL == "" {
-		b.Skip("set PLAZA_BENCH_URL to a seeded database (bench/bigdata.sh)")
+		b.Skip("set PLAZA_BENCH_URL to a database seeded with plaza seed")
 	}
 	ctx := context.Background()
 	cfg := apptest.Config(b)

@@ -97,6 +97,10 @@ func checkInvariants(t *testing.T, db *bun.DB) {
 			FULL JOIN (SELECT day, n FROM daily_counts WHERE metric = '%s' AND n <> 0) AS c ON c.day = r.day
 			WHERE r.n IS DISTINCT FROM c.n`, d, src[0], src[1], metric)
 	}
+	checks["counts of posts by day and status differ from the rows"] = fmt.Sprintf(`SELECT count(*) FROM (
+		SELECT status, %s AS day, count(*) AS n FROM posts GROUP BY 1, 2) AS r
+		FULL JOIN (SELECT status, day, n FROM post_status_days WHERE n <> 0) AS c ON c.status = r.status AND c.day = r.day
+		WHERE r.n IS DISTINCT FROM c.n`, fmt.Sprintf(day, "created_at"))
 	for what, q := range checks {
 		if n := countRows(t, db, q); n != 0 {
 			t.Errorf("%s: %d rows", what, n)
