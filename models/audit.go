@@ -124,8 +124,8 @@ func (s *Store) listAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int
 	if f.Offset > walkableAudit {
 		return s.deepAudit(ctx, f)
 	}
-	if s.Dialect() == "postgres" && f.everything() {
-		return s.shallowAudit(ctx, f)
+	if runs, ok := s.auditRunsOf(f); ok {
+		return s.shallowAudit(ctx, f, runs)
 	}
 	var rows []AuditEntry
 	q := f.apply(s.db(ctx).NewSelect().Model(&rows)).OrderExpr("al.id DESC").Limit(int64(f.Limit)).Offset(int64(f.Offset))

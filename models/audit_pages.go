@@ -10,8 +10,9 @@ import (
 // the list's far end.
 const walkableAudit = 10_000
 
-// auditRun is how many ids audit_id_runs counts together, as its
-// triggers (migration 20261127600000) count them.
+// auditRun is how many ids audit_id_runs and audit_action_runs count
+// together, as their triggers (migrations 20261127600000, 20261127600100)
+// count them.
 const auditRun = 1024
 
 // auditWalk is how one page of the audit log is read: which way the walk
@@ -22,13 +23,36 @@ type auditWalk struct {
 	below         *int64
 }
 
+// auditRuns names the counts of entries per run of ids that count f's
+// entries: the whole log's (audit_id_runs), or one action's
+// (audit_action_runs); none for other filters, or on SQLite.
+type auditRuns struct {
+	table, cond string
+	args        []any
+}
+
+func (s *Store) auditRunsOf(f AuditFilter) (auditRuns, bool) {
+	if s.Dialect() != "postgres" {
+		return auditRuns{}, false
+	}
+	only := f
+	only.Action = nil
+	if !only.everything() {
+		return auditRuns{}, false
+	}
+	if f.Action == nil {
+		return auditRuns{table: "audit_id_runs", cond: "TRUE"}, true
+	}
+	return auditRuns{table: "audit_action_runs", cond: "action = ?", args: []any{*f.Action}}, true
+}
+
 // deepAudit reads a page past walkableAudit and the number of entries f
 // matches, planned from counts that must count the rows the page reads,
 // so inside one snapshot.
 func (s *Store) deepAudit(ctx context.Context, f AuditFilter) (rows []AuditEntry, total int, err error) {
 	err = s.snapshot(ctx, func(ctx context.Context) error {
-		runs := s.Dialect() == "postgres" && f.everything()
-		if total, err = s.countAudit(ctx, f, runs); err != nil {
+		runs, counted := s.auditRunsOf(f)
+		if total, err = s.countAudit(ctx, f, runs, counted); err != nil {
 			return err
 		}
 		w := auditWalk{offset: f.Offset, limit: f.Limit}
@@ -36,8 +60,8 @@ func (s *Store) deepAudit(ctx context.Context, f AuditFilter) (rows []AuditEntry
 		case rest <= 0:
 			rows = []AuditEntry{}
 			return nil
-		case runs:
-			err = s.fromRun(ctx, &w)
+		case counted:
+			err = s.fromRun(ctx, runs, &w)
 		case rest < f.Offset:
 			w = auditWalk{asc: true, offset: max(rest-f.Limit, 0), limit: min(f.Limit, rest)}
 		}
@@ -50,15 +74,15 @@ func (s *Store) deepAudit(ctx context.Context, f AuditFilter) (rows []AuditEntry
 	return rows, total, err
 }
 
-// shallowAudit reads a page of the whole log within walkableAudit, and
-// the log's length from its runs' counts: counting a million entries would
-// take longer than the page.
-func (s *Store) shallowAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int, error) {
+// shallowAudit reads a page within walkableAudit of entries that runs
+// count, and their number from those counts: counting a million entries
+// would take longer than the page.
+func (s *Store) shallowAudit(ctx context.Context, f AuditFilter, runs auditRuns) ([]AuditEntry, int, error) {
 	rows, err := s.auditPage(ctx, f, auditWalk{offset: f.Offset, limit: f.Limit})
 	if err != nil {
 		return nil, 0, err
 	}
-	total, err := s.countAudit(ctx, f, true)
+	total, err := s.countAudit(ctx, f, runs, true)
 	return rows, total, err
 }
 
@@ -68,24 +92,24 @@ func (f AuditFilter) everything() bool {
 		f.From == nil && f.To == nil && f.afterID == nil
 }
 
-// countAudit counts f's entries: the whole log from its runs' counts.
-func (s *Store) countAudit(ctx context.Context, f AuditFilter, runs bool) (int, error) {
+// countAudit counts f's entries, from runs when they count them.
+func (s *Store) countAudit(ctx context.Context, f AuditFilter, runs auditRuns, counted bool) (int, error) {
 	db := s.db(ctx)
-	if !runs {
+	if !counted {
 		n, err := f.apply(db.NewSelect().Model((*AuditEntry)(nil))).Count(ctx)
 		return int(n), err
 	}
 	var n int
-	err := db.NewSelect().Table("audit_id_runs").ColumnExpr("coalesce(sum(n), 0)").Scan(ctx, &n)
+	err := db.NewSelect().Table(runs.table).ColumnExpr("coalesce(sum(n), 0)").Where(runs.cond, runs.args...).Scan(ctx, &n)
 	return n, err
 }
 
 // fromRun moves w's start to the run of ids its offset falls in, newest
 // first: the entries of the newer runs are skipped without a walk.
-func (s *Store) fromRun(ctx context.Context, w *auditWalk) error {
+func (s *Store) fromRun(ctx context.Context, runs auditRuns, w *auditWalk) error {
 	db := s.db(ctx)
-	inner := db.NewSelect().Table("audit_id_runs").Column("run", "n").
-		ColumnExpr("sum(n) OVER (ORDER BY run DESC) AS upto").Where("n <> 0")
+	inner := db.NewSelect().Table(runs.table).Column("run", "n").
+		ColumnExpr("sum(n) OVER (ORDER BY run DESC) AS upto").Where(runs.cond, runs.args...).Where("n <> 0")
 	var at struct{ Run, N, Upto int64 }
 	err := db.NewSelect().TableExpr("(?) AS r", inner).Column("run", "n", "upto").
 		Where("upto > ?", w.offset).OrderExpr("run DESC").Limit(1).Scan(ctx, &at)

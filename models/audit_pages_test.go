@@ -66,11 +66,15 @@ func insertAuditEntries(t *testing.T, db *bun.DB, n int) {
 
 func checkAuditPages(t *testing.T, s *models.Store, db *bun.DB) {
 	t.Helper()
-	for _, f := range []models.AuditFilter{{}, {SkipAction: "user.ban"}} {
+	update := "user.update"
+	for _, f := range []models.AuditFilter{{}, {SkipAction: "user.ban"}, {Action: &update}} {
 		var all []int64
 		q := db.NewSelect().Model((*models.AuditEntry)(nil)).Column("id").OrderExpr("id DESC")
 		if f.SkipAction != "" {
 			q = q.Where("action <> ?", f.SkipAction)
+		}
+		if f.Action != nil {
+			q = q.Where("action = ?", *f.Action)
 		}
 		if err := q.Scan(context.Background(), &all); err != nil {
 			t.Fatal(err)

@@ -1,0 +1,7 @@
+DROP TRIGGER IF EXISTS audit_log_action_runs_delete ON audit_log;
+--bun:split
+DROP TRIGGER IF EXISTS audit_log_action_runs_insert ON audit_log;
+--bun:split
+DROP FUNCTION IF EXISTS plaza_count_audit_action_runs();
+--bun:split
+DROP TABLE IF EXISTS audit_action_runs;
