@@ -14,6 +14,7 @@ import (
 
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
@@ -164,6 +165,7 @@ func checkRecounts(t *testing.T, app *apptest.App) {
 			t.Fatal(err)
 		}
 	}
+	checkAuditRuns(t, s.DB)
 	fresh := counters(t, s.DB)
 	for k, v := range fresh {
 		if kept[k] != v {
@@ -173,6 +175,28 @@ func checkRecounts(t *testing.T, app *apptest.App) {
 	for k, v := range kept {
 		if _, ok := fresh[k]; !ok {
 			t.Errorf("counter %s: kept %d, counted 0", k, v)
+		}
+	}
+}
+
+// checkAuditRuns fails when PostgreSQL's counts of audit entries per run
+// of ids, and per action and run, differ from the entries (nothing
+// recounts them: only their triggers keep them).
+func checkAuditRuns(t *testing.T, db *bun.DB) {
+	t.Helper()
+	if models.Dialect(db) != "postgres" {
+		return
+	}
+	for what, q := range map[string]string{
+		"audit_id_runs": `SELECT count(*) FROM (SELECT id / 1024 AS run, count(*) AS n FROM audit_log GROUP BY 1) AS r
+			FULL JOIN (SELECT run, n FROM audit_id_runs WHERE n <> 0) AS c ON c.run = r.run WHERE r.n IS DISTINCT FROM c.n`,
+		"audit_action_runs": `SELECT count(*) FROM (SELECT action, id / 1024 AS run, count(*) AS n FROM audit_log GROUP BY 1, 2) AS r
+			FULL JOIN (SELECT action, run, n FROM audit_action_runs WHERE n <> 0) AS c ON c.action = r.action AND c.run = r.run
+			WHERE r.n IS DISTINCT FROM c.n`,
+	} {
+		var wrong int
+		if err := db.QueryRowContext(context.Background(), q).Scan(&wrong); err != nil || wrong != 0 {
+			t.Errorf("%s: %d counts differ from the entries (%v)", what, wrong, err)
 		}
 	}
 }
