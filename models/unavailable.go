@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/url"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -63,9 +64,11 @@ func unavailableState(code string) bool {
 // unreachable reports whether err came from a database that could not be
 // reached. A client that went away (context.Canceled) is not an outage,
 // nor a query that ran out of time once connected (a deadline on connect
-// is); network errors count only when the PostgreSQL driver reports them, so
-// that an outbound HTTP failure (a link preview, a webhook) is never taken
-// for one.
+// is). pgx returns a socket's failure mid-query as it is (an EOF, a reset
+// connection): a request reaches the network only through the database,
+// Redis (whose failures the rate limiter absorbs) and outbound HTTP, whose
+// errors are *url.Error, so a bare socket error that is not one of those
+// is taken for the database's.
 func unreachable(err error) bool {
 	if errors.Is(err, context.Canceled) {
 		return false
@@ -84,14 +87,9 @@ func unreachable(err error) bool {
 	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) || errors.Is(err, pgconn.ErrConnClosed) {
 		return true
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return false // a query that outlived its deadline: slow, not away
-	}
-	// pgconn's own errors (a write or read that failed on the socket) all
-	// say whether they are safe to retry: that marks the driver as the source.
-	var fromDriver interface{ SafeToRetry() bool }
-	if !errors.As(err, &fromDriver) {
-		return false
+	var outbound *url.Error
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &outbound) {
+		return false // a query that outlived its deadline is slow, not away; an HTTP call is not the database
 	}
 	var netErr net.Error
 	return errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)

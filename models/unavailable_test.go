@@ -22,8 +22,8 @@ import (
 
 // TestUnavailableTellsOutagesFromFailures: the errors of a database that
 // cannot be reached are Unavailable, wrapped or not; a client that went
-// away, a slow query, a constraint, a conflict and any network error that
-// did not come from the driver (an outbound HTTP call) are not.
+// away, a slow query, a constraint, a conflict and an outbound HTTP call's
+// network error are not.
 func TestUnavailableTellsOutagesFromFailures(t *testing.T) {
 	wrap := func(err error) error { return fmt.Errorf("list users: %w", err) }
 	tests := []struct {
@@ -46,8 +46,9 @@ func TestUnavailableTellsOutagesFromFailures(t *testing.T) {
 		{"a closed pgconn", wrap(pgconn.ErrConnClosed), true},
 		{"the client went away", wrap(context.Canceled), false},
 		{"a deadline", wrap(context.DeadlineExceeded), false},
-		{"EOF not from the driver", wrap(io.ErrUnexpectedEOF), false},
-		{"a network error not from the driver", wrap(&net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}), false},
+		{"a connection cut mid-query (pgx returns the bare EOF)", wrap(io.ErrUnexpectedEOF), true},
+		{"a connection reset mid-query", wrap(&net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")}), true},
+		{"an outbound HTTP call", wrap(&url.Error{Op: "Get", URL: "https://example.com/", Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}), false},
 		{"not found", wrap(models.ErrNotFound), false},
 		{"already typed", wrap(&models.UnavailableError{Cause: errors.New("x")}), true},
 	}
