@@ -47,7 +47,8 @@ type Error struct {
 	RequiredPermission string
 	LockedBy           string
 	LockedAt           string
-	// RetryAfter is set on 429s: seconds until the window resets.
+	// RetryAfter is set on 429s (seconds until the window resets) and
+	// 503s (seconds to wait before trying again).
 	RetryAfter int
 }
 
@@ -83,6 +84,20 @@ func CodeForStatus(status int) string {
 		return CodeMethodNotAllowed
 	}
 	return CodeServerError
+}
+
+// DatabaseRetryAfter is the Retry-After, in seconds, of an answer refused
+// because the database could not be reached: a restart takes a few
+// seconds, and clients that come back sooner only add to the queue.
+const DatabaseRetryAfter = 2
+
+// DatabaseUnavailable answers a request that the database, refusing
+// connections or restarting, could not serve: 503 SERVER_ERROR with
+// Retry-After, so that the client sends it again rather than take it
+// for a bug (docs/api.md, "When the database is away").
+func DatabaseUnavailable(cause error) *Error {
+	return &Error{Status: http.StatusServiceUnavailable, Code: CodeServerError,
+		Message: "The service cannot reach its database right now; retry shortly", RetryAfter: DatabaseRetryAfter, Cause: cause}
 }
 
 // ErrVersionUnknown answers GET /api/version when no version can be read.

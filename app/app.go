@@ -289,6 +289,7 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 		return web.Deps{}, err
 	}
 	limiter.SetLogger(rt.Log)
+	rt.Metrics.WatchRateLimiter(func() bool { return limiter.Status() == ratelimit.StatusFallback })
 	dbURL, err := config.ParseDatabaseURL(rt.Config.DatabaseURL)
 	if err != nil {
 		return web.Deps{}, err

@@ -15219,6 +15219,11 @@ type GetApiAdminStatsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAdminStatsResponse503Headers the declared response headers of an HTTP 503 response for GetApiAdminStats
+type GetApiAdminStatsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAdminStatsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15234,10 +15239,14 @@ type GetApiAdminStatsResponse struct {
 	JSON429 *PublicError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *PublicError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *PublicError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiAdminStatsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAdminStatsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAdminStatsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -15268,6 +15277,11 @@ func (r GetApiAdminStatsResponse) GetJSON429() *PublicError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiAdminStatsResponse) GetJSON500() *PublicError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAdminStatsResponse) GetJSON503() *PublicError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -15314,6 +15328,11 @@ type GetApiAdminUsersResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAdminUsersResponse503Headers the declared response headers of an HTTP 503 response for GetApiAdminUsers
+type GetApiAdminUsersResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAdminUsersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15329,10 +15348,14 @@ type GetApiAdminUsersResponse struct {
 	JSON429 *PublicError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *PublicError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *PublicError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiAdminUsersResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAdminUsersResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAdminUsersResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -15363,6 +15386,11 @@ func (r GetApiAdminUsersResponse) GetJSON429() *PublicError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiAdminUsersResponse) GetJSON500() *PublicError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAdminUsersResponse) GetJSON503() *PublicError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -15409,6 +15437,11 @@ type PostApiAdminUsersIdBanResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAdminUsersIdBanResponse503Headers the declared response headers of an HTTP 503 response for PostApiAdminUsersIdBan
+type PostApiAdminUsersIdBanResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAdminUsersIdBanResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15428,10 +15461,14 @@ type PostApiAdminUsersIdBanResponse struct {
 	JSON429 *PublicError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *PublicError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *PublicError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiAdminUsersIdBanResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAdminUsersIdBanResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAdminUsersIdBanResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -15472,6 +15509,11 @@ func (r PostApiAdminUsersIdBanResponse) GetJSON429() *PublicError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiAdminUsersIdBanResponse) GetJSON500() *PublicError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAdminUsersIdBanResponse) GetJSON503() *PublicError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -15518,6 +15560,11 @@ type PostApiAdminUsersIdUnbanResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAdminUsersIdUnbanResponse503Headers the declared response headers of an HTTP 503 response for PostApiAdminUsersIdUnban
+type PostApiAdminUsersIdUnbanResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAdminUsersIdUnbanResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15539,10 +15586,14 @@ type PostApiAdminUsersIdUnbanResponse struct {
 	JSON429 *PublicError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *PublicError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *PublicError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiAdminUsersIdUnbanResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAdminUsersIdUnbanResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAdminUsersIdUnbanResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -15590,6 +15641,11 @@ func (r PostApiAdminUsersIdUnbanResponse) GetJSON500() *PublicError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAdminUsersIdUnbanResponse) GetJSON503() *PublicError {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PostApiAdminUsersIdUnbanResponse) GetBody() []byte {
 	return r.Body
@@ -15634,6 +15690,11 @@ type PostApiAnalyticsCollectResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAnalyticsCollectResponse503Headers the declared response headers of an HTTP 503 response for PostApiAnalyticsCollect
+type PostApiAnalyticsCollectResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAnalyticsCollectResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15655,6 +15716,8 @@ type PostApiAnalyticsCollectResponse struct {
 	Headers202 *PostApiAnalyticsCollectResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAnalyticsCollectResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAnalyticsCollectResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -15736,6 +15799,11 @@ type PostApiAuth2faDisableResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAuth2faDisableResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuth2faDisable
+type PostApiAuth2faDisableResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAuth2faDisableResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15759,6 +15827,8 @@ type PostApiAuth2faDisableResponse struct {
 	Headers200 *PostApiAuth2faDisableResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAuth2faDisableResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuth2faDisableResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -15845,6 +15915,11 @@ type PostApiAuth2faEnableResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAuth2faEnableResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuth2faEnable
+type PostApiAuth2faEnableResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAuth2faEnableResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15872,6 +15947,8 @@ type PostApiAuth2faEnableResponse struct {
 	Headers200 *PostApiAuth2faEnableResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAuth2faEnableResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuth2faEnableResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -15968,6 +16045,11 @@ type PostApiAuth2faSetupResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAuth2faSetupResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuth2faSetup
+type PostApiAuth2faSetupResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAuth2faSetupResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15993,6 +16075,8 @@ type PostApiAuth2faSetupResponse struct {
 	Headers200 *PostApiAuth2faSetupResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAuth2faSetupResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuth2faSetupResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16092,6 +16176,11 @@ type PostApiAuthCallbackCredentialsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAuthCallbackCredentialsResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthCallbackCredentials
+type PostApiAuthCallbackCredentialsResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAuthCallbackCredentialsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -16117,6 +16206,8 @@ type PostApiAuthCallbackCredentialsResponse struct {
 	Headers302 *PostApiAuthCallbackCredentialsResponse302Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAuthCallbackCredentialsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthCallbackCredentialsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16204,6 +16295,11 @@ type GetApiAuthCallbackProviderResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAuthCallbackProviderResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthCallbackProvider
+type GetApiAuthCallbackProviderResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAuthCallbackProviderResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -16221,10 +16317,14 @@ type GetApiAuthCallbackProviderResponse struct {
 	JSON500 *GeneralError
 	// JSON502 the response for an HTTP 502 `application/json` response
 	JSON502 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers303 the parsed response headers for an HTTP 303 response
 	Headers303 *GetApiAuthCallbackProviderResponse303Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAuthCallbackProviderResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthCallbackProviderResponse503Headers
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -16260,6 +16360,11 @@ func (r GetApiAuthCallbackProviderResponse) GetJSON500() *GeneralError {
 // GetJSON502 returns the response for an HTTP 502 `application/json` response
 func (r GetApiAuthCallbackProviderResponse) GetJSON502() *GeneralError {
 	return r.JSON502
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthCallbackProviderResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -16306,6 +16411,11 @@ type GetApiAuthConfirmResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAuthConfirmResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthConfirm
+type GetApiAuthConfirmResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAuthConfirmResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -16321,10 +16431,14 @@ type GetApiAuthConfirmResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiAuthConfirmResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAuthConfirmResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthConfirmResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16355,6 +16469,11 @@ func (r GetApiAuthConfirmResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiAuthConfirmResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthConfirmResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -16401,6 +16520,11 @@ type PostApiAuthConfirmResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAuthConfirmResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthConfirm
+type PostApiAuthConfirmResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAuthConfirmResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -16424,6 +16548,8 @@ type PostApiAuthConfirmResponse struct {
 	Headers200 *PostApiAuthConfirmResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAuthConfirmResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthConfirmResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16510,6 +16636,11 @@ type GetApiAuthCsrfResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAuthCsrfResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthCsrf
+type GetApiAuthCsrfResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAuthCsrfResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -16523,10 +16654,14 @@ type GetApiAuthCsrfResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiAuthCsrfResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAuthCsrfResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthCsrfResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16552,6 +16687,11 @@ func (r GetApiAuthCsrfResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiAuthCsrfResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthCsrfResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -16598,6 +16738,11 @@ type GetApiAuthErrorResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAuthErrorResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthError
+type GetApiAuthErrorResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAuthErrorResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -16609,10 +16754,14 @@ type GetApiAuthErrorResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiAuthErrorResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAuthErrorResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthErrorResponse503Headers
 }
 
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
@@ -16633,6 +16782,11 @@ func (r GetApiAuthErrorResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiAuthErrorResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthErrorResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -16679,6 +16833,11 @@ type PostApiAuthPasswordResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAuthPasswordResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthPassword
+type PostApiAuthPasswordResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAuthPasswordResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -16702,6 +16861,8 @@ type PostApiAuthPasswordResponse struct {
 	Headers200 *PostApiAuthPasswordResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAuthPasswordResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthPasswordResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16788,6 +16949,11 @@ type GetApiAuthProvidersResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAuthProvidersResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthProviders
+type GetApiAuthProvidersResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAuthProvidersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -16801,10 +16967,14 @@ type GetApiAuthProvidersResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiAuthProvidersResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAuthProvidersResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthProvidersResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16830,6 +17000,11 @@ func (r GetApiAuthProvidersResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiAuthProvidersResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthProvidersResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -16876,6 +17051,11 @@ type GetApiAuthSessionResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAuthSessionResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthSession
+type GetApiAuthSessionResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAuthSessionResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -16889,10 +17069,14 @@ type GetApiAuthSessionResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiAuthSessionResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAuthSessionResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthSessionResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -16918,6 +17102,11 @@ func (r GetApiAuthSessionResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiAuthSessionResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthSessionResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -16964,6 +17153,11 @@ type DeleteApiAuthSessionsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiAuthSessionsResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiAuthSessions
+type DeleteApiAuthSessionsResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiAuthSessionsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -16981,10 +17175,14 @@ type DeleteApiAuthSessionsResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiAuthSessionsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiAuthSessionsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiAuthSessionsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17020,6 +17218,11 @@ func (r DeleteApiAuthSessionsResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiAuthSessionsResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiAuthSessionsResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17066,6 +17269,11 @@ type GetApiAuthSessionsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAuthSessionsResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthSessions
+type GetApiAuthSessionsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAuthSessionsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17081,10 +17289,14 @@ type GetApiAuthSessionsResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiAuthSessionsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAuthSessionsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthSessionsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17115,6 +17327,11 @@ func (r GetApiAuthSessionsResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiAuthSessionsResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthSessionsResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17161,6 +17378,11 @@ type DeleteApiAuthSessionsIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiAuthSessionsIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiAuthSessionsId
+type DeleteApiAuthSessionsIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiAuthSessionsIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17180,10 +17402,14 @@ type DeleteApiAuthSessionsIdResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiAuthSessionsIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiAuthSessionsIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiAuthSessionsIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17224,6 +17450,11 @@ func (r DeleteApiAuthSessionsIdResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiAuthSessionsIdResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiAuthSessionsIdResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17270,6 +17501,11 @@ type GetApiAuthSigninResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAuthSigninResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthSignin
+type GetApiAuthSigninResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAuthSigninResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17281,10 +17517,14 @@ type GetApiAuthSigninResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiAuthSigninResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAuthSigninResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthSigninResponse503Headers
 }
 
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
@@ -17305,6 +17545,11 @@ func (r GetApiAuthSigninResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiAuthSigninResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthSigninResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17359,6 +17604,11 @@ type PostApiAuthSigninResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAuthSigninResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthSignin
+type PostApiAuthSigninResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAuthSigninResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17384,6 +17634,8 @@ type PostApiAuthSigninResponse struct {
 	Headers303 *PostApiAuthSigninResponse303Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAuthSigninResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthSigninResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17471,6 +17723,11 @@ type GetApiAuthSigninProviderResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAuthSigninProviderResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthSigninProvider
+type GetApiAuthSigninProviderResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAuthSigninProviderResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17484,10 +17741,14 @@ type GetApiAuthSigninProviderResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers302 the parsed response headers for an HTTP 302 response
 	Headers302 *GetApiAuthSigninProviderResponse302Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAuthSigninProviderResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthSigninProviderResponse503Headers
 }
 
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
@@ -17513,6 +17774,11 @@ func (r GetApiAuthSigninProviderResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiAuthSigninProviderResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthSigninProviderResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17567,6 +17833,11 @@ type PostApiAuthSigninProviderResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAuthSigninProviderResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthSigninProvider
+type PostApiAuthSigninProviderResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAuthSigninProviderResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17584,12 +17855,16 @@ type PostApiAuthSigninProviderResponse struct {
 	JSON429 *NextAuthURL
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *NextAuthURL
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *NextAuthURL
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiAuthSigninProviderResponse200Headers
 	// Headers302 the parsed response headers for an HTTP 302 response
 	Headers302 *PostApiAuthSigninProviderResponse302Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAuthSigninProviderResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthSigninProviderResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17625,6 +17900,11 @@ func (r PostApiAuthSigninProviderResponse) GetJSON429() *NextAuthURL {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiAuthSigninProviderResponse) GetJSON500() *NextAuthURL {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAuthSigninProviderResponse) GetJSON503() *NextAuthURL {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17671,6 +17951,11 @@ type GetApiAuthSignoutResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiAuthSignoutResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthSignout
+type GetApiAuthSignoutResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiAuthSignoutResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17680,10 +17965,14 @@ type GetApiAuthSignoutResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiAuthSignoutResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiAuthSignoutResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthSignoutResponse503Headers
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -17699,6 +17988,11 @@ func (r GetApiAuthSignoutResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiAuthSignoutResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthSignoutResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17761,6 +18055,11 @@ type PostApiAuthSignoutResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAuthSignoutResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthSignout
+type PostApiAuthSignoutResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiAuthSignoutResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17776,6 +18075,8 @@ type PostApiAuthSignoutResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiAuthSignoutResponse200Headers
 	// Headers302 the parsed response headers for an HTTP 302 response
@@ -17784,6 +18085,8 @@ type PostApiAuthSignoutResponse struct {
 	Headers303 *PostApiAuthSignoutResponse303Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAuthSignoutResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthSignoutResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -17814,6 +18117,11 @@ func (r PostApiAuthSignoutResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiAuthSignoutResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAuthSignoutResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -17982,6 +18290,11 @@ type GetApiFeatureFlagsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiFeatureFlagsResponse503Headers the declared response headers of an HTTP 503 response for GetApiFeatureFlags
+type GetApiFeatureFlagsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiFeatureFlagsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17997,10 +18310,14 @@ type GetApiFeatureFlagsResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiFeatureFlagsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiFeatureFlagsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiFeatureFlagsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18033,6 +18350,11 @@ func (r GetApiFeatureFlagsResponse) GetJSON500() *GeneralError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiFeatureFlagsResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r GetApiFeatureFlagsResponse) GetBody() []byte {
 	return r.Body
@@ -18062,6 +18384,11 @@ func (r GetApiFeatureFlagsResponse) ContentType() string {
 	return ""
 }
 
+// GetApiHealthResponse503Headers the declared response headers of an HTTP 503 response for GetApiHealth
+type GetApiHealthResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiHealthResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18073,6 +18400,8 @@ type GetApiHealthResponse struct {
 	JSON500 *PublicError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *Health
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiHealthResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18226,6 +18555,11 @@ func (r GetApiLinkPreviewResponse) ContentType() string {
 	return ""
 }
 
+// GetApiMetricsResponse503Headers the declared response headers of an HTTP 503 response for GetApiMetrics
+type GetApiMetricsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiMetricsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18237,6 +18571,10 @@ type GetApiMetricsResponse struct {
 	JSON422 *GeneralInvalid
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiMetricsResponse503Headers
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -18257,6 +18595,11 @@ func (r GetApiMetricsResponse) GetJSON422() *GeneralInvalid {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiMetricsResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiMetricsResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18303,6 +18646,11 @@ type GetApiNotificationsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiNotificationsResponse503Headers the declared response headers of an HTTP 503 response for GetApiNotifications
+type GetApiNotificationsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiNotificationsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18318,10 +18666,14 @@ type GetApiNotificationsResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiNotificationsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiNotificationsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiNotificationsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18352,6 +18704,11 @@ func (r GetApiNotificationsResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiNotificationsResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiNotificationsResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18398,6 +18755,11 @@ type PostApiNotificationsIdReadResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiNotificationsIdReadResponse503Headers the declared response headers of an HTTP 503 response for PostApiNotificationsIdRead
+type PostApiNotificationsIdReadResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiNotificationsIdReadResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18417,10 +18779,14 @@ type PostApiNotificationsIdReadResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiNotificationsIdReadResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiNotificationsIdReadResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiNotificationsIdReadResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18461,6 +18827,11 @@ func (r PostApiNotificationsIdReadResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiNotificationsIdReadResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiNotificationsIdReadResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18646,6 +19017,11 @@ type GetApiPostsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiPostsResponse503Headers the declared response headers of an HTTP 503 response for GetApiPosts
+type GetApiPostsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiPostsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18659,10 +19035,14 @@ type GetApiPostsResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiPostsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiPostsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiPostsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18688,6 +19068,11 @@ func (r GetApiPostsResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiPostsResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiPostsResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18734,6 +19119,11 @@ type PostApiPostsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiPostsResponse503Headers the declared response headers of an HTTP 503 response for PostApiPosts
+type PostApiPostsResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiPostsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18751,10 +19141,14 @@ type PostApiPostsResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostApiPostsResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiPostsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiPostsResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -18790,6 +19184,11 @@ func (r PostApiPostsResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiPostsResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiPostsResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -18836,6 +19235,11 @@ type DeleteApiPostsIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiPostsIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiPostsId
+type DeleteApiPostsIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiPostsIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18857,10 +19261,14 @@ type DeleteApiPostsIdResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiPostsIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiPostsIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiPostsIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -18908,6 +19316,11 @@ func (r DeleteApiPostsIdResponse) GetJSON500() *GeneralError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiPostsIdResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r DeleteApiPostsIdResponse) GetBody() []byte {
 	return r.Body
@@ -18952,6 +19365,11 @@ type GetApiPostsIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiPostsIdResponse503Headers the declared response headers of an HTTP 503 response for GetApiPostsId
+type GetApiPostsIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiPostsIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -18967,10 +19385,14 @@ type GetApiPostsIdResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiPostsIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiPostsIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiPostsIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19001,6 +19423,11 @@ func (r GetApiPostsIdResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiPostsIdResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiPostsIdResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19047,6 +19474,11 @@ type PutApiPostsIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PutApiPostsIdResponse503Headers the declared response headers of an HTTP 503 response for PutApiPostsId
+type PutApiPostsIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type PutApiPostsIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19068,10 +19500,14 @@ type PutApiPostsIdResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PutApiPostsIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PutApiPostsIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutApiPostsIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19119,6 +19555,11 @@ func (r PutApiPostsIdResponse) GetJSON500() *GeneralError {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutApiPostsIdResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PutApiPostsIdResponse) GetBody() []byte {
 	return r.Body
@@ -19163,6 +19604,11 @@ type PostApiPostsIdReportResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiPostsIdReportResponse503Headers the declared response headers of an HTTP 503 response for PostApiPostsIdReport
+type PostApiPostsIdReportResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiPostsIdReportResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19182,10 +19628,14 @@ type PostApiPostsIdReportResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostApiPostsIdReportResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiPostsIdReportResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiPostsIdReportResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -19226,6 +19676,11 @@ func (r PostApiPostsIdReportResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiPostsIdReportResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiPostsIdReportResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19272,6 +19727,11 @@ type GetApiSearchResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiSearchResponse503Headers the declared response headers of an HTTP 503 response for GetApiSearch
+type GetApiSearchResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiSearchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19285,10 +19745,14 @@ type GetApiSearchResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiSearchResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiSearchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiSearchResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19314,6 +19778,11 @@ func (r GetApiSearchResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiSearchResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiSearchResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19360,6 +19829,11 @@ type GetApiSearchPostsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiSearchPostsResponse503Headers the declared response headers of an HTTP 503 response for GetApiSearchPosts
+type GetApiSearchPostsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiSearchPostsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19373,10 +19847,14 @@ type GetApiSearchPostsResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiSearchPostsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiSearchPostsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiSearchPostsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19402,6 +19880,11 @@ func (r GetApiSearchPostsResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiSearchPostsResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiSearchPostsResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19448,6 +19931,11 @@ type GetApiSearchUsersResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiSearchUsersResponse503Headers the declared response headers of an HTTP 503 response for GetApiSearchUsers
+type GetApiSearchUsersResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiSearchUsersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19461,10 +19949,14 @@ type GetApiSearchUsersResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiSearchUsersResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiSearchUsersResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiSearchUsersResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19490,6 +19982,11 @@ func (r GetApiSearchUsersResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiSearchUsersResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiSearchUsersResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19536,6 +20033,11 @@ type GetApiUsersResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiUsersResponse503Headers the declared response headers of an HTTP 503 response for GetApiUsers
+type GetApiUsersResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiUsersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19549,10 +20051,14 @@ type GetApiUsersResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiUsersResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiUsersResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiUsersResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19578,6 +20084,11 @@ func (r GetApiUsersResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiUsersResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiUsersResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19624,6 +20135,11 @@ type PostApiUsersResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiUsersResponse503Headers the declared response headers of an HTTP 503 response for PostApiUsers
+type PostApiUsersResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiUsersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19645,6 +20161,8 @@ type PostApiUsersResponse struct {
 	Headers201 *PostApiUsersResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiUsersResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiUsersResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -19726,6 +20244,11 @@ type DeleteApiUsersIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiUsersIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiUsersId
+type DeleteApiUsersIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiUsersIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19753,6 +20276,8 @@ type DeleteApiUsersIdResponse struct {
 	Headers200 *DeleteApiUsersIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiUsersIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiUsersIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19849,6 +20374,11 @@ type GetApiUsersIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiUsersIdResponse503Headers the declared response headers of an HTTP 503 response for GetApiUsersId
+type GetApiUsersIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiUsersIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19864,10 +20394,14 @@ type GetApiUsersIdResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiUsersIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiUsersIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiUsersIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -19898,6 +20432,11 @@ func (r GetApiUsersIdResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiUsersIdResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiUsersIdResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -19944,6 +20483,11 @@ type PutApiUsersIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PutApiUsersIdResponse503Headers the declared response headers of an HTTP 503 response for PutApiUsersId
+type PutApiUsersIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type PutApiUsersIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19965,10 +20509,14 @@ type PutApiUsersIdResponse struct {
 	JSON429 *GeneralError
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PutApiUsersIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PutApiUsersIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutApiUsersIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20014,6 +20562,11 @@ func (r PutApiUsersIdResponse) GetJSON429() *GeneralError {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PutApiUsersIdResponse) GetJSON500() *GeneralError {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutApiUsersIdResponse) GetJSON503() *GeneralError {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20062,6 +20615,11 @@ type GetApiV1AdminAnalyticsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminAnalyticsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminAnalytics
+type GetApiV1AdminAnalyticsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminAnalyticsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20077,10 +20635,14 @@ type GetApiV1AdminAnalyticsResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminAnalyticsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminAnalyticsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminAnalyticsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20111,6 +20673,11 @@ func (r GetApiV1AdminAnalyticsResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminAnalyticsResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminAnalyticsResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20159,6 +20726,11 @@ type GetApiV1AdminAuditLogsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminAuditLogsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminAuditLogs
+type GetApiV1AdminAuditLogsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminAuditLogsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20174,10 +20746,14 @@ type GetApiV1AdminAuditLogsResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminAuditLogsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminAuditLogsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminAuditLogsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20208,6 +20784,11 @@ func (r GetApiV1AdminAuditLogsResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminAuditLogsResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminAuditLogsResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20256,6 +20837,11 @@ type GetApiV1AdminAuditLogsExportResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminAuditLogsExportResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminAuditLogsExport
+type GetApiV1AdminAuditLogsExportResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminAuditLogsExportResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20269,10 +20855,14 @@ type GetApiV1AdminAuditLogsExportResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminAuditLogsExportResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminAuditLogsExportResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminAuditLogsExportResponse503Headers
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -20298,6 +20888,11 @@ func (r GetApiV1AdminAuditLogsExportResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminAuditLogsExportResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminAuditLogsExportResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20346,6 +20941,11 @@ type GetApiV1AdminAuditLogsVerifyResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminAuditLogsVerifyResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminAuditLogsVerify
+type GetApiV1AdminAuditLogsVerifyResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminAuditLogsVerifyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20361,10 +20961,14 @@ type GetApiV1AdminAuditLogsVerifyResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminAuditLogsVerifyResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminAuditLogsVerifyResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminAuditLogsVerifyResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20395,6 +20999,11 @@ func (r GetApiV1AdminAuditLogsVerifyResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminAuditLogsVerifyResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminAuditLogsVerifyResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20443,6 +21052,11 @@ type GetApiV1AdminBlocksResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminBlocksResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminBlocks
+type GetApiV1AdminBlocksResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminBlocksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20458,10 +21072,14 @@ type GetApiV1AdminBlocksResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminBlocksResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminBlocksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminBlocksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20492,6 +21110,11 @@ func (r GetApiV1AdminBlocksResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminBlocksResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminBlocksResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20540,6 +21163,11 @@ type PostApiV1AdminBlocksResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminBlocksResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminBlocks
+type PostApiV1AdminBlocksResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminBlocksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20559,10 +21187,14 @@ type PostApiV1AdminBlocksResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostApiV1AdminBlocksResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminBlocksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminBlocksResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -20603,6 +21235,11 @@ func (r PostApiV1AdminBlocksResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminBlocksResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminBlocksResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20651,6 +21288,11 @@ type DeleteApiV1AdminBlocksIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiV1AdminBlocksIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1AdminBlocksId
+type DeleteApiV1AdminBlocksIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiV1AdminBlocksIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20670,10 +21312,14 @@ type DeleteApiV1AdminBlocksIdResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiV1AdminBlocksIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1AdminBlocksIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1AdminBlocksIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20714,6 +21360,11 @@ func (r DeleteApiV1AdminBlocksIdResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1AdminBlocksIdResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1AdminBlocksIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20762,6 +21413,11 @@ type GetApiV1AdminFeatureFlagsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminFeatureFlagsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminFeatureFlags
+type GetApiV1AdminFeatureFlagsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminFeatureFlagsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20777,10 +21433,14 @@ type GetApiV1AdminFeatureFlagsResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminFeatureFlagsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminFeatureFlagsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminFeatureFlagsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20811,6 +21471,11 @@ func (r GetApiV1AdminFeatureFlagsResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminFeatureFlagsResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminFeatureFlagsResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20859,6 +21524,11 @@ type DeleteApiV1AdminFeatureFlagsNameResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiV1AdminFeatureFlagsNameResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1AdminFeatureFlagsName
+type DeleteApiV1AdminFeatureFlagsNameResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiV1AdminFeatureFlagsNameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -20880,10 +21550,14 @@ type DeleteApiV1AdminFeatureFlagsNameResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiV1AdminFeatureFlagsNameResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1AdminFeatureFlagsNameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1AdminFeatureFlagsNameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -20929,6 +21603,11 @@ func (r DeleteApiV1AdminFeatureFlagsNameResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1AdminFeatureFlagsNameResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1AdminFeatureFlagsNameResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -20985,6 +21664,11 @@ type PutApiV1AdminFeatureFlagsNameResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PutApiV1AdminFeatureFlagsNameResponse503Headers the declared response headers of an HTTP 503 response for PutApiV1AdminFeatureFlagsName
+type PutApiV1AdminFeatureFlagsNameResponse503Headers struct {
+	RetryAfter int
+}
+
 type PutApiV1AdminFeatureFlagsNameResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21008,12 +21692,16 @@ type PutApiV1AdminFeatureFlagsNameResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PutApiV1AdminFeatureFlagsNameResponse200Headers
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PutApiV1AdminFeatureFlagsNameResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PutApiV1AdminFeatureFlagsNameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutApiV1AdminFeatureFlagsNameResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21066,6 +21754,11 @@ func (r PutApiV1AdminFeatureFlagsNameResponse) GetJSON500() *V1Error {
 	return r.JSON500
 }
 
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutApiV1AdminFeatureFlagsNameResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
 // GetBody returns the raw response body bytes
 func (r PutApiV1AdminFeatureFlagsNameResponse) GetBody() []byte {
 	return r.Body
@@ -21112,6 +21805,11 @@ type PostApiV1AdminLocksResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminLocksResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminLocks
+type PostApiV1AdminLocksResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminLocksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21131,10 +21829,14 @@ type PostApiV1AdminLocksResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostApiV1AdminLocksResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminLocksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminLocksResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -21175,6 +21877,11 @@ func (r PostApiV1AdminLocksResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminLocksResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminLocksResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21223,6 +21930,11 @@ type DeleteApiV1AdminLocksTypeIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiV1AdminLocksTypeIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1AdminLocksTypeId
+type DeleteApiV1AdminLocksTypeIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiV1AdminLocksTypeIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21244,10 +21956,14 @@ type DeleteApiV1AdminLocksTypeIdResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiV1AdminLocksTypeIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1AdminLocksTypeIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1AdminLocksTypeIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21293,6 +22009,11 @@ func (r DeleteApiV1AdminLocksTypeIdResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1AdminLocksTypeIdResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1AdminLocksTypeIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21341,6 +22062,11 @@ type GetApiV1AdminModerationReasonsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminModerationReasonsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminModerationReasons
+type GetApiV1AdminModerationReasonsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminModerationReasonsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21356,10 +22082,14 @@ type GetApiV1AdminModerationReasonsResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminModerationReasonsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminModerationReasonsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminModerationReasonsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21390,6 +22120,11 @@ func (r GetApiV1AdminModerationReasonsResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminModerationReasonsResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminModerationReasonsResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21438,6 +22173,11 @@ type PutApiV1AdminModerationReasonsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PutApiV1AdminModerationReasonsResponse503Headers the declared response headers of an HTTP 503 response for PutApiV1AdminModerationReasons
+type PutApiV1AdminModerationReasonsResponse503Headers struct {
+	RetryAfter int
+}
+
 type PutApiV1AdminModerationReasonsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21455,10 +22195,14 @@ type PutApiV1AdminModerationReasonsResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PutApiV1AdminModerationReasonsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PutApiV1AdminModerationReasonsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutApiV1AdminModerationReasonsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21494,6 +22238,11 @@ func (r PutApiV1AdminModerationReasonsResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PutApiV1AdminModerationReasonsResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutApiV1AdminModerationReasonsResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21542,6 +22291,11 @@ type PostApiV1AdminNotificationsBroadcastResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminNotificationsBroadcastResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminNotificationsBroadcast
+type PostApiV1AdminNotificationsBroadcastResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminNotificationsBroadcastResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21559,10 +22313,14 @@ type PostApiV1AdminNotificationsBroadcastResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostApiV1AdminNotificationsBroadcastResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminNotificationsBroadcastResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminNotificationsBroadcastResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -21598,6 +22356,11 @@ func (r PostApiV1AdminNotificationsBroadcastResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminNotificationsBroadcastResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminNotificationsBroadcastResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21646,6 +22409,11 @@ type GetApiV1AdminNotificationsBroadcastsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminNotificationsBroadcastsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminNotificationsBroadcasts
+type GetApiV1AdminNotificationsBroadcastsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminNotificationsBroadcastsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21661,10 +22429,14 @@ type GetApiV1AdminNotificationsBroadcastsResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminNotificationsBroadcastsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminNotificationsBroadcastsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminNotificationsBroadcastsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21695,6 +22467,11 @@ func (r GetApiV1AdminNotificationsBroadcastsResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminNotificationsBroadcastsResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminNotificationsBroadcastsResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21743,6 +22520,11 @@ type GetApiV1AdminPostsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminPostsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminPosts
+type GetApiV1AdminPostsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminPostsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21758,10 +22540,14 @@ type GetApiV1AdminPostsResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminPostsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminPostsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminPostsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21792,6 +22578,11 @@ func (r GetApiV1AdminPostsResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminPostsResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminPostsResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21840,6 +22631,11 @@ type PostApiV1AdminPostsBulkModerateResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminPostsBulkModerateResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminPostsBulkModerate
+type PostApiV1AdminPostsBulkModerateResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminPostsBulkModerateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21861,10 +22657,14 @@ type PostApiV1AdminPostsBulkModerateResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiV1AdminPostsBulkModerateResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminPostsBulkModerateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminPostsBulkModerateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -21910,6 +22710,11 @@ func (r PostApiV1AdminPostsBulkModerateResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminPostsBulkModerateResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminPostsBulkModerateResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -21958,6 +22763,11 @@ type PostApiV1AdminPostsIdModerateResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminPostsIdModerateResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminPostsIdModerate
+type PostApiV1AdminPostsIdModerateResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminPostsIdModerateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21979,10 +22789,14 @@ type PostApiV1AdminPostsIdModerateResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiV1AdminPostsIdModerateResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminPostsIdModerateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminPostsIdModerateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22028,6 +22842,11 @@ func (r PostApiV1AdminPostsIdModerateResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminPostsIdModerateResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminPostsIdModerateResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22076,6 +22895,11 @@ type PostApiV1AdminPostsIdModerateUndoResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminPostsIdModerateUndoResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminPostsIdModerateUndo
+type PostApiV1AdminPostsIdModerateUndoResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminPostsIdModerateUndoResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22097,10 +22921,14 @@ type PostApiV1AdminPostsIdModerateUndoResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiV1AdminPostsIdModerateUndoResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminPostsIdModerateUndoResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminPostsIdModerateUndoResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22146,6 +22974,11 @@ func (r PostApiV1AdminPostsIdModerateUndoResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminPostsIdModerateUndoResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminPostsIdModerateUndoResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22194,6 +23027,11 @@ type GetApiV1AdminReportsModerationResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminReportsModerationResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminReportsModeration
+type GetApiV1AdminReportsModerationResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminReportsModerationResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22209,10 +23047,14 @@ type GetApiV1AdminReportsModerationResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminReportsModerationResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminReportsModerationResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminReportsModerationResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22243,6 +23085,11 @@ func (r GetApiV1AdminReportsModerationResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminReportsModerationResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminReportsModerationResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22291,6 +23138,11 @@ type GetApiV1AdminReportsUserActivityResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminReportsUserActivityResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminReportsUserActivity
+type GetApiV1AdminReportsUserActivityResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminReportsUserActivityResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22306,10 +23158,14 @@ type GetApiV1AdminReportsUserActivityResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminReportsUserActivityResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminReportsUserActivityResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminReportsUserActivityResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22340,6 +23196,11 @@ func (r GetApiV1AdminReportsUserActivityResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminReportsUserActivityResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminReportsUserActivityResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22388,6 +23249,11 @@ type GetApiV1AdminSystemBackupsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminSystemBackupsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminSystemBackups
+type GetApiV1AdminSystemBackupsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminSystemBackupsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22403,10 +23269,14 @@ type GetApiV1AdminSystemBackupsResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminSystemBackupsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminSystemBackupsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminSystemBackupsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22437,6 +23307,11 @@ func (r GetApiV1AdminSystemBackupsResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminSystemBackupsResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminSystemBackupsResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22485,6 +23360,11 @@ type DeleteApiV1AdminSystemBackupsFileResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiV1AdminSystemBackupsFileResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1AdminSystemBackupsFile
+type DeleteApiV1AdminSystemBackupsFileResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiV1AdminSystemBackupsFileResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22504,10 +23384,14 @@ type DeleteApiV1AdminSystemBackupsFileResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiV1AdminSystemBackupsFileResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1AdminSystemBackupsFileResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1AdminSystemBackupsFileResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22548,6 +23432,11 @@ func (r DeleteApiV1AdminSystemBackupsFileResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1AdminSystemBackupsFileResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1AdminSystemBackupsFileResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22596,6 +23485,11 @@ type GetApiV1AdminSystemBackupsFileResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminSystemBackupsFileResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminSystemBackupsFile
+type GetApiV1AdminSystemBackupsFileResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminSystemBackupsFileResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22611,10 +23505,14 @@ type GetApiV1AdminSystemBackupsFileResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminSystemBackupsFileResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminSystemBackupsFileResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminSystemBackupsFileResponse503Headers
 }
 
 // GetJSON401 returns the response for an HTTP 401 `application/json` response
@@ -22645,6 +23543,11 @@ func (r GetApiV1AdminSystemBackupsFileResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminSystemBackupsFileResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminSystemBackupsFileResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22693,6 +23596,11 @@ type GetApiV1AdminSystemJobsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminSystemJobsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminSystemJobs
+type GetApiV1AdminSystemJobsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminSystemJobsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22708,10 +23616,14 @@ type GetApiV1AdminSystemJobsResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminSystemJobsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminSystemJobsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminSystemJobsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22742,6 +23654,11 @@ func (r GetApiV1AdminSystemJobsResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminSystemJobsResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminSystemJobsResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22790,6 +23707,11 @@ type GetApiV1AdminSystemJobsJobIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminSystemJobsJobIdResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminSystemJobsJobId
+type GetApiV1AdminSystemJobsJobIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminSystemJobsJobIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22807,10 +23729,14 @@ type GetApiV1AdminSystemJobsJobIdResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminSystemJobsJobIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminSystemJobsJobIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminSystemJobsJobIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -22846,6 +23772,11 @@ func (r GetApiV1AdminSystemJobsJobIdResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminSystemJobsJobIdResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminSystemJobsJobIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -22894,6 +23825,11 @@ type PostApiV1AdminSystemMaintenanceResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminSystemMaintenanceResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminSystemMaintenance
+type PostApiV1AdminSystemMaintenanceResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminSystemMaintenanceResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -22913,10 +23849,14 @@ type PostApiV1AdminSystemMaintenanceResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *PostApiV1AdminSystemMaintenanceResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminSystemMaintenanceResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminSystemMaintenanceResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -22957,6 +23897,11 @@ func (r PostApiV1AdminSystemMaintenanceResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminSystemMaintenanceResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminSystemMaintenanceResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23005,6 +23950,11 @@ type GetApiV1AdminTokensResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminTokensResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminTokens
+type GetApiV1AdminTokensResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminTokensResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23020,10 +23970,14 @@ type GetApiV1AdminTokensResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminTokensResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminTokensResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminTokensResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23054,6 +24008,11 @@ func (r GetApiV1AdminTokensResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminTokensResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminTokensResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23102,6 +24061,11 @@ type PostApiV1AdminTokensResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminTokensResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminTokens
+type PostApiV1AdminTokensResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminTokensResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23119,10 +24083,14 @@ type PostApiV1AdminTokensResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostApiV1AdminTokensResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminTokensResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminTokensResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -23158,6 +24126,11 @@ func (r PostApiV1AdminTokensResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminTokensResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminTokensResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23206,6 +24179,11 @@ type DeleteApiV1AdminTokensIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiV1AdminTokensIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1AdminTokensId
+type DeleteApiV1AdminTokensIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiV1AdminTokensIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23225,10 +24203,14 @@ type DeleteApiV1AdminTokensIdResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiV1AdminTokensIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1AdminTokensIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1AdminTokensIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23269,6 +24251,11 @@ func (r DeleteApiV1AdminTokensIdResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1AdminTokensIdResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1AdminTokensIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23317,6 +24304,11 @@ type GetApiV1AdminUsersResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminUsersResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminUsers
+type GetApiV1AdminUsersResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminUsersResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23332,10 +24324,14 @@ type GetApiV1AdminUsersResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminUsersResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminUsersResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminUsersResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23366,6 +24362,11 @@ func (r GetApiV1AdminUsersResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminUsersResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminUsersResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23414,6 +24415,11 @@ type PostApiV1AdminUsersBulkUpdateResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminUsersBulkUpdateResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminUsersBulkUpdate
+type PostApiV1AdminUsersBulkUpdateResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminUsersBulkUpdateResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23435,10 +24441,14 @@ type PostApiV1AdminUsersBulkUpdateResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiV1AdminUsersBulkUpdateResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminUsersBulkUpdateResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminUsersBulkUpdateResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23484,6 +24494,11 @@ func (r PostApiV1AdminUsersBulkUpdateResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminUsersBulkUpdateResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminUsersBulkUpdateResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23532,6 +24547,11 @@ type GetApiV1AdminUsersIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminUsersIdResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminUsersId
+type GetApiV1AdminUsersIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminUsersIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23549,10 +24569,14 @@ type GetApiV1AdminUsersIdResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminUsersIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminUsersIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminUsersIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23588,6 +24612,11 @@ func (r GetApiV1AdminUsersIdResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminUsersIdResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminUsersIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23636,6 +24665,11 @@ type PutApiV1AdminUsersIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PutApiV1AdminUsersIdResponse503Headers the declared response headers of an HTTP 503 response for PutApiV1AdminUsersId
+type PutApiV1AdminUsersIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type PutApiV1AdminUsersIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23657,10 +24691,14 @@ type PutApiV1AdminUsersIdResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PutApiV1AdminUsersIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PutApiV1AdminUsersIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutApiV1AdminUsersIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23706,6 +24744,11 @@ func (r PutApiV1AdminUsersIdResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PutApiV1AdminUsersIdResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutApiV1AdminUsersIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23754,6 +24797,11 @@ type PostApiV1AdminUsersIdBanResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminUsersIdBanResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminUsersIdBan
+type PostApiV1AdminUsersIdBanResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminUsersIdBanResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23775,10 +24823,14 @@ type PostApiV1AdminUsersIdBanResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiV1AdminUsersIdBanResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminUsersIdBanResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminUsersIdBanResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23824,6 +24876,11 @@ func (r PostApiV1AdminUsersIdBanResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminUsersIdBanResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminUsersIdBanResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23872,6 +24929,11 @@ type GetApiV1AdminUsersIdNotesResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminUsersIdNotesResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminUsersIdNotes
+type GetApiV1AdminUsersIdNotesResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminUsersIdNotesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23889,10 +24951,14 @@ type GetApiV1AdminUsersIdNotesResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminUsersIdNotesResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminUsersIdNotesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminUsersIdNotesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -23928,6 +24994,11 @@ func (r GetApiV1AdminUsersIdNotesResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminUsersIdNotesResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminUsersIdNotesResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -23976,6 +25047,11 @@ type PostApiV1AdminUsersIdNotesResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminUsersIdNotesResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminUsersIdNotes
+type PostApiV1AdminUsersIdNotesResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminUsersIdNotesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -23995,10 +25071,14 @@ type PostApiV1AdminUsersIdNotesResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostApiV1AdminUsersIdNotesResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminUsersIdNotesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminUsersIdNotesResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -24039,6 +25119,11 @@ func (r PostApiV1AdminUsersIdNotesResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminUsersIdNotesResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminUsersIdNotesResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -24087,6 +25172,11 @@ type DeleteApiV1AdminUsersIdSessionsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiV1AdminUsersIdSessionsResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1AdminUsersIdSessions
+type DeleteApiV1AdminUsersIdSessionsResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiV1AdminUsersIdSessionsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24106,10 +25196,14 @@ type DeleteApiV1AdminUsersIdSessionsResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiV1AdminUsersIdSessionsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1AdminUsersIdSessionsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1AdminUsersIdSessionsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24150,6 +25244,11 @@ func (r DeleteApiV1AdminUsersIdSessionsResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1AdminUsersIdSessionsResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1AdminUsersIdSessionsResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -24198,6 +25297,11 @@ type GetApiV1AdminUsersIdSessionsResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminUsersIdSessionsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminUsersIdSessions
+type GetApiV1AdminUsersIdSessionsResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminUsersIdSessionsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24215,10 +25319,14 @@ type GetApiV1AdminUsersIdSessionsResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminUsersIdSessionsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminUsersIdSessionsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminUsersIdSessionsResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24254,6 +25362,11 @@ func (r GetApiV1AdminUsersIdSessionsResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminUsersIdSessionsResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminUsersIdSessionsResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -24302,6 +25415,11 @@ type DeleteApiV1AdminUsersIdSessionsSessionIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiV1AdminUsersIdSessionsSessionIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1AdminUsersIdSessionsSessionId
+type DeleteApiV1AdminUsersIdSessionsSessionIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiV1AdminUsersIdSessionsSessionIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24321,10 +25439,14 @@ type DeleteApiV1AdminUsersIdSessionsSessionIdResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiV1AdminUsersIdSessionsSessionIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1AdminUsersIdSessionsSessionIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1AdminUsersIdSessionsSessionIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24365,6 +25487,11 @@ func (r DeleteApiV1AdminUsersIdSessionsSessionIdResponse) GetJSON429() *V1Error 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1AdminUsersIdSessionsSessionIdResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1AdminUsersIdSessionsSessionIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -24413,6 +25540,11 @@ type GetApiV1AdminWebhooksResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminWebhooksResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminWebhooks
+type GetApiV1AdminWebhooksResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminWebhooksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24428,10 +25560,14 @@ type GetApiV1AdminWebhooksResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminWebhooksResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminWebhooksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminWebhooksResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24462,6 +25598,11 @@ func (r GetApiV1AdminWebhooksResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminWebhooksResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminWebhooksResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -24510,6 +25651,11 @@ type PostApiV1AdminWebhooksResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminWebhooksResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminWebhooks
+type PostApiV1AdminWebhooksResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminWebhooksResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24527,10 +25673,14 @@ type PostApiV1AdminWebhooksResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostApiV1AdminWebhooksResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminWebhooksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminWebhooksResponse503Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -24566,6 +25716,11 @@ func (r PostApiV1AdminWebhooksResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminWebhooksResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminWebhooksResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -24614,6 +25769,11 @@ type DeleteApiV1AdminWebhooksIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// DeleteApiV1AdminWebhooksIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1AdminWebhooksId
+type DeleteApiV1AdminWebhooksIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type DeleteApiV1AdminWebhooksIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24633,10 +25793,14 @@ type DeleteApiV1AdminWebhooksIdResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *DeleteApiV1AdminWebhooksIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteApiV1AdminWebhooksIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1AdminWebhooksIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24677,6 +25841,11 @@ func (r DeleteApiV1AdminWebhooksIdResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r DeleteApiV1AdminWebhooksIdResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1AdminWebhooksIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -24725,6 +25894,11 @@ type GetApiV1AdminWebhooksIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminWebhooksIdResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminWebhooksId
+type GetApiV1AdminWebhooksIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminWebhooksIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24742,10 +25916,14 @@ type GetApiV1AdminWebhooksIdResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminWebhooksIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminWebhooksIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminWebhooksIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24781,6 +25959,11 @@ func (r GetApiV1AdminWebhooksIdResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminWebhooksIdResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminWebhooksIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -24829,6 +26012,11 @@ type PatchApiV1AdminWebhooksIdResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PatchApiV1AdminWebhooksIdResponse503Headers the declared response headers of an HTTP 503 response for PatchApiV1AdminWebhooksId
+type PatchApiV1AdminWebhooksIdResponse503Headers struct {
+	RetryAfter int
+}
+
 type PatchApiV1AdminWebhooksIdResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24848,10 +26036,14 @@ type PatchApiV1AdminWebhooksIdResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PatchApiV1AdminWebhooksIdResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PatchApiV1AdminWebhooksIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PatchApiV1AdminWebhooksIdResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24892,6 +26084,11 @@ func (r PatchApiV1AdminWebhooksIdResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PatchApiV1AdminWebhooksIdResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PatchApiV1AdminWebhooksIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -24940,6 +26137,11 @@ type GetApiV1AdminWebhooksIdDeliveriesResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// GetApiV1AdminWebhooksIdDeliveriesResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminWebhooksIdDeliveries
+type GetApiV1AdminWebhooksIdDeliveriesResponse503Headers struct {
+	RetryAfter int
+}
+
 type GetApiV1AdminWebhooksIdDeliveriesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -24957,10 +26159,14 @@ type GetApiV1AdminWebhooksIdDeliveriesResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetApiV1AdminWebhooksIdDeliveriesResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetApiV1AdminWebhooksIdDeliveriesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminWebhooksIdDeliveriesResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -24996,6 +26202,11 @@ func (r GetApiV1AdminWebhooksIdDeliveriesResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r GetApiV1AdminWebhooksIdDeliveriesResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminWebhooksIdDeliveriesResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -25044,6 +26255,11 @@ type PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse429Headers struct 
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry
+type PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -25063,10 +26279,14 @@ type PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -25107,6 +26327,11 @@ func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse) GetJSON429() 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -25155,6 +26380,11 @@ type PostApiV1AdminWebhooksIdRotateSecretResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminWebhooksIdRotateSecretResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminWebhooksIdRotateSecret
+type PostApiV1AdminWebhooksIdRotateSecretResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminWebhooksIdRotateSecretResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -25174,10 +26404,14 @@ type PostApiV1AdminWebhooksIdRotateSecretResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiV1AdminWebhooksIdRotateSecretResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminWebhooksIdRotateSecretResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminWebhooksIdRotateSecretResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -25218,6 +26452,11 @@ func (r PostApiV1AdminWebhooksIdRotateSecretResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminWebhooksIdRotateSecretResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminWebhooksIdRotateSecretResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -25266,6 +26505,11 @@ type PostApiV1AdminWebhooksIdTestResponse429Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiV1AdminWebhooksIdTestResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminWebhooksIdTest
+type PostApiV1AdminWebhooksIdTestResponse503Headers struct {
+	RetryAfter int
+}
+
 type PostApiV1AdminWebhooksIdTestResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -25285,10 +26529,14 @@ type PostApiV1AdminWebhooksIdTestResponse struct {
 	JSON429 *V1Error
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
 	// Headers202 the parsed response headers for an HTTP 202 response
 	Headers202 *PostApiV1AdminWebhooksIdTestResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiV1AdminWebhooksIdTestResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminWebhooksIdTestResponse503Headers
 }
 
 // GetJSON202 returns the response for an HTTP 202 `application/json` response
@@ -25329,6 +26577,11 @@ func (r PostApiV1AdminWebhooksIdTestResponse) GetJSON429() *V1Error {
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r PostApiV1AdminWebhooksIdTestResponse) GetJSON500() *V1Error {
 	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminWebhooksIdTestResponse) GetJSON503() *V1Error {
+	return r.JSON503
 }
 
 // GetBody returns the raw response body bytes
@@ -27473,6 +28726,13 @@ func ParseGetApiAdminStatsResponse(rsp *http.Response) (*GetApiAdminStatsRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -27531,6 +28791,16 @@ func ParseGetApiAdminStatsResponse(rsp *http.Response) (*GetApiAdminStatsRespons
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAdminStatsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27592,6 +28862,13 @@ func ParseGetApiAdminUsersResponse(rsp *http.Response) (*GetApiAdminUsersRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -27650,6 +28927,16 @@ func ParseGetApiAdminUsersResponse(rsp *http.Response) (*GetApiAdminUsersRespons
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAdminUsersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27725,6 +29012,13 @@ func ParsePostApiAdminUsersIdBanResponse(rsp *http.Response) (*PostApiAdminUsers
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -27783,6 +29077,16 @@ func ParsePostApiAdminUsersIdBanResponse(rsp *http.Response) (*PostApiAdminUsers
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAdminUsersIdBanResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -27865,6 +29169,13 @@ func ParsePostApiAdminUsersIdUnbanResponse(rsp *http.Response) (*PostApiAdminUse
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -27923,6 +29234,16 @@ func ParsePostApiAdminUsersIdUnbanResponse(rsp *http.Response) (*PostApiAdminUse
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAdminUsersIdUnbanResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28049,6 +29370,16 @@ func ParsePostApiAnalyticsCollectResponse(rsp *http.Response) (*PostApiAnalytics
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAnalyticsCollectResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28182,6 +29513,16 @@ func ParsePostApiAuth2faDisableResponse(rsp *http.Response) (*PostApiAuth2faDisa
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuth2faDisableResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28329,6 +29670,16 @@ func ParsePostApiAuth2faEnableResponse(rsp *http.Response) (*PostApiAuth2faEnabl
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuth2faEnableResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28469,6 +29820,16 @@ func ParsePostApiAuth2faSetupResponse(rsp *http.Response) (*PostApiAuth2faSetupR
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuth2faSetupResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28636,6 +29997,16 @@ func ParsePostApiAuthCallbackCredentialsResponse(rsp *http.Response) (*PostApiAu
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthCallbackCredentialsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28707,6 +30078,13 @@ func ParseGetApiAuthCallbackProviderResponse(rsp *http.Response) (*GetApiAuthCal
 		}
 		response.JSON502 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -28772,6 +30150,16 @@ func ParseGetApiAuthCallbackProviderResponse(rsp *http.Response) (*GetApiAuthCal
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthCallbackProviderResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -28833,6 +30221,13 @@ func ParseGetApiAuthConfirmResponse(rsp *http.Response) (*GetApiAuthConfirmRespo
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -28891,6 +30286,16 @@ func ParseGetApiAuthConfirmResponse(rsp *http.Response) (*GetApiAuthConfirmRespo
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthConfirmResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29024,6 +30429,16 @@ func ParsePostApiAuthConfirmResponse(rsp *http.Response) (*PostApiAuthConfirmRes
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthConfirmResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29077,6 +30492,13 @@ func ParseGetApiAuthCsrfResponse(rsp *http.Response) (*GetApiAuthCsrfResponse, e
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -29136,6 +30558,16 @@ func ParseGetApiAuthCsrfResponse(rsp *http.Response) (*GetApiAuthCsrfResponse, e
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthCsrfResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29182,6 +30614,13 @@ func ParseGetApiAuthErrorResponse(rsp *http.Response) (*GetApiAuthErrorResponse,
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -29241,6 +30680,16 @@ func ParseGetApiAuthErrorResponse(rsp *http.Response) (*GetApiAuthErrorResponse,
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthErrorResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29374,6 +30823,16 @@ func ParsePostApiAuthPasswordResponse(rsp *http.Response) (*PostApiAuthPasswordR
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthPasswordResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29427,6 +30886,13 @@ func ParseGetApiAuthProvidersResponse(rsp *http.Response) (*GetApiAuthProvidersR
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -29486,6 +30952,16 @@ func ParseGetApiAuthProvidersResponse(rsp *http.Response) (*GetApiAuthProvidersR
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthProvidersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29539,6 +31015,13 @@ func ParseGetApiAuthSessionResponse(rsp *http.Response) (*GetApiAuthSessionRespo
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -29598,6 +31081,16 @@ func ParseGetApiAuthSessionResponse(rsp *http.Response) (*GetApiAuthSessionRespo
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthSessionResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29666,6 +31159,13 @@ func ParseDeleteApiAuthSessionsResponse(rsp *http.Response) (*DeleteApiAuthSessi
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -29724,6 +31224,16 @@ func ParseDeleteApiAuthSessionsResponse(rsp *http.Response) (*DeleteApiAuthSessi
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiAuthSessionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29785,6 +31295,13 @@ func ParseGetApiAuthSessionsResponse(rsp *http.Response) (*GetApiAuthSessionsRes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -29843,6 +31360,16 @@ func ParseGetApiAuthSessionsResponse(rsp *http.Response) (*GetApiAuthSessionsRes
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthSessionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -29918,6 +31445,13 @@ func ParseDeleteApiAuthSessionsIdResponse(rsp *http.Response) (*DeleteApiAuthSes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -29976,6 +31510,16 @@ func ParseDeleteApiAuthSessionsIdResponse(rsp *http.Response) (*DeleteApiAuthSes
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiAuthSessionsIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30022,6 +31566,13 @@ func ParseGetApiAuthSigninResponse(rsp *http.Response) (*GetApiAuthSigninRespons
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -30081,6 +31632,16 @@ func ParseGetApiAuthSigninResponse(rsp *http.Response) (*GetApiAuthSigninRespons
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthSigninResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30248,6 +31809,16 @@ func ParsePostApiAuthSigninResponse(rsp *http.Response) (*PostApiAuthSigninRespo
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthSigninResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30304,6 +31875,13 @@ func ParseGetApiAuthSigninProviderResponse(rsp *http.Response) (*GetApiAuthSigni
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -30370,6 +31948,16 @@ func ParseGetApiAuthSigninProviderResponse(rsp *http.Response) (*GetApiAuthSigni
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthSigninProviderResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30440,6 +32028,13 @@ func ParsePostApiAuthSigninProviderResponse(rsp *http.Response) (*PostApiAuthSig
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest NextAuthURL
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -30530,6 +32125,16 @@ func ParsePostApiAuthSigninProviderResponse(rsp *http.Response) (*PostApiAuthSig
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthSigninProviderResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30569,6 +32174,13 @@ func ParseGetApiAuthSignoutResponse(rsp *http.Response) (*GetApiAuthSignoutRespo
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -30628,6 +32240,16 @@ func ParseGetApiAuthSignoutResponse(rsp *http.Response) (*GetApiAuthSignoutRespo
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthSignoutResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -30694,6 +32316,13 @@ func ParsePostApiAuthSignoutResponse(rsp *http.Response) (*PostApiAuthSignoutRes
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -30815,6 +32444,16 @@ func ParsePostApiAuthSignoutResponse(rsp *http.Response) (*PostApiAuthSignoutRes
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthSignoutResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31007,6 +32646,13 @@ func ParseGetApiFeatureFlagsResponse(rsp *http.Response) (*GetApiFeatureFlagsRes
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -31065,6 +32711,16 @@ func ParseGetApiFeatureFlagsResponse(rsp *http.Response) (*GetApiFeatureFlagsRes
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiFeatureFlagsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31112,6 +32768,19 @@ func ParseGetApiHealthResponse(rsp *http.Response) (*GetApiHealthResponse, error
 		}
 		response.JSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetApiHealthResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31285,6 +32954,26 @@ func ParseGetApiMetricsResponse(rsp *http.Response) (*GetApiMetricsResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetApiMetricsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31346,6 +33035,13 @@ func ParseGetApiNotificationsResponse(rsp *http.Response) (*GetApiNotificationsR
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -31404,6 +33100,16 @@ func ParseGetApiNotificationsResponse(rsp *http.Response) (*GetApiNotificationsR
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiNotificationsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31479,6 +33185,13 @@ func ParsePostApiNotificationsIdReadResponse(rsp *http.Response) (*PostApiNotifi
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -31537,6 +33250,16 @@ func ParsePostApiNotificationsIdReadResponse(rsp *http.Response) (*PostApiNotifi
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiNotificationsIdReadResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31763,6 +33486,13 @@ func ParseGetApiPostsResponse(rsp *http.Response) (*GetApiPostsResponse, error) 
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -31821,6 +33551,16 @@ func ParseGetApiPostsResponse(rsp *http.Response) (*GetApiPostsResponse, error) 
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiPostsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -31889,6 +33629,13 @@ func ParsePostApiPostsResponse(rsp *http.Response) (*PostApiPostsResponse, error
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -31947,6 +33694,16 @@ func ParsePostApiPostsResponse(rsp *http.Response) (*PostApiPostsResponse, error
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiPostsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32029,6 +33786,13 @@ func ParseDeleteApiPostsIdResponse(rsp *http.Response) (*DeleteApiPostsIdRespons
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -32087,6 +33851,16 @@ func ParseDeleteApiPostsIdResponse(rsp *http.Response) (*DeleteApiPostsIdRespons
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiPostsIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32148,6 +33922,13 @@ func ParseGetApiPostsIdResponse(rsp *http.Response) (*GetApiPostsIdResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -32206,6 +33987,16 @@ func ParseGetApiPostsIdResponse(rsp *http.Response) (*GetApiPostsIdResponse, err
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiPostsIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32288,6 +34079,13 @@ func ParsePutApiPostsIdResponse(rsp *http.Response) (*PutApiPostsIdResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -32346,6 +34144,16 @@ func ParsePutApiPostsIdResponse(rsp *http.Response) (*PutApiPostsIdResponse, err
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutApiPostsIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32421,6 +34229,13 @@ func ParsePostApiPostsIdReportResponse(rsp *http.Response) (*PostApiPostsIdRepor
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -32479,6 +34294,16 @@ func ParsePostApiPostsIdReportResponse(rsp *http.Response) (*PostApiPostsIdRepor
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiPostsIdReportResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32532,6 +34357,13 @@ func ParseGetApiSearchResponse(rsp *http.Response) (*GetApiSearchResponse, error
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -32591,6 +34423,16 @@ func ParseGetApiSearchResponse(rsp *http.Response) (*GetApiSearchResponse, error
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiSearchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32644,6 +34486,13 @@ func ParseGetApiSearchPostsResponse(rsp *http.Response) (*GetApiSearchPostsRespo
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -32703,6 +34552,16 @@ func ParseGetApiSearchPostsResponse(rsp *http.Response) (*GetApiSearchPostsRespo
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiSearchPostsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32756,6 +34615,13 @@ func ParseGetApiSearchUsersResponse(rsp *http.Response) (*GetApiSearchUsersRespo
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -32815,6 +34681,16 @@ func ParseGetApiSearchUsersResponse(rsp *http.Response) (*GetApiSearchUsersRespo
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiSearchUsersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -32868,6 +34744,13 @@ func ParseGetApiUsersResponse(rsp *http.Response) (*GetApiUsersResponse, error) 
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -32927,6 +34810,16 @@ func ParseGetApiUsersResponse(rsp *http.Response) (*GetApiUsersResponse, error) 
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiUsersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33053,6 +34946,16 @@ func ParsePostApiUsersResponse(rsp *http.Response) (*PostApiUsersResponse, error
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiUsersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33200,6 +35103,16 @@ func ParseDeleteApiUsersIdResponse(rsp *http.Response) (*DeleteApiUsersIdRespons
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiUsersIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33261,6 +35174,13 @@ func ParseGetApiUsersIdResponse(rsp *http.Response) (*GetApiUsersIdResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -33319,6 +35239,16 @@ func ParseGetApiUsersIdResponse(rsp *http.Response) (*GetApiUsersIdResponse, err
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiUsersIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33401,6 +35331,13 @@ func ParsePutApiUsersIdResponse(rsp *http.Response) (*PutApiUsersIdResponse, err
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -33459,6 +35396,16 @@ func ParsePutApiUsersIdResponse(rsp *http.Response) (*PutApiUsersIdResponse, err
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutApiUsersIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33519,6 +35466,13 @@ func ParseGetApiV1AdminAnalyticsResponse(rsp *http.Response) (*GetApiV1AdminAnal
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -33592,6 +35546,16 @@ func ParseGetApiV1AdminAnalyticsResponse(rsp *http.Response) (*GetApiV1AdminAnal
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminAnalyticsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33652,6 +35616,13 @@ func ParseGetApiV1AdminAuditLogsResponse(rsp *http.Response) (*GetApiV1AdminAudi
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -33725,6 +35696,16 @@ func ParseGetApiV1AdminAuditLogsResponse(rsp *http.Response) (*GetApiV1AdminAudi
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminAuditLogsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33778,6 +35759,13 @@ func ParseGetApiV1AdminAuditLogsExportResponse(rsp *http.Response) (*GetApiV1Adm
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -33851,6 +35839,16 @@ func ParseGetApiV1AdminAuditLogsExportResponse(rsp *http.Response) (*GetApiV1Adm
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminAuditLogsExportResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -33911,6 +35909,13 @@ func ParseGetApiV1AdminAuditLogsVerifyResponse(rsp *http.Response) (*GetApiV1Adm
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -33984,6 +35989,16 @@ func ParseGetApiV1AdminAuditLogsVerifyResponse(rsp *http.Response) (*GetApiV1Adm
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminAuditLogsVerifyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -34044,6 +36059,13 @@ func ParseGetApiV1AdminBlocksResponse(rsp *http.Response) (*GetApiV1AdminBlocksR
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -34117,6 +36139,16 @@ func ParseGetApiV1AdminBlocksResponse(rsp *http.Response) (*GetApiV1AdminBlocksR
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminBlocksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -34192,6 +36224,13 @@ func ParsePostApiV1AdminBlocksResponse(rsp *http.Response) (*PostApiV1AdminBlock
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -34264,6 +36303,16 @@ func ParsePostApiV1AdminBlocksResponse(rsp *http.Response) (*PostApiV1AdminBlock
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminBlocksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -34339,6 +36388,13 @@ func ParseDeleteApiV1AdminBlocksIdResponse(rsp *http.Response) (*DeleteApiV1Admi
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -34411,6 +36467,16 @@ func ParseDeleteApiV1AdminBlocksIdResponse(rsp *http.Response) (*DeleteApiV1Admi
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1AdminBlocksIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -34471,6 +36537,13 @@ func ParseGetApiV1AdminFeatureFlagsResponse(rsp *http.Response) (*GetApiV1AdminF
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -34544,6 +36617,16 @@ func ParseGetApiV1AdminFeatureFlagsResponse(rsp *http.Response) (*GetApiV1AdminF
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminFeatureFlagsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -34626,6 +36709,13 @@ func ParseDeleteApiV1AdminFeatureFlagsNameResponse(rsp *http.Response) (*DeleteA
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -34698,6 +36788,16 @@ func ParseDeleteApiV1AdminFeatureFlagsNameResponse(rsp *http.Response) (*DeleteA
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1AdminFeatureFlagsNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -34786,6 +36886,13 @@ func ParsePutApiV1AdminFeatureFlagsNameResponse(rsp *http.Response) (*PutApiV1Ad
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -34890,6 +36997,16 @@ func ParsePutApiV1AdminFeatureFlagsNameResponse(rsp *http.Response) (*PutApiV1Ad
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutApiV1AdminFeatureFlagsNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -34965,6 +37082,13 @@ func ParsePostApiV1AdminLocksResponse(rsp *http.Response) (*PostApiV1AdminLocksR
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -35037,6 +37161,16 @@ func ParsePostApiV1AdminLocksResponse(rsp *http.Response) (*PostApiV1AdminLocksR
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminLocksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -35119,6 +37253,13 @@ func ParseDeleteApiV1AdminLocksTypeIdResponse(rsp *http.Response) (*DeleteApiV1A
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -35191,6 +37332,16 @@ func ParseDeleteApiV1AdminLocksTypeIdResponse(rsp *http.Response) (*DeleteApiV1A
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1AdminLocksTypeIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -35251,6 +37402,13 @@ func ParseGetApiV1AdminModerationReasonsResponse(rsp *http.Response) (*GetApiV1A
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -35324,6 +37482,16 @@ func ParseGetApiV1AdminModerationReasonsResponse(rsp *http.Response) (*GetApiV1A
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminModerationReasonsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -35391,6 +37559,13 @@ func ParsePutApiV1AdminModerationReasonsResponse(rsp *http.Response) (*PutApiV1A
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -35464,6 +37639,16 @@ func ParsePutApiV1AdminModerationReasonsResponse(rsp *http.Response) (*PutApiV1A
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutApiV1AdminModerationReasonsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -35531,6 +37716,13 @@ func ParsePostApiV1AdminNotificationsBroadcastResponse(rsp *http.Response) (*Pos
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -35604,6 +37796,16 @@ func ParsePostApiV1AdminNotificationsBroadcastResponse(rsp *http.Response) (*Pos
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminNotificationsBroadcastResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -35664,6 +37866,13 @@ func ParseGetApiV1AdminNotificationsBroadcastsResponse(rsp *http.Response) (*Get
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -35737,6 +37946,16 @@ func ParseGetApiV1AdminNotificationsBroadcastsResponse(rsp *http.Response) (*Get
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminNotificationsBroadcastsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -35797,6 +38016,13 @@ func ParseGetApiV1AdminPostsResponse(rsp *http.Response) (*GetApiV1AdminPostsRes
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -35870,6 +38096,16 @@ func ParseGetApiV1AdminPostsResponse(rsp *http.Response) (*GetApiV1AdminPostsRes
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminPostsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -35952,6 +38188,13 @@ func ParsePostApiV1AdminPostsBulkModerateResponse(rsp *http.Response) (*PostApiV
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -36024,6 +38267,16 @@ func ParsePostApiV1AdminPostsBulkModerateResponse(rsp *http.Response) (*PostApiV
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminPostsBulkModerateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -36106,6 +38359,13 @@ func ParsePostApiV1AdminPostsIdModerateResponse(rsp *http.Response) (*PostApiV1A
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -36178,6 +38438,16 @@ func ParsePostApiV1AdminPostsIdModerateResponse(rsp *http.Response) (*PostApiV1A
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminPostsIdModerateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -36260,6 +38530,13 @@ func ParsePostApiV1AdminPostsIdModerateUndoResponse(rsp *http.Response) (*PostAp
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -36332,6 +38609,16 @@ func ParsePostApiV1AdminPostsIdModerateUndoResponse(rsp *http.Response) (*PostAp
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminPostsIdModerateUndoResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -36392,6 +38679,13 @@ func ParseGetApiV1AdminReportsModerationResponse(rsp *http.Response) (*GetApiV1A
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	case rsp.StatusCode == 200:
 		// Content-type (text/csv) unsupported
@@ -36468,6 +38762,16 @@ func ParseGetApiV1AdminReportsModerationResponse(rsp *http.Response) (*GetApiV1A
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminReportsModerationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -36528,6 +38832,13 @@ func ParseGetApiV1AdminReportsUserActivityResponse(rsp *http.Response) (*GetApiV
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	case rsp.StatusCode == 200:
 		// Content-type (text/csv) unsupported
@@ -36604,6 +38915,16 @@ func ParseGetApiV1AdminReportsUserActivityResponse(rsp *http.Response) (*GetApiV
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminReportsUserActivityResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -36664,6 +38985,13 @@ func ParseGetApiV1AdminSystemBackupsResponse(rsp *http.Response) (*GetApiV1Admin
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -36737,6 +39065,16 @@ func ParseGetApiV1AdminSystemBackupsResponse(rsp *http.Response) (*GetApiV1Admin
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminSystemBackupsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -36812,6 +39150,13 @@ func ParseDeleteApiV1AdminSystemBackupsFileResponse(rsp *http.Response) (*Delete
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -36884,6 +39229,16 @@ func ParseDeleteApiV1AdminSystemBackupsFileResponse(rsp *http.Response) (*Delete
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1AdminSystemBackupsFileResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -36944,6 +39299,13 @@ func ParseGetApiV1AdminSystemBackupsFileResponse(rsp *http.Response) (*GetApiV1A
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -37017,6 +39379,16 @@ func ParseGetApiV1AdminSystemBackupsFileResponse(rsp *http.Response) (*GetApiV1A
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminSystemBackupsFileResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -37077,6 +39449,13 @@ func ParseGetApiV1AdminSystemJobsResponse(rsp *http.Response) (*GetApiV1AdminSys
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -37150,6 +39529,16 @@ func ParseGetApiV1AdminSystemJobsResponse(rsp *http.Response) (*GetApiV1AdminSys
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminSystemJobsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -37217,6 +39606,13 @@ func ParseGetApiV1AdminSystemJobsJobIdResponse(rsp *http.Response) (*GetApiV1Adm
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -37290,6 +39686,16 @@ func ParseGetApiV1AdminSystemJobsJobIdResponse(rsp *http.Response) (*GetApiV1Adm
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminSystemJobsJobIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -37365,6 +39771,13 @@ func ParsePostApiV1AdminSystemMaintenanceResponse(rsp *http.Response) (*PostApiV
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -37437,6 +39850,16 @@ func ParsePostApiV1AdminSystemMaintenanceResponse(rsp *http.Response) (*PostApiV
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminSystemMaintenanceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -37497,6 +39920,13 @@ func ParseGetApiV1AdminTokensResponse(rsp *http.Response) (*GetApiV1AdminTokensR
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -37570,6 +40000,16 @@ func ParseGetApiV1AdminTokensResponse(rsp *http.Response) (*GetApiV1AdminTokensR
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminTokensResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -37637,6 +40077,13 @@ func ParsePostApiV1AdminTokensResponse(rsp *http.Response) (*PostApiV1AdminToken
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -37710,6 +40157,16 @@ func ParsePostApiV1AdminTokensResponse(rsp *http.Response) (*PostApiV1AdminToken
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminTokensResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -37785,6 +40242,13 @@ func ParseDeleteApiV1AdminTokensIdResponse(rsp *http.Response) (*DeleteApiV1Admi
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -37857,6 +40321,16 @@ func ParseDeleteApiV1AdminTokensIdResponse(rsp *http.Response) (*DeleteApiV1Admi
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1AdminTokensIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -37917,6 +40391,13 @@ func ParseGetApiV1AdminUsersResponse(rsp *http.Response) (*GetApiV1AdminUsersRes
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -37990,6 +40471,16 @@ func ParseGetApiV1AdminUsersResponse(rsp *http.Response) (*GetApiV1AdminUsersRes
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminUsersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -38072,6 +40563,13 @@ func ParsePostApiV1AdminUsersBulkUpdateResponse(rsp *http.Response) (*PostApiV1A
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -38144,6 +40642,16 @@ func ParsePostApiV1AdminUsersBulkUpdateResponse(rsp *http.Response) (*PostApiV1A
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminUsersBulkUpdateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -38211,6 +40719,13 @@ func ParseGetApiV1AdminUsersIdResponse(rsp *http.Response) (*GetApiV1AdminUsersI
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -38284,6 +40799,16 @@ func ParseGetApiV1AdminUsersIdResponse(rsp *http.Response) (*GetApiV1AdminUsersI
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminUsersIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -38366,6 +40891,13 @@ func ParsePutApiV1AdminUsersIdResponse(rsp *http.Response) (*PutApiV1AdminUsersI
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -38438,6 +40970,16 @@ func ParsePutApiV1AdminUsersIdResponse(rsp *http.Response) (*PutApiV1AdminUsersI
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutApiV1AdminUsersIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -38520,6 +41062,13 @@ func ParsePostApiV1AdminUsersIdBanResponse(rsp *http.Response) (*PostApiV1AdminU
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -38592,6 +41141,16 @@ func ParsePostApiV1AdminUsersIdBanResponse(rsp *http.Response) (*PostApiV1AdminU
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminUsersIdBanResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -38659,6 +41218,13 @@ func ParseGetApiV1AdminUsersIdNotesResponse(rsp *http.Response) (*GetApiV1AdminU
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -38732,6 +41298,16 @@ func ParseGetApiV1AdminUsersIdNotesResponse(rsp *http.Response) (*GetApiV1AdminU
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminUsersIdNotesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -38807,6 +41383,13 @@ func ParsePostApiV1AdminUsersIdNotesResponse(rsp *http.Response) (*PostApiV1Admi
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -38879,6 +41462,16 @@ func ParsePostApiV1AdminUsersIdNotesResponse(rsp *http.Response) (*PostApiV1Admi
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminUsersIdNotesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -38954,6 +41547,13 @@ func ParseDeleteApiV1AdminUsersIdSessionsResponse(rsp *http.Response) (*DeleteAp
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -39026,6 +41626,16 @@ func ParseDeleteApiV1AdminUsersIdSessionsResponse(rsp *http.Response) (*DeleteAp
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1AdminUsersIdSessionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -39093,6 +41703,13 @@ func ParseGetApiV1AdminUsersIdSessionsResponse(rsp *http.Response) (*GetApiV1Adm
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -39166,6 +41783,16 @@ func ParseGetApiV1AdminUsersIdSessionsResponse(rsp *http.Response) (*GetApiV1Adm
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminUsersIdSessionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -39241,6 +41868,13 @@ func ParseDeleteApiV1AdminUsersIdSessionsSessionIdResponse(rsp *http.Response) (
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -39313,6 +41947,16 @@ func ParseDeleteApiV1AdminUsersIdSessionsSessionIdResponse(rsp *http.Response) (
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1AdminUsersIdSessionsSessionIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -39373,6 +42017,13 @@ func ParseGetApiV1AdminWebhooksResponse(rsp *http.Response) (*GetApiV1AdminWebho
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -39446,6 +42097,16 @@ func ParseGetApiV1AdminWebhooksResponse(rsp *http.Response) (*GetApiV1AdminWebho
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminWebhooksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -39513,6 +42174,13 @@ func ParsePostApiV1AdminWebhooksResponse(rsp *http.Response) (*PostApiV1AdminWeb
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -39586,6 +42254,16 @@ func ParsePostApiV1AdminWebhooksResponse(rsp *http.Response) (*PostApiV1AdminWeb
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminWebhooksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -39661,6 +42339,13 @@ func ParseDeleteApiV1AdminWebhooksIdResponse(rsp *http.Response) (*DeleteApiV1Ad
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -39733,6 +42418,16 @@ func ParseDeleteApiV1AdminWebhooksIdResponse(rsp *http.Response) (*DeleteApiV1Ad
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1AdminWebhooksIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -39800,6 +42495,13 @@ func ParseGetApiV1AdminWebhooksIdResponse(rsp *http.Response) (*GetApiV1AdminWeb
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -39873,6 +42575,16 @@ func ParseGetApiV1AdminWebhooksIdResponse(rsp *http.Response) (*GetApiV1AdminWeb
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminWebhooksIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -39948,6 +42660,13 @@ func ParsePatchApiV1AdminWebhooksIdResponse(rsp *http.Response) (*PatchApiV1Admi
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -40020,6 +42739,16 @@ func ParsePatchApiV1AdminWebhooksIdResponse(rsp *http.Response) (*PatchApiV1Admi
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PatchApiV1AdminWebhooksIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -40087,6 +42816,13 @@ func ParseGetApiV1AdminWebhooksIdDeliveriesResponse(rsp *http.Response) (*GetApi
 			return nil, err
 		}
 		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
 
 	}
 
@@ -40160,6 +42896,16 @@ func ParseGetApiV1AdminWebhooksIdDeliveriesResponse(rsp *http.Response) (*GetApi
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminWebhooksIdDeliveriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -40235,6 +42981,13 @@ func ParsePostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse(rsp *http.Re
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -40307,6 +43060,16 @@ func ParsePostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse(rsp *http.Re
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -40382,6 +43145,13 @@ func ParsePostApiV1AdminWebhooksIdRotateSecretResponse(rsp *http.Response) (*Pos
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -40454,6 +43224,16 @@ func ParsePostApiV1AdminWebhooksIdRotateSecretResponse(rsp *http.Response) (*Pos
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminWebhooksIdRotateSecretResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
@@ -40529,6 +43309,13 @@ func ParsePostApiV1AdminWebhooksIdTestResponse(rsp *http.Response) (*PostApiV1Ad
 		}
 		response.JSON500 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
 	}
 
 	switch {
@@ -40601,6 +43388,16 @@ func ParsePostApiV1AdminWebhooksIdTestResponse(rsp *http.Response) (*PostApiV1Ad
 			headers.XRateLimitReset = value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminWebhooksIdTestResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

@@ -3,8 +3,12 @@ package handlers_test
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,40 +16,10 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
-
-// downBodies are valid bodies, so that each admin route gets past its
-// input checks to the database.
-var downBodies = map[string]string{
-	http.MethodPost + " " + api.PathAdminTokens:         `{"permissions":["admin:read"],"ttl":"1h"}`,
-	http.MethodPost + " " + api.PathAdminLocks:          `{"type":"post","id":"7"}`,
-	http.MethodPut + " " + api.PathAdminV1User:          `{"isVerified":true}`,
-	http.MethodPost + " " + api.PathAdminV1UserBan:      `{"action":"ban","reason":"spam"}`,
-	http.MethodPost + " " + api.PathAdminV1BulkUpdate:   `{"userIds":["7"],"changes":{"isVerified":true}}`,
-	http.MethodPost + " " + api.PathAdminV1Moderate:     `{"action":"hide"}`,
-	http.MethodPut + " " + api.PathAdminV1Flag:          `{"enabled":true}`,
-	http.MethodPost + " " + api.PathAdminV1UserNotes:    `{"body":"x"}`,
-	http.MethodPut + " " + api.PathAdminV1Reasons:       `{"reasons":["Spam"]}`,
-	http.MethodPost + " " + api.PathAdminV1BulkModerate: `{"postIds":["7"],"action":"hide"}`,
-	http.MethodPost + " " + api.PathAdminV1Broadcast:    `{"title":"T","message":"M","targets":["all"]}`,
-	http.MethodPost + " " + api.PathAdminV1Maintenance:  `{"action":"cache_clear"}`,
-	http.MethodPost + " " + api.PathAdminV1Blocks:       `{"kind":"ip","value":"203.0.113.0/24"}`,
-	http.MethodPost + " " + api.PathAdminWebhooks:       `{"url":"https://hooks.invalid/plaza","events":["user.banned"]}`,
-	http.MethodPatch + " " + api.PathAdminWebhook:       `{"active":false}`,
-}
-
-// filesOnly are the admin routes that read BACKUP_DIR and not the
-// database: they answer as usual during an outage, when a backup is what
-// an admin wants (here: no backups, and none of the name asked for).
-var filesOnly = map[string]int{
-	http.MethodGet + " " + api.PathAdminV1Backups:   http.StatusOK,
-	http.MethodGet + " " + api.PathAdminV1Backup:    http.StatusNotFound,
-	http.MethodDelete + " " + api.PathAdminV1Backup: http.StatusNotFound,
-}
 
 // outage refuses new connections to db's database and ends the open ones,
 // except the caller cache's listener; the returned function ends the
@@ -73,44 +47,117 @@ func outage(t *testing.T, db *bun.DB) func() {
 	return func() { exec(`ALTER DATABASE ` + name + ` ALLOW_CONNECTIONS true`) }
 }
 
-// TestAdminRoutesWithDatabaseDown walks every admin route while the
-// database refuses connections: each answers 500 SERVER_ERROR in the v1
-// envelope with the generic message, never a hang, a panic or the driver's
-// words. The caller's token is remembered from before the outage
-// (PostgreSQL's caller cache), so the requests reach the handlers.
-func TestAdminRoutesWithDatabaseDown(t *testing.T) {
+// TestEveryRouteWithDatabaseDown sends every documented operation's
+// sample (handlers/openapi_test.go) while the database refuses
+// connections. None answers 500, nor any 5xx but 503; every 503 carries
+// Retry-After and its family's body (the console an HTML page, health its
+// own unhealthy answer), never the driver's words; routes that read no
+// database (version, images, static files, backups, the sign-in pages)
+// answer as usual. The caller's token is remembered from before the
+// outage (PostgreSQL's caller cache), so that its requests reach the
+// handlers, while the session cookies' requests stop at loading the
+// session. Once the database is back, the refused requests' audit
+// entries are written.
+func TestEveryRouteWithDatabaseDown(t *testing.T) {
 	db := dbtest.Open(t, "postgres")
-	app := apptest.New(t, db)
-	_, super := app.Admin(t)
-	token, _ := app.TokenFor(t, super.ID, auth.AllPermissions()...)
-	app.WaitRemembered(t, token)
-	restore := outage(t, db)
-	n := 0
-	for _, r := range web.Routes(app.Deps) {
-		if r.Family != api.FamilyV1 {
-			continue
+	e := newSampleEnv(t, db)
+	ops := e.app.Doc.Operations()
+	reqs := map[string]sampleRequest{}
+	for _, op := range ops {
+		sample, ok := samples[op]
+		if !ok {
+			t.Fatalf("no sample for %s: add one to samples in handlers/openapi_test.go", op)
 		}
-		n++
-		path := strings.NewReplacer(":type", "post", ":id", "7", ":name", "some_flag", ":deliveryId", "8").Replace(r.Path)
-		t.Run(r.Method+" "+r.Path, func(t *testing.T) {
-			res := apptest.DoBody(t, app, r.Method, path, token, downBodies[r.Method+" "+r.Path])
-			if status, ok := filesOnly[r.Method+" "+r.Path]; ok {
-				if res.Code != status {
-					t.Errorf("got %d %s, want %d: the route reads no database", res.Code, res.Body, status)
-				}
-				return
-			}
-			want := `{"success":false,"error":{"code":"SERVER_ERROR","message":"Internal server error"}}`
-			if res.Code != http.StatusInternalServerError || strings.TrimSpace(res.Body.String()) != want {
-				t.Errorf("got %d %s, want 500 %s", res.Code, res.Body, want)
+		reqs[op] = sample(t, e)
+	}
+	e.app.WaitRemembered(t, e.super)
+	restore := outage(t, db)
+	refused := 0
+	for _, op := range ops {
+		t.Run(op, func(t *testing.T) {
+			method, _, _ := strings.Cut(op, " ")
+			s := reqs[op]
+			res := apptest.DoBody(t, e.app, method, s.target, s.header, s.body)
+			switch {
+			case res.Code == http.StatusServiceUnavailable:
+				refused++
+				checkDatabaseAway(t, e.app, method, s.target, res)
+			case res.Code >= 500:
+				t.Errorf("got %d %.300s, want 503 or an answer that needs no database", res.Code, res.Body)
 			}
 		})
 	}
-	if n == 0 {
-		t.Fatal("no admin routes found")
+	if refused < len(ops)/2 {
+		t.Fatalf("only %d of %d operations answered 503: was the database away?", refused, len(ops))
 	}
-	restore() // the refused requests' audit entries are written once the database is back
-	if entries := app.AuditEntries(t); len(entries) < n {
-		t.Errorf("%d audit entries after the outage, want at least %d", len(entries), n)
+	restore()
+	apptest.WaitFor(t, "the refused requests' audit entries", func() bool {
+		for _, entry := range e.app.AuditEntries(t) {
+			if entry.Status == http.StatusServiceUnavailable {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// checkDatabaseAway checks a 503 of the request: Retry-After, and the
+// body the route's family gives an unreachable database.
+func checkDatabaseAway(t *testing.T, app *apptest.App, method, target string, res *httptest.ResponseRecorder) {
+	t.Helper()
+	if s, err := strconv.Atoi(res.Header().Get("Retry-After")); err != nil || s < 1 {
+		t.Errorf("Retry-After %q, want a number of seconds", res.Header().Get("Retry-After"))
+	}
+	req := httptest.NewRequest(method, target, nil)
+	route := app.RouteOf(req)
+	var fam api.Family
+	for _, r := range web.Routes(app.Deps) {
+		if r.Method == method && r.Path == route {
+			fam = r.Family
+		}
+	}
+	body := res.Body.String()
+	isJSON := strings.HasPrefix(res.Header().Get("Content-Type"), "application/json")
+	switch {
+	case route == api.PathHealth || route == api.PathConsoleHealth && isJSON:
+		checkUnhealthy(t, res.Body.Bytes())
+		return
+	case fam == api.FamilyConsole:
+		if isJSON {
+			t.Errorf("a console 503 as JSON: %.300s", body)
+		}
+		return
+	case fam == api.FamilyNextAuth:
+		var got api.NextAuthURL
+		if err := json.Unmarshal(res.Body.Bytes(), &got); err != nil || !strings.Contains(got.URL, api.PathAuthError+"?error=") {
+			t.Errorf("next-auth: %s, want {url} of the error page", body)
+		}
+		return
+	}
+	wants := []*api.Error{api.DatabaseUnavailable(nil)}
+	if fam == api.FamilyCollector {
+		wants = append(wants, api.CollectUnavailable(nil)) // the collector's own words, when its write failed
+	}
+	var got any
+	if err := json.Unmarshal(res.Body.Bytes(), &got); err != nil {
+		t.Fatalf("a 503 that is not JSON: %.300s", body)
+	}
+	for _, e := range wants {
+		_, want := fam.ErrorBody(e)
+		b, _ := json.Marshal(want)
+		var w any
+		if json.Unmarshal(b, &w) == nil && reflect.DeepEqual(got, w) {
+			return
+		}
+	}
+	t.Errorf("family %s: %.300s, want the body of an unreachable database", fam, body)
+}
+
+// checkUnhealthy checks health's answer while the database is away.
+func checkUnhealthy(t *testing.T, body []byte) {
+	t.Helper()
+	var h api.Health
+	if err := json.Unmarshal(body, &h); err != nil || h.Status != api.StatusUnhealthy || h.Database != api.DatabaseUnreachable {
+		t.Errorf("health: %s, want unhealthy with the database disconnected", body)
 	}
 }

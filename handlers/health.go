@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -27,8 +28,9 @@ type ReplicaChecker interface {
 const healthTimeout = 2 * time.Second
 
 // Health answers GET /api/health: 200 when the database
-// answers within 2 s, else 503 with status unhealthy. The console's status
-// cards show the same result.
+// answers within 2 s, else 503 with status unhealthy, database
+// disconnected and Retry-After. The console's status cards show the same
+// result.
 type Health struct {
 	DB Pinger
 	// Replica, when set, reports the read replica (models.Store).
@@ -46,6 +48,7 @@ func (h Health) Handle(c echo.Context) error {
 	status := http.StatusOK
 	if res.Status != api.StatusHealthy {
 		status = http.StatusServiceUnavailable
+		c.Response().Header().Set("Retry-After", strconv.Itoa(api.DatabaseRetryAfter))
 	}
 	noStore(c)
 	return respond(c, status, res, View{Partial: views.HealthCards(res)})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -29,6 +30,8 @@ type AuditBatcher struct {
 	in    chan batchItem
 	wg    sync.WaitGroup
 	once  sync.Once
+	// closing ends the unbounded retries of an outage: Close must return.
+	closing atomic.Bool
 }
 
 type batchItem struct {
@@ -41,6 +44,13 @@ type batchItem struct {
 const (
 	auditBatchMax = 500
 	auditQueue    = 10000
+)
+
+// auditRetries bounds the attempts at a batch that failed for a reason
+// other than an outage; auditRetryMax is the longest wait between two.
+const (
+	auditRetries  = 8
+	auditRetryMax = 2 * time.Second
 )
 
 // NewAuditBatcher starts the batcher's writer; Close stops it after writing
@@ -90,6 +100,7 @@ func (b *AuditBatcher) Flush(ctx context.Context) error {
 
 // Close writes what is queued and stops the writer.
 func (b *AuditBatcher) Close() {
+	b.closing.Store(true)
 	b.once.Do(func() { close(b.in) })
 	b.wg.Wait()
 }
@@ -127,7 +138,8 @@ func (b *AuditBatcher) run() {
 }
 
 // write commits a batch, retrying with backoff: an entry is never dropped
-// while the database is briefly away.
+// while the database is away, however long, until Close; any other failure
+// is retried auditRetries times.
 func (b *AuditBatcher) write(batch []batchItem) {
 	var entries []*AuditEntry
 	for _, it := range batch {
@@ -136,12 +148,16 @@ func (b *AuditBatcher) write(batch []batchItem) {
 		}
 	}
 	var err error
-	for attempt := range 8 {
+	for attempt := 0; ; attempt++ {
 		if err = b.store.appendBatch(context.Background(), entries); err == nil {
 			break
 		}
+		if attempt >= auditRetries-1 && (Unavailable(err) == nil || b.closing.Load()) {
+			b.log.Error("write audit batch; giving up", "error", err, "entries", len(entries), "attempts", attempt+1)
+			break
+		}
 		b.log.Error("write audit batch; retrying", "error", err, "entries", len(entries), "attempt", attempt+1)
-		time.Sleep(time.Duration(50<<attempt) * time.Millisecond)
+		time.Sleep(min(time.Duration(50<<min(attempt, 6))*time.Millisecond, auditRetryMax))
 	}
 	for _, it := range batch {
 		if it.done != nil {

@@ -36,10 +36,17 @@ func ListenChanges(ctx context.Context, dsn string, log *slog.Logger, listening 
 func listenOn(ctx context.Context, dsn string, log *slog.Logger, name, channel string, listening func(bool), heard func(payload string)) {
 	wait := time.Second
 	for {
-		err := listen(ctx, dsn, name, channel, listening, heard)
+		listened := false
+		err := listen(ctx, dsn, name, channel, func(on bool) {
+			listened = listened || on
+			listening(on)
+		}, heard)
 		listening(false)
 		if ctx.Err() != nil {
 			return
+		}
+		if listened {
+			wait = time.Second // a new outage starts again from the shortest wait
 		}
 		log.Warn("listener lost its connection; what relies on its news stops relying on it until it is back", "listener", name, "error", err, "retry_in", wait)
 		select {

@@ -134,7 +134,7 @@ func New(d Deps) (*echo.Echo, error) {
 	e.IPExtractor = ipExtractor(d.Config.TrustedProxies)
 	d.self = &selfRouter{}
 	families := register(e, newPipeline(d), append(Routes(d), d.ExtraRoutes...))
-	e.HTTPErrorHandler = errorHandler(d.Logger, families, d.Config.PublicAppURL)
+	e.HTTPErrorHandler = errorHandler(d.Logger, families, d.Config.PublicAppURL, d.Metrics)
 	d.self.e.Store(e)
 	return e, nil
 }
@@ -290,6 +290,7 @@ func NewSessions(store *models.Store, publicURL string) *scs.SessionManager {
 	sm := scs.New()
 	sm.Store = store.Sessions(SessionIdle, describeSession)
 	sm.Codec = sessionCodec{}
+	sm.ErrorFunc = sessionFailed
 	sm.Lifetime = SessionLifetime
 	secure := strings.HasPrefix(publicURL, "https://")
 	sm.Cookie.Name = sessionCookie

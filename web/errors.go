@@ -15,6 +15,7 @@ import (
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
@@ -23,16 +24,22 @@ import (
 // errorHandler is the one place an error becomes a response: it classifies
 // the error, logs it once (5xx at Error with the cause, 4xx at Info) and
 // writes the caller's family envelope.
-func errorHandler(log *slog.Logger, families familyMap, publicURL string) echo.HTTPErrorHandler {
+func errorHandler(log *slog.Logger, families familyMap, publicURL string, m *metrics.Metrics) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
 		}
 		e := classify(err)
 		l := log.With("request_id", c.Response().Header().Get(echo.HeaderXRequestID))
+		away := e.Status == http.StatusServiceUnavailable && models.Unavailable(err) != nil
 		switch {
 		case errors.Is(err, context.Canceled):
 			// The client went away; nothing worth logging.
+		case away:
+			// One line per request, below Error: the outage itself is what
+			// to alert on (plaza_database_unavailable_total, /api/health).
+			m.DatabaseUnavailable.Inc()
+			l.Warn("database unavailable", "error", err, "status", e.Status)
 		case e.Status >= 500:
 			l.Error("request failed", "error", err, "status", e.Status)
 		default:
@@ -63,6 +70,9 @@ func classify(err error) *api.Error {
 		pe *api.PermissionError
 		le *models.LockedError
 	)
+	if e := classifyUnavailable(err); e != nil {
+		return e
+	}
 	if e := classifyRefusal(err); e != nil {
 		return e
 	}
@@ -95,6 +105,23 @@ func classify(err error) *api.Error {
 	}
 	return &api.Error{Status: http.StatusInternalServerError, Code: api.CodeServerError,
 		Message: "Internal server error", Cause: err}
+}
+
+// classifyUnavailable answers a request the database could not serve
+// (models.Unavailable: refused, restarting, a connection cut mid-query):
+// 503 with Retry-After in the caller's family, never a 500, since the
+// client did nothing wrong and may send it again, even where a route
+// words its own 500 for a failed read. A route's other answers (the
+// collector's own 503) keep their words. Nil for any other error.
+func classifyUnavailable(err error) *api.Error {
+	if models.Unavailable(err) == nil {
+		return nil
+	}
+	var ae *api.Error
+	if errors.As(err, &ae) && ae.Status != http.StatusInternalServerError {
+		return nil
+	}
+	return api.DatabaseUnavailable(err)
 }
 
 // classifyRefusal maps the policy's and the actions' refusals, the same

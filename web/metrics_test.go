@@ -88,7 +88,7 @@ func TestMetricsFamilies(t *testing.T) {
 					`go_sql_open_connections{db_name="plaza"}`, `go_sql_wait_count_total{db_name="plaza"}`,
 					`plaza_jobs_total{kind="sweep",outcome="completed"} 0`, `plaza_jobs_total{kind="analytics_rollup",outcome="failed"} 0`,
 					`plaza_river_jobs{state="available"} 1`, `plaza_river_jobs{state="running"} 0`,
-					"plaza_analytics_events_ingested_total 0", "go_goroutines", "go_gc_duration_seconds", "process_resident_memory_bytes",
+					"plaza_analytics_events_ingested_total 0", "plaza_database_unavailable_total 0", "plaza_ratelimit_fallback 0", "go_goroutines", "go_gc_duration_seconds", "process_resident_memory_bytes",
 				} {
 					if !strings.Contains(body, want) {
 						t.Errorf("metrics lack %s", want)

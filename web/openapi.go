@@ -139,8 +139,28 @@ func operation(r Route) openapi.Operation {
 	headers := rateHeaders(r)
 	for i := range op.Responses {
 		op.Responses[i].Headers = append(op.Responses[i].Headers, headers(op.Responses[i].Status)...)
+		if op.Responses[i].Status == http.StatusServiceUnavailable {
+			op.Responses[i].Headers = append(op.Responses[i].Headers, openapi.Header{Name: "Retry-After", Type: "integer",
+				Required: true, Description: "Seconds to wait before trying again."})
+		}
 	}
 	return op
+}
+
+// databaseAway documents the 503 of every route that reads the database.
+const databaseAway = "The database cannot be reached (it refuses connections or is restarting); retry after Retry-After seconds."
+
+// readsDatabase reports whether the pipeline reads the database for the
+// route before its handler: the session or the caller's token, the audit
+// entry, the blocks. Such a route answers 503 while the database is away.
+func (r Route) readsDatabase() bool { return r.needsCaller() || r.Blockable }
+
+// documents reports whether the route documents status itself.
+func (r Route) documents(status int) bool {
+	if _, ok := r.Doc.Errors[status]; ok {
+		return true
+	}
+	return slices.ContainsFunc(r.Doc.Others, func(o Outcome) bool { return o.Status == status })
 }
 
 // paramDocs describe the table's path parameters by name.
@@ -316,8 +336,12 @@ func errorResponses(r Route, hasParams bool) []openapi.Response {
 	if r.Scope != ScopeExempt || r.Meter != "" {
 		errs[http.StatusTooManyRequests] = "The rate limit is spent; Retry-After says when to come back."
 	}
+	if r.readsDatabase() && !r.documents(http.StatusServiceUnavailable) {
+		errs[http.StatusServiceUnavailable] = databaseAway
+	}
 	if r.checksPasswords() {
-		errs[http.StatusServiceUnavailable] = "Too many passwords are being checked at once (each takes 46 MiB); Retry-After says when to try again."
+		errs[http.StatusServiceUnavailable] = strings.TrimSpace(errs[http.StatusServiceUnavailable] +
+			" Or too many passwords are being checked at once (each takes 46 MiB); Retry-After says when to try again.")
 	}
 	for s, why := range r.Doc.Errors {
 		errs[s] = why
@@ -350,6 +374,9 @@ func consoleErrors(r Route, errs map[int]string) []openapi.Response {
 		errs[http.StatusForbidden] = strings.TrimSpace(errs[http.StatusForbidden] + " Or a cross-origin request riding on the session cookie.")
 		errs[http.StatusUnprocessableEntity] = "Invalid input: a bad body field or malformed JSON."
 		errs[http.StatusRequestEntityTooLarge] = "The body is over the limit (1 MiB)."
+	}
+	if r.readsDatabase() && !r.documents(http.StatusServiceUnavailable) {
+		errs[http.StatusServiceUnavailable] = databaseAway
 	}
 	for s, why := range r.Doc.Errors {
 		errs[s] = why

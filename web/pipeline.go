@@ -5,7 +5,9 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -63,7 +65,7 @@ func (p *pipeline) chain(r Route) []echo.MiddlewareFunc {
 		mws = append(mws, p.refuseBlocked(r))
 	}
 	if r.needsCaller() {
-		mws = append(mws, echo.WrapMiddleware(p.sessions.LoadAndSave), p.authenticate)
+		mws = append(mws, p.loadSession, p.authenticate)
 		if r.Family == api.FamilyConsole {
 			mws = append(mws, p.queueBadge)
 		}
@@ -149,6 +151,81 @@ func (p *pipeline) blockedSession(r Route) echo.MiddlewareFunc {
 	}
 }
 
+// loadSession runs scs's LoadAndSave around the rest of the chain: the
+// session is read before the handler, and written back as the handler
+// starts its answer. Should the store fail either way (the database away),
+// the failure becomes the request's error, which the error handler answers
+// in the route's family (503 when the database is away) rather than with
+// scs's plain-text 500 or, for a failed write-back, the handler's answer
+// without its session: what the handler wrote is dropped.
+func (p *pipeline) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+	wrapped := echo.WrapMiddleware(p.sessions.LoadAndSave)(next)
+	return func(c echo.Context) error {
+		resp, req := c.Response(), c.Request()
+		header := resp.Header().Clone()
+		gate := &sessionGate{ResponseWriter: resp.Writer}
+		resp.Writer = gate
+		c.SetRequest(req.WithContext(context.WithValue(req.Context(), sessionFailureKey{}, &gate.failed)))
+		err := wrapped(c)
+		resp.Writer = gate.ResponseWriter
+		if gate.failed == nil {
+			return err
+		}
+		c.SetResponse(resp) // echo's wrapper left the handler's in place
+		hdr := resp.Header()
+		clear(hdr)
+		maps.Copy(hdr, header)
+		resp.Committed, resp.Status, resp.Size = false, http.StatusOK, 0
+		return fmt.Errorf("session store: %w", gate.failed)
+	}
+}
+
+// sessionGate stands between scs and the client: once the session could
+// not be read or written back, nothing more reaches the client, and the
+// handler's writes fail, so that a stream ends.
+type sessionGate struct {
+	http.ResponseWriter
+	failed error
+}
+
+func (g *sessionGate) WriteHeader(code int) {
+	if g.failed == nil {
+		g.ResponseWriter.WriteHeader(code)
+	}
+}
+
+func (g *sessionGate) Write(b []byte) (int, error) {
+	if g.failed != nil {
+		return 0, g.failed
+	}
+	return g.ResponseWriter.Write(b)
+}
+
+// Flush sends what is written so far, unless the session failed.
+func (g *sessionGate) Flush() {
+	if f, ok := g.ResponseWriter.(http.Flusher); ok && g.failed == nil {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (g *sessionGate) Unwrap() http.ResponseWriter { return g.ResponseWriter }
+
+// sessionFailureKey carries, in a request's context, where scs's ErrorFunc
+// (sessionFailed) puts a store failure for loadSession's gate.
+type sessionFailureKey struct{}
+
+// sessionFailed is the session manager's ErrorFunc: it hands the failure
+// to loadSession. Outside the pipeline, where no one would, it answers as
+// scs does by default.
+func sessionFailed(w http.ResponseWriter, r *http.Request, err error) {
+	if failed, ok := r.Context().Value(sessionFailureKey{}).(*error); ok {
+		*failed = err
+		return
+	}
+	http.Error(w, http.StatusText(http.StatusInternalServerError), http.StatusInternalServerError)
+}
+
 func (p *pipeline) hasSessionCookie(c echo.Context) bool {
 	_, err := c.Request().Cookie(p.sessions.Cookie.Name)
 	return err == nil
@@ -165,7 +242,9 @@ func (p *pipeline) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		if raw, ok := bearer(c.Request()); ok {
 			if p.cfg.MetricsToken != "" && subtle.ConstantTimeCompare([]byte(raw), []byte(p.cfg.MetricsToken)) == 1 {
 				ctx = context.WithValue(ctx, metricsBearerKey{}, true)
-			} else if pr, err = p.fromToken(ctx, raw); err != nil {
+			} else if pr, err = p.fromToken(ctx, raw); models.Unavailable(err) != nil {
+				return err // the token may be good: 503, not 401
+			} else if err != nil {
 				ctx = context.WithValue(ctx, authErrKey{}, err)
 			}
 		} else {
@@ -439,7 +518,7 @@ func (p *pipeline) audit(r Route) echo.MiddlewareFunc {
 			written, ferr := w.Finish(ctx, err == nil && status < http.StatusBadRequest, status)
 			if ferr != nil {
 				held.discard()
-				err, status = ferr, http.StatusInternalServerError
+				err, status = ferr, classify(ferr).Status // 503 when the database went away
 			} else if werr := held.release(); werr != nil {
 				p.log.Warn("send response", "error", werr)
 			}

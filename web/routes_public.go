@@ -45,7 +45,7 @@ func publicRoutes(d Deps, hs handlerSet) []Route {
 					http.StatusBadRequest:            "Malformed JSON, or events that break the schema: details name every bad path.",
 					http.StatusForbidden:             "No signed-in session.",
 					http.StatusRequestEntityTooLarge: "The body is over 256 KiB.",
-					http.StatusServiceUnavailable:    "The events could not be stored now; nothing was kept. Retry after a second.",
+					http.StatusServiceUnavailable:    "The events could not be stored now (the writer's queue is full, or the database cannot be reached): nothing was acknowledged; retry after Retry-After seconds.",
 				}}},
 		{Method: http.MethodGet, Path: api.PathMetrics, Handler: metricsHandler(d.Metrics, d.Logger), Family: general, Scope: ScopeExempt,
 			Permissions: []string{auth.PermAdminRead}, MetricsToken: true,

@@ -21,6 +21,9 @@ type Metrics struct {
 	Duration       *prometheus.HistogramVec // by route, method
 	EventsIngested prometheus.Counter
 	Jobs           *prometheus.CounterVec // by kind, outcome
+	// DatabaseUnavailable counts the requests answered 503 because the
+	// database could not be reached: the series to alert on for an outage.
+	DatabaseUnavailable prometheus.Counter
 }
 
 // New registers Plaza's instruments, the Go runtime and process collectors
@@ -42,8 +45,12 @@ func New(db *sql.DB) *Metrics {
 		Jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "plaza", Name: "jobs_total", Help: "Background jobs finished, by kind and outcome.",
 		}, []string{"kind", "outcome"}),
+		DatabaseUnavailable: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "plaza", Name: "database_unavailable_total",
+			Help: "Requests answered 503 because the database could not be reached.",
+		}),
 	}
-	reg.MustRegister(m.Requests, m.Duration, m.EventsIngested, m.Jobs,
+	reg.MustRegister(m.Requests, m.Duration, m.EventsIngested, m.Jobs, m.DatabaseUnavailable,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if db != nil {
 		reg.MustRegister(collectors.NewDBStatsCollector(db, "plaza"))
@@ -81,4 +88,19 @@ func (q jobQueue) Collect(ch chan<- prometheus.Metric) {
 	for _, st := range rivertype.JobStates() {
 		ch <- prometheus.MustNewConstMetric(q.desc, prometheus.GaugeValue, float64(counts[string(st)]), string(st))
 	}
+}
+
+// WatchRateLimiter reports plaza_ratelimit_fallback at every scrape: 1
+// while the rate limits are counted in this instance's memory because
+// Redis does not answer (fallback, ratelimit.Limiter's Status), else 0.
+func (m *Metrics) WatchRateLimiter(fallback func() bool) {
+	m.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Namespace: "plaza", Name: "ratelimit_fallback",
+		Help: "1 while rate limits are counted per instance because Redis does not answer, else 0.",
+	}, func() float64 {
+		if fallback() {
+			return 1
+		}
+		return 0
+	}))
 }

@@ -144,6 +144,30 @@ func URL(t testing.TB, db *bun.DB) string {
 
 var urls sync.Map // *bun.DB → its URL
 
+// Through opens db's PostgreSQL database again by way of addr (host:port),
+// a proxy in front of the server such as tcpproxy's, so that a test can cut
+// the connection between them; URL gives the proxied address. Closed when
+// the test ends.
+func Through(t testing.TB, db *bun.DB, addr string) *bun.DB {
+	t.Helper()
+	u, err := url.Parse(URL(t, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Host = addr
+	return connect(t, u.String())
+}
+
+// ServerAddr is the host:port of the PostgreSQL server tests use.
+func ServerAddr(t testing.TB) string {
+	t.Helper()
+	u, err := url.Parse(PostgresServerURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Host
+}
+
 func connect(t testing.TB, u string) *bun.DB {
 	t.Helper()
 	parsed, err := config.ParseDatabaseURL(u)
