@@ -248,9 +248,13 @@ func usernameBase(id OAuthIdentity, email string) string {
 
 // maxInsertTries bounds insertUser's tries. Each failed try found its
 // username or email taken by a writer that committed meanwhile, so the
-// next try sees it: running out takes that many sign-ups of one name
-// committing within one sign-up's time.
+// next try sees it; past nextFreeTries the suffix is random, so running
+// out takes an email taken again and again, or a random suffix met twice.
 const maxInsertTries = 20
+
+// nextFreeTries is how many of insertUser's tries take the next free
+// suffix; later ones take a random one.
+const nextFreeTries = 3
 
 // insertUser inserts u under the first username derived from base
 // (freeUsername) that is still free when the row lands. Another writer
@@ -265,10 +269,15 @@ const maxInsertTries = 20
 // inserting nothing, when u's email is taken; ErrConflict only after
 // maxInsertTries.
 func insertUser(ctx context.Context, db bun.IDB, u *User, base string) (bool, error) {
-	for range maxInsertTries {
+	for try := range maxInsertTries {
 		name, err := freeUsername(ctx, db, base)
 		if err != nil {
 			return false, err
+		}
+		if try >= nextFreeTries {
+			// Many writers of one name at once all take the next free
+			// suffix and all but one lose again; a random suffix does not.
+			name = randomUsername(base)
 		}
 		u.Username = name
 		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -302,7 +311,12 @@ func freeUsername(ctx context.Context, db bun.IDB, base string) (string, error) 
 			return cand, nil
 		}
 	}
-	return base + "-" + strings.ToLower(rand.Text()[:8]), nil
+	return randomUsername(base), nil
+}
+
+// randomUsername is base with a random suffix.
+func randomUsername(base string) string {
+	return base + "-" + strings.ToLower(rand.Text()[:8])
 }
 
 func nullString(s string) *string {

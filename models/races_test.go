@@ -33,7 +33,7 @@ func together(n int, fn func(i int) error) []error {
 }
 
 // racers is how many writers each race test runs at once.
-var racers = flag.Int("racers", 8, "how many writers each race test runs at once")
+var racers = flag.Int("racers", 30, "how many writers each race test runs at once")
 
 // TestRacingOAuthSignUps: sign-ins of one new identity at once (a
 // double-clicked consent) open one account and all land on it; new
