@@ -246,23 +246,11 @@ func v1UserIDs(b *testing.B, base string, h http.Header, offset int) []string {
 // the moderation queue: its first page and pages spread over all of it.
 func BenchmarkAdminPosts(b *testing.B) {
 	base, h := benchServer(b)
-	req, _ := http.NewRequest(http.MethodGet, base+"/api/v1/admin/posts?openReports=true&limit=1", nil)
-	req.Header = h
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var first struct{ Meta api.V1Meta }
-	err = json.NewDecoder(res.Body).Decode(&first)
-	res.Body.Close()
-	total := first.Meta.Pagination.Total
-	if err != nil || total == 0 {
-		b.Fatalf("the queue answered %d: %v", res.StatusCode, err)
-	}
 	queue := base + "/api/v1/admin/posts?openReports=true&limit=50"
+	total := v1Total(b, base, h, queue)
 	runLatency(b, h, []latencyCase{
 		{"queue-first-page", func(int) string { return queue }},
-		{"queue-spread-pages", func(i int) string { return fmt.Sprintf("%s&offset=%d", queue, (i*7919)%total) }},
+		{"queue-spread-pages", spreadPages(queue, total)},
 	})
 }
 
@@ -274,16 +262,13 @@ func BenchmarkV1PostList(b *testing.B) {
 	list := base + "/api/v1/admin/posts?limit=50"
 	total := v1Total(b, base, h, list)
 	published := v1Total(b, base, h, list+"&status=published")
-	spread := func(url string, n int) func(int) string {
-		return func(i int) string { return fmt.Sprintf("%s&offset=%d", url, (i*7919*257)%max(n, 1)) }
-	}
 	runLatency(b, h, []latencyCase{
 		{"first-page", func(int) string { return list }},
-		{"spread-newest-first", spread(list, total)},
-		{"spread-oldest-first", spread(list+"&sort=created_at&order=asc", total)},
+		{"spread-newest-first", spreadPages(list, total)},
+		{"spread-oldest-first", spreadPages(list+"&sort=created_at&order=asc", total)},
 		{"last-page", func(int) string { return fmt.Sprintf("%s&offset=%d", list, max(total-50, 0)) }},
-		{"spread-by-title", spread(list+"&sort=title&order=asc", total)},
-		{"spread-published", spread(list+"&status=published", published)},
+		{"spread-by-title", spreadPages(list+"&sort=title&order=asc", total)},
+		{"spread-published", spreadPages(list+"&status=published", published)},
 	})
 }
 
@@ -294,15 +279,18 @@ func BenchmarkAuditList(b *testing.B) {
 	list := base + api.PathAdminAuditLogs + "?limit=50"
 	total := v1Total(b, base, h, list)
 	updates := v1Total(b, base, h, list+"&action=user.update")
-	spread := func(url string, n int) func(int) string {
-		return func(i int) string { return fmt.Sprintf("%s&offset=%d", url, (i*7919*257)%max(n, 1)) }
-	}
 	runLatency(b, h, []latencyCase{
 		{"first-page", func(int) string { return list }},
-		{"spread", spread(list, total)},
+		{"spread", spreadPages(list, total)},
 		{"last-page", func(int) string { return fmt.Sprintf("%s&offset=%d", list, max(total-50, 0)) }},
-		{"spread-one-action", spread(list+"&action=user.update", updates)},
+		{"spread-one-action", spreadPages(list+"&action=user.update", updates)},
 	})
+}
+
+// spreadPages gives the i-th request of a walk over pages of url spread
+// over all of its n items.
+func spreadPages(url string, n int) func(int) string {
+	return func(i int) string { return fmt.Sprintf("%s&offset=%d", url, (i*7919*257)%max(n, 1)) }
 }
 
 // v1Total is how many items a versioned list holds.

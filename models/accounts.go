@@ -103,6 +103,7 @@ func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 	now := s.now()
 	email := NormalizeEmail(id.Email)
 	var user *User
+	var ended []string // sessions a takeover ended, forgotten once it commits
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		pa := new(ProviderAccount)
 		err := tx.NewSelect().Model(pa).
@@ -134,7 +135,7 @@ func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 				return &InactiveUserError{UserID: u.ID, Status: u.Status}
 			}
 			if u.EmailVerified == nil {
-				if err := takeOver(ctx, tx, u, now); err != nil {
+				if ended, err = takeOver(ctx, tx, u, now); err != nil {
 					return err
 				}
 			}
@@ -161,6 +162,7 @@ func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 	if err != nil {
 		return nil, fmt.Errorf("link %s user: %w", id.Provider, err)
 	}
+	s.SessionCache.Forget(ended...)
 	return user, nil
 }
 
@@ -171,25 +173,23 @@ func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 // two-factor enrolment and recovery codes go and its API tokens are
 // revoked; the email counts as verified from now on. What the account holds
 // (profile, posts) stays: it is reviewable by its new, verified owner.
-func takeOver(ctx context.Context, tx bun.Tx, u *User, now time.Time) error {
+func takeOver(ctx context.Context, tx bun.Tx, u *User, now time.Time) (ended []string, err error) {
 	u.EmailVerified, u.PasswordHash, u.UpdatedAt = &now, nil, now
 	if _, err := tx.NewUpdate().Model(u).Column("email_verified", "password_hash", "updated_at").WherePK().Exec(ctx); err != nil {
-		return err
+		return nil, err
 	}
-	_, err := tx.NewUpdate().Model((*Session)(nil)).Set("expiry = ?", now).
-		Where("user_id = ? AND expiry > ?", u.ID, now).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("end sessions of user %d: %w", u.ID, err)
+	if ended, err = endSessionsIn(ctx, tx, now, "user_id = ?", u.ID); err != nil {
+		return nil, fmt.Errorf("end sessions of user %d: %w", u.ID, err)
 	}
 	if _, err := tx.NewDelete().Model((*TwoFactor)(nil)).Where("user_id = ?", u.ID).Exec(ctx); err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := tx.NewDelete().Model((*RecoveryCode)(nil)).Where("user_id = ?", u.ID).Exec(ctx); err != nil {
-		return err
+		return nil, err
 	}
 	_, err = tx.NewUpdate().Model((*APIToken)(nil)).Set("revoked_at = ?", now).
 		Where("user_id = ? AND revoked_at IS NULL", u.ID).Exec(ctx)
-	return err
+	return ended, err
 }
 
 // userForSignIn loads a user that may sign in.

@@ -72,7 +72,7 @@ func (s *Store) BanUser(ctx context.Context, in BanInput) (*Ban, error) {
 	if err := oneRow(res, err, "user"); err != nil {
 		return nil, err
 	}
-	if err := s.endSessions(ctx, "user_id = ?", in.UserID); err != nil {
+	if _, err := s.endSessions(ctx, "user_id = ?", in.UserID); err != nil {
 		return nil, fmt.Errorf("end sessions of banned user %d: %w", in.UserID, err)
 	}
 	return b, s.EmitWebhookEvent(ctx, webhook.EventUserBanned, map[string]any{"userId": idText(in.UserID),

@@ -35,6 +35,7 @@ func (s *Store) clearCaches(ctx context.Context, scope, keepKey string) (map[str
 			q = q.Where("expiry <= ?", s.now())
 		}
 		res, err := q.Exec(ctx)
+		s.SessionCache.Purge()
 		if err != nil {
 			return nil, fmt.Errorf("delete sessions: %w", err)
 		}

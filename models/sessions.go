@@ -52,24 +52,36 @@ func (s *Store) Sessions(idle time.Duration, describe func(data []byte) SessionM
 const endedKeep = 10 * time.Minute
 
 // FindCtx returns a session's data when it exists and has not expired.
+// With SessionCache on, a session read once is served from memory until
+// it changes, ends or the cache's TTL passes.
 func (ss SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
+	key, now := SessionKey(token), ss.s.now()
+	cache := ss.s.SessionCache
+	if data, ok := cache.Get(key, now); ok {
+		return data, true, nil
+	}
+	gen := cache.Generation()
 	var data []byte
+	var expiry time.Time
 	var err error
 	if ss.s.Dialect() == config.DialectPostgres {
-		// Every cookie request runs this. With bun's inlined values each
-		// lookup would be a new statement for pgx to prepare (two round
-		// trips and a plan); one text with parameters is prepared once per
-		// connection.
-		err = ss.s.DB.DB.QueryRowContext(ctx, `SELECT data FROM sessions WHERE token = $1 AND expiry > $2`,
-			SessionKey(token), ss.s.now()).Scan(&data)
+		// With bun's inlined values each lookup would be a new statement
+		// for pgx to prepare (two round trips and a plan); one text with
+		// parameters is prepared once per connection.
+		err = ss.s.DB.DB.QueryRowContext(ctx, `SELECT data, expiry FROM sessions WHERE token = $1 AND expiry > $2`,
+			key, now).Scan(&data, &expiry)
 	} else {
-		err = ss.s.DB.NewSelect().Model((*Session)(nil)).Column("data").
-			Where("token = ? AND expiry > ?", SessionKey(token), ss.s.now()).Scan(ctx, &data)
+		err = ss.s.DB.NewSelect().Model((*Session)(nil)).Column("data", "expiry").
+			Where("token = ? AND expiry > ?", key, now).Scan(ctx, &data, &expiry)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
-	return data, err == nil, err
+	if err != nil {
+		return nil, false, err
+	}
+	cache.Put(key, data, gen, now, expiry)
+	return data, true, nil
 }
 
 // CommitCtx stores a session, replacing any with the same token.
@@ -89,6 +101,7 @@ func (ss SessionStore) CommitCtx(ctx context.Context, token string, data []byte,
 			created_at = COALESCE(sessions.created_at, excluded.created_at), last_seen_at = excluded.last_seen_at
 		WHERE sessions.expiry > ?`,
 		SessionKey(token), data, expiry.UTC(), nullID(m.UserID), nullString(m.IP), nullString(m.UserAgent), now, now, now).Exec(ctx)
+	ss.s.SessionCache.Forget(SessionKey(token))
 	return err
 }
 
@@ -97,7 +110,8 @@ func (ss SessionStore) CommitCtx(ctx context.Context, token string, data []byte,
 // user deleting its account ends its session in the same commit (and on
 // SQLite a second writer would wait on the first).
 func (ss SessionStore) DeleteCtx(ctx context.Context, token string) error {
-	return ss.s.endSessions(ctx, "token = ?", SessionKey(token))
+	_, err := ss.s.endSessions(ctx, "token = ?", SessionKey(token))
+	return err
 }
 
 // Find, Commit and Delete satisfy scs.Store for callers without a context.

@@ -12,6 +12,8 @@ import (
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/fresh"
 )
 
 // ErrConflict is returned when a write would break a uniqueness rule.
@@ -33,6 +35,11 @@ type Store struct {
 	// pipeline purges the callers it remembers, so an admin's ban, role
 	// change or revocation holds from this instance's next request on.
 	Changed func()
+	// SessionCache, when on, holds sessions read by token key (the
+	// request pipeline turns it on while PostgreSQL's news of changed
+	// sessions reaches this instance; SessionStore forgets what this
+	// instance ends or writes). nil reads every session from the table.
+	SessionCache *fresh.Cache[[]byte]
 	// Heard, when set, hears the moderation queue's news on SQLite, after
 	// the change it tells of commits (on PostgreSQL the news goes through
 	// the database to every instance: ListenModeration).

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"time"
+
+	"github.com/uptrace/bun"
 )
 
 // UserSession is one of a user's live sessions as a list shows it. ID is
@@ -79,7 +81,8 @@ func (s *Store) EndUserSession(ctx context.Context, userID int64, id string) err
 	}
 	for _, k := range keys {
 		if idOfKey(k) == id {
-			return s.endSessions(ctx, "token = ?", k)
+			_, err := s.endSessions(ctx, "token = ?", k)
+			return err
 		}
 	}
 	return fmt.Errorf("session: %w", ErrNotFound)
@@ -90,20 +93,33 @@ func (s *Store) EndUserSession(ctx context.Context, userID int64, id string) err
 // joins the change's transaction: a ban or a password change ends the
 // sessions in the same commit.
 func (s *Store) EndUserSessions(ctx context.Context, userID int64, keep string) (int, error) {
-	res, err := s.db(ctx).NewUpdate().Model((*Session)(nil)).Set("expiry = ?", s.now()).
-		Where("user_id = ?", userID).Where("expiry > ?", s.now()).Where("token <> ?", SessionKey(keep)).Exec(ctx)
+	n, err := s.endSessions(ctx, "user_id = ? AND token <> ?", userID, SessionKey(keep))
 	if err != nil {
 		return 0, fmt.Errorf("end sessions of user %d: %w", userID, err)
 	}
-	n, err := res.RowsAffected()
-	return int(n), err
+	return n, nil
 }
 
-// endSessions ends the live sessions where says.
-func (s *Store) endSessions(ctx context.Context, where string, args ...any) error {
-	_, err := s.db(ctx).NewUpdate().Model((*Session)(nil)).Set("expiry = ?", s.now()).
-		Where(where, args...).Where("expiry > ?", s.now()).Exec(ctx)
-	return err
+// endSessions ends the live sessions where says and says how many it
+// ended. This instance forgets them at once and again once the change
+// commits (a read between the two may have cached the row as it was);
+// other instances hear of it from the database (migration 20261127700000).
+func (s *Store) endSessions(ctx context.Context, where string, args ...any) (int, error) {
+	keys, err := endSessionsIn(ctx, s.db(ctx), s.now(), where, args...)
+	if err != nil {
+		return 0, err
+	}
+	s.SessionCache.Forget(keys...)
+	s.afterCommit(ctx, func() { s.SessionCache.Forget(keys...) })
+	return len(keys), nil
+}
+
+// endSessionsIn ends the live sessions where says, on db, and returns their keys.
+func endSessionsIn(ctx context.Context, db bun.IDB, now time.Time, where string, args ...any) ([]string, error) {
+	var keys []string
+	_, err := db.NewUpdate().Model((*Session)(nil)).Set("expiry = ?", now).
+		Where(where, args...).Where("expiry > ?", now).Returning("token").Exec(ctx, &keys)
+	return keys, err
 }
 
 func deref(t *time.Time) time.Time {

@@ -47,7 +47,7 @@ func (s *Store) updateUsers(ctx context.Context, ids []int64, adminID int64, ch 
 		}
 		q = q.Set("status = ?", *ch.Status).Set("is_active = ?", *ch.Status != UserInactive)
 		if *ch.Status == UserInactive {
-			if err := s.endSessions(ctx, "user_id IN (?)", bun.In(ids)); err != nil {
+			if _, err := s.endSessions(ctx, "user_id IN (?)", bun.In(ids)); err != nil {
 				return 0, fmt.Errorf("end sessions of deactivated users: %w", err)
 			}
 		}

@@ -31,6 +31,7 @@ import (
 	"github.com/plazahq/plaza/internal/csrf"
 	"github.com/plazahq/plaza/internal/device"
 	"github.com/plazahq/plaza/internal/flags"
+	"github.com/plazahq/plaza/internal/fresh"
 	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/policy"
@@ -335,9 +336,10 @@ const MaxHeaderBytes = 64 << 10
 // Caches are the instance's caches of what rarely changes and is read on
 // many requests.
 type Caches struct {
-	// Principals are checked callers, Flags the feature flags, Blocks the
-	// list of blocks.
+	// Principals are checked callers, Sessions the sessions read by key,
+	// Flags the feature flags, Blocks the list of blocks.
 	Principals *auth.PrincipalCache
+	Sessions   *fresh.Cache[[]byte]
 	Flags      *flags.Cache
 	Blocks     *blocks.Cache
 }
@@ -352,8 +354,9 @@ type Caches struct {
 // database answers in microseconds anyway) and the blocks stay on, so that
 // checking an analytics request costs no query.
 func NewCaches(ctx context.Context, store *models.Store, db config.Database, log *slog.Logger) Caches {
-	cs := Caches{Principals: auth.NewPrincipalCache(principalCacheSize, principalCacheTTL), Flags: new(flags.Cache),
-		Blocks: new(blocks.Cache)}
+	cs := Caches{Principals: auth.NewPrincipalCache(principalCacheSize, principalCacheTTL),
+		Sessions: fresh.New[[]byte](sessionCacheSize, principalCacheTTL), Flags: new(flags.Cache), Blocks: new(blocks.Cache)}
+	store.SessionCache = cs.Sessions
 	store.Changed = func() {
 		cs.Principals.Purge()
 		cs.Flags.Purge()
@@ -370,6 +373,7 @@ func NewCaches(ctx context.Context, store *models.Store, db config.Database, log
 	var once sync.Once
 	listening := func(on bool) {
 		cs.Principals.SetEnabled(on)
+		cs.Sessions.SetEnabled(on)
 		cs.Flags.SetEnabled(on)
 		cs.Blocks.SetEnabled(on)
 		if on {
@@ -377,13 +381,20 @@ func NewCaches(ctx context.Context, store *models.Store, db config.Database, log
 		}
 	}
 	changed := func(table string) {
+		if key, ok := strings.CutPrefix(table, "sessions:"); ok {
+			cs.Sessions.Forget(key)
+			return
+		}
 		switch table {
+		case "sessions":
+			cs.Sessions.Purge()
 		case "feature_flags":
 			cs.Flags.Purge()
 		case "blocks":
 			cs.Blocks.Purge()
 		case models.CacheClearNotice:
 			cs.Principals.Purge()
+			cs.Sessions.Purge()
 			cs.Flags.Purge()
 			cs.Blocks.Purge()
 		default:
@@ -399,10 +410,13 @@ func NewCaches(ctx context.Context, store *models.Store, db config.Database, log
 	return cs
 }
 
-// The cache holds the busiest callers; its TTL bounds how stale a caller
-// can be should the listener's connection die without a word.
+// The caches hold the busiest callers and sessions (a session's data is a
+// few hundred bytes: 50,000 take about 25 MB at most); their TTL bounds
+// how stale either can be should the listener's connection die without a
+// word.
 const (
 	principalCacheSize = 10_000
+	sessionCacheSize   = 50_000
 	principalCacheTTL  = 5 * time.Second
 	listenerStartWait  = 2 * time.Second
 )

@@ -1,0 +1,2 @@
+-- PostgreSQL only: SQLite keeps the events' hourly counter with its own triggers.
+SELECT 1;
