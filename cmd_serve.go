@@ -13,6 +13,7 @@ import (
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/gctune"
 	"github.com/plazahq/plaza/internal/version"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/seed"
@@ -26,6 +27,7 @@ func (e env) serve(ctx context.Context, args []string) int {
 		return code
 	}
 	started := time.Now().UTC()
+	defer gctune.Start()()
 	cfg, log, err := app.Load(e.getenv, e.stderr)
 	if err != nil {
 		return e.fail(err)
