@@ -38,7 +38,7 @@ func gogc() uint64 {
 // most); stopping puts the default back. With GOGC set, nothing changes.
 func TestTunesAfterCollections(t *testing.T) {
 	t.Setenv("GOGC", "100")
-	Start()() // set: a no-op
+	Start()()           // set: a no-op
 	os.Unsetenv("GOGC") //nolint:errcheck // t.Setenv restores it
 	stop := Start()
 	for deadline := time.Now().Add(10 * time.Second); gogc() != MaxPercent; {
