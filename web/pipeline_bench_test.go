@@ -10,6 +10,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/gctune"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
@@ -22,6 +23,7 @@ import (
 //
 // Run: go test -run '^$' -bench Pipeline -benchtime 5000x ./web
 func BenchmarkPipeline(b *testing.B) {
+	defer gctune.Start()() // as plaza serve runs
 	db := dbtest.Open(b, "postgres")
 	// The limiter counts every request as usual but never refuses one.
 	noop := func(c echo.Context) error { return c.NoContent(http.StatusNoContent) }
