@@ -273,17 +273,28 @@ func BenchmarkV1PostList(b *testing.B) {
 }
 
 // BenchmarkAuditList measures pages of the audit log spread over all of
-// it, the last page, and pages of one action spread over its entries.
+// it, the last page, and pages spread over the entries of one action, of
+// the admin with the most entries and of one kind of target.
 func BenchmarkAuditList(b *testing.B) {
-	base, h := benchServer(b)
+	rt, base, h := benchRuntime(b)
 	list := base + api.PathAdminAuditLogs + "?limit=50"
 	total := v1Total(b, base, h, list)
-	updates := v1Total(b, base, h, list+"&action=user.update")
+	one := func(filter string) latencyCase {
+		return latencyCase{"spread-one-" + filter, spreadPages(list+"&"+filter, v1Total(b, base, h, list+"&"+filter))}
+	}
+	var busiest int64
+	err := rt.DB.NewSelect().Model((*models.AuditEntry)(nil)).Column("admin_id").Where("admin_id IS NOT NULL").
+		Group("admin_id").OrderExpr("count(*) DESC").Limit(1).Scan(context.Background(), &busiest)
+	if err != nil {
+		b.Fatal(err)
+	}
 	runLatency(b, h, []latencyCase{
 		{"first-page", func(int) string { return list }},
 		{"spread", spreadPages(list, total)},
 		{"last-page", func(int) string { return fmt.Sprintf("%s&offset=%d", list, max(total-50, 0)) }},
-		{"spread-one-action", spreadPages(list+"&action=user.update", updates)},
+		one("action=user.update"),
+		one("adminId=" + strconv.FormatInt(busiest, 10)),
+		one("targetType=user"),
 	})
 }
 

@@ -180,7 +180,7 @@ func checkRecounts(t *testing.T, app *apptest.App) {
 }
 
 // checkAuditRuns fails when PostgreSQL's counts of audit entries per run
-// of ids, and per action and run, differ from the entries (nothing
+// of ids, and per action, admin or target type and run, differ from the entries (nothing
 // recounts them: only their triggers keep them).
 func checkAuditRuns(t *testing.T, db *bun.DB) {
 	t.Helper()
@@ -193,6 +193,13 @@ func checkAuditRuns(t *testing.T, db *bun.DB) {
 		"audit_action_runs": `SELECT count(*) FROM (SELECT action, id / 1024 AS run, count(*) AS n FROM audit_log GROUP BY 1, 2) AS r
 			FULL JOIN (SELECT action, run, n FROM audit_action_runs WHERE n <> 0) AS c ON c.action = r.action AND c.run = r.run
 			WHERE r.n IS DISTINCT FROM c.n`,
+		"audit_actor_runs": `SELECT count(*) FROM (SELECT admin_id, id / 1024 AS run, count(*) AS n FROM audit_log
+			WHERE admin_id IS NOT NULL GROUP BY 1, 2) AS r
+			FULL JOIN (SELECT admin_id, run, n FROM audit_actor_runs WHERE n <> 0) AS c ON c.admin_id = r.admin_id AND c.run = r.run
+			WHERE r.n IS DISTINCT FROM c.n`,
+		"audit_target_runs": `SELECT count(*) FROM (SELECT target_type, id / 1024 AS run, count(*) AS n FROM audit_log GROUP BY 1, 2) AS r
+			FULL JOIN (SELECT target_type, run, n FROM audit_target_runs WHERE n <> 0) AS c
+			ON c.target_type = r.target_type AND c.run = r.run WHERE r.n IS DISTINCT FROM c.n`,
 	} {
 		var wrong int
 		if err := db.QueryRowContext(context.Background(), q).Scan(&wrong); err != nil || wrong != 0 {

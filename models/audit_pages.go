@@ -10,8 +10,8 @@ import (
 // the list's far end.
 const walkableAudit = 10_000
 
-// auditRun is how many ids audit_id_runs and audit_action_runs count
-// together, as their triggers (migrations 20261127600000, 20261127600100)
+// auditRun is how many ids the audit runs' counts count together, as their
+// triggers (migrations 20261127600000, 20261127600100, 20261127800000)
 // count them.
 const auditRun = 1024
 
@@ -24,8 +24,9 @@ type auditWalk struct {
 }
 
 // auditRuns names the counts of entries per run of ids that count f's
-// entries: the whole log's (audit_id_runs), or one action's
-// (audit_action_runs); none for other filters, or on SQLite.
+// entries: the whole log's (audit_id_runs), or those of one action
+// (audit_action_runs), one admin (audit_actor_runs) or one kind of target
+// (audit_target_runs); none for other filters, or on SQLite.
 type auditRuns struct {
 	table, cond string
 	args        []any
@@ -36,14 +37,23 @@ func (s *Store) auditRunsOf(f AuditFilter) (auditRuns, bool) {
 		return auditRuns{}, false
 	}
 	only := f
-	only.Action = nil
+	only.Action, only.AdminID, only.TargetType = nil, nil, ""
 	if !only.everything() {
 		return auditRuns{}, false
 	}
-	if f.Action == nil {
+	switch {
+	case f.Action == nil && f.AdminID == nil && f.TargetType == "":
 		return auditRuns{table: "audit_id_runs", cond: "TRUE"}, true
+	case f.AdminID == nil && f.TargetType == "":
+		return auditRuns{table: "audit_action_runs", cond: "action = ?", args: []any{*f.Action}}, true
+	case f.Action == nil && f.TargetType == "":
+		return auditRuns{table: "audit_actor_runs", cond: "admin_id = ?", args: []any{*f.AdminID}}, true
+	case f.Action == nil && f.AdminID == nil:
+		return auditRuns{table: "audit_target_runs", cond: "target_type = ?", args: []any{f.TargetType}}, true
 	}
-	return auditRuns{table: "audit_action_runs", cond: "action = ?", args: []any{*f.Action}}, true
+	// Two filters at once: their matches are counted from the rows, and
+	// a deep page is walked from the nearer end.
+	return auditRuns{}, false
 }
 
 // deepAudit reads a page past walkableAudit and the number of entries f

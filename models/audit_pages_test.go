@@ -18,7 +18,8 @@ import (
 // with gaps in the ids (rolled-back writes) and the oldest entries
 // deleted (retention); a filtered deep page read from the far end holds
 // the same entries as walking there; past the last entry a page is empty;
-// and the totals are exact.
+// and the totals are exact. The filters are the counted ones (none, an
+// action, an admin, a target type), one that is not and a pair.
 func TestAuditDeepPages(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
@@ -48,12 +49,25 @@ func insertAuditEntries(t *testing.T, db *bun.DB, n int) {
 	batch := make([]models.AuditEntry, 0, 500)
 	for i := range n {
 		id := last + 1 + int64(i) + int64(i)/6
-		action := "user.update"
+		action, target := "user.update", "user"
 		if i%50 == 0 {
 			action = "user.ban"
 		}
+		if i%7 == 0 {
+			target = "post"
+		}
+		// Admin 1 writes most entries, admin 2 one in ten, and the
+		// system (no admin) one in ten.
+		var admin *int64
+		switch i % 10 {
+		case 0:
+		case 5:
+			admin = new(int64(2))
+		default:
+			admin = new(int64(1))
+		}
 		batch = append(batch, models.AuditEntry{ID: id, CreatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(id) * time.Second),
-			AdminUsername: "admin", Action: action, TargetType: "user", TargetID: fmt.Sprint(i % 40), Status: 200,
+			AdminID: admin, AdminUsername: "admin", Action: action, TargetType: target, TargetID: fmt.Sprint(i % 40), Status: 200,
 			Details: map[string]any{}, PrevHash: "-", Hash: fmt.Sprintf("h%d", id)})
 		if len(batch) == cap(batch) || i == n-1 {
 			if _, err := db.NewInsert().Model(&batch).Exec(ctx); err != nil {
@@ -66,8 +80,12 @@ func insertAuditEntries(t *testing.T, db *bun.DB, n int) {
 
 func checkAuditPages(t *testing.T, s *models.Store, db *bun.DB) {
 	t.Helper()
-	update := "user.update"
-	for _, f := range []models.AuditFilter{{}, {SkipAction: "user.ban"}, {Action: &update}} {
+	update, first, second := "user.update", int64(1), int64(2)
+	filters := []models.AuditFilter{
+		{}, {SkipAction: "user.ban"}, {Action: &update}, {AdminID: &first}, {TargetType: "user"},
+		{TargetType: "post", AdminID: &second},
+	}
+	for _, f := range filters {
 		var all []int64
 		q := db.NewSelect().Model((*models.AuditEntry)(nil)).Column("id").OrderExpr("id DESC")
 		if f.SkipAction != "" {
@@ -75,6 +93,12 @@ func checkAuditPages(t *testing.T, s *models.Store, db *bun.DB) {
 		}
 		if f.Action != nil {
 			q = q.Where("action = ?", *f.Action)
+		}
+		if f.AdminID != nil {
+			q = q.Where("admin_id = ?", *f.AdminID)
+		}
+		if f.TargetType != "" {
+			q = q.Where("target_type = ?", f.TargetType)
 		}
 		if err := q.Scan(context.Background(), &all); err != nil {
 			t.Fatal(err)

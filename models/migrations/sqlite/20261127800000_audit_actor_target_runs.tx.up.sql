@@ -1,0 +1,2 @@
+-- PostgreSQL only, as audit_id_runs.
+SELECT 1;
