@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"strings"
 	"testing"
@@ -130,4 +131,57 @@ func parseSVG(t testing.TB, doc []byte) parsedSVG {
 		}
 	}
 	return p
+}
+
+// Tolerances of the half-size glass blur against the full-size one
+// (TestGlassBlurMatchesFullSize), in levels of 255, as docs/performance.md
+// states them.
+const (
+	glassTolerance     = 3
+	glassMeanTolerance = 0.25
+)
+
+// boxBlur is the full-size glass blur the half-size one stands in for:
+// three box passes of radius rad in each direction over the pixels of img
+// under r and a margin of 3·rad around it (clamped to the image), so the
+// result is what blurring the whole image would give there. It returns the
+// blurred margin and region together, with their bounds.
+func boxBlur(img *image.RGBA, r image.Rectangle, rad int) ([]uint8, image.Rectangle) {
+	m := 3 * rad
+	e := image.Rect(r.Min.X-m, r.Min.Y-m, r.Max.X+m, r.Max.Y+m).Intersect(img.Bounds())
+	w, h := e.Dx(), e.Dy()
+	src := make([]uint8, w*h*3)
+	for y := 0; y < h; y++ {
+		row := img.Pix[img.PixOffset(e.Min.X, e.Min.Y+y):][:w*4]
+		for x := 0; x < w; x++ {
+			copy(src[(y*w+x)*3:(y*w+x)*3+3], row[x*4:x*4+3])
+		}
+	}
+	return blurPlanes(src, make([]uint8, len(src)), w, h, 3, [3]int{rad, rad, rad}), e
+}
+
+// fullSizeGlass is img with the glass panel over pr drawn the long way:
+// the full-size blur, then per pixel the glass, the tint and the sheen
+// blended in turn by the panel's coverage.
+func fullSizeGlass(img *image.RGBA, pr image.Rectangle) *image.RGBA {
+	out := newCanvas()
+	copy(out.Pix, img.Pix)
+	glass, e := boxBlur(img, pr, glassRadius)
+	p := panelRect
+	for y := pr.Min.Y; y < pr.Max.Y; y++ {
+		for x := pr.Min.X; x < pr.Max.X; x++ {
+			fx, fy := float64(x)+0.5, float64(y)+0.5
+			cov := roundRectCoverage(p, panelRadius, fx, fy)
+			if cov <= 0 {
+				continue
+			}
+			t := min(max(((fx-p.x)*p.w+(fy-p.y)*p.h)/(p.w*p.w+p.h*p.h), 0), 1)
+			j := ((y-e.Min.Y)*e.Dx() + x - e.Min.X) * 3
+			i := out.PixOffset(x, y)
+			blend(out.Pix, i, rgb{glass[j], glass[j+1], glass[j+2]}, cov)
+			blend(out.Pix, i, backgroundRGB, cov*tintAlpha)
+			blend(out.Pix, i, whiteRGB, cov*(sheenFrom+(sheenTo-sheenFrom)*t))
+		}
+	}
+	return out
 }

@@ -45,6 +45,7 @@ func newCanvas() *image.RGBA { return image.NewRGBA(image.Rect(0, 0, Width, Heig
 var (
 	canvasPool  = sync.Pool{New: func() any { return newCanvas() }}
 	scratchPool = sync.Pool{New: func() any { return &scratch{sc: newScanner(nil)} }}
+	scannerPool = sync.Pool{New: func() any { return newScanner(nil) }}
 )
 
 type scratch struct {
@@ -65,28 +66,32 @@ func (s *Scene) draw(img *image.RGBA) error {
 	}
 	scr := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(scr)
-	fillRGB(img, img.Bounds(), backgroundRGB)
+
+	// The avatar is rasterised on its own canvas while the background is
+	// painted, and laid down after the glass.
+	var avatar sync.WaitGroup
+	if icon != nil {
+		if scr.avatar == nil {
+			scr.avatar = image.NewRGBA(image.Rect(0, 0, int(avatarRect.w), int(avatarRect.h)))
+		}
+		avatar.Go(func() { rasteriseAvatar(scr.avatar, icon) })
+	}
+	accent := paletteRGB[s.accent]
+	s.paintBackground(img)
+	avatar.Wait()
+
 	sc := scr.sc
 	sc.dst = img
 	defer func() { sc.dst = nil }()
 	fl := rasterx.NewFiller(Width, Height, sc)
 	ds := rasterx.NewDasher(Width, Height, sc)
 
-	// Background: pattern layers, then the glow behind the avatar.
-	for _, l := range s.layers {
-		for i := range l.shapes {
-			drawShape(fl, ds, &l.shapes[i])
-		}
-	}
-	accent := paletteRGB[s.accent]
-	glow(img, avatarRect.x+avatarRect.w/2, avatarRect.y+avatarRect.h/2, glowRadius, accent, glowAlpha)
-
 	// Glass panel: blur what lies under it before anything else lands there.
 	p := panelRect
 	pr := image.Rect(int(p.x), int(p.y), int(p.right()), int(p.bottom()))
-	glass, gr := boxBlur(img, pr, glassRadius, &scr.blur)
+	glass := glassBlur(img, pr, &scr.blur)
 	shadow(img, rect{p.x, p.y + shadowOffset, p.w, p.h}, panelRadius, shadowRadius, shadowAlpha, p)
-	composeGlass(img, pr, glass, gr)
+	composeGlass(img, pr, glass, &scr.blur)
 	ds.Clear()
 	ds.SetStroke(fixed.Int26_6(edgeWidth*64), 4<<6, rasterx.RoundCap, rasterx.RoundCap, rasterx.RoundGap, rasterx.Round, nil, 0)
 	rasterx.AddRoundRect(p.x, p.y, p.right(), p.bottom(), panelRadius, panelRadius, 0, rasterx.RoundGap, ds)
@@ -100,13 +105,8 @@ func (s *Scene) draw(img *image.RGBA) error {
 	fl.Draw()
 
 	if icon != nil {
-		if scr.avatar == nil {
-			scr.avatar = image.NewRGBA(image.Rect(0, 0, int(avatarRect.w), int(avatarRect.h)))
-		}
-		clear(scr.avatar.Pix)
-		sc.dst = scr.avatar
-		drawAvatar(img, icon, sc)
-		sc.dst = img
+		at := image.Pt(int(avatarRect.x), int(avatarRect.y))
+		draw.Draw(img, scr.avatar.Bounds().Add(at), scr.avatar, image.Point{}, draw.Over)
 	}
 
 	// Text.
@@ -134,6 +134,32 @@ func (s *Scene) draw(img *image.RGBA) error {
 		fillRGB(img, r, accent)
 	}
 	return nil
+}
+
+// paintBackground paints the background colour, the pattern layers and
+// the glow behind the avatar. Bands of rows are painted at once, each with
+// its own rasteriser clipped to it; every pixel still receives the shapes in
+// the scene's order.
+func (s *Scene) paintBackground(img *image.RGBA) {
+	accent := paletteRGB[s.accent]
+	parallel(Height, func(y0, y1 int) {
+		band := image.Rect(0, y0, Width, y1)
+		fillRGB(img, band, backgroundRGB)
+		sc := scannerPool.Get().(*scanner)
+		sc.dst, sc.clip = img, band
+		defer func() {
+			sc.dst, sc.clip = nil, image.Rectangle{}
+			scannerPool.Put(sc)
+		}()
+		fl := rasterx.NewFiller(Width, Height, sc)
+		ds := rasterx.NewDasher(Width, Height, sc)
+		for _, l := range s.layers {
+			for i := range l.shapes {
+				drawShape(fl, ds, &l.shapes[i])
+			}
+		}
+		glow(img, band, avatarRect.x+avatarRect.w/2, avatarRect.y+avatarRect.h/2, glowRadius, accent, glowAlpha)
+	})
 }
 
 func nrgba(c rgb, a float64) color.NRGBA {
@@ -214,9 +240,9 @@ func blend(pix []uint8, i int, c rgb, a float64) {
 }
 
 // glow is the radial gradient of the SVG: colour c at opacity a in the
-// centre, fading linearly to 0 at radius r.
-func glow(img *image.RGBA, cx, cy, r float64, c rgb, a float64) {
-	b := image.Rect(int(cx-r), int(cy-r), int(math.Ceil(cx+r)), int(math.Ceil(cy+r))).Intersect(img.Bounds())
+// centre, fading linearly to 0 at radius r; drawn over the rows of band.
+func glow(img *image.RGBA, band image.Rectangle, cx, cy, r float64, c rgb, a float64) {
+	b := image.Rect(int(cx-r), int(cy-r), int(math.Ceil(cx+r)), int(math.Ceil(cy+r))).Intersect(band)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		dy := float64(y) + 0.5 - cy
 		for x := b.Min.X; x < b.Max.X; x++ {
@@ -251,50 +277,137 @@ func abs64(v float64) float64 {
 	return v
 }
 
-// composeGlass lays the glass over the panel: the blurred background (glass,
-// covering gr) clipped to the rounded panel, the dark tint, then the white
-// sheen along the diagonal.
-func composeGlass(img *image.RGBA, pr image.Rectangle, glass []uint8, gr image.Rectangle) {
-	p := panelRect
-	gx, gy := p.w, p.h // sheen gradient vector
-	g2 := gx*gx + gy*gy
-	gw := gr.Dx()
+// composeGlass lays the glass over the panel: the blurred background
+// clipped to the rounded panel, the dark tint, then the white sheen along the
+// diagonal. Where the panel covers whole pixels, the tint and sheen are
+// applied to the half-size glass (a quarter of the pixels) before it is
+// scaled up: they are linear in the glass, and the sheen's opacity is linear
+// across the panel, so this is within a hundredth of a level of applying
+// them after. Pixels the rounded edge covers in part take the three layers
+// in turn, each by the coverage, as the SVG's clipped layers do. Rows are
+// shared out between goroutines; buf provides the memory.
+func composeGlass(img *image.RGBA, pr image.Rectangle, glass halfGlass, buf *blurBuffers) {
+	tinted := grow(&buf.tinted, len(glass.pix))
+	tintHalf(glass, tinted)
 	edge := int(panelRadius) + 2 // pixels this close to a side may be partly covered
-	var bgTint [3]float64
-	for c, v := range [3]uint8{backgroundRGB.r, backgroundRGB.g, backgroundRGB.b} {
-		bgTint[c] = float64(v) * tintAlpha
-	}
-	for y := pr.Min.Y; y < pr.Max.Y; y++ {
-		fy := float64(y) + 0.5
-		row := img.Pix[img.PixOffset(pr.Min.X, y):]
-		grow := glass[((y-gr.Min.Y)*gw+pr.Min.X-gr.Min.X)*3:]
-		edgeRow := y-pr.Min.Y < edge || pr.Max.Y-y <= edge
-		for x := pr.Min.X; x < pr.Max.X; x++ {
-			fx := float64(x) + 0.5
-			cov := 1.0
-			if edgeRow || x-pr.Min.X < edge || pr.Max.X-x <= edge {
-				if cov = roundRectCoverage(p, panelRadius, fx, fy); cov <= 0 {
-					continue
-				}
+	parallel(pr.Dy(), func(y0, y1 int) {
+		in, out := make([]uint8, pr.Dx()*3), make([]uint8, pr.Dx()*3)
+		tmp := make([]uint16, glass.w*3)
+		for y := pr.Min.Y + y0; y < pr.Min.Y+y1; y++ {
+			glass.row(tinted, y, in, tmp, pr.Min.X, pr.Max.X)
+			if y-pr.Min.Y < edge || pr.Max.Y-y <= edge {
+				glass.row(glass.pix, y, out, tmp, pr.Min.X, pr.Max.X)
+			} else {
+				glass.row(glass.pix, y, out, tmp, pr.Min.X, pr.Min.X+edge)
+				glass.row(glass.pix, y, out[(pr.Dx()-edge)*3:], tmp, pr.Max.X-edge, pr.Max.X)
 			}
-			t := min(max(((fx-p.x)*gx+(fy-p.y)*gy)/g2, 0), 1)
-			sa := sheenFrom + (sheenTo-sheenFrom)*t
-			i, j := (x-pr.Min.X)*4, (x-pr.Min.X)*3
-			if cov == 1 {
-				// Glass, then tint, then sheen, folded into one step.
-				k1 := (1 - tintAlpha) * (1 - sa)
-				k0 := 255 * sa
-				for c := 0; c < 3; c++ {
-					row[i+c] = uint8(float64(grow[j+c])*k1 + bgTint[c]*(1-sa) + k0 + 0.5)
-				}
-				continue
-			}
-			blend(row, i, rgb{grow[j], grow[j+1], grow[j+2]}, cov)
-			blend(row, i, backgroundRGB, cov*tintAlpha)
-			blend(row, i, whiteRGB, cov*sa)
+			glassRow(img, pr, y, in, out)
 		}
+	})
+}
+
+// sheen is the opacity of the white sheen at (x, y) in the panel:
+// sheenFrom at its top-left corner to sheenTo at its bottom-right.
+func sheen(x, y float64) float64 { return min(max(sheenLine(x, y), sheenTo), sheenFrom) }
+
+// sheenLine is the sheen's gradient carried on past the panel, where the
+// half-size glass's outermost pixels lie: linear everywhere, so that the
+// pixels just inside are interpolated between values that belong to the
+// same gradient.
+func sheenLine(x, y float64) float64 {
+	p := panelRect
+	t := ((x-p.x)*p.w + (y-p.y)*p.h) / (p.w*p.w + p.h*p.h)
+	return sheenFrom + (sheenTo-sheenFrom)*t
+}
+
+// tintHalf writes the half-size glass with the tint and sheen applied into
+// dst: glass·(1-tint)(1-sa) + background·tint·(1-sa) + 255·sa, sa the
+// sheen's opacity (sheenLine) at the centre of the 2×2 block a pixel stands
+// for. Along a
+// row sa changes by the same step from pixel to pixel, so both terms are
+// kept in fixed point (units of 2⁻³²) and advanced by a constant.
+func tintHalf(g halfGlass, dst []uint8) {
+	const one = 1 << 32
+	terms := func(sa float64) (k int64, b [3]int64) {
+		k = int64((1 - tintAlpha) * (1 - sa) * one)
+		for c, v := range [3]uint8{backgroundRGB.r, backgroundRGB.g, backgroundRGB.b} {
+			b[c] = int64((float64(v)*tintAlpha*(1-sa) + 255*sa + 0.5) * one)
+		}
+		return k, b
+	}
+	parallel(g.h, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			fy, fx := float64(g.min.Y+2*y+1), float64(g.min.X+1)
+			k, b := terms(sheenLine(fx, fy))
+			k2, b2 := terms(sheenLine(fx+2, fy))
+			dk, db := k2-k, [3]int64{b2[0] - b[0], b2[1] - b[1], b2[2] - b[2]}
+			in, out := g.pix[y*g.w*3:(y+1)*g.w*3], dst[y*g.w*3:(y+1)*g.w*3]
+			for x := range g.w {
+				i, o := in[x*3:x*3+3:x*3+3], out[x*3:x*3+3:x*3+3]
+				kk := k >> 16
+				for c := range 3 {
+					o[c] = uint8((int64(i[c])*kk + b[c]>>16) >> 16)
+					b[c] += db[c]
+				}
+				k += dk
+			}
+		}
+	})
+}
+
+// glassRow lays row y of the glass on the panel: tinted (RGB over pr's
+// columns, tint and sheen applied) where the panel covers whole pixels,
+// and where its rounded edge covers part of one, the untinted glass, the
+// tint and the sheen in turn, each by the coverage.
+func glassRow(img *image.RGBA, pr image.Rectangle, y int, tinted, glass []uint8) {
+	row := img.Pix[img.PixOffset(pr.Min.X, y):][:pr.Dx()*4]
+	rc := panelCover()[y-pr.Min.Y]
+	for x := rc.from; x < rc.to; x++ {
+		o, t := row[x*4:x*4+3:x*4+3], tinted[x*3:x*3+3:x*3+3]
+		o[0], o[1], o[2] = t[0], t[1], t[2]
+	}
+	fy := float64(y) + 0.5
+	for _, p := range rc.part {
+		i, j := p.x*4, p.x*3
+		blend(row, i, rgb{glass[j], glass[j+1], glass[j+2]}, p.cov)
+		blend(row, i, backgroundRGB, p.cov*tintAlpha)
+		blend(row, i, whiteRGB, p.cov*sheen(float64(pr.Min.X+p.x)+0.5, fy))
 	}
 }
+
+// rowCover is how the panel covers one row of its bounding box: whole
+// pixels in columns [from, to), and the pixels of its rounded edge in part.
+type rowCover struct {
+	from, to int
+	part     []partCover
+}
+
+type partCover struct {
+	x   int
+	cov float64
+}
+
+// panelCover is the panel's coverage of each row of its bounding box,
+// worked out once.
+var panelCover = sync.OnceValue(func() []rowCover {
+	p := panelRect
+	pr := image.Rect(int(p.x), int(p.y), int(p.right()), int(p.bottom()))
+	rows := make([]rowCover, pr.Dy())
+	for y := range rows {
+		rc := &rows[y]
+		for x := range pr.Dx() {
+			switch cov := roundRectCoverage(p, panelRadius, float64(pr.Min.X+x)+0.5, float64(pr.Min.Y+y)+0.5); {
+			case cov >= 1 && rc.to == rc.from:
+				rc.from, rc.to = x, x+1
+			case cov >= 1 && rc.to == x:
+				rc.to = x + 1
+			case cov > 0:
+				rc.part = append(rc.part, partCover{x, cov})
+			}
+		}
+	}
+	return rows
+})
 
 // shadow drops a blurred black rounded rectangle at opacity a, blurred by
 // three box passes of radius blur in each direction, and leaves the pixels
@@ -339,7 +452,7 @@ func shadow(img *image.RGBA, r rect, rad float64, blur int, a float64, panel rec
 				mask[y*bw+x] = uint8((1-roundRectCoverage(r, rad, fx, fy))*255 + 0.5)
 			}
 		}
-		pieces[k] = piece{box, blurPlanes(mask, make([]uint8, len(mask)), bw, bh, 1, blur)}
+		pieces[k] = piece{box, blurPlanes(mask, make([]uint8, len(mask)), bw, bh, 1, [3]int{blur, blur, blur})}
 	}
 
 	// Pixels well inside the panel are left alone: the opaque glass
@@ -394,11 +507,18 @@ func blur1D(v []float64, rad int) []float64 {
 	return v
 }
 
-// drawAvatar rasterises the avatar SVG with oksvg and lays it down through
-// the fading mask: opaque to fadeFrom of its radius, then linearly to 0.
-func drawAvatar(img *image.RGBA, icon *oksvg.SvgIcon, sc *scanner) {
-	tmp := sc.dst
-	n := tmp.Rect.Dx()
+// rasteriseAvatar draws the avatar SVG with oksvg onto dst, cleared first,
+// through the fading mask: opaque to fadeFrom of its radius, then linearly
+// to 0.
+func rasteriseAvatar(dst *image.RGBA, icon *oksvg.SvgIcon) {
+	clear(dst.Pix)
+	sc := scannerPool.Get().(*scanner)
+	sc.dst = dst
+	defer func() {
+		sc.dst = nil
+		scannerPool.Put(sc)
+	}()
+	n := dst.Rect.Dx()
 	icon.SetTarget(0, 0, float64(n), float64(n))
 	icon.Draw(rasterx.NewDasher(n, n, sc), 1)
 	c := float64(n) / 2
@@ -414,14 +534,12 @@ func drawAvatar(img *image.RGBA, icon *oksvg.SvgIcon, sc *scanner) {
 			if d < 1 {
 				m = (1 - d) / (1 - fadeFrom)
 			}
-			i := tmp.PixOffset(x, y)
+			i := dst.PixOffset(x, y)
 			for k := 0; k < 4; k++ {
-				tmp.Pix[i+k] = uint8(float64(tmp.Pix[i+k])*m + 0.5)
+				dst.Pix[i+k] = uint8(float64(dst.Pix[i+k])*m + 0.5)
 			}
 		}
 	}
-	at := image.Pt(int(avatarRect.x), int(avatarRect.y))
-	draw.Draw(img, tmp.Bounds().Add(at), tmp, image.Point{}, draw.Over)
 }
 
 // drawLines draws laid-out lines glyph by glyph at the pen positions the

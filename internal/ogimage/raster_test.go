@@ -76,8 +76,8 @@ func TestPNGBadAvatar(t *testing.T) {
 	}
 }
 
-// The glass blur of a region equals the blur of the whole image cut to that
-// region: the margin it reads covers the three passes.
+// The blur of a region equals the blur of the whole image cut to that
+// region: the margin boxBlur reads covers the three passes.
 func TestBoxBlurRegionMatchesWhole(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	img := image.NewRGBA(image.Rect(0, 0, 300, 200))
@@ -86,14 +86,14 @@ func TestBoxBlurRegionMatchesWhole(t *testing.T) {
 	}
 	const rad = 5
 	region := image.Rect(40, 30, 260, 170)
-	all0, e := boxBlur(img, region, rad, &blurBuffers{})
+	all0, e := boxBlur(img, region, rad)
 
 	w, h := 300, 200
 	all := make([]uint8, w*h*3)
 	for i := 0; i < w*h; i++ {
 		copy(all[i*3:i*3+3], img.Pix[i*4:i*4+3])
 	}
-	all = blurPlanes(all, make([]uint8, len(all)), w, h, 3, rad)
+	all = blurPlanes(all, make([]uint8, len(all)), w, h, 3, [3]int{rad, rad, rad})
 	for y := region.Min.Y; y < region.Max.Y; y++ {
 		for x := region.Min.X; x < region.Max.X; x++ {
 			for c := 0; c < 3; c++ {
@@ -102,6 +102,52 @@ func TestBoxBlurRegionMatchesWhole(t *testing.T) {
 					t.Fatalf("(%d,%d) channel %d: region blur %d, whole-image blur %d", x, y, c, g, want)
 				}
 			}
+		}
+	}
+}
+
+// The glass blur, made at half size, stays within a few levels of three
+// full-size passes of glassRadius over the panel: on rendered scenes (the
+// pixels the glass really blurs) and on noise, the hardest case for a
+// half-size image.
+func TestGlassBlurMatchesFullSize(t *testing.T) {
+	p := panelRect
+	pr := image.Rect(int(p.x), int(p.y), int(p.right()), int(p.bottom()))
+	noise := newCanvas()
+	rnd := rand.New(rand.NewPCG(7, 8))
+	for i := range noise.Pix {
+		noise.Pix[i] = uint8(rnd.IntN(256))
+	}
+	images := map[string]*image.RGBA{"noise": noise}
+	for _, seed := range []string{"a", "glass", "benchmark", "z9"} {
+		img, err := mustBuild(t, Options{Seed: seed, Quote: "Glass"}).Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		images[seed] = img
+	}
+	for name, img := range images {
+		want, e := boxBlur(img, pr, glassRadius)
+		half := glassBlur(img, pr, &blurBuffers{})
+		got := make([]uint8, pr.Dx()*pr.Dy()*3)
+		tmp := make([]uint16, half.w*3)
+		for y := pr.Min.Y; y < pr.Max.Y; y++ {
+			half.row(half.pix, y, got[(y-pr.Min.Y)*pr.Dx()*3:], tmp, pr.Min.X, pr.Max.X)
+		}
+		worst, sum := 0, 0
+		for y := pr.Min.Y; y < pr.Max.Y; y++ {
+			for x := pr.Min.X; x < pr.Max.X; x++ {
+				for c := 0; c < 3; c++ {
+					d := abs(int(got[((y-pr.Min.Y)*pr.Dx()+x-pr.Min.X)*3+c]) - int(want[((y-e.Min.Y)*e.Dx()+x-e.Min.X)*3+c]))
+					worst, sum = max(worst, d), sum+d
+				}
+			}
+		}
+		mean := float64(sum) / float64(pr.Dx()*pr.Dy()*3)
+		t.Logf("%s: largest difference %d, mean %.3f levels", name, worst, mean)
+		if worst > glassTolerance || mean > glassMeanTolerance {
+			t.Errorf("%s: the half-size glass differs from the full-size blur by up to %d levels (mean %.3f); allowed %d (mean %.2f)",
+				name, worst, mean, glassTolerance, glassMeanTolerance)
 		}
 	}
 }
@@ -118,7 +164,7 @@ func TestBoxBlurPass(t *testing.T) {
 		}
 	}
 	flat := bytes.Repeat([]uint8{77}, 50*40)
-	if got := blurPlanes(bytes.Clone(flat), make([]uint8, len(flat)), 50, 40, 1, 6); !bytes.Equal(got, flat) {
+	if got := blurPlanes(bytes.Clone(flat), make([]uint8, len(flat)), 50, 40, 1, [3]int{6, 6, 6}); !bytes.Equal(got, flat) {
 		t.Error("blurring a flat image changed it")
 	}
 }
@@ -212,6 +258,39 @@ func TestConcurrentPNG(t *testing.T) {
 	for range 8 {
 		if e := <-errs; e != "" {
 			t.Error(e)
+		}
+	}
+}
+
+// The glass panel as drawn (half-size blur, tint and sheen before scaling
+// up) stays within a few levels of the glass written out at full size: three
+// box passes of glassRadius, then the glass, the tint and the sheen blended
+// in turn, as the SVG layers them.
+func TestGlassMatchesFullSize(t *testing.T) {
+	p := panelRect
+	pr := image.Rect(int(p.x), int(p.y), int(p.right()), int(p.bottom()))
+	for _, seed := range []string{"a", "glass", "benchmark", "z9"} {
+		s := mustBuild(t, Options{Seed: seed, Quote: "Glass"})
+		img := newCanvas()
+		s.paintBackground(img)
+		want := fullSizeGlass(img, pr)
+		buf := &blurBuffers{}
+		composeGlass(img, pr, glassBlur(img, pr, buf), buf)
+		worst, sum, n := 0, 0, 0
+		for y := pr.Min.Y; y < pr.Max.Y; y++ {
+			for x := pr.Min.X; x < pr.Max.X; x++ {
+				for c := range 3 {
+					i := img.PixOffset(x, y) + c
+					d := abs(int(img.Pix[i]) - int(want.Pix[i]))
+					worst, sum, n = max(worst, d), sum+d, n+1
+				}
+			}
+		}
+		mean := float64(sum) / float64(n)
+		t.Logf("%s: largest difference %d, mean %.3f levels", seed, worst, mean)
+		if worst > glassTolerance || mean > glassMeanTolerance {
+			t.Errorf("%s: the glass differs from the full-size one by up to %d levels (mean %.3f); allowed %d (mean %.2f)",
+				seed, worst, mean, glassTolerance, glassMeanTolerance)
 		}
 	}
 }

@@ -126,22 +126,28 @@ func (s *scanner) Draw() {
 	if sa == 0 {
 		return
 	}
+	// As vector's Over with a uniform source, per coverage value m: the
+	// destination keeps a[m]/0xffff of itself and gains src·ma[m], ma the
+	// mask scaled to 16 bits. Tabled once per path, not per pixel.
+	var keep [256]uint32
+	var add [256][4]uint32
+	for m := 1; m < 256; m++ {
+		ma := uint32(m) * 0x101
+		keep[m] = (0xffff - sa*ma/0xffff) * 0x101
+		add[m] = [4]uint32{sr * ma, sg * ma, sb * ma, sa * ma}
+	}
 	for y := 0; y < r.Dy(); y++ {
 		mrow := s.mask.Pix[y*s.mask.Stride : y*s.mask.Stride+r.Dx()]
-		pix := s.dst.Pix[s.dst.PixOffset(r.Min.X, r.Min.Y+y):]
+		pix := s.dst.Pix[s.dst.PixOffset(r.Min.X, r.Min.Y+y):][:4*len(mrow)]
 		for x, m := range mrow {
 			if m == 0 {
 				continue
 			}
-			// As vector's Over with a uniform source: ma is the mask
-			// scaled to 16 bits.
-			ma := uint32(m) * 0x101
-			a := 0xffff - sa*ma/0xffff
-			i := 4 * x
-			pix[i+0] = uint8((uint32(pix[i+0])*0x101*a + sr*ma) / 0xffff >> 8)
-			pix[i+1] = uint8((uint32(pix[i+1])*0x101*a + sg*ma) / 0xffff >> 8)
-			pix[i+2] = uint8((uint32(pix[i+2])*0x101*a + sb*ma) / 0xffff >> 8)
-			pix[i+3] = uint8((uint32(pix[i+3])*0x101*a + sa*ma) / 0xffff >> 8)
+			k, ad, p := keep[m], &add[m], pix[4*x:4*x+4:4*x+4]
+			p[0] = uint8((uint32(p[0])*k + ad[0]) / 0xffff >> 8)
+			p[1] = uint8((uint32(p[1])*k + ad[1]) / 0xffff >> 8)
+			p[2] = uint8((uint32(p[2])*k + ad[2]) / 0xffff >> 8)
+			p[3] = uint8((uint32(p[3])*k + ad[3]) / 0xffff >> 8)
 		}
 	}
 }
