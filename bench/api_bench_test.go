@@ -268,6 +268,8 @@ func BenchmarkV1PostList(b *testing.B) {
 		{"spread-oldest-first", spreadPages(list+"&sort=created_at&order=asc", total)},
 		{"last-page", func(int) string { return fmt.Sprintf("%s&offset=%d", list, max(total-50, 0)) }},
 		{"spread-by-title", spreadPages(list+"&sort=title&order=asc", total)},
+		{"spread-by-last-update", spreadPages(list+"&sort=updated_at&order=desc", total)},
+		{"spread-by-report-count", spreadPages(list+"&sort=report_count&order=desc", total)},
 		{"spread-published", spreadPages(list+"&status=published", published)},
 	})
 }

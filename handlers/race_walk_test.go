@@ -34,8 +34,9 @@ var walkers = flag.Int("walkers", 4, "how many copies of each sample the race wa
 //     with its status (one entry per change, none for a change that did
 //     not happen);
 //   - the counters the triggers keep (row_counts, daily_counts,
-//     hourly_counts, post_status_days, users' post counts, posts' report
-//     and open report counts) equal a fresh count from the rows.
+//     hourly_counts, post_status_days, post_updated_hours, post_report_runs,
+//     users' post counts, posts' report and open report counts) equal a
+//     fresh count from the rows.
 func TestRaceWalk(t *testing.T) {
 	for _, dialect := range dbtest.Dialects {
 		t.Run(dialect, func(t *testing.T) {
@@ -218,6 +219,10 @@ func counters(t *testing.T, db *bun.DB) map[string]int64 {
 		"hourly_counts":     "SELECT CAST(hour AS text) || ' ' || metric, n FROM hourly_counts",
 		"post open_reports": "SELECT CAST(id AS text), open_reports FROM posts",
 		"post_status_days":  "SELECT status || ' ' || CAST(day AS text), n FROM post_status_days",
+	}
+	if models.Dialect(db) == "postgres" {
+		queries["post_updated_hours"] = "SELECT CAST(hour AS text), n FROM post_updated_hours"
+		queries["post_report_runs"] = "SELECT report_count || ' ' || run, n FROM post_report_runs"
 	}
 	out := map[string]int64{}
 	for table, q := range queries {

@@ -275,8 +275,30 @@ func (s *Store) RecountPosts(ctx context.Context) error {
 		if err := recountStatusDays(ctx, db); err != nil {
 			return err
 		}
+		if err := recountOrderCounts(ctx, db); err != nil {
+			return err
+		}
 		return recountReview(ctx, db)
 	})
+}
+
+// recountOrderCounts sets the counts of posts per hour of last update and
+// per report count and run of ids (PostgreSQL only) to the posts there are.
+func recountOrderCounts(ctx context.Context, db bun.IDB) error {
+	if Dialect(db) != "postgres" {
+		return nil
+	}
+	for _, q := range []string{
+		"DELETE FROM post_updated_hours",
+		"INSERT INTO post_updated_hours (hour, n) SELECT date_trunc('hour', updated_at, 'UTC'), count(*) FROM posts GROUP BY 1",
+		"DELETE FROM post_report_runs",
+		"INSERT INTO post_report_runs (report_count, run, n) SELECT report_count, id / 1024, count(*) FROM posts GROUP BY 1, 2",
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // recountStatusDays sets the counts of posts created per day and status

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -25,30 +26,35 @@ type postWalk struct {
 	// mirrored: the page was read from the far end, so its rows come in
 	// the reverse of the order asked for.
 	mirrored bool
-	// from, when set, bounds the creation times the walk starts at: the
-	// hour the page begins in (oldest first), or the end of it (newest
-	// first).
-	from any
+	// start, when set, is the condition that puts the walk's start at the
+	// edge of the bucket of the counts the page begins in (an hour, a day,
+	// a run of ids), with its arguments.
+	start     string
+	startArgs []any
 }
 
 // planPostPage decides how to read f's page, given how many posts match
 // (total). A shallow page is walked to. A deep page of all posts by
-// creation time starts from the hour the hourly counts place it in, and
-// one of a status's posts from the day its counts place it in; any other
-// deep page is read from whichever end is nearer, so no walk is longer
-// than half the list.
+// creation time starts from the hour the hourly counts place it in, one of
+// a status's posts from the day its counts place it in, and on PostgreSQL
+// one of all posts by last update or by report count from the hour or the
+// run of ids their counts place it in; any other deep page is read from
+// whichever end is nearer, so no walk is longer than half the list.
 func (s *Store) planPostPage(ctx context.Context, f PostListFilter, total int) (postWalk, error) {
 	p := walkTo(f)
 	if f.Offset <= walkablePosts {
 		return p, nil
 	}
-	if f.Sort == "created_at" {
-		switch c := postCounter(f); {
-		case c == "posts":
-			return s.pageByHour(ctx, p)
-		case countedByDay[c] != "":
-			return s.pageByDay(ctx, p, countedByDay[c])
-		}
+	c := postCounter(f)
+	switch {
+	case f.Sort == "created_at" && c == "posts":
+		return s.pageByHour(ctx, p)
+	case f.Sort == "created_at" && countedByDay[c] != "":
+		return s.pageByDay(ctx, p, countedByDay[c])
+	case f.Sort == "updated_at" && c == "posts" && s.Dialect() == "postgres":
+		return s.pageByUpdateHour(ctx, p)
+	case f.Sort == "report_count" && c == "posts" && s.Dialect() == "postgres":
+		return s.pageByReportRun(ctx, p)
 	}
 	if rest := total - f.Offset; rest < f.Offset {
 		p.desc, p.mirrored = !f.Desc, true
@@ -78,11 +84,20 @@ func (s *Store) pageByDay(ctx context.Context, p postWalk, status string) (postW
 	if err != nil {
 		return p, fmt.Errorf("day count %q: %w", day, err)
 	}
+	return p.startAt("p.created_at", timeParam(db, at), timeParam(db, at.AddDate(0, 0, 1)), before), nil
+}
+
+// startAt starts p's walk at the edge of the bucket of col's values
+// [from, to) its page begins in, before of whose posts come earlier in
+// p's order.
+func (p postWalk) startAt(col string, from, to any, before int) postWalk {
 	if p.desc {
-		at = at.AddDate(0, 0, 1)
+		p.start, p.startArgs = col+" < ?", []any{to}
+	} else {
+		p.start, p.startArgs = col+" >= ?", []any{from}
 	}
-	p.from, p.offset = timeParam(db, at), p.offset-before
-	return p, nil
+	p.offset -= before
+	return p
 }
 
 // pageByHour finds the UTC hour of creation p's first post falls in, and
@@ -116,23 +131,65 @@ func (s *Store) pageByHour(ctx context.Context, p postWalk) (postWalk, error) {
 	if err != nil {
 		return p, fmt.Errorf("hour count %q: %w", hour, err)
 	}
-	if p.desc {
-		at = at.Add(time.Hour)
+	return p.startAt("p.created_at", timeParam(db, at), timeParam(db, at.Add(time.Hour)), before+inDay), nil
+}
+
+// pageByUpdateHour finds the UTC hour of last update p's first post falls
+// in, and how many posts come before it in p's order, from the counts of
+// posts per hour of last update (post_updated_hours, PostgreSQL only).
+func (s *Store) pageByUpdateHour(ctx context.Context, p postWalk) (postWalk, error) {
+	b := bucketCounts{table: "post_updated_hours", key: "to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24')", cols: []string{"hour"}}
+	hour, before, ok, err := firstBucket(ctx, s.db(ctx), b, p.desc, p.offset, nil)
+	if err != nil || !ok {
+		p.limit = 0
+		return p, err
 	}
-	p.from, p.offset = timeParam(db, at), p.offset-before-inDay
+	at, err := time.Parse("2006-01-02 15", hour)
+	if err != nil {
+		return p, fmt.Errorf("update hour count %q: %w", hour, err)
+	}
+	return p.startAt("p.updated_at", at, at.Add(time.Hour), before), nil
+}
+
+// pageByReportRun finds the report count and run of 1,024 ids p's first
+// post falls in, and how many posts come before them in p's order (report
+// count, then id), from their counts (post_report_runs, PostgreSQL only).
+func (s *Store) pageByReportRun(ctx context.Context, p postWalk) (postWalk, error) {
+	b := bucketCounts{table: "post_report_runs", key: "report_count || ' ' || run", cols: []string{"report_count", "run"}}
+	key, before, ok, err := firstBucket(ctx, s.db(ctx), b, p.desc, p.offset, nil)
+	if err != nil || !ok {
+		p.limit = 0
+		return p, err
+	}
+	var count, run int64
+	if _, err := fmt.Sscan(key, &count, &run); err != nil {
+		return p, fmt.Errorf("report run count %q: %w", key, err)
+	}
+	if p.desc {
+		p.start, p.startArgs = "(p.report_count, p.id) < (?, ?)", []any{count, (run + 1) * postRun}
+	} else {
+		p.start, p.startArgs = "(p.report_count, p.id) >= (?, ?)", []any{count, run * postRun}
+	}
+	p.offset -= before
 	return p, nil
 }
 
-// bucketCounts names a table of counts of posts created, its key as text
-// (YYYY-MM-DD, or YYYY-MM-DD HH for hours) in one dialect, and the
-// condition that picks the counts of the posts wanted.
+// postRun is how many ids post_report_runs counts together.
+const postRun = 1024
+
+// bucketCounts names a table of counts of posts, its key as text
+// (YYYY-MM-DD, or YYYY-MM-DD HH for hours) in one dialect, the columns that
+// order its buckets as the list orders their posts, and the condition that
+// picks the counts of the posts wanted, if any.
 type bucketCounts struct {
-	table, key, col, cond string
-	arg                   string
+	table, key string
+	cols       []string
+	cond       string
+	arg        string
 }
 
 func dayCounts(db bun.IDB) bucketCounts {
-	b := bucketCounts{"daily_counts", "day", "day", "metric = ?", "posts_created"}
+	b := bucketCounts{"daily_counts", "day", []string{"day"}, "metric = ?", "posts_created"}
 	if Dialect(db) == "postgres" {
 		b.key = "to_char(day, 'YYYY-MM-DD')"
 	}
@@ -140,7 +197,7 @@ func dayCounts(db bun.IDB) bucketCounts {
 }
 
 func hourCounts(db bun.IDB) bucketCounts {
-	b := bucketCounts{"hourly_counts", "hour", "hour", "metric = ?", "posts_created"}
+	b := bucketCounts{"hourly_counts", "hour", []string{"hour"}, "metric = ?", "posts_created"}
 	if Dialect(db) == "postgres" {
 		b.key = "to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24')"
 	}
@@ -148,7 +205,7 @@ func hourCounts(db bun.IDB) bucketCounts {
 }
 
 func statusDays(db bun.IDB, status string) bucketCounts {
-	b := bucketCounts{"post_status_days", "day", "day", "status = ?", status}
+	b := bucketCounts{"post_status_days", "day", []string{"day"}, "status = ?", status}
 	if Dialect(db) == "postgres" {
 		b.key = "to_char(day, 'YYYY-MM-DD')"
 	}
@@ -163,19 +220,28 @@ func firstBucket(ctx context.Context, db bun.IDB, b bucketCounts, desc bool, off
 	if desc {
 		dir = "DESC"
 	}
-	inner := db.NewSelect().Table(b.table).ColumnExpr(b.key+" AS k").ColumnExpr("n").
-		ColumnExpr("sum(n) OVER (ORDER BY "+b.col+" "+dir+") AS upto").
-		Where(b.cond, b.arg).Where("n <> 0")
+	order := make([]string, len(b.cols))
+	for i, c := range b.cols {
+		order[i] = c + " " + dir
+	}
+	inner := db.NewSelect().Table(b.table).Column(b.cols...).ColumnExpr("n").
+		ColumnExpr("sum(n) OVER (ORDER BY " + strings.Join(order, ", ") + ") AS upto").Where("n <> 0")
+	if b.cond != "" {
+		inner = inner.Where(b.cond, b.arg)
+	}
 	if within != nil {
-		inner = inner.Where(b.col+" >= ?", within[0]).Where(b.col+" < ?", within[1])
+		inner = inner.Where(b.cols[0]+" >= ?", within[0]).Where(b.cols[0]+" < ?", within[1])
 	}
 	var row struct {
 		K    string
 		N    int
 		Upto int
 	}
-	err = db.NewSelect().TableExpr("(?) AS b", inner).ColumnExpr("k, n, upto").
-		Where("upto > ?", offset).OrderExpr("k "+dir).Limit(1).Scan(ctx, &row)
+	// The outer order is the window's, so the running sums stream in
+	// order and the scan stops at the first bucket past offset; its key
+	// is formatted for that bucket alone.
+	err = db.NewSelect().TableExpr("(?) AS b", inner).ColumnExpr(b.key+" AS k").ColumnExpr("n, upto").
+		Where("upto > ?", offset).OrderExpr(strings.Join(order, ", ")).Limit(1).Scan(ctx, &row)
 	if err == sql.ErrNoRows {
 		return "", 0, false, nil
 	}
@@ -199,11 +265,8 @@ func walkTo(f PostListFilter) postWalk {
 // walk adds p's walk to a select of posts' ids.
 func (p postWalk) walk(f PostListFilter) func(*bun.SelectQuery) *bun.SelectQuery {
 	return func(q *bun.SelectQuery) *bun.SelectQuery {
-		switch {
-		case p.from != nil && p.desc:
-			q = q.Where("p.created_at < ?", p.from)
-		case p.from != nil:
-			q = q.Where("p.created_at >= ?", p.from)
+		if p.start != "" {
+			q = q.Where(p.start, p.startArgs...)
 		}
 		return q.Apply(p.order(f)).Limit(int64(p.limit)).Offset(int64(p.offset))
 	}

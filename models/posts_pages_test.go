@@ -24,7 +24,9 @@ const deepPosts = 14_000
 // instant, hours and days with none), newest and oldest first; pages of
 // the other orders and filters read from the far end hold the same posts
 // as walking there; past the last post a page is empty and the total
-// exact; and after deletions and new posts the pages follow.
+// exact; and after deletions, new posts, reports and edits the pages
+// follow. On PostgreSQL pages by last update and by report count start
+// from their counts too, and are checked on each side of every bucket.
 func TestPostsListDeepPages(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
@@ -47,6 +49,16 @@ func TestPostsListDeepPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := s.RecountDailyCounts(ctx); err != nil { // the hourly counts do not follow creation times moved
+			t.Fatal(err)
+		}
+		checkDeepPages(t, s, db)
+
+		// Reports move posts between report counts, edits between hours
+		// of last update.
+		if _, err := db.NewUpdate().Model((*models.Post)(nil)).Set("report_count = report_count + 3").Where("id % 9 = 2").Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.NewUpdate().Model((*models.Post)(nil)).Set("updated_at = ?", time.Date(2026, 3, 4, 7, 30, 0, 0, time.UTC)).Where("id % 11 = 5").Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
 		checkDeepPages(t, s, db)
@@ -102,6 +114,7 @@ func checkDeepPages(t *testing.T, s *models.Store, db *bun.DB) {
 	for _, f := range []models.PostListFilter{
 		{Sort: "created_at", Desc: true}, {Sort: "created_at"},
 		{Sort: "created_at", Desc: true, Status: models.PostPublished}, {Sort: "created_at", Status: models.PostPublished},
+		{Sort: "updated_at", Desc: true}, {Sort: "updated_at"}, {Sort: "report_count", Desc: true}, {Sort: "report_count"},
 	} {
 		total := total
 		if f.Status != "" {
@@ -113,7 +126,7 @@ func checkDeepPages(t *testing.T, s *models.Store, db *bun.DB) {
 		all := walkedPosts(t, db, f, total)
 		var offsets []int
 		for i := 10_001; i < len(all); i++ {
-			if !all[i].CreatedAt.Truncate(time.Hour).Equal(all[i-1].CreatedAt.Truncate(time.Hour)) {
+			if bucketOf(f.Sort, all[i]) != bucketOf(f.Sort, all[i-1]) {
 				offsets = append(offsets, i-1, i)
 			}
 		}
@@ -124,7 +137,7 @@ func checkDeepPages(t *testing.T, s *models.Store, db *bun.DB) {
 		}
 	}
 	for _, f := range []models.PostListFilter{
-		{Sort: "report_count", Desc: true}, {Sort: "title"}, {Sort: "updated_at", Desc: true},
+		{Sort: "title"}, {Sort: "title", Desc: true}, {Sort: "updated_at", Status: models.PostPublished},
 		{Sort: "created_at", Status: models.PostPublished}, {Sort: "created_at", Desc: true, Status: models.PostDraft},
 	} {
 		count, err := db.NewSelect().Model((*models.Post)(nil)).Apply(func(q *bun.SelectQuery) *bun.SelectQuery {
@@ -166,6 +179,19 @@ func checkDeepPage(t *testing.T, s *models.Store, f models.PostListFilter, all [
 	}
 }
 
+// bucketOf is the bucket of the counts a page of order sort may start in
+// that p falls in: its hour of creation or of last update, or its report
+// count and run of 1,024 ids.
+func bucketOf(sort string, p models.Post) string {
+	switch sort {
+	case "updated_at":
+		return p.UpdatedAt.UTC().Truncate(time.Hour).String()
+	case "report_count":
+		return fmt.Sprint(p.ReportCount, p.ID/1024)
+	}
+	return p.CreatedAt.UTC().Truncate(time.Hour).String()
+}
+
 // walkedPosts reads every post f matches in f's order, by OFFSET.
 func walkedPosts(t *testing.T, db *bun.DB, f models.PostListFilter, total int) []models.Post {
 	t.Helper()
@@ -174,7 +200,7 @@ func walkedPosts(t *testing.T, db *bun.DB, f models.PostListFilter, total int) [
 		dir = " DESC"
 	}
 	var all []models.Post
-	q := db.NewSelect().Model(&all).Column("id", "created_at").OrderExpr("p." + f.Sort + dir).OrderExpr("p.id" + dir)
+	q := db.NewSelect().Model(&all).Column("id", "created_at", "updated_at", "report_count").OrderExpr("p." + f.Sort + dir).OrderExpr("p.id" + dir)
 	if f.Status != "" {
 		q = q.Where("p.status = ?", f.Status)
 	}

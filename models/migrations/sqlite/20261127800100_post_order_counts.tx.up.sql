@@ -1,0 +1,2 @@
+-- PostgreSQL only: SQLite reads deep pages of these orders from the nearer end.
+SELECT 1;
