@@ -282,8 +282,9 @@ func (s *Store) RecountPosts(ctx context.Context) error {
 	})
 }
 
-// recountOrderCounts sets the counts of posts per hour of last update and
-// per report count and run of ids (PostgreSQL only) to the posts there are.
+// recountOrderCounts sets the counts of posts per hour of last update, per
+// report count and run of ids, and from each title mark to the next
+// (PostgreSQL only) to the posts there are.
 func recountOrderCounts(ctx context.Context, db bun.IDB) error {
 	if Dialect(db) != "postgres" {
 		return nil
@@ -298,7 +299,7 @@ func recountOrderCounts(ctx context.Context, db bun.IDB) error {
 			return err
 		}
 	}
-	return nil
+	return recountTitleMarks(ctx, db)
 }
 
 // recountStatusDays sets the counts of posts created per day and status

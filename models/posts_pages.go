@@ -37,9 +37,10 @@ type postWalk struct {
 // (total). A shallow page is walked to. A deep page of all posts by
 // creation time starts from the hour the hourly counts place it in, one of
 // a status's posts from the day its counts place it in, and on PostgreSQL
-// one of all posts by last update or by report count from the hour or the
-// run of ids their counts place it in; any other deep page is read from
-// whichever end is nearer, so no walk is longer than half the list.
+// one of all posts by last update, by report count or by title from the
+// hour, the run of ids or the title mark their counts place it in; any
+// other deep page is read from whichever end is nearer, so no walk is
+// longer than half the list.
 func (s *Store) planPostPage(ctx context.Context, f PostListFilter, total int) (postWalk, error) {
 	p := walkTo(f)
 	if f.Offset <= walkablePosts {
@@ -55,6 +56,8 @@ func (s *Store) planPostPage(ctx context.Context, f PostListFilter, total int) (
 		return s.pageByUpdateHour(ctx, p)
 	case f.Sort == "report_count" && c == "posts" && s.Dialect() == "postgres":
 		return s.pageByReportRun(ctx, p)
+	case f.Sort == "title" && c == "posts" && s.Dialect() == "postgres":
+		return s.pageByTitleMark(ctx, p)
 	}
 	if rest := total - f.Offset; rest < f.Offset {
 		p.desc, p.mirrored = !f.Desc, true
@@ -171,6 +174,42 @@ func (s *Store) pageByReportRun(ctx context.Context, p postWalk) (postWalk, erro
 		p.start, p.startArgs = "(p.report_count, p.id) >= (?, ?)", []any{count, run * postRun}
 	}
 	p.offset -= before
+	return p, nil
+}
+
+// pageByTitleMark finds the bucket of titles p's first post falls in, and
+// how many posts come before it in p's order, from the counts of the
+// posts from each title mark to the next (post_title_marks, PostgreSQL
+// only). From A to Z the walk starts at the bucket's mark; from Z to A, at
+// the next mark (or at the end, after the last mark).
+func (s *Store) pageByTitleMark(ctx context.Context, p postWalk) (postWalk, error) {
+	dir := "ASC"
+	if p.desc {
+		dir = "DESC"
+	}
+	db := s.db(ctx)
+	running := db.NewSelect().TableExpr("(?) AS m", titleMarks(db)).Column("title", "id", "n", "next_title", "next_id").
+		ColumnExpr("sum(n) OVER (ORDER BY title " + dir + ", id " + dir + ") AS upto").Where("n <> 0")
+	var m struct {
+		titleMark
+		Upto int64
+	}
+	err := db.NewSelect().TableExpr("(?) AS b", running).Column("title", "id", "n", "upto", "next_title", "next_id").
+		Where("upto > ?", p.offset).OrderExpr("upto").Limit(1).Scan(ctx, &m)
+	if err == sql.ErrNoRows {
+		p.limit = 0
+		return p, nil
+	}
+	if err != nil {
+		return p, err
+	}
+	switch {
+	case !p.desc:
+		p.start, p.startArgs = "(p.title, p.id) >= (?, ?)", []any{m.Title, m.ID}
+	case m.NextID.Valid:
+		p.start, p.startArgs = "(p.title, p.id) < (?, ?)", []any{m.NextTitle.String, m.NextID.Int64}
+	}
+	p.offset -= int(m.Upto - m.N)
 	return p, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -25,13 +26,15 @@ const deepPosts = 14_000
 // the other orders and filters read from the far end hold the same posts
 // as walking there; past the last post a page is empty and the total
 // exact; and after deletions, new posts, reports and edits the pages
-// follow. On PostgreSQL pages by last update and by report count start
-// from their counts too, and are checked on each side of every bucket.
+// follow. On PostgreSQL pages by last update, by report count and by
+// title start from their counts too, and are checked on each side of
+// every bucket; the title marks' counts survive retitling and splits.
 func TestPostsListDeepPages(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
 		insertSpreadPosts(t, db, 0, deepPosts)
+		splitTitleMarks(t, s, db)
 		checkDeepPages(t, s, db)
 
 		if _, err := db.NewDelete().Model((*models.Post)(nil)).Where("id % 7 = 3").Exec(ctx); err != nil {
@@ -61,8 +64,84 @@ func TestPostsListDeepPages(t *testing.T) {
 		if _, err := db.NewUpdate().Model((*models.Post)(nil)).Set("updated_at = ?", time.Date(2026, 3, 4, 7, 30, 0, 0, time.UTC)).Where("id % 11 = 5").Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
+		// Retitled posts move between title buckets; many alike fill one,
+		// which the sweep then splits.
+		if _, err := db.NewUpdate().Model((*models.Post)(nil)).Set("title = 'zz ' || title").Where("id % 3 <> 0").Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
 		checkDeepPages(t, s, db)
+		checkTitleMarksCount(t, s, db)
+		splitTitleMarks(t, s, db)
+		checkDeepPages(t, s, db)
+		checkTitleMarksCount(t, s, db)
 	})
+}
+
+// splitTitleMarks splits the large title buckets and, on PostgreSQL,
+// requires that it added marks.
+func splitTitleMarks(t *testing.T, s *models.Store, db *bun.DB) {
+	t.Helper()
+	added, err := s.SplitTitleMarks(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if models.Dialect(db) == "postgres" && added == 0 {
+		t.Fatal("no title mark added: no bucket past the largest size")
+	}
+}
+
+// checkTitleMarksCount fails when a recount would change a title mark's
+// count: the triggers lost or doubled a post.
+func checkTitleMarksCount(t *testing.T, s *models.Store, db *bun.DB) {
+	t.Helper()
+	if models.Dialect(db) != "postgres" {
+		return
+	}
+	marks := func() map[string]int64 {
+		var rows []struct {
+			Title string
+			ID    int64
+			N     int64
+		}
+		if err := db.NewSelect().Table("post_title_marks").Column("title", "id", "n").Scan(context.Background(), &rows); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int64{}
+		for _, r := range rows {
+			out[fmt.Sprint(r.Title, "/", r.ID)] = r.N
+		}
+		return out
+	}
+	kept := marks()
+	if err := s.RecountPosts(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if fresh := marks(); !maps.Equal(kept, fresh) {
+		t.Errorf("title marks kept %v, recounted %v", kept, fresh)
+	}
+}
+
+// titleOffsets are the offsets on each side of every title mark, in the
+// order f asks for (PostgreSQL only: SQLite has no marks).
+func titleOffsets(t *testing.T, db *bun.DB, f models.PostListFilter, total int) []int {
+	t.Helper()
+	if models.Dialect(db) != "postgres" {
+		return nil
+	}
+	var before []int
+	err := db.NewRaw(`SELECT (SELECT count(*) FROM posts AS p WHERE (p.title, p.id) < (m.title, m.id)) FROM post_title_marks AS m`).
+		Scan(context.Background(), &before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offsets []int
+	for _, b := range before {
+		if f.Desc {
+			b = total - b
+		}
+		offsets = append(offsets, b-1, b)
+	}
+	return offsets
 }
 
 // insertSpreadPosts inserts n posts over five days and a gap: clustered
@@ -115,6 +194,7 @@ func checkDeepPages(t *testing.T, s *models.Store, db *bun.DB) {
 		{Sort: "created_at", Desc: true}, {Sort: "created_at"},
 		{Sort: "created_at", Desc: true, Status: models.PostPublished}, {Sort: "created_at", Status: models.PostPublished},
 		{Sort: "updated_at", Desc: true}, {Sort: "updated_at"}, {Sort: "report_count", Desc: true}, {Sort: "report_count"},
+		{Sort: "title"}, {Sort: "title", Desc: true},
 	} {
 		total := total
 		if f.Status != "" {
@@ -125,9 +205,14 @@ func checkDeepPages(t *testing.T, s *models.Store, db *bun.DB) {
 		}
 		all := walkedPosts(t, db, f, total)
 		var offsets []int
-		for i := 10_001; i < len(all); i++ {
+		for i := 10_001; f.Sort != "title" && i < len(all); i++ {
 			if bucketOf(f.Sort, all[i]) != bucketOf(f.Sort, all[i-1]) {
 				offsets = append(offsets, i-1, i)
+			}
+		}
+		for _, o := range titleOffsets(t, db, f, total) {
+			if f.Sort == "title" && o > 10_000 {
+				offsets = append(offsets, o)
 			}
 		}
 		offsets = append(offsets, 10_001, total-3, total-1, total, total+5)
@@ -137,7 +222,7 @@ func checkDeepPages(t *testing.T, s *models.Store, db *bun.DB) {
 		}
 	}
 	for _, f := range []models.PostListFilter{
-		{Sort: "title"}, {Sort: "title", Desc: true}, {Sort: "updated_at", Status: models.PostPublished},
+		{Sort: "title", Status: models.PostDraft}, {Sort: "updated_at", Status: models.PostPublished},
 		{Sort: "created_at", Status: models.PostPublished}, {Sort: "created_at", Desc: true, Status: models.PostDraft},
 	} {
 		count, err := db.NewSelect().Model((*models.Post)(nil)).Apply(func(q *bun.SelectQuery) *bun.SelectQuery {

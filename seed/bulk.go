@@ -257,6 +257,11 @@ func (sd *seeder) posts(ctx context.Context, res *Result) error {
 		if err := sd.s.RecountPosts(ctx); err != nil {
 			return err
 		}
+		// The posts all landed in the title buckets there were; the sweep
+		// would split them within minutes, the seed does it at once.
+		if _, err := sd.s.SplitTitleMarks(ctx); err != nil {
+			return err
+		}
 		if err := sd.s.RecountDailyCounts(ctx); err != nil {
 			return err
 		}

@@ -83,6 +83,15 @@ func checkInvariants(t *testing.T, db *bun.DB) {
 			WHERE table_name = 'users' AND row_count <> (SELECT count(*) FROM users)`
 		checks["name words missing from search_words"] = `SELECT count(*) FROM users u,
 			plaza_words(u.username || ' ' || coalesce(u.name, '')) AS w WHERE NOT EXISTS (SELECT 1 FROM search_words d WHERE d.word = w)`
+		checks["counts of posts by hour of last update differ from the rows"] = `SELECT count(*) FROM (
+			SELECT date_trunc('hour', updated_at, 'UTC') AS hour, count(*) AS n FROM posts GROUP BY 1) AS r
+			FULL JOIN (SELECT hour, n FROM post_updated_hours WHERE n <> 0) AS c ON c.hour = r.hour WHERE r.n IS DISTINCT FROM c.n`
+		checks["counts of posts by report count and run differ from the rows"] = `SELECT count(*) FROM (
+			SELECT report_count, id / 1024 AS run, count(*) AS n FROM posts GROUP BY 1, 2) AS r
+			FULL JOIN (SELECT report_count, run, n FROM post_report_runs WHERE n <> 0) AS c
+			ON c.report_count = r.report_count AND c.run = r.run WHERE r.n IS DISTINCT FROM c.n`
+		checks["the title marks count other than the posts"] = `SELECT count(*) FROM row_counts
+			WHERE table_name = 'posts' AND (SELECT coalesce(sum(n), 0) FROM post_title_marks) <> (SELECT count(*) FROM posts)`
 	}
 	day := "substr(%s, 1, 10)"
 	if models.Dialect(db) == config.DialectPostgres {

@@ -21,11 +21,15 @@ type Sweeper interface {
 	RefreshPlannerStats(ctx context.Context) (int64, error)
 	// PruneUserIndexLog deletes the users change log's old entries.
 	PruneUserIndexLog(ctx context.Context) (int64, error)
+	// SplitTitleMarks splits the buckets of posts by title that have grown
+	// too large and says how many marks it added.
+	SplitTitleMarks(ctx context.Context) (int64, error)
 }
 
 // SweepArgs is the periodic clean-up of expired sessions, locks, tokens
-// and blocks, the lifting of bans that have run out, and the refresh of
-// stale planner statistics and of the users change log.
+// and blocks, the lifting of bans that have run out, the refresh of stale
+// planner statistics and of the users change log, and the splitting of
+// the posts' title buckets grown too large.
 type SweepArgs struct{}
 
 // Kind names the job in River's tables.
@@ -50,6 +54,7 @@ func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 		{"blocks", w.sweeper.DeleteExpiredBlocks},
 		{"planner statistics", w.sweeper.RefreshPlannerStats},
 		{"users change log", w.sweeper.PruneUserIndexLog},
+		{"title marks", w.sweeper.SplitTitleMarks},
 	}
 	for _, s := range steps {
 		n, err := s.fn(ctx)
