@@ -76,27 +76,41 @@ func (g halfGlass) row(plane []uint8, y int, out []uint8, tmp []uint16, x0, x1 i
 	}
 	n := x1 - x0
 	for k := k0; k <= k1; k++ {
-		li, mi, ri := max(k-1, 0)*3, k*3, min(k+1, g.w-1)*3
-		l, m, r := tmp[li:li+3:li+3], tmp[mi:mi+3:mi+3], tmp[ri:ri+3:ri+3]
 		x := g.min.X + 2*k - x0 // the left pixel's place in out
-		if x >= 0 && x+1 < n {
+		if x >= 0 && x+1 < n && k >= 1 && k+1 < g.w {
+			t := tmp[k*3-3 : k*3+6 : k*3+6] // columns k-1, k and k+1
 			o := out[x*3 : x*3+6 : x*3+6]
-			for c := range 3 {
-				mm := 3 * uint32(m[c])
-				o[c], o[3+c] = uint8((uint32(l[c])+mm+8)>>4), uint8((mm+uint32(r[c])+8)>>4)
-			}
+			m0, m1, m2 := 3*uint32(t[3]), 3*uint32(t[4]), 3*uint32(t[5])
+			o[0], o[1], o[2] = uint8((uint32(t[0])+m0+8)>>4), uint8((uint32(t[1])+m1+8)>>4), uint8((uint32(t[2])+m2+8)>>4)
+			o[3], o[4], o[5] = uint8((m0+uint32(t[6])+8)>>4), uint8((m1+uint32(t[7])+8)>>4), uint8((m2+uint32(t[8])+8)>>4)
 			continue
 		}
+		li, mi, ri := max(k-1, 0)*3, k*3, min(k+1, g.w-1)*3
 		for c := range 3 {
-			mm := 3 * uint32(m[c])
+			mm := 3 * uint32(tmp[mi+c])
 			if x >= 0 {
-				out[x*3+c] = uint8((uint32(l[c]) + mm + 8) >> 4)
+				out[x*3+c] = uint8((uint32(tmp[li+c]) + mm + 8) >> 4)
 			}
 			if x+1 < n {
-				out[(x+1)*3+c] = uint8((mm + uint32(r[c]) + 8) >> 4)
+				out[(x+1)*3+c] = uint8((mm + uint32(tmp[ri+c]) + 8) >> 4)
 			}
 		}
 	}
+}
+
+// pixel is the untinted glass at full-size pixel (x, y), scaled up
+// bilinearly as row scales up a whole row.
+func (g halfGlass) pixel(x, y int) rgb {
+	ya, yb, wy := pair(y-g.min.Y, g.h)
+	xa, xb, wx := pair(x-g.min.X, g.w)
+	var c [3]uint8
+	for k := range 3 {
+		at := func(hx, hy int) uint32 { return uint32(g.pix[(hy*g.w+hx)*3+k]) }
+		top := at(xa, ya)*uint32(wx) + at(xb, ya)*uint32(4-wx)
+		bot := at(xa, yb)*uint32(wx) + at(xb, yb)*uint32(4-wx)
+		c[k] = uint8((top*uint32(wy) + bot*uint32(4-wy) + 8) >> 4)
+	}
+	return rgb{c[0], c[1], c[2]}
 }
 
 // pair gives, for full-size coordinate v, the two half-size coordinates

@@ -160,17 +160,33 @@ func filterRow(dst, cur, prev []byte, bpp int) {
 }
 
 // upRGB writes row y of the opaque img, filtered Up, into dst as RGB:
-// filterRow over two pixelRow copies, in one pass over the canvas.
+// filterRow over two pixelRow copies, in one pass over the canvas. Each
+// pixel's four bytes are subtracted at once (subBytes) and stored whole;
+// the fourth, alpha's difference, lands where the next pixel's red goes
+// and is overwritten by it. The last pixel is done byte by byte.
 func upRGB(dst []byte, img *image.RGBA, y int) {
 	b := img.Bounds()
-	cur := img.Pix[img.PixOffset(b.Min.X, y):][:b.Dx()*4]
-	prev := img.Pix[img.PixOffset(b.Min.X, y-1):][:b.Dx()*4]
+	w := b.Dx()
+	cur := img.Pix[img.PixOffset(b.Min.X, y):][:w*4]
+	prev := img.Pix[img.PixOffset(b.Min.X, y-1):][:w*4]
 	dst[0] = 2
-	d := dst[1 : 1+b.Dx()*3]
-	for x := range b.Dx() {
-		c, p, o := cur[x*4:x*4+3:x*4+3], prev[x*4:x*4+3:x*4+3], d[x*3:x*3+3:x*3+3]
-		o[0], o[1], o[2] = c[0]-p[0], c[1]-p[1], c[2]-p[2]
+	d := dst[1 : 1+w*3]
+	for x := 0; x < w-1; x++ {
+		c, p := binary.LittleEndian.Uint32(cur[x*4:]), binary.LittleEndian.Uint32(prev[x*4:])
+		binary.LittleEndian.PutUint32(d[x*3:], subBytes(c, p))
 	}
+	if x := w - 1; x >= 0 {
+		for k := range 3 {
+			d[x*3+k] = cur[x*4+k] - prev[x*4+k]
+		}
+	}
+}
+
+// subBytes subtracts each byte of b from the byte of a in the same place,
+// modulo 256, without borrowing across bytes.
+func subBytes(a, b uint32) uint32 {
+	const high = 0x80808080
+	return ((a | high) - (b &^ high)) ^ ((a ^ ^b) & high)
 }
 
 // adler32Combine returns the Adler-32 of A followed by B from the sums of

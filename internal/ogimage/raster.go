@@ -90,7 +90,7 @@ func (s *Scene) draw(img *image.RGBA) error {
 	p := panelRect
 	pr := image.Rect(int(p.x), int(p.y), int(p.right()), int(p.bottom()))
 	glass := glassBlur(img, pr, &scr.blur)
-	shadow(img, rect{p.x, p.y + shadowOffset, p.w, p.h}, panelRadius, shadowRadius, shadowAlpha, p)
+	shadow().lay(img, img.Bounds(), blackRGB)
 	composeGlass(img, pr, glass, &scr.blur)
 	ds.Clear()
 	ds.SetStroke(fixed.Int26_6(edgeWidth*64), 4<<6, rasterx.RoundCap, rasterx.RoundCap, rasterx.RoundGap, rasterx.Round, nil, 0)
@@ -158,7 +158,7 @@ func (s *Scene) paintBackground(img *image.RGBA) {
 				drawShape(fl, ds, &l.shapes[i])
 			}
 		}
-		glow(img, band, avatarRect.x+avatarRect.w/2, avatarRect.y+avatarRect.h/2, glowRadius, accent, glowAlpha)
+		glow().lay(img, band, accent)
 	})
 }
 
@@ -167,11 +167,16 @@ func nrgba(c rgb, a float64) color.NRGBA {
 }
 
 func fillRGB(img *image.RGBA, r image.Rectangle, c rgb) {
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		row := img.Pix[img.PixOffset(r.Min.X, y):img.PixOffset(r.Max.X, y)]
-		for i := 0; i < len(row); i += 4 {
-			row[i], row[i+1], row[i+2], row[i+3] = c.r, c.g, c.b, 0xff
-		}
+	if r.Empty() {
+		return
+	}
+	// The first row pixel by pixel, then the others copied from it.
+	first := img.Pix[img.PixOffset(r.Min.X, r.Min.Y):img.PixOffset(r.Max.X, r.Min.Y)]
+	for i := 0; i < len(first); i += 4 {
+		first[i], first[i+1], first[i+2], first[i+3] = c.r, c.g, c.b, 0xff
+	}
+	for y := r.Min.Y + 1; y < r.Max.Y; y++ {
+		copy(img.Pix[img.PixOffset(r.Min.X, y):], first)
 	}
 }
 
@@ -239,17 +244,45 @@ func blend(pix []uint8, i int, c rgb, a float64) {
 	pix[i+2] = uint8(float64(pix[i+2]) + (float64(c.b)-float64(pix[i+2]))*a + 0.5)
 }
 
-// glow is the radial gradient of the SVG: colour c at opacity a in the
-// centre, fading linearly to 0 at radius r; drawn over the rows of band.
-func glow(img *image.RGBA, band image.Rectangle, cx, cy, r float64, c rgb, a float64) {
-	b := image.Rect(int(cx-r), int(cy-r), int(math.Ceil(cx+r)), int(math.Ceil(cy+r))).Intersect(band)
+// glow is the radial gradient of the SVG behind the avatar: the accent at
+// glowAlpha in the centre, fading linearly to 0 at glowRadius; its opacity
+// per pixel is worked out once.
+var glow = sync.OnceValue(func() *alphaMap {
+	cx, cy, r := avatarRect.x+avatarRect.w/2, avatarRect.y+avatarRect.h/2, float64(glowRadius)
+	b := image.Rect(int(cx-r), int(cy-r), int(math.Ceil(cx+r)), int(math.Ceil(cy+r))).Intersect(image.Rect(0, 0, Width, Height))
+	return newAlphaMap(b, func(x, y int) float64 {
+		dx, dy := float64(x)+0.5-cx, float64(y)+0.5-cy
+		return glowAlpha * max(1-math.Sqrt(dx*dx+dy*dy)/r, 0)
+	})
+})
+
+// alphaMap is the opacity at which a colour is laid over each pixel of r,
+// row after row, in units of 1/65535; 0 leaves a pixel alone. The glow and
+// the panel's shadow are the same for every image, so their maps are made
+// once and only laid down per image.
+type alphaMap struct {
+	r image.Rectangle
+	a []uint16
+}
+
+func newAlphaMap(r image.Rectangle, alpha func(x, y int) float64) *alphaMap {
+	m := &alphaMap{r: r, a: make([]uint16, r.Dx()*r.Dy())}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			m.a[(y-r.Min.Y)*r.Dx()+x-r.Min.X] = uint16(math.Round(min(max(alpha(x, y), 0), 1) * 0xffff))
+		}
+	}
+	return m
+}
+
+// lay blends c into the pixels of img in band at the map's opacities.
+func (m *alphaMap) lay(img *image.RGBA, band image.Rectangle, c rgb) {
+	b := m.r.Intersect(band)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
-		dy := float64(y) + 0.5 - cy
+		row := m.a[(y-m.r.Min.Y)*m.r.Dx():][:m.r.Dx()]
 		for x := b.Min.X; x < b.Max.X; x++ {
-			dx := float64(x) + 0.5 - cx
-			d := math.Sqrt(dx*dx+dy*dy) / r
-			if d < 1 {
-				blend(img.Pix, img.PixOffset(x, y), c, a*(1-d))
+			if a := row[x-m.r.Min.X]; a != 0 {
+				blend(img.Pix, img.PixOffset(x, y), c, float64(a)/0xffff)
 			}
 		}
 	}
@@ -289,19 +322,12 @@ func abs64(v float64) float64 {
 func composeGlass(img *image.RGBA, pr image.Rectangle, glass halfGlass, buf *blurBuffers) {
 	tinted := grow(&buf.tinted, len(glass.pix))
 	tintHalf(glass, tinted)
-	edge := int(panelRadius) + 2 // pixels this close to a side may be partly covered
 	parallel(pr.Dy(), func(y0, y1 int) {
-		in, out := make([]uint8, pr.Dx()*3), make([]uint8, pr.Dx()*3)
+		in := make([]uint8, pr.Dx()*3)
 		tmp := make([]uint16, glass.w*3)
 		for y := pr.Min.Y + y0; y < pr.Min.Y+y1; y++ {
 			glass.row(tinted, y, in, tmp, pr.Min.X, pr.Max.X)
-			if y-pr.Min.Y < edge || pr.Max.Y-y <= edge {
-				glass.row(glass.pix, y, out, tmp, pr.Min.X, pr.Max.X)
-			} else {
-				glass.row(glass.pix, y, out, tmp, pr.Min.X, pr.Min.X+edge)
-				glass.row(glass.pix, y, out[(pr.Dx()-edge)*3:], tmp, pr.Max.X-edge, pr.Max.X)
-			}
-			glassRow(img, pr, y, in, out)
+			glassRow(img, pr, y, in, glass)
 		}
 	})
 }
@@ -359,7 +385,7 @@ func tintHalf(g halfGlass, dst []uint8) {
 // columns, tint and sheen applied) where the panel covers whole pixels,
 // and where its rounded edge covers part of one, the untinted glass, the
 // tint and the sheen in turn, each by the coverage.
-func glassRow(img *image.RGBA, pr image.Rectangle, y int, tinted, glass []uint8) {
+func glassRow(img *image.RGBA, pr image.Rectangle, y int, tinted []uint8, glass halfGlass) {
 	row := img.Pix[img.PixOffset(pr.Min.X, y):][:pr.Dx()*4]
 	rc := panelCover()[y-pr.Min.Y]
 	for x := rc.from; x < rc.to; x++ {
@@ -368,8 +394,8 @@ func glassRow(img *image.RGBA, pr image.Rectangle, y int, tinted, glass []uint8)
 	}
 	fy := float64(y) + 0.5
 	for _, p := range rc.part {
-		i, j := p.x*4, p.x*3
-		blend(row, i, rgb{glass[j], glass[j+1], glass[j+2]}, p.cov)
+		i := p.x * 4
+		blend(row, i, glass.pixel(pr.Min.X+p.x, y), p.cov)
 		blend(row, i, backgroundRGB, p.cov*tintAlpha)
 		blend(row, i, whiteRGB, p.cov*sheen(float64(pr.Min.X+p.x)+0.5, fy))
 	}
@@ -409,14 +435,23 @@ var panelCover = sync.OnceValue(func() []rowCover {
 	return rows
 })
 
-// shadow drops a blurred black rounded rectangle at opacity a, blurred by
-// three box passes of radius blur in each direction, and leaves the pixels
-// inside the panel alone (the opaque glass covers them). The blur is linear
-// and the rectangle's is separable, so the mask is the product of two
-// blurred 1-D profiles minus the blurred corner pieces the rounding removes.
-func shadow(img *image.RGBA, r rect, rad float64, blur int, a float64, panel rect) {
+// shadow is the panel's drop shadow, the same for every image: a black
+// rounded rectangle shifted down by shadowOffset, at shadowAlpha, blurred by
+// three box passes of shadowRadius in each direction, leaving the pixels
+// inside the panel alone (the opaque glass covers them).
+var shadow = sync.OnceValue(func() *alphaMap {
+	p := panelRect
+	return shadowMap(rect{p.x, p.y + shadowOffset, p.w, p.h}, panelRadius, shadowRadius, shadowAlpha, p)
+})
+
+// shadowMap is the opacity of the rounded rectangle r (corner radius rad)
+// at opacity a, blurred by three box passes of radius blur, outside panel.
+// The blur is linear and the rectangle's is separable, so the mask is the
+// product of two blurred 1-D profiles minus the blurred corner pieces the
+// rounding removes.
+func shadowMap(r rect, rad float64, blur int, a float64, panel rect) *alphaMap {
 	m := 3 * blur
-	b := image.Rect(int(r.x)-m, int(r.y)-m, int(math.Ceil(r.right()))+m, int(math.Ceil(r.bottom()))+m).Intersect(img.Bounds())
+	b := image.Rect(int(r.x)-m, int(r.y)-m, int(math.Ceil(r.right()))+m, int(math.Ceil(r.bottom()))+m).Intersect(image.Rect(0, 0, Width, Height))
 	w, h := b.Dx(), b.Dy()
 	px := make([]float64, w)
 	for x := range px {
@@ -459,32 +494,23 @@ func shadow(img *image.RGBA, r rect, rad float64, blur int, a float64, panel rec
 	// covers them.
 	inner := image.Rect(int(panel.x)+1, int(panel.y)+1, int(panel.right())-1, int(panel.bottom())-1)
 	cut := int(panelRadius) + 1
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		skip0, skip1 := 0, 0 // [skip0, skip1) of this row is covered
-		if y >= inner.Min.Y && y < inner.Max.Y {
-			skip0, skip1 = inner.Min.X, inner.Max.X
-			if y < inner.Min.Y+cut || y >= inner.Max.Y-cut {
-				skip0, skip1 = inner.Min.X+cut, inner.Max.X-cut
+	return newAlphaMap(b, func(x, y int) float64 {
+		in := image.Pt(x, y).In(inner)
+		if in && (y >= inner.Min.Y+cut && y < inner.Max.Y-cut || x >= inner.Min.X+cut && x < inner.Max.X-cut) {
+			return 0
+		}
+		v := px[x-b.Min.X] * py[y-b.Min.Y]
+		for k := range pieces {
+			pc := &pieces[k]
+			if image.Pt(x, y).In(pc.box) {
+				v -= float64(pc.mask[(y-pc.box.Min.Y)*pc.box.Dx()+x-pc.box.Min.X]) / 255
 			}
 		}
-		fy := py[y-b.Min.Y]
-		for x := b.Min.X; x < b.Max.X; x++ {
-			if x == skip0 && skip1 > skip0 {
-				x = skip1 - 1
-				continue
-			}
-			v := px[x-b.Min.X] * fy
-			for k := range pieces {
-				pc := &pieces[k]
-				if x >= pc.box.Min.X && x < pc.box.Max.X && y >= pc.box.Min.Y && y < pc.box.Max.Y {
-					v -= float64(pc.mask[(y-pc.box.Min.Y)*pc.box.Dx()+x-pc.box.Min.X]) / 255
-				}
-			}
-			if v > 0.5/255 {
-				blend(img.Pix, img.PixOffset(x, y), blackRGB, a*v)
-			}
+		if v <= 0.5/255 {
+			return 0
 		}
-	}
+		return a * v
+	})
 }
 
 // blur1D applies three box passes of radius rad to v, edges clamped.
@@ -521,26 +547,34 @@ func rasteriseAvatar(dst *image.RGBA, icon *oksvg.SvgIcon) {
 	n := dst.Rect.Dx()
 	icon.SetTarget(0, 0, float64(n), float64(n))
 	icon.Draw(rasterx.NewDasher(n, n, sc), 1)
-	c := float64(n) / 2
-	for y := 0; y < n; y++ {
-		dy := float64(y) + 0.5 - c
-		for x := 0; x < n; x++ {
-			dx := float64(x) + 0.5 - c
-			d := math.Sqrt(dx*dx+dy*dy) / c
-			if d <= fadeFrom {
-				continue
-			}
-			m := 0.0
-			if d < 1 {
-				m = (1 - d) / (1 - fadeFrom)
-			}
-			i := dst.PixOffset(x, y)
-			for k := 0; k < 4; k++ {
-				dst.Pix[i+k] = uint8(float64(dst.Pix[i+k])*m + 0.5)
-			}
+	for i, m := range avatarFade() {
+		if m == 1 {
+			continue
+		}
+		p := dst.Pix[i*4 : i*4+4 : i*4+4]
+		for k := range p {
+			p[k] = uint8(float64(p[k])*float64(m) + 0.5)
 		}
 	}
 }
+
+// avatarFade is the avatar's fading mask, the same for every image, per
+// pixel: opaque to fadeFrom of its radius, then linearly to 0 at the edge.
+var avatarFade = sync.OnceValue(func() []float32 {
+	n := int(avatarRect.w)
+	c := float64(n) / 2
+	fade := make([]float32, n*n)
+	for y := range n {
+		dy := float64(y) + 0.5 - c
+		for x := range n {
+			dx := float64(x) + 0.5 - c
+			d := math.Sqrt(dx*dx+dy*dy) / c
+			m := min(max((1-d)/(1-fadeFrom), 0), 1)
+			fade[y*n+x] = float32(m)
+		}
+	}
+	return fade
+})
 
 // drawLines draws laid-out lines glyph by glyph at the pen positions the
 // layout measured, so the PNG's lines have exactly the SVG's widths.

@@ -6,7 +6,9 @@ import (
 	"hash/adler32"
 	"image"
 	"image/png"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -291,6 +293,56 @@ func TestGlassMatchesFullSize(t *testing.T) {
 		if worst > glassTolerance || mean > glassMeanTolerance {
 			t.Errorf("%s: the glass differs from the full-size one by up to %d levels (mean %.3f); allowed %d (mean %.2f)",
 				seed, worst, mean, glassTolerance, glassMeanTolerance)
+		}
+	}
+}
+
+// The glow and the shadow, laid from their maps made once, match blending
+// their opacities worked out per pixel to within one level.
+func TestAlphaMapsMatchDirect(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 12))
+	base := newCanvas()
+	for i := range base.Pix {
+		base.Pix[i] = uint8(rnd.IntN(256))
+	}
+	cx, cy := avatarRect.x+avatarRect.w/2, avatarRect.y+avatarRect.h/2
+	direct := func(x, y int) float64 {
+		d := math.Hypot(float64(x)+0.5-cx, float64(y)+0.5-cy) / glowRadius
+		return glowAlpha * max(1-d, 0)
+	}
+	got, want := newCanvas(), newCanvas()
+	copy(got.Pix, base.Pix)
+	copy(want.Pix, base.Pix)
+	glow().lay(got, got.Bounds(), paletteRGB[1])
+	for y := range Height {
+		for x := range Width {
+			if a := direct(x, y); a > 0 {
+				blend(want.Pix, want.PixOffset(x, y), paletteRGB[1], a)
+			}
+		}
+	}
+	for i := range got.Pix {
+		if d := abs(int(got.Pix[i]) - int(want.Pix[i])); d > 1 {
+			t.Fatalf("glow: byte %d is %d from its map, %d worked out directly", i, got.Pix[i], want.Pix[i])
+		}
+	}
+	if n := len(shadow().a); n == 0 || slices.Max(shadow().a) == 0 {
+		t.Fatal("the shadow's map is empty")
+	}
+}
+
+// subBytes is four byte subtractions, modulo 256, for every pair of bytes.
+func TestSubBytes(t *testing.T) {
+	for a := range 256 {
+		for b := range 256 {
+			x := uint32(a) | uint32(b)<<8 | uint32(255-a)<<16 | uint32(a^b)<<24
+			y := uint32(b) | uint32(a)<<8 | uint32(b^0x5a)<<16 | uint32(255-b)<<24
+			got := subBytes(x, y)
+			for k := range 4 {
+				if want := uint8(x>>(8*k)) - uint8(y>>(8*k)); uint8(got>>(8*k)) != want {
+					t.Fatalf("subBytes(%#x, %#x) byte %d = %#x, want %#x", x, y, k, uint8(got>>(8*k)), want)
+				}
+			}
 		}
 	}
 }
