@@ -52,23 +52,12 @@ log_level=${PLAZA_LOG_LEVEL:-info}
 declare -A port=([plaza]=${PLAZA_PORT:-18101} [dicebear]=${DICEBEAR_PORT:-18102} [bare]=${BARE_PORT:-18103})
 servers=(plaza dicebear bare)
 
-need() { command -v "$1" >/dev/null || { echo "compare.sh: $1 is not installed ($2)" >&2; exit 2; }; }
+. bench/compare-lib.sh
 need wrk "apt-get install -y wrk"
 need node "apt-get install -y nodejs npm"
 need npm "apt-get install -y nodejs npm"
 need go "https://go.dev/doc/install"
 need curl "apt-get install -y curl"
-
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  local p
-  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 url() { echo "http://127.0.0.1:${port[$1]}"; }
 probe() { curl -s -o /dev/null -w '%{http_code}' "$(url "$1")/api/avatar-image?seed=probe&size=200" || true; }

@@ -64,22 +64,11 @@ author=${AUTHOR:-Steve Jobs}
 declare -A port=([plaza]=${PLAZA_PORT:-18121} [satori]=${PEER_PORT:-18122})
 servers=(plaza satori)
 
-need() { command -v "$1" >/dev/null || { echo "compare.sh: $1 is not installed ($2)" >&2; exit 2; }; }
+. bench/compare-lib.sh
 need go "https://go.dev/doc/install"
 need node "apt-get install -y nodejs npm"
 need npm "apt-get install -y nodejs npm"
 need curl "apt-get install -y curl"
-
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  local p
-  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 base() { echo "http://127.0.0.1:${port[$1]}"; }
 code() { curl -s -o /dev/null -w '%{http_code}' "$1" || true; }
