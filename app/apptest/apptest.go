@@ -230,7 +230,14 @@ func DoBody(t testing.TB, h http.Handler, method, target string, header http.Hea
 // WaitFor polls cond until it holds, failing the test after 10 s.
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+	WaitWithin(t, 10*time.Second, what, cond)
+}
+
+// WaitWithin is WaitFor with a bound of its own, for a condition that
+// waits on retries spaced seconds apart.
+func WaitWithin(t testing.TB, bound time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(bound); !cond(); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
