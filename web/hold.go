@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"maps"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -23,7 +24,8 @@ type heldResponse struct {
 }
 
 func holdResponse(resp *echo.Response, w *models.Work) *heldResponse {
-	h := &heldResponse{ResponseWriter: resp.Writer, resp: resp, work: w, header: resp.Header().Clone()}
+	// A shallow copy: handlers replace a header's values, never edit them in place.
+	h := &heldResponse{ResponseWriter: resp.Writer, resp: resp, work: w, header: maps.Clone(resp.Header())}
 	resp.Writer = h
 	return h
 }
@@ -74,8 +76,6 @@ func (h *heldResponse) discard() {
 	}
 	hdr := h.resp.Header()
 	clear(hdr)
-	for k, v := range h.header {
-		hdr[k] = v
-	}
+	maps.Copy(hdr, h.header)
 	h.resp.Committed, h.resp.Status, h.resp.Size = false, http.StatusOK, 0
 }

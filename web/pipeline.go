@@ -65,7 +65,7 @@ func (p *pipeline) chain(r Route) []echo.MiddlewareFunc {
 		mws = append(mws, p.refuseBlocked(r))
 	}
 	if r.needsCaller() {
-		mws = append(mws, p.loadSession, p.authenticate)
+		mws = append(mws, p.loadSession(r), p.authenticate(r))
 		if r.Family == api.FamilyConsole {
 			mws = append(mws, p.queueBadge)
 		}
@@ -158,26 +158,58 @@ func (p *pipeline) blockedSession(r Route) echo.MiddlewareFunc {
 // in the route's family (503 when the database is away) rather than with
 // scs's plain-text 500 or, for a failed write-back, the handler's answer
 // without its session: what the handler wrote is dropped.
-func (p *pipeline) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
-	wrapped := echo.WrapMiddleware(p.sessions.LoadAndSave)(next)
-	return func(c echo.Context) error {
-		resp, req := c.Response(), c.Request()
-		header := resp.Header().Clone()
-		gate := &sessionGate{ResponseWriter: resp.Writer}
-		resp.Writer = gate
-		c.SetRequest(req.WithContext(context.WithValue(req.Context(), sessionFailureKey{}, &gate.failed)))
-		err := wrapped(c)
-		resp.Writer = gate.ResponseWriter
-		if gate.failed == nil {
-			return err
+//
+// An API client on the admin families (a bearer token, no session cookie)
+// has no session to read, and no handler there writes one: it gets an
+// empty session that is never saved, and skips the rest, which is most of
+// what a session costs a request that has none.
+func (p *pipeline) loadSession(r Route) echo.MiddlewareFunc {
+	clients := r.Family == api.FamilyV1 || r.Family == api.FamilyAdmin
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		wrapped := echo.WrapMiddleware(p.sessions.LoadAndSave)(next)
+		return func(c echo.Context) error {
+			if clients && p.tokenOnly(c) {
+				return p.withoutSession(c, next)
+			}
+			return p.withSession(c, wrapped)
 		}
-		c.SetResponse(resp) // echo's wrapper left the handler's in place
-		hdr := resp.Header()
-		clear(hdr)
-		maps.Copy(hdr, header)
-		resp.Committed, resp.Status, resp.Size = false, http.StatusOK, 0
-		return fmt.Errorf("session store: %w", gate.failed)
 	}
+}
+
+func (p *pipeline) tokenOnly(c echo.Context) bool {
+	_, ok := bearer(c.Request())
+	return ok && !p.hasSessionCookie(c)
+}
+
+// withoutSession runs next with an empty session that is never saved;
+// loading one without a token reads nothing from the store.
+func (p *pipeline) withoutSession(c echo.Context, next echo.HandlerFunc) error {
+	req := c.Request()
+	ctx, err := p.sessions.Load(req.Context(), "")
+	if err != nil {
+		return err
+	}
+	c.SetRequest(req.WithContext(ctx))
+	return next(c)
+}
+
+func (p *pipeline) withSession(c echo.Context, wrapped echo.HandlerFunc) error {
+	resp, req := c.Response(), c.Request()
+	header := maps.Clone(resp.Header()) // shallow: handlers replace values, never edit them in place
+	gate := &sessionGate{ResponseWriter: resp.Writer}
+	resp.Writer = gate
+	c.SetRequest(req.WithContext(context.WithValue(req.Context(), sessionFailureKey{}, &gate.failed)))
+	err := wrapped(c)
+	resp.Writer = gate.ResponseWriter
+	if gate.failed == nil {
+		return err
+	}
+	c.SetResponse(resp) // echo's wrapper left the handler's in place
+	hdr := resp.Header()
+	clear(hdr)
+	maps.Copy(hdr, header)
+	resp.Committed, resp.Status, resp.Size = false, http.StatusOK, 0
+	return fmt.Errorf("session store: %w", gate.failed)
 }
 
 // sessionGate stands between scs and the client: once the session could
@@ -233,33 +265,41 @@ func (p *pipeline) hasSessionCookie(c echo.Context) bool {
 
 // authenticate turns a bearer token or the session cookie into the
 // request's principal. A bad token leaves the caller anonymous and is
-// reported only by routes that need a caller.
-func (p *pipeline) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		ctx := c.Request().Context()
-		var pr *auth.Principal
-		var err error
-		if raw, ok := bearer(c.Request()); ok {
-			if p.cfg.MetricsToken != "" && subtle.ConstantTimeCompare([]byte(raw), []byte(p.cfg.MetricsToken)) == 1 {
-				ctx = context.WithValue(ctx, metricsBearerKey{}, true)
-			} else if pr, err = p.fromToken(ctx, raw); models.Unavailable(err) != nil {
-				return err // the token may be good: 503, not 401
-			} else if err != nil {
-				ctx = context.WithValue(ctx, authErrKey{}, err)
-			}
-		} else {
-			pr, err = p.fromSession(ctx, c)
-			if err != nil {
-				return err
-			}
+// reported only by routes that need a caller. Staff get what console pages
+// are drawn with, except on the JSON-only admin families.
+func (p *pipeline) authenticate(r Route) echo.MiddlewareFunc {
+	pages := r.Family != api.FamilyV1 && r.Family != api.FamilyAdmin
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			return p.authenticated(c, next, pages)
 		}
-		ctx = auth.WithPrincipal(ctx, pr)
-		if pr.Can(auth.PermPostsModerate) {
-			ctx = views.WithNow(views.WithViewer(ctx, viewerOf(pr)), p.now())
-		}
-		c.SetRequest(c.Request().WithContext(ctx))
-		return next(c)
 	}
+}
+
+func (p *pipeline) authenticated(c echo.Context, next echo.HandlerFunc, pages bool) error {
+	ctx := c.Request().Context()
+	var pr *auth.Principal
+	var err error
+	if raw, ok := bearer(c.Request()); ok {
+		if p.cfg.MetricsToken != "" && subtle.ConstantTimeCompare([]byte(raw), []byte(p.cfg.MetricsToken)) == 1 {
+			ctx = context.WithValue(ctx, metricsBearerKey{}, true)
+		} else if pr, err = p.fromToken(ctx, raw); models.Unavailable(err) != nil {
+			return err // the token may be good: 503, not 401
+		} else if err != nil {
+			ctx = context.WithValue(ctx, authErrKey{}, err)
+		}
+	} else {
+		pr, err = p.fromSession(ctx, c)
+		if err != nil {
+			return err
+		}
+	}
+	ctx = auth.WithPrincipal(ctx, pr)
+	if pages && pr.Can(auth.PermPostsModerate) {
+		ctx = views.WithNow(views.WithViewer(ctx, viewerOf(pr)), p.now())
+	}
+	c.SetRequest(c.Request().WithContext(ctx))
+	return next(c)
 }
 
 // queueBadge gives a console page drawn for a moderator the count of posts

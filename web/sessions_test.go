@@ -3,15 +3,18 @@ package web_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/labstack/echo/v4"
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -96,5 +99,38 @@ func TestHostCookieBehindHTTPS(t *testing.T) {
 	}
 	if sm := web.NewSessions(app.Store, "http://127.0.0.1:8080"); sm.Cookie.Name != "plaza_session" || sm.Cookie.Secure {
 		t.Errorf("over http: %+v", sm.Cookie)
+	}
+}
+
+// TestTokenCallersGetAnEmptySession: on the admin families, a caller with a
+// bearer token and no session cookie skips the session store, yet a handler
+// that reads the session finds an empty one (no panic), and one that writes
+// it sets no cookie. A token sent with a session cookie still loads that
+// session.
+func TestTokenCallersGetAnEmptySession(t *testing.T) {
+	var seen []int64
+	app := apptest.New(t, dbtest.Open(t, "sqlite"), func(d *web.Deps) {
+		probe := func(c echo.Context) error {
+			ctx := c.Request().Context()
+			seen = append(seen, d.Sessions.GetInt64(ctx, session.UserKey))
+			d.Sessions.Put(ctx, "probe", "written")
+			return c.NoContent(http.StatusNoContent)
+		}
+		d.ExtraRoutes = []web.Route{web.AdminV1(web.Route{Method: http.MethodGet, Path: "/api/v1/admin/probe/session",
+			Handler: probe, Audit: web.Audit{Action: "probe.session"}})}
+	})
+	u := app.User(t, "root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+	token, _ := app.TokenFor(t, u.ID, auth.PermAdminRead)
+	res := apptest.Do(t, app, http.MethodGet, "/api/v1/admin/probe/session", token)
+	if res.Code != http.StatusNoContent || res.Header().Get("Set-Cookie") != "" {
+		t.Fatalf("token only: %d, Set-Cookie %q; want 204 and no cookie", res.Code, res.Header().Get("Set-Cookie"))
+	}
+	both := app.SessionFor(t, u.ID)
+	both.Set("Authorization", token.Get("Authorization"))
+	if res := apptest.Do(t, app, http.MethodGet, "/api/v1/admin/probe/session", both); res.Code != http.StatusNoContent {
+		t.Fatalf("token and cookie: %d", res.Code)
+	}
+	if want := []int64{0, u.ID}; !slices.Equal(seen, want) {
+		t.Errorf("the handler saw sessions of users %v, want %v", seen, want)
 	}
 }
