@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -67,8 +66,9 @@ var eventColumns = []string{"id", "event_type", "event_data", "user_id", "sessio
 // copyEvents writes events with one COPY statement, atomic on its own.
 func (s *Store) copyEvents(ctx context.Context, events []AnalyticsEvent) error {
 	rows := make([][]any, len(events))
+	data := make([]byte, 0, 128*len(events)) // every event's event_data, one after the other
 	for i := range events {
-		row, err := copyRow(&events[i])
+		row, err := copyRow(&events[i], &data)
 		if err != nil {
 			return err
 		}
@@ -83,16 +83,20 @@ func (s *Store) copyEvents(ctx context.Context, events []AnalyticsEvent) error {
 	})
 }
 
-func copyRow(e *AnalyticsEvent) ([]any, error) {
+// copyRow is e as a COPY row; its event_data is appended to buf, which
+// the row then shares.
+func copyRow(e *AnalyticsEvent, buf *[]byte) ([]any, error) {
 	id, err := uuid.Parse(e.ID)
 	if err != nil {
 		return nil, fmt.Errorf("analytics event id %q: %w", e.ID, err)
 	}
 	data := []byte("{}")
 	if e.EventData != nil {
-		if data, err = json.Marshal(e.EventData); err != nil {
+		start := len(*buf)
+		if *buf, err = appendObject(*buf, e.EventData); err != nil {
 			return nil, fmt.Errorf("analytics event %s data: %w", e.ID, err)
 		}
+		data = (*buf)[start:len(*buf):len(*buf)]
 	}
 	var user any
 	if e.UserID != nil {
