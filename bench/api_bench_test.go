@@ -258,10 +258,13 @@ func BenchmarkAdminPosts(b *testing.B) {
 // spread over the whole list (any offset up to the last page), newest and
 // oldest first, in another order, and filtered by status.
 func BenchmarkV1PostList(b *testing.B) {
-	base, h := benchServer(b)
+	rt, base, h := benchRuntime(b)
 	list := base + "/api/v1/admin/posts?limit=50"
 	total := v1Total(b, base, h, list)
 	published := v1Total(b, base, h, list+"&status=published")
+	spread := func(name, filter string) latencyCase {
+		return latencyCase{name, spreadPages(list+"&"+filter, v1Total(b, base, h, list+"&"+filter))}
+	}
 	runLatency(b, h, []latencyCase{
 		{"first-page", func(int) string { return list }},
 		{"spread-newest-first", spreadPages(list, total)},
@@ -271,7 +274,27 @@ func BenchmarkV1PostList(b *testing.B) {
 		{"spread-by-last-update", spreadPages(list+"&sort=updated_at&order=desc", total)},
 		{"spread-by-report-count", spreadPages(list+"&sort=report_count&order=desc", total)},
 		{"spread-published", spreadPages(list+"&status=published", published)},
+		// Filters no counter counts, each with its largest match set.
+		spread("spread-published-by-title", "status=published&sort=title&order=asc"),
+		spread("spread-published-by-last-update", "status=published&sort=updated_at&order=desc"),
+		spread("spread-published-by-report-count", "status=published&sort=report_count&order=desc"),
+		spread("spread-busiest-author", "authorId="+strconv.FormatInt(busiestAuthor(b, rt), 10)),
+		spread("spread-reported", "reported=true"),
+		spread("spread-open-reports", "openReports=true"),
+		spread("spread-title-search", "search=the"),
 	})
+}
+
+// busiestAuthor is the author of the most posts in the benchmark's
+// database.
+func busiestAuthor(b *testing.B, rt *app.Runtime) int64 {
+	var id int64
+	err := rt.DB.NewSelect().Model((*models.Post)(nil)).Column("author_id").Group("author_id").
+		OrderExpr("count(*) DESC").Limit(1).Scan(context.Background(), &id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return id
 }
 
 // BenchmarkAuditList measures pages of the audit log spread over all of
@@ -297,7 +320,33 @@ func BenchmarkAuditList(b *testing.B) {
 		one("action=user.update"),
 		one("adminId=" + strconv.FormatInt(busiest, 10)),
 		one("targetType=user"),
+		// Filters no counter counts: two at once, one target, a time window.
+		one("adminId=" + strconv.FormatInt(busiest, 10) + "&action=user.update"),
+		one("targetType=user&targetId=" + busiestTarget(b, rt)),
+		one("startDate=" + windowStart(b, rt).Format(time.RFC3339) + "&endDate=" + windowStart(b, rt).AddDate(0, 1, 0).Format(time.RFC3339)),
 	})
+}
+
+// busiestTarget is the user whose audit entries are most numerous.
+func busiestTarget(b *testing.B, rt *app.Runtime) string {
+	var id string
+	err := rt.DB.NewSelect().Model((*models.AuditEntry)(nil)).Column("target_id").Where("target_type = 'user'").
+		Group("target_id").OrderExpr("count(*) DESC").Limit(1).Scan(context.Background(), &id)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return id
+}
+
+// windowStart begins a month of the audit log that ends a month before
+// its newest entry: a window in its middle.
+func windowStart(b *testing.B, rt *app.Runtime) time.Time {
+	var newest time.Time
+	err := rt.DB.NewSelect().Model((*models.AuditEntry)(nil)).ColumnExpr("max(created_at)").Scan(context.Background(), &newest)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return newest.UTC().Truncate(24*time.Hour).AddDate(0, -2, 0)
 }
 
 // spreadPages gives the i-th request of a walk over pages of url spread

@@ -35,7 +35,7 @@ var walkers = flag.Int("walkers", 4, "how many copies of each sample the race wa
 //     not happen);
 //   - the counters the triggers keep (row_counts, daily_counts,
 //     hourly_counts, post_status_days, post_updated_hours, post_report_runs,
-//     post_title_marks, users' post counts, posts' report and open report
+//     post_title_marks, their per-status twins, users' post counts, posts' report and open report
 //     counts) equal a fresh count from the rows.
 func TestRaceWalk(t *testing.T) {
 	for _, dialect := range dbtest.Dialects {
@@ -224,6 +224,9 @@ func counters(t *testing.T, db *bun.DB) map[string]int64 {
 		queries["post_updated_hours"] = "SELECT CAST(hour AS text), n FROM post_updated_hours"
 		queries["post_report_runs"] = "SELECT report_count || ' ' || run, n FROM post_report_runs"
 		queries["post_title_marks"] = "SELECT title || ' ' || id, n FROM post_title_marks"
+		queries["post_status_updated_hours"] = "SELECT status || ' ' || CAST(hour AS text), n FROM post_status_updated_hours"
+		queries["post_status_report_runs"] = "SELECT status || ' ' || report_count || ' ' || run, n FROM post_status_report_runs"
+		queries["post_status_title_marks"] = "SELECT status || ' ' || title || ' ' || id, n FROM post_status_title_marks"
 	}
 	out := map[string]int64{}
 	for table, q := range queries {

@@ -89,7 +89,37 @@ func splitTitleBucket(ctx context.Context, db bun.IDB, m titleMark) (int64, erro
 		return 0, err
 	}
 	n, err := res.RowsAffected()
-	return n - 1, err // the bucket's own mark was updated, not added
+	if err != nil {
+		return 0, err
+	}
+	return n - 1, recountStatusTitleMarks(ctx, db, &m) // the bucket's own mark was updated, not added
+}
+
+// recountStatusTitleMarks sets the per-status counts of the marks from
+// from up to from's next mark, or of every mark when from is nil, to the
+// posts of each status from each mark to the next (PostgreSQL only).
+func recountStatusTitleMarks(ctx context.Context, db bun.IDB, from *titleMark) error {
+	posts := db.NewSelect().TableExpr("posts AS p").Column("p.status", "p.title", "p.id")
+	counts := db.NewDelete().TableExpr("post_status_title_marks").Where("TRUE")
+	if from != nil {
+		posts = posts.Where("(p.title, p.id) >= (?, ?)", from.Title, from.ID)
+		counts = counts.Where("(title, id) >= (?, ?)", from.Title, from.ID)
+		if from.NextID.Valid {
+			posts = posts.Where("(p.title, p.id) < (?, ?)", from.NextTitle.String, from.NextID.Int64)
+			counts = counts.Where("(title, id) < (?, ?)", from.NextTitle.String, from.NextID.Int64)
+		}
+	}
+	if _, err := counts.Exec(ctx); err != nil {
+		return err
+	}
+	// Each post counts in the bucket of the last mark at or before it, as
+	// the triggers find it.
+	_, err := db.NewRaw(`INSERT INTO post_status_title_marks (status, title, id, n)
+		SELECT p.status, m.title, m.id, count(*) FROM (?) AS p
+		CROSS JOIN LATERAL (SELECT title, id FROM post_title_marks AS m WHERE (m.title, m.id) <= (p.title, p.id)
+			ORDER BY m.title DESC, m.id DESC LIMIT 1) AS m
+		GROUP BY 1, 2, 3`, posts).Exec(ctx)
+	return err
 }
 
 // recountTitleMarks sets the count of every mark of post_title_marks to

@@ -283,8 +283,8 @@ func (s *Store) RecountPosts(ctx context.Context) error {
 }
 
 // recountOrderCounts sets the counts of posts per hour of last update, per
-// report count and run of ids, and from each title mark to the next
-// (PostgreSQL only) to the posts there are.
+// report count and run of ids, and from each title mark to the next, of
+// all posts and per status (PostgreSQL only), to the posts there are.
 func recountOrderCounts(ctx context.Context, db bun.IDB) error {
 	if Dialect(db) != "postgres" {
 		return nil
@@ -294,12 +294,19 @@ func recountOrderCounts(ctx context.Context, db bun.IDB) error {
 		"INSERT INTO post_updated_hours (hour, n) SELECT date_trunc('hour', updated_at, 'UTC'), count(*) FROM posts GROUP BY 1",
 		"DELETE FROM post_report_runs",
 		"INSERT INTO post_report_runs (report_count, run, n) SELECT report_count, id / 1024, count(*) FROM posts GROUP BY 1, 2",
+		"DELETE FROM post_status_updated_hours",
+		"INSERT INTO post_status_updated_hours (status, hour, n) SELECT status, date_trunc('hour', updated_at, 'UTC'), count(*) FROM posts GROUP BY 1, 2",
+		"DELETE FROM post_status_report_runs",
+		"INSERT INTO post_status_report_runs (status, report_count, run, n) SELECT status, report_count, id / 1024, count(*) FROM posts GROUP BY 1, 2, 3",
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return err
 		}
 	}
-	return recountTitleMarks(ctx, db)
+	if err := recountTitleMarks(ctx, db); err != nil {
+		return err
+	}
+	return recountStatusTitleMarks(ctx, db, nil)
 }
 
 // recountStatusDays sets the counts of posts created per day and status

@@ -47,17 +47,19 @@ func (s *Store) planPostPage(ctx context.Context, f PostListFilter, total int) (
 		return p, nil
 	}
 	c := postCounter(f)
+	status := countedByDay[c] // "" for all posts
+	counted := (c == "posts" || status != "") && s.Dialect() == "postgres"
 	switch {
 	case f.Sort == "created_at" && c == "posts":
 		return s.pageByHour(ctx, p)
-	case f.Sort == "created_at" && countedByDay[c] != "":
-		return s.pageByDay(ctx, p, countedByDay[c])
-	case f.Sort == "updated_at" && c == "posts" && s.Dialect() == "postgres":
-		return s.pageByUpdateHour(ctx, p)
-	case f.Sort == "report_count" && c == "posts" && s.Dialect() == "postgres":
-		return s.pageByReportRun(ctx, p)
-	case f.Sort == "title" && c == "posts" && s.Dialect() == "postgres":
-		return s.pageByTitleMark(ctx, p)
+	case f.Sort == "created_at" && status != "":
+		return s.pageByDay(ctx, p, status)
+	case f.Sort == "updated_at" && counted:
+		return s.pageByUpdateHour(ctx, p, status)
+	case f.Sort == "report_count" && counted:
+		return s.pageByReportRun(ctx, p, status)
+	case f.Sort == "title" && counted:
+		return s.pageByTitleMark(ctx, p, status)
 	}
 	if rest := total - f.Offset; rest < f.Offset {
 		p.desc, p.mirrored = !f.Desc, true
@@ -139,9 +141,11 @@ func (s *Store) pageByHour(ctx context.Context, p postWalk) (postWalk, error) {
 
 // pageByUpdateHour finds the UTC hour of last update p's first post falls
 // in, and how many posts come before it in p's order, from the counts of
-// posts per hour of last update (post_updated_hours, PostgreSQL only).
-func (s *Store) pageByUpdateHour(ctx context.Context, p postWalk) (postWalk, error) {
+// posts per hour of last update (post_updated_hours, or per status
+// post_status_updated_hours; PostgreSQL only).
+func (s *Store) pageByUpdateHour(ctx context.Context, p postWalk, status string) (postWalk, error) {
 	b := bucketCounts{table: "post_updated_hours", key: "to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24')", cols: []string{"hour"}}
+	b.ofStatus("post_status_updated_hours", status)
 	hour, before, ok, err := firstBucket(ctx, s.db(ctx), b, p.desc, p.offset, nil)
 	if err != nil || !ok {
 		p.limit = 0
@@ -156,9 +160,11 @@ func (s *Store) pageByUpdateHour(ctx context.Context, p postWalk) (postWalk, err
 
 // pageByReportRun finds the report count and run of 1,024 ids p's first
 // post falls in, and how many posts come before them in p's order (report
-// count, then id), from their counts (post_report_runs, PostgreSQL only).
-func (s *Store) pageByReportRun(ctx context.Context, p postWalk) (postWalk, error) {
+// count, then id), from their counts (post_report_runs, or per status
+// post_status_report_runs; PostgreSQL only).
+func (s *Store) pageByReportRun(ctx context.Context, p postWalk, status string) (postWalk, error) {
 	b := bucketCounts{table: "post_report_runs", key: "report_count || ' ' || run", cols: []string{"report_count", "run"}}
+	b.ofStatus("post_status_report_runs", status)
 	key, before, ok, err := firstBucket(ctx, s.db(ctx), b, p.desc, p.offset, nil)
 	if err != nil || !ok {
 		p.limit = 0
@@ -179,16 +185,22 @@ func (s *Store) pageByReportRun(ctx context.Context, p postWalk) (postWalk, erro
 
 // pageByTitleMark finds the bucket of titles p's first post falls in, and
 // how many posts come before it in p's order, from the counts of the
-// posts from each title mark to the next (post_title_marks, PostgreSQL
-// only). From A to Z the walk starts at the bucket's mark; from Z to A, at
-// the next mark (or at the end, after the last mark).
-func (s *Store) pageByTitleMark(ctx context.Context, p postWalk) (postWalk, error) {
+// posts from each title mark to the next (post_title_marks, or per status
+// post_status_title_marks; PostgreSQL only). From A to Z the walk starts
+// at the bucket's mark; from Z to A, at the next mark (or at the end,
+// after the last mark).
+func (s *Store) pageByTitleMark(ctx context.Context, p postWalk, status string) (postWalk, error) {
 	dir := "ASC"
 	if p.desc {
 		dir = "DESC"
 	}
 	db := s.db(ctx)
-	running := db.NewSelect().TableExpr("(?) AS m", titleMarks(db)).Column("title", "id", "n", "next_title", "next_id").
+	marks := titleMarks(db)
+	if status != "" {
+		marks = db.NewSelect().TableExpr("(?) AS a", marks).ColumnExpr("a.title, a.id, c.n, a.next_title, a.next_id").
+			Join("JOIN post_status_title_marks AS c ON c.title = a.title AND c.id = a.id AND c.status = ?", status)
+	}
+	running := db.NewSelect().TableExpr("(?) AS m", marks).Column("title", "id", "n", "next_title", "next_id").
 		ColumnExpr("sum(n) OVER (ORDER BY title " + dir + ", id " + dir + ") AS upto").Where("n <> 0")
 	var m struct {
 		titleMark
@@ -225,6 +237,14 @@ type bucketCounts struct {
 	cols       []string
 	cond       string
 	arg        string
+}
+
+// ofStatus makes b count one status's posts, from table, unless status
+// is "" (all posts).
+func (b *bucketCounts) ofStatus(table, status string) {
+	if status != "" {
+		b.table, b.cond, b.arg = table, "status = ?", status
+	}
 }
 
 func dayCounts(db bun.IDB) bucketCounts {

@@ -92,6 +92,18 @@ func checkInvariants(t *testing.T, db *bun.DB) {
 			ON c.report_count = r.report_count AND c.run = r.run WHERE r.n IS DISTINCT FROM c.n`
 		checks["the title marks count other than the posts"] = `SELECT count(*) FROM row_counts
 			WHERE table_name = 'posts' AND (SELECT coalesce(sum(n), 0) FROM post_title_marks) <> (SELECT count(*) FROM posts)`
+		checks["counts of each status's posts by hour of last update differ from the rows"] = `SELECT count(*) FROM (
+			SELECT status, date_trunc('hour', updated_at, 'UTC') AS hour, count(*) AS n FROM posts GROUP BY 1, 2) AS r
+			FULL JOIN (SELECT status, hour, n FROM post_status_updated_hours WHERE n <> 0) AS c
+			ON c.status = r.status AND c.hour = r.hour WHERE r.n IS DISTINCT FROM c.n`
+		checks["counts of each status's posts by report count and run differ from the rows"] = `SELECT count(*) FROM (
+			SELECT status, report_count, id / 1024 AS run, count(*) AS n FROM posts GROUP BY 1, 2, 3) AS r
+			FULL JOIN (SELECT status, report_count, run, n FROM post_status_report_runs WHERE n <> 0) AS c
+			ON c.status = r.status AND c.report_count = r.report_count AND c.run = r.run WHERE r.n IS DISTINCT FROM c.n`
+		checks["each status's title mark counts differ from the posts"] = `SELECT count(*) FROM (
+			SELECT status, count(*) AS n FROM posts GROUP BY 1) AS r
+			FULL JOIN (SELECT status, sum(n) AS n FROM post_status_title_marks GROUP BY 1 HAVING sum(n) <> 0) AS c
+			ON c.status = r.status WHERE r.n IS DISTINCT FROM c.n`
 	}
 	day := "substr(%s, 1, 10)"
 	if models.Dialect(db) == config.DialectPostgres {
