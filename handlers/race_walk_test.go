@@ -194,10 +194,10 @@ func checkAuditRuns(t *testing.T, db *bun.DB) {
 		"audit_action_runs": `SELECT count(*) FROM (SELECT action, id / 1024 AS run, count(*) AS n FROM audit_log GROUP BY 1, 2) AS r
 			FULL JOIN (SELECT action, run, n FROM audit_action_runs WHERE n <> 0) AS c ON c.action = r.action AND c.run = r.run
 			WHERE r.n IS DISTINCT FROM c.n`,
-		"audit_actor_runs": `SELECT count(*) FROM (SELECT admin_id, id / 1024 AS run, count(*) AS n FROM audit_log
-			WHERE admin_id IS NOT NULL GROUP BY 1, 2) AS r
-			FULL JOIN (SELECT admin_id, run, n FROM audit_actor_runs WHERE n <> 0) AS c ON c.admin_id = r.admin_id AND c.run = r.run
-			WHERE r.n IS DISTINCT FROM c.n`,
+		"audit_actor_action_runs": `SELECT count(*) FROM (SELECT admin_id, action, id / 1024 AS run, count(*) AS n FROM audit_log
+			WHERE admin_id IS NOT NULL GROUP BY 1, 2, 3) AS r
+			FULL JOIN (SELECT admin_id, action, run, n FROM audit_actor_action_runs WHERE n <> 0) AS c
+			ON c.admin_id = r.admin_id AND c.action = r.action AND c.run = r.run WHERE r.n IS DISTINCT FROM c.n`,
 		"audit_target_runs": `SELECT count(*) FROM (SELECT target_type, id / 1024 AS run, count(*) AS n FROM audit_log GROUP BY 1, 2) AS r
 			FULL JOIN (SELECT target_type, run, n FROM audit_target_runs WHERE n <> 0) AS c
 			ON c.target_type = r.target_type AND c.run = r.run WHERE r.n IS DISTINCT FROM c.n`,

@@ -25,8 +25,10 @@ type auditWalk struct {
 
 // auditRuns names the counts of entries per run of ids that count f's
 // entries: the whole log's (audit_id_runs), or those of one action
-// (audit_action_runs), one admin (audit_actor_runs) or one kind of target
-// (audit_target_runs); none for other filters, or on SQLite.
+// (audit_action_runs), one admin, or one admin's of one action
+// (audit_actor_action_runs), or one kind of target (audit_target_runs);
+// none for other filters, or on SQLite. A table may hold several rows of
+// a run (one admin's, one per action), which are summed.
 type auditRuns struct {
 	table, cond string
 	args        []any
@@ -47,12 +49,14 @@ func (s *Store) auditRunsOf(f AuditFilter) (auditRuns, bool) {
 	case f.AdminID == nil && f.TargetType == "":
 		return auditRuns{table: "audit_action_runs", cond: "action = ?", args: []any{*f.Action}}, true
 	case f.Action == nil && f.TargetType == "":
-		return auditRuns{table: "audit_actor_runs", cond: "admin_id = ?", args: []any{*f.AdminID}}, true
+		return auditRuns{table: "audit_actor_action_runs", cond: "admin_id = ?", args: []any{*f.AdminID}}, true
+	case f.TargetType == "":
+		return auditRuns{table: "audit_actor_action_runs", cond: "admin_id = ? AND action = ?", args: []any{*f.AdminID, *f.Action}}, true
 	case f.Action == nil && f.AdminID == nil:
 		return auditRuns{table: "audit_target_runs", cond: "target_type = ?", args: []any{f.TargetType}}, true
 	}
-	// Two filters at once: their matches are counted from the rows, and
-	// a deep page is walked from the nearer end.
+	// A target type with an admin or an action: their matches are counted
+	// from the rows, and a deep page is walked from the nearer end.
 	return auditRuns{}, false
 }
 
@@ -118,8 +122,9 @@ func (s *Store) countAudit(ctx context.Context, f AuditFilter, runs auditRuns, c
 // first: the entries of the newer runs are skipped without a walk.
 func (s *Store) fromRun(ctx context.Context, runs auditRuns, w *auditWalk) error {
 	db := s.db(ctx)
-	inner := db.NewSelect().Table(runs.table).Column("run", "n").
-		ColumnExpr("sum(n) OVER (ORDER BY run DESC) AS upto").Where(runs.cond, runs.args...).Where("n <> 0")
+	inner := db.NewSelect().Table(runs.table).Column("run").ColumnExpr("sum(n) AS n").
+		ColumnExpr("sum(sum(n)) OVER (ORDER BY run DESC) AS upto").Where(runs.cond, runs.args...).
+		GroupExpr("run").Having("sum(n) <> 0")
 	var at struct{ Run, N, Upto int64 }
 	err := db.NewSelect().TableExpr("(?) AS r", inner).Column("run", "n", "upto").
 		Where("upto > ?", w.offset).OrderExpr("run DESC").Limit(1).Scan(ctx, &at)
