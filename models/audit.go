@@ -121,6 +121,11 @@ func (s *Store) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int
 // listAudit is ListAudit on the database ctx picks; a user's detail page
 // reads its recent entries from the primary, as the rest of the page.
 func (s *Store) listAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int, error) {
+	if (f.From != nil || f.To != nil) && s.Dialect() == "postgres" {
+		if rows, total, ok, err := s.windowedAudit(ctx, f); ok || err != nil {
+			return rows, total, err
+		}
+	}
 	if f.Offset > walkableAudit {
 		return s.deepAudit(ctx, f)
 	}

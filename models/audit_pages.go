@@ -21,6 +21,7 @@ type auditWalk struct {
 	asc           bool // from the oldest: the page was read from the far end
 	offset, limit int
 	below         *int64
+	above         *int64 // the lowest id the walk may reach, when known
 }
 
 // auditRuns names the counts of entries per run of ids that count f's
@@ -153,6 +154,9 @@ func (s *Store) auditPage(ctx context.Context, f AuditFilter, w auditWalk) ([]Au
 		Limit(int64(w.limit)).Offset(int64(w.offset))
 	if w.below != nil {
 		ids = ids.Where("al.id < ?", *w.below)
+	}
+	if w.above != nil {
+		ids = ids.Where("al.id >= ?", *w.above)
 	}
 	err := db.NewSelect().Model(&rows).Join("JOIN (?) AS pick ON pick.id = al.id", ids).OrderExpr("al.id DESC").Scan(ctx)
 	return rows, err

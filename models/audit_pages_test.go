@@ -20,7 +20,8 @@ import (
 // the same entries as walking there; past the last entry a page is empty;
 // and the totals are exact. The filters are the counted ones (none, an
 // action, an admin, an admin's of one action, a target type), one that is
-// not and a pair that is not.
+// not, a pair that is not, and time windows alone or with filters, over
+// entries stamped out of id order.
 func TestAuditDeepPages(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
@@ -38,6 +39,10 @@ func TestAuditDeepPages(t *testing.T) {
 		checkAuditPages(t, s, db)
 	})
 }
+
+// auditBase is when the test's entries start: entry id is stamped id
+// seconds later.
+var auditBase = time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 
 // insertAuditEntries appends n entries, leaving every seventh id unused.
 func insertAuditEntries(t *testing.T, db *bun.DB, n int) {
@@ -67,7 +72,13 @@ func insertAuditEntries(t *testing.T, db *bun.DB, n int) {
 		default:
 			admin = new(int64(1))
 		}
-		batch = append(batch, models.AuditEntry{ID: id, CreatedAt: time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(id) * time.Second),
+		// One entry in 17 is stamped half an hour before its neighbours,
+		// as a batch written late would be.
+		at := auditBase.Add(time.Duration(id) * time.Second)
+		if i%17 == 0 {
+			at = at.Add(-30 * time.Minute)
+		}
+		batch = append(batch, models.AuditEntry{ID: id, CreatedAt: at,
 			AdminID: admin, AdminUsername: "admin", Action: action, TargetType: target, TargetID: fmt.Sprint(i % 40), Status: 200,
 			Details: map[string]any{}, PrevHash: "-", Hash: fmt.Sprintf("h%d", id)})
 		if len(batch) == cap(batch) || i == n-1 {
@@ -82,9 +93,12 @@ func insertAuditEntries(t *testing.T, db *bun.DB, n int) {
 func checkAuditPages(t *testing.T, s *models.Store, db *bun.DB) {
 	t.Helper()
 	update, first, second := "user.update", int64(1), int64(2)
+	from, to := auditBase.Add(3000*time.Second), auditBase.Add(16000*time.Second)
 	filters := []models.AuditFilter{
 		{}, {SkipAction: "user.ban"}, {Action: &update}, {AdminID: &first}, {TargetType: "user"},
 		{TargetType: "post", AdminID: &second}, {AdminID: &first, Action: &update},
+		{From: &from, To: &to}, {From: &from}, {To: &to}, {From: &from, To: &to, AdminID: &first},
+		{From: &from, To: &to, TargetType: "post", AdminID: &second},
 	}
 	for _, f := range filters {
 		var all []int64
@@ -100,6 +114,12 @@ func checkAuditPages(t *testing.T, s *models.Store, db *bun.DB) {
 		}
 		if f.TargetType != "" {
 			q = q.Where("target_type = ?", f.TargetType)
+		}
+		if f.From != nil {
+			q = q.Where("created_at >= ?", *f.From)
+		}
+		if f.To != nil {
+			q = q.Where("created_at < ?", *f.To)
 		}
 		if err := q.Scan(context.Background(), &all); err != nil {
 			t.Fatal(err)
