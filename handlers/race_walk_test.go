@@ -181,8 +181,9 @@ func checkRecounts(t *testing.T, app *apptest.App) {
 }
 
 // checkAuditRuns fails when PostgreSQL's counts of audit entries per run
-// of ids, and per action, admin or target type and run, differ from the entries (nothing
-// recounts them: only their triggers keep them).
+// of ids, and per action, admin (and action) or target type and run,
+// differ from the entries, or a run's times do not span its entries'
+// (nothing recounts them: only their triggers keep them).
 func checkAuditRuns(t *testing.T, db *bun.DB) {
 	t.Helper()
 	if models.Dialect(db) != "postgres" {
@@ -191,6 +192,9 @@ func checkAuditRuns(t *testing.T, db *bun.DB) {
 	for what, q := range map[string]string{
 		"audit_id_runs": `SELECT count(*) FROM (SELECT id / 1024 AS run, count(*) AS n FROM audit_log GROUP BY 1) AS r
 			FULL JOIN (SELECT run, n FROM audit_id_runs WHERE n <> 0) AS c ON c.run = r.run WHERE r.n IS DISTINCT FROM c.n`,
+		"audit_id_runs times": `SELECT count(*) FROM (SELECT id / 1024 AS run, min(created_at) AS first_at,
+			max(created_at) AS last_at FROM audit_log GROUP BY 1) AS r JOIN audit_id_runs AS c ON c.run = r.run
+			WHERE NOT (c.first_at <= r.first_at AND c.last_at >= r.last_at)`,
 		"audit_action_runs": `SELECT count(*) FROM (SELECT action, id / 1024 AS run, count(*) AS n FROM audit_log GROUP BY 1, 2) AS r
 			FULL JOIN (SELECT action, run, n FROM audit_action_runs WHERE n <> 0) AS c ON c.action = r.action AND c.run = r.run
 			WHERE r.n IS DISTINCT FROM c.n`,
