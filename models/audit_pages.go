@@ -7,8 +7,10 @@ import (
 
 // walkableAudit is the deepest offset the audit log's list reaches by
 // walking its index; deeper pages start from the id runs' counts or from
-// the list's far end.
-const walkableAudit = 10_000
+// the list's far end. A filtered walk also reads the entries its filter
+// drops (a thousand of one action can be seven thousand entries), so it is
+// kept short.
+const walkableAudit = 1_000
 
 // auditRun is how many ids the audit runs' counts count together, as their
 // triggers (migrations 20261127600000, 20261127600100, 20261127800000)

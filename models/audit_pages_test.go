@@ -124,8 +124,8 @@ func checkAuditPages(t *testing.T, s *models.Store, db *bun.DB) {
 		if err := q.Scan(context.Background(), &all); err != nil {
 			t.Fatal(err)
 		}
-		offsets := []int{0, 5, 10_000, 10_001, len(all) / 2, len(all) - 3, len(all) - 1, len(all), len(all) + 4}
-		for i := 10_001; i < len(all); i++ {
+		offsets := []int{0, 5, 1_000, 1_001, 10_000, 10_001, len(all) / 2, len(all) - 3, len(all) - 1, len(all), len(all) + 4}
+		for i := 1_001; i < len(all); i++ {
 			if all[i]/1024 != all[i-1]/1024 {
 				offsets = append(offsets, i-1, i)
 			}

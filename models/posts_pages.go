@@ -12,9 +12,10 @@ import (
 )
 
 // walkablePosts is the deepest offset the posts list reaches by walking
-// index entries; a walk that long takes a few milliseconds. Deeper pages
-// start from the counters or from the list's far end.
-const walkablePosts = 10_000
+// index entries; a walk that long takes a few milliseconds, even one that
+// reads the posts a status filter drops. Deeper pages start from the
+// counters or from the list's far end.
+const walkablePosts = 1_000
 
 // postWalk is how the posts list reads one page: which way it walks the
 // order, how many rows it skips, and, for a page found through the hourly

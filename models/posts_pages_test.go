@@ -222,17 +222,21 @@ func checkDeepPages(t *testing.T, s *models.Store, db *bun.DB) {
 		}
 		all := walkedPosts(t, db, f, total)
 		var offsets []int
-		for i := 10_001; f.Sort != "title" && i < len(all); i++ {
-			if bucketOf(f.Sort, all[i]) != bucketOf(f.Sort, all[i-1]) {
+		// Every bucket edge past 10,000, and the first few past the walk.
+		shallow := 0
+		for i := 1_001; f.Sort != "title" && i < len(all); i++ {
+			if bucketOf(f.Sort, all[i]) != bucketOf(f.Sort, all[i-1]) && (i > 10_000 || shallow < 4) {
 				offsets = append(offsets, i-1, i)
+				shallow++
 			}
 		}
 		for _, o := range titleOffsets(t, db, f, total) {
-			if f.Sort == "title" && o > 10_000 {
+			if f.Sort == "title" && (o > 10_000 || o > 1_000 && shallow < 8) {
 				offsets = append(offsets, o)
+				shallow++
 			}
 		}
-		offsets = append(offsets, 10_001, total-3, total-1, total, total+5)
+		offsets = append(offsets, 1_001, 10_001, total-3, total-1, total, total+5)
 		for _, o := range offsets {
 			f.Offset, f.Limit = o, 3
 			checkDeepPage(t, s, f, all, total)
@@ -253,8 +257,8 @@ func checkDeepPages(t *testing.T, s *models.Store, db *bun.DB) {
 		}
 		n := int(count)
 		all := walkedPosts(t, db, f, n)
-		for _, o := range []int{10_001, n / 2, n/2 + 1, n - 50, n - 3, n - 1, n, n + 1} {
-			if o <= 10_000 {
+		for _, o := range []int{1_001, 10_001, n / 2, n/2 + 1, n - 50, n - 3, n - 1, n, n + 1} {
+			if o <= 1_000 {
 				continue
 			}
 			f.Offset, f.Limit = o, 50
