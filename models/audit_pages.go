@@ -13,8 +13,8 @@ import (
 const walkableAudit = 1_000
 
 // auditRun is how many ids the audit runs' counts count together, as their
-// triggers (migrations 20261127600000, 20261127600100, 20261127800000)
-// count them.
+// triggers (migrations 20261127600000, 20261127600100, 20261127800000,
+// 20261127900200) count them.
 const auditRun = 1024
 
 // auditWalk is how one page of the audit log is read: which way the walk
