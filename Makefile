@@ -10,6 +10,7 @@ PKGS     := ./...
 FUZZ_EXTRACT   ?= 100000x
 FUZZ_ENDPOINTS ?= 300x
 FUZZ_NORMALIZE ?= 100000x
+FUZZ_EVENTDATA ?= 100000x
 ASSETS   := static/css/app.css static/js/htmx.min.js static/vendor/swagger-ui/swagger-ui-bundle.js static/vendor/swagger-ui/swagger-ui.css tests/e2e/testdata/axe/axe.min.js tests/e2e/testdata/nextauth/next-auth-client.min.js tests/e2e/testdata/nextauth/LICENSE
 
 .PHONY: screenshots run build test postgres-sample test-short check-generated check-assets generate css lint bench seed-bench race-walk contact-sheet gallery clean
@@ -30,6 +31,7 @@ test: check-generated
 	go test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZ_EXTRACT) ./internal/linkpreview
 	go test -run '^$$' -fuzz '^FuzzEndpoints$$' -fuzztime $(FUZZ_ENDPOINTS) ./handlers
 	go test -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZ_NORMALIZE) ./internal/blocks
+	go test -run '^$$' -fuzz '^FuzzAppendEventData$$' -fuzztime $(FUZZ_EVENTDATA) ./models
 
 # A sample of the PostgreSQL-backed tests, listed to show they ran. Without
 # PostgreSQL they skip, and that is only reported; REQUIRE_POSTGRES=1 makes
