@@ -320,8 +320,11 @@ func BenchmarkAuditList(b *testing.B) {
 		one("action=user.update"),
 		one("adminId=" + strconv.FormatInt(busiest, 10)),
 		one("targetType=user"),
-		// Filters no counter counts: two at once, one target, a time window.
+		// Two or three filters at once, one target, a time window.
 		one("adminId=" + strconv.FormatInt(busiest, 10) + "&action=user.update"),
+		one("adminId=" + strconv.FormatInt(busiest, 10) + "&targetType=user"),
+		one("action=user.update&targetType=user"),
+		one("adminId=" + strconv.FormatInt(busiest, 10) + "&action=user.update&targetType=user"),
 		one("targetType=user&targetId=" + busiestTarget(b, rt)),
 		one("startDate=" + windowStart(b, rt).Format(time.RFC3339) + "&endDate=" + windowStart(b, rt).AddDate(0, 1, 0).Format(time.RFC3339)),
 	})

@@ -181,9 +181,9 @@ func checkRecounts(t *testing.T, app *apptest.App) {
 }
 
 // checkAuditRuns fails when PostgreSQL's counts of audit entries per run
-// of ids, and per action, admin (and action) or target type and run,
-// differ from the entries, or a run's times do not span its entries'
-// (nothing recounts them: only their triggers keep them).
+// of ids, and per action, target type, or admin, action and target type
+// and run, differ from the entries, or a run's times do not span its
+// entries' (nothing recounts them: only their triggers keep them).
 func checkAuditRuns(t *testing.T, db *bun.DB) {
 	t.Helper()
 	if models.Dialect(db) != "postgres" {
@@ -198,10 +198,11 @@ func checkAuditRuns(t *testing.T, db *bun.DB) {
 		"audit_action_runs": `SELECT count(*) FROM (SELECT action, id / 1024 AS run, count(*) AS n FROM audit_log GROUP BY 1, 2) AS r
 			FULL JOIN (SELECT action, run, n FROM audit_action_runs WHERE n <> 0) AS c ON c.action = r.action AND c.run = r.run
 			WHERE r.n IS DISTINCT FROM c.n`,
-		"audit_actor_action_runs": `SELECT count(*) FROM (SELECT admin_id, action, id / 1024 AS run, count(*) AS n FROM audit_log
-			WHERE admin_id IS NOT NULL GROUP BY 1, 2, 3) AS r
-			FULL JOIN (SELECT admin_id, action, run, n FROM audit_actor_action_runs WHERE n <> 0) AS c
-			ON c.admin_id = r.admin_id AND c.action = r.action AND c.run = r.run WHERE r.n IS DISTINCT FROM c.n`,
+		"audit_combined_runs": `SELECT count(*) FROM (SELECT coalesce(admin_id, 0) AS admin_id, action, target_type,
+			id / 1024 AS run, count(*) AS n FROM audit_log GROUP BY 1, 2, 3, 4) AS r
+			FULL JOIN (SELECT admin_id, action, target_type, run, n FROM audit_combined_runs WHERE n <> 0) AS c
+			ON c.admin_id = r.admin_id AND c.action = r.action AND c.target_type = r.target_type AND c.run = r.run
+			WHERE r.n IS DISTINCT FROM c.n`,
 		"audit_target_runs": `SELECT count(*) FROM (SELECT target_type, id / 1024 AS run, count(*) AS n FROM audit_log GROUP BY 1, 2) AS r
 			FULL JOIN (SELECT target_type, run, n FROM audit_target_runs WHERE n <> 0) AS c
 			ON c.target_type = r.target_type AND c.run = r.run WHERE r.n IS DISTINCT FROM c.n`,

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"database/sql"
+	"strings"
 )
 
 // walkableAudit is the deepest offset the audit log's list reaches by
@@ -14,7 +15,7 @@ const walkableAudit = 1_000
 
 // auditRun is how many ids the audit runs' counts count together, as their
 // triggers (migrations 20261127600000, 20261127600100, 20261127800000,
-// 20261127900200) count them.
+// 20261127900400) count them.
 const auditRun = 1024
 
 // auditWalk is how one page of the audit log is read: which way the walk
@@ -28,10 +29,11 @@ type auditWalk struct {
 
 // auditRuns names the counts of entries per run of ids that count f's
 // entries: the whole log's (audit_id_runs), or those of one action
-// (audit_action_runs), one admin, or one admin's of one action
-// (audit_actor_action_runs), or one kind of target (audit_target_runs);
-// none for other filters, or on SQLite. A table may hold several rows of
-// a run (one admin's, one per action), which are summed.
+// (audit_action_runs) or one kind of target (audit_target_runs), or those
+// per admin, action and target type (audit_combined_runs) for an admin or
+// any two or three of those filters; none for other filters, or on
+// SQLite. A table may hold several rows of a run (one admin's, one per
+// action and target type), which are summed.
 type auditRuns struct {
 	table, cond string
 	args        []any
@@ -43,7 +45,7 @@ func (s *Store) auditRunsOf(f AuditFilter) (auditRuns, bool) {
 	}
 	only := f
 	only.Action, only.AdminID, only.TargetType = nil, nil, ""
-	if !only.everything() {
+	if !only.everything() || f.AdminID != nil && *f.AdminID <= 0 { // 0 stands for the system's entries there
 		return auditRuns{}, false
 	}
 	switch {
@@ -51,16 +53,21 @@ func (s *Store) auditRunsOf(f AuditFilter) (auditRuns, bool) {
 		return auditRuns{table: "audit_id_runs", cond: "TRUE"}, true
 	case f.AdminID == nil && f.TargetType == "":
 		return auditRuns{table: "audit_action_runs", cond: "action = ?", args: []any{*f.Action}}, true
-	case f.Action == nil && f.TargetType == "":
-		return auditRuns{table: "audit_actor_action_runs", cond: "admin_id = ?", args: []any{*f.AdminID}}, true
-	case f.TargetType == "":
-		return auditRuns{table: "audit_actor_action_runs", cond: "admin_id = ? AND action = ?", args: []any{*f.AdminID, *f.Action}}, true
 	case f.Action == nil && f.AdminID == nil:
 		return auditRuns{table: "audit_target_runs", cond: "target_type = ?", args: []any{f.TargetType}}, true
 	}
-	// A target type with an admin or an action: their matches are counted
-	// from the rows, and a deep page is walked from the nearer end.
-	return auditRuns{}, false
+	var conds []string
+	var args []any
+	if f.AdminID != nil {
+		conds, args = append(conds, "admin_id = ?"), append(args, *f.AdminID)
+	}
+	if f.Action != nil {
+		conds, args = append(conds, "action = ?"), append(args, *f.Action)
+	}
+	if f.TargetType != "" {
+		conds, args = append(conds, "target_type = ?"), append(args, f.TargetType)
+	}
+	return auditRuns{table: "audit_combined_runs", cond: strings.Join(conds, " AND "), args: args}, true
 }
 
 // deepAudit reads a page past walkableAudit and the number of entries f

@@ -19,9 +19,9 @@ import (
 // deleted (retention); a filtered deep page read from the far end holds
 // the same entries as walking there; past the last entry a page is empty;
 // and the totals are exact. The filters are the counted ones (none, an
-// action, an admin, an admin's of one action, a target type), one that is
-// not, a pair that is not, and time windows alone or with filters, over
-// entries stamped out of id order.
+// action, an admin, a target type, and any two or three of those), one
+// that is not, and time windows alone or with filters, over entries
+// stamped out of id order.
 func TestAuditDeepPages(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
@@ -97,6 +97,7 @@ func checkAuditPages(t *testing.T, s *models.Store, db *bun.DB) {
 	filters := []models.AuditFilter{
 		{}, {SkipAction: "user.ban"}, {Action: &update}, {AdminID: &first}, {TargetType: "user"},
 		{TargetType: "post", AdminID: &second}, {AdminID: &first, Action: &update},
+		{TargetType: "user", Action: &update}, {TargetType: "user", AdminID: &first, Action: &update},
 		{From: &from, To: &to}, {From: &from}, {To: &to}, {From: &from, To: &to, AdminID: &first},
 		{From: &from, To: &to, TargetType: "post", AdminID: &second},
 	}

@@ -1,0 +1,2 @@
+-- The audit log's per-run counts are PostgreSQL's only.
+SELECT 1;
