@@ -1,8 +1,8 @@
 -- The audit log filtered by any two or three of admin, action and target
 -- type pages and counts from counts too: the entries of each run of 1,024
 -- ids are counted per admin (0 for the system's entries, which have none),
--- action and target type (audit_combined_runs, replacing
--- audit_actor_action_runs). A filter sums the rows of its values; the
+-- action and target type (audit_combined_runs, replacing the per-admin
+-- audit_actor_runs). A filter sums the rows of its values; the
 -- single-filter counts of actions and target types stay, as they are read
 -- more often and sum fewer rows.
 CREATE TABLE audit_combined_runs (
@@ -50,4 +50,4 @@ $$;
 
 --bun:split
 
-DROP TABLE audit_actor_action_runs;
+DROP TABLE audit_actor_runs;
