@@ -42,6 +42,8 @@ func TestReplicaServesLagTolerantReads(t *testing.T) {
 		"/api/v1/admin/audit-logs/export",
 		"/api/v1/admin/reports/user-activity",
 		"/api/v1/admin/reports/user-activity?format=csv",
+		"/api/v1/admin/reports/moderation",
+		"/api/v1/admin/reports/moderation?format=csv",
 		"/admin/users",
 	} {
 		res := apptest.Do(t, a, http.MethodGet, path, root)
@@ -53,13 +55,13 @@ func TestReplicaServesLagTolerantReads(t *testing.T) {
 
 	var figures struct{ Data api.V1Analytics }
 	decode(t, apptest.Do(t, a, http.MethodGet, "/api/v1/admin/analytics?metrics=users", root), &figures)
-	if figures.Data.Users == nil || figures.Data.Users.Total != 1 {
-		t.Errorf("analytics counted users %+v, want the replica's one", figures.Data.Users)
+	if figures.Data.Users == nil || figures.Data.Users.Total != 2 {
+		t.Errorf("analytics counted users %+v, want the replica's two", figures.Data.Users)
 	}
 	var stats api.AdminStats
 	decode(t, apptest.Do(t, a, http.MethodGet, "/api/admin/stats", root), &stats)
-	if stats.Users.Total != 1 {
-		t.Errorf("stats counted %d users, want the replica's one", stats.Users.Total)
+	if stats.Users.Total != 2 {
+		t.Errorf("stats counted %d users, want the replica's two", stats.Users.Total)
 	}
 
 	// A write answers with what it wrote, read in its own transaction on
@@ -80,8 +82,8 @@ func TestReplicaServesLagTolerantReads(t *testing.T) {
 	}
 }
 
-// fillReplica gives the replica a user, a post and an audit entry the
-// primary does not have.
+// fillReplica gives the replica a user, a post, a report of it, its
+// moderation and an audit entry the primary does not have.
 func fillReplica(t *testing.T, s *models.Store) {
 	t.Helper()
 	ctx := context.Background()
@@ -89,8 +91,19 @@ func fillReplica(t *testing.T, s *models.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	reporter, err := s.CreateUser(ctx, models.NewUser{Username: "replica_reporter", Email: "reporter@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	err = s.Change(ctx, func(ctx context.Context) error {
-		_, err := s.CreateUserPost(ctx, models.PostInput{AuthorID: u.ID, Title: "replica_marker's post", Content: "only here", Published: true})
+		p, err := s.CreateUserPost(ctx, models.PostInput{AuthorID: u.ID, Title: "replica_marker's post", Content: "only here", Published: true})
+		if err != nil {
+			return err
+		}
+		if _, _, err := s.ReportPost(ctx, p.ID, reporter.ID, "spam", ""); err != nil {
+			return err
+		}
+		_, err = s.ModeratePost(ctx, models.Moderation{PostID: p.ID, AdminID: u.ID, Action: "hide", Reason: "spam"})
 		return err
 	})
 	if err != nil {

@@ -60,6 +60,10 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 			t.Fatalf("setup stored %d sessions, %d locks, %d events; want 2, 1, 2", s, l, e)
 		}
 
+		if usersAnalyzed(t, db) {
+			t.Fatal("the new database's users table has planner statistics before any sweep")
+		}
+
 		// The partition of three months ahead is made by the job.
 		y, m, _ := now.Date()
 		ahead := "analytics_events_" + time.Date(y, m+3, 1, 0, 0, 0, 0, time.UTC).Format("2006_01")
@@ -122,7 +126,35 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 		if err := db.NewSelect().Model(&lifted).Where("id = ?", u.ID).Scan(ctx); err != nil || lifted.Status != models.UserActive {
 			t.Errorf("the user of a ban that ran out is %q in its row, %v; want active", lifted.Status, err)
 		}
+		if !usersAnalyzed(t, db) {
+			t.Error("the sweep left the users table without planner statistics")
+		}
 	})
+}
+
+// usersAnalyzed says whether the users table has planner statistics: a
+// new database has none until something analyzes it.
+func usersAnalyzed(t *testing.T, db *bun.DB) bool {
+	t.Helper()
+	q := "SELECT count(*) FROM pg_stat_user_tables WHERE relname = 'users' AND schemaname = current_schema() AND last_analyze IS NOT NULL"
+	if models.Dialect(db) == "sqlite" {
+		// sqlite_stat1 exists only once something has been analyzed.
+		q = "SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"
+		if n := rowCount(t, db, q); n == 0 {
+			return false
+		}
+		q = "SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'users'"
+	}
+	return rowCount(t, db, q) > 0
+}
+
+func rowCount(t *testing.T, db *bun.DB, q string) int {
+	t.Helper()
+	var n int
+	if err := db.NewRaw(q).Scan(context.Background(), &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // count returns the number of rows in model's table.
