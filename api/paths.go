@@ -153,6 +153,7 @@ const (
 	PathPostReport       = PathPost + "/report"
 	PathNotifications    = "/api/notifications"
 	PathNotificationRead = PathNotifications + "/:id/read"
+	PathNotification     = PathNotifications + "/:id"
 )
 
 // Paths of the general API's search.

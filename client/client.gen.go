@@ -5815,6 +5815,13 @@ type ClientInterface interface {
 	// Corresponds with GET /api/notifications (the `GetApiNotifications` operationId).
 	GetApiNotifications(ctx context.Context, params *GetApiNotificationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// DeleteApiNotificationsId Dismiss one of your notifications
+	//
+	// The notification, or your copy of a broadcast, leaves your inbox for good; it counts as read. Needs a signed-in caller. Rate limit scope: general.
+	//
+	// Corresponds with DELETE /api/notifications/{id} (the `DeleteApiNotificationsId` operationId).
+	DeleteApiNotificationsId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PostApiNotificationsIdRead Mark one of your notifications read
 	//
 	// Needs a signed-in caller. Rate limit scope: general.
@@ -7316,6 +7323,23 @@ func (c *Client) GetApiMetrics(ctx context.Context, reqEditors ...RequestEditorF
 // Corresponds with GET /api/notifications (the `GetApiNotifications` operationId).
 func (c *Client) GetApiNotifications(ctx context.Context, params *GetApiNotificationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetApiNotificationsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteApiNotificationsId Dismiss one of your notifications
+//
+// The notification, or your copy of a broadcast, leaves your inbox for good; it counts as read. Needs a signed-in caller. Rate limit scope: general.
+//
+// Corresponds with DELETE /api/notifications/{id} (the `DeleteApiNotificationsId` operationId).
+func (c *Client) DeleteApiNotificationsId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteApiNotificationsIdRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -10279,6 +10303,40 @@ func NewGetApiNotificationsRequest(server string, params *GetApiNotificationsPar
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteApiNotificationsIdRequest constructs an http.Request for the DeleteApiNotificationsId method
+func NewDeleteApiNotificationsIdRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/notifications/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -14405,6 +14463,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/notifications (the `GetApiNotifications` operationId).
 	GetApiNotificationsWithResponse(ctx context.Context, params *GetApiNotificationsParams, reqEditors ...RequestEditorFn) (*GetApiNotificationsResponse, error)
+
+	// DeleteApiNotificationsIdWithResponse Dismiss one of your notifications
+	//
+	// The notification, or your copy of a broadcast, leaves your inbox for good; it counts as read. Needs a signed-in caller. Rate limit scope: general.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/notifications/{id} (the `DeleteApiNotificationsId` operationId).
+	DeleteApiNotificationsIdWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*DeleteApiNotificationsIdResponse, error)
 
 	// PostApiNotificationsIdReadWithResponse Mark one of your notifications read
 	//
@@ -18734,6 +18801,122 @@ func (r GetApiNotificationsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetApiNotificationsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteApiNotificationsIdResponse204Headers the declared response headers of an HTTP 204 response for DeleteApiNotificationsId
+type DeleteApiNotificationsIdResponse204Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// DeleteApiNotificationsIdResponse429Headers the declared response headers of an HTTP 429 response for DeleteApiNotificationsId
+type DeleteApiNotificationsIdResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// DeleteApiNotificationsIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiNotificationsId
+type DeleteApiNotificationsIdResponse503Headers struct {
+	RetryAfter int
+}
+
+type DeleteApiNotificationsIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *GeneralError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *GeneralError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *GeneralError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *GeneralError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *GeneralInvalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *GeneralError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteApiNotificationsIdResponse204Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteApiNotificationsIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiNotificationsIdResponse503Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteApiNotificationsIdResponse) GetJSON401() *GeneralError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteApiNotificationsIdResponse) GetJSON403() *GeneralError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteApiNotificationsIdResponse) GetJSON404() *GeneralError {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteApiNotificationsIdResponse) GetJSON413() *GeneralError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeleteApiNotificationsIdResponse) GetJSON422() *GeneralInvalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteApiNotificationsIdResponse) GetJSON429() *GeneralError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteApiNotificationsIdResponse) GetJSON500() *GeneralError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiNotificationsIdResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteApiNotificationsIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteApiNotificationsIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteApiNotificationsIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteApiNotificationsIdResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -27339,6 +27522,21 @@ func (c *ClientWithResponses) GetApiNotificationsWithResponse(ctx context.Contex
 	return ParseGetApiNotificationsResponse(rsp)
 }
 
+// DeleteApiNotificationsIdWithResponse Dismiss one of your notifications
+//
+// The notification, or your copy of a broadcast, leaves your inbox for good; it counts as read. Needs a signed-in caller. Rate limit scope: general.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/notifications/{id} (the `DeleteApiNotificationsId` operationId).
+func (c *ClientWithResponses) DeleteApiNotificationsIdWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*DeleteApiNotificationsIdResponse, error) {
+	rsp, err := c.DeleteApiNotificationsId(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteApiNotificationsIdResponse(rsp)
+}
+
 // PostApiNotificationsIdReadWithResponse Mark one of your notifications read
 //
 // Needs a signed-in caller. Rate limit scope: general.
@@ -33102,6 +33300,152 @@ func ParseGetApiNotificationsResponse(rsp *http.Response) (*GetApiNotificationsR
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetApiNotificationsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteApiNotificationsIdResponse parses an HTTP response from a DeleteApiNotificationsIdWithResponse call
+func ParseDeleteApiNotificationsIdResponse(rsp *http.Response) (*DeleteApiNotificationsIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteApiNotificationsIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest GeneralInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteApiNotificationsIdResponse204Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteApiNotificationsIdResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiNotificationsIdResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

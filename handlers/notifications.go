@@ -17,6 +17,7 @@ type InboxStore interface {
 	Change(ctx context.Context, fn func(ctx context.Context) error) error
 	Inbox(ctx context.Context, user int64, limit, offset int) ([]models.InboxItem, int, int, error)
 	MarkRead(ctx context.Context, user int64, key models.InboxKey) (*models.InboxItem, error)
+	Dismiss(ctx context.Context, user int64, key models.InboxKey) error
 }
 
 // Notifications answers the signed-in user's inbox.
@@ -75,6 +76,31 @@ func (h Notifications) Read(c echo.Context) error {
 		return err
 	}
 	return respondAction(c, http.StatusOK, notification(n), Done{Toast: "Marked read", Events: []string{"plaza:inbox"}})
+}
+
+// Dismiss answers DELETE /api/notifications/{id}: the notification or
+// broadcast leaves the caller's inbox for good, read if it was not. One
+// that is not in the inbox (another user's, or dismissed already) is 404.
+// Statuses: 204, 401, 404.
+func (h Notifications) Dismiss(c echo.Context) error {
+	id, broadcast, ok := api.ParseNotificationID(c.Param("id"))
+	if !ok {
+		return api.ErrNotFound
+	}
+	ctx := c.Request().Context()
+	user := auth.PrincipalFrom(ctx).UserID
+	err := h.Store.Change(ctx, func(ctx context.Context) error {
+		return h.Store.Dismiss(ctx, user, models.InboxKey{ID: id, Broadcast: broadcast})
+	})
+	if err != nil {
+		return err
+	}
+	if api.FormatOf(c.Request()) == api.FormatPartial {
+		if err := setTrigger(c, Done{Toast: "Dismissed", Events: []string{"plaza:inbox"}}); err != nil {
+			return err
+		}
+	}
+	return c.NoContent(http.StatusNoContent)
 }
 
 func notification(n *models.InboxItem) api.Notification {

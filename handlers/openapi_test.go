@@ -402,6 +402,17 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		}
 		return sampleRequest{"/api/notifications/" + inbox.Notifications[0].ID + "/read", e.session, "", 200}
 	},
+	"DELETE /api/notifications/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		p := samplePost(t, e)
+		id, _ := strconv.ParseInt(p.ID, 10, 64)
+		apptest.DoBody(t, e.app, "POST", api.AdminV1ModeratePath(id), e.super, `{"action":"flag","notifyAuthor":true}`)
+		var inbox api.Inbox
+		json.Unmarshal(apptest.Do(t, e.app, "GET", "/api/notifications", e.session).Body.Bytes(), &inbox)
+		if len(inbox.Notifications) == 0 {
+			t.Fatal("no notification to dismiss")
+		}
+		return sampleRequest{"/api/notifications/" + inbox.Notifications[0].ID, e.session, "", http.StatusNoContent}
+	},
 	"GET /api/v1/admin/audit-logs":        asSuper("/api/v1/admin/audit-logs?limit=5&action=token.list", "", 200),
 	"GET /api/v1/admin/audit-logs/verify": asSuper("/api/v1/admin/audit-logs/verify", "", 200),
 	"POST /api/v1/admin/locks":            asSuper("/api/v1/admin/locks", `{"type":"post","id":"41"}`, http.StatusCreated),

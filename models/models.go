@@ -272,9 +272,10 @@ type BroadcastTarget struct {
 type BroadcastRead struct {
 	bun.BaseModel `bun:"table:broadcast_reads,alias:br"`
 
-	UserID      int64     `bun:",pk"`
-	BroadcastID int64     `bun:",pk"`
-	ReadAt      time.Time `bun:",notnull"`
+	UserID      int64      `bun:",pk"`
+	BroadcastID int64      `bun:",pk"`
+	ReadAt      time.Time  `bun:",notnull"`
+	DismissedAt *time.Time `bun:""` // taken out of the reader's inbox
 }
 
 // Notification is one message for one user: moderation news, a job's
@@ -282,13 +283,14 @@ type BroadcastRead struct {
 type Notification struct {
 	bun.BaseModel `bun:"table:notifications,alias:n"`
 
-	ID        int64      `bun:",pk,autoincrement"`
-	UserID    int64      `bun:",notnull"`
-	Title     string     `bun:",notnull"`
-	Message   string     `bun:",notnull"`
-	Type      string     `bun:",notnull"`
-	CreatedAt time.Time  `bun:",notnull"`
-	ReadAt    *time.Time `bun:""`
+	ID          int64      `bun:",pk,autoincrement"`
+	UserID      int64      `bun:",notnull"`
+	Title       string     `bun:",notnull"`
+	Message     string     `bun:",notnull"`
+	Type        string     `bun:",notnull"`
+	CreatedAt   time.Time  `bun:",notnull"`
+	ReadAt      *time.Time `bun:""`
+	DismissedAt *time.Time `bun:""` // taken out of the inbox
 }
 
 // FeatureFlag is a named switch with a percentage rollout.

@@ -56,18 +56,20 @@ func (s *Store) inboxOf(ctx context.Context, user int64) (inbox, error) {
 }
 
 // items selects the inbox's messages (id, broadcast 0 or 1, created_at,
-// read_at), or only the one only names. A reader's broadcasts come from the targets
+// read_at) that its reader has not dismissed, or only the one only names. A reader's broadcasts come from the targets
 // index, three short ranges, and their read marks by primary key: no
 // broadcast outside the inbox is read.
 func (in inbox) items(db bun.IDB, only *InboxKey) *bun.RawQuery {
-	own := db.NewRaw("SELECT n.id, 0 AS broadcast, n.created_at, n.read_at FROM notifications AS n WHERE n.user_id = ?", in.user)
+	own := db.NewRaw("SELECT n.id, 0 AS broadcast, n.created_at, n.read_at FROM notifications AS n "+
+		"WHERE n.user_id = ? AND n.dismissed_at IS NULL", in.user)
 	shown := db.NewRaw("SELECT DISTINCT bt.broadcast_id AS id, bt.sent_at FROM broadcast_targets AS bt "+
 		"WHERE bt.target IN (?) AND bt.sent_at >= ? AND bt.sent_at <= ?", bun.In(in.targets), in.joined, in.now)
 	if only != nil && only.Broadcast {
 		shown = db.NewRaw("? AND bt.broadcast_id = ?", shown, only.ID)
 	}
 	theirs := db.NewRaw("SELECT s.id, 1 AS broadcast, s.sent_at AS created_at, br.read_at FROM (?) AS s "+
-		"LEFT JOIN broadcast_reads AS br ON br.user_id = ? AND br.broadcast_id = s.id", shown, in.user)
+		"LEFT JOIN broadcast_reads AS br ON br.user_id = ? AND br.broadcast_id = s.id "+
+		"WHERE br.dismissed_at IS NULL", shown, in.user)
 	switch {
 	case only == nil:
 		return db.NewRaw("? UNION ALL ?", own, theirs)
@@ -170,4 +172,39 @@ func (s *Store) MarkRead(ctx context.Context, user int64, key InboxKey) (*InboxI
 		return nil, fmt.Errorf("mark broadcast %d read: %w", key.ID, err)
 	}
 	return s.inboxItem(ctx, in, key)
+}
+
+// Dismiss takes one message out of user's inbox for good, marking it read
+// if it was not: a notification in its row, a broadcast in this reader's
+// read mark, so that the broadcast's read count includes it. A message
+// that is not in their inbox, dismissed ones included, is ErrNotFound.
+// Call it inside a change.
+func (s *Store) Dismiss(ctx context.Context, user int64, key InboxKey) error {
+	db, now := s.db(ctx), s.now()
+	if !key.Broadcast {
+		res, err := db.NewUpdate().Model((*Notification)(nil)).Set("dismissed_at = ?", now).
+			Set("read_at = COALESCE(read_at, ?)", now).
+			Where("id = ? AND user_id = ? AND dismissed_at IS NULL", key.ID, user).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("dismiss notification %d: %w", key.ID, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("notification %d: %w", key.ID, ErrNotFound)
+		}
+		return nil
+	}
+	in, err := s.inboxOf(ctx, user)
+	if err != nil {
+		return err
+	}
+	if _, err := s.inboxItem(ctx, in, key); err != nil {
+		return err
+	}
+	mark := &BroadcastRead{UserID: user, BroadcastID: key.ID, ReadAt: now, DismissedAt: &now}
+	_, err = db.NewInsert().Model(mark).On("CONFLICT (user_id, broadcast_id) DO UPDATE").
+		Set("dismissed_at = EXCLUDED.dismissed_at").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("dismiss broadcast %d: %w", key.ID, err)
+	}
+	return nil
 }

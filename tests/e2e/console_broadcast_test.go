@@ -11,7 +11,8 @@ import (
 // TestConsoleBroadcast: an admin writes a broadcast to the moderators,
 // watching the preview follow the text, sends it, and sees it sent with
 // its recipients in the history; a moderator sees the unread count on the bell,
-// finds it in the inbox and marks it read, which the API shows.
+// finds it in the inbox and marks it read, which the API shows, then
+// dismisses it, and it leaves the inbox.
 func TestConsoleBroadcast(t *testing.T) {
 	pz := startPlaza(t)
 	p, c := pz.as(t, pz.admin, "/admin/broadcasts")
@@ -44,6 +45,17 @@ func TestConsoleBroadcast(t *testing.T) {
 	pz.api(t, pz.modUser, "GET", api.PathNotifications, &inbox)
 	if inbox.Unread != 0 || len(inbox.Notifications) == 0 || inbox.Notifications[0].ReadAt == nil {
 		t.Errorf("the moderator's inbox through the API: %+v", inbox)
+	}
+	step(t, m, "dismiss it", func(p *rod.Page) {
+		p.MustElement(`[data-testid="dismiss-` + id + `"]`).MustClick()
+		p.MustWait(`() => !document.querySelector('[data-testid="notification-` + id + `"]')`)
+	})
+	toast(t, m, "Dismissed")
+	pz.api(t, pz.modUser, "GET", api.PathNotifications, &inbox)
+	for _, n := range inbox.Notifications {
+		if n.ID == id {
+			t.Errorf("the dismissed broadcast is still in the moderator's inbox: %+v", inbox)
+		}
 	}
 	clean(t, c)
 	clean(t, cm)
