@@ -519,6 +519,45 @@ func BenchmarkAnalytics(b *testing.B) {
 	runLatency(b, h, cases)
 }
 
+// BenchmarkActivityReport measures pages of the user-activity report
+// (JSON) over the last 30 days (the default window) and the 90 days the
+// seeded events span: the first page, pages at offsets spread over every
+// active user, and the last page.
+func BenchmarkActivityReport(b *testing.B) {
+	base, h := benchServer(b)
+	var cases []latencyCase
+	for _, days := range []int{30, 90} {
+		url := fmt.Sprintf("%s%s?limit=50&startDate=%s", base, api.PathAdminV1ActivityRep,
+			time.Now().UTC().AddDate(0, 0, -days).Format(time.DateOnly))
+		total := activeUsersIn(b, url, h)
+		cases = append(cases,
+			latencyCase{fmt.Sprintf("%dd-first-page", days), func(int) string { return url }},
+			latencyCase{fmt.Sprintf("%dd-spread-offsets", days), func(i int) string {
+				return fmt.Sprintf("%s&offset=%d", url, (i*7919)%total)
+			}},
+			latencyCase{fmt.Sprintf("%dd-last-page", days), func(int) string {
+				return fmt.Sprintf("%s&offset=%d", url, total-total%50)
+			}})
+	}
+	runLatency(b, h, cases)
+}
+
+// activeUsersIn reads how many users the report at url lists.
+func activeUsersIn(b *testing.B, url string, h http.Header) int {
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header = h
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer res.Body.Close()
+	var first struct{ Meta api.V1Meta }
+	if err := json.NewDecoder(res.Body).Decode(&first); err != nil || first.Meta.Pagination.Total == 0 {
+		b.Fatalf("the report answered %d: %v (%+v)", res.StatusCode, err, first.Meta)
+	}
+	return first.Meta.Pagination.Total
+}
+
 // BenchmarkActivityCSV streams the user-activity CSV of the 90 days the
 // seeded events span, every active user, one request at a time, and
 // reports rows per second as the client reads them.

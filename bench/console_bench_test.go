@@ -14,7 +14,7 @@ import (
 // filters they are most often opened with.
 var consolePages = []string{
 	"/admin", "/admin?period=month", "/admin?period=year",
-	"/admin/users", "/admin/users?search=ann", "/admin/users?sort=post_count&order=desc", "/admin/users?offset=50000&sort=username", "/admin/users/%d",
+	"/admin/users", "/admin/users?search=ann", "/admin/users?sort=post_count&order=desc", "/admin/users?offset=50000&sort=username", "/admin/users?offset=500000", "/admin/users/%d",
 	"/admin/moderation", "/admin/moderation?needsReview=false", "/admin/moderation?status=flagged", "/admin/reports", "/admin/reports/moderation",
 	"/admin/system", "/admin/broadcasts", "/admin/feature-flags", "/admin/audit", "/admin/audit?action=user.ban",
 	"/admin/tokens", "/admin/inbox", "/admin/blocks", "/admin/account/sessions",

@@ -214,12 +214,14 @@ func (sd *seeder) run(ctx context.Context) (Result, error) {
 			return res, err
 		}
 	}
-	// Every past day's active users, as the analytics job would have
-	// rolled them up day by day, for the user-activity report.
+	// Every past day's active users, and each ended hour's of the last two
+	// days, as the analytics job would have rolled them up, for the
+	// user-activity report: without the hours, a report ending now reads
+	// today's events from the rows until the job first runs.
 	if _, err := sd.s.RollUpPastActivity(ctx, 0); err != nil {
 		return res, err
 	}
-	return res, nil
+	return res, sd.s.RollUpRecentHours(ctx)
 }
 
 // rollUp computes the daily roll-ups of the 90 days the events span, as

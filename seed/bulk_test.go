@@ -196,6 +196,7 @@ func TestBulk(t *testing.T) {
 			"user events":       `SELECT count(*) FROM analytics_events WHERE user_id IS NOT NULL`,
 			"prolific authors":  `SELECT count(*) FROM users WHERE post_count >= 10`,
 			"silent users":      `SELECT count(*) FROM users WHERE post_count = 0`,
+			"hours rolled up":   `SELECT count(*) FROM activity_rollups WHERE span = 'hour'`,
 		} {
 			if n := countRows(t, db, q); n == 0 {
 				t.Errorf("no %s", what)
