@@ -65,17 +65,19 @@ func abs(x int) int {
 // (besides Date, which net/http adds), with values of the same length: the
 // request id and the rate-limit window are fixed here.
 var plazaHeaders = map[string][]string{
-	"Cache-Control":           {"no-cache, no-store, must-revalidate"},
-	"Content-Security-Policy": {"default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"},
-	"Content-Type":            {"image/svg+xml"},
-	"Referrer-Policy":         {"strict-origin-when-cross-origin"},
-	"X-Content-Type-Options":  {"nosniff"},
-	"X-Frame-Options":         {"DENY"},
-	"X-Ratelimit-Limit":       {"1000000000"},
-	"X-Ratelimit-Remaining":   {"999999999"},
-	"X-Ratelimit-Reset":       {"1795465439"},
-	"X-Request-Id":            {"BareBareBareBareBareBareBareBare"},
-	"X-Xss-Protection":        {"0"},
+	"Cache-Control":              {"no-cache, no-store, must-revalidate"},
+	"Content-Security-Policy":    {"default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"},
+	"Content-Type":               {"image/svg+xml"},
+	"Cross-Origin-Opener-Policy": {"same-origin"},
+	"Permissions-Policy":         {"camera=(), microphone=(), geolocation=(), payment=(), usb=()"},
+	"Referrer-Policy":            {"strict-origin-when-cross-origin"},
+	"X-Content-Type-Options":     {"nosniff"},
+	"X-Frame-Options":            {"DENY"},
+	"X-Ratelimit-Limit":          {"1000000000"},
+	"X-Ratelimit-Remaining":      {"999999999"},
+	"X-Ratelimit-Reset":          {"1795465439"},
+	"X-Request-Id":               {"BareBareBareBareBareBareBareBare"},
+	"X-Xss-Protection":           {"0"},
 }
 
 func handler(svg []byte) http.Handler {
