@@ -100,6 +100,12 @@ func (iu *indexedUsers) load(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		counted, err := tx.NewSelect().TableExpr("users").Count(ctx)
+		if err != nil {
+			return err
+		}
+		users := int(counted)
+		x.Reserve(users, 0)
 		for after := int64(0); ; {
 			var ids []int64
 			err := tx.NewSelect().TableExpr("users AS u").Column("u.id").Where("u.id > ?", after).
@@ -112,11 +118,15 @@ func (iu *indexedUsers) load(ctx context.Context) error {
 			// The batch is every user between its first and last id, so
 			// a range reads it from each table's index on the user's id.
 			lo, hi := ids[0], ids[len(ids)-1]
-			users, err := indexEntries(ctx, tx, idRange(lo, hi))
+			entries, err := indexEntries(ctx, tx, idRange(lo, hi))
 			if err != nil {
 				return err
 			}
-			x.Put(users...)
+			x.Put(entries...)
+			if after == 0 && len(entries) > 0 {
+				// The first batch tells how much text a user brings.
+				x.Reserve(0, x.TextBytes()/len(entries)*max(users-len(entries), 0)*9/8)
+			}
 			after = hi
 		}
 	})

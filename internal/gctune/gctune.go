@@ -31,10 +31,15 @@ func Start() (stop func()) {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return func() {}
 	}
+	_, stop = start()
+	return stop
+}
+
+func start() (*tuner, func()) {
 	t := &tuner{percent: 100}
 	t.sample = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	t.arm()
-	return func() {
+	return t, func() {
 		t.stopped.Store(true)
 		debug.SetGCPercent(100)
 	}
@@ -42,24 +47,32 @@ func Start() (stop func()) {
 
 type tuner struct {
 	stopped atomic.Bool
+	tuned   atomic.Int64 // how many times it has tuned
 	sample  []metrics.Sample
 	percent int // only the finalizer goroutine touches it
 }
 
-// arm sets a finalizer on a new object; the collection that frees the
-// object runs it, and it re-arms itself.
+// sentinel is the object whose collection runs the tuner. It holds a
+// pointer so that it never goes to the runtime's allocator for tiny
+// objects: that one packs small pointer-free objects into shared 16-byte
+// blocks, freed only once all of them are, so a tiny sentinel would live
+// on beside any neighbour that does and the tuner would miss collections.
+type sentinel struct{ t *tuner }
+
+// arm sets a finalizer on a new sentinel; the collection that frees it
+// runs the finalizer, which tunes and re-arms.
 func (t *tuner) arm() {
-	sentinel := new(int64)
-	runtime.SetFinalizer(sentinel, func(*int64) {
-		if t.stopped.Load() {
+	runtime.SetFinalizer(&sentinel{t}, func(s *sentinel) {
+		if s.t.stopped.Load() {
 			return
 		}
-		t.tune()
-		t.arm()
+		s.t.tune()
+		s.t.arm()
 	})
 }
 
 func (t *tuner) tune() {
+	t.tuned.Add(1)
 	metrics.Read(t.sample)
 	if t.sample[0].Value.Kind() != metrics.KindUint64 {
 		return

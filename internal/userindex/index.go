@@ -10,6 +10,7 @@ package userindex
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -188,9 +189,32 @@ func (x *Index) statusAt(s int32, now int64) Status {
 // compareBytes orders lowered text as PostgreSQL's C collation does.
 func compareBytes(a, b []byte) int { return bytes.Compare(a, b) }
 
+// Reserve makes room for users more users, holding about textBytes of
+// text between them, before a bulk of Puts (a full load): arrays grown
+// one append at a time are copied each time they fill, and the copies'
+// garbage would make a load's peak memory several times the index's.
+func (x *Index) Reserve(users, textBytes int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.id, x.created, x.login = slices.Grow(x.id, users), slices.Grow(x.created, users), slices.Grow(x.login, users)
+	x.posts, x.status, x.rank = slices.Grow(x.posts, users), slices.Grow(x.status, users), slices.Grow(x.rank, users)
+	x.seg, x.ulen, x.elen = slices.Grow(x.seg, users), slices.Grow(x.ulen, users), slices.Grow(x.elen, users)
+	t := &x.text
+	t.start, t.owner, t.sig = slices.Grow(t.start, users), slices.Grow(t.owner, users), slices.Grow(t.sig, users)
+	t.b = slices.Grow(t.b, textBytes)
+}
+
+// TextBytes is how many bytes of text the index holds, dropped segments
+// included.
+func (x *Index) TextBytes() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.text.b)
+}
+
 // Trim gives back the room that growing the arrays left over, after a
 // bulk of Puts (a full load): the index then holds about what its users
-// need.
+// need. An array with little room left over is kept as it is.
 func (x *Index) Trim() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -201,5 +225,11 @@ func (x *Index) Trim() {
 	x.text.b, x.text.start, x.text.owner, x.text.sig = clip(x.text.b), clip(x.text.start), clip(x.text.owner), clip(x.text.sig)
 }
 
-// clip copies s into a slice of its own length.
-func clip[T any](s []T) []T { return append(make([]T, 0, len(s)), s...) }
+// clip copies s into a slice of its own length, unless over 7/8 of its
+// room is used: then the copy would cost more than the room it saves.
+func clip[T any](s []T) []T {
+	if len(s) >= cap(s)-cap(s)/8 {
+		return s
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
