@@ -527,35 +527,16 @@ func BenchmarkActivityReport(b *testing.B) {
 	base, h := benchServer(b)
 	var cases []latencyCase
 	for _, days := range []int{30, 90} {
-		url := fmt.Sprintf("%s%s?limit=50&startDate=%s", base, api.PathAdminV1ActivityRep,
+		window := fmt.Sprintf("%s%s?startDate=%s", base, api.PathAdminV1ActivityRep,
 			time.Now().UTC().AddDate(0, 0, -days).Format(time.DateOnly))
-		total := activeUsersIn(b, url, h)
+		total := v1Total(b, base, h, window)
+		page := func(offset int) string { return fmt.Sprintf("%s&limit=50&offset=%d", window, offset) }
 		cases = append(cases,
-			latencyCase{fmt.Sprintf("%dd-first-page", days), func(int) string { return url }},
-			latencyCase{fmt.Sprintf("%dd-spread-offsets", days), func(i int) string {
-				return fmt.Sprintf("%s&offset=%d", url, (i*7919)%total)
-			}},
-			latencyCase{fmt.Sprintf("%dd-last-page", days), func(int) string {
-				return fmt.Sprintf("%s&offset=%d", url, total-total%50)
-			}})
+			latencyCase{fmt.Sprintf("%dd-first-page", days), func(int) string { return page(0) }},
+			latencyCase{fmt.Sprintf("%dd-spread-offsets", days), func(i int) string { return page((i * 7919) % total) }},
+			latencyCase{fmt.Sprintf("%dd-last-page", days), func(int) string { return page(total - total%50) }})
 	}
 	runLatency(b, h, cases)
-}
-
-// activeUsersIn reads how many users the report at url lists.
-func activeUsersIn(b *testing.B, url string, h http.Header) int {
-	req, _ := http.NewRequest(http.MethodGet, url, nil)
-	req.Header = h
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer res.Body.Close()
-	var first struct{ Meta api.V1Meta }
-	if err := json.NewDecoder(res.Body).Decode(&first); err != nil || first.Meta.Pagination.Total == 0 {
-		b.Fatalf("the report answered %d: %v (%+v)", res.StatusCode, err, first.Meta)
-	}
-	return first.Meta.Pagination.Total
 }
 
 // BenchmarkActivityCSV streams the user-activity CSV of the 90 days the

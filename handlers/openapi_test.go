@@ -392,26 +392,10 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		return sampleRequest{"/api/notifications?limit=5", e.session, "", 200}
 	},
 	"POST /api/notifications/{id}/read": func(t *testing.T, e sampleEnv) sampleRequest {
-		p := samplePost(t, e)
-		id, _ := strconv.ParseInt(p.ID, 10, 64)
-		apptest.DoBody(t, e.app, "POST", api.AdminV1ModeratePath(id), e.super, `{"action":"flag","notifyAuthor":true}`)
-		var inbox api.Inbox
-		json.Unmarshal(apptest.Do(t, e.app, "GET", "/api/notifications", e.session).Body.Bytes(), &inbox)
-		if len(inbox.Notifications) == 0 {
-			t.Fatal("no notification to read")
-		}
-		return sampleRequest{"/api/notifications/" + inbox.Notifications[0].ID + "/read", e.session, "", 200}
+		return sampleRequest{"/api/notifications/" + sampleNotification(t, e) + "/read", e.session, "", 200}
 	},
 	"DELETE /api/notifications/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
-		p := samplePost(t, e)
-		id, _ := strconv.ParseInt(p.ID, 10, 64)
-		apptest.DoBody(t, e.app, "POST", api.AdminV1ModeratePath(id), e.super, `{"action":"flag","notifyAuthor":true}`)
-		var inbox api.Inbox
-		json.Unmarshal(apptest.Do(t, e.app, "GET", "/api/notifications", e.session).Body.Bytes(), &inbox)
-		if len(inbox.Notifications) == 0 {
-			t.Fatal("no notification to dismiss")
-		}
-		return sampleRequest{"/api/notifications/" + inbox.Notifications[0].ID, e.session, "", http.StatusNoContent}
+		return sampleRequest{"/api/notifications/" + sampleNotification(t, e), e.session, "", http.StatusNoContent}
 	},
 	"GET /api/v1/admin/audit-logs":        asSuper("/api/v1/admin/audit-logs?limit=5&action=token.list", "", 200),
 	"GET /api/v1/admin/audit-logs/verify": asSuper("/api/v1/admin/audit-logs/verify", "", 200),
@@ -512,6 +496,20 @@ func getSample(target string, status int) func(*testing.T, sampleEnv) sampleRequ
 
 func asSuper(target, body string, status int) func(*testing.T, sampleEnv) sampleRequest {
 	return func(_ *testing.T, e sampleEnv) sampleRequest { return sampleRequest{target, e.super, body, status} }
+}
+
+// sampleNotification puts a notification in the sample session's inbox
+// (a flag of their post, with notifyAuthor) and returns its id.
+func sampleNotification(t *testing.T, e sampleEnv) string {
+	p := samplePost(t, e)
+	id, _ := strconv.ParseInt(p.ID, 10, 64)
+	apptest.DoBody(t, e.app, "POST", api.AdminV1ModeratePath(id), e.super, `{"action":"flag","notifyAuthor":true}`)
+	var inbox api.Inbox
+	json.Unmarshal(apptest.Do(t, e.app, "GET", "/api/notifications", e.session).Body.Bytes(), &inbox)
+	if len(inbox.Notifications) == 0 {
+		t.Fatal("no notification in the sample inbox")
+	}
+	return inbox.Notifications[0].ID
 }
 
 // TestDocumentedRoutesAnswer sends every operation of the OpenAPI document
