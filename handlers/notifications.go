@@ -61,15 +61,9 @@ func (h Notifications) Badge(c echo.Context) error {
 // broadcast, read. Another user's notification, or a broadcast not in the
 // caller's inbox, is 404. Statuses: 200, 401, 404.
 func (h Notifications) Read(c echo.Context) error {
-	id, broadcast, ok := api.ParseNotificationID(c.Param("id"))
-	if !ok {
-		return api.ErrNotFound
-	}
-	ctx := c.Request().Context()
-	user := auth.PrincipalFrom(ctx).UserID
 	var n *models.InboxItem
-	err := h.Store.Change(ctx, func(ctx context.Context) (err error) {
-		n, err = h.Store.MarkRead(ctx, user, models.InboxKey{ID: id, Broadcast: broadcast})
+	err := h.change(c, func(ctx context.Context, user int64, key models.InboxKey) (err error) {
+		n, err = h.Store.MarkRead(ctx, user, key)
 		return err
 	})
 	if err != nil {
@@ -83,15 +77,7 @@ func (h Notifications) Read(c echo.Context) error {
 // that is not in the inbox (another user's, or dismissed already) is 404.
 // Statuses: 204, 401, 404.
 func (h Notifications) Dismiss(c echo.Context) error {
-	id, broadcast, ok := api.ParseNotificationID(c.Param("id"))
-	if !ok {
-		return api.ErrNotFound
-	}
-	ctx := c.Request().Context()
-	user := auth.PrincipalFrom(ctx).UserID
-	err := h.Store.Change(ctx, func(ctx context.Context) error {
-		return h.Store.Dismiss(ctx, user, models.InboxKey{ID: id, Broadcast: broadcast})
-	})
+	err := h.change(c, h.Store.Dismiss)
 	if err != nil {
 		return err
 	}
@@ -101,6 +87,20 @@ func (h Notifications) Dismiss(c echo.Context) error {
 		}
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// change runs fn in a change for the caller and the message the path's id
+// names; an id of neither form is 404.
+func (h Notifications) change(c echo.Context, fn func(ctx context.Context, user int64, key models.InboxKey) error) error {
+	id, broadcast, ok := api.ParseNotificationID(c.Param("id"))
+	if !ok {
+		return api.ErrNotFound
+	}
+	ctx := c.Request().Context()
+	user := auth.PrincipalFrom(ctx).UserID
+	return h.Store.Change(ctx, func(ctx context.Context) error {
+		return fn(ctx, user, models.InboxKey{ID: id, Broadcast: broadcast})
+	})
 }
 
 func notification(n *models.InboxItem) api.Notification {
