@@ -26,9 +26,9 @@ type Pagination struct {
 	Offset  int  `json:"offset"`
 	HasMore bool `json:"hasMore"`
 	// TotalCapped, Plaza's addition, says that a list matched more than
-	// total. Every list Plaza serves now counts exactly; the field stays
-	// for clients written against earlier versions.
-	TotalCapped bool `json:"totalCapped,omitempty" description:"Present and true when a list matched more than total (Plaza's addition). Every list now counts exactly, so it is never present; kept for earlier clients."`
+	// total. Only a title search of the admin posts list is capped (it
+	// keeps its newest 1,000 matches); every other list counts exactly.
+	TotalCapped bool `json:"totalCapped,omitempty" description:"Present and true when a list matched more than total (Plaza's addition): a title search of the admin posts list keeps its newest 1,000 matches. Every other list counts exactly."`
 }
 
 // OK wraps data in the v1 envelope.

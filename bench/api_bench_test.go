@@ -285,6 +285,31 @@ func BenchmarkV1PostList(b *testing.B) {
 	})
 }
 
+// BenchmarkV1PostSearch measures title searches of the versioned admin
+// posts list: common, rare and absent terms, terms of one or two letters,
+// pages spread over the matches a search keeps (models.TitleSearchCap),
+// another order and a status filter beside the term.
+func BenchmarkV1PostSearch(b *testing.B) {
+	base, h := benchServer(b)
+	list := base + "/api/v1/admin/posts?limit=50"
+	search := func(extra string, terms ...string) func(int) string {
+		return func(i int) string {
+			offset := []int{0, 500, 950}[i/len(terms)%3]
+			return fmt.Sprintf("%s&search=%s&offset=%d%s", list, url.QueryEscape(terms[i%len(terms)]), offset, extra)
+		}
+	}
+	common := []string{"the", "budget", "tips", "weekend"}
+	runLatency(b, h, []latencyCase{
+		{"common", search("", common...)},
+		{"common-by-title", search("&sort=title&order=asc", common...)},
+		{"common-hidden", search("&status=hidden", common...)},
+		{"rare", search("", "singapore", "toaster", "derailleur", "varroa")},
+		{"absent", search("", "zzz", "qqqq", "xylophones")},
+		{"short-common", search("", "ur", "x", "e", "ga")},
+		{"short-rare", search("", "qz", "jx")},
+	})
+}
+
 // busiestAuthor is the author of the most posts in the benchmark's
 // database.
 func busiestAuthor(b *testing.B, rt *app.Runtime) int64 {

@@ -2575,7 +2575,7 @@ type Pagination struct {
 	Offset  int  `json:"offset"`
 	Total   int  `json:"total"`
 
-	// TotalCapped Present and true when a list matched more than total (Plaza's addition). Every list now counts exactly, so it is never present; kept for earlier clients.
+	// TotalCapped Present and true when a list matched more than total (Plaza's addition): a title search of the admin posts list keeps its newest 1,000 matches. Every other list counts exactly.
 	TotalCapped *bool `json:"totalCapped,omitempty"`
 }
 

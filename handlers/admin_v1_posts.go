@@ -17,7 +17,7 @@ import (
 // V1PostStore is what the versioned admin posts handlers read; their
 // writes go through the actions.
 type V1PostStore interface {
-	ListPostsAdmin(ctx context.Context, f models.PostListFilter) ([]models.ListedPost, int, error)
+	ListPostsAdmin(ctx context.Context, f models.PostListFilter) (models.PostPage, error)
 	PostContextByID(ctx context.Context, id int64) (*models.PostContext, error)
 	PostClaims(ctx context.Context, ids []int64) (map[int64]models.Claim, error)
 }
@@ -46,13 +46,14 @@ func (h V1Posts) List(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	rows, total, err := h.Store.ListPostsAdmin(ctx, models.PostListFilter{
+	found, err := h.Store.ListPostsAdmin(ctx, models.PostListFilter{
 		Status: p.Status, AuthorID: p.AuthorID, Reported: p.Reported, OpenReports: p.OpenReports, NeedsReview: p.NeedsReview, Search: p.Search, Sort: p.Sort, Desc: p.Desc,
 		Limit: p.Page.Limit, Offset: p.Page.Offset,
 	})
 	if err != nil {
 		return err
 	}
+	rows := found.Rows
 	out := make([]api.V1Post, len(rows))
 	for i := range rows {
 		out[i] = v1Post(&rows[i])
@@ -62,7 +63,8 @@ func (h V1Posts) List(c echo.Context) error {
 			return err
 		}
 	}
-	page := api.Page(out, total, p.Page)
+	page := api.Page(out, found.Total, p.Page)
+	page.Meta.Pagination.TotalCapped = found.Capped
 	if !queue || wantsJSON(c) {
 		return c.JSON(http.StatusOK, page)
 	}

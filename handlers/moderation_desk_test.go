@@ -420,3 +420,32 @@ func TestPostContextPanel(t *testing.T) {
 		}
 	})
 }
+
+// TestPostTitleSearchCapped: a title search matching more posts than the
+// list keeps says so, as totalCapped in the API and "1,000+" in the
+// console's moderation list; one matching fewer counts them exactly and
+// leaves totalCapped out.
+func TestPostTitleSearchCapped(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		d := newDesk(t, db)
+		posts := make([]models.Post, models.TitleSearchCap+5)
+		for i := range posts {
+			posts[i] = models.Post{AuthorID: d.author.ID, Title: "Seedling swap " + itoa(int64(i)), Content: "-", Status: models.PostFlagged}
+		}
+		if _, err := db.NewInsert().Model(&posts).Exec(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		body := apptest.Do(t, d.app, "GET", "/api/v1/admin/posts?search=seedling&limit=10", d.admin).Body.String()
+		if !strings.Contains(body, `"total":1000,`) || !strings.Contains(body, `"totalCapped":true`) {
+			t.Errorf("a search past the cap: %.300s", body[max(len(body)-300, 0):])
+		}
+		body = apptest.Do(t, d.app, "GET", "/api/v1/admin/posts?search=swap+100", d.admin).Body.String()
+		if !strings.Contains(body, `"total":6,`) || strings.Contains(body, "totalCapped") {
+			t.Errorf("a search under the cap: %.300s", body[max(len(body)-300, 0):])
+		}
+		page := apptest.Do(t, d.app, "GET", api.PathConsoleModeration+"?search=seedling", withHeader(d.admin, "Accept", "text/html")).Body.String()
+		if !strings.Contains(page, "of 1,000+") {
+			t.Errorf("the console's moderation list does not say the search was capped: %.400s", page[max(strings.Index(page, "page-summary")-100, 0):])
+		}
+	})
+}

@@ -25,6 +25,8 @@ type PostListFilter struct {
 	Desc        bool
 	Limit       int
 	Offset      int
+	// among, when set, keeps only these posts: a title search's matches.
+	among []int64
 }
 
 // ListedPost is a post as the admin list shows it: with its author, the
@@ -49,36 +51,42 @@ var postOrder = map[string]string{
 
 // ListPostsAdmin reads a page of posts matching f, with their reports, and
 // how many match: three statements whatever the page's size, and two short
-// reads of counters more for a deep page.
+// reads of counters more for a deep page. A title search keeps its newest
+// TitleSearchCap matches (searchPostsAdmin).
 //
 // The list may read from the replica, except the queue of posts with open
 // reports: moderators refresh it after each decision, and a post they just
 // settled must not come back from a copy a moment behind.
-func (s *Store) ListPostsAdmin(ctx context.Context, f PostListFilter) (rows []ListedPost, total int, err error) {
+func (s *Store) ListPostsAdmin(ctx context.Context, f PostListFilter) (PostPage, error) {
 	if !f.OpenReports {
 		ctx = s.mayLag(ctx)
 	}
+	if f.Search != "" {
+		return s.searchPostsAdmin(ctx, f)
+	}
+	var out PostPage
+	var err error
 	if f.Offset <= walkablePosts {
-		if rows, err = s.postsPage(ctx, f, walkTo(f)); err != nil {
-			return nil, 0, err
+		if out.Rows, err = s.postsPage(ctx, f, walkTo(f)); err != nil {
+			return PostPage{}, err
 		}
-		total, err = s.countPosts(ctx, f)
-		return rows, total, err
+		out.Total, err = s.countPosts(ctx, f)
+		return out, err
 	}
 	// A deep page is planned from counts, which must count the rows it
 	// then reads.
 	err = s.snapshot(ctx, func(ctx context.Context) error {
-		if total, err = s.countPosts(ctx, f); err != nil {
+		if out.Total, err = s.countPosts(ctx, f); err != nil {
 			return err
 		}
-		p, err := s.planPostPage(ctx, f, total)
+		p, err := s.planPostPage(ctx, f, out.Total)
 		if err != nil {
 			return err
 		}
-		rows, err = s.postsPage(ctx, f, p)
+		out.Rows, err = s.postsPage(ctx, f, p)
 		return err
 	})
-	return rows, total, err
+	return out, err
 }
 
 // postsPage reads the page p plans, with its reports.
@@ -129,7 +137,7 @@ var countedAs = map[string][]string{
 // postCounter names what counts f's matches without reading posts, if
 // anything does (countedAs).
 func postCounter(f PostListFilter) string {
-	if f.AuthorID != nil || f.Reported || f.OpenReports || f.Search != "" {
+	if f.AuthorID != nil || f.Reported || f.OpenReports || f.Search != "" || f.among != nil {
 		return ""
 	}
 	switch {
@@ -187,6 +195,9 @@ func filterPosts(f PostListFilter) func(*bun.SelectQuery) *bun.SelectQuery {
 				like = "ILIKE"
 			}
 			q = q.Where("p.title "+like+" ? ESCAPE '\\'", "%"+escapeLike(f.Search)+"%")
+		}
+		if f.among != nil {
+			q = q.Where("p.id IN (?)", bun.In(f.among))
 		}
 		return q
 	}

@@ -269,10 +269,11 @@ func checkDeepPages(t *testing.T, s *models.Store, db *bun.DB) {
 
 func checkDeepPage(t *testing.T, s *models.Store, f models.PostListFilter, all []models.Post, total int) {
 	t.Helper()
-	rows, n, err := s.ListPostsAdmin(context.Background(), f)
+	found, err := s.ListPostsAdmin(context.Background(), f)
 	if err != nil {
 		t.Fatalf("%+v: %v", f, err)
 	}
+	rows, n := found.Rows, found.Total
 	var want, got []int64
 	for _, p := range all[min(f.Offset, len(all)):min(f.Offset+f.Limit, len(all))] {
 		want = append(want, p.ID)
