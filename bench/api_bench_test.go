@@ -303,6 +303,7 @@ func BenchmarkV1PostSearch(b *testing.B) {
 		{"common", search("", common...)},
 		{"common-by-title", search("&sort=title&order=asc", common...)},
 		{"common-hidden", search("&status=hidden", common...)},
+		{"common-review-queue", search("&needsReview=true&sort=report_count&order=desc", common...)},
 		{"rare", search("", "singapore", "toaster", "derailleur", "varroa")},
 		{"absent", search("", "zzz", "qqqq", "xylophones")},
 		{"short-common", search("", "ur", "x", "e", "ga")},

@@ -68,7 +68,7 @@ func (s *Store) purgeEverywhere(ctx context.Context) error {
 // searchIndexes are the indexes rebuild_search rebuilds on PostgreSQL, by
 // scope; on SQLite the FTS5 tables.
 var searchIndexes = map[string][]string{
-	"posts": {"posts_search_idx", "posts_title_trgm_idx"},
+	"posts": {"posts_search_idx", "post_titles_trgm_idx"},
 	"users": {"users_username_trgm_idx", "users_email_trgm_idx", "users_profile_search_trgm_idx", "users_staff_search_trgm_idx",
 		"provider_accounts_provider_trgm_idx", "provider_accounts_email_trgm_idx"},
 }

@@ -54,33 +54,54 @@ func (s *Store) searchPostsAdmin(ctx context.Context, f PostListFilter) (PostPag
 const titleWalkCost = 2
 
 // titleSearch finds the newest posts whose title holds f.Search among
-// those f's other filters keep. On PostgreSQL the title's trigram index
-// lists a rare term's matches; it cannot serve a term shorter than three
-// characters (it would read all of itself), so such a term is walked.
-// SQLite walks the ids newest first in one pass that stops at the cap.
+// those f's other filters keep. On PostgreSQL the titles are read from
+// post_titles, whose trigram index lists a rare term's matches; it cannot
+// serve a term shorter than three characters (it would read all of
+// itself), so such a term is walked. SQLite walks the posts' ids newest
+// first in one pass that stops at the cap.
 func (s *Store) titleSearch(db bun.IDB, f PostListFilter, top int64) newestSearch {
 	pattern := "%" + escapeLike(f.Search) + "%"
 	rest := f
 	rest.Search = ""
+	if Dialect(db) != "postgres" {
+		return newestSearch{top: top, want: TitleSearchCap + 1, span: top,
+			walk: func(w idWindow) *bun.SelectQuery {
+				return db.NewSelect().TableExpr("posts AS p").Column("p.id").Apply(filterPosts(rest)).
+					Where("p.id > ? AND p.id <= ?", w.lo, w.hi).Where("p.title LIKE ? ESCAPE '\\'", pattern).OrderExpr("p.id DESC")
+			},
+		}
+	}
+	// post_titles holds the columns filterPosts reads, under posts' names.
 	matches := func(w idWindow, cond string) *bun.SelectQuery {
-		return db.NewSelect().TableExpr("posts AS p").Column("p.id").Apply(filterPosts(rest)).
+		return db.NewSelect().TableExpr("post_titles AS p").Column("p.id").Apply(filterPosts(rest)).
 			Where("p.id > ? AND p.id <= ?", w.lo, w.hi).Where(cond, pattern)
 	}
-	search := newestSearch{top: top, want: TitleSearchCap + 1, span: top,
-		walk: func(w idWindow) *bun.SelectQuery {
-			return matches(w, "p.title LIKE ? ESCAPE '\\'").OrderExpr("p.id DESC")
-		},
-	}
-	if Dialect(db) != "postgres" {
-		return search
-	}
-	// texticlike is ILIKE under its function's name, which no index serves.
-	search.span, search.rough, search.walkCost = s.searchWalk(nameWalkSpan), true, titleWalkCost
-	search.walk = func(w idWindow) *bun.SelectQuery {
-		return matches(w, "texticlike(p.title, ?)").OrderExpr("p.id DESC")
+	search := newestSearch{top: top, want: TitleSearchCap + 1, span: s.searchWalk(nameWalkSpan), rough: true, walkCost: titleWalkCost,
+		// texticlike is ILIKE under its function's name, which no index serves.
+		walk: func(w idWindow) *bun.SelectQuery { return matches(w, "texticlike(p.title, ?)").OrderExpr("p.id DESC") },
 	}
 	if utf8.RuneCountInString(f.Search) >= 3 {
 		search.index = func(w idWindow) *bun.SelectQuery { return matches(w, "p.title ILIKE ?") }
 	}
 	return search
+}
+
+// titleColumns are the columns post_titles copies from posts.
+const titleColumns = "id, title, status, author_id, report_count, open_reports, created_at, updated_at"
+
+// recountTitles makes post_titles a copy of the posts again, after a load
+// that skipped its triggers (plaza seed's COPY). PostgreSQL only.
+func recountTitles(ctx context.Context, db bun.IDB) error {
+	_, err := db.ExecContext(ctx, "DELETE FROM post_titles AS t WHERE NOT EXISTS (SELECT 1 FROM posts AS p WHERE p.id = t.id)")
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, `INSERT INTO post_titles AS t (`+titleColumns+`) SELECT `+titleColumns+` FROM posts
+		ON CONFLICT (id) DO UPDATE SET title = EXCLUDED.title, status = EXCLUDED.status, author_id = EXCLUDED.author_id,
+			report_count = EXCLUDED.report_count, open_reports = EXCLUDED.open_reports,
+			created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
+		WHERE (t.title, t.status, t.author_id, t.report_count, t.open_reports, t.created_at, t.updated_at) IS DISTINCT FROM
+			(EXCLUDED.title, EXCLUDED.status, EXCLUDED.author_id, EXCLUDED.report_count, EXCLUDED.open_reports,
+			EXCLUDED.created_at, EXCLUDED.updated_at)`)
+	return err
 }

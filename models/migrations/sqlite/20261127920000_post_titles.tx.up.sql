@@ -1,0 +1,2 @@
+-- PostgreSQL only: SQLite's title search walks the posts newest first.
+SELECT 1;
