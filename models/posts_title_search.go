@@ -57,19 +57,13 @@ const titleWalkCost = 2
 // those f's other filters keep. On PostgreSQL the titles are read from
 // post_titles, whose trigram index lists a rare term's matches; it cannot
 // serve a term shorter than three characters (it would read all of
-// itself), so such a term is walked. SQLite walks the posts' ids newest
-// first in one pass that stops at the cap.
+// itself), so such a term is walked. SQLite has liteTitleSearch.
 func (s *Store) titleSearch(db bun.IDB, f PostListFilter, top int64) newestSearch {
 	pattern := "%" + escapeLike(f.Search) + "%"
 	rest := f
 	rest.Search = ""
 	if Dialect(db) != "postgres" {
-		return newestSearch{top: top, want: TitleSearchCap + 1, span: top,
-			walk: func(w idWindow) *bun.SelectQuery {
-				return db.NewSelect().TableExpr("posts AS p").Column("p.id").Apply(filterPosts(rest)).
-					Where("p.id > ? AND p.id <= ?", w.lo, w.hi).Where("p.title LIKE ? ESCAPE '\\'", pattern).OrderExpr("p.id DESC")
-			},
-		}
+		return liteTitleSearch(db, f.Search, rest, top)
 	}
 	// post_titles holds the columns filterPosts reads, under posts' names.
 	matches := func(w idWindow, cond string) *bun.SelectQuery {
@@ -84,6 +78,23 @@ func (s *Store) titleSearch(db bun.IDB, f PostListFilter, top int64) newestSearc
 		search.index = func(w idWindow) *bun.SelectQuery { return matches(w, "p.title ILIKE ?") }
 	}
 	return search
+}
+
+// liteTitleSearch is titleSearch on SQLite: a term of three characters or
+// more through the titles' trigram index (post_titles_fts), which walks its
+// matches newest first; a shorter one by LIKE over the posts, newest first.
+// Either stops at the cap.
+func liteTitleSearch(db bun.IDB, term string, rest PostListFilter, top int64) newestSearch {
+	walk := func(w idWindow) *bun.SelectQuery {
+		q := db.NewSelect().TableExpr("posts AS p").Column("p.id").Apply(filterPosts(rest)).
+			Where("p.id > ? AND p.id <= ?", w.lo, w.hi)
+		if utf8.RuneCountInString(term) < 3 {
+			return q.Where("p.title LIKE ? ESCAPE '\\'", "%"+escapeLike(term)+"%").OrderExpr("p.id DESC")
+		}
+		return q.Join("JOIN post_titles_fts ON post_titles_fts.rowid = p.id").
+			Where("post_titles_fts MATCH ?", "title : "+ftsPhrase(term)).OrderExpr("post_titles_fts.rowid DESC")
+	}
+	return newestSearch{top: top, want: TitleSearchCap + 1, span: top, walk: walk}
 }
 
 // titleColumns are the columns post_titles copies from posts.

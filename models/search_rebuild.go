@@ -20,7 +20,7 @@ type ftsTable struct {
 
 // searchTables are the FTS5 indexes rebuild_search rebuilds on SQLite.
 var searchTables = map[string][]ftsTable{
-	"posts": {{"posts_fts", "posts", []string{"title", "content"}}},
+	"posts": {{"posts_fts", "posts", []string{"title", "content"}}, {"post_titles_fts", "posts", []string{"title"}}},
 	"users": {
 		{"users_fts", "users", []string{"username", "name", "email"}},
 		{"provider_accounts_fts", "provider_accounts", []string{"provider", "email"}},
