@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -225,6 +226,15 @@ func loadTables(ctx context.Context, tx pgx.Tx, head logicalHeader, r *bufio.Rea
 		}
 		if _, err := tx.Exec(ctx, "ALTER TABLE "+name+" ENABLE TRIGGER USER"); err != nil {
 			return err
+		}
+	}
+	if !slices.ContainsFunc(head.Tables, func(t logicalTable) bool { return t.Table == "post_titles" }) {
+		// A dump from before post_titles: the copy kept this database's
+		// titles, so it is refilled from the posts just loaded.
+		for _, q := range []string{"TRUNCATE post_titles", refillTitles} {
+			if _, err := tx.Exec(ctx, q); err != nil {
+				return fmt.Errorf("refill post_titles: %w", err)
+			}
 		}
 	}
 	return resetIdentities(ctx, tx)

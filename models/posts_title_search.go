@@ -101,6 +101,9 @@ func liteTitleSearch(db bun.IDB, term string, rest PostListFilter, top int64) ne
 // titleColumns are the columns post_titles copies from posts.
 const titleColumns = "id, title, status, author_id, report_count, open_reports, created_at, updated_at"
 
+// refillTitles copies every post into post_titles.
+const refillTitles = `INSERT INTO post_titles AS t (` + titleColumns + `) SELECT ` + titleColumns + ` FROM posts`
+
 // recountTitles makes post_titles a copy of the posts again, after a load
 // that skipped its triggers (plaza seed's COPY). PostgreSQL only.
 func recountTitles(ctx context.Context, db bun.IDB) error {
@@ -108,7 +111,7 @@ func recountTitles(ctx context.Context, db bun.IDB) error {
 	if err != nil {
 		return err
 	}
-	_, err = db.ExecContext(ctx, `INSERT INTO post_titles AS t (`+titleColumns+`) SELECT `+titleColumns+` FROM posts
+	_, err = db.ExecContext(ctx, refillTitles+`
 		ON CONFLICT (id) DO UPDATE SET title = EXCLUDED.title, status = EXCLUDED.status, author_id = EXCLUDED.author_id,
 			report_count = EXCLUDED.report_count, open_reports = EXCLUDED.open_reports,
 			created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
