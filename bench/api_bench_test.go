@@ -299,15 +299,18 @@ func BenchmarkV1PostSearch(b *testing.B) {
 		}
 	}
 	common := []string{"the", "budget", "tips", "weekend"}
+	rare := []string{"singapore", "toaster", "derailleur", "varroa"}
 	runLatency(b, h, []latencyCase{
 		{"common", search("", common...)},
 		{"common-by-title", search("&sort=title&order=asc", common...)},
 		{"common-hidden", search("&status=hidden", common...)},
 		{"common-review-queue", search("&needsReview=true&sort=report_count&order=desc", common...)},
-		{"rare", search("", "singapore", "toaster", "derailleur", "varroa")},
+		{"rare", search("", rare...)},
+		{"rare-hidden", search("&status=hidden", rare...)},
 		{"absent", search("", "zzz", "qqqq", "xylophones")},
 		{"short-common", search("", "ur", "x", "e", "ga")},
-		{"short-rare", search("", "qz", "jx")},
+		{"short-rare", search("", "nk", "lb", "kj", "wn")},
+		{"short-absent", search("", "qz", "jx", "7")},
 	})
 }
 

@@ -73,6 +73,10 @@ type newestSearch struct {
 	// walkCost is what testing one row costs against the index listing
 	// one match.
 	walkCost float64
+	// share is the share of ids whose rows the walk reads, when a filter
+	// with an index of its own keeps the others out (0 reads as 1). The
+	// term's index then lists about 1/share times the matches seen.
+	share float64
 	// rough says the planner's estimates for the index's condition are
 	// rough (trigram matches), so later windows steer it (steered).
 	rough bool
@@ -120,12 +124,13 @@ func newestMatches[T any](ctx context.Context, db bun.IDB, s newestSearch) ([]T,
 
 // older selects the newest need matches in w, the window below those
 // covered so far. The index lists every match of the term before any is
-// fetched, about rate×top of them; walking tests about need/rate rows, each
-// costing walkCost matches. Walking wins while rate²×top exceeds
-// walkCost×need: a common term, most of whose matches the index would list
-// for nothing.
+// fetched, about rate/share×top of them; walking tests about
+// need/rate×share rows, each costing walkCost matches. Walking wins while
+// rate²×top exceeds walkCost×need×share²: a common term, most of whose
+// matches the index would list for nothing.
 func (s newestSearch) older(db bun.IDB, w idWindow, rate float64, need int) *bun.SelectQuery {
-	if s.index == nil || rate*rate*float64(s.top) > s.walkCost*float64(need) {
+	share := cmp.Or(s.share, 1)
+	if s.index == nil || rate*rate*float64(s.top) > s.walkCost*float64(need)*share*share {
 		return s.walk(w).Limit(int64(need))
 	}
 	return db.NewSelect().WithQuery(bun.NewWithQuery("m", s.index(w)).Materialized()).

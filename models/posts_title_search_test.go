@@ -23,6 +23,7 @@ import (
 func TestPostsTitleSearch(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
+		insertOddTitles(t, db)
 		insertSpreadPosts(t, db, 0, 3_000)
 		s := models.NewStore(db)
 		checkTitleSearches(t, s, db)
@@ -61,6 +62,24 @@ func TestPostsTitleSearch(t *testing.T) {
 	})
 }
 
+// insertOddTitles adds a few titles beyond ASCII, one holding a control
+// character, and a rare pair of letters, as the oldest posts.
+func insertOddTitles(t *testing.T, db *bun.DB) {
+	t.Helper()
+	ctx := context.Background()
+	author := models.User{Username: "odd", Email: "odd@example.org", Status: "active", IsActive: true}
+	if _, err := db.NewInsert().Model(&author).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	posts := []models.Post{}
+	for _, title := range []string{"Été à Zürich", "tab\x01bed", "\x01b", "Box quiz", "xq"} {
+		posts = append(posts, models.Post{AuthorID: author.ID, Title: title, Content: "-", Status: models.PostPublished})
+	}
+	if _, err := db.NewInsert().Model(&posts).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func checkTitleSearches(t *testing.T, s *models.Store, db *bun.DB) {
 	t.Helper()
 	var all []models.Post
@@ -74,9 +93,14 @@ func checkTitleSearches(t *testing.T, s *models.Store, db *bun.DB) {
 		{Search: "7", Sort: "report_count", Desc: true},                            // one character
 		{Search: "post", Status: models.PostHidden, Sort: "updated_at"},            // beside a filter
 		{Search: "post 4", Reported: true, Sort: "created_at"},                     // beside another
+		{Search: "post", NeedsReview: true, Sort: "report_count", Desc: true},      // the moderation queue
+		{Search: "st 12", Status: models.PostFlagged, Sort: "created_at"},          // few, beside a status
 		{Search: "zzz", Sort: "created_at"}, {Search: "post%", Sort: "created_at"}, // none; % literal
-		{Search: "_", Sort: "created_at"},                           // _ literal
-		{Search: "retitled post 3", Sort: "created_at", Desc: true}, // after a retitle
+		{Search: "_", Sort: "created_at"},                                 // _ literal
+		{Search: "retitled post 3", Sort: "created_at", Desc: true},       // after a retitle
+		{Search: "99", Sort: "created_at"}, {Search: "d ", Sort: "title"}, // two characters, few
+		{Search: "zü", Sort: "created_at"}, {Search: "é", Sort: "created_at"}, // beyond ASCII
+		{Search: "\x01b", Sort: "created_at"}, {Search: "xQ", Sort: "created_at"}, // a control character; rare
 	} {
 		kept, capped := titleMatches(all, f)
 		for _, offset := range []int{0, 50, 950, len(kept) - 1, len(kept), models.TitleSearchCap} {
@@ -91,7 +115,8 @@ func checkTitleSearches(t *testing.T, s *models.Store, db *bun.DB) {
 func titleMatches(all []models.Post, f models.PostListFilter) (kept []int64, capped bool) {
 	for _, p := range all {
 		if !strings.Contains(strings.ToLower(p.Title), strings.ToLower(f.Search)) ||
-			(f.Status != "" && p.Status != f.Status) || (f.Reported && p.ReportCount == 0) {
+			(f.Status != "" && p.Status != f.Status) || (f.Reported && p.ReportCount == 0) ||
+			(f.NeedsReview && p.OpenReports == 0 && p.Status != models.PostFlagged) {
 			continue
 		}
 		if len(kept) == models.TitleSearchCap {
