@@ -307,6 +307,8 @@ func BenchmarkV1PostSearch(b *testing.B) {
 		{"common-review-queue", search("&needsReview=true&sort=report_count&order=desc", common...)},
 		{"rare", search("", rare...)},
 		{"rare-hidden", search("&status=hidden", rare...)},
+		{"common-published", search("&status=published", common...)},
+		{"rare-published", search("&status=published", rare...)},
 		{"absent", search("", "zzz", "qqqq", "xylophones")},
 		{"short-common", search("", "ur", "x", "e", "ga")},
 		{"short-rare", search("", "nk", "lb", "kj", "wn")},

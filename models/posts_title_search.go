@@ -121,7 +121,14 @@ func walkedShare(ctx context.Context, db bun.IDB, f PostListFilter, top, span in
 	if err != nil {
 		return 0, err
 	}
-	return float64(max(n, 1)) / float64(max(top-lo, 1)), nil
+	share := float64(max(n, 1)) / float64(max(top-lo, 1))
+	if share > 0.25 {
+		// A wide filter (published posts): the planner tests it on each
+		// of the term's matches rather than intersect two long lists, as
+		// if there were none.
+		return 1, nil
+	}
+	return share, nil
 }
 
 // shortTitleMatches narrows q to the titles whose characters and pairs
