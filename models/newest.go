@@ -80,6 +80,10 @@ type newestSearch struct {
 	// rough says the planner's estimates for the index's condition are
 	// rough (trigram matches), so later windows steer it (steered).
 	rough bool
+	// whole says the index reads all of itself whatever the window (an
+	// index of the titles themselves, not of their words): after the
+	// first walk, one query through it takes every match below.
+	whole bool
 }
 
 // newestMatches finds the newest s.want rows that s matches, newest first:
@@ -92,6 +96,11 @@ func newestMatches[T any](ctx context.Context, db bun.IDB, s newestSearch) ([]T,
 	}
 	if len(found) >= s.want || w.lo == 0 {
 		return found, nil
+	}
+	if s.whole {
+		var more []T
+		err := s.rest(db, w.lo, len(found)).Scan(ctx, &more)
+		return append(found, more...), err
 	}
 	err := steered(ctx, db, s.rough, func(db bun.IDB) error {
 		if len(found) == 0 && s.index != nil {
@@ -133,6 +142,24 @@ func (s newestSearch) older(db bun.IDB, w idWindow, rate float64, need int) *bun
 	if s.index == nil || rate*rate*float64(s.top) > s.walkCost*float64(need)*share*share {
 		return s.walk(w).Limit(int64(need))
 	}
+	return s.listed(db, w, need)
+}
+
+// rest selects the newest matches still needed below lo, for a search
+// whose index reads all of itself (whole), after a first walk that found
+// found matches: by walking on, if the ids that will take, at the rate
+// seen, cost less than reading the whole index, else through the index.
+func (s newestSearch) rest(db bun.IDB, lo int64, found int) *bun.SelectQuery {
+	need := s.want - found
+	rate := float64(max(found, 1)) / float64(s.top-lo)
+	if float64(need)/rate*s.walkCost < float64(lo) {
+		return s.walk(idWindow{hi: lo}).Limit(int64(need))
+	}
+	return s.listed(db, idWindow{hi: lo}, need)
+}
+
+// listed selects the newest need matches in w through the index.
+func (s newestSearch) listed(db bun.IDB, w idWindow, need int) *bun.SelectQuery {
 	return db.NewSelect().WithQuery(bun.NewWithQuery("m", s.index(w)).Materialized()).
 		TableExpr("m").ColumnExpr("m.*").OrderExpr("m.id DESC").Limit(int64(need))
 }
