@@ -353,6 +353,9 @@ func TestConsoleModerationKeepsItsPlace(t *testing.T) {
 		t.Errorf("after the undo the third post is %q with %d open reports", got.Status, openReports(got))
 	}
 	step(t, p, "Escape leaves a reason field for its row", func(p *rod.Page) {
+		// The undo swaps the list in again; its row is selected again
+		// just after.
+		p.MustWait(`() => !!document.querySelector('[data-rows] [data-row][aria-selected="true"]')`)
 		id, _ := selectedRow(p)
 		field := p.MustElement(`[data-row-id="` + id + `"] [data-testid="reason"]`)
 		field.MustClick()
