@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/srwiley/oksvg"
@@ -84,19 +85,14 @@ func (s *Scene) draw(img *image.RGBA) error {
 	sc.dst = img
 	defer func() { sc.dst = nil }()
 	fl := rasterx.NewFiller(Width, Height, sc)
-	ds := rasterx.NewDasher(Width, Height, sc)
 
 	// Glass panel: blur what lies under it before anything else lands there.
 	p := panelRect
 	pr := image.Rect(int(p.x), int(p.y), int(p.right()), int(p.bottom()))
 	glass := glassBlur(img, pr, &scr.blur)
-	shadow().lay(img, img.Bounds(), blackRGB)
+	parallel(Height, func(y0, y1 int) { shadow().lay(img, image.Rect(0, y0, Width, y1), blackRGB) })
 	composeGlass(img, pr, glass, &scr.blur)
-	ds.Clear()
-	ds.SetStroke(fixed.Int26_6(edgeWidth*64), 4<<6, rasterx.RoundCap, rasterx.RoundCap, rasterx.RoundGap, rasterx.Round, nil, 0)
-	rasterx.AddRoundRect(p.x, p.y, p.right(), p.bottom(), panelRadius, panelRadius, 0, rasterx.RoundGap, ds)
-	ds.SetColor(nrgba(whiteRGB, edgeAlpha))
-	ds.Draw()
+	panelEdge().lay(img, nrgba(whiteRGB, edgeAlpha))
 
 	// Quotation mark.
 	fl.Clear()
@@ -244,6 +240,18 @@ func blend(pix []uint8, i int, c rgb, a float64) {
 	pix[i+2] = uint8(float64(pix[i+2]) + (float64(c.b)-float64(pix[i+2]))*a + 0.5)
 }
 
+// panelEdge is the coverage of the panel's rounded outline, the same for
+// every image. Rasterising the thin stroke afresh took a pass over the
+// whole panel, its bounding box, for a few thousand pixels.
+var panelEdge = sync.OnceValue(func() *coverMap {
+	p := panelRect
+	sc := newScanner(nil)
+	ds := rasterx.NewDasher(Width, Height, sc)
+	ds.SetStroke(fixed.Int26_6(edgeWidth*64), 4<<6, rasterx.RoundCap, rasterx.RoundCap, rasterx.RoundGap, rasterx.Round, nil, 0)
+	rasterx.AddRoundRect(p.x, p.y, p.right(), p.bottom(), panelRadius, panelRadius, 0, rasterx.RoundGap, ds)
+	return sc.coverMap(image.Rect(0, 0, Width, Height))
+})
+
 // glow is the radial gradient of the SVG behind the avatar: the accent at
 // glowAlpha in the centre, fading linearly to 0 at glowRadius; its opacity
 // per pixel is worked out once.
@@ -257,32 +265,60 @@ var glow = sync.OnceValue(func() *alphaMap {
 })
 
 // alphaMap is the opacity at which a colour is laid over each pixel of r,
-// row after row, in units of 1/65535; 0 leaves a pixel alone. The glow and
-// the panel's shadow are the same for every image, so their maps are made
-// once and only laid down per image.
+// in units of 1/65535, kept as each row's runs of pixels it changes: the
+// shadow's map spans the whole panel, whose inside it leaves alone. The
+// glow and the panel's shadow are the same for every image, so their maps
+// are made once and only laid down per image.
 type alphaMap struct {
-	r image.Rectangle
+	r    image.Rectangle
+	rows [][]alphaRun // one per row of r
+}
+
+// alphaRun is a row's run of non-zero opacities from x on.
+type alphaRun struct {
+	x int
 	a []uint16
 }
 
 func newAlphaMap(r image.Rectangle, alpha func(x, y int) float64) *alphaMap {
-	m := &alphaMap{r: r, a: make([]uint16, r.Dx()*r.Dy())}
+	m := &alphaMap{r: r, rows: make([][]alphaRun, r.Dy())}
+	row := make([]uint16, r.Dx())
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
-			m.a[(y-r.Min.Y)*r.Dx()+x-r.Min.X] = uint16(math.Round(min(max(alpha(x, y), 0), 1) * 0xffff))
+			row[x-r.Min.X] = uint16(math.Round(min(max(alpha(x, y), 0), 1) * 0xffff))
 		}
+		m.rows[y-r.Min.Y] = alphaRuns(row, r.Min.X)
 	}
 	return m
+}
+
+// alphaRuns splits row, whose first pixel is at x0, into its runs of
+// non-zero values.
+func alphaRuns(row []uint16, x0 int) []alphaRun {
+	var runs []alphaRun
+	for i := 0; i < len(row); {
+		if row[i] == 0 {
+			i++
+			continue
+		}
+		j := i
+		for j < len(row) && row[j] != 0 {
+			j++
+		}
+		runs = append(runs, alphaRun{x: x0 + i, a: slices.Clone(row[i:j])})
+		i = j
+	}
+	return runs
 }
 
 // lay blends c into the pixels of img in band at the map's opacities.
 func (m *alphaMap) lay(img *image.RGBA, band image.Rectangle, c rgb) {
 	b := m.r.Intersect(band)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
-		row := m.a[(y-m.r.Min.Y)*m.r.Dx():][:m.r.Dx()]
-		for x := b.Min.X; x < b.Max.X; x++ {
-			if a := row[x-m.r.Min.X]; a != 0 {
-				blend(img.Pix, img.PixOffset(x, y), c, float64(a)/0xffff)
+		for _, run := range m.rows[y-m.r.Min.Y] {
+			x0, x1 := max(run.x, b.Min.X), min(run.x+len(run.a), b.Max.X)
+			for x := x0; x < x1; x++ {
+				blend(img.Pix, img.PixOffset(x, y), c, float64(run.a[x-run.x])/0xffff)
 			}
 		}
 	}

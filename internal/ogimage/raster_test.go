@@ -10,6 +10,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/srwiley/rasterx"
+	"golang.org/x/image/math/fixed"
 )
 
 func TestPNG(t *testing.T) {
@@ -326,8 +329,46 @@ func TestAlphaMapsMatchDirect(t *testing.T) {
 			t.Fatalf("glow: byte %d is %d from its map, %d worked out directly", i, got.Pix[i], want.Pix[i])
 		}
 	}
-	if n := len(shadow().a); n == 0 || slices.Max(shadow().a) == 0 {
+	runs := 0
+	for _, row := range shadow().rows {
+		for _, r := range row {
+			if slices.Contains(r.a, 0) {
+				t.Fatalf("the shadow's run at x=%d holds a zero", r.x)
+			}
+			runs++
+		}
+	}
+	if runs == 0 {
 		t.Fatal("the shadow's map is empty")
+	}
+}
+
+// The panel's edge, laid from its coverage kept once, is byte for byte what
+// stroking the outline afresh draws, on any background.
+func TestPanelEdgeMatchesStroke(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(13, 14))
+	got, want := newCanvas(), newCanvas()
+	for i := range got.Pix {
+		got.Pix[i] = uint8(rnd.IntN(256))
+	}
+	copy(want.Pix, got.Pix)
+	c := nrgba(whiteRGB, edgeAlpha)
+	panelEdge().lay(got, c)
+
+	p := panelRect
+	sc := newScanner(want)
+	ds := rasterx.NewDasher(Width, Height, sc)
+	ds.SetStroke(fixed.Int26_6(edgeWidth*64), 4<<6, rasterx.RoundCap, rasterx.RoundCap, rasterx.RoundGap, rasterx.Round, nil, 0)
+	rasterx.AddRoundRect(p.x, p.y, p.right(), p.bottom(), panelRadius, panelRadius, 0, rasterx.RoundGap, ds)
+	ds.SetColor(c)
+	ds.Draw()
+	for i := range got.Pix {
+		if got.Pix[i] != want.Pix[i] {
+			t.Fatalf("byte %d (pixel %d, %d) is %d laid from the kept coverage, %d stroked", i, i/4%Width, i/4/Width, got.Pix[i], want.Pix[i])
+		}
+	}
+	if n := len(panelEdge().runs); n < 2*int(p.h) {
+		t.Fatalf("the edge's coverage has %d runs, fewer than two a row of the panel", n)
 	}
 }
 

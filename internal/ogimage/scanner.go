@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"slices"
 
 	"github.com/srwiley/rasterx"
 	"golang.org/x/image/math/fixed"
@@ -85,16 +86,39 @@ func (s *scanner) Clear() {
 }
 
 func (s *scanner) Draw() {
-	if len(s.ops) == 0 {
+	r, ok := s.box(s.dst.Bounds())
+	if !ok {
 		return
 	}
-	r := image.Rect(s.min.X.Floor(), s.min.Y.Floor(), s.max.X.Ceil()+1, s.max.Y.Ceil()+1)
-	r = r.Intersect(s.dst.Bounds())
+	if s.src != image.Image(&s.uni) {
+		s.z.Draw(s.dst, r, s.src, r.Min)
+		return
+	}
+	// Uniform colour: let the rasteriser write the bare coverage (its fast
+	// path), then blend only the covered pixels. vector's own RGBA path
+	// divides four times for every pixel of the box, covered or not.
+	mask := s.coverage(r)
+	t, ok := newOverTable(s.uni.C)
+	if !ok {
+		return
+	}
+	for y := 0; y < r.Dy(); y++ {
+		t.blend(s.dst, r.Min.X, r.Min.Y+y, mask.Pix[y*mask.Stride:][:r.Dx()])
+	}
+}
+
+// box is the path's bounding box within bounds and the clip, loaded into
+// the rasteriser; ok is false when nothing of it is left.
+func (s *scanner) box(bounds image.Rectangle) (r image.Rectangle, ok bool) {
+	if len(s.ops) == 0 {
+		return r, false
+	}
+	r = image.Rect(s.min.X.Floor(), s.min.Y.Floor(), s.max.X.Ceil()+1, s.max.Y.Ceil()+1).Intersect(bounds)
 	if s.clip != (image.Rectangle{}) {
 		r = r.Intersect(s.clip)
 	}
 	if r.Empty() {
-		return
+		return r, false
 	}
 	ox, oy := float32(r.Min.X), float32(r.Min.Y)
 	s.z.Reset(r.Dx(), r.Dy())
@@ -106,13 +130,11 @@ func (s *scanner) Draw() {
 			s.z.LineTo(x, y)
 		}
 	}
-	if s.src != image.Image(&s.uni) {
-		s.z.Draw(s.dst, r, s.src, r.Min)
-		return
-	}
-	// Uniform colour: let the rasteriser write the bare coverage (its fast
-	// path), then blend only the covered pixels. vector's own RGBA path
-	// divides four times for every pixel of the box, covered or not.
+	return r, true
+}
+
+// coverage rasterises the loaded path into s.mask, one byte per pixel of r.
+func (s *scanner) coverage(r image.Rectangle) *image.Alpha {
 	n := r.Dx() * r.Dy()
 	if cap(s.mask.Pix) < n {
 		s.mask.Pix = make([]uint8, n)
@@ -122,32 +144,89 @@ func (s *scanner) Draw() {
 	s.z.DrawOp = draw.Src
 	s.z.Draw(&s.mask, s.mask.Rect, image.Opaque, image.Point{})
 	s.z.DrawOp = draw.Over
-	sr, sg, sb, sa := s.uni.C.RGBA()
-	if sa == 0 {
-		return
+	return &s.mask
+}
+
+// coverMap keeps the path's coverage, as each row's runs of covered
+// pixels, for a shape drawn the same way in every image.
+func (s *scanner) coverMap(bounds image.Rectangle) *coverMap {
+	m := &coverMap{}
+	r, ok := s.box(bounds)
+	if !ok {
+		return m
 	}
-	// As vector's Over with a uniform source, per coverage value m: the
-	// destination keeps a[m]/0xffff of itself and gains src·ma[m], ma the
-	// mask scaled to 16 bits. Tabled once per path, not per pixel.
-	var keep [256]uint32
-	var add [256][4]uint32
-	for m := 1; m < 256; m++ {
-		ma := uint32(m) * 0x101
-		keep[m] = (0xffff - sa*ma/0xffff) * 0x101
-		add[m] = [4]uint32{sr * ma, sg * ma, sb * ma, sa * ma}
-	}
+	mask := s.coverage(r)
 	for y := 0; y < r.Dy(); y++ {
-		mrow := s.mask.Pix[y*s.mask.Stride : y*s.mask.Stride+r.Dx()]
-		pix := s.dst.Pix[s.dst.PixOffset(r.Min.X, r.Min.Y+y):][:4*len(mrow)]
-		for x, m := range mrow {
-			if m == 0 {
+		row := mask.Pix[y*mask.Stride:][:r.Dx()]
+		for i := 0; i < len(row); {
+			if row[i] == 0 {
+				i++
 				continue
 			}
-			k, ad, p := keep[m], &add[m], pix[4*x:4*x+4:4*x+4]
-			p[0] = uint8((uint32(p[0])*k + ad[0]) / 0xffff >> 8)
-			p[1] = uint8((uint32(p[1])*k + ad[1]) / 0xffff >> 8)
-			p[2] = uint8((uint32(p[2])*k + ad[2]) / 0xffff >> 8)
-			p[3] = uint8((uint32(p[3])*k + ad[3]) / 0xffff >> 8)
+			j := i
+			for j < len(row) && row[j] != 0 {
+				j++
+			}
+			m.runs = append(m.runs, coverRun{x: r.Min.X + i, y: r.Min.Y + y, m: slices.Clone(row[i:j])})
+			i = j
 		}
+	}
+	return m
+}
+
+type coverMap struct{ runs []coverRun }
+
+type coverRun struct {
+	x, y int
+	m    []uint8
+}
+
+// lay draws the shape in colour c, exactly as scanner.Draw would.
+func (m *coverMap) lay(dst *image.RGBA, c color.Color) {
+	t, ok := newOverTable(c)
+	if !ok {
+		return
+	}
+	for _, run := range m.runs {
+		t.blend(dst, run.x, run.y, run.m)
+	}
+}
+
+// overTable is vector's Over with a uniform source, per coverage value m:
+// the destination keeps keep[m]/0xffff of itself and gains add[m], the
+// source times the mask scaled to 16 bits. Tabled once per path, not per
+// pixel.
+type overTable struct {
+	keep [256]uint32
+	add  [256][4]uint32
+}
+
+// newOverTable tables colour c; ok is false when c is fully transparent.
+func newOverTable(c color.Color) (t *overTable, ok bool) {
+	sr, sg, sb, sa := c.RGBA()
+	if sa == 0 {
+		return nil, false
+	}
+	t = &overTable{}
+	for m := 1; m < 256; m++ {
+		ma := uint32(m) * 0x101
+		t.keep[m] = (0xffff - sa*ma/0xffff) * 0x101
+		t.add[m] = [4]uint32{sr * ma, sg * ma, sb * ma, sa * ma}
+	}
+	return t, true
+}
+
+// blend lays coverage mrow over dst's row y from x on.
+func (t *overTable) blend(dst *image.RGBA, x, y int, mrow []uint8) {
+	pix := dst.Pix[dst.PixOffset(x, y):][:4*len(mrow)]
+	for i, m := range mrow {
+		if m == 0 {
+			continue
+		}
+		k, ad, p := t.keep[m], &t.add[m], pix[4*i:4*i+4:4*i+4]
+		p[0] = uint8((uint32(p[0])*k + ad[0]) / 0xffff >> 8)
+		p[1] = uint8((uint32(p[1])*k + ad[1]) / 0xffff >> 8)
+		p[2] = uint8((uint32(p[2])*k + ad[2]) / 0xffff >> 8)
+		p[3] = uint8((uint32(p[3])*k + ad[3]) / 0xffff >> 8)
 	}
 }
