@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/adler32"
 	"image"
+	"image/draw"
 	"image/png"
 	"math"
 	"math/rand/v2"
@@ -385,5 +386,30 @@ func TestSubBytes(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// over is draw.Draw's Over, byte for byte, for clear, opaque and partly
+// covering pixels alike.
+func TestOverMatchesDraw(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(15, 16))
+	src := image.NewRGBA(image.Rect(0, 0, 40, 30))
+	for i := 0; i < len(src.Pix); i += 4 {
+		a := [...]uint8{0, 0xff, uint8(rnd.IntN(256))}[rnd.IntN(3)]
+		for k := range 3 {
+			src.Pix[i+k] = uint8(rnd.IntN(int(a) + 1)) // premultiplied: never above alpha
+		}
+		src.Pix[i+3] = a
+	}
+	got, want := newCanvas(), newCanvas()
+	for i := range got.Pix {
+		got.Pix[i] = uint8(rnd.IntN(256))
+	}
+	copy(want.Pix, got.Pix)
+	at := image.Pt(13, 7)
+	over(got, at, src)
+	draw.Draw(want, src.Bounds().Add(at), src, image.Point{}, draw.Over)
+	if !bytes.Equal(got.Pix, want.Pix) {
+		t.Fatal("over differs from draw.Draw with draw.Over")
 	}
 }
