@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"image"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/flate"
 )
@@ -21,14 +22,8 @@ func encodePNG(img *image.RGBA) []byte {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	bpp := 3
-	for y := b.Min.Y; y < b.Max.Y && bpp == 3; y++ {
-		row := img.Pix[img.PixOffset(b.Min.X, y):][:w*4]
-		for i := 3; i < len(row); i += 4 {
-			if row[i] != 0xff {
-				bpp = 4
-				break
-			}
-		}
+	if !opaque(img) {
+		bpp = 4
 	}
 
 	const bands = 8 // fixed, so the output does not depend on the CPU count
@@ -113,6 +108,25 @@ func encodePNG(img *image.RGBA) []byte {
 
 	writeChunk(&out, "IEND", nil)
 	return out.Bytes()
+}
+
+// opaque reports whether every pixel of img is opaque, reading bands of
+// rows in parallel.
+func opaque(img *image.RGBA) bool {
+	b := img.Bounds()
+	var clear atomic.Bool
+	parallel(b.Dy(), func(y0, y1 int) {
+		for y := b.Min.Y + y0; y < b.Min.Y+y1 && !clear.Load(); y++ {
+			row := img.Pix[img.PixOffset(b.Min.X, y):][:b.Dx()*4]
+			for i := 3; i < len(row); i += 4 {
+				if row[i] != 0xff {
+					clear.Store(true)
+					return
+				}
+			}
+		}
+	})
+	return !clear.Load()
 }
 
 // pixelRow copies row y of img into dst as RGB, or as straight-alpha RGBA

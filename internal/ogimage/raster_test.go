@@ -175,6 +175,24 @@ func TestBoxBlurPass(t *testing.T) {
 	}
 }
 
+// One pixel short of opaque, in any band of rows, makes the PNG RGBA.
+func TestEncodePNGOnePixelClear(t *testing.T) {
+	for _, y := range []int{0, 300, Height - 1} {
+		img := newCanvas()
+		for i := range img.Pix {
+			img.Pix[i] = 0xff
+		}
+		img.Pix[img.PixOffset(Width-1, y)+3] = 0xfe
+		dec, err := png.Decode(bytes.NewReader(encodePNG(img)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := dec.(*image.NRGBA); !ok {
+			t.Errorf("a clear pixel on row %d: decoded as %T, want *image.NRGBA", y, dec)
+		}
+	}
+}
+
 // encodePNG round-trips through image/png: opaque images as RGB, others as
 // RGBA with straight alpha.
 func TestEncodePNG(t *testing.T) {
