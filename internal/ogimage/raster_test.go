@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/adler32"
 	"image"
+	"image/color"
 	"image/draw"
 	"image/png"
 	"math"
@@ -430,4 +431,62 @@ func TestOverMatchesDraw(t *testing.T) {
 	if !bytes.Equal(got.Pix, want.Pix) {
 		t.Fatal("over differs from draw.Draw with draw.Over")
 	}
+}
+
+// overTable.blend is vector's Over arithmetic for a uniform colour, per
+// pixel, byte for byte: over rows of coverage with long uncovered runs (the
+// eight-at-a-time skip), full coverage (its own table) and partial
+// coverage, of lengths that are not multiples of eight, in opaque and
+// translucent colours, on opaque and clear destinations.
+func TestOverTableBlend(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(17, 18))
+	for _, c := range []color.NRGBA{{200, 30, 90, 255}, {40, 220, 180, 77}, {0, 0, 0, 1}} {
+		tab, ok := newOverTable(c)
+		if !ok {
+			t.Fatalf("%v tabled as clear", c)
+		}
+		var src [4]uint32
+		src[0], src[1], src[2], src[3] = c.RGBA()
+		for n := range 70 {
+			mrow := make([]uint8, n)
+			for i := range mrow {
+				switch rnd.IntN(4) {
+				case 0:
+					mrow[i] = 255
+				case 1:
+					mrow[i] = uint8(rnd.IntN(256))
+				}
+			}
+			got := image.NewRGBA(image.Rect(0, 0, n+3, 2))
+			for i := range got.Pix {
+				got.Pix[i] = uint8(rnd.IntN(256))
+			}
+			want := image.NewRGBA(got.Rect)
+			copy(want.Pix, got.Pix)
+			tab.blend(got, 2, 1, mrow)
+			for i, m := range mrow {
+				ma := uint32(m) * 0x101
+				keep := (0xffff - src[3]*ma/0xffff) * 0x101
+				for k := range 4 {
+					d := &want.Pix[want.PixOffset(2+i, 1)+k]
+					*d = uint8((uint32(*d)*keep + src[k]*ma) / 0xffff >> 8)
+				}
+			}
+			if i := firstDiff(got.Pix, want.Pix); i >= 0 {
+				t.Fatalf("%v over %d pixels: byte %d is %d, want %d", c, n, i, got.Pix[i], want.Pix[i])
+			}
+		}
+	}
+	if _, ok := newOverTable(color.NRGBA{1, 2, 3, 0}); ok {
+		t.Error("a clear colour was tabled")
+	}
+}
+
+func firstDiff(a, b []uint8) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
 }

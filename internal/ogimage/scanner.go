@@ -1,6 +1,7 @@
 package ogimage
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
 	"image/draw"
@@ -195,10 +196,12 @@ func (m *coverMap) lay(dst *image.RGBA, c color.Color) {
 // overTable is vector's Over with a uniform source, per coverage value m:
 // the destination keeps keep[m]/0xffff of itself and gains add[m], the
 // source times the mask scaled to 16 bits. Tabled once per path, not per
-// pixel.
+// pixel; full coverage, a shape's inside and most of its pixels, is tabled
+// further, per channel and destination value (full).
 type overTable struct {
 	keep [256]uint32
 	add  [256][4]uint32
+	full [4][256]uint8
 }
 
 // newOverTable tables colour c; ok is false when c is fully transparent.
@@ -213,20 +216,42 @@ func newOverTable(c color.Color) (t *overTable, ok bool) {
 		t.keep[m] = (0xffff - sa*ma/0xffff) * 0x101
 		t.add[m] = [4]uint32{sr * ma, sg * ma, sb * ma, sa * ma}
 	}
+	for k := range 4 {
+		for v := range 256 {
+			t.full[k][v] = t.over(uint8(v), 255, k)
+		}
+	}
 	return t, true
+}
+
+// over is destination byte v of channel k after a pixel covered m/255.
+func (t *overTable) over(v, m uint8, k int) uint8 {
+	return uint8((uint32(v)*t.keep[m] + t.add[m][k]) / 0xffff >> 8)
 }
 
 // blend lays coverage mrow over dst's row y from x on.
 func (t *overTable) blend(dst *image.RGBA, x, y int, mrow []uint8) {
 	pix := dst.Pix[dst.PixOffset(x, y):][:4*len(mrow)]
-	for i, m := range mrow {
-		if m == 0 {
-			continue
+	for i := 0; i < len(mrow); i++ {
+		// Most of a thin shape's box is uncovered: pass over eight
+		// uncovered pixels at a time.
+		for i+8 <= len(mrow) && binary.NativeEndian.Uint64(mrow[i:]) == 0 {
+			i += 8
 		}
-		k, ad, p := t.keep[m], &t.add[m], pix[4*i:4*i+4:4*i+4]
-		p[0] = uint8((uint32(p[0])*k + ad[0]) / 0xffff >> 8)
-		p[1] = uint8((uint32(p[1])*k + ad[1]) / 0xffff >> 8)
-		p[2] = uint8((uint32(p[2])*k + ad[2]) / 0xffff >> 8)
-		p[3] = uint8((uint32(p[3])*k + ad[3]) / 0xffff >> 8)
+		if i == len(mrow) {
+			break
+		}
+		m, p := mrow[i], pix[4*i:4*i+4:4*i+4]
+		switch m {
+		case 0:
+		case 255:
+			p[0], p[1], p[2], p[3] = t.full[0][p[0]], t.full[1][p[1]], t.full[2][p[2]], t.full[3][p[3]]
+		default:
+			k, ad := t.keep[m], &t.add[m]
+			p[0] = uint8((uint32(p[0])*k + ad[0]) / 0xffff >> 8)
+			p[1] = uint8((uint32(p[1])*k + ad[1]) / 0xffff >> 8)
+			p[2] = uint8((uint32(p[2])*k + ad[2]) / 0xffff >> 8)
+			p[3] = uint8((uint32(p[3])*k + ad[3]) / 0xffff >> 8)
+		}
 	}
 }
