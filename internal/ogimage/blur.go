@@ -4,6 +4,7 @@ import (
 	"image"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Blur radii of the three box-blur passes. Three passes of a box of width
@@ -166,20 +167,48 @@ func blurPlanes(src, dst []uint8, w, h, ch int, rad [3]int) []uint8 {
 	return dst
 }
 
-// parallel runs f over [0, n) split into one chunk per CPU (at most 4).
+// parallel runs f over [0, n) in chunks, four per goroutine, with one
+// goroutine per CPU (at most 4), each taking the next chunk as it finishes
+// one: split evenly, one slow chunk (shapes crowded into some rows, or a
+// CPU taken by other work) would leave the other CPUs idle.
 func parallel(n int, f func(lo, hi int)) {
-	k := min(runtime.GOMAXPROCS(0), 4)
+	k := workers()
+	if k <= 1 || n < 8 {
+		f(0, n)
+		return
+	}
+	chunks := min(n, 4*k)
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for range k {
+		wg.Go(func() {
+			for c := int(next.Add(1)) - 1; c < chunks; c = int(next.Add(1)) - 1 {
+				f(n*c/chunks, n*(c+1)/chunks)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// split runs f over [0, n) split into one chunk per goroutine, for work
+// whose cost grows with the number of chunks (each band of the background
+// flattens every shape's path again).
+func split(n int, f func(lo, hi int)) {
+	k := workers()
 	if k <= 1 || n < 8 {
 		f(0, n)
 		return
 	}
 	var wg sync.WaitGroup
-	for i := 0; i < k; i++ {
+	for i := range k {
 		lo, hi := n*i/k, n*(i+1)/k
 		wg.Go(func() { f(lo, hi) })
 	}
 	wg.Wait()
 }
+
+// workers is how many goroutines share out a rendering's work.
+func workers() int { return min(runtime.GOMAXPROCS(0), 4) }
 
 // hpass blurs one row of w pixels of ch channels from in to out.
 func hpass(in, out []uint8, w, ch, rad int) {

@@ -138,7 +138,7 @@ func (s *Scene) draw(img *image.RGBA) error {
 // the scene's order.
 func (s *Scene) paintBackground(img *image.RGBA) {
 	accent := paletteRGB[s.accent]
-	parallel(Height, func(y0, y1 int) {
+	split(Height, func(y0, y1 int) {
 		band := image.Rect(0, y0, Width, y1)
 		fillRGB(img, band, backgroundRGB)
 		sc := scannerPool.Get().(*scanner)
