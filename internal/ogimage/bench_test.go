@@ -86,3 +86,20 @@ func reportPercentiles(b *testing.B, d []time.Duration) {
 	b.ReportMetric(float64(d[len(d)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(d[len(d)*99/100].Microseconds())/1000, "p99-ms")
 }
+
+// BenchmarkEncodePNG is the PNG encoding of one drawn image alone.
+func BenchmarkEncodePNG(b *testing.B) {
+	s, err := Build(benchOpts, testAvatar)
+	if err != nil {
+		b.Fatal(err)
+	}
+	img, err := s.Render()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(img.Pix)))
+	b.ReportAllocs()
+	for b.Loop() {
+		encodePNG(img)
+	}
+}

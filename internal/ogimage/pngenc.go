@@ -17,15 +17,23 @@ import (
 // dominates there, trying all five filters on every row (see filterRow).
 // Row bands are filtered and deflated in parallel, each band ending on a
 // sync flush so that the bands join into one zlib stream, as pigz does; the
-// bands' Adler-32 sums are combined.
+// bands' Adler-32 sums are combined. The image is taken for opaque, and
+// checked while it is filtered: should a pixel turn out not to be, the
+// image is encoded again as RGBA (Plaza's images never need it).
 func encodePNG(img *image.RGBA) []byte {
+	if out, ok := encodeRows(img, 3); ok {
+		return out
+	}
+	out, _ := encodeRows(img, 4)
+	return out
+}
+
+// encodeRows encodes img with bpp bytes a pixel; ok is false when bpp is 3
+// and some pixel is not opaque.
+func encodeRows(img *image.RGBA, bpp int) (png []byte, ok bool) {
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
-	bpp := 3
-	if !opaque(img) {
-		bpp = 4
-	}
-
+	var clear atomic.Bool
 	const bands = 8 // fixed, so the output does not depend on the CPU count
 	type band struct {
 		data  bytes.Buffer
@@ -47,11 +55,16 @@ func encodePNG(img *image.RGBA) []byte {
 			if y0 > 0 && bpp == 4 {
 				pixelRow(prev, img, b.Min.Y+y0-1, bpp)
 			}
-			for y := y0; y < y1; y++ {
+			for y := y0; y < y1 && !clear.Load(); y++ {
 				switch {
 				case y > 0 && bpp == 3:
-					upRGB(line, img, b.Min.Y+y)
+					if !upRGB(line, img, b.Min.Y+y) {
+						clear.Store(true)
+					}
 				case y == 0:
+					if bpp == 3 && !opaqueRow(img, b.Min.Y) {
+						clear.Store(true)
+					}
 					pixelRow(cur, img, b.Min.Y+y, bpp)
 					filterRow(line, cur, nil, bpp)
 				default:
@@ -71,6 +84,10 @@ func encodePNG(img *image.RGBA) []byte {
 			p.sum, p.bytes = sum.Sum32(), int64(y1-y0)*int64(1+stride)
 		}
 	})
+
+	if clear.Load() {
+		return nil, false
+	}
 
 	// IDAT: zlib header (deflate, 32K window, fastest), the bands, Adler-32.
 	n := 2 + 4
@@ -107,26 +124,19 @@ func encodePNG(img *image.RGBA) []byte {
 	out.Write(u32[:])
 
 	writeChunk(&out, "IEND", nil)
-	return out.Bytes()
+	return out.Bytes(), true
 }
 
-// opaque reports whether every pixel of img is opaque, reading bands of
-// rows in parallel.
-func opaque(img *image.RGBA) bool {
+// opaqueRow reports whether every pixel of row y is opaque.
+func opaqueRow(img *image.RGBA, y int) bool {
 	b := img.Bounds()
-	var clear atomic.Bool
-	parallel(b.Dy(), func(y0, y1 int) {
-		for y := b.Min.Y + y0; y < b.Min.Y+y1 && !clear.Load(); y++ {
-			row := img.Pix[img.PixOffset(b.Min.X, y):][:b.Dx()*4]
-			for i := 3; i < len(row); i += 4 {
-				if row[i] != 0xff {
-					clear.Store(true)
-					return
-				}
-			}
+	row := img.Pix[img.PixOffset(b.Min.X, y):][:b.Dx()*4]
+	for i := 3; i < len(row); i += 4 {
+		if row[i] != 0xff {
+			return false
 		}
-	})
-	return !clear.Load()
+	}
+	return true
 }
 
 // pixelRow copies row y of img into dst as RGB, or as straight-alpha RGBA
@@ -173,33 +183,43 @@ func filterRow(dst, cur, prev []byte, bpp int) {
 	}
 }
 
-// upRGB writes row y of the opaque img, filtered Up, into dst as RGB:
-// filterRow over two pixelRow copies, in one pass over the canvas. Each
-// pixel's four bytes are subtracted at once (subBytes) and stored whole;
-// the fourth, alpha's difference, lands where the next pixel's red goes
-// and is overwritten by it. The last pixel is done byte by byte.
-func upRGB(dst []byte, img *image.RGBA, y int) {
+// upRGB writes row y of img, filtered Up, into dst as RGB: filterRow over
+// two pixelRow copies, in one pass over the canvas. It reports whether the
+// row is opaque, as an RGB row must be.
+func upRGB(dst []byte, img *image.RGBA, y int) (opaque bool) {
 	b := img.Bounds()
 	w := b.Dx()
 	cur := img.Pix[img.PixOffset(b.Min.X, y):][:w*4]
 	prev := img.Pix[img.PixOffset(b.Min.X, y-1):][:w*4]
 	dst[0] = 2
 	d := dst[1 : 1+w*3]
-	for x := 0; x < w-1; x++ {
-		c, p := binary.LittleEndian.Uint32(cur[x*4:]), binary.LittleEndian.Uint32(prev[x*4:])
-		binary.LittleEndian.PutUint32(d[x*3:], subBytes(c, p))
+	// Two pixels at a time: their eight bytes subtracted at once
+	// (subBytes64), their six colour bytes stored as one word whose last
+	// two bytes the next pixels' overwrite. The last pixel or two go byte
+	// by byte.
+	const alphas = 0xff000000ff000000
+	all := uint64(alphas)
+	x := 0
+	for ; x+3 <= w; x += 2 {
+		c, p := binary.LittleEndian.Uint64(cur[x*4:]), binary.LittleEndian.Uint64(prev[x*4:])
+		all &= c
+		v := subBytes64(c, p)
+		binary.LittleEndian.PutUint64(d[x*3:], v&0xffffff|v>>8&0xffffff000000)
 	}
-	if x := w - 1; x >= 0 {
+	opaque = all == alphas
+	for ; x < w; x++ {
 		for k := range 3 {
 			d[x*3+k] = cur[x*4+k] - prev[x*4+k]
 		}
+		opaque = opaque && cur[x*4+3] == 0xff
 	}
+	return opaque
 }
 
-// subBytes subtracts each byte of b from the byte of a in the same place,
-// modulo 256, without borrowing across bytes.
-func subBytes(a, b uint32) uint32 {
-	const high = 0x80808080
+// subBytes64 subtracts each byte of b from a's, modulo 256, without
+// borrowing across bytes.
+func subBytes64(a, b uint64) uint64 {
+	const high = 0x8080808080808080
 	return ((a | high) - (b &^ high)) ^ ((a ^ ^b) & high)
 }
 

@@ -176,20 +176,22 @@ func TestBoxBlurPass(t *testing.T) {
 	}
 }
 
-// One pixel short of opaque, in any band of rows, makes the PNG RGBA.
+// One pixel short of opaque, anywhere, makes the PNG RGBA.
 func TestEncodePNGOnePixelClear(t *testing.T) {
 	for _, y := range []int{0, 300, Height - 1} {
-		img := newCanvas()
-		for i := range img.Pix {
-			img.Pix[i] = 0xff
-		}
-		img.Pix[img.PixOffset(Width-1, y)+3] = 0xfe
-		dec, err := png.Decode(bytes.NewReader(encodePNG(img)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := dec.(*image.NRGBA); !ok {
-			t.Errorf("a clear pixel on row %d: decoded as %T, want *image.NRGBA", y, dec)
+		for _, x := range []int{0, 501, Width - 1} {
+			img := newCanvas()
+			for i := range img.Pix {
+				img.Pix[i] = 0xff
+			}
+			img.Pix[img.PixOffset(x, y)+3] = 0xfe
+			dec, err := png.Decode(bytes.NewReader(encodePNG(img)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := dec.(*image.NRGBA); !ok {
+				t.Errorf("a clear pixel at (%d, %d): decoded as %T, want *image.NRGBA", x, y, dec)
+			}
 		}
 	}
 }
@@ -392,18 +394,50 @@ func TestPanelEdgeMatchesStroke(t *testing.T) {
 	}
 }
 
-// subBytes is four byte subtractions, modulo 256, for every pair of bytes.
-func TestSubBytes(t *testing.T) {
+// subBytes64 is eight byte subtractions, modulo 256, for every pair of bytes.
+func TestSubBytes64(t *testing.T) {
 	for a := range 256 {
 		for b := range 256 {
-			x := uint32(a) | uint32(b)<<8 | uint32(255-a)<<16 | uint32(a^b)<<24
-			y := uint32(b) | uint32(a)<<8 | uint32(b^0x5a)<<16 | uint32(255-b)<<24
-			got := subBytes(x, y)
-			for k := range 4 {
+			x := uint64(a) | uint64(b)<<8 | uint64(255-a)<<16 | uint64(a^b)<<24 | uint64(b)<<32 | uint64(a)<<40 | uint64(0xff)<<48 | uint64(a*b&0xff)<<56
+			y := uint64(b) | uint64(a)<<8 | uint64(b^0x5a)<<16 | uint64(255-b)<<24 | uint64(a)<<32 | uint64(0xff)<<40 | uint64(b)<<48 | uint64((a+b)&0xff)<<56
+			got := subBytes64(x, y)
+			for k := range 8 {
 				if want := uint8(x>>(8*k)) - uint8(y>>(8*k)); uint8(got>>(8*k)) != want {
-					t.Fatalf("subBytes(%#x, %#x) byte %d = %#x, want %#x", x, y, k, uint8(got>>(8*k)), want)
+					t.Fatalf("subBytes64(%#x, %#x) byte %d = %#x, want %#x", x, y, k, uint8(got>>(8*k)), want)
 				}
 			}
+		}
+	}
+}
+
+// upRGB is Up filtering of RGB rows, and tells an opaque row, for every
+// width from one pixel up (the pairs, and the one or two pixels after
+// them).
+func TestUpRGB(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(19, 20))
+	for w := 1; w <= 21; w++ {
+		img := image.NewRGBA(image.Rect(5, 3, 5+w, 5))
+		for i := range img.Pix {
+			img.Pix[i] = uint8(rnd.IntN(256))
+		}
+		got := bytes.Repeat([]byte{0xee}, 1+3*w+8)
+		if upRGB(got, img, 4) {
+			t.Errorf("width %d: a row of random alphas reported opaque", w)
+		}
+		opaque := bytes.Clone(got)
+		for x := 5; x < 5+w; x++ {
+			img.Pix[img.PixOffset(x, 4)+3] = 0xff
+		}
+		if !upRGB(opaque, img, 4) {
+			t.Errorf("width %d: an opaque row reported clear", w)
+		}
+		want := []byte{2}
+		for x := 5; x < 5+w; x++ {
+			c, p := img.RGBAAt(x, 4), img.RGBAAt(x, 3)
+			want = append(want, c.R-p.R, c.G-p.G, c.B-p.B)
+		}
+		if !bytes.Equal(got[:len(want)], want) {
+			t.Fatalf("width %d: %v, want %v", w, got[:len(want)], want)
 		}
 	}
 }
