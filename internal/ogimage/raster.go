@@ -58,28 +58,25 @@ type scratch struct {
 // draw paints the whole canvas (every pixel is written, so a reused canvas
 // needs no clearing).
 func (s *Scene) draw(img *image.RGBA) error {
-	var icon *oksvg.SvgIcon
-	if s.avatar != nil {
-		var err error
-		if icon, err = oksvg.ReadIconStream(bytes.NewReader(s.avatar), oksvg.IgnoreErrorMode); err != nil {
-			return fmt.Errorf("ogimage: read avatar svg: %w", err)
-		}
-	}
 	scr := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(scr)
 
-	// The avatar is rasterised on its own canvas while the background is
-	// painted, and laid down after the glass.
+	// The avatar is read and rasterised on its own canvas while the
+	// background is painted, and laid down after the glass.
 	var avatar sync.WaitGroup
-	if icon != nil {
+	var avatarErr error
+	if s.avatar != nil {
 		if scr.avatar == nil {
 			scr.avatar = image.NewRGBA(image.Rect(0, 0, int(avatarRect.w), int(avatarRect.h)))
 		}
-		avatar.Go(func() { rasteriseAvatar(scr.avatar, icon) })
+		avatar.Go(func() { avatarErr = rasteriseAvatar(scr.avatar, s.avatar) })
 	}
 	accent := paletteRGB[s.accent]
 	s.paintBackground(img)
 	avatar.Wait()
+	if avatarErr != nil {
+		return avatarErr
+	}
 
 	sc := scr.sc
 	sc.dst = img
@@ -100,7 +97,7 @@ func (s *Scene) draw(img *image.RGBA) error {
 	fl.SetColor(nrgba(accent, 1))
 	fl.Draw()
 
-	if icon != nil {
+	if s.avatar != nil {
 		at := image.Pt(int(avatarRect.x), int(avatarRect.y))
 		over(img, at, scr.avatar)
 	}
@@ -569,10 +566,14 @@ func blur1D(v []float64, rad int) []float64 {
 	return v
 }
 
-// rasteriseAvatar draws the avatar SVG with oksvg onto dst, cleared first,
+// rasteriseAvatar reads the avatar SVG and draws it with oksvg onto dst, cleared first,
 // through the fading mask: opaque to fadeFrom of its radius, then linearly
 // to 0.
-func rasteriseAvatar(dst *image.RGBA, icon *oksvg.SvgIcon) {
+func rasteriseAvatar(dst *image.RGBA, svg []byte) error {
+	icon, err := oksvg.ReadIconStream(bytes.NewReader(svg), oksvg.IgnoreErrorMode)
+	if err != nil {
+		return fmt.Errorf("ogimage: read avatar svg: %w", err)
+	}
 	clear(dst.Pix)
 	sc := scannerPool.Get().(*scanner)
 	sc.dst = dst
@@ -592,6 +593,7 @@ func rasteriseAvatar(dst *image.RGBA, icon *oksvg.SvgIcon) {
 			p[k] = uint8(float64(p[k])*float64(m) + 0.5)
 		}
 	}
+	return nil
 }
 
 // over lays src onto dst at at, as draw.Draw with draw.Over does, byte for
