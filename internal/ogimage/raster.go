@@ -249,6 +249,19 @@ var panelEdge = sync.OnceValue(func() *coverMap {
 	return sc.coverMap(image.Rect(0, 0, Width, Height))
 })
 
+// blend16 is blend at opacity a/0xffff in integers, to the same byte. blend
+// rounds p + (c-p)·a/0xffff to the nearest integer: the floor of
+// (2·0xffff·p + 2·(c-p)·a + 0xffff) / (2·0xffff). That numerator is odd, so
+// the exact value never lies half way between two integers, and blend's
+// floating point, off by far less than 1/(2·0xffff), rounds it the same way.
+func blend16(p []uint8, c rgb, a uint16) {
+	const one = 2 * 0xffff
+	w := int64(a)
+	p[0] = uint8((one*int64(p[0]) + 2*(int64(c.r)-int64(p[0]))*w + 0xffff) / one)
+	p[1] = uint8((one*int64(p[1]) + 2*(int64(c.g)-int64(p[1]))*w + 0xffff) / one)
+	p[2] = uint8((one*int64(p[2]) + 2*(int64(c.b)-int64(p[2]))*w + 0xffff) / one)
+}
+
 // glow is the radial gradient of the SVG behind the avatar: the accent at
 // glowAlpha in the centre, fading linearly to 0 at glowRadius; its opacity
 // per pixel is worked out once.
@@ -314,8 +327,9 @@ func (m *alphaMap) lay(img *image.RGBA, band image.Rectangle, c rgb) {
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for _, run := range m.rows[y-m.r.Min.Y] {
 			x0, x1 := max(run.x, b.Min.X), min(run.x+len(run.a), b.Max.X)
-			for x := x0; x < x1; x++ {
-				blend(img.Pix, img.PixOffset(x, y), c, float64(run.a[x-run.x])/0xffff)
+			pix := img.Pix[img.PixOffset(x0, y):]
+			for i, a := range run.a[x0-run.x : x1-run.x] {
+				blend16(pix[4*i:4*i+3:4*i+3], c, a)
 			}
 		}
 	}

@@ -524,3 +524,23 @@ func firstDiff(a, b []uint8) int {
 	}
 	return -1
 }
+
+// blend16 is blend at opacity a/0xffff, to the byte, for every destination
+// and colour value and opacities across the whole range.
+func TestBlend16(t *testing.T) {
+	for c := range 256 {
+		col := rgb{uint8(c), uint8(255 - c), uint8(c / 2)}
+		for p := range 256 {
+			for a := 0; a <= 0xffff; a += 331 {
+				for _, a := range []int{a, 0xffff - a} {
+					got, want := []uint8{uint8(p), uint8(p), uint8(p), 9}, []uint8{uint8(p), uint8(p), uint8(p), 9}
+					blend16(got[:3], col, uint16(a))
+					blend(want, 0, col, float64(a)/0xffff)
+					if !bytes.Equal(got, want) {
+						t.Fatalf("p=%d c=%v a=%d: %v, want %v", p, col, a, got, want)
+					}
+				}
+			}
+		}
+	}
+}
