@@ -27,6 +27,7 @@ type scanner struct {
 	uni  image.Uniform
 	fn   funcImage
 	src  image.Image
+	tab  overTable // the colour last drawn, tabled
 }
 
 type scanOp struct {
@@ -99,12 +100,11 @@ func (s *scanner) Draw() {
 	// path), then blend only the covered pixels. vector's own RGBA path
 	// divides four times for every pixel of the box, covered or not.
 	mask := s.coverage(r)
-	t, ok := newOverTable(s.uni.C)
-	if !ok {
+	if !s.tab.set(s.uni.C) {
 		return
 	}
 	for y := 0; y < r.Dy(); y++ {
-		t.blend(s.dst, r.Min.X, r.Min.Y+y, mask.Pix[y*mask.Stride:][:r.Dx()])
+		s.tab.blend(s.dst, r.Min.X, r.Min.Y+y, mask.Pix[y*mask.Stride:][:r.Dx()])
 	}
 }
 
@@ -184,8 +184,8 @@ type coverRun struct {
 
 // lay draws the shape in colour c, exactly as scanner.Draw would.
 func (m *coverMap) lay(dst *image.RGBA, c color.Color) {
-	t, ok := newOverTable(c)
-	if !ok {
+	var t overTable
+	if !t.set(c) {
 		return
 	}
 	for _, run := range m.runs {
@@ -195,22 +195,28 @@ func (m *coverMap) lay(dst *image.RGBA, c color.Color) {
 
 // overTable is vector's Over with a uniform source, per coverage value m:
 // the destination keeps keep[m]/0xffff of itself and gains add[m], the
-// source times the mask scaled to 16 bits. Tabled once per path, not per
-// pixel; full coverage, a shape's inside and most of its pixels, is tabled
-// further, per channel and destination value (full).
+// source times the mask scaled to 16 bits. Tabled once per colour, not per
+// pixel (a layer's shapes share theirs); full coverage, a shape's inside
+// and most of its pixels, is tabled further, per channel and destination
+// value (full).
 type overTable struct {
+	c    color.Color // the colour tabled; nil before the first
 	keep [256]uint32
 	add  [256][4]uint32
 	full [4][256]uint8
 }
 
-// newOverTable tables colour c; ok is false when c is fully transparent.
-func newOverTable(c color.Color) (t *overTable, ok bool) {
+// set tables colour c, unless it is tabled already; it reports false when
+// c is fully transparent.
+func (t *overTable) set(c color.Color) bool {
 	sr, sg, sb, sa := c.RGBA()
 	if sa == 0 {
-		return nil, false
+		return false
 	}
-	t = &overTable{}
+	if t.c == c {
+		return true
+	}
+	t.c = c
 	for m := 1; m < 256; m++ {
 		ma := uint32(m) * 0x101
 		t.keep[m] = (0xffff - sa*ma/0xffff) * 0x101
@@ -221,7 +227,7 @@ func newOverTable(c color.Color) (t *overTable, ok bool) {
 			t.full[k][v] = t.over(uint8(v), 255, k)
 		}
 	}
-	return t, true
+	return true
 }
 
 // over is destination byte v of channel k after a pixel covered m/255.
