@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -50,13 +51,28 @@ func (h OGImage) Handle(c echo.Context) error {
 		c.Response().Header().Set(echo.HeaderContentType, contentType(q.SVG))
 		return c.NoContent(http.StatusOK)
 	}
-	body, ctype, err := h.render(h.options(req.Context(), q), q.SVG)
+	scene, err := h.render(h.options(req.Context(), q), q.SVG)
 	if err != nil {
 		h.Log.Error("og-image generation failed; serving the fallback image", "error", err,
 			"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
-		body, ctype = ogimage.FallbackSVG(), "image/svg+xml"
+		return c.Blob(http.StatusOK, "image/svg+xml", ogimage.FallbackSVG())
 	}
-	return c.Blob(http.StatusOK, ctype, body)
+	if scene.svg != nil {
+		return c.Blob(http.StatusOK, contentType(true), scene.svg)
+	}
+	defer scene.png.Release()
+	hdr.Set(echo.HeaderContentType, contentType(false))
+	hdr.Set(echo.HeaderContentLength, strconv.Itoa(scene.png.Len()))
+	c.Response().WriteHeader(http.StatusOK)
+	_, err = scene.png.WriteTo(c.Response())
+	return err
+}
+
+// drawn is an og-image: its SVG, or its PNG as encoded (written out
+// from there, without a copy into one slice).
+type drawn struct {
+	svg []byte
+	png *ogimage.PNGFile
 }
 
 // options fills in what the query left to chance: the seed and the quote.
@@ -77,7 +93,7 @@ func (h OGImage) options(ctx context.Context, q api.OGImageQuery) ogimage.Option
 
 // render builds the image. A panic in the engines is a failed generation
 // like any other: the caller serves the fallback instead of a 500.
-func (h OGImage) render(opts ogimage.Options, svg bool) (body []byte, ctype string, err error) {
+func (h OGImage) render(opts ogimage.Options, svg bool) (img drawn, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
@@ -85,13 +101,13 @@ func (h OGImage) render(opts ogimage.Options, svg bool) (body []byte, ctype stri
 	}()
 	s, err := ogimage.Build(opts, h.Avatar)
 	if err != nil {
-		return nil, "", err
+		return img, err
 	}
 	if svg {
-		return s.SVG(), contentType(svg), nil
+		return drawn{svg: s.SVG()}, nil
 	}
-	png, err := s.PNG()
-	return png, contentType(svg), err
+	img.png, err = s.EncodePNG()
+	return img, err
 }
 
 func contentType(svg bool) string {

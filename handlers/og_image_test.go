@@ -138,6 +138,10 @@ func TestOGImagePNG(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 630 {
 		t.Errorf("PNG is %dx%d, want 1200x630", b.Dx(), b.Dy())
 	}
+	// The PNG is written out from where it was encoded, its length told first.
+	if res.ContentLength != int64(len(body)) || len(res.TransferEncoding) != 0 {
+		t.Errorf("Content-Length %d, Transfer-Encoding %v, for a body of %d bytes", res.ContentLength, res.TransferEncoding, len(body))
+	}
 	h := res.Header
 	reset, _ := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64)
 	if h.Get("X-RateLimit-Limit") != "120" || h.Get("X-RateLimit-Remaining") != "119" ||

@@ -20,6 +20,17 @@ import (
 // PNG renders the scene and encodes it as a PNG (fast compression: the
 // image is made on request and never stored; see encodePNG).
 func (s *Scene) PNG() ([]byte, error) {
+	f, err := s.EncodePNG()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Release()
+	return f.Bytes(), nil
+}
+
+// EncodePNG is PNG without copying the encoded image into one slice: a
+// server writes it out from where it was encoded, then releases it.
+func (s *Scene) EncodePNG() (*PNGFile, error) {
 	img := canvasPool.Get().(*image.RGBA)
 	defer canvasPool.Put(img)
 	if err := s.draw(img); err != nil {

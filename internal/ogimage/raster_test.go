@@ -185,7 +185,7 @@ func TestEncodePNGOnePixelClear(t *testing.T) {
 				img.Pix[i] = 0xff
 			}
 			img.Pix[img.PixOffset(x, y)+3] = 0xfe
-			dec, err := png.Decode(bytes.NewReader(encodePNG(img)))
+			dec, err := png.Decode(bytes.NewReader(encodePNG(img).Bytes()))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +212,7 @@ func TestEncodePNG(t *testing.T) {
 			}
 			img.Pix[i+3] = a
 		}
-		dec, err := png.Decode(bytes.NewReader(encodePNG(img)))
+		dec, err := png.Decode(bytes.NewReader(encodePNG(img).Bytes()))
 		if err != nil {
 			t.Fatalf("opaque=%v: %v", opaque, err)
 		}
@@ -541,6 +541,38 @@ func TestBlend16(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// A PNGFile writes out the same bytes PNG returns, Len of them, and its
+// pooled memory, once released, serves the next image without a trace of
+// the last.
+func TestPNGFileWriteTo(t *testing.T) {
+	a := mustBuild(t, Options{Seed: "file-a", Quote: "Simplicity is the soul of efficiency.", Author: "Austin Freeman"})
+	b := mustBuild(t, Options{Seed: "file-b", Quote: "Well begun is half done.", Author: "Aristotle"})
+	want, err := a.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		other, err := b.EncodePNG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		other.Release()
+		f, err := a.EncodePNG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		n, err := f.WriteTo(&got)
+		if err != nil || n != int64(len(want)) || f.Len() != len(want) {
+			t.Fatalf("WriteTo wrote %d bytes (%v), Len %d, want %d", n, err, f.Len(), len(want))
+		}
+		f.Release()
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatal("WriteTo wrote other bytes than PNG returned")
 		}
 	}
 }
