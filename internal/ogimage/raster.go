@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"iter"
 	"math"
 	"slices"
 	"sync"
@@ -317,19 +318,30 @@ func newAlphaMap(r image.Rectangle, alpha func(x, y int) float64) *alphaMap {
 // non-zero values.
 func alphaRuns(row []uint16, x0 int) []alphaRun {
 	var runs []alphaRun
-	for i := 0; i < len(row); {
-		if row[i] == 0 {
-			i++
-			continue
-		}
-		j := i
-		for j < len(row) && row[j] != 0 {
-			j++
-		}
-		runs = append(runs, alphaRun{x: x0 + i, a: slices.Clone(row[i:j])})
-		i = j
+	for lo, hi := range nonZeroRuns(row) {
+		runs = append(runs, alphaRun{x: x0 + lo, a: slices.Clone(row[lo:hi])})
 	}
 	return runs
+}
+
+// nonZeroRuns yields the bounds [lo, hi) of row's runs of non-zero values.
+func nonZeroRuns[T uint8 | uint16](row []T) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		for i := 0; i < len(row); {
+			if row[i] == 0 {
+				i++
+				continue
+			}
+			j := i
+			for j < len(row) && row[j] != 0 {
+				j++
+			}
+			if !yield(i, j) {
+				return
+			}
+			i = j
+		}
+	}
 }
 
 // lay blends c into the pixels of img in band at the map's opacities.

@@ -159,17 +159,8 @@ func (s *scanner) coverMap(bounds image.Rectangle) *coverMap {
 	mask := s.coverage(r)
 	for y := 0; y < r.Dy(); y++ {
 		row := mask.Pix[y*mask.Stride:][:r.Dx()]
-		for i := 0; i < len(row); {
-			if row[i] == 0 {
-				i++
-				continue
-			}
-			j := i
-			for j < len(row) && row[j] != 0 {
-				j++
-			}
-			m.runs = append(m.runs, coverRun{x: r.Min.X + i, y: r.Min.Y + y, m: slices.Clone(row[i:j])})
-			i = j
+		for lo, hi := range nonZeroRuns(row) {
+			m.runs = append(m.runs, coverRun{x: r.Min.X + lo, y: r.Min.Y + y, m: slices.Clone(row[lo:hi])})
 		}
 	}
 	return m
