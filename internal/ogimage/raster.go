@@ -350,6 +350,9 @@ func (m *alphaMap) lay(img *image.RGBA, band image.Rectangle, c rgb) {
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for _, run := range m.rows[y-m.r.Min.Y] {
 			x0, x1 := max(run.x, b.Min.X), min(run.x+len(run.a), b.Max.X)
+			if x0 >= x1 {
+				continue
+			}
 			pix := img.Pix[img.PixOffset(x0, y):]
 			for i, a := range run.a[x0-run.x : x1-run.x] {
 				blend16(pix[4*i:4*i+3:4*i+3], c, a)
@@ -603,9 +606,9 @@ func blur1D(v []float64, rad int) []float64 {
 	return v
 }
 
-// rasteriseAvatar reads the avatar SVG and draws it with oksvg onto dst, cleared first,
-// through the fading mask: opaque to fadeFrom of its radius, then linearly
-// to 0.
+// rasteriseAvatar reads the avatar SVG and draws it with oksvg onto dst,
+// cleared first, through the fading mask: opaque to fadeFrom of its radius,
+// then linearly to 0.
 func rasteriseAvatar(dst *image.RGBA, svg []byte) error {
 	icon, err := oksvg.ReadIconStream(bytes.NewReader(svg), oksvg.IgnoreErrorMode)
 	if err != nil {

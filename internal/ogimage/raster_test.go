@@ -576,3 +576,20 @@ func TestPNGFileWriteTo(t *testing.T) {
 		}
 	}
 }
+
+// A map laid over a band narrower than itself changes that band only.
+func TestAlphaMapLaysItsBand(t *testing.T) {
+	band := image.Rect(Width/2, 0, Width/2+7, Height)
+	got := newCanvas()
+	shadow().lay(got, band, rgb{9, 9, 9})
+	for y := range Height {
+		for x := range Width {
+			if got.RGBAAt(x, y) != (color.RGBA{}) && !image.Pt(x, y).In(band) {
+				t.Fatalf("pixel (%d, %d) outside the band changed", x, y)
+			}
+		}
+	}
+	if bytes.Equal(got.Pix, newCanvas().Pix) {
+		t.Fatal("nothing changed in the band")
+	}
+}
