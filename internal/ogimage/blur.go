@@ -12,88 +12,122 @@ import (
 // stdDeviation the SVG asks of feGaussianBlur.
 const shadowRadius = 15
 
-// glassRadii are the radii of the glass blur's three box passes, at half
-// size. A box of radius r has a variance of r(r+1)/3; these sum to 78 half
-// pixels², a Gaussian of σ ≈ 17.7 px at full size, where three passes of
-// glassRadius give σ ≈ 17.5 (the SVG's stdDeviation).
-var glassRadii = [3]int{8, 9, 8}
+// glassScale is how many full-size pixels a side of one pixel of the
+// glass blur stands for.
+const glassScale = 4
+
+// glassRadii are the radii of the glass blur's three box passes, at
+// glassScale. A box of radius r has a variance of r(r+1)/3; these sum to 20
+// quarter pixels², a Gaussian of σ ≈ 17.9 px at full size, where three
+// passes of glassRadius give σ ≈ 17.5 (the SVG's stdDeviation).
+var glassRadii = [3]int{4, 4, 4}
 
 // glassMargin is how far outside the panel the glass blur reads, in
-// full-size pixels: the reach of its three passes at half size.
-const glassMargin = 2 * (8 + 9 + 8)
+// full-size pixels: the reach of its three passes.
+const glassMargin = glassScale * (4 + 4 + 4)
 
 // glassBlur blurs the pixels of img under r as three box passes of
-// glassRadius would, at a quarter of the cost: it averages each 2×2 block
-// of r and a margin of glassMargin around it, and blurs that half-size image
-// by glassRadii; halfGlass.row scales it back up bilinearly. The glass
-// shows only this blur, whose finest detail is far coarser than two pixels,
-// so the two agree to within a few levels (TestGlassBlurMatchesFullSize);
-// buf provides the memory.
-func glassBlur(img *image.RGBA, r image.Rectangle, buf *blurBuffers) halfGlass {
+// glassRadius would, at a sixteenth of the cost: it averages each 4×4 block
+// of r and a margin of glassMargin around it, and blurs that small image by
+// glassRadii; smallGlass.row scales it back up bilinearly. The glass shows
+// only this blur, whose finest detail (σ ≈ 17 px) is far coarser than four
+// pixels, so the two agree to within a few levels
+// (TestGlassBlurMatchesFullSize); buf provides the memory.
+func glassBlur(img *image.RGBA, r image.Rectangle, buf *blurBuffers) smallGlass {
+	const s = glassScale
 	e := image.Rect(r.Min.X-glassMargin, r.Min.Y-glassMargin, r.Max.X+glassMargin, r.Max.Y+glassMargin).Intersect(img.Bounds())
-	e.Min.X, e.Min.Y = e.Min.X&^1, e.Min.Y&^1 // 2×2 blocks on even coordinates
-	e.Max.X, e.Max.Y = e.Max.X-e.Dx()%2, e.Max.Y-e.Dy()%2
-	hw, hh := e.Dx()/2, e.Dy()/2
-	half := grow(&buf.a, hw*hh*3)
-	parallel(hh, func(y0, y1 int) {
+	e.Min.X, e.Min.Y = e.Min.X&^(s-1), e.Min.Y&^(s-1) // blocks on multiples of s
+	e.Max.X, e.Max.Y = e.Max.X-e.Dx()%s, e.Max.Y-e.Dy()%s
+	sw, sh := e.Dx()/s, e.Dy()/s
+	small := grow(&buf.a, sw*sh*3)
+	parallel(sh, func(y0, y1 int) {
+		sums := make([]uint32, sw*3)
 		for y := y0; y < y1; y++ {
-			top := img.Pix[img.PixOffset(e.Min.X, e.Min.Y+2*y):][:hw*8]
-			bot := img.Pix[img.PixOffset(e.Min.X, e.Min.Y+2*y+1):][:hw*8]
-			out := half[y*hw*3 : (y+1)*hw*3]
-			for x := 0; x < hw; x++ {
-				t, b, o := top[x*8:x*8+8:x*8+8], bot[x*8:x*8+8:x*8+8], out[x*3:x*3+3:x*3+3]
-				for c := 0; c < 3; c++ {
-					o[c] = uint8((uint32(t[c]) + uint32(t[c+4]) + uint32(b[c]) + uint32(b[c+4]) + 2) >> 2)
+			clear(sums)
+			for r := range s {
+				row := img.Pix[img.PixOffset(e.Min.X, e.Min.Y+s*y+r):][:sw*s*4]
+				for x := range sw {
+					p, t := row[x*s*4:(x+1)*s*4:(x+1)*s*4], sums[x*3:x*3+3:x*3+3]
+					t[0] += uint32(p[0]) + uint32(p[4]) + uint32(p[8]) + uint32(p[12])
+					t[1] += uint32(p[1]) + uint32(p[5]) + uint32(p[9]) + uint32(p[13])
+					t[2] += uint32(p[2]) + uint32(p[6]) + uint32(p[10]) + uint32(p[14])
 				}
+			}
+			out := small[y*sw*3 : (y+1)*sw*3]
+			for i, v := range sums {
+				out[i] = uint8((v + s*s/2) / (s * s))
 			}
 		}
 	})
-	return halfGlass{pix: blurPlanes(half, grow(&buf.b, len(half)), hw, hh, 3, glassRadii), w: hw, h: hh, min: e.Min}
+	return smallGlass{pix: blurPlanes(small, grow(&buf.b, len(small)), sw, sh, 3, glassRadii), w: sw, h: sh, min: e.Min}
 }
 
-// halfGlass is the blurred glass at half size: w×h RGB pixels, the first
-// covering the full-size 2×2 block at min.
-type halfGlass struct {
+// smallGlass is the blurred glass at 1/glassScale of full size: w×h RGB
+// pixels, the first covering the full-size block at min.
+type smallGlass struct {
 	pix  []uint8
 	w, h int
 	min  image.Point
 }
 
+// glassWeights[j] are the weights, out of 2·glassScale, of small columns
+// k-1, k and k+1 in the full-size pixel j of block k (and likewise of rows):
+// the pixel's centre lies (2j+1-glassScale)/(2·glassScale) of a small pixel
+// from k's centre, towards k-1 or k+1.
+var glassWeights = func() (w [glassScale][3]uint32) {
+	for j := range glassScale {
+		off := 2*j + 1 - glassScale
+		if off < 0 {
+			w[j] = [3]uint32{uint32(-off), uint32(2*glassScale + off), 0}
+		} else {
+			w[j] = [3]uint32{0, uint32(2*glassScale - off), uint32(off)}
+		}
+	}
+	return w
+}()
+
+// glassOne is the sum of the weights of both directions, and glassHalf
+// rounds a division by it.
+const glassOne, glassHalf = 4 * glassScale * glassScale, 2 * glassScale * glassScale
+
 // row writes full-size pixels [x0, x1) of row y of plane (pix, or another
 // w×h RGB image laid out alike), scaled up bilinearly, into out (RGB); tmp
-// holds at least w·3 values. Each full-size pixel
-// centre lies a quarter of a half-size pixel from the nearest one, so the
-// weights are 3/4 and 1/4 in each direction: the two half-size rows are
-// mixed first, then each half-size column k gives the full-size pixel on
-// its left (1/4 of column k-1, 3/4 of k) and on its right (3/4 of k, 1/4
-// of k+1).
-func (g halfGlass) row(plane []uint8, y int, out []uint8, tmp []uint16, x0, x1 int) {
+// holds at least w·3 values. The two small rows around y are mixed first,
+// then each small column k gives the glassScale full-size pixels of its
+// block from columns k-1, k and k+1 (glassWeights).
+func (g smallGlass) row(plane []uint8, y int, out []uint8, tmp []uint16, x0, x1 int) {
 	a, b, wa := pair(y-g.min.Y, g.h)
 	ra, rb := plane[a*g.w*3:(a+1)*g.w*3], plane[b*g.w*3:(b+1)*g.w*3]
-	k0, k1 := (x0-g.min.X)/2, (x1-1-g.min.X)/2
-	wb := 4 - uint16(wa)
+	k0, k1 := (x0-g.min.X)/glassScale, (x1-1-g.min.X)/glassScale
+	wb := 2*glassScale - uint16(wa)
 	for j := max(k0-1, 0) * 3; j < (min(k1+1, g.w-1)+1)*3; j++ {
 		tmp[j] = uint16(ra[j])*uint16(wa) + uint16(rb[j])*wb
 	}
 	n := x1 - x0
 	for k := k0; k <= k1; k++ {
-		x := g.min.X + 2*k - x0 // the left pixel's place in out
-		if x >= 0 && x+1 < n && k >= 1 && k+1 < g.w {
+		x := g.min.X + glassScale*k - x0 // the block's first pixel's place in out
+		if x >= 0 && x+glassScale <= n && k >= 1 && k+1 < g.w {
 			t := tmp[k*3-3 : k*3+6 : k*3+6] // columns k-1, k and k+1
-			o := out[x*3 : x*3+6 : x*3+6]
-			m0, m1, m2 := 3*uint32(t[3]), 3*uint32(t[4]), 3*uint32(t[5])
-			o[0], o[1], o[2] = uint8((uint32(t[0])+m0+8)>>4), uint8((uint32(t[1])+m1+8)>>4), uint8((uint32(t[2])+m2+8)>>4)
-			o[3], o[4], o[5] = uint8((m0+uint32(t[6])+8)>>4), uint8((m1+uint32(t[7])+8)>>4), uint8((m2+uint32(t[8])+8)>>4)
+			o := out[x*3 : (x+glassScale)*3 : (x+glassScale)*3]
+			l0, l1, l2 := uint32(t[0]), uint32(t[1]), uint32(t[2])
+			m0, m1, m2 := uint32(t[3]), uint32(t[4]), uint32(t[5])
+			r0, r1, r2 := uint32(t[6]), uint32(t[7]), uint32(t[8])
+			for j, w := range glassWeights {
+				p := o[j*3 : j*3+3 : j*3+3]
+				p[0] = uint8((l0*w[0] + m0*w[1] + r0*w[2] + glassHalf) / glassOne)
+				p[1] = uint8((l1*w[0] + m1*w[1] + r1*w[2] + glassHalf) / glassOne)
+				p[2] = uint8((l2*w[0] + m2*w[1] + r2*w[2] + glassHalf) / glassOne)
+			}
 			continue
 		}
 		li, mi, ri := max(k-1, 0)*3, k*3, min(k+1, g.w-1)*3
-		for c := range 3 {
-			mm := 3 * uint32(tmp[mi+c])
-			if x >= 0 {
-				out[x*3+c] = uint8((uint32(tmp[li+c]) + mm + 8) >> 4)
+		for j, w := range glassWeights {
+			if x+j < 0 || x+j >= n {
+				continue
 			}
-			if x+1 < n {
-				out[(x+1)*3+c] = uint8((mm + uint32(tmp[ri+c]) + 8) >> 4)
+			for c := range 3 {
+				v := uint32(tmp[li+c])*w[0] + uint32(tmp[mi+c])*w[1] + uint32(tmp[ri+c])*w[2]
+				out[(x+j)*3+c] = uint8((v + glassHalf) / glassOne)
 			}
 		}
 	}
@@ -101,28 +135,28 @@ func (g halfGlass) row(plane []uint8, y int, out []uint8, tmp []uint16, x0, x1 i
 
 // pixel is the untinted glass at full-size pixel (x, y), scaled up
 // bilinearly as row scales up a whole row.
-func (g halfGlass) pixel(x, y int) rgb {
+func (g smallGlass) pixel(x, y int) rgb {
 	ya, yb, wy := pair(y-g.min.Y, g.h)
 	xa, xb, wx := pair(x-g.min.X, g.w)
 	var c [3]uint8
 	for k := range 3 {
 		at := func(hx, hy int) uint32 { return uint32(g.pix[(hy*g.w+hx)*3+k]) }
-		top := at(xa, ya)*uint32(wx) + at(xb, ya)*uint32(4-wx)
-		bot := at(xa, yb)*uint32(wx) + at(xb, yb)*uint32(4-wx)
-		c[k] = uint8((top*uint32(wy) + bot*uint32(4-wy) + 8) >> 4)
+		top := at(xa, ya)*uint32(wx) + at(xb, ya)*uint32(2*glassScale-wx)
+		bot := at(xa, yb)*uint32(wx) + at(xb, yb)*uint32(2*glassScale-wx)
+		c[k] = uint8((top*uint32(wy) + bot*uint32(2*glassScale-wy) + glassHalf) / glassOne)
 	}
 	return rgb{c[0], c[1], c[2]}
 }
 
-// pair gives, for full-size coordinate v, the two half-size coordinates
+// pair gives, for full-size coordinate v, the two small coordinates
 // (clamped to [0, n)) whose centres surround v's, and the weight of the
-// first out of 4.
+// first out of 2·glassScale.
 func pair(v, n int) (a, b, wa int) {
-	k := v / 2
-	if v%2 == 0 { // a quarter below k's centre: between k-1 and k
-		return max(k-1, 0), k, 1
+	k, off := v/glassScale, 2*(v%glassScale)+1-glassScale
+	if off < 0 { // below k's centre: between k-1 and k
+		return max(k-1, 0), k, -off
 	}
-	return k, min(k+1, n-1), 3
+	return k, min(k+1, n-1), 2*glassScale - off
 }
 
 // blurBuffers is the memory of one blur, reused from rendering to rendering.

@@ -386,15 +386,15 @@ func abs64(v float64) float64 {
 // composeGlass lays the glass over the panel: the blurred background
 // clipped to the rounded panel, the dark tint, then the white sheen along the
 // diagonal. Where the panel covers whole pixels, the tint and sheen are
-// applied to the half-size glass (a quarter of the pixels) before it is
+// applied to the small glass (a sixteenth of the pixels) before it is
 // scaled up: they are linear in the glass, and the sheen's opacity is linear
 // across the panel, so this is within a hundredth of a level of applying
 // them after. Pixels the rounded edge covers in part take the three layers
 // in turn, each by the coverage, as the SVG's clipped layers do. Rows are
 // shared out between goroutines; buf provides the memory.
-func composeGlass(img *image.RGBA, pr image.Rectangle, glass halfGlass, buf *blurBuffers) {
+func composeGlass(img *image.RGBA, pr image.Rectangle, glass smallGlass, buf *blurBuffers) {
 	tinted := grow(&buf.tinted, len(glass.pix))
-	tintHalf(glass, tinted)
+	tintSmall(glass, tinted)
 	parallel(pr.Dy(), func(y0, y1 int) {
 		in := make([]uint8, pr.Dx()*3)
 		tmp := make([]uint16, glass.w*3)
@@ -410,7 +410,7 @@ func composeGlass(img *image.RGBA, pr image.Rectangle, glass halfGlass, buf *blu
 func sheen(x, y float64) float64 { return min(max(sheenLine(x, y), sheenTo), sheenFrom) }
 
 // sheenLine is the sheen's gradient carried on past the panel, where the
-// half-size glass's outermost pixels lie: linear everywhere, so that the
+// small glass's outermost pixels lie: linear everywhere, so that the
 // pixels just inside are interpolated between values that belong to the
 // same gradient.
 func sheenLine(x, y float64) float64 {
@@ -419,13 +419,13 @@ func sheenLine(x, y float64) float64 {
 	return sheenFrom + (sheenTo-sheenFrom)*t
 }
 
-// tintHalf writes the half-size glass with the tint and sheen applied into
+// tintSmall writes the small glass with the tint and sheen applied into
 // dst: glass·(1-tint)(1-sa) + background·tint·(1-sa) + 255·sa, sa the
-// sheen's opacity (sheenLine) at the centre of the 2×2 block a pixel stands
+// sheen's opacity (sheenLine) at the centre of the block a pixel stands
 // for. Along a
 // row sa changes by the same step from pixel to pixel, so both terms are
 // kept in fixed point (units of 2⁻³²) and advanced by a constant.
-func tintHalf(g halfGlass, dst []uint8) {
+func tintSmall(g smallGlass, dst []uint8) {
 	const one = 1 << 32
 	terms := func(sa float64) (k int64, b [3]int64) {
 		k = int64((1 - tintAlpha) * (1 - sa) * one)
@@ -436,9 +436,9 @@ func tintHalf(g halfGlass, dst []uint8) {
 	}
 	parallel(g.h, func(y0, y1 int) {
 		for y := y0; y < y1; y++ {
-			fy, fx := float64(g.min.Y+2*y+1), float64(g.min.X+1)
+			fy, fx := float64(g.min.Y+glassScale*y)+glassScale/2.0, float64(g.min.X)+glassScale/2.0
 			k, b := terms(sheenLine(fx, fy))
-			k2, b2 := terms(sheenLine(fx+2, fy))
+			k2, b2 := terms(sheenLine(fx+glassScale, fy))
 			dk, db := k2-k, [3]int64{b2[0] - b[0], b2[1] - b[1], b2[2] - b[2]}
 			in, out := g.pix[y*g.w*3:(y+1)*g.w*3], dst[y*g.w*3:(y+1)*g.w*3]
 			for x := range g.w {
@@ -458,7 +458,7 @@ func tintHalf(g halfGlass, dst []uint8) {
 // columns, tint and sheen applied) where the panel covers whole pixels,
 // and where its rounded edge covers part of one, the untinted glass, the
 // tint and the sheen in turn, each by the coverage.
-func glassRow(img *image.RGBA, pr image.Rectangle, y int, tinted []uint8, glass halfGlass) {
+func glassRow(img *image.RGBA, pr image.Rectangle, y int, tinted []uint8, glass smallGlass) {
 	row := img.Pix[img.PixOffset(pr.Min.X, y):][:pr.Dx()*4]
 	rc := panelCover()[y-pr.Min.Y]
 	for x := rc.from; x < rc.to; x++ {
