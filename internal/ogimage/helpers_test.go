@@ -133,7 +133,7 @@ func parseSVG(t testing.TB, doc []byte) parsedSVG {
 	return p
 }
 
-// Tolerances of the half-size glass blur against the full-size one
+// Tolerances of the small glass blur against the full-size one
 // (TestGlassBlurMatchesFullSize), in levels of 255, as docs/performance.md
 // states them.
 const (
@@ -141,7 +141,7 @@ const (
 	glassMeanTolerance = 0.25
 )
 
-// boxBlur is the full-size glass blur the half-size one stands in for:
+// boxBlur is the full-size glass blur the small one stands in for:
 // three box passes of radius rad in each direction over the pixels of img
 // under r and a margin of 3·rad around it (clamped to the image), so the
 // result is what blurring the whole image would give there. It returns the

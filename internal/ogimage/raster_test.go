@@ -113,10 +113,10 @@ func TestBoxBlurRegionMatchesWhole(t *testing.T) {
 	}
 }
 
-// The glass blur, made at half size, stays within a few levels of three
+// The glass blur, made at a quarter of full size, stays within a few levels of three
 // full-size passes of glassRadius over the panel: on rendered scenes (the
 // pixels the glass really blurs) and on noise, the hardest case for a
-// half-size image.
+// small image.
 func TestGlassBlurMatchesFullSize(t *testing.T) {
 	p := panelRect
 	pr := image.Rect(int(p.x), int(p.y), int(p.right()), int(p.bottom()))
@@ -153,7 +153,7 @@ func TestGlassBlurMatchesFullSize(t *testing.T) {
 		mean := float64(sum) / float64(pr.Dx()*pr.Dy()*3)
 		t.Logf("%s: largest difference %d, mean %.3f levels", name, worst, mean)
 		if worst > glassTolerance || mean > glassMeanTolerance {
-			t.Errorf("%s: the half-size glass differs from the full-size blur by up to %d levels (mean %.3f); allowed %d (mean %.2f)",
+			t.Errorf("%s: the small glass differs from the full-size blur by up to %d levels (mean %.3f); allowed %d (mean %.2f)",
 				name, worst, mean, glassTolerance, glassMeanTolerance)
 		}
 	}
@@ -289,7 +289,7 @@ func TestConcurrentPNG(t *testing.T) {
 	}
 }
 
-// The glass panel as drawn (half-size blur, tint and sheen before scaling
+// The glass panel as drawn (small blur, tint and sheen before scaling
 // up) stays within a few levels of the glass written out at full size: three
 // box passes of glassRadius, then the glass, the tint and the sheen blended
 // in turn, as the SVG layers them.
