@@ -13,7 +13,7 @@ import (
 const shadowRadius = 15
 
 // glassScale is how many full-size pixels a side of one pixel of the
-// glass blur stands for.
+// glass blur stands for. smallGlass.row writes out glassWeights for 4.
 const glassScale = 4
 
 // glassRadii are the radii of the glass blur's three box passes, at
@@ -91,8 +91,8 @@ var glassWeights = func() (w [glassScale][3]uint32) {
 const glassOne, glassHalf = 4 * glassScale * glassScale, 2 * glassScale * glassScale
 
 // row writes full-size pixels [x0, x1) of row y of plane (pix, or another
-// w×h RGB image laid out alike), scaled up bilinearly, into out (RGB); tmp
-// holds at least w·3 values. The two small rows around y are mixed first,
+// w×h RGB image laid out alike), scaled up bilinearly, into out (RGBA, its
+// alpha left alone); tmp holds at least w·3 values. The two small rows around y are mixed first,
 // then each small column k gives the glassScale full-size pixels of its
 // block from columns k-1, k and k+1 (glassWeights).
 func (g smallGlass) row(plane []uint8, y int, out []uint8, tmp []uint16, x0, x1 int) {
@@ -108,15 +108,13 @@ func (g smallGlass) row(plane []uint8, y int, out []uint8, tmp []uint16, x0, x1 
 		x := g.min.X + glassScale*k - x0 // the block's first pixel's place in out
 		if x >= 0 && x+glassScale <= n && k >= 1 && k+1 < g.w {
 			t := tmp[k*3-3 : k*3+6 : k*3+6] // columns k-1, k and k+1
-			o := out[x*3 : (x+glassScale)*3 : (x+glassScale)*3]
-			l0, l1, l2 := uint32(t[0]), uint32(t[1]), uint32(t[2])
-			m0, m1, m2 := uint32(t[3]), uint32(t[4]), uint32(t[5])
-			r0, r1, r2 := uint32(t[6]), uint32(t[7]), uint32(t[8])
-			for j, w := range glassWeights {
-				p := o[j*3 : j*3+3 : j*3+3]
-				p[0] = uint8((l0*w[0] + m0*w[1] + r0*w[2] + glassHalf) / glassOne)
-				p[1] = uint8((l1*w[0] + m1*w[1] + r1*w[2] + glassHalf) / glassOne)
-				p[2] = uint8((l2*w[0] + m2*w[1] + r2*w[2] + glassHalf) / glassOne)
+			o := out[x*4 : (x+glassScale)*4 : (x+glassScale)*4]
+			for c := range 3 { // glassWeights, written out
+				l, m, r := uint32(t[c]), uint32(t[3+c]), uint32(t[6+c])
+				o[c] = uint8((3*l + 5*m + glassHalf) / glassOne)
+				o[4+c] = uint8((l + 7*m + glassHalf) / glassOne)
+				o[8+c] = uint8((7*m + r + glassHalf) / glassOne)
+				o[12+c] = uint8((5*m + 3*r + glassHalf) / glassOne)
 			}
 			continue
 		}
@@ -127,7 +125,7 @@ func (g smallGlass) row(plane []uint8, y int, out []uint8, tmp []uint16, x0, x1 
 			}
 			for c := range 3 {
 				v := uint32(tmp[li+c])*w[0] + uint32(tmp[mi+c])*w[1] + uint32(tmp[ri+c])*w[2]
-				out[(x+j)*3+c] = uint8((v + glassHalf) / glassOne)
+				out[(x+j)*4+c] = uint8((v + glassHalf) / glassOne)
 			}
 		}
 	}

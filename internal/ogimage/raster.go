@@ -396,11 +396,9 @@ func composeGlass(img *image.RGBA, pr image.Rectangle, glass smallGlass, buf *bl
 	tinted := grow(&buf.tinted, len(glass.pix))
 	tintSmall(glass, tinted)
 	parallel(pr.Dy(), func(y0, y1 int) {
-		in := make([]uint8, pr.Dx()*3)
 		tmp := make([]uint16, glass.w*3)
 		for y := pr.Min.Y + y0; y < pr.Min.Y+y1; y++ {
-			glass.row(tinted, y, in, tmp, pr.Min.X, pr.Max.X)
-			glassRow(img, pr, y, in, glass)
+			glassRow(img, pr, y, tinted, tmp, glass)
 		}
 	})
 }
@@ -454,16 +452,16 @@ func tintSmall(g smallGlass, dst []uint8) {
 	})
 }
 
-// glassRow lays row y of the glass on the panel: tinted (RGB over pr's
-// columns, tint and sheen applied) where the panel covers whole pixels,
-// and where its rounded edge covers part of one, the untinted glass, the
-// tint and the sheen in turn, each by the coverage.
-func glassRow(img *image.RGBA, pr image.Rectangle, y int, tinted []uint8, glass smallGlass) {
+// glassRow lays row y of the glass on the panel: tinted (the small glass
+// with the tint and sheen applied, scaled up) where the panel covers whole
+// pixels, and where its rounded edge covers part of one, the untinted
+// glass, the tint and the sheen in turn, each by the coverage; tmp is
+// smallGlass.row's.
+func glassRow(img *image.RGBA, pr image.Rectangle, y int, tinted []uint8, tmp []uint16, glass smallGlass) {
 	row := img.Pix[img.PixOffset(pr.Min.X, y):][:pr.Dx()*4]
 	rc := panelCover()[y-pr.Min.Y]
-	for x := rc.from; x < rc.to; x++ {
-		o, t := row[x*4:x*4+3:x*4+3], tinted[x*3:x*3+3:x*3+3]
-		o[0], o[1], o[2] = t[0], t[1], t[2]
+	if rc.to > rc.from {
+		glass.row(tinted, y, row[rc.from*4:rc.to*4], tmp, pr.Min.X+rc.from, pr.Min.X+rc.to)
 	}
 	fy := float64(y) + 0.5
 	for _, p := range rc.part {

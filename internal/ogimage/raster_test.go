@@ -135,17 +135,17 @@ func TestGlassBlurMatchesFullSize(t *testing.T) {
 	}
 	for name, img := range images {
 		want, e := boxBlur(img, pr, glassRadius)
-		half := glassBlur(img, pr, &blurBuffers{})
-		got := make([]uint8, pr.Dx()*pr.Dy()*3)
-		tmp := make([]uint16, half.w*3)
+		small := glassBlur(img, pr, &blurBuffers{})
+		got := make([]uint8, pr.Dx()*pr.Dy()*4)
+		tmp := make([]uint16, small.w*3)
 		for y := pr.Min.Y; y < pr.Max.Y; y++ {
-			half.row(half.pix, y, got[(y-pr.Min.Y)*pr.Dx()*3:], tmp, pr.Min.X, pr.Max.X)
+			small.row(small.pix, y, got[(y-pr.Min.Y)*pr.Dx()*4:], tmp, pr.Min.X, pr.Max.X)
 		}
 		worst, sum := 0, 0
 		for y := pr.Min.Y; y < pr.Max.Y; y++ {
 			for x := pr.Min.X; x < pr.Max.X; x++ {
 				for c := 0; c < 3; c++ {
-					d := abs(int(got[((y-pr.Min.Y)*pr.Dx()+x-pr.Min.X)*3+c]) - int(want[((y-e.Min.Y)*e.Dx()+x-e.Min.X)*3+c]))
+					d := abs(int(got[((y-pr.Min.Y)*pr.Dx()+x-pr.Min.X)*4+c]) - int(want[((y-e.Min.Y)*e.Dx()+x-e.Min.X)*3+c]))
 					worst, sum = max(worst, d), sum+d
 				}
 			}
