@@ -266,12 +266,16 @@ var panelEdge = sync.OnceValue(func() *coverMap {
 // (2·0xffff·p + 2·(c-p)·a + 0xffff) / (2·0xffff). That numerator is odd, so
 // the exact value never lies half way between two integers, and blend's
 // floating point, off by far less than 1/(2·0xffff), rounds it the same way.
+// The numerator lies in [0, 2·0xffff·256), below 2³², so it is worked out
+// in uint32, where the subtraction wraps back to the true value; an
+// unsigned division by a constant is cheaper than a signed one.
 func blend16(p []uint8, c rgb, a uint16) {
 	const one = 2 * 0xffff
-	w := int64(a)
-	p[0] = uint8((one*int64(p[0]) + 2*(int64(c.r)-int64(p[0]))*w + 0xffff) / one)
-	p[1] = uint8((one*int64(p[1]) + 2*(int64(c.g)-int64(p[1]))*w + 0xffff) / one)
-	p[2] = uint8((one*int64(p[2]) + 2*(int64(c.b)-int64(p[2]))*w + 0xffff) / one)
+	w := 2 * uint32(a)
+	p0, p1, p2 := uint32(p[0]), uint32(p[1]), uint32(p[2])
+	p[0] = uint8((one*p0 + uint32(c.r)*w - p0*w + 0xffff) / one)
+	p[1] = uint8((one*p1 + uint32(c.g)*w - p1*w + 0xffff) / one)
+	p[2] = uint8((one*p2 + uint32(c.b)*w - p2*w + 0xffff) / one)
 }
 
 // glow is the radial gradient of the SVG behind the avatar: the accent at
