@@ -3,7 +3,6 @@ package ogimage
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/adler32"
 	"hash/crc32"
 	"image"
 	"io"
@@ -54,7 +53,7 @@ func encodeRows(img *image.RGBA, bpp int) (f *PNGFile, ok bool) {
 			p := &parts[k]
 			fw := flatePool.Get().(*flate.Writer)
 			fw.Reset(f.bands[k])
-			sum := adler32.New()
+			sum := uint32(1) // Adler-32 of nothing
 			if y0 > 0 && bpp == 4 {
 				pixelRow(prev, img, b.Min.Y+y0-1, bpp)
 			}
@@ -75,7 +74,7 @@ func encodeRows(img *image.RGBA, bpp int) (f *PNGFile, ok bool) {
 					filterRow(line, cur, prev, bpp)
 				}
 				fw.Write(line) // writes to a bytes.Buffer do not fail
-				sum.Write(line)
+				sum = adler32Update(sum, line)
 				cur, prev = prev, cur
 			}
 			if k == bands-1 {
@@ -84,7 +83,7 @@ func encodeRows(img *image.RGBA, bpp int) (f *PNGFile, ok bool) {
 				fw.Flush()
 			}
 			flatePool.Put(fw)
-			p.sum, p.bytes = sum.Sum32(), int64(y1-y0)*int64(1+stride)
+			p.sum, p.bytes = sum, int64(y1-y0)*int64(1+stride)
 		}
 	})
 
@@ -291,6 +290,34 @@ func upRGB(dst []byte, img *image.RGBA, y int) (opaque bool) {
 func subBytes64(a, b uint64) uint64 {
 	const high = 0x8080808080808080
 	return ((a | high) - (b &^ high)) ^ ((a ^ ^b) & high)
+}
+
+// adler32Update is the Adler-32 of the bytes summed into sum followed by
+// p, as hash/adler32 works it out, eight bytes at a time: for bytes
+// b0…b7, s1 grows by their sum and s2 by 8·s1 + 8·b0 + 7·b1 + … + 1·b7.
+// The even and odd bytes sit in four 16-bit lanes each, and one
+// multiplication gathers a lane's weighted sum into the top lane (no lane
+// below it passes 16 bits, so nothing carries into it). Sums are reduced
+// every nmax bytes, as hash/adler32 does, so neither overflows.
+func adler32Update(sum uint32, p []byte) uint32 {
+	const mod, nmax = 65521, 5552
+	s1, s2 := sum&0xffff, sum>>16
+	for len(p) > 0 {
+		q := p[:min(len(p), nmax)]
+		p = p[len(q):]
+		for ; len(q) >= 8; q = q[8:] {
+			v := binary.LittleEndian.Uint64(q)
+			even, odd := v&0x00ff00ff00ff00ff, v>>8&0x00ff00ff00ff00ff
+			s2 += 8*s1 + uint32(even*0x0008000600040002>>48) + uint32(odd*0x0007000500030001>>48)
+			s1 += uint32((even + odd) * 0x0001000100010001 >> 48)
+		}
+		for _, b := range q {
+			s1 += uint32(b)
+			s2 += s1
+		}
+		s1, s2 = s1%mod, s2%mod
+	}
+	return s2<<16 | s1
 }
 
 // adler32Combine returns the Adler-32 of A followed by B from the sums of
