@@ -640,28 +640,34 @@ func rasteriseAvatar(dst *image.RGBA, svg []byte) error {
 
 // over lays src onto dst at at, as draw.Draw with draw.Over does, byte for
 // byte, minus the four divisions per pixel where src is clear or opaque:
-// the faded avatar is clear in its corners and mostly opaque inside.
+// the faded avatar is clear in its corners and mostly opaque inside. Rows
+// are shared out between goroutines.
 func over(dst *image.RGBA, at image.Point, src *image.RGBA) {
+	parallel(src.Rect.Dy(), func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			overRow(dst.Pix[dst.PixOffset(at.X, at.Y+y):], src.Pix[y*src.Stride:][:4*src.Rect.Dx()])
+		}
+	})
+}
+
+// overRow lays the pixels of spix onto the first of dpix.
+func overRow(dpix, spix []uint8) {
 	const m = 0xffff
-	w := src.Rect.Dx()
-	for y := range src.Rect.Dy() {
-		spix := src.Pix[y*src.Stride:][:4*w]
-		dpix := dst.Pix[dst.PixOffset(at.X, at.Y+y):][:4*w]
-		for i := 0; i < len(spix); i += 4 {
-			s, d := spix[i:i+4:i+4], dpix[i:i+4:i+4]
-			switch s[3] {
-			case 0:
-				if s[0]|s[1]|s[2] == 0 {
-					continue
-				}
-			case 0xff:
-				copy(d, s)
+	dpix = dpix[:len(spix)]
+	for i := 0; i < len(spix); i += 4 {
+		s, d := spix[i:i+4:i+4], dpix[i:i+4:i+4]
+		switch s[3] {
+		case 0:
+			if s[0]|s[1]|s[2] == 0 {
 				continue
 			}
-			a := (m - uint32(s[3])*0x101) * 0x101
-			for k := range 4 {
-				d[k] = uint8((uint32(d[k])*a/m + uint32(s[k])*0x101) >> 8)
-			}
+		case 0xff:
+			copy(d, s)
+			continue
+		}
+		a := (m - uint32(s[3])*0x101) * 0x101
+		for k := range 4 {
+			d[k] = uint8((uint32(d[k])*a/m + uint32(s[k])*0x101) >> 8)
 		}
 	}
 }
