@@ -78,7 +78,7 @@ func BenchmarkGlassBlur(b *testing.B) {
 	var buf blurBuffers
 	b.ReportAllocs()
 	for b.Loop() {
-		glassBlur(img, r, &buf)
+		glassBlur(img, r, nil, &buf)
 	}
 }
 

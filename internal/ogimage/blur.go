@@ -32,34 +32,79 @@ const glassMargin = glassScale * (4 + 4 + 4)
 // glassRadii; smallGlass.row scales it back up bilinearly. The glass shows
 // only this blur, whose finest detail (σ ≈ 17 px) is far coarser than four
 // pixels, so the two agree to within a few levels
-// (TestGlassBlurMatchesFullSize); buf provides the memory.
-func glassBlur(img *image.RGBA, r image.Rectangle, buf *blurBuffers) smallGlass {
+// (TestGlassBlurMatchesFullSize). The blocks of underRect are taken from
+// under, painted at that size, when it is not nil (TestGlassMatchesFullSize);
+// buf provides the memory.
+func glassBlur(img *image.RGBA, r image.Rectangle, under *image.RGBA, buf *blurBuffers) smallGlass {
 	const s = glassScale
-	e := image.Rect(r.Min.X-glassMargin, r.Min.Y-glassMargin, r.Max.X+glassMargin, r.Max.Y+glassMargin).Intersect(img.Bounds())
-	e.Min.X, e.Min.Y = e.Min.X&^(s-1), e.Min.Y&^(s-1) // blocks on multiples of s
-	e.Max.X, e.Max.Y = e.Max.X-e.Dx()%s, e.Max.Y-e.Dy()%s
+	e := glassArea()
 	sw, sh := e.Dx()/s, e.Dy()/s
+	hole := image.Rectangle{} // underRect, in blocks
+	if under != nil {
+		h := underRect.Sub(e.Min)
+		hole = image.Rect(h.Min.X/s, h.Min.Y/s, h.Max.X/s, h.Max.Y/s)
+	}
 	small := grow(&buf.a, sw*sh*3)
 	parallel(sh, func(y0, y1 int) {
 		sums := make([]uint32, sw*3)
 		for y := y0; y < y1; y++ {
-			clear(sums)
-			for r := range s {
-				row := img.Pix[img.PixOffset(e.Min.X, e.Min.Y+s*y+r):][:sw*s*4]
-				for x := range sw {
-					p, t := row[x*s*4:(x+1)*s*4:(x+1)*s*4], sums[x*3:x*3+3:x*3+3]
-					t[0] += uint32(p[0]) + uint32(p[4]) + uint32(p[8]) + uint32(p[12])
-					t[1] += uint32(p[1]) + uint32(p[5]) + uint32(p[9]) + uint32(p[13])
-					t[2] += uint32(p[2]) + uint32(p[6]) + uint32(p[10]) + uint32(p[14])
-				}
-			}
 			out := small[y*sw*3 : (y+1)*sw*3]
-			for i, v := range sums {
-				out[i] = uint8((v + s*s/2) / (s * s))
+			if y < hole.Min.Y || y >= hole.Max.Y {
+				averageBlocks(img, e.Min, y, 0, sw, sums, out)
+				continue
 			}
+			averageBlocks(img, e.Min, y, 0, hole.Min.X, sums, out)
+			averageBlocks(img, e.Min, y, hole.Max.X, sw, sums, out)
+			averageUnder(under, y-hole.Min.Y, out[hole.Min.X*3:hole.Max.X*3])
 		}
 	})
 	return smallGlass{pix: blurPlanes(small, grow(&buf.b, len(small)), sw, sh, 3, glassRadii), w: sw, h: sh, min: e.Min}
+}
+
+// glassArea is the full-size rectangle glassBlur reads: the panel and
+// glassMargin around it, on the canvas, in whole blocks on multiples of
+// glassScale.
+func glassArea() image.Rectangle {
+	const s = glassScale
+	p := panelRect
+	e := image.Rect(int(p.x)-glassMargin, int(p.y)-glassMargin, int(p.right())+glassMargin, int(p.bottom())+glassMargin).Intersect(image.Rect(0, 0, Width, Height))
+	e.Min.X, e.Min.Y = e.Min.X&^(s-1), e.Min.Y&^(s-1)
+	e.Max.X, e.Max.Y = e.Max.X-e.Dx()%s, e.Max.Y-e.Dy()%s
+	return e
+}
+
+// averageUnder writes into out the average colour of the blocks of row y
+// of under, each (glassScale/underZoom)² of its pixels.
+func averageUnder(under *image.RGBA, y int, out []uint8) {
+	const n = glassScale / underZoom
+	a := under.Pix[under.PixOffset(0, n*y):]
+	b := under.Pix[under.PixOffset(0, n*y+1):]
+	for x := range len(out) / 3 {
+		p, q := a[x*8:x*8+8:x*8+8], b[x*8:x*8+8:x*8+8]
+		for c := range 3 {
+			out[x*3+c] = uint8((uint32(p[c]) + uint32(p[4+c]) + uint32(q[c]) + uint32(q[4+c]) + 2) / 4)
+		}
+	}
+}
+
+// averageBlocks writes into out the average colour of blocks [x0, x1) of
+// block row y, the blocks counted from full-size point at; sums is scratch
+// of 3 values a block.
+func averageBlocks(img *image.RGBA, at image.Point, y, x0, x1 int, sums []uint32, out []uint8) {
+	const s = glassScale
+	clear(sums[x0*3 : x1*3])
+	for r := range s {
+		row := img.Pix[img.PixOffset(at.X, at.Y+s*y+r):]
+		for x := x0; x < x1; x++ {
+			p, t := row[x*s*4:(x+1)*s*4:(x+1)*s*4], sums[x*3:x*3+3:x*3+3]
+			t[0] += uint32(p[0]) + uint32(p[4]) + uint32(p[8]) + uint32(p[12])
+			t[1] += uint32(p[1]) + uint32(p[5]) + uint32(p[9]) + uint32(p[13])
+			t[2] += uint32(p[2]) + uint32(p[6]) + uint32(p[10]) + uint32(p[14])
+		}
+	}
+	for i := x0 * 3; i < x1*3; i++ {
+		out[i] = uint8((sums[i] + s*s/2) / (s * s))
+	}
 }
 
 // smallGlass is the blurred glass at 1/glassScale of full size: w×h RGB
@@ -91,8 +136,8 @@ var glassWeights = func() (w [glassScale][3]uint32) {
 const glassOne, glassHalf = 4 * glassScale * glassScale, 2 * glassScale * glassScale
 
 // row writes full-size pixels [x0, x1) of row y of plane (pix, or another
-// w×h RGB image laid out alike), scaled up bilinearly, into out (RGBA, its
-// alpha left alone); tmp holds at least w·3 values. The two small rows around y are mixed first,
+// w×h RGB image laid out alike), scaled up bilinearly, into out (RGBA,
+// opaque: underRect's pixels get their alpha here); tmp holds at least w·3 values. The two small rows around y are mixed first,
 // then each small column k gives the glassScale full-size pixels of its
 // block from columns k-1, k and k+1 (glassWeights).
 func (g smallGlass) row(plane []uint8, y int, out []uint8, tmp []uint16, x0, x1 int) {
@@ -116,6 +161,7 @@ func (g smallGlass) row(plane []uint8, y int, out []uint8, tmp []uint16, x0, x1 
 				o[8+c] = uint8((7*m + r + glassHalf) / glassOne)
 				o[12+c] = uint8((5*m + 3*r + glassHalf) / glassOne)
 			}
+			o[3], o[7], o[11], o[15] = 0xff, 0xff, 0xff, 0xff
 			continue
 		}
 		li, mi, ri := max(k-1, 0)*3, k*3, min(k+1, g.w-1)*3
@@ -127,6 +173,7 @@ func (g smallGlass) row(plane []uint8, y int, out []uint8, tmp []uint16, x0, x1 
 				v := uint32(tmp[li+c])*w[0] + uint32(tmp[mi+c])*w[1] + uint32(tmp[ri+c])*w[2]
 				out[(x+j)*4+c] = uint8((v + glassHalf) / glassOne)
 			}
+			out[(x+j)*4+3] = 0xff
 		}
 	}
 }
@@ -218,23 +265,6 @@ func parallel(n int, f func(lo, hi int)) {
 				f(n*c/chunks, n*(c+1)/chunks)
 			}
 		})
-	}
-	wg.Wait()
-}
-
-// split runs f over [0, n) split into one chunk per goroutine, for work
-// whose cost grows with the number of chunks (each band of the background
-// flattens every shape's path again).
-func split(n int, f func(lo, hi int)) {
-	k := workers()
-	if k <= 1 || n < 8 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for i := range k {
-		lo, hi := n*i/k, n*(i+1)/k
-		wg.Go(func() { f(lo, hi) })
 	}
 	wg.Wait()
 }

@@ -65,6 +65,7 @@ type scratch struct {
 	sc     *scanner
 	blur   blurBuffers
 	avatar *image.RGBA
+	under  *image.RGBA // underRect's background at 1/underZoom
 }
 
 // draw paints the whole canvas (every pixel is written, so a reused canvas
@@ -84,7 +85,10 @@ func (s *Scene) draw(img *image.RGBA) error {
 		avatar.Go(func() { avatarErr = rasteriseAvatar(scr.avatar, s.avatar) })
 	}
 	accent := paletteRGB[s.accent]
-	s.paintBackground(img)
+	if scr.under == nil {
+		scr.under = newUnder()
+	}
+	s.paintBackground(img, scr.under)
 	avatar.Wait()
 	if avatarErr != nil {
 		return avatarErr
@@ -98,7 +102,7 @@ func (s *Scene) draw(img *image.RGBA) error {
 	// Glass panel: blur what lies under it before anything else lands there.
 	p := panelRect
 	pr := image.Rect(int(p.x), int(p.y), int(p.right()), int(p.bottom()))
-	glass := glassBlur(img, pr, &scr.blur)
+	glass := glassBlur(img, pr, scr.under, &scr.blur)
 	parallel(Height, func(y0, y1 int) { shadow().lay(img, image.Rect(0, y0, Width, y1), blackRGB) })
 	composeGlass(img, pr, glass, &scr.blur)
 	panelEdge().lay(img, nrgba(whiteRGB, edgeAlpha))
@@ -139,32 +143,6 @@ func (s *Scene) draw(img *image.RGBA) error {
 		fillRGB(img, r, accent)
 	}
 	return nil
-}
-
-// paintBackground paints the background colour, the pattern layers and
-// the glow behind the avatar. Bands of rows are painted at once, each with
-// its own rasteriser clipped to it; every pixel still receives the shapes in
-// the scene's order.
-func (s *Scene) paintBackground(img *image.RGBA) {
-	accent := paletteRGB[s.accent]
-	split(Height, func(y0, y1 int) {
-		band := image.Rect(0, y0, Width, y1)
-		fillRGB(img, band, backgroundRGB)
-		sc := scannerPool.Get().(*scanner)
-		sc.dst, sc.clip = img, band
-		defer func() {
-			sc.dst, sc.clip = nil, image.Rectangle{}
-			scannerPool.Put(sc)
-		}()
-		fl := rasterx.NewFiller(Width, Height, sc)
-		ds := rasterx.NewDasher(Width, Height, sc)
-		for _, l := range s.layers {
-			for i := range l.shapes {
-				drawShape(fl, ds, &l.shapes[i])
-			}
-		}
-		glow().lay(img, band, accent)
-	})
 }
 
 func nrgba(c rgb, a float64) color.NRGBA {
@@ -284,10 +262,7 @@ func blend16(p []uint8, c rgb, a uint16) {
 var glow = sync.OnceValue(func() *alphaMap {
 	cx, cy, r := avatarRect.x+avatarRect.w/2, avatarRect.y+avatarRect.h/2, float64(glowRadius)
 	b := image.Rect(int(cx-r), int(cy-r), int(math.Ceil(cx+r)), int(math.Ceil(cy+r))).Intersect(image.Rect(0, 0, Width, Height))
-	return newAlphaMap(b, func(x, y int) float64 {
-		dx, dy := float64(x)+0.5-cx, float64(y)+0.5-cy
-		return glowAlpha * max(1-math.Sqrt(dx*dx+dy*dy)/r, 0)
-	})
+	return newAlphaMap(b, func(x, y int) float64 { return glowAt(float64(x)+0.5, float64(y)+0.5) })
 })
 
 // alphaMap is the opacity at which a colour is laid over each pixel of r,

@@ -135,7 +135,7 @@ func TestGlassBlurMatchesFullSize(t *testing.T) {
 	}
 	for name, img := range images {
 		want, e := boxBlur(img, pr, glassRadius)
-		small := glassBlur(img, pr, &blurBuffers{})
+		small := glassBlur(img, pr, nil, &blurBuffers{})
 		got := make([]uint8, pr.Dx()*pr.Dy()*4)
 		tmp := make([]uint16, small.w*3)
 		for y := pr.Min.Y; y < pr.Max.Y; y++ {
@@ -320,11 +320,15 @@ func TestGlassMatchesFullSize(t *testing.T) {
 	pr := image.Rect(int(p.x), int(p.y), int(p.right()), int(p.bottom()))
 	for _, seed := range []string{"a", "glass", "benchmark", "z9"} {
 		s := mustBuild(t, Options{Seed: seed, Quote: "Glass"})
-		img := newCanvas()
-		s.paintBackground(img)
-		want := fullSizeGlass(img, pr)
+		full := newCanvas()
+		s.paintBackground(full, nil)
+		want := fullSizeGlass(full, pr)
+		// As draw paints it: underRect at a quarter size, on a canvas whose
+		// pixels there are left from an earlier image (noise here).
+		img, under := noiseCanvas(9), newUnder()
+		s.paintBackground(img, under)
 		buf := &blurBuffers{}
-		composeGlass(img, pr, glassBlur(img, pr, buf), buf)
+		composeGlass(img, pr, glassBlur(img, pr, under, buf), buf)
 		worst, sum, n := 0, 0, 0
 		for y := pr.Min.Y; y < pr.Max.Y; y++ {
 			for x := pr.Min.X; x < pr.Max.X; x++ {
@@ -342,6 +346,68 @@ func TestGlassMatchesFullSize(t *testing.T) {
 				seed, worst, mean, glassTolerance, glassMeanTolerance)
 		}
 	}
+}
+
+// Painted around underRect, the background is what it is painted whole
+// everywhere else, to within a level (a shape clipped to a narrower
+// rectangle is rasterised in fixed point rather than floating point, which
+// may round an edge pixel's coverage the other way); and the small canvas
+// under the glass is close to the average of the blocks it stands for.
+func TestBackgroundAroundUnder(t *testing.T) {
+	for _, seed := range []string{"a", "glass", "benchmark", "z9"} {
+		s := mustBuild(t, Options{Seed: seed, Quote: "Glass"})
+		full := newCanvas()
+		s.paintBackground(full, nil)
+		img, under := noiseCanvas(10), newUnder()
+		s.paintBackground(img, under)
+		differ := 0
+		for y := range Height {
+			for x := range Width {
+				if image.Pt(x, y).In(underRect) {
+					continue
+				}
+				i := img.PixOffset(x, y)
+				for c := range 4 {
+					switch abs(int(img.Pix[i+c]) - int(full.Pix[i+c])) {
+					case 0:
+					case 1:
+						differ++
+					default:
+						t.Fatalf("%s: pixel (%d, %d) is %v painted around underRect, %v painted whole", seed, x, y, img.Pix[i:i+4], full.Pix[i:i+4])
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d bytes around underRect one level from the whole painting", seed, differ)
+		worst, sum, n := 0, 0, 0
+		const z = underZoom
+		for y := range under.Rect.Dy() {
+			for x := range under.Rect.Dx() {
+				for c := range 3 {
+					avg := 0
+					for k := range z * z {
+						avg += int(full.Pix[full.PixOffset(underRect.Min.X+z*x+k%z, underRect.Min.Y+z*y+k/z)+c])
+					}
+					d := abs(int(under.Pix[under.PixOffset(x, y)+c]) - (avg+z*z/2)/(z*z))
+					worst, sum, n = max(worst, d), sum+d, n+1
+				}
+			}
+		}
+		t.Logf("%s: the small canvas differs from the blocks' averages by up to %d levels, %.3f on average", seed, worst, float64(sum)/float64(n))
+		if float64(sum)/float64(n) > 1 {
+			t.Errorf("%s: the small canvas is %.3f levels from the blocks' averages on average", seed, float64(sum)/float64(n))
+		}
+	}
+}
+
+// noiseCanvas is a canvas of random bytes.
+func noiseCanvas(seed uint64) *image.RGBA {
+	img := newCanvas()
+	rnd := rand.New(rand.NewPCG(seed, seed))
+	for i := range img.Pix {
+		img.Pix[i] = uint8(rnd.IntN(256))
+	}
+	return img
 }
 
 // The glow and the shadow, laid from their maps made once, match blending

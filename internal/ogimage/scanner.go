@@ -28,6 +28,10 @@ type scanner struct {
 	fn   funcImage
 	src  image.Image
 	tab  overTable // the colour last drawn, tabled
+	// zoom and origin map paths to dst: full-size point p lands on
+	// (p - origin) / zoom; zoom 0 is 1 (dst is the canvas).
+	zoom   int
+	origin image.Point
 }
 
 type scanOp struct {
@@ -114,7 +118,11 @@ func (s *scanner) box(bounds image.Rectangle) (r image.Rectangle, ok bool) {
 	if len(s.ops) == 0 {
 		return r, false
 	}
-	r = image.Rect(s.min.X.Floor(), s.min.Y.Floor(), s.max.X.Ceil()+1, s.max.Y.Ceil()+1).Intersect(bounds)
+	lo, hi := s.min, s.max
+	if s.zoom > 1 {
+		lo, hi = s.zoomed(lo), s.zoomed(hi)
+	}
+	r = image.Rect(lo.X.Floor(), lo.Y.Floor(), hi.X.Ceil()+1, hi.Y.Ceil()+1).Intersect(bounds)
 	if s.clip != (image.Rectangle{}) {
 		r = r.Intersect(s.clip)
 	}
@@ -123,15 +131,78 @@ func (s *scanner) box(bounds image.Rectangle) (r image.Rectangle, ok bool) {
 	}
 	ox, oy := float32(r.Min.X), float32(r.Min.Y)
 	s.z.Reset(r.Dx(), r.Dy())
+	var ax, ay float32 // the pen, in dst's pixels
 	for _, op := range s.ops {
-		x, y := float32(op.p.X)/64-ox, float32(op.p.Y)/64-oy
-		if op.move {
-			s.z.MoveTo(x, y)
-		} else {
-			s.z.LineTo(x, y)
+		p := op.p
+		if s.zoom > 1 {
+			p = s.zoomed(p)
 		}
+		x, y := float32(p.X)/64, float32(p.Y)/64
+		if op.move {
+			s.z.MoveTo(x-ox, max(y-oy, 0))
+		} else {
+			s.lineTo(ax, ay, x, y, ox, oy, oy+float32(r.Dy()))
+		}
+		ax, ay = x, y
 	}
 	return r, true
+}
+
+// pieceRows is the longest run of rows a segment is handed to the
+// rasteriser in. vector's fixed-point lines (boxes up to 512 pixels a side)
+// step x from row to row, truncating each step, and drift: tens of levels
+// of coverage 100 rows down a long line, and different in two boxes that
+// begin on different rows. Cut where they cross every pieceRows-th row of
+// dst, a segment starts each piece on its true x, and draws alike in every
+// box.
+const pieceRows = 8
+
+// lineTo adds the segment (ax, ay)-(bx, by), in dst's pixels, to the
+// rasteriser loaded with rows [top, bottom) from column ox: cut where it
+// crosses top and every pieceRows-th row, with what lies above top run
+// along it, where it changes nothing.
+func (s *scanner) lineTo(ax, ay, bx, by, ox, top, bottom float32) {
+	to := func(x, y float32) { s.z.LineTo(x-ox, max(y-top, 0)) }
+	lo, hi := max(min(ay, by), top), min(max(ay, by), bottom)
+	if lo >= hi {
+		to(bx, by)
+		return
+	}
+	at := func(y float32) { to(ax+(bx-ax)*(y-ay)/(by-ay), y) }
+	first := float32(math.Floor(float64(lo)/pieceRows)+1) * pieceRows
+	last := float32(math.Ceil(float64(hi)/pieceRows)-1) * pieceRows
+	if by > ay {
+		if lo > ay {
+			at(lo)
+		}
+		for y := first; y <= last; y += pieceRows {
+			at(y)
+		}
+	} else {
+		for y := last; y >= first; y -= pieceRows {
+			at(y)
+		}
+		if lo > by {
+			at(lo)
+		}
+	}
+	to(bx, by)
+}
+
+// zoomed maps full-size point p to dst's pixels.
+func (s *scanner) zoomed(p fixed.Point26_6) fixed.Point26_6 {
+	z := fixed.Int26_6(s.zoom)
+	return fixed.Point26_6{X: (p.X - fixed.I(s.origin.X)) / z, Y: (p.Y - fixed.I(s.origin.Y)) / z}
+}
+
+// replay draws path p of rec, as Draw would have drawn it when it was
+// recorded, within the scanner's clip.
+func (s *scanner) replay(rec *pathRecorder, p recordedPath) {
+	own := s.ops
+	s.ops, s.min, s.max = rec.ops[p.from:p.to], p.min, p.max
+	s.SetColor(p.c)
+	s.Draw()
+	s.ops = own[:0]
 }
 
 // coverage rasterises the loaded path into s.mask, one byte per pixel of r.
