@@ -602,12 +602,13 @@ func rasteriseAvatar(dst *image.RGBA, svg []byte) error {
 	icon.SetTarget(0, 0, float64(n), float64(n))
 	icon.Draw(rasterx.NewDasher(n, n, sc), 1)
 	for i, m := range avatarFade() {
-		if m == 1 {
-			continue
-		}
 		p := dst.Pix[i*4 : i*4+4 : i*4+4]
-		for k := range p {
-			p[k] = uint8(float64(p[k])*float64(m) + 0.5)
+		switch m {
+		case 1 << 32:
+		case 0:
+			p[0], p[1], p[2], p[3] = 0, 0, 0, 0
+		default:
+			p[0], p[1], p[2], p[3] = fade(p[0], m), fade(p[1], m), fade(p[2], m), fade(p[3], m)
 		}
 	}
 	return nil
@@ -647,19 +648,25 @@ func overRow(dpix, spix []uint8) {
 	}
 }
 
+// fade is byte v at opacity m, an avatarFade value.
+func fade(v uint8, m uint64) uint8 { return uint8((uint64(v)*m + 1<<31) >> 32) }
+
 // avatarFade is the avatar's fading mask, the same for every image, per
-// pixel: opaque to fadeFrom of its radius, then linearly to 0 at the edge.
-var avatarFade = sync.OnceValue(func() []float32 {
+// pixel: opaque to fadeFrom of its radius, then linearly to 0 at the edge;
+// in units of 2⁻³² of a float32 opacity m. For m ≥ 2⁻⁹ that is a whole
+// number, so (v·M + 2³¹) >> 32 is v·m rounded, as float64 works it out; a
+// smaller m rounds every byte to 0 either way.
+var avatarFade = sync.OnceValue(func() []uint64 {
 	n := int(avatarRect.w)
 	c := float64(n) / 2
-	fade := make([]float32, n*n)
+	fade := make([]uint64, n*n)
 	for y := range n {
 		dy := float64(y) + 0.5 - c
 		for x := range n {
 			dx := float64(x) + 0.5 - c
 			d := math.Sqrt(dx*dx+dy*dy) / c
 			m := min(max((1-d)/(1-fadeFrom), 0), 1)
-			fade[y*n+x] = float32(m)
+			fade[y*n+x] = uint64(float64(float32(m)) * (1 << 32))
 		}
 	}
 	return fade

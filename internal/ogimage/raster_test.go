@@ -681,3 +681,23 @@ func TestAlphaMapLaysItsBand(t *testing.T) {
 		t.Fatal("nothing changed in the band")
 	}
 }
+
+// The avatar's fade, kept in fixed point, rounds every byte of every pixel
+// as the float32 opacity it stands for did in float64.
+func TestAvatarFadeMatchesFloat(t *testing.T) {
+	n := int(avatarRect.w)
+	c := float64(n) / 2
+	masks := avatarFade()
+	for y := range n {
+		for x := range n {
+			dx, dy := float64(x)+0.5-c, float64(y)+0.5-c
+			m := float32(min(max((1-math.Sqrt(dx*dx+dy*dy)/c)/(1-fadeFrom), 0), 1))
+			for v := range 256 {
+				want := uint8(float64(v)*float64(m) + 0.5)
+				if got := fade(uint8(v), masks[y*n+x]); got != want {
+					t.Fatalf("pixel (%d, %d), m %v: byte %d faded to %d, want %d", x, y, m, v, got, want)
+				}
+			}
+		}
+	}
+}
