@@ -139,3 +139,39 @@ func TestAuditBatcher(t *testing.T) {
 		}
 	})
 }
+
+// A batch that fails part-way (here PostgreSQL refuses a NUL in text, in
+// COPY, after the batch's transaction began) rolls its transaction back and
+// keeps its connection: the next batch on the same, only, connection
+// commits and the chain still verifies.
+func TestAuditBatchFailureLeavesNoTransaction(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		db.SetMaxOpenConns(1)
+		s := models.NewStore(db)
+		pg := db.Dialect().Name().String() == "pg"
+		backend := func() (pid int) {
+			if pg {
+				if err := db.QueryRowContext(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return pid
+		}
+		before := backend()
+		bad := &models.AuditEntry{AdminUsername: "nul\x00", Action: "users.list", Status: 200}
+		if err := models.AppendAuditBatch(s, ctx, []*models.AuditEntry{bad}); err == nil && pg {
+			t.Fatal("a NUL in text was accepted by PostgreSQL")
+		}
+		if after := backend(); after != before {
+			t.Errorf("the failed batch's connection was dropped (backend %d, then %d), not rolled back and kept", before, after)
+		}
+		good := []*models.AuditEntry{{AdminUsername: "ada", Action: "users.list", Status: 200}}
+		if err := models.AppendAuditBatch(s, ctx, good); err != nil {
+			t.Fatalf("the batch after a failed one: %v", err)
+		}
+		if v, err := s.VerifyAudit(ctx); err != nil || !v.Valid {
+			t.Errorf("verify = %+v, %v", v, err)
+		}
+	})
+}
