@@ -266,6 +266,10 @@ type overTable struct {
 	keep [256]uint32
 	add  [256][4]uint32
 	full [4][256]uint8
+	// solid is set for an opaque colour, whose fully covered pixels all
+	// become px, whatever they were: avatars are drawn in opaque fills.
+	solid bool
+	px    uint32
 }
 
 // set tables colour c, unless it is tabled already; it reports false when
@@ -289,6 +293,8 @@ func (t *overTable) set(c color.Color) bool {
 			t.full[k][v] = t.over(uint8(v), 255, k)
 		}
 	}
+	t.solid = sa == 0xffff
+	t.px = binary.NativeEndian.Uint32([]uint8{t.full[0][0], t.full[1][0], t.full[2][0], t.full[3][0]})
 	return true
 }
 
@@ -313,6 +319,10 @@ func (t *overTable) blend(dst *image.RGBA, x, y int, mrow []uint8) {
 		switch m {
 		case 0:
 		case 255:
+			if t.solid {
+				binary.NativeEndian.PutUint32(p, t.px)
+				continue
+			}
 			p[0], p[1], p[2], p[3] = t.full[0][p[0]], t.full[1][p[1]], t.full[2][p[2]], t.full[3][p[3]]
 		default:
 			k, ad := t.keep[m], &t.add[m]
