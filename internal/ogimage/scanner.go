@@ -150,12 +150,13 @@ func (s *scanner) box(bounds image.Rectangle) (r image.Rectangle, ok bool) {
 
 // pieceRows is the longest run of rows a segment is handed to the
 // rasteriser in. vector's fixed-point lines (boxes up to 512 pixels a side)
-// step x from row to row, truncating each step, and drift: tens of levels
-// of coverage 100 rows down a long line, and different in two boxes that
+// step x from row to row, truncating each step, and drift: up to 192 levels
+// of coverage along a line 500 rows long, and differently in two boxes that
 // begin on different rows. Cut where they cross every pieceRows-th row of
-// dst, a segment starts each piece on its true x, and draws alike in every
-// box.
-const pieceRows = 8
+// dst, a segment starts each piece on its true x and draws alike in every
+// box, to within pieceRows/2 + 1 levels (TestLongLinesDoNotDrift); cutting
+// more finely costs more than it gains.
+const pieceRows = 4
 
 // lineTo adds the segment (ax, ay)-(bx, by), in dst's pixels, to the
 // rasteriser loaded with rows [top, bottom) from column ox: cut where it
