@@ -724,7 +724,7 @@ func TestLongLinesDoNotDrift(t *testing.T) {
 		fl.Draw()
 		return img
 	}
-	tall := line(image.Rectangle{})             // 625 rows: floating point
+	tall := line(image.Rectangle{})               // 625 rows: floating point
 	short := line(image.Rect(0, 100, Width, 600)) // 500 rows: fixed point
 	worst := 0
 	for y := 100; y < 600; y++ {
