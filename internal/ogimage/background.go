@@ -42,11 +42,10 @@ func newUnder() *image.RGBA {
 // strokes widened), so that the background's shapes are flattened once
 // and then drawn by each band within its own clip.
 type pathRecorder struct {
-	ops      []scanOp
-	paths    []recordedPath
-	from     int
-	min, max fixed.Point26_6
-	c        color.Color
+	outline
+	paths []recordedPath
+	from  int // where the path being recorded begins in ops
+	c     color.Color
 }
 
 // recordedPath is ops[from:to] of its recorder, their extent and colour.
@@ -63,13 +62,6 @@ func (r *pathRecorder) reset() {
 	r.Clear()
 }
 
-func (r *pathRecorder) extend(p fixed.Point26_6) {
-	r.min.X, r.min.Y = min(r.min.X, p.X), min(r.min.Y, p.Y)
-	r.max.X, r.max.Y = max(r.max.X, p.X), max(r.max.Y, p.Y)
-}
-
-func (r *pathRecorder) Start(a fixed.Point26_6) { r.extend(a); r.ops = append(r.ops, scanOp{true, a}) }
-func (r *pathRecorder) Line(b fixed.Point26_6)  { r.extend(b); r.ops = append(r.ops, scanOp{false, b}) }
 func (r *pathRecorder) SetBounds(w, h int)      {}
 func (r *pathRecorder) SetWinding(bool)         {}
 func (r *pathRecorder) SetClip(image.Rectangle) {}
@@ -79,14 +71,9 @@ func (r *pathRecorder) SetColor(c interface{}) {
 	}
 }
 
-func (r *pathRecorder) GetPathExtent() fixed.Rectangle26_6 {
-	return fixed.Rectangle26_6{Min: r.min, Max: r.max}
-}
-
 func (r *pathRecorder) Clear() {
 	r.from = len(r.ops)
-	r.min = fixed.Point26_6{X: math.MaxInt32, Y: math.MaxInt32}
-	r.max = fixed.Point26_6{X: math.MinInt32, Y: math.MinInt32}
+	r.resetExtent()
 }
 
 func (r *pathRecorder) Draw() {

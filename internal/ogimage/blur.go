@@ -74,9 +74,9 @@ func glassArea() image.Rectangle {
 }
 
 // averageUnder writes into out the average colour of the blocks of row y
-// of under, each (glassScale/underZoom)² of its pixels.
+// of under, each 2×2 of its pixels (underZoom is half of glassScale).
 func averageUnder(under *image.RGBA, y int, out []uint8) {
-	const n = glassScale / underZoom
+	const n = glassScale / underZoom // 2: the loop reads two rows, two pixels each
 	a := under.Pix[under.PixOffset(0, n*y):]
 	b := under.Pix[under.PixOffset(0, n*y+1):]
 	for x := range len(out) / 3 {

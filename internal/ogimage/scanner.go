@@ -17,12 +17,10 @@ import (
 // bounding box. rasterx's ScannerGV accumulates and composites the whole
 // destination for every path, which costs a full 1200×630 pass per shape.
 type scanner struct {
+	outline
 	dst  *image.RGBA
 	z    vector.Rasterizer
 	mask image.Alpha // coverage of the current path over its box
-	ops  []scanOp
-	min  fixed.Point26_6
-	max  fixed.Point26_6
 	clip image.Rectangle
 	uni  image.Uniform
 	fn   funcImage
@@ -58,16 +56,28 @@ func newScanner(dst *image.RGBA) *scanner {
 
 var _ rasterx.Scanner = (*scanner)(nil)
 
-func (s *scanner) extend(p fixed.Point26_6) {
-	s.min.X, s.min.Y = min(s.min.X, p.X), min(s.min.Y, p.Y)
-	s.max.X, s.max.Y = max(s.max.X, p.X), max(s.max.Y, p.Y)
+// outline is the path being drawn, as rasterx hands it to a Scanner:
+// its points, and their extent since the last resetExtent.
+type outline struct {
+	ops      []scanOp
+	min, max fixed.Point26_6
 }
 
-func (s *scanner) Start(a fixed.Point26_6) { s.extend(a); s.ops = append(s.ops, scanOp{true, a}) }
-func (s *scanner) Line(b fixed.Point26_6)  { s.extend(b); s.ops = append(s.ops, scanOp{false, b}) }
+func (o *outline) extend(p fixed.Point26_6) {
+	o.min.X, o.min.Y = min(o.min.X, p.X), min(o.min.Y, p.Y)
+	o.max.X, o.max.Y = max(o.max.X, p.X), max(o.max.Y, p.Y)
+}
 
-func (s *scanner) GetPathExtent() fixed.Rectangle26_6 {
-	return fixed.Rectangle26_6{Min: s.min, Max: s.max}
+func (o *outline) resetExtent() {
+	o.min = fixed.Point26_6{X: math.MaxInt32, Y: math.MaxInt32}
+	o.max = fixed.Point26_6{X: math.MinInt32, Y: math.MinInt32}
+}
+
+func (o *outline) Start(a fixed.Point26_6) { o.extend(a); o.ops = append(o.ops, scanOp{true, a}) }
+func (o *outline) Line(b fixed.Point26_6)  { o.extend(b); o.ops = append(o.ops, scanOp{false, b}) }
+
+func (o *outline) GetPathExtent() fixed.Rectangle26_6 {
+	return fixed.Rectangle26_6{Min: o.min, Max: o.max}
 }
 
 func (s *scanner) SetBounds(w, h int)        {}
@@ -87,8 +97,7 @@ func (s *scanner) SetColor(c interface{}) {
 
 func (s *scanner) Clear() {
 	s.ops = s.ops[:0]
-	s.min = fixed.Point26_6{X: math.MaxInt32, Y: math.MaxInt32}
-	s.max = fixed.Point26_6{X: math.MinInt32, Y: math.MinInt32}
+	s.resetExtent()
 }
 
 func (s *scanner) Draw() {
