@@ -28,6 +28,8 @@ type Work struct {
 	tx *bun.Tx
 	// after runs once the pending changes commit (afterCommit).
 	after []func()
+	// begun runs as the first change begins (OnBegin).
+	begun func()
 }
 
 // NewWork starts the unit of work of a request whose audit entry is d (nil
@@ -55,6 +57,12 @@ func (w *Work) Pending() bool {
 	return w.tx != nil
 }
 
+// OnBegin makes fn run as the Work's first change begins, before the
+// change itself: what only matters once something is pending (a snapshot
+// to undo a response by) is then never paid for by a request that changes
+// nothing, the common case.
+func (w *Work) OnBegin(fn func()) { w.begun = fn }
+
 func (w *Work) current() *bun.Tx {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -70,6 +78,9 @@ func (w *Work) change(ctx context.Context, fn func(ctx context.Context) error) e
 			return fmt.Errorf("begin change: %w", err)
 		}
 		w.tx = &tx
+		if w.begun != nil {
+			w.begun()
+		}
 	}
 	w.mu.Unlock()
 	if err := fn(ctx); err != nil {

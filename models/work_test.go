@@ -27,7 +27,8 @@ func newToken(jti string, userID int64) *models.APIToken {
 }
 
 // TestWorkCommitsChangeWithItsEntry checks that a request's changes and its
-// audit entry land together at Finish, with the status the caller reports.
+// audit entry land together at Finish, with the status the caller reports,
+// and that OnBegin's hook runs once, as the first change begins.
 func TestWorkCommitsChangeWithItsEntry(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		s := models.NewStore(db)
@@ -38,9 +39,11 @@ func TestWorkCommitsChangeWithItsEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := s.NewWork(&audit.Draft{Action: "token.create", AdminID: &u.ID})
+		begun := 0
+		w.OnBegin(func() { begun++ })
 		ctx := models.WithWork(context.Background(), w)
-		if w.Pending() {
-			t.Fatal("pending before any change")
+		if w.Pending() || begun != 0 {
+			t.Fatalf("pending before any change (begun %d times)", begun)
 		}
 		if err := s.Change(ctx, func(ctx context.Context) error { return s.RecordAPIToken(ctx, newToken("a", u.ID)) }); err != nil {
 			t.Fatal(err)
@@ -48,8 +51,8 @@ func TestWorkCommitsChangeWithItsEntry(t *testing.T) {
 		if err := s.Change(ctx, func(ctx context.Context) error { return s.RecordAPIToken(ctx, newToken("b", u.ID)) }); err != nil {
 			t.Fatal(err)
 		}
-		if !w.Pending() {
-			t.Fatal("changes not pending")
+		if !w.Pending() || begun != 1 {
+			t.Fatalf("changes pending %v, begun %d times; want pending, begun once", w.Pending(), begun)
 		}
 		if _, err := s.APITokenByJTI(ctx, "b"); err != nil {
 			t.Errorf("the request does not read its own write: %v", err)

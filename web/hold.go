@@ -17,15 +17,17 @@ type heldResponse struct {
 	http.ResponseWriter
 	resp   *echo.Response
 	work   *models.Work
-	header http.Header // the headers before the handler ran
+	header http.Header // the headers as the first change began
 	held   bool
 	status int
 	body   bytes.Buffer
 }
 
 func holdResponse(resp *echo.Response, w *models.Work) *heldResponse {
-	// A shallow copy: handlers replace a header's values, never edit them in place.
-	h := &heldResponse{ResponseWriter: resp.Writer, resp: resp, work: w, header: maps.Clone(resp.Header())}
+	h := &heldResponse{ResponseWriter: resp.Writer, resp: resp, work: w}
+	// A shallow copy (handlers replace a header's values, never edit them in
+	// place), taken only when there is a change to hold the response for.
+	w.OnBegin(func() { h.header = maps.Clone(resp.Header()) })
 	resp.Writer = h
 	return h
 }

@@ -53,3 +53,41 @@ func BenchmarkPipeline(b *testing.B) {
 
 // fixed is a url function that always gives u.
 func fixed(u string) func(int) string { return func(int) string { return u } }
+
+// BenchmarkPipelineInProcess serves the two routes of BenchmarkPipeline
+// straight to a recorder, one request at a time: what the pipeline costs in
+// CPU and allocations, apart from the network and the scheduling of 50
+// clients. The admin route's audit entries are written to PostgreSQL by the
+// batcher in the background, as in BenchmarkPipeline.
+//
+// Run: go test -run '^$' -bench PipelineInProcess -benchmem ./web
+func BenchmarkPipelineInProcess(b *testing.B) {
+	db := dbtest.Open(b, "postgres")
+	noop := func(c echo.Context) error { return c.NoContent(http.StatusNoContent) }
+	app := apptest.New(b, db, func(d *web.Deps) {
+		d.Config.RateLimit.AdminGeneral = 1 << 30
+		d.ExtraRoutes = []web.Route{
+			web.AdminV1(web.Route{Method: http.MethodGet, Path: "/api/v1/admin/bench/noop", Handler: noop, Audit: web.Audit{Action: "bench.noop"}}),
+			{Method: http.MethodGet, Path: "/bench/bare", Handler: noop, Family: api.FamilyConsole, Scope: web.ScopeExempt},
+		}
+	})
+	u := app.User(b, "bench@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+	header, _ := app.TokenFor(b, u.ID, auth.PermAdminRead)
+	for _, r := range []struct {
+		name, path string
+		header     http.Header
+	}{{"bare", "/bench/bare", nil}, {"admin", "/api/v1/admin/bench/noop", header}} {
+		b.Run(r.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodGet, r.path, nil)
+				req.Header = r.header.Clone()
+				rec := httptest.NewRecorder()
+				app.ServeHTTP(rec, req)
+				if rec.Code != http.StatusNoContent {
+					b.Fatalf("GET %s: %d", r.path, rec.Code)
+				}
+			}
+		})
+	}
+}
