@@ -25,6 +25,24 @@ import (
 // Run: go test -run '^$' -bench Pipeline -benchtime 5000x ./web
 func BenchmarkPipeline(b *testing.B) {
 	defer gctune.Start()() // as plaza serve runs
+	app, header := pipelineApp(b)
+	srv := httptest.NewServer(app)
+	defer srv.Close()
+
+	bare := apptest.Measure(b, fixed(srv.URL+"/bench/bare"), nil, http.StatusNoContent)
+	full := apptest.Measure(b, fixed(srv.URL+"/api/v1/admin/bench/noop"), header, http.StatusNoContent)
+	b.ReportMetric(apptest.Millis(bare[len(bare)/2]), "bare-p50-ms")
+	b.ReportMetric(apptest.Millis(bare[len(bare)*99/100]), "bare-p99-ms")
+	b.ReportMetric(apptest.Millis(full[len(full)/2]), "pipeline-p50-ms")
+	b.ReportMetric(apptest.Millis(full[len(full)*99/100]), "pipeline-p99-ms")
+	b.ReportMetric(apptest.Millis(full[len(full)/2]-bare[len(bare)/2]), "overhead-p50-ms")
+}
+
+// pipelineApp is the app of the pipeline benchmarks on PostgreSQL, with a
+// no-op admin route (/api/v1/admin/bench/noop) and the same no-op behind
+// only the edge (/bench/bare), and the header of a token that may call the
+// first.
+func pipelineApp(b *testing.B) (*apptest.App, http.Header) {
 	db := dbtest.Open(b, "postgres")
 	// The limiter counts every request as usual but never refuses one.
 	noop := func(c echo.Context) error { return c.NoContent(http.StatusNoContent) }
@@ -37,18 +55,9 @@ func BenchmarkPipeline(b *testing.B) {
 			{Method: http.MethodGet, Path: "/bench/bare", Handler: noop, Family: api.FamilyConsole, Scope: web.ScopeExempt},
 		}
 	})
-	srv := httptest.NewServer(app)
-	defer srv.Close()
 	u := app.User(b, "bench@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
 	header, _ := app.TokenFor(b, u.ID, auth.PermAdminRead)
-
-	bare := apptest.Measure(b, fixed(srv.URL+"/bench/bare"), nil, http.StatusNoContent)
-	full := apptest.Measure(b, fixed(srv.URL+"/api/v1/admin/bench/noop"), header, http.StatusNoContent)
-	b.ReportMetric(apptest.Millis(bare[len(bare)/2]), "bare-p50-ms")
-	b.ReportMetric(apptest.Millis(bare[len(bare)*99/100]), "bare-p99-ms")
-	b.ReportMetric(apptest.Millis(full[len(full)/2]), "pipeline-p50-ms")
-	b.ReportMetric(apptest.Millis(full[len(full)*99/100]), "pipeline-p99-ms")
-	b.ReportMetric(apptest.Millis(full[len(full)/2]-bare[len(bare)/2]), "overhead-p50-ms")
+	return app, header
 }
 
 // fixed is a url function that always gives u.
@@ -62,17 +71,7 @@ func fixed(u string) func(int) string { return func(int) string { return u } }
 //
 // Run: go test -run '^$' -bench PipelineInProcess -benchmem ./web
 func BenchmarkPipelineInProcess(b *testing.B) {
-	db := dbtest.Open(b, "postgres")
-	noop := func(c echo.Context) error { return c.NoContent(http.StatusNoContent) }
-	app := apptest.New(b, db, func(d *web.Deps) {
-		d.Config.RateLimit.AdminGeneral = 1 << 30
-		d.ExtraRoutes = []web.Route{
-			web.AdminV1(web.Route{Method: http.MethodGet, Path: "/api/v1/admin/bench/noop", Handler: noop, Audit: web.Audit{Action: "bench.noop"}}),
-			{Method: http.MethodGet, Path: "/bench/bare", Handler: noop, Family: api.FamilyConsole, Scope: web.ScopeExempt},
-		}
-	})
-	u := app.User(b, "bench@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-	header, _ := app.TokenFor(b, u.ID, auth.PermAdminRead)
+	app, header := pipelineApp(b)
 	for _, r := range []struct {
 		name, path string
 		header     http.Header
