@@ -218,9 +218,9 @@ func grow(b *[]uint8, n int) []uint8 {
 // blurPlanes blurs src, a w×h image of ch interleaved channels, with three
 // horizontal then three vertical box passes of radii rad, edges clamped,
 // and returns the result in dst; src is overwritten. Each row takes its
-// three horizontal passes while it sits in cache, then column strips take
-// their three vertical ones. Rows and strips are shared out between
-// goroutines.
+// three horizontal passes while it sits in cache; each vertical pass reads
+// the whole of the one before. Rows are shared out between goroutines:
+// shared out by columns, the goroutines wrote into the same cache lines.
 func blurPlanes(src, dst []uint8, w, h, ch int, rad [3]int) []uint8 {
 	stride := w * ch
 	parallel(h, func(y0, y1 int) {
@@ -233,17 +233,11 @@ func blurPlanes(src, dst []uint8, w, h, ch int, rad [3]int) []uint8 {
 			copy(row, tmp)
 		}
 	})
-	const strip = 32 // columns per strip
-	strips := (w + strip - 1) / strip
-	parallel(strips, func(s0, s1 int) {
-		for s := s0; s < s1; s++ {
-			x0, x1 := s*strip, min((s+1)*strip, w)
-			vpass(src, dst, w, h, ch, rad[0], x0, x1)
-			vpass(dst, src, w, h, ch, rad[1], x0, x1)
-			vpass(src, dst, w, h, ch, rad[2], x0, x1)
-		}
-	})
-	return dst
+	for _, r := range rad {
+		parallel(h, func(y0, y1 int) { vpass(src, dst, w, h, ch, r, y0, y1) })
+		src, dst = dst, src
+	}
+	return src
 }
 
 // parallel runs f over [0, n) in chunks, four per goroutine, with one
@@ -324,24 +318,23 @@ func hpass3(in, out []uint8, w, rad int) {
 	}
 }
 
-// vpass blurs columns [x0, x1) of a w×h image of ch channels from in to out,
-// walking rows so that memory is read in order.
-func vpass(in, out []uint8, w, h, ch, rad, x0, x1 int) {
+// vpass blurs rows [y0, y1) of a w×h image of ch channels from in to out,
+// carrying each column's sum down the rows.
+func vpass(in, out []uint8, w, h, ch, rad, y0, y1 int) {
 	inv := (uint32(1) << 24) / uint32(2*rad+1) // sum·inv < 255·2^24 fits
-	lo, hi := x0*ch, x1*ch
 	stride := w * ch
-	sums := make([]uint32, hi-lo)
+	sums := make([]uint32, stride)
 	row := func(y int) []uint8 {
 		y = min(max(y, 0), h-1)
-		return in[y*stride+lo : y*stride+hi]
+		return in[y*stride : (y+1)*stride]
 	}
-	for y := -rad; y <= rad; y++ {
+	for y := y0 - rad; y <= y0+rad; y++ {
 		for i, v := range row(y) {
 			sums[i] += uint32(v)
 		}
 	}
-	for y := 0; y < h; y++ {
-		o := out[y*stride+lo : y*stride+hi]
+	for y := y0; y < y1; y++ {
+		o := out[y*stride : (y+1)*stride]
 		add, sub := row(y+rad+1), row(y-rad)
 		s := sums[:len(o)]
 		add, sub = add[:len(o)], sub[:len(o)]

@@ -15,82 +15,89 @@ import (
 // encodePNG writes img as an 8-bit RGB PNG (RGBA when some pixel is not
 // opaque). It does what image/png does at BestSpeed minus the cost that
 // dominates there, trying all five filters on every row (see filterRow).
-// Row bands are filtered and deflated in parallel, each band ending on a
-// sync flush so that the bands join into one zlib stream, as pigz does; the
-// bands' Adler-32 sums are combined. The image is taken for opaque, and
-// checked while it is filtered: should a pixel turn out not to be, the
-// image is encoded again as RGBA (Plaza's images never need it).
-func encodePNG(img *image.RGBA) *PNGFile {
-	if f, ok := encodeRows(img, 3); ok {
-		return f
-	}
-	f, _ := encodeRows(img, 4)
-	return f
-}
+// Row bands are filtered and deflated in parallel (see pngBands).
+func encodePNG(img *image.RGBA) *PNGFile { return encodeBands(img, 3) }
 
-// encodeRows encodes img with bpp bytes a pixel; ok is false when bpp is 3
-// and some pixel is not opaque.
-func encodeRows(img *image.RGBA, bpp int) (f *PNGFile, ok bool) {
-	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
-	var clear atomic.Bool
-	type band struct {
+// pngBands encodes an image band by band, in any order and on any
+// goroutine, so that a band can be encoded as soon as it is drawn. Each
+// band is deflated on its own, ending on a sync flush so that the bands
+// join into one zlib stream, as pigz does; their Adler-32 sums are
+// combined. A band's first row is filtered Sub, which reads no other band.
+// The image is taken for opaque, and checked as it is filtered: should a
+// pixel turn out not to be, finish encodes the whole image again as RGBA
+// (Plaza's images never need it).
+type pngBands struct {
+	img   *image.RGBA
+	bpp   int
+	clear atomic.Bool
+	parts [bands]struct {
 		sum   uint32 // Adler-32 of the band's filtered bytes
 		bytes int64
 	}
-	var parts [bands]band
-	f = &PNGFile{}
-	for k := range f.bands {
-		f.bands[k] = bandPool.Get().(*bytes.Buffer)
-		f.bands[k].Reset()
-	}
-	parallel(bands, func(k0, k1 int) {
-		stride := w * bpp
-		cur, prev := make([]byte, stride), make([]byte, stride)
-		line := make([]byte, 1+stride)
-		for k := k0; k < k1; k++ {
-			y0, y1 := h*k/bands, h*(k+1)/bands
-			p := &parts[k]
-			fw := flatePool.Get().(*flate.Writer)
-			fw.Reset(f.bands[k])
-			sum := uint32(1) // Adler-32 of nothing
-			if y0 > 0 && bpp == 4 {
-				pixelRow(prev, img, b.Min.Y+y0-1, bpp)
-			}
-			for y := y0; y < y1 && !clear.Load(); y++ {
-				switch {
-				case y > 0 && bpp == 3:
-					if !upRGB(line, img, b.Min.Y+y) {
-						clear.Store(true)
-					}
-				case y == 0:
-					if bpp == 3 && !opaqueRow(img, b.Min.Y) {
-						clear.Store(true)
-					}
-					pixelRow(cur, img, b.Min.Y+y, bpp)
-					filterRow(line, cur, nil, bpp)
-				default:
-					pixelRow(cur, img, b.Min.Y+y, bpp)
-					filterRow(line, cur, prev, bpp)
-				}
-				fw.Write(line) // writes to a bytes.Buffer do not fail
-				sum = adler32Update(sum, line)
-				cur, prev = prev, cur
-			}
-			if k == bands-1 {
-				fw.Close()
-			} else {
-				fw.Flush()
-			}
-			flatePool.Put(fw)
-			p.sum, p.bytes = sum, int64(y1-y0)*int64(1+stride)
-		}
-	})
+	f *PNGFile
+}
 
-	if clear.Load() {
-		f.Release()
-		return nil, false
+func newPNGBands(img *image.RGBA, bpp int) *pngBands {
+	e := &pngBands{img: img, bpp: bpp, f: &PNGFile{}}
+	for k := range e.f.bands {
+		e.f.bands[k] = bandPool.Get().(*bytes.Buffer)
+		e.f.bands[k].Reset()
 	}
+	return e
+}
+
+// bandRows is the rows [y0, y1) of band k of an image h rows high.
+func bandRows(k, h int) (y0, y1 int) { return h * k / bands, h * (k + 1) / bands }
+
+// encode filters and deflates band k.
+func (e *pngBands) encode(k int) {
+	img, bpp := e.img, e.bpp
+	b := img.Bounds()
+	y0, y1 := bandRows(k, b.Dy())
+	rows := rowPool.Get().(*rowBuffers)
+	defer rowPool.Put(rows)
+	cur, prev, line := rows.get(b.Dx(), bpp)
+	fw := flatePool.Get().(*flate.Writer)
+	defer flatePool.Put(fw)
+	fw.Reset(e.f.bands[k])
+	sum := uint32(1) // Adler-32 of nothing
+	for y := y0; y < y1 && !e.clear.Load(); y++ {
+		switch {
+		case y == y0:
+			if bpp == 3 && !opaqueRow(img, b.Min.Y+y) {
+				e.clear.Store(true)
+			}
+			pixelRow(cur, img, b.Min.Y+y, bpp)
+			filterRow(line, cur, nil, bpp)
+		case bpp == 3:
+			if !upRGB(line, img, b.Min.Y+y) {
+				e.clear.Store(true)
+			}
+		default:
+			pixelRow(cur, img, b.Min.Y+y, bpp)
+			filterRow(line, cur, prev, bpp)
+		}
+		fw.Write(line) // writes to a bytes.Buffer do not fail
+		sum = adler32Update(sum, line)
+		cur, prev = prev, cur
+	}
+	if k == bands-1 {
+		fw.Close()
+	} else {
+		fw.Flush()
+	}
+	e.parts[k].sum, e.parts[k].bytes = sum, int64(y1-y0)*int64(1+b.Dx()*bpp)
+}
+
+// finish puts the encoded bands together into a PNG, once every band is
+// encoded.
+func (e *pngBands) finish() *PNGFile {
+	if e.clear.Load() {
+		e.f.Release()
+		return encodeBands(e.img, 4) // bpp 4 never finds the image clear
+	}
+	f, img, bpp := e.f, e.img, e.bpp
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
 
 	// IDAT: zlib header (deflate, 32K window, fastest), the bands, Adler-32.
 	n := 2 + 4
@@ -118,7 +125,7 @@ func encodeRows(img *image.RGBA, bpp int) (f *PNGFile, ok bool) {
 	sum := uint32(1) // Adler-32 of nothing
 	for k, band := range f.bands {
 		crc.Write(band.Bytes())
-		sum = adler32Combine(sum, parts[k].sum, parts[k].bytes)
+		sum = adler32Combine(sum, e.parts[k].sum, e.parts[k].bytes)
 	}
 	tail := bytes.NewBuffer(f.tail[:0])
 	binary.BigEndian.PutUint32(u32[:], sum)
@@ -128,7 +135,31 @@ func encodeRows(img *image.RGBA, bpp int) (f *PNGFile, ok bool) {
 	tail.Write(u32[:])
 	writeChunk(tail, "IEND", nil)
 	f.head, f.tail = head.Bytes(), tail.Bytes()
-	return f, true
+	return f
+}
+
+// encodeBands encodes img with bpp bytes a pixel, the bands in parallel.
+func encodeBands(img *image.RGBA, bpp int) *PNGFile {
+	e := newPNGBands(img, bpp)
+	parallel(bands, func(k0, k1 int) {
+		for k := k0; k < k1; k++ {
+			e.encode(k)
+		}
+	})
+	return e.finish()
+}
+
+// rowBuffers are a band's two pixel rows and its filtered row.
+type rowBuffers struct{ cur, prev, line []byte }
+
+var rowPool = sync.Pool{New: func() any { return new(rowBuffers) }}
+
+func (r *rowBuffers) get(w, bpp int) (cur, prev, line []byte) {
+	if n := w * bpp; cap(r.line) < 1+n {
+		r.cur, r.prev, r.line = make([]byte, n), make([]byte, n), make([]byte, 1+n)
+	}
+	n := w * bpp
+	return r.cur[:n], r.prev[:n], r.line[:1+n]
 }
 
 // bands is how many row bands a PNG is deflated in; fixed, so that the
@@ -232,9 +263,10 @@ func pixelRow(dst []byte, img *image.RGBA, y, bpp int) {
 func unpremul(c, a uint8) uint8 { return uint8((uint32(c)*0xff + uint32(a)/2) / uint32(a)) }
 
 // filterRow writes the filtered row cur into dst: filter Up (type 2), or
-// Sub (type 1) for the first row, which has nothing above it. On these
-// images Up compresses as well as Paeth or image/png's per-row choice among
-// all five filters, for a fraction of the work.
+// Sub (type 1) for the first row of a band, whose row above may not be
+// drawn yet (pngBands). On these images Up compresses as well as Paeth or
+// image/png's per-row choice among all five filters, for a fraction of the
+// work.
 func filterRow(dst, cur, prev []byte, bpp int) {
 	d := dst[1 : 1+len(cur)]
 	if prev == nil {

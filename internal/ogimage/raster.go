@@ -2,6 +2,7 @@ package ogimage
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"image"
 	"image/color"
@@ -30,14 +31,17 @@ func (s *Scene) PNG() ([]byte, error) {
 }
 
 // EncodePNG is PNG without copying the encoded image into one slice: a
-// server writes it out from where it was encoded, then releases it.
+// server writes it out from where it was encoded, then releases it. Each
+// band of rows is encoded as soon as it is drawn.
 func (s *Scene) EncodePNG() (*PNGFile, error) {
 	img := canvasPool.Get().(*image.RGBA)
 	defer canvasPool.Put(img)
-	if err := s.draw(img); err != nil {
+	e := newPNGBands(img, 3)
+	if err := s.draw(img, e.encode); err != nil {
+		e.f.Release()
 		return nil, err
 	}
-	return encodePNG(img), nil
+	return e.finish(), nil
 }
 
 // Render rasterises the scene into a new image: the same model the SVG
@@ -45,7 +49,7 @@ func (s *Scene) EncodePNG() (*PNGFile, error) {
 // (avatar) and the embedded fonts (text).
 func (s *Scene) Render() (*image.RGBA, error) {
 	img := newCanvas()
-	if err := s.draw(img); err != nil {
+	if err := s.draw(img, nil); err != nil {
 		return nil, err
 	}
 	return img, nil
@@ -57,92 +61,139 @@ func newCanvas() *image.RGBA { return image.NewRGBA(image.Rect(0, 0, Width, Heig
 // scratch buffers (the rasteriser's, the blur's, the avatar's).
 var (
 	canvasPool  = sync.Pool{New: func() any { return newCanvas() }}
-	scratchPool = sync.Pool{New: func() any { return &scratch{sc: newScanner(nil)} }}
+	scratchPool = sync.Pool{New: func() any { return &scratch{} }}
 	scannerPool = sync.Pool{New: func() any { return newScanner(nil) }}
 )
 
 type scratch struct {
-	sc     *scanner
 	blur   blurBuffers
 	avatar *image.RGBA
 	under  *image.RGBA // underRect's background at 1/underZoom
 }
 
 // draw paints the whole canvas (every pixel is written, so a reused canvas
-// needs no clearing).
-func (s *Scene) draw(img *image.RGBA) error {
+// needs no clearing), in three steps. The background, while the avatar
+// and the text are drawn aside. The glass's blur of what lies around and
+// under the panel, which needs the whole background first. Then
+// everything over the background, one band of rows (bandRows) at a time,
+// each band handed to done (when not nil) as soon as it is final: it is
+// encoded while other bands are still drawn, and while its rows are still
+// in the cache.
+func (s *Scene) draw(img *image.RGBA, done func(band int)) error {
 	scr := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(scr)
 
-	// The avatar is read and rasterised on its own canvas while the
-	// background is painted, and laid down after the glass.
-	var avatar sync.WaitGroup
-	var avatarErr error
+	var aside sync.WaitGroup
+	var avatarErr, textErr error
 	if s.avatar != nil {
 		if scr.avatar == nil {
 			scr.avatar = image.NewRGBA(image.Rect(0, 0, int(avatarRect.w), int(avatarRect.h)))
 		}
-		avatar.Go(func() { avatarErr = rasteriseAvatar(scr.avatar, s.avatar) })
+		aside.Go(func() { avatarErr = rasteriseAvatar(scr.avatar, s.avatar) })
 	}
-	accent := paletteRGB[s.accent]
+	o := &overlay{accent: paletteRGB[s.accent]}
+	aside.Go(func() { textErr = o.prepare(s) })
 	if scr.under == nil {
 		scr.under = newUnder()
 	}
 	s.paintBackground(img, scr.under)
-	avatar.Wait()
-	if avatarErr != nil {
-		return avatarErr
-	}
-
-	sc := scr.sc
-	sc.dst = img
-	defer func() { sc.dst = nil }()
-	fl := rasterx.NewFiller(Width, Height, sc)
-
-	// Glass panel: blur what lies under it before anything else lands there.
-	p := panelRect
-	pr := image.Rect(int(p.x), int(p.y), int(p.right()), int(p.bottom()))
-	glass := glassBlur(img, pr, scr.under, &scr.blur)
-	parallel(Height, func(y0, y1 int) { shadow().lay(img, image.Rect(0, y0, Width, y1), blackRGB) })
-	composeGlass(img, pr, glass, &scr.blur)
-	panelEdge().lay(img, nrgba(whiteRGB, edgeAlpha))
-
-	// Quotation mark.
-	fl.Clear()
-	addPathOps(fl, s.mark)
-	fl.SetColor(nrgba(accent, 1))
-	fl.Draw()
-
-	if s.avatar != nil {
-		at := image.Pt(int(avatarRect.x), int(avatarRect.y))
-		over(img, at, scr.avatar)
-	}
-
-	// Text.
-	if err := drawLines(img, s.fonts.quote, s.lines, nrgba(whiteRGB, 1)); err != nil {
+	aside.Wait()
+	if err := cmp.Or(avatarErr, textErr); err != nil {
 		return err
 	}
-	if s.byline != nil {
-		fl.Clear()
-		b := s.bar
-		rasterx.AddRoundRect(b.x, b.y, b.right(), b.bottom(), 1.5, 1.5, 0, rasterx.RoundGap, fl)
-		fl.SetColor(nrgba(accent, 1))
-		fl.Draw()
-		if err := drawLines(img, s.fonts.author, []Line{*s.byline}, nrgba(whiteRGB, authorAlpha)); err != nil {
-			return err
-		}
+	if s.avatar != nil {
+		o.avatar = scr.avatar
 	}
 
-	// Border.
+	p := panelRect
+	o.panel = image.Rect(int(p.x), int(p.y), int(p.right()), int(p.bottom()))
+	o.glass = glassBlur(img, o.panel, scr.under, &scr.blur)
+	o.tinted = grow(&scr.blur.tinted, len(o.glass.pix))
+	tintSmall(o.glass, o.tinted)
+
+	parallel(bands, func(k0, k1 int) {
+		tmp := make([]uint16, o.glass.w*3)
+		for k := k0; k < k1; k++ {
+			y0, y1 := bandRows(k, Height)
+			o.lay(img, image.Rect(0, y0, Width, y1), tmp)
+			if done != nil {
+				done(k)
+			}
+		}
+	})
+	return nil
+}
+
+// overlay is everything laid over the background, ready to be laid band
+// by band.
+type overlay struct {
+	accent rgb
+	panel  image.Rectangle
+	glass  smallGlass
+	tinted []uint8 // the glass with its tint and sheen (tintSmall)
+	mark   *coverMap
+	bar    *coverMap // nil without an author
+	quote  glyphs
+	byline glyphs
+	avatar *image.RGBA // nil for none
+}
+
+// prepare draws what overlay lays from the scene's text: the quotation
+// mark, the quote, the author and the bar beside the author.
+func (o *overlay) prepare(s *Scene) error {
+	canvas := image.Rect(0, 0, Width, Height)
+	sc := scannerPool.Get().(*scanner)
+	defer scannerPool.Put(sc)
+	fl := rasterx.NewFiller(Width, Height, sc)
+	fl.Clear()
+	addPathOps(fl, s.mark)
+	o.mark = sc.coverMap(canvas)
+	fl.Clear()
+
+	var err error
+	if o.quote, err = drawGlyphs(s.fonts.quote, s.lines, nrgba(whiteRGB, 1)); err != nil {
+		return err
+	}
+	if s.byline == nil {
+		return nil
+	}
+	b := s.bar
+	rasterx.AddRoundRect(b.x, b.y, b.right(), b.bottom(), 1.5, 1.5, 0, rasterx.RoundGap, fl)
+	o.bar = sc.coverMap(canvas)
+	fl.Clear()
+	o.byline, err = drawGlyphs(s.fonts.author, []Line{*s.byline}, nrgba(whiteRGB, authorAlpha))
+	return err
+}
+
+// lay draws the overlay within band of img, in the order the SVG stacks
+// it: the panel's shadow, the glass, the panel's edge, the quotation mark,
+// the avatar, the quote, the author's bar and name, and the border; tmp is
+// glassRow's.
+func (o *overlay) lay(img *image.RGBA, band image.Rectangle, tmp []uint16) {
+	shadow().lay(img, band, blackRGB)
+	for y := max(band.Min.Y, o.panel.Min.Y); y < min(band.Max.Y, o.panel.Max.Y); y++ {
+		glassRow(img, o.panel, y, o.tinted, tmp, o.glass)
+	}
+	panelEdge().lay(img, band, nrgba(whiteRGB, edgeAlpha))
+	accent := nrgba(o.accent, 1)
+	o.mark.lay(img, band, accent)
+	if o.avatar != nil {
+		over(img, image.Pt(int(avatarRect.x), int(avatarRect.y)), o.avatar, band)
+	}
+	in := img.SubImage(band).(*image.RGBA)
+	o.quote.draw(in)
+	if o.bar != nil {
+		o.bar.lay(img, band, accent)
+		o.byline.draw(in)
+	}
 	for _, r := range []image.Rectangle{
 		image.Rect(0, 0, Width, borderWidth),
 		image.Rect(0, Height-borderWidth, Width, Height),
 		image.Rect(0, borderWidth, borderWidth, Height-borderWidth),
 		image.Rect(Width-borderWidth, borderWidth, Width, Height-borderWidth),
 	} {
-		fillRGB(img, r, accent)
+		fillRGB(img, r.Intersect(band), o.accent)
 	}
-	return nil
 }
 
 func nrgba(c rgb, a float64) color.NRGBA {
@@ -362,26 +413,6 @@ func abs64(v float64) float64 {
 	return v
 }
 
-// composeGlass lays the glass over the panel: the blurred background
-// clipped to the rounded panel, the dark tint, then the white sheen along the
-// diagonal. Where the panel covers whole pixels, the tint and sheen are
-// applied to the small glass (a sixteenth of the pixels) before it is
-// scaled up: they are linear in the glass, and the sheen's opacity is linear
-// across the panel, so this is within a hundredth of a level of applying
-// them after. Pixels the rounded edge covers in part take the three layers
-// in turn, each by the coverage, as the SVG's clipped layers do. Rows are
-// shared out between goroutines; buf provides the memory.
-func composeGlass(img *image.RGBA, pr image.Rectangle, glass smallGlass, buf *blurBuffers) {
-	tinted := grow(&buf.tinted, len(glass.pix))
-	tintSmall(glass, tinted)
-	parallel(pr.Dy(), func(y0, y1 int) {
-		tmp := make([]uint16, glass.w*3)
-		for y := pr.Min.Y + y0; y < pr.Min.Y+y1; y++ {
-			glassRow(img, pr, y, tinted, tmp, glass)
-		}
-	})
-}
-
 // sheen is the opacity of the white sheen at (x, y) in the panel:
 // sheenFrom at its top-left corner to sheenTo at its bottom-right.
 func sheen(x, y float64) float64 { return min(max(sheenLine(x, y), sheenTo), sheenFrom) }
@@ -397,11 +428,13 @@ func sheenLine(x, y float64) float64 {
 }
 
 // tintSmall writes the small glass with the tint and sheen applied into
-// dst: glass·(1-tint)(1-sa) + background·tint·(1-sa) + 255·sa, sa the
-// sheen's opacity (sheenLine) at the centre of the block a pixel stands
-// for. Along a
-// row sa changes by the same step from pixel to pixel, so both terms are
-// kept in fixed point (units of 2⁻³²) and advanced by a constant.
+// dst, before it is scaled up (a sixteenth of the pixels): both are linear
+// in the glass, and the sheen's opacity is linear across the panel, so this
+// is within a hundredth of a level of applying them after. A pixel becomes
+// glass·(1-tint)(1-sa) + background·tint·(1-sa) + 255·sa, sa the sheen's
+// opacity (sheenLine) at the centre of the block it stands for. Along a row
+// sa changes by the same step from pixel to pixel, so both terms are kept
+// in fixed point (units of 2⁻³²) and advanced by a constant.
 func tintSmall(g smallGlass, dst []uint8) {
 	const one = 1 << 32
 	terms := func(sa float64) (k int64, b [3]int64) {
@@ -614,16 +647,14 @@ func rasteriseAvatar(dst *image.RGBA, svg []byte) error {
 	return nil
 }
 
-// over lays src onto dst at at, as draw.Draw with draw.Over does, byte for
-// byte, minus the four divisions per pixel where src is clear or opaque:
-// the faded avatar is clear in its corners and mostly opaque inside. Rows
-// are shared out between goroutines.
-func over(dst *image.RGBA, at image.Point, src *image.RGBA) {
-	parallel(src.Rect.Dy(), func(y0, y1 int) {
-		for y := y0; y < y1; y++ {
-			overRow(dst.Pix[dst.PixOffset(at.X, at.Y+y):], src.Pix[y*src.Stride:][:4*src.Rect.Dx()])
-		}
-	})
+// over lays the rows of src that fall in band onto dst at at, as
+// draw.Draw with draw.Over does, byte for byte, minus the four divisions
+// per pixel where src is clear or opaque: the faded avatar is clear in its
+// corners and mostly opaque inside.
+func over(dst *image.RGBA, at image.Point, src *image.RGBA, band image.Rectangle) {
+	for y := max(band.Min.Y-at.Y, 0); y < min(band.Max.Y-at.Y, src.Rect.Dy()); y++ {
+		overRow(dst.Pix[dst.PixOffset(at.X, at.Y+y):], src.Pix[y*src.Stride:][:4*src.Rect.Dx()])
+	}
 }
 
 // overRow lays the pixels of spix onto the first of dpix.
@@ -672,10 +703,23 @@ var avatarFade = sync.OnceValue(func() []uint64 {
 	return fade
 })
 
-// drawLines draws laid-out lines glyph by glyph at the pen positions the
-// layout measured, so the PNG's lines have exactly the SVG's widths.
-func drawLines(img *image.RGBA, fc face, lines []Line, c color.NRGBA) error {
-	src := image.NewUniform(c)
+// glyphs are laid-out lines drawn glyph by glyph, each glyph's coverage
+// kept so that a band of rows can lay its part.
+type glyphs struct {
+	src  *image.Uniform
+	list []glyph
+}
+
+type glyph struct {
+	dr   image.Rectangle
+	mask *image.Alpha
+	mp   image.Point
+}
+
+// drawGlyphs draws lines at the pen positions the layout measured, so the
+// PNG's lines have exactly the SVG's widths.
+func drawGlyphs(fc face, lines []Line, c color.NRGBA) (glyphs, error) {
+	g := glyphs{src: image.NewUniform(c)}
 	var fa font.Face
 	size := 0.0
 	for _, l := range lines {
@@ -683,7 +727,7 @@ func drawLines(img *image.RGBA, fc face, lines []Line, c color.NRGBA) error {
 			var err error
 			fa, err = opentype.NewFace(fc.f, &opentype.FaceOptions{Size: l.Size, DPI: 72, Hinting: font.HintingNone})
 			if err != nil {
-				return fmt.Errorf("ogimage: font face: %w", err)
+				return g, fmt.Errorf("ogimage: font face: %w", err)
 			}
 			size = l.Size
 		}
@@ -693,8 +737,27 @@ func drawLines(img *image.RGBA, fc face, lines []Line, c color.NRGBA) error {
 			if !ok {
 				continue
 			}
-			draw.DrawMask(img, dr, src, image.Point{}, mask, mp, draw.Over)
+			g.list = append(g.list, glyph{dr: dr, mask: cloneAlpha(mask), mp: mp})
 		}
 	}
-	return nil
+	return g, nil
+}
+
+// cloneAlpha copies a glyph's mask, which the face reuses for the next.
+func cloneAlpha(m image.Image) *image.Alpha {
+	if a, ok := m.(*image.Alpha); ok {
+		return &image.Alpha{Pix: slices.Clone(a.Pix), Stride: a.Stride, Rect: a.Rect}
+	}
+	a := image.NewAlpha(m.Bounds())
+	draw.Draw(a, a.Rect, m, a.Rect.Min, draw.Src)
+	return a
+}
+
+// draw lays the glyphs over dst, within its bounds.
+func (g glyphs) draw(dst *image.RGBA) {
+	for _, gl := range g.list {
+		if gl.dr.Overlaps(dst.Rect) {
+			draw.DrawMask(dst, gl.dr, g.src, image.Point{}, gl.mask, gl.mp, draw.Over)
+		}
+	}
 }

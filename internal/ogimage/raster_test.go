@@ -66,6 +66,39 @@ func TestPNG(t *testing.T) {
 	}
 }
 
+// The PNG holds exactly the pixels Render draws, though it is encoded
+// band by band while the rest is still being drawn: no band is encoded
+// before all that lies over it is laid.
+func TestPNGIsTheRendering(t *testing.T) {
+	for i, opts := range []Options{
+		{Seed: "bands-1", Quote: "Be yourself; everyone else is already taken.", Author: "Oscar Wilde"},
+		{Seed: "bands-2", Quote: "A quote long enough to fill the panel with several lines of text, reaching down towards its lower edge and the bands below it."},
+		{Seed: "bands-3", Quote: "Short.", Author: "Someone"},
+	} {
+		s, err := Build(opts, testAvatar)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.PNG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := image.NewRGBA(dec.Bounds())
+		draw.Draw(got, got.Rect, dec, image.Point{}, draw.Src)
+		if !bytes.Equal(got.Pix, want.Pix) {
+			t.Errorf("image %d: the PNG's pixels differ from the rendering's", i)
+		}
+	}
+}
+
 func abs(v int) int {
 	if v < 0 {
 		return -v
@@ -463,7 +496,7 @@ func TestPanelEdgeMatchesStroke(t *testing.T) {
 	}
 	copy(want.Pix, got.Pix)
 	c := nrgba(whiteRGB, edgeAlpha)
-	panelEdge().lay(got, c)
+	panelEdge().lay(got, got.Bounds(), c)
 
 	p := panelRect
 	sc := newScanner(want)
@@ -548,7 +581,7 @@ func TestOverMatchesDraw(t *testing.T) {
 	}
 	copy(want.Pix, got.Pix)
 	at := image.Pt(13, 7)
-	over(got, at, src)
+	over(got, at, src, got.Bounds())
 	draw.Draw(want, src.Bounds().Add(at), src, image.Point{}, draw.Over)
 	if !bytes.Equal(got.Pix, want.Pix) {
 		t.Fatal("over differs from draw.Draw with draw.Over")
@@ -736,5 +769,16 @@ func TestLongLinesDoNotDrift(t *testing.T) {
 	t.Logf("largest difference %d levels", worst)
 	if allowed := pieceRows/2 + 1; worst > allowed {
 		t.Errorf("a long line drawn in fixed point is up to %d levels from the same line in floating point; allowed %d", worst, allowed)
+	}
+}
+
+// composeGlass lays the whole glass over the panel, as draw does band by
+// band.
+func composeGlass(img *image.RGBA, pr image.Rectangle, glass smallGlass, buf *blurBuffers) {
+	tinted := grow(&buf.tinted, len(glass.pix))
+	tintSmall(glass, tinted)
+	tmp := make([]uint16, glass.w*3)
+	for y := pr.Min.Y; y < pr.Max.Y; y++ {
+		glassRow(img, pr, y, tinted, tmp, glass)
 	}
 }

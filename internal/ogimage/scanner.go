@@ -254,14 +254,17 @@ type coverRun struct {
 	m    []uint8
 }
 
-// lay draws the shape in colour c, exactly as scanner.Draw would.
-func (m *coverMap) lay(dst *image.RGBA, c color.Color) {
+// lay draws the shape's rows in band in colour c, exactly as scanner.Draw
+// would.
+func (m *coverMap) lay(dst *image.RGBA, band image.Rectangle, c color.Color) {
 	var t overTable
 	if !t.set(c) {
 		return
 	}
 	for _, run := range m.runs {
-		t.blend(dst, run.x, run.y, run.m)
+		if run.y >= band.Min.Y && run.y < band.Max.Y {
+			t.blend(dst, run.x, run.y, run.m)
+		}
 	}
 }
 
