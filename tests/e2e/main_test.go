@@ -2,11 +2,13 @@
 // through go-rod, against the real app on 127.0.0.1 (docs/architecture.md, "Tests").
 //
 // Rod never downloads a browser here: the launcher is always given
-// /usr/bin/chromium. Without it the tests skip loudly, unless
-// REQUIRE_BROWSER=1 (set by CI), which makes that a failure.
+// /usr/bin/chromium, or the path PLAZA_TEST_CHROMIUM names. Without it the
+// tests skip loudly, unless REQUIRE_BROWSER=1 (set by CI), which makes that
+// a failure.
 package e2e
 
 import (
+	"cmp"
 	"fmt"
 	"net"
 	"net/http"
@@ -28,8 +30,10 @@ import (
 	"github.com/plazahq/plaza/web"
 )
 
-// chromiumPath is the only browser these tests run.
-const chromiumPath = "/usr/bin/chromium"
+// chromiumPath is the only browser these tests run: Debian's Chromium, or
+// the one PLAZA_TEST_CHROMIUM names (CI names a missing one for its run
+// where only Go is).
+var chromiumPath = cmp.Or(os.Getenv("PLAZA_TEST_CHROMIUM"), "/usr/bin/chromium")
 
 // stepTimeout bounds each browser step: a wait that takes longer is a bug.
 const stepTimeout = 15 * time.Second
