@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -149,7 +150,7 @@ func (a *App) User(t testing.TB, email string, roles ...string) *models.User {
 // UserWithPassword creates a user who can sign in with password.
 func (a *App) UserWithPassword(t testing.TB, email, password string, roles ...string) *models.User {
 	t.Helper()
-	hash, err := auth.HashPassword(password)
+	hash, err := passwordHash(password)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,6 +160,24 @@ func (a *App) UserWithPassword(t testing.TB, email, password string, roles ...st
 	}
 	return u
 }
+
+// passwordHash is auth.HashPassword, once per password for the test
+// binary: a fixture's users share their password's hash (salt and all).
+// Hashing is argon2id at its real cost, 46 MiB filled each time; the
+// handlers and web tests' fixtures asked for it about 300 times a run.
+func passwordHash(password string) (string, error) {
+	if h, ok := passwordHashes.Load(password); ok {
+		return h.(string), nil
+	}
+	h, err := auth.HashPassword(password)
+	if err != nil {
+		return "", err
+	}
+	actual, _ := passwordHashes.LoadOrStore(password, h)
+	return actual.(string), nil
+}
+
+var passwordHashes sync.Map // password → its argon2id hash
 
 // SessionFor seeds a session for the user server-side, as if the user had
 // just signed in (so dangerous actions need no confirmation for 10

@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -58,15 +59,95 @@ func Open(t testing.TB, dialect string) *bun.DB {
 func OpenURL(t testing.TB, dialect string) (*bun.DB, string) {
 	t.Helper()
 	if dialect == config.DialectSQLite {
-		u := "sqlite://" + filepath.Join(t.TempDir(), "plaza.db")
-		db := connect(t, u)
-		if _, err := models.Migrate(context.Background(), db, quiet()); err != nil {
-			t.Fatalf("migrate sqlite: %v", err)
-		}
-		return db, u
+		path := filepath.Join(t.TempDir(), "plaza.db")
+		copySQLiteTemplate(t, path)
+		u := "sqlite://" + path
+		return connect(t, u), u
 	}
 	u := createPostgres(t, templateName(t))
 	return connect(t, u), u
+}
+
+// copySQLiteTemplate writes a migrated SQLite database to path, a copy of
+// the template for the current migrations (sqliteTemplate): a copy takes
+// a millisecond, running every migration about a tenth of a second.
+func copySQLiteTemplate(t testing.TB, path string) {
+	t.Helper()
+	tmpl, err := sqliteTemplate()
+	if err == nil {
+		err = copyFile(tmpl, path)
+		if errors.Is(err, fs.ErrNotExist) { // removed as stale by a test binary of other migrations
+			if tmpl, err = buildSQLiteTemplate(); err == nil {
+				err = copyFile(tmpl, path)
+			}
+		}
+	}
+	if err != nil {
+		t.Fatalf("sqlite template: %v", err)
+	}
+}
+
+// sqliteTemplate is buildSQLiteTemplate, once per test binary.
+var sqliteTemplate = sync.OnceValues(buildSQLiteTemplate)
+
+// buildSQLiteTemplate returns the path of a migrated SQLite database for
+// the current migrations, kept in the temporary directory under their hash
+// as the PostgreSQL template is kept on its server, and built there when
+// missing. It is written aside and renamed into place, so that test
+// binaries running at once never read half of one.
+func buildSQLiteTemplate() (string, error) {
+	hash, err := hashMigrations(config.DialectSQLite)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(os.TempDir(), sqliteTemplatePrefix+hash+".db")
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	dir, err := os.MkdirTemp("", "plaza-sqlite-build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	parsed, err := config.ParseDatabaseURL("sqlite://" + filepath.Join(dir, "build.db"))
+	if err != nil {
+		return "", err
+	}
+	db, err := models.Open(context.Background(), parsed, models.OpenOptions{MaxConns: 1})
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, "template.db")
+	_, err = models.Migrate(context.Background(), db, quiet())
+	if err == nil {
+		// One file, whole: nothing left in a write-ahead log beside it.
+		_, err = db.ExecContext(context.Background(), "VACUUM INTO ?", out)
+	}
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	// Templates of other migrations go; the current one is only ever
+	// replaced, atomically, so that no test binary finds it missing.
+	stale, _ := filepath.Glob(filepath.Join(os.TempDir(), sqliteTemplatePrefix+"*.db"))
+	for _, f := range stale {
+		if f != path {
+			os.Remove(f) // best effort, like dropStaleTemplates
+		}
+	}
+	return path, os.Rename(out, path)
+}
+
+const sqliteTemplatePrefix = "plaza-sqlite-tmpl-"
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o600)
 }
 
 // OpenEmpty returns a fresh database of the dialect with no schema at all.
@@ -302,10 +383,20 @@ func adminDB(t testing.TB, server string) *sql.DB {
 }
 
 func migrationsHash(t testing.TB) string {
-	h := sha256.New()
-	files, err := migrations.For(config.DialectPostgres)
+	h, err := hashMigrations(config.DialectPostgres)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return h
+}
+
+// hashMigrations names the dialect's migrations by their files' names and
+// contents.
+func hashMigrations(dialect string) (string, error) {
+	h := sha256.New()
+	files, err := migrations.For(dialect)
+	if err != nil {
+		return "", err
 	}
 	err = fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -317,9 +408,9 @@ func migrationsHash(t testing.TB) string {
 		return err
 	})
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
-	return hex.EncodeToString(h.Sum(nil))[:12]
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 
 func withDatabase(server, name string) string {
