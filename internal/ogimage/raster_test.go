@@ -75,10 +75,7 @@ func TestPNGIsTheRendering(t *testing.T) {
 		{Seed: "bands-2", Quote: "A quote long enough to fill the panel with several lines of text, reaching down towards its lower edge and the bands below it."},
 		{Seed: "bands-3", Quote: "Short.", Author: "Someone"},
 	} {
-		s, err := Build(opts, testAvatar)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustBuild(t, opts)
 		want, err := s.Render()
 		if err != nil {
 			t.Fatal(err)
