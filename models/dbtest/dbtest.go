@@ -69,8 +69,9 @@ func OpenURL(t testing.TB, dialect string) (*bun.DB, string) {
 }
 
 // copySQLiteTemplate writes a migrated SQLite database to path, a copy of
-// the template for the current migrations (sqliteTemplate): a copy takes
-// a millisecond, running every migration about a tenth of a second.
+// the template for the current migrations (sqliteTemplate): a test's
+// database opened this way took about 10 ms here, against about a tenth of
+// a second for running every migration.
 func copySQLiteTemplate(t testing.TB, path string) {
 	t.Helper()
 	tmpl, err := sqliteTemplate()
