@@ -14,9 +14,11 @@
 # and border colour; its avatar is one fixed Plaza avatar (seed=bench), where
 # Plaza draws the seed's own (a few µs).
 #
-# Load: bench/og/client.mjs, COUNT sequential requests on one keep-alive
-# connection, each timed to its last byte; one request at a time because an
-# og-image is fetched once per share, and Node renders on one thread anyway.
+# Load: bench/og/client.sh, COUNT sequential requests from one curl process
+# on one keep-alive connection, each timed to its last byte; one request at a
+# time because an og-image is fetched once per share, and Node renders on one
+# thread anyway. curl rather than a Node client: the client's own cost lands
+# on both servers alike and narrows the ratio (see client.sh).
 # After a warm-up of each, the servers are measured in turn, ROUNDS times,
 # the order rotating each round so none is always first. Per round: median
 # and p90 of each, and the ratio of the medians satori/Plaza; at the end the
@@ -72,7 +74,7 @@ need curl "apt-get install -y curl"
 
 base() { echo "http://127.0.0.1:${port[$1]}"; }
 code() { curl -s -o /dev/null -w '%{http_code}' "$1" || true; }
-# The images' URLs, up to "seed=" (client.mjs appends the seed).
+# The images' URLs, up to "seed=" (client.sh appends the seed).
 declare -A og
 og[plaza]="$(base plaza)/api/og-image?direct=true&quote=$(node -p 'encodeURIComponent(process.argv[1])' "$quote")&author=$(node -p 'encodeURIComponent(process.argv[1])' "$author")&seed="
 og[satori]="$(base satori)/api/og-image?seed="
@@ -105,7 +107,7 @@ for _ in $(seq 600); do [ "$(code "$(base satori)/")" = 404 ] && break; sleep 0.
 if [ "$(code "$(base satori)/")" != 404 ]; then echo "compare.sh: satori did not start on $(base satori)" >&2; cat "$work/satori.log" >&2; exit 1; fi
 
 # run NAME COUNT PREFIX: "median p90 KiB" of one client run; a bad answer ends the script.
-run() { node bench/og/client.mjs "${og[$1]}" "$2" "$3" || { echo "compare.sh: $1 failed (log below)" >&2; cat "$work/$1.log" >&2; exit 1; }; }
+run() { bash bench/og/client.sh "${og[$1]}" "$2" "$3" || { echo "compare.sh: $1 failed (log below)" >&2; cat "$work/$1.log" >&2; exit 1; }; }
 
 echo
 echo "machine: $(nproc) cores; $(go version | cut -d' ' -f3); node $(node --version)"
