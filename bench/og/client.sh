@@ -6,9 +6,10 @@
 #
 # Why curl: the client's own cost lands on both servers alike, so a slow
 # client narrows the measured ratio without telling either server apart.
-# Against a fixed 268 KB PNG from a bare Go handler on this 2-core machine,
-# Node's http client took 2.9–3.0 ms a request, curl 0.25–0.41 ms
-# (docs/performance.md, "The og-image client's own cost").
+# Against a fixed 268 KB PNG from a bare Go handler on a 2-core machine,
+# Node's http client took 2.7–3.0 ms a request, this script 0.4–0.5 ms
+# (docs/performance.md, "curl as the og-image client"). Seeds are put in the
+# URL as they are: PREFIX must need no escaping (compare.sh's do not).
 #
 # Every answer must be 200 with a 1200×630 PNG; anything else ends the run
 # (exit 1). Prints: median ms, p90 ms (nearest rank), mean PNG KiB.
