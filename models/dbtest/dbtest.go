@@ -265,34 +265,40 @@ func connect(t testing.TB, u string) *bun.DB {
 	return db
 }
 
-// createPostgres creates a database from a template and drops it (forcing
-// out stray connections) when the test ends.
+// createPostgres creates a database from a template, to be dropped once
+// the test ends. A clone of the migrated template is taken from the spares
+// cloned ahead (spare).
 func createPostgres(t testing.TB, template string) string {
 	t.Helper()
 	server := PostgresServerURL(t)
-	name := "plaza_t_" + randomHex(6)
-	admin := adminDB(t, server)
-	defer admin.Close()
-	ctx := context.Background()
-	var err error
-	for range 20 { // a template being cloned by another test is briefly busy
-		_, err = admin.ExecContext(ctx, fmt.Sprintf(`CREATE DATABASE %s TEMPLATE %s`, name, template))
-		if err == nil || !strings.Contains(err.Error(), "being accessed by other users") {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
+	own := owner(t, server)
+	name, err := spare(server, own, template)
+	if name == "" {
+		name = testDatabaseName(own)
+		err = createDatabase(server, name, template)
 	}
 	if err != nil {
 		t.Fatalf("create test database: %v", err)
 	}
-	t.Cleanup(func() {
-		a := adminDB(t, server)
-		defer a.Close()
-		if _, err := a.ExecContext(context.Background(), fmt.Sprintf(`DROP DATABASE IF EXISTS %s WITH (FORCE)`, name)); err != nil {
-			t.Logf("drop test database %s: %v", name, err)
-		}
-	})
+	t.Cleanup(func() { dropLater(server, name) })
 	return withDatabase(server, name)
+}
+
+// createDatabase clones template as name.
+func createDatabase(server, name, template string) error {
+	admin, err := sql.Open("pgx", server)
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	for range 20 { // a template being cloned by another test is briefly busy
+		_, err = admin.ExecContext(context.Background(), fmt.Sprintf(`CREATE DATABASE %s TEMPLATE %s`, name, template))
+		if err == nil || !strings.Contains(err.Error(), "being accessed by other users") {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return err
 }
 
 // templateName returns a migrated template database for the current

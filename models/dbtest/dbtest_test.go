@@ -3,6 +3,7 @@ package dbtest
 import (
 	"context"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/plazahq/plaza/internal/config"
@@ -44,5 +45,35 @@ func TestSQLiteTemplateRebuilt(t *testing.T) {
 	}
 	if _, err := models.Migrate(context.Background(), db, quiet()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A test database outlives its test only until the next test process
+// starts, and only when the process that made it has gone: a database whose
+// owner still holds its lock is no orphan.
+func TestOrphansAreOnlyThoseOfExitedProcesses(t *testing.T) {
+	server := PostgresServerURL(t)
+	mine := owner(t, server)
+	admin := adminDB(t, server)
+	t.Cleanup(func() { admin.Close() }) // after the drops below
+	ctx := context.Background()
+	orphan, kept := testDatabaseName(mine^1), testDatabaseName(mine)
+	for _, name := range []string{orphan, kept} {
+		if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name+" TEMPLATE template0"); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { admin.ExecContext(ctx, dropStatement(name)) }) //nolint:errcheck
+	}
+	conn, err := admin.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	found, err := orphans(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(found, orphan) || slices.Contains(found, kept) {
+		t.Errorf("orphans %v: want %s among them and not %s", found, orphan, kept)
 	}
 }
