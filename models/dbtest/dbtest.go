@@ -329,7 +329,7 @@ func templateName(t testing.TB) string {
 	}
 	building := name + "_building"
 	stmts := []string{
-		fmt.Sprintf(`DROP DATABASE IF EXISTS %s WITH (FORCE)`, building),
+		dropStatement(building),
 		fmt.Sprintf(`CREATE DATABASE %s TEMPLATE template0`, building),
 	}
 	for _, s := range stmts {
@@ -376,7 +376,7 @@ func dropStaleTemplates(t testing.TB, conn *sql.Conn) {
 	}
 	rows.Close()
 	for _, n := range stale {
-		conn.ExecContext(context.Background(), fmt.Sprintf(`DROP DATABASE IF EXISTS %s WITH (FORCE)`, n)) //nolint:errcheck // best effort
+		conn.ExecContext(context.Background(), dropStatement(n)) //nolint:errcheck // best effort
 	}
 }
 

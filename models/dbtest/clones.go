@@ -14,8 +14,7 @@ import (
 // dropped after the test, both in the background (spare, dropLater): with
 // PostgreSQL 15 on a 2-core machine, a clone took 0.25–0.65 s under test
 // load, most of it the kernel allocating inodes for its 700 files, and a
-// drop 0.03–0.7 s (it checkpoints). The handlers tests took 245 s instead
-// of 384–393 s.
+// drop 0.03–0.7 s (it checkpoints); both overlap tests, which mostly wait.
 //
 // A process that exits leaves its spares and its last drops undone. Every
 // database is named after the process that made it (an owner number), and
@@ -113,7 +112,7 @@ func dropLater(server, name string) {
 			return
 		}
 		defer db.Close()
-		db.ExecContext(context.Background(), dropStatement(name)) //nolint:errcheck // swept up if it fails
+		db.ExecContext(context.Background(), dropStatement(name)) //nolint:errcheck // an orphan for the next process if it fails
 	}()
 }
 
@@ -124,9 +123,6 @@ func dropStatement(name string) string {
 }
 
 // sparesAhead is how many clones of the migrated template are kept ready.
-// Cloning one took 0.25–0.65 s on a 2-core machine under test load, most
-// of it the kernel allocating its 700 files' inodes; cloned ahead, it
-// overlaps the tests before, which mostly wait.
 const sparesAhead = 2
 
 type spareDB struct {
