@@ -140,24 +140,25 @@ var (
 // when template is not the one the spares are cloned from (the first
 // template asked for: a test process uses one migrated template, and
 // template0 for empty databases). A clone that failed (its template dropped
-// meanwhile) gives "" too, so that the caller clones afresh.
-func spare(server string, owner int32, template string) (string, error) {
+// meanwhile) gives "" too, so that the caller clones afresh and reports
+// what fails then.
+func spare(server string, owner int32, template string) string {
 	if template == "template0" {
-		return "", nil
+		return ""
 	}
 	sparesOnce.Do(func() {
 		sparesTemplate = template
+		// One spare waits in the channel, the next in cloneAhead's send.
 		spares = make(chan spareDB, sparesAhead-1)
 		go cloneAhead(server, owner, template)
 	})
 	if template != sparesTemplate {
-		return "", nil
+		return ""
 	}
-	s := <-spares
-	if s.err != nil {
-		return "", nil
+	if s := <-spares; s.err == nil {
+		return s.name
 	}
-	return s.name, nil
+	return ""
 }
 
 // cloneAhead keeps spares full for the life of the process; the clones it

@@ -272,13 +272,12 @@ func createPostgres(t testing.TB, template string) string {
 	t.Helper()
 	server := PostgresServerURL(t)
 	own := owner(t, server)
-	name, err := spare(server, own, template)
+	name := spare(server, own, template)
 	if name == "" {
 		name = testDatabaseName(own)
-		err = createDatabase(server, name, template)
-	}
-	if err != nil {
-		t.Fatalf("create test database: %v", err)
+		if err := createDatabase(server, name, template); err != nil {
+			t.Fatalf("create test database: %v", err)
+		}
 	}
 	t.Cleanup(func() { dropLater(server, name) })
 	return withDatabase(server, name)
