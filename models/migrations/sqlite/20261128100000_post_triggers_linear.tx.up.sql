@@ -1,0 +1,3 @@
+-- PostgreSQL only: the functions it replaces are PostgreSQL's (SQLite has
+-- no title marks, and its row triggers join no transition tables).
+SELECT 1;
