@@ -70,3 +70,55 @@ func benchHideUserPosts(b *testing.B, store *models.Store, n int) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/post")
 }
+
+// BenchmarkSettleReports hides a post whose n open reports the decision
+// settles in one statement (Store.ModeratePost), as the moderation desk
+// does for a post many people reported, and reports the time per report.
+//
+// Run: go test -run '^$' -bench SettleReports -benchtime 3x ./bench
+func BenchmarkSettleReports(b *testing.B) {
+	for _, dialect := range dbtest.Dialects {
+		for _, n := range []int{2_000, 8_000, 16_000} {
+			b.Run(fmt.Sprintf("%s/%d", dialect, n), func(b *testing.B) {
+				benchSettleReports(b, models.NewStore(dbtest.Open(b, dialect)), n)
+			})
+		}
+	}
+}
+
+func benchSettleReports(b *testing.B, store *models.Store, n int) {
+	ctx := context.Background()
+	users := make([]models.User, n+1)
+	for i := range users {
+		users[i] = models.User{Username: fmt.Sprint("u", i), Email: fmt.Sprint("u", i, "@example.org"), Status: "active", IsActive: true}
+	}
+	if _, err := store.DB.NewInsert().Model(&users).Exec(ctx); err != nil {
+		b.Fatal(err)
+	}
+	post := models.Post{AuthorID: users[0].ID, Title: "reported", Content: "-", Status: models.PostPublished}
+	if _, err := store.DB.NewInsert().Model(&post).Exec(ctx); err != nil {
+		b.Fatal(err)
+	}
+	reports := make([]models.PostReport, n)
+	for i := range reports {
+		reports[i] = models.PostReport{PostID: post.ID, ReporterID: users[i+1].ID, Reason: "spam", Status: models.ReportOpen}
+	}
+	if _, err := store.DB.NewInsert().Model(&reports).Exec(ctx); err != nil {
+		b.Fatal(err)
+	}
+	hide := models.Moderation{PostID: post.ID, AdminID: users[0].ID, Action: "hide", Reason: "spam"}
+	for b.Loop() {
+		if err := store.Change(ctx, func(ctx context.Context) error { _, err := store.ModeratePost(ctx, hide); return err }); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		for _, q := range []string{"UPDATE post_reports SET status = 'open', resolved_at = NULL, resolved_by = NULL, action_id = NULL WHERE post_id = ?",
+			"UPDATE posts SET status = 'published' WHERE id = ?"} {
+			if _, err := store.DB.ExecContext(ctx, q, post.ID); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/report")
+}

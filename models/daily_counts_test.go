@@ -13,7 +13,7 @@ import (
 )
 
 // TestDailyCountsFollowTheRows: after inserts, sign-ins, status changes,
-// resolutions and deletions (cascading ones too), every daily counter and
+// resolutions (moved, reopened, settled several at once) and deletions (cascading ones too), every daily counter and
 // the flagged posts' counter equal a count of the rows; resolved reports
 // are counted from settled_reports, which keeps those of deleted posts.
 func TestDailyCountsFollowTheRows(t *testing.T) {
@@ -60,6 +60,9 @@ func TestDailyCountsFollowTheRows(t *testing.T) {
 		exec("UPDATE posts SET status = 'published' WHERE id = ?", posts[2].ID) // its open report keeps it awaiting a decision
 		exec("UPDATE post_reports SET status = 'resolved', resolved_at = ? WHERE post_id = ?", base.AddDate(0, 0, 2), posts[1].ID)
 		exec("UPDATE post_reports SET resolved_at = ? WHERE post_id = ?", base.AddDate(0, 0, 4), posts[0].ID)
+		exec("UPDATE post_reports SET comment = 'seen'") // moves no resolution
+		exec("UPDATE post_reports SET status = 'open', resolved_at = NULL WHERE post_id = ?", posts[1].ID)
+		exec("UPDATE post_reports SET status = 'resolved', resolved_at = ? WHERE post_id IN (?, ?)", base.AddDate(0, 0, 1), posts[1].ID, posts[4].ID)
 		exec("DELETE FROM posts WHERE id = ?", posts[3].ID)
 		exec("DELETE FROM users WHERE id = ?", users[1].ID) // with posts 1, 3 and 5 and their reports
 		var events []models.AnalyticsEvent
