@@ -17,10 +17,16 @@ import (
 //
 // Run: go test -run '^$' -bench HideUserPosts -benchtime 3x ./bench
 func BenchmarkHideUserPosts(b *testing.B) {
+	bySize(b, []int{1_000, 4_000, 8_000}, benchHideUserPosts)
+}
+
+// bySize runs bench on each dialect for each n, each on a database of its
+// own.
+func bySize(b *testing.B, sizes []int, bench func(*testing.B, *models.Store, int)) {
 	for _, dialect := range dbtest.Dialects {
-		for _, n := range []int{1_000, 4_000, 8_000} {
+		for _, n := range sizes {
 			b.Run(fmt.Sprintf("%s/%d", dialect, n), func(b *testing.B) {
-				benchHideUserPosts(b, models.NewStore(dbtest.Open(b, dialect)), n)
+				bench(b, models.NewStore(dbtest.Open(b, dialect)), n)
 			})
 		}
 	}
@@ -77,13 +83,7 @@ func benchHideUserPosts(b *testing.B, store *models.Store, n int) {
 //
 // Run: go test -run '^$' -bench SettleReports -benchtime 3x ./bench
 func BenchmarkSettleReports(b *testing.B) {
-	for _, dialect := range dbtest.Dialects {
-		for _, n := range []int{2_000, 8_000, 16_000} {
-			b.Run(fmt.Sprintf("%s/%d", dialect, n), func(b *testing.B) {
-				benchSettleReports(b, models.NewStore(dbtest.Open(b, dialect)), n)
-			})
-		}
-	}
+	bySize(b, []int{2_000, 8_000, 16_000}, benchSettleReports)
 }
 
 func benchSettleReports(b *testing.B, store *models.Store, n int) {
