@@ -13,9 +13,10 @@ import (
 )
 
 // TestDailyCountsFollowTheRows: after inserts, sign-ins, status changes,
-// resolutions (moved, reopened, settled several at once) and deletions (cascading ones too), every daily counter and
-// the flagged posts' counter equal a count of the rows; resolved reports
-// are counted from settled_reports, which keeps those of deleted posts.
+// resolutions (moved, reopened, several settled at once) and deletions
+// (cascading ones too), every daily counter and the flagged posts' counter
+// equal a count of the rows; resolved reports are counted from
+// settled_reports, which keeps those of deleted posts.
 func TestDailyCountsFollowTheRows(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
