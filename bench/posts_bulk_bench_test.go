@@ -51,7 +51,8 @@ func benchHideUserPosts(b *testing.B, store *models.Store, n int) {
 	// As on a server that has been up a while: the connection has run the
 	// triggers for single-post changes first, and PostgreSQL keeps the
 	// plans made then, for transition tables of one row (six calls made
-	// the old triggers' join a nested loop here; none left it a hash join).
+	// the old triggers' join a nested loop here; without them it stayed
+	// fast).
 	store.DB.SetMaxOpenConns(1)
 	for i := range 6 {
 		if _, err := store.DB.NewUpdate().Model((*models.Post)(nil)).Set("report_count = report_count + 1").Where("id = ?", posts[i].ID).Exec(ctx); err != nil {
