@@ -2,30 +2,7 @@ DROP TRIGGER post_reports_daily_resolved_moved ON post_reports;
 
 --bun:split
 
-CREATE OR REPLACE FUNCTION plaza_daily_resolved_rows() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    sign int := CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END;
-    days date[];
-    metrics text[];
-    deltas bigint[];
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(d), array_agg(m), array_agg(x) INTO days, metrics, deltas FROM (
-            SELECT (resolved_at AT TIME ZONE 'UTC')::date AS d, 'reports_resolved' AS m, count(*) AS x FROM new_rows WHERE resolved_at IS NOT NULL GROUP BY 1
-            UNION ALL SELECT (resolved_at AT TIME ZONE 'UTC')::date, 'reports_wait_seconds', sum(EXTRACT(EPOCH FROM resolved_at - created_at))::bigint
-            FROM new_rows WHERE resolved_at IS NOT NULL GROUP BY 1) AS g;
-    ELSE
-        SELECT array_agg(d), array_agg(m), array_agg(-x) INTO days, metrics, deltas FROM (
-            SELECT (resolved_at AT TIME ZONE 'UTC')::date AS d, 'reports_resolved' AS m, count(*) AS x FROM old_rows WHERE resolved_at IS NOT NULL GROUP BY 1
-            UNION ALL SELECT (resolved_at AT TIME ZONE 'UTC')::date, 'reports_wait_seconds', sum(EXTRACT(EPOCH FROM resolved_at - created_at))::bigint
-            FROM old_rows WHERE resolved_at IS NOT NULL GROUP BY 1) AS g;
-    END IF;
-    IF days IS NOT NULL THEN
-        PERFORM plaza_daily_add(days, metrics, deltas);
-    END IF;
-    RETURN NULL;
-END
-$$;
+DROP FUNCTION plaza_daily_resolved_moved();
 
 --bun:split
 

@@ -3,9 +3,9 @@
 -- UPDATE wrote the same day's two counters n times in one transaction,
 -- and each write had to step over the versions the earlier ones left, so
 -- the cost grew with n² (16,000 reports of one post took 5.1 s, 0.5 s
--- without it). The statement's trigger now sums the change per day: each
--- new row adds its day's count and wait, each old row takes them back, and
--- a report whose resolution did not move cancels out. Transition tables
+-- without it). A statement trigger now sums the change per day: each new
+-- row adds its day's count and wait, each old row takes them back, and a
+-- report whose resolution did not move cancels out. Transition tables
 -- cannot go with a column list, so it runs on every update of reports;
 -- one that moves no resolution writes nothing.
 DROP TRIGGER post_reports_daily_resolved_moved ON post_reports;
@@ -16,33 +16,21 @@ DROP FUNCTION plaza_daily_resolved_moved();
 
 --bun:split
 
-CREATE OR REPLACE FUNCTION plaza_daily_resolved_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION plaza_daily_resolved_moved() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     days date[];
     metrics text[];
     deltas bigint[];
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        SELECT array_agg(d), array_agg(m), array_agg(x) INTO days, metrics, deltas FROM (
-            SELECT (resolved_at AT TIME ZONE 'UTC')::date AS d, 'reports_resolved' AS m, count(*) AS x FROM new_rows WHERE resolved_at IS NOT NULL GROUP BY 1
-            UNION ALL SELECT (resolved_at AT TIME ZONE 'UTC')::date, 'reports_wait_seconds', sum(EXTRACT(EPOCH FROM resolved_at - created_at))::bigint
-            FROM new_rows WHERE resolved_at IS NOT NULL GROUP BY 1) AS g;
-    ELSIF TG_OP = 'DELETE' THEN
-        SELECT array_agg(d), array_agg(m), array_agg(-x) INTO days, metrics, deltas FROM (
-            SELECT (resolved_at AT TIME ZONE 'UTC')::date AS d, 'reports_resolved' AS m, count(*) AS x FROM old_rows WHERE resolved_at IS NOT NULL GROUP BY 1
-            UNION ALL SELECT (resolved_at AT TIME ZONE 'UTC')::date, 'reports_wait_seconds', sum(EXTRACT(EPOCH FROM resolved_at - created_at))::bigint
-            FROM old_rows WHERE resolved_at IS NOT NULL GROUP BY 1) AS g;
-    ELSE
-        SELECT array_agg(d), array_agg(m), array_agg(x) INTO days, metrics, deltas FROM (
-            SELECT (r.resolved_at AT TIME ZONE 'UTC')::date AS d, v.m, sum(v.x) AS x FROM (
-                SELECT resolved_at, created_at, 1 AS sign FROM new_rows WHERE resolved_at IS NOT NULL
-                UNION ALL
-                SELECT resolved_at, created_at, -1 FROM old_rows WHERE resolved_at IS NOT NULL
-            ) AS r
-            CROSS JOIN LATERAL (VALUES ('reports_resolved', r.sign::bigint),
-                ('reports_wait_seconds', r.sign * EXTRACT(EPOCH FROM r.resolved_at - r.created_at)::bigint)) AS v(m, x)
-            GROUP BY 1, 2 HAVING sum(v.x) <> 0) AS g;
-    END IF;
+    SELECT array_agg(d), array_agg(m), array_agg(x) INTO days, metrics, deltas FROM (
+        SELECT (r.resolved_at AT TIME ZONE 'UTC')::date AS d, v.m, sum(v.x) AS x FROM (
+            SELECT resolved_at, created_at, 1 AS sign FROM new_rows WHERE resolved_at IS NOT NULL
+            UNION ALL
+            SELECT resolved_at, created_at, -1 FROM old_rows WHERE resolved_at IS NOT NULL
+        ) AS r
+        CROSS JOIN LATERAL (VALUES ('reports_resolved', r.sign::bigint),
+            ('reports_wait_seconds', r.sign * EXTRACT(EPOCH FROM r.resolved_at - r.created_at)::bigint)) AS v(m, x)
+        GROUP BY 1, 2 HAVING sum(v.x) <> 0) AS g;
     IF days IS NOT NULL THEN
         PERFORM plaza_daily_add(days, metrics, deltas);
     END IF;
@@ -54,4 +42,4 @@ $$;
 
 CREATE TRIGGER post_reports_daily_resolved_moved AFTER UPDATE ON post_reports
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION plaza_daily_resolved_rows();
+    FOR EACH STATEMENT EXECUTE FUNCTION plaza_daily_resolved_moved();
