@@ -35,11 +35,18 @@ type BlockInput struct {
 func (a *Actions) CreateBlock(ctx context.Context, who *auth.Principal, in BlockInput) (*models.Block, error) {
 	var b *models.Block
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
-		if err := a.Policy.Check(who, policy.CreateBlock, policy.Platform); err != nil {
-			return err
-		}
 		var err error
 		if b, err = a.newBlock(who, in); err != nil {
+			if perr := a.Policy.Check(who, policy.CreateBlock, policy.Platform); perr != nil {
+				return perr
+			}
+			return err
+		}
+		t, err := a.blockTarget(ctx, who, b)
+		if err != nil {
+			return err
+		}
+		if err := a.Policy.Check(who, policy.CreateBlock, t); err != nil {
 			return err
 		}
 		if err := a.Store.CreateBlock(ctx, b); err != nil {
@@ -78,6 +85,35 @@ func (a *Actions) newBlock(who *auth.Principal, in BlockInput) (*models.Block, e
 		b.CreatedBy = &id
 	}
 	return b, nil
+}
+
+// blockTarget is whom an address block acts on: of the staff members
+// who signed in from, or hold a session at, an address it covers, the
+// highest ranked one other than the caller (the rank rule then protects
+// them); no one for a domain block or a range no staff member used.
+func (a *Actions) blockTarget(ctx context.Context, who *auth.Principal, b *models.Block) (policy.Target, error) {
+	if b.Kind != blocks.KindIP {
+		return policy.Platform, nil
+	}
+	p, err := blocks.ParsePrefix(b.Value)
+	if err != nil {
+		return policy.Target{}, &InvalidError{Field: "value", Reason: err.Error()}
+	}
+	addrs, err := a.Store.StaffAddresses(ctx)
+	if err != nil {
+		return policy.Target{}, err
+	}
+	t, best := policy.Platform, -1
+	for _, sa := range addrs {
+		ip, err := netip.ParseAddr(sa.IP)
+		if err != nil || sa.UserID == callerID(who) || !p.Contains(ip.Unmap()) {
+			continue
+		}
+		if r := auth.RoleRank(sa.TopRole); r > best {
+			t, best = policy.Person(sa.UserID, auth.ImpliedRoles(sa.TopRole)), r
+		}
+	}
+	return t, nil
 }
 
 // tooWide refuses an address block that covers every address, or the

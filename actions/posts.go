@@ -60,12 +60,17 @@ func (a *Actions) EditPost(ctx context.Context, who *auth.Principal, in PostEdit
 		if !own {
 			keepStaffAttempt(ctx, who, post)
 		}
+		if own && in.Published != nil && *in.Published && (post.Status == models.PostHidden || post.Status == models.PostFlagged) {
+			// Bringing one's own post back from moderation is asked of
+			// moderation: kept, allowed or not.
+			audit.Keep(ctx, map[string]any{"authorId": itoa(post.AuthorID), "asked": "publish", "status": post.Status})
+		}
 		if in.rewrites() {
 			if err := a.Policy.Check(who, policy.EditPost, policy.Owned(post.AuthorID)); err != nil {
 				return err
 			}
 		}
-		status, err := a.publishing(who, post, in.Published)
+		status, err := a.publishing(ctx, who, post, in.Published)
 		if err != nil {
 			return err
 		}
@@ -82,8 +87,8 @@ func (a *Actions) EditPost(ctx context.Context, who *auth.Principal, in PostEdit
 		if after, err = a.Store.EditPost(ctx, post.ID, edit); err != nil {
 			return err
 		}
-		if !own {
-			audit.Keep(ctx, postDiff(post, after))
+		if !own || edit.Status != nil {
+			audit.Keep(ctx, postDiff(post, after)) // every status change is kept
 		}
 		return nil
 	})
@@ -92,7 +97,7 @@ func (a *Actions) EditPost(ctx context.Context, who *auth.Principal, in PostEdit
 
 // publishing is the status the published flag asks of post, nil for none,
 // once the policy allows the author's edit or the moderation it is.
-func (a *Actions) publishing(who *auth.Principal, post *models.PostRecord, published *bool) (*string, error) {
+func (a *Actions) publishing(ctx context.Context, who *auth.Principal, post *models.PostRecord, published *bool) (*string, error) {
 	if published == nil {
 		return nil, nil
 	}
@@ -112,6 +117,9 @@ func (a *Actions) publishing(who *auth.Principal, post *models.PostRecord, publi
 		var fe *policy.ForbiddenError
 		if errors.As(err, &fe) {
 			return nil, ErrModeratorsRepublish
+		}
+		if err == nil {
+			err = a.checkReversal(ctx, who, post, models.PostPublished)
 		}
 		return status, err
 	case *published && cur == models.PostDraft:
@@ -180,6 +188,9 @@ func (a *Actions) ModeratePost(ctx context.Context, who *auth.Principal, id int6
 			return err
 		}
 		if err := a.checkModeration(who, policy.ModeratePost, m.Action, post.AuthorID); err != nil {
+			return err
+		}
+		if err := a.checkReversal(ctx, who, post, models.ModerationTarget(m.Action, post.Status)); err != nil {
 			return err
 		}
 		if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
@@ -264,6 +275,9 @@ func (a *Actions) BulkModerate(ctx context.Context, who *auth.Principal, ids []i
 			}
 			keys[i] = itoa(id)
 		}
+		if err := a.checkReversals(ctx, who, ids, m.Action); err != nil {
+			return err
+		}
 		if err := a.Store.CheckLocks(ctx, "post", keys, callerID(who)); err != nil {
 			return err
 		}
@@ -296,6 +310,48 @@ func (a *Actions) checkModeration(who *auth.Principal, rule policy.Action, decis
 		}
 	}
 	return a.Policy.Check(who, rule, t)
+}
+
+// severity orders a post's statuses by how far moderation took it down.
+var severity = map[string]int{models.PostDraft: 0, models.PostPublished: 0, models.PostFlagged: 1, models.PostHidden: 2, "deleted": 3}
+
+// checkReversal asks the policy about a decision that would bring post
+// back to status to, less taken down than now: it reverses the decision
+// that left the post so, which needs a role above that decision's
+// moderator (admin:super acts over anyone; one's own decision is one's to
+// reverse). A status no one's decision set (the auto-flag) asks nothing
+// more.
+func (a *Actions) checkReversal(ctx context.Context, who *auth.Principal, post *models.PostRecord, to string) error {
+	if severity[to] >= severity[post.Status] {
+		return nil
+	}
+	decider, err := a.Store.StandingDecider(ctx, post.ID, post.Status)
+	if err != nil || decider == nil {
+		return err
+	}
+	t, err := a.personTarget(ctx, *decider)
+	if err != nil {
+		return err
+	}
+	return a.Policy.Check(who, policy.ReverseModeration, t)
+}
+
+// checkReversals is checkReversal for each post of ids under one
+// decision.
+func (a *Actions) checkReversals(ctx context.Context, who *auth.Principal, ids []int64, decision string) error {
+	if decision != "approve" && decision != "dismiss" && decision != "flag" {
+		return nil // hide and delete take a post further down, never back
+	}
+	for _, id := range ids {
+		post, err := a.Store.PostRecordByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := a.checkReversal(ctx, who, post, models.ModerationTarget(decision, post.Status)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // visiblePost loads post id for who: one who may not see it is told it

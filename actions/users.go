@@ -376,3 +376,26 @@ func stamp(t *time.Time) *string {
 	s := t.UTC().Format(timeLayout)
 	return &s
 }
+
+// AddNote appends a staff note, or a warning (a strike in the user's
+// history), on user id, with its audit entry. A note is an action on the
+// person: rank protects a super admin, and nobody notes or warns
+// themself.
+func (a *Actions) AddNote(ctx context.Context, who *auth.Principal, id int64, kind, body string) (*models.UserNote, error) {
+	var note *models.UserNote
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		u, err := a.Store.ListedUserByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := a.Policy.Check(who, policy.AddUserNote, person(u)); err != nil {
+			return err
+		}
+		if note, err = a.Store.AddUserNote(ctx, id, callerID(who), kind, body); err != nil {
+			return err
+		}
+		audit.Target(ctx, "user", itoa(id), map[string]any{"kind": kind, "noteId": note.ID})
+		return nil
+	})
+	return note, err
+}

@@ -1,26 +1,20 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/models"
 )
 
-// LockStore is what the lock handlers need.
-type LockStore interface {
-	AcquireLock(ctx context.Context, typ, id string, userID int64) (*models.Lock, error)
-	ReleaseLock(ctx context.Context, typ, id string, userID int64) error
-}
-
-// Locks takes, renews and releases admins' edit leases (docs/console.md,
-// "Edit locks"). Statuses: 201, 200, 401, 403, 422, 423 RESOURCE_LOCKED.
+// Locks takes, renews, releases and breaks admins' edit leases
+// (docs/console.md, "Edit locks") through the lock actions. Statuses:
+// 201, 200, 401, 403, 422, 423 RESOURCE_LOCKED.
 type Locks struct {
-	Store LockStore
+	Actions *actions.Actions
 }
 
 var lockTypes = map[string]bool{"user": true, "post": true, "feature_flag": true}
@@ -38,7 +32,7 @@ func (h Locks) Acquire(c echo.Context) error {
 	ctx := c.Request().Context()
 	setAuditTarget(ctx, req.Type, req.ID, nil)
 	p := auth.PrincipalFrom(ctx)
-	l, err := h.Store.AcquireLock(ctx, req.Type, req.ID, p.UserID)
+	l, err := h.Actions.TakeLock(ctx, p, req.Type, req.ID)
 	if err != nil {
 		return err
 	}
@@ -46,7 +40,9 @@ func (h Locks) Acquire(c echo.Context) error {
 		LockedAt: api.Timestamp(l.LockedAt), ExpiresAt: api.Timestamp(l.ExpiresAt)}))
 }
 
-// Release answers DELETE /api/v1/admin/locks/{type}/{id}.
+// Release answers DELETE /api/v1/admin/locks/{type}/{id}: the holder lets
+// go of its lock; anyone else breaks it, if their role is above the
+// holder's (423 otherwise).
 func (h Locks) Release(c echo.Context) error {
 	typ, id := c.Param("type"), c.Param("id")
 	if err := checkLockTarget(typ, id); err != nil {
@@ -54,7 +50,7 @@ func (h Locks) Release(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	setAuditTarget(ctx, typ, id, nil)
-	if err := h.Store.ReleaseLock(ctx, typ, id, auth.PrincipalFrom(ctx).UserID); err != nil {
+	if _, err := h.Actions.ReleaseLock(ctx, auth.PrincipalFrom(ctx), typ, id); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, api.OK(api.ReleasedLock{Released: true, Type: typ, ID: id}))

@@ -25,7 +25,6 @@ type V1UserStore interface {
 	Change(ctx context.Context, fn func(ctx context.Context) error) error
 	CheckLock(ctx context.Context, typ, id string, userID int64) error
 	UserNotes(ctx context.Context, id int64) ([]models.ListedNote, error)
-	AddUserNote(ctx context.Context, id, author int64, kind, body string) (*models.UserNote, error)
 	PeopleFinder
 }
 
@@ -292,17 +291,7 @@ func (h V1Users) AddNote(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	caller := auth.PrincipalFrom(ctx)
-	var note *models.UserNote
-	err = h.Store.Change(ctx, func(ctx context.Context) error {
-		if _, err := h.Store.ListedUserByID(ctx, id); err != nil {
-			return err
-		}
-		if note, err = h.Store.AddUserNote(ctx, id, caller.UserID, req.Kind, req.Body); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "user", itoa(id), map[string]any{"kind": req.Kind, "noteId": note.ID})
-		return nil
-	})
+	note, err := h.Actions.AddNote(ctx, caller, id, req.Kind, req.Body)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/webhook"
@@ -42,6 +43,7 @@ type TargetChecker interface {
 // Statuses: 200, 201, 202, 401, 403, 404, 422.
 type Webhooks struct {
 	Store   WebhookStore
+	Actions *actions.Actions
 	Targets TargetChecker
 }
 
@@ -171,7 +173,8 @@ func (h Webhooks) Update(c echo.Context) error {
 		return err
 	}
 	var w *models.Webhook
-	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) error {
+	ctx := c.Request().Context()
+	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
 		w, err = h.Store.UpdateWebhook(ctx, id, models.WebhookChange{URL: req.URL, Events: events, Active: req.Active, Description: req.Description})
 		if err != nil {
 			return err
@@ -196,7 +199,8 @@ func (h Webhooks) Delete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) error {
+	ctx := c.Request().Context()
+	err = h.Actions.DeleteWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
 		if err := h.Store.DeleteWebhook(ctx, id); err != nil {
 			return err
 		}
@@ -219,7 +223,8 @@ func (h Webhooks) RotateSecret(c echo.Context) error {
 		return err
 	}
 	var w *models.Webhook
-	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) error {
+	ctx := c.Request().Context()
+	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
 		if w, err = h.Store.RotateWebhookSecret(ctx, id); err != nil {
 			return err
 		}
@@ -242,7 +247,8 @@ func (h Webhooks) Test(c echo.Context) error {
 		return err
 	}
 	var d *models.WebhookDelivery
-	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) error {
+	ctx := c.Request().Context()
+	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
 		if d, err = h.Store.PingWebhook(ctx, id); err != nil {
 			return err
 		}
@@ -268,7 +274,8 @@ func (h Webhooks) Retry(c echo.Context) error {
 		return api.ErrNotFound
 	}
 	var d *models.WebhookDelivery
-	err = h.Store.Change(c.Request().Context(), func(ctx context.Context) error {
+	ctx := c.Request().Context()
+	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
 		if d, err = h.Store.RetryWebhookDelivery(ctx, id, did); err != nil {
 			return err
 		}

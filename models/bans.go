@@ -75,6 +75,9 @@ func (s *Store) BanUser(ctx context.Context, in BanInput) (*Ban, error) {
 	if _, err := s.endSessions(ctx, "user_id = ?", in.UserID); err != nil {
 		return nil, fmt.Errorf("end sessions of banned user %d: %w", in.UserID, err)
 	}
+	if err := endLocksOf(ctx, db, "?", in.UserID); err != nil {
+		return nil, err
+	}
 	return b, s.EmitWebhookEvent(ctx, webhook.EventUserBanned, map[string]any{"userId": idText(in.UserID),
 		"banId": idText(b.ID), "bannedBy": idText(in.AdminID), "reason": in.Reason, "expiresAt": timeText(b.ExpiresAt)})
 }

@@ -115,3 +115,29 @@ func (s *Store) DeleteExpiredBlocks(ctx context.Context) (int64, error) {
 	}
 	return res.RowsAffected()
 }
+
+// StaffAddress is an address a staff member (moderator and up) signed in
+// from or has a session at, with that person's highest role.
+type StaffAddress struct {
+	UserID  int64
+	TopRole string
+	IP      string
+}
+
+// StaffAddresses lists the addresses staff members signed in from or hold
+// a session at, so that a block's maker can be held to rank over whoever
+// it would lock out. Staff are few, and so are their addresses.
+func (s *Store) StaffAddresses(ctx context.Context) ([]StaffAddress, error) {
+	db := s.db(ctx)
+	var out []StaffAddress
+	err := db.NewRaw(`SELECT DISTINCT a.user_id, (?) AS top_role, a.ip FROM (
+		SELECT l.user_id, l.ip_address AS ip FROM logins AS l
+		UNION SELECT se.user_id, se.ip FROM sessions AS se WHERE se.user_id IS NOT NULL AND se.ip IS NOT NULL
+	) AS a JOIN users AS u ON u.id = a.user_id
+	WHERE EXISTS (SELECT 1 FROM user_roles AS sr JOIN roles AS rr ON rr.id = sr.role_id WHERE sr.user_id = u.id AND rr.name <> ?)`,
+		topRole(db), RoleUser).Scan(ctx, &out)
+	if err != nil {
+		return nil, fmt.Errorf("staff addresses: %w", err)
+	}
+	return out, nil
+}

@@ -94,6 +94,38 @@ func (s *Store) CheckLocks(ctx context.Context, typ string, ids []string, userID
 	return &LockedError{ByUserID: row.LockedBy, By: row.Username, At: row.LockedAt}
 }
 
+// LockHolder is who holds the unexpired lock on a resource, or nil when
+// nobody does.
+func (s *Store) LockHolder(ctx context.Context, typ, id string) (*Lock, error) {
+	var l Lock
+	err := s.db(ctx).NewSelect().Model(&l).Where("lk.resource_type = ? AND lk.resource_id = ?", typ, id).
+		Where("lk.expires_at > ?", s.now()).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lock on %s %s: %w", typ, id, err)
+	}
+	return &l, nil
+}
+
+// BreakLock ends the lock on a resource whoever holds it.
+func (s *Store) BreakLock(ctx context.Context, typ, id string) error {
+	_, err := s.db(ctx).NewDelete().Model((*Lock)(nil)).Where("resource_type = ? AND resource_id = ?", typ, id).Exec(ctx)
+	return err
+}
+
+// endLocksOf ends every lock the users where says hold (a subquery over
+// users' ids), in the change that bans, deactivates or demotes them: a
+// lock outlives neither the power to take it nor the person's standing.
+func endLocksOf(ctx context.Context, db bun.IDB, where string, args ...any) error {
+	_, err := db.NewDelete().Model((*Lock)(nil)).Where("locked_by IN ("+where+")", args...).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("end locks: %w", err)
+	}
+	return nil
+}
+
 // DeleteExpiredLocks removes leases that ran out, for the periodic sweep.
 func (s *Store) DeleteExpiredLocks(ctx context.Context) (int64, error) {
 	res, err := s.DB.NewDelete().Model((*Lock)(nil)).Where("expires_at <= ?", s.now()).Exec(ctx)

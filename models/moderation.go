@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -288,4 +289,30 @@ func (s *Store) UndoModeration(ctx context.Context, postID, adminID int64) (*Und
 		return nil, err
 	}
 	return &Undone{Action: last.Action, Status: last.FromStatus, Reopened: int(reopened)}, nil
+}
+
+// ModerationTarget is the status a decision of action leaves a post of
+// status from in ("deleted" for a delete).
+func ModerationTarget(action, from string) string { return moderationTarget(action, from) }
+
+// StandingDecider is who made the decision that left post postID in its
+// status now: the moderator of its latest record that ended in status,
+// nil when none did (the auto-flag of reports, a post never moderated) or
+// when its moderator's account is gone.
+func (s *Store) StandingDecider(ctx context.Context, postID int64, status string) (*int64, error) {
+	var rec ModerationAction
+	err := s.db(ctx).NewSelect().Model(&rec).Column("ma.admin_id", "ma.to_status").
+		Where("ma.post_id = ?", postID).
+		Where("ma.created_at >= (SELECT p.created_at FROM posts AS p WHERE p.id = ?)", postID).
+		OrderExpr("ma.id DESC").Limit(1).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("standing decision on post %d: %w", postID, err)
+	}
+	if rec.ToStatus != status {
+		return nil, nil // the status came from elsewhere since (the author, the auto-flag)
+	}
+	return rec.AdminID, nil
 }

@@ -50,6 +50,9 @@ func (s *Store) updateUsers(ctx context.Context, ids []int64, adminID int64, ch 
 			if _, err := s.endSessions(ctx, "user_id IN (?)", bun.In(ids)); err != nil {
 				return 0, fmt.Errorf("end sessions of deactivated users: %w", err)
 			}
+			if err := endLocksOf(ctx, db, "?", bun.In(ids)); err != nil {
+				return 0, err
+			}
 		}
 	}
 	if ch.IsVerified != nil {
@@ -75,7 +78,13 @@ func (s *Store) setRoles(ctx context.Context, ids []int64, adminID int64, roles 
 	if !slices.Contains(roles, RoleUser) {
 		roles = append(slices.Clone(roles), RoleUser)
 	}
-	_, err := db.NewDelete().TableExpr("user_roles").Where("user_id IN (?)", bun.In(ids)).
+	// Whoever loses a role is demoted: their locks end with it.
+	err := endLocksOf(ctx, db, `SELECT ur.user_id FROM user_roles AS ur JOIN roles AS r ON r.id = ur.role_id
+		WHERE ur.user_id IN (?) AND r.name NOT IN (?)`, bun.In(ids), bun.In(roles))
+	if err != nil {
+		return err
+	}
+	_, err = db.NewDelete().TableExpr("user_roles").Where("user_id IN (?)", bun.In(ids)).
 		Where("role_id NOT IN (SELECT r.id FROM roles AS r WHERE r.name IN (?))", bun.In(roles)).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("set roles: %w", err)

@@ -146,6 +146,10 @@ func classifyRefusal(err error) *api.Error {
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeSelfActionForbidden, Message: "You cannot do this to your own account", Cause: err}
 	case errors.Is(err, policy.ErrOutranked):
 		return forbidden("Only a super admin can act on a super admin", auth.PermAdminSuper)
+	case errors.Is(err, policy.ErrOwn):
+		return &api.Error{Status: http.StatusForbidden, Code: api.CodeSelfActionForbidden, Message: "Nobody acts as staff on their own account or post", Cause: err}
+	case errors.Is(err, policy.ErrNeedsHigherRole):
+		return forbidden("This needs a role above that of the person who decided or holds it", "")
 	case errors.Is(err, policy.ErrSessionOnly):
 		return forbidden("A bearer token cannot do this: sign in and confirm it's you", "")
 	case errors.Is(err, policy.ErrNeedsSecondFactor):

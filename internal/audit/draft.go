@@ -91,3 +91,12 @@ func Keep(ctx context.Context, details map[string]any) {
 		d.Set(k, v)
 	}
 }
+
+// Act renames the request's action when what the handler did is a
+// different act than the route's (releasing someone else's lock breaks
+// it); outside an audited request it does nothing.
+func Act(ctx context.Context, action string) {
+	if d := DraftFrom(ctx); d != nil {
+		d.Action = action
+	}
+}

@@ -40,6 +40,10 @@ func roleRank(role string) int {
 	return -1
 }
 
+// RoleRank is role's place in the order user < moderator < admin <
+// super_admin (0 to 3); an unknown role ranks below user.
+func RoleRank(role string) int { return roleRank(role) }
+
 // ImpliedRoles lists the roles a user is given when made role: a super
 // admin also holds admin, so that "holds the admin role" is true of it.
 func ImpliedRoles(role string) []string {

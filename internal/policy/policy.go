@@ -53,6 +53,24 @@ const (
 	CreateBlock Action = "block.create"
 	DeleteBlock Action = "block.delete"
 
+	// ReverseModeration brings back a post someone's standing decision
+	// took down (approve, dismiss of a flagged post, publishing it again).
+	ReverseModeration Action = "post.reverse"
+
+	// TakeLock takes or renews an edit lock on a user or a post;
+	// TakeFlagLock one on a feature flag, which asks what changing the
+	// flag asks. ReleaseLock lets one's own lock go, or breaks someone
+	// else's.
+	TakeLock     Action = "lock.take"
+	TakeFlagLock Action = "lock.take_flag"
+	ReleaseLock  Action = "lock.release"
+
+	// ChangeWebhook changes, rotates the secret of, tests or retries a
+	// webhook endpoint; DeleteWebhook deletes one. Both act on what the
+	// endpoint's maker owns.
+	ChangeWebhook Action = "webhook.change"
+	DeleteWebhook Action = "webhook.delete"
+
 	DownloadBackup Action = "backup.download"
 	DeleteBackup   Action = "backup.delete"
 	Restore        Action = "backup.restore"
@@ -92,6 +110,14 @@ type Rule struct {
 	// NotSelf refuses the staff form of the action on one's own account,
 	// which could lock the caller out (ban, status and role changes).
 	NotSelf bool
+	// NotOwn refuses the action on what the caller owns: nobody decides
+	// on their own post's moderation or holds an edit lock on their own
+	// record or post.
+	NotOwn bool
+	// Outrank asks for a role strictly above the target person's highest
+	// role (admin:super acts over anyone), unless the target is the
+	// caller: reversing someone's moderation decision, breaking their lock.
+	Outrank bool
 	// SecondFactor: using staff power here needs two-factor sign-in when
 	// the instance requires it of staff.
 	SecondFactor bool
@@ -118,19 +144,28 @@ var Table = map[Action]Rule{
 	DeleteAccount:     {Permission: auth.PermUsersManage, Owner: true, Rank: true, SecondFactor: true, Confirm: ConfirmOthers},
 	ViewUserSessions:  {Permission: auth.PermAdminRead, Rank: true, SecondFactor: true},
 	RevokeUserSession: {Permission: auth.PermAdminDelete, Rank: true, SecondFactor: true},
-	AddUserNote:       {Permission: auth.PermAdminWrite, SecondFactor: true},
+	AddUserNote:       {Permission: auth.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true},
 
 	EditPost:     {Owner: true},
 	DeletePost:   {Permission: auth.PermAdminDelete, Owner: true, SecondFactor: true},
-	ModeratePost: {Permission: auth.PermPostsModerate, SecondFactor: true},
-	BulkModerate: {Permission: auth.PermPostsModerate, SecondFactor: true, Confirm: ConfirmAlways},
+	ModeratePost: {Permission: auth.PermPostsModerate, NotOwn: true, SecondFactor: true},
+	BulkModerate: {Permission: auth.PermPostsModerate, NotOwn: true, SecondFactor: true, Confirm: ConfirmAlways},
 	ClaimPost:    {Permission: auth.PermPostsModerate, SecondFactor: true},
 
 	MintToken:   {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
 	RevokeToken: {Permission: auth.PermAdminSuper, SecondFactor: true},
 
-	CreateBlock: {Permission: auth.PermAdminWrite, SecondFactor: true},
+	CreateBlock: {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
 	DeleteBlock: {Permission: auth.PermAdminDelete, SecondFactor: true},
+
+	ReverseModeration: {Permission: auth.PermPostsModerate, Outrank: true, SecondFactor: true},
+
+	TakeLock:     {Permission: auth.PermAdminWrite, Rank: true, NotOwn: true, SecondFactor: true},
+	TakeFlagLock: {Permission: auth.PermAdminSuper, SecondFactor: true},
+	ReleaseLock:  {Permission: auth.PermAdminDelete, Owner: true, Outrank: true, SecondFactor: true},
+
+	ChangeWebhook: {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
+	DeleteWebhook: {Permission: auth.PermAdminDelete, Rank: true, SecondFactor: true},
 
 	DownloadBackup: {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
 	DeleteBackup:   {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
@@ -201,10 +236,31 @@ func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 	if r.NotSelf && t.Owner == who.UserID {
 		return ErrSelf
 	}
+	if r.NotOwn && t.Owner != 0 && t.Owner == who.UserID {
+		return ErrOwn
+	}
 	if r.Rank && t.Owner != who.UserID && slices.Contains(t.Roles, auth.RoleSuperAdmin) && !who.Can(auth.PermAdminSuper) {
 		return ErrOutranked
 	}
+	if r.Outrank && t.Owner != who.UserID && !outranks(who, t.Roles) {
+		return ErrNeedsHigherRole
+	}
 	return p.checkSession(who, r, t)
+}
+
+// outranks reports whether who holds a role strictly above the highest
+// of roles. admin:super in the effective permissions acts over anyone;
+// without it (a super admin's token scoped below it) the caller counts as
+// an admin, as the rank rule reads it.
+func outranks(who *auth.Principal, roles []string) bool {
+	if who.Can(auth.PermAdminSuper) {
+		return true
+	}
+	mine := auth.HighestRole(who.Roles)
+	if mine == auth.RoleSuperAdmin {
+		mine = auth.RoleAdmin
+	}
+	return auth.RoleRank(mine) > auth.RoleRank(auth.HighestRole(roles))
 }
 
 // checkSession applies what only a browser session is asked: staff two-
@@ -245,6 +301,8 @@ var (
 	ErrNotOwner          = errors.New("only its owner may do this")
 	ErrSelf              = errors.New("not on one's own account")
 	ErrOutranked         = errors.New("only a super admin acts on a super admin")
+	ErrOwn               = errors.New("not on one's own account or content")
+	ErrNeedsHigherRole   = errors.New("needs a role above that of the person concerned")
 	ErrNeedsSecondFactor = errors.New("staff must turn on two-factor sign-in first")
 	ErrNeedsConfirmation = errors.New("confirm your password or code first")
 )
