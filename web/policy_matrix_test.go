@@ -139,7 +139,7 @@ type fixture func(t *testing.T, m *matrix, c caller, r web.Route, super bool) ta
 
 func (m *matrix) walk(t *testing.T, r web.Route, fx fixture) {
 	variants := []bool{false}
-	if policy.Table[r.Action].Rank {
+	if rule := policy.Table[r.Action]; rule.Rank || rule.Outrank {
 		variants = append(variants, true)
 	}
 	for _, c := range m.callers {
@@ -221,7 +221,7 @@ func (m *matrix) send(t *testing.T, c caller, method, path, body string) answer 
 		a.class = confirmFirst
 	case rec.Code == 401 || strings.Contains(loc, api.PathSignIn):
 		a.class = signIn
-	case rec.Code == 403:
+	case rec.Code == 403 || rec.Code == 423: // 423: a lock that holds against the caller
 		a.class = forbidden
 	case rec.Code >= 200 && rec.Code < 400:
 		a.class = allowed
