@@ -184,10 +184,11 @@ func TestV1ModerationRefusals(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		app := apptest.New(t, db)
-		admin, root := app.Admin(t)
-		newPostAs(t, app, root.ID, "Published")
+		admin, _ := app.Admin(t)
+		author := app.User(t, "author@example.com")
+		newPostAs(t, app, author.ID, "Published")
 		err := app.Store.Change(ctx, func(ctx context.Context) error {
-			_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: root.ID, Title: "Draft", Content: "x"})
+			_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: "Draft", Content: "x"})
 			return err
 		})
 		if err != nil {
@@ -229,10 +230,11 @@ func TestV1BulkModeration(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		app := apptest.New(t, db)
-		admin, root := app.Admin(t)
+		admin, _ := app.Admin(t)
+		author := app.User(t, "author@example.com")
 		var ids []string
 		for _, title := range []string{"One", "Two", "Three", "Four"} {
-			newPostAs(t, app, root.ID, title)
+			newPostAs(t, app, author.ID, title)
 			ids = append(ids, itoa(postByTitle(t, db, title)))
 		}
 		bulk := func(h http.Header, body string) (int, string) {
@@ -255,7 +257,7 @@ func TestV1BulkModeration(t *testing.T) {
 			t.Errorf("an unknown id: %d %s, %d records", code, body, records())
 		}
 		err := app.Store.Change(ctx, func(ctx context.Context) error {
-			_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: root.ID, Title: "Draft", Content: "x"})
+			_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: "Draft", Content: "x"})
 			return err
 		})
 		if err != nil {
