@@ -25,6 +25,7 @@ func token(id int64, role string, scope ...string) *auth.Principal {
 func TestCheck(t *testing.T) {
 	fresh, stale := now.Add(-time.Minute), now.Add(-ConfirmWindow-time.Second)
 	plain, super := Person(10, []string{auth.RoleUser}), Person(11, []string{auth.RoleAdmin, auth.RoleSuperAdmin})
+	moderator, admin := Person(12, []string{auth.RoleModerator}), Person(13, []string{auth.RoleAdmin})
 	tests := []struct {
 		name   string
 		strict bool
@@ -55,6 +56,19 @@ func TestCheck(t *testing.T) {
 		{"token mints a token", false, token(3, auth.RoleSuperAdmin, auth.PermAdminSuper), MintToken, Platform, ErrSessionOnly},
 		{"session mints a token, fresh", false, session(3, auth.RoleSuperAdmin, false, fresh), MintToken, Platform, nil},
 		{"backup download, stale", false, session(3, auth.RoleSuperAdmin, false, stale), DownloadBackup, Platform, ErrNeedsConfirmation},
+		{"moderator moderates their own post", false, session(10, auth.RoleModerator, true, fresh), ModeratePost, Owned(10), ErrOwn},
+		{"admin locks their own record", false, session(10, auth.RoleAdmin, false, fresh), TakeLock, plain, ErrOwn},
+		{"admin locks a super admin's record", false, session(2, auth.RoleAdmin, false, fresh), TakeLock, super, ErrOutranked},
+		{"admin locks a feature flag", false, session(2, auth.RoleAdmin, false, fresh), TakeFlagLock, Platform, &ForbiddenError{}},
+		{"moderator reverses a peer's decision", false, session(4, auth.RoleModerator, false, fresh), ReverseModeration, moderator, ErrNeedsHigherRole},
+		{"moderator reverses their own decision", false, session(12, auth.RoleModerator, false, fresh), ReverseModeration, moderator, nil},
+		{"admin reverses a moderator's decision", false, session(2, auth.RoleAdmin, false, fresh), ReverseModeration, moderator, nil},
+		{"admin reverses a super admin's decision", false, session(2, auth.RoleAdmin, false, fresh), ReverseModeration, super, ErrNeedsHigherRole},
+		{"scoped super token reverses a super admin's decision", false, token(3, auth.RoleSuperAdmin, auth.PermPostsModerate), ReverseModeration, super, ErrNeedsHigherRole},
+		{"super admin reverses a super admin's decision", false, session(3, auth.RoleSuperAdmin, false, fresh), ReverseModeration, super, nil},
+		{"admin breaks a peer's lock", false, session(2, auth.RoleAdmin, false, fresh), ReleaseLock, admin, ErrNeedsHigherRole},
+		{"super admin breaks an admin's lock", false, session(3, auth.RoleSuperAdmin, false, fresh), ReleaseLock, admin, nil},
+		{"holder lets go of its own lock", false, token(13, auth.RoleAdmin, auth.PermAdminRead), ReleaseLock, admin, nil},
 		{"operator restores", true, &auth.Principal{Via: auth.ViaOperator, Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}, Restore, Platform, nil},
 	}
 	for _, tt := range tests {
