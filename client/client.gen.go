@@ -6115,9 +6115,9 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/admin/locks (the `PostApiV1AdminLocks` operationId).
 	PostApiV1AdminLocks(ctx context.Context, body PostApiV1AdminLocksJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// DeleteApiV1AdminLocksTypeId Release an edit lock
+	// DeleteApiV1AdminLocksTypeId Release your edit lock, or break someone else's
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/locks/{type}/{id} (the `DeleteApiV1AdminLocksTypeId` operationId).
 	DeleteApiV1AdminLocksTypeId(ctx context.Context, pType string, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8013,9 +8013,9 @@ func (c *Client) PostApiV1AdminLocks(ctx context.Context, body PostApiV1AdminLoc
 	return c.Client.Do(req)
 }
 
-// DeleteApiV1AdminLocksTypeId Release an edit lock
+// DeleteApiV1AdminLocksTypeId Release your edit lock, or break someone else's
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/locks/{type}/{id} (the `DeleteApiV1AdminLocksTypeId` operationId).
 func (c *Client) DeleteApiV1AdminLocksTypeId(ctx context.Context, pType string, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14804,9 +14804,9 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/admin/locks (the `PostApiV1AdminLocks` operationId).
 	PostApiV1AdminLocksWithResponse(ctx context.Context, body PostApiV1AdminLocksJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminLocksResponse, error)
 
-	// DeleteApiV1AdminLocksTypeIdWithResponse Release an edit lock
+	// DeleteApiV1AdminLocksTypeIdWithResponse Release your edit lock, or break someone else's
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -28090,9 +28090,9 @@ func (c *ClientWithResponses) PostApiV1AdminLocksWithResponse(ctx context.Contex
 	return ParsePostApiV1AdminLocksResponse(rsp)
 }
 
-// DeleteApiV1AdminLocksTypeIdWithResponse Release an edit lock
+// DeleteApiV1AdminLocksTypeIdWithResponse Release your edit lock, or break someone else's
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
