@@ -162,7 +162,7 @@ var Table = map[Action]Rule{
 
 	TakeLock:     {Permission: auth.PermAdminWrite, Rank: true, NotOwn: true, SecondFactor: true},
 	TakeFlagLock: {Permission: auth.PermAdminSuper, SecondFactor: true},
-	ReleaseLock:  {Permission: auth.PermAdminDelete, Owner: true, Outrank: true, SecondFactor: true},
+	ReleaseLock:  {Permission: auth.PermAdminDelete, Outrank: true, SecondFactor: true},
 
 	ChangeWebhook: {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
 	DeleteWebhook: {Permission: auth.PermAdminDelete, Rank: true, SecondFactor: true},

@@ -68,7 +68,8 @@ func TestCheck(t *testing.T) {
 		{"super admin reverses a super admin's decision", false, session(3, auth.RoleSuperAdmin, false, fresh), ReverseModeration, super, nil},
 		{"admin breaks a peer's lock", false, session(2, auth.RoleAdmin, false, fresh), ReleaseLock, admin, ErrNeedsHigherRole},
 		{"super admin breaks an admin's lock", false, session(3, auth.RoleSuperAdmin, false, fresh), ReleaseLock, admin, nil},
-		{"holder lets go of its own lock", false, token(13, auth.RoleAdmin, auth.PermAdminRead), ReleaseLock, admin, nil},
+		{"holder lets go of its own lock", false, token(13, auth.RoleAdmin, auth.PermAdminDelete), ReleaseLock, admin, nil},
+		{"read-only token of the holder lets go", false, token(13, auth.RoleAdmin, auth.PermAdminRead), ReleaseLock, admin, &ForbiddenError{}},
 		{"operator restores", true, &auth.Principal{Via: auth.ViaOperator, Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}, Restore, Platform, nil},
 	}
 	for _, tt := range tests {
