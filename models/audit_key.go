@@ -155,6 +155,9 @@ func (s *Store) AuditAnchor(ctx context.Context) (audit.Anchor, error) {
 // SendAuditAnchor sends the chain's anchor to every active webhook
 // endpoint subscribed to audit.anchor; none subscribed, it does nothing.
 func (s *Store) SendAuditAnchor(ctx context.Context) error {
+	if ok, err := s.webhookSubscribed(ctx, webhook.EventAuditAnchor); err != nil || !ok {
+		return err // the count is not free on a long log: taken only when wanted
+	}
 	a, err := s.AuditAnchor(ctx)
 	if err != nil {
 		return err
