@@ -99,11 +99,11 @@ func (e env) auditVerify(ctx context.Context, args []string) int {
 }
 
 type verified struct {
-	Valid         bool   `json:"valid"`
-	Checked       int    `json:"checked"`
+	Valid         bool    `json:"valid"`
+	Checked       int     `json:"checked"`
 	FirstBrokenID *string `json:"firstBrokenId"`
-	Truncated     bool   `json:"truncated"`
-	Unkeyed       int    `json:"unkeyed"`
+	Truncated     bool    `json:"truncated"`
+	Unkeyed       int     `json:"unkeyed"`
 }
 
 // verification is the outcome as the API's verify writes it (ids as

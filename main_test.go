@@ -69,7 +69,7 @@ func runCmd(t *testing.T, vars map[string]string, args ...string) (code int, std
 // the source tree.
 func baseEnv(dbURL string, extra ...string) map[string]string {
 	vars := map[string]string{"DATABASE_URL": dbURL, "ADDR": "127.0.0.1:0", "PLAZA_ENV": "test", "LOG_LEVEL": "info",
-		"AUDIT_KEY_FILE": filepath.Join(os.TempDir(), "plaza-main-test-audit.key"),
+		"AUDIT_KEY_FILE":             filepath.Join(os.TempDir(), "plaza-main-test-audit.key"),
 		"QUOTE_SOURCE_ZENQUOTES_URL": "off", "QUOTE_SOURCE_QUOTABLE_URL": "off",
 		"QUOTE_SOURCE_DUMMYJSON_URL": "off", "QUOTE_SOURCE_NINJAS_URL": "off"}
 	for i := 0; i+1 < len(extra); i += 2 {
