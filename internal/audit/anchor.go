@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,11 +47,16 @@ func (a Anchor) ID() (int64, error) {
 
 // ReadAnchor reads an anchor from a file: the anchor as `plaza audit
 // anchor` prints it, or the whole audit.anchor webhook message a receiver
-// kept (the anchor is its data).
+// kept (the anchor is its data); of a file of such lines (anchors
+// appended one a line), the last.
 func ReadAnchor(path string) (Anchor, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Anchor{}, err
+	}
+	if !json.Valid(b) {
+		lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+		b = lines[len(lines)-1]
 	}
 	var msg struct {
 		Type string          `json:"type"`

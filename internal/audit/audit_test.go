@@ -145,7 +145,12 @@ func TestReadAnchor(t *testing.T) {
 	bare, _ := json.Marshal(a)
 	msg, _ := json.Marshal(map[string]any{"type": "audit.anchor", "timestamp": a.At, "data": a})
 	dir := t.TempDir()
-	for name, body := range map[string][]byte{"bare": bare, "message": msg} {
+	older := a
+	older.Count, older.LastID = 1, "5"
+	older.Sign(key)
+	first, _ := json.Marshal(older)
+	lines := append(append(append(first, '\n'), bare...), '\n')
+	for name, body := range map[string][]byte{"bare": bare, "message": msg, "lines": lines} {
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, body, 0o600)
 		got, err := ReadAnchor(path)
