@@ -41,6 +41,8 @@ Commands:
   seed                       add bulk data: [--users N] [--posts M] [--events K] [--seed S]
   backup                     write a consistent copy of the database into BACKUP_DIR
   restore FILE [--force]     replace the database with a backup (refused while a server serves it)
+  audit anchor               print the audit chain's signed anchor (count, last id and hash) as JSON
+  audit verify               re-walk the audit chain: [--anchor FILE] also checks an anchor taken earlier
   version                    print the version
   help                       print this help
 
@@ -80,6 +82,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return e.backup(ctx, rest)
 	case "restore":
 		return e.restore(ctx, rest)
+	case "audit":
+		return e.audit(ctx, rest)
 	case "version":
 		return e.version(rest)
 	case "help", "-h", "-help", "--help":

@@ -19,6 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/jobs"
@@ -163,6 +164,11 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 	if rt.Migrated, err = models.Migrate(ctx, rt.DB, rt.Log); err != nil {
 		return err
 	}
+	// Before ensureSecrets: a JWT_SECRET it generates is kept in the
+	// database and must not key the chain.
+	if err := rt.keyAuditChain(ctx); err != nil {
+		return err
+	}
 	if err := ensureSecrets(ctx, rt.Store, &rt.Config); err != nil {
 		return err
 	}
@@ -182,13 +188,53 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 			BackupDir: rt.Config.BackupDir, DatabaseURL: rt.Config.DatabaseURL, BackupKeep: rt.Config.BackupKeep},
 			retention: time.Duration(rt.Config.AuditRetentionDays) * 24 * time.Hour, archiveKey: ArchiveKey(rt.Config.JWTSecret)},
 		Metrics: rt.Metrics, Log: rt.Log, RescueAfter: opts.RescueJobsAfter, BackupEvery: rt.Config.BackupEvery,
-		AuditRetention: rt.Config.AuditRetentionDays > 0})
+		AuditRetention: rt.Config.AuditRetentionDays > 0, AuditAnchors: rt.Store, AuditAnchorEvery: rt.Config.AuditAnchorEvery})
 	if err != nil {
 		return err
 	}
 	rt.Store.Queue = rt.Jobs
 	rt.Metrics.WatchJobQueue(rt.Store.JobCounts) // River's tables exist once migrated
 	return rt.openReplica(ctx)
+}
+
+// keyAuditChain keys the audit chain (AuditSecret) and records, on the
+// first start with a key, where the chain becomes keyed.
+func (rt *Runtime) keyAuditChain(ctx context.Context) error {
+	secret, source, err := AuditSecret(rt.Config)
+	if err != nil {
+		return err
+	}
+	rt.Config.AuditKey = secret // a runtime opened again with this Config keys alike
+	rt.Store.AuditKey = audit.ChainKey(secret)
+	k, err := rt.Store.SealAuditChain(ctx)
+	if err != nil {
+		return fmt.Errorf("key the audit chain: %w", err)
+	}
+	switch {
+	case k.OtherKey:
+		rt.Log.Error("the audit chain was keyed with another key than this start's (from "+source+"): verify will report it broken; "+
+			"set AUDIT_KEY to the secret the chain was keyed with", "keyedAfter", k.KeyedAfter)
+	case k.Recorded && k.KeyedAfter > 0:
+		rt.Log.Warn("the audit chain is keyed from now on (from "+source+"); the entries written before keep their unkeyed hash",
+			"keyedAfter", k.KeyedAfter)
+	}
+	return nil
+}
+
+// AuditSecret is the secret the audit chain's key derives from, and where
+// it came from: AUDIT_KEY; else JWT_SECRET, when the environment sets it
+// (every instance of a database shares it already); else the key file
+// AUDIT_KEY_FILE, made on first use. Never a secret kept in the database:
+// whoever can write the database must not hold the key.
+func AuditSecret(cfg config.Config) (secret, source string, err error) {
+	switch {
+	case cfg.AuditKey != "":
+		return cfg.AuditKey, "AUDIT_KEY", nil
+	case cfg.JWTSecret != "":
+		return cfg.JWTSecret, "JWT_SECRET", nil
+	}
+	secret, err = audit.KeyFileSecret(cfg.AuditKeyFile)
+	return secret, cfg.AuditKeyFile, err
 }
 
 // openReplica connects to DATABASE_REPLICA_URL, when set, for the reads

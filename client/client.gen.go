@@ -4076,7 +4076,7 @@ type WebhookRequest struct {
 	Active      *bool   `json:"active,omitempty"`
 	Description *string `json:"description,omitempty"`
 
-	// Events user.banned, post.moderated, report.created, broadcast.sent.
+	// Events user.banned, post.moderated, report.created, broadcast.sent, audit.anchor.
 	Events []string `json:"events"`
 
 	// Url Where messages are POSTed: http(s), no credentials, not an internal address.

@@ -26,10 +26,8 @@ func (s *Store) AppendAudit(ctx context.Context, db bun.IDB, e *AuditEntry) erro
 			return s.AppendAudit(ctx, tx, e)
 		})
 	}
-	if Dialect(db) == config.DialectPostgres {
-		if _, err := db.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", auditLockKey); err != nil {
-			return fmt.Errorf("lock audit chain: %w", err)
-		}
+	if err := lockAuditChain(ctx, db); err != nil {
+		return err
 	}
 	prev, err := lastAuditHash(ctx, db)
 	if err != nil {
@@ -38,11 +36,22 @@ func (s *Store) AppendAudit(ctx context.Context, db bun.IDB, e *AuditEntry) erro
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = s.now()
 	}
-	if err := link([]*AuditEntry{e}, prev); err != nil {
+	if err := link(s.AuditKey, []*AuditEntry{e}, prev); err != nil {
 		return fmt.Errorf("hash audit entry: %w", err)
 	}
 	_, err = db.NewInsert().Model(e).Returning("id").Exec(ctx)
 	return err
+}
+
+// lockAuditChain holds the chain's end until db's transaction ends.
+func lockAuditChain(ctx context.Context, db bun.IDB) error {
+	if Dialect(db) != config.DialectPostgres {
+		return nil
+	}
+	if _, err := db.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", auditLockKey); err != nil {
+		return fmt.Errorf("lock audit chain: %w", err)
+	}
+	return nil
 }
 
 func lastAuditHash(ctx context.Context, db bun.IDB) (string, error) {
@@ -178,22 +187,48 @@ type AuditVerification struct {
 	Valid         bool
 	Checked       int
 	FirstBrokenID *int64
+	// Truncated says the anchor verify was given no longer holds: its
+	// entry is gone, or is not what it was. FirstBrokenID is then the
+	// entry found in its place (nil when the chain now ends before it).
+	Truncated bool
+	// Unkeyed is how many of the entries checked were hashed before the
+	// chain was keyed.
+	Unkeyed int
 }
 
 // verifyPage is how many entries VerifyAudit reads at a time.
 const verifyPage = 1000
 
 // VerifyAudit re-walks the chain from its start (the genesis, or the
-// anchor retention left) and reports the first entry whose link or hash
+// start retention left) and reports the first entry whose link or hash
 // does not hold. An archiving that commits while it walks moves the
-// anchor: a break found then is checked again from the new anchor.
+// start: a break found then is checked again from the new start.
 func (s *Store) VerifyAudit(ctx context.Context) (AuditVerification, error) {
+	return s.VerifyAuditAgainst(ctx, nil)
+}
+
+// VerifyAuditAgainst is VerifyAudit that also checks an anchor taken
+// earlier (AuditAnchor): its entry must still be in the chain, with its
+// hash, at its place. An anchor not signed with the chain's key is
+// ErrAnchorSignature.
+func (s *Store) VerifyAuditAgainst(ctx context.Context, a *audit.Anchor) (AuditVerification, error) {
+	var w anchorWatch
+	if a != nil {
+		if !a.Signed(s.AuditKey) {
+			return AuditVerification{}, ErrAnchorSignature
+		}
+		id, err := a.ID()
+		if err != nil {
+			return AuditVerification{}, err
+		}
+		w = anchorWatch{anchor: a, id: id}
+	}
 	for {
 		start, err := s.anchor(ctx)
 		if err != nil {
 			return AuditVerification{}, err
 		}
-		res, err := s.verifyFrom(ctx, start)
+		res, err := s.verifyFrom(ctx, start, w)
 		if err != nil || res.Valid {
 			return res, err
 		}
@@ -204,28 +239,146 @@ func (s *Store) VerifyAudit(ctx context.Context) (AuditVerification, error) {
 	}
 }
 
-func (s *Store) verifyFrom(ctx context.Context, start auditAnchor) (AuditVerification, error) {
-	res := AuditVerification{Valid: true}
-	prev, after := start.Hash, start.ID
+// ErrAnchorSignature is an anchor whose signature does not hold under
+// the chain's key: made up, changed, or signed under another key.
+var ErrAnchorSignature = errors.New("the anchor's signature does not hold under this instance's audit key")
+
+func (s *Store) verifyFrom(ctx context.Context, start auditAnchor, w anchorWatch) (AuditVerification, error) {
+	cut, err := s.cutOver(ctx)
+	if err != nil {
+		return AuditVerification{}, err
+	}
+	if !start.sealed(s.AuditKey) || !cut.sealed(s.AuditKey) {
+		// The chain's start or its cut-over was written without the key.
+		return s.brokenAfter(ctx, start.ID)
+	}
+	c := chainCheck{hasher: audit.NewHasher(s.AuditKey), cut: cut, watch: w, start: start, prev: start.Hash,
+		res: AuditVerification{Valid: true}}
+	if !c.startHolds() {
+		return c.res, nil
+	}
+	after := start.ID
 	for {
 		var rows []AuditEntry
 		err := s.db(ctx).NewSelect().Model(&rows).Where("al.id > ?", after).OrderExpr("al.id ASC").Limit(verifyPage).Scan(ctx)
 		if err != nil {
-			return res, err
+			return c.res, err
 		}
 		for i := range rows {
-			e := &rows[i]
-			want, err := audit.Hash(chainEntry(e))
-			if err != nil || e.PrevHash != prev || e.Hash != want {
-				id := e.ID
-				return AuditVerification{Valid: false, Checked: res.Checked + 1, FirstBrokenID: &id}, nil
+			if !c.next(&rows[i]) {
+				return c.res, nil
 			}
-			res.Checked++
-			prev, after = e.Hash, e.ID
+			after = rows[i].ID
 		}
 		if len(rows) < verifyPage {
-			return res, nil
+			c.end()
+			return c.res, nil
 		}
+	}
+}
+
+// brokenAfter is a chain whose start cannot be trusted: broken at its
+// first entry.
+func (s *Store) brokenAfter(ctx context.Context, id int64) (AuditVerification, error) {
+	res := AuditVerification{Checked: 1}
+	var first int64
+	err := s.db(ctx).NewSelect().Model((*AuditEntry)(nil)).Column("id").Where("id > ?", id).Order("id").Limit(1).Scan(ctx, &first)
+	if errors.Is(err, sql.ErrNoRows) {
+		return res, nil
+	}
+	res.FirstBrokenID = &first
+	return res, err
+}
+
+// anchorWatch is the anchor a walk checks, if any.
+type anchorWatch struct {
+	anchor *audit.Anchor
+	id     int64
+	seen   bool
+}
+
+// chainCheck walks the chain one entry at a time.
+type chainCheck struct {
+	hasher *audit.Hasher
+	cut    auditCutOver
+	watch  anchorWatch
+	start  auditAnchor
+	prev   string
+	// cutSeen: the last unkeyed entry was found, as the cut-over has it.
+	cutSeen bool
+	res     AuditVerification
+}
+
+// startHolds checks an anchor the chain's start already covers (its
+// entry was archived since it was taken).
+func (c *chainCheck) startHolds() bool {
+	a := c.watch.anchor
+	if a == nil || c.watch.id > c.start.ID {
+		return true
+	}
+	c.watch.seen = true
+	if c.watch.id == c.start.ID {
+		return c.hold(a.LastHash == c.start.Hash && a.Count == c.start.Count, nil)
+	}
+	return c.hold(a.Count < c.start.Count, nil)
+}
+
+// hold records a broken anchor unless ok.
+func (c *chainCheck) hold(ok bool, at *int64) bool {
+	if !ok {
+		c.res = AuditVerification{Truncated: true, Checked: c.res.Checked, FirstBrokenID: at, Unkeyed: c.res.Unkeyed}
+	}
+	return ok
+}
+
+// next checks e and reports whether the walk goes on.
+func (c *chainCheck) next(e *AuditEntry) bool {
+	id := e.ID
+	broken := func() bool {
+		c.res = AuditVerification{Checked: c.res.Checked + 1, FirstBrokenID: &id, Unkeyed: c.res.Unkeyed}
+		return false
+	}
+	unkeyed := e.ID <= c.cut.After
+	var want string
+	var err error
+	if unkeyed {
+		want, err = audit.Hash(chainEntry(e))
+	} else {
+		want, err = c.hasher.Hash(chainEntry(e))
+	}
+	switch {
+	case err != nil || e.PrevHash != c.prev || e.Hash != want:
+		return broken()
+	case e.ID == c.cut.After:
+		if e.Hash != c.cut.Hash {
+			return broken()
+		}
+		c.cutSeen = true
+	case !unkeyed && c.cut.After > c.start.ID && !c.cutSeen:
+		return broken() // the last unkeyed entry is gone
+	}
+	c.res.Checked++
+	if unkeyed {
+		c.res.Unkeyed++
+	}
+	c.prev = e.Hash
+	if a := c.watch.anchor; a != nil && !c.watch.seen && e.ID >= c.watch.id {
+		c.watch.seen = true
+		pos := c.start.Count + int64(c.res.Checked)
+		return c.hold(e.ID == c.watch.id && e.Hash == a.LastHash && pos == a.Count, &id)
+	}
+	return true
+}
+
+// end checks what the walk must have met by the chain's end.
+func (c *chainCheck) end() {
+	if c.cut.After > c.start.ID && !c.cutSeen {
+		id := c.cut.After // the chain ends before its last unkeyed entry
+		c.res = AuditVerification{Checked: c.res.Checked, FirstBrokenID: &id, Unkeyed: c.res.Unkeyed}
+		return
+	}
+	if c.watch.anchor != nil && !c.watch.seen {
+		c.hold(false, nil)
 	}
 }
 

@@ -180,7 +180,7 @@ func (s *Store) appendBatch(ctx context.Context, entries []*AuditEntry) error {
 		if err != nil {
 			return err
 		}
-		if err := link(entries, prev); err != nil {
+		if err := link(s.AuditKey, entries, prev); err != nil {
 			return err
 		}
 		_, err = tx.NewInsert().Model(&entries).Exec(ctx)
@@ -202,7 +202,7 @@ func (s *Store) copyAuditBatch(ctx context.Context, entries []*AuditEntry) error
 			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 				return err
 			}
-			if err := link(entries, prev); err != nil {
+			if err := link(s.AuditKey, entries, prev); err != nil {
 				return err
 			}
 			rows, err := auditRows(entries)
@@ -215,8 +215,9 @@ func (s *Store) copyAuditBatch(ctx context.Context, entries []*AuditEntry) error
 	})
 }
 
-// link chains entries after the hash prev, in order.
-func link(entries []*AuditEntry, prev string) error {
+// link chains entries after the hash prev, in order, keyed with key.
+func link(key []byte, entries []*AuditEntry, prev string) error {
+	h := audit.NewHasher(key)
 	for _, e := range entries {
 		e.CreatedAt = e.CreatedAt.UTC().Truncate(audit.Precision)
 		capEntry(e)
@@ -225,7 +226,7 @@ func link(entries []*AuditEntry, prev string) error {
 		}
 		e.PrevHash = prev
 		var err error
-		if e.Hash, err = audit.Hash(chainEntry(e)); err != nil {
+		if e.Hash, err = h.Hash(chainEntry(e)); err != nil {
 			return err
 		}
 		prev = e.Hash

@@ -19,14 +19,29 @@ import (
 	"github.com/plazahq/plaza/internal/audit"
 )
 
-// auditAnchorKey is the setting that holds the chain's anchor once
-// retention has removed its start: the id and hash of the last entry
-// removed, which the first remaining entry links to.
+// auditAnchorKey is the setting that holds the chain's start once
+// retention has removed its first entries: the id and hash of the last
+// entry removed, which the first remaining entry links to, and how many
+// were removed in all, sealed under the chain's key so that nobody
+// without it can move the start past entries they deleted.
 const auditAnchorKey = "audit.anchor"
 
 type auditAnchor struct {
-	ID   int64  `json:"id"`
-	Hash string `json:"hash"`
+	ID    int64  `json:"id"`
+	Hash  string `json:"hash"`
+	Count int64  `json:"count"`
+	Seal  string `json:"seal,omitempty"`
+}
+
+const startPurpose = "start"
+
+func (a *auditAnchor) seal(key []byte) { a.Seal = audit.Seal(key, startPurpose, a.ID, a.Hash, a.Count) }
+
+// sealed reports whether the start holds under key; the genesis needs no
+// seal.
+func (a auditAnchor) sealed(key []byte) bool {
+	return a.ID == 0 && a.Hash == audit.Genesis && a.Count == 0 && a.Seal == "" ||
+		audit.Sealed(key, a.Seal, startPurpose, a.ID, a.Hash, a.Count)
 }
 
 // anchor is where the chain starts now: the genesis, or the last entry
@@ -92,7 +107,9 @@ func (s *Store) ArchiveAudit(ctx context.Context, cutoff time.Time, dir string, 
 		if _, err := s.db(ctx).NewDelete().Model((*AuditEntry)(nil)).Where("id > ? AND id <= ?", from.ID, upto.Int64).Exec(ctx); err != nil {
 			return err
 		}
-		anchor, _ := json.Marshal(auditAnchor{ID: upto.Int64, Hash: last})
+		start := auditAnchor{ID: upto.Int64, Hash: last, Count: from.Count + int64(n)}
+		start.seal(s.AuditKey)
+		anchor, _ := json.Marshal(start)
 		return s.PutSetting(ctx, auditAnchorKey, string(anchor))
 	})
 	if err != nil {

@@ -31,6 +31,9 @@ type Store struct {
 	// Secrets seals the webhook signing secrets the store keeps (set once
 	// the JWT secret is known, before serving); nil keeps them as they are.
 	Secrets SecretSealer
+	// AuditKey keys the audit chain (audit.ChainKey of a secret kept
+	// outside the database; set before anything is audited).
+	AuditKey []byte
 	// Changed, when set, runs after every committed Change: the request
 	// pipeline purges the callers it remembers, so an admin's ban, role
 	// change or revocation holds from this instance's next request on.

@@ -269,6 +269,15 @@ func (s *Store) EmitWebhookEvent(ctx context.Context, event string, data map[str
 	return nil
 }
 
+// webhookSubscribed reports whether an active endpoint subscribes to event.
+func (s *Store) webhookSubscribed(ctx context.Context, event string) (bool, error) {
+	var hooks []Webhook
+	if err := s.db(ctx).NewSelect().Model(&hooks).Column("events").Where("wh.active = ?", true).Scan(ctx); err != nil {
+		return false, err
+	}
+	return slices.ContainsFunc(hooks, func(h Webhook) bool { return slices.Contains(h.Events, event) }), nil
+}
+
 // PingWebhook queues a ping message to endpoint id, active or not, and
 // returns its delivery. Call it inside a change.
 func (s *Store) PingWebhook(ctx context.Context, id int64) (*WebhookDelivery, error) {

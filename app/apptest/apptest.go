@@ -41,6 +41,7 @@ func Config(t testing.TB) config.Config {
 			"UPLOADS_DIR": filepath.Join(files, "uploads"), "BACKUP_DIR": filepath.Join(files, "backups"),
 			"PLAZA_ENV": "test", "PUBLIC_APP_URL": "http://127.0.0.1:8080",
 			"JWT_SECRET": strings.Repeat("j", 32), "SESSION_SECRET": strings.Repeat("s", 32),
+			"AUDIT_ANCHOR_EVERY":         "0", // no anchor at a test's start; a test of anchors turns them on
 			"QUOTE_SOURCE_ZENQUOTES_URL": config.QuoteSourceOff, "QUOTE_SOURCE_QUOTABLE_URL": config.QuoteSourceOff,
 			"QUOTE_SOURCE_DUMMYJSON_URL": config.QuoteSourceOff, "QUOTE_SOURCE_NINJAS_URL": config.QuoteSourceOff,
 		}[k]

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -86,6 +87,15 @@ type Config struct {
 	// AuditRetentionDays is how long audit entries stay in the log before
 	// a daily job archives them into BACKUP_DIR; 0 keeps them forever.
 	AuditRetentionDays int `env:"AUDIT_RETENTION_DAYS" envDefault:"0"`
+	// AuditKey is the secret the audit chain's key is derived from; when
+	// unset, JWT_SECRET set in the environment, else the secret in
+	// AuditKeyFile (made on first use; by default beside a SQLite
+	// database, else data/audit.key). Never kept in the database.
+	AuditKey     string `env:"AUDIT_KEY"`
+	AuditKeyFile string `env:"AUDIT_KEY_FILE"`
+	// AuditAnchorEvery is how often the chain's anchor goes to the
+	// webhooks subscribed to audit.anchor (0: never).
+	AuditAnchorEvery time.Duration `env:"AUDIT_ANCHOR_EVERY" envDefault:"1h"`
 
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"30s"`
 
@@ -168,6 +178,7 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.defaultPublicURL()
+	c.defaultAuditKeyFile()
 	if err := c.seedDemo(); err != nil {
 		return c, err
 	}
@@ -236,6 +247,9 @@ func (e *Error) Error() string {
 func (c *Config) checkBackups() error {
 	if c.BackupEvery < 0 || (c.BackupEvery > 0 && c.BackupEvery < time.Hour) {
 		return &Error{"BACKUP_EVERY", c.BackupEvery.String(), "expected 0 (no scheduled backups) or a duration of at least 1h, e.g. 24h"}
+	}
+	if c.AuditAnchorEvery < 0 || (c.AuditAnchorEvery > 0 && c.AuditAnchorEvery < time.Minute) {
+		return &Error{"AUDIT_ANCHOR_EVERY", c.AuditAnchorEvery.String(), "expected 0 (no scheduled anchors) or a duration of at least 1m, e.g. 1h"}
 	}
 	if c.AuditRetentionDays < 0 {
 		return &Error{"AUDIT_RETENTION_DAYS", strconv.Itoa(c.AuditRetentionDays), "expected 0 (keep forever) or a number of days"}
@@ -307,6 +321,9 @@ func (c *Config) checkPublicURL() error {
 const minSecretLen = 32
 
 func (c *Config) checkProductionSecrets() error {
+	if c.AuditKey != "" && len(c.AuditKey) < minSecretLen {
+		return &Error{"AUDIT_KEY", "", fmt.Sprintf("expected at least %d characters, got %d", minSecretLen, len(c.AuditKey))}
+	}
 	for _, s := range []struct{ key, val string }{{"SESSION_SECRET", c.SessionSecret}, {"JWT_SECRET", c.JWTSecret}} {
 		if s.val == "" && c.Production() {
 			return &Error{s.key, "", "required when PLAZA_ENV=production (at least 32 random characters)"}
@@ -441,6 +458,18 @@ func (c *Config) defaultPublicURL() {
 	_, port, _ := net.SplitHostPort(c.Addr)
 	c.PublicAppURL = "http://localhost:" + port
 	c.Warnings = append(c.Warnings, "PUBLIC_APP_URL is not set; using "+c.PublicAppURL)
+}
+
+// defaultAuditKeyFile puts the audit key file beside the data: beside a
+// SQLite database, else in data/.
+func (c *Config) defaultAuditKeyFile() {
+	if c.AuditKeyFile != "" {
+		return
+	}
+	c.AuditKeyFile = filepath.Join("data", "audit.key")
+	if db, err := ParseDatabaseURL(c.DatabaseURL); err == nil && db.Dialect == DialectSQLite {
+		c.AuditKeyFile = filepath.Join(filepath.Dir(db.DSN), "audit.key")
+	}
 }
 
 // parsePrefixes reads a comma-separated list of CIDR ranges and single

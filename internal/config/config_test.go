@@ -88,6 +88,8 @@ func TestLoadRejects(t *testing.T) {
 		{"redis key prefix", map[string]string{"REDIS_KEY_PREFIX": "plaza prod"}, `REDIS_KEY_PREFIX="plaza prod": expected 1 to 64 letters`},
 		{"quote url", map[string]string{"QUOTE_SOURCE_ZENQUOTES_URL": "zenquotes"}, `QUOTE_SOURCE_ZENQUOTES_URL="zenquotes": expected an absolute http(s) URL`},
 		{"short secret", map[string]string{"JWT_SECRET": "short"}, `JWT_SECRET: expected at least 32 characters`},
+		{"short audit key", map[string]string{"AUDIT_KEY": "short"}, `AUDIT_KEY: expected at least 32 characters`},
+		{"audit anchors too often", map[string]string{"AUDIT_ANCHOR_EVERY": "10s"}, `AUDIT_ANCHOR_EVERY="10s": expected 0 (no scheduled anchors) or a duration of at least 1m`},
 		{"admin email", map[string]string{"ADMIN_EMAIL": "admin"}, `ADMIN_EMAIL="admin": expected an email address`},
 		{"admin password", map[string]string{"ADMIN_PASSWORD": "1234"}, `ADMIN_PASSWORD: must have at least 8 characters`},
 		{"admin password too long", map[string]string{"ADMIN_PASSWORD": strings.Repeat("x", 257)}, `ADMIN_PASSWORD: must have at most 256 characters`},
@@ -106,6 +108,25 @@ func TestLoadRejects(t *testing.T) {
 				t.Errorf("got %v, want an error starting %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestAuditKeyFileDefault(t *testing.T) {
+	for url, want := range map[string]string{
+		"":                                       "data/audit.key",
+		"sqlite:///var/lib/plaza/p.db?_pragma=x": "/var/lib/plaza/audit.key",
+		"postgres://db/plaza":                    "data/audit.key",
+	} {
+		vars := map[string]string{}
+		if url != "" {
+			vars["DATABASE_URL"] = url
+		}
+		if c, err := load(vars); err != nil || c.AuditKeyFile != want {
+			t.Errorf("DATABASE_URL=%q: key file %q, %v; want %q", url, c.AuditKeyFile, err, want)
+		}
+	}
+	if c, _ := load(map[string]string{"AUDIT_KEY_FILE": "/etc/plaza/audit.key"}); c.AuditKeyFile != "/etc/plaza/audit.key" {
+		t.Errorf("AUDIT_KEY_FILE ignored: %q", c.AuditKeyFile)
 	}
 }
 

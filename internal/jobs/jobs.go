@@ -43,6 +43,10 @@ type Deps struct {
 	BackupEvery time.Duration
 	// AuditRetention turns on the daily archiving of old audit entries.
 	AuditRetention bool
+	// AuditAnchors sends the audit chain's anchor every AuditAnchorEvery
+	// (0: never), and once as the queue starts.
+	AuditAnchors     AuditAnchorer
+	AuditAnchorEvery time.Duration
 	// RescueAfter is how long a job may run before River takes it for
 	// cut off (its instance died) and runs it again; default an hour.
 	RescueAfter time.Duration
@@ -70,9 +74,10 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 	river.AddWorker(workers, &webhookWorker{deliverer: d.Webhooks, backoff: d.WebhookBackoff, metrics: d.Metrics})
 	river.AddWorker(workers, &backupWorker{maintainer: d.Maintenance, metrics: d.Metrics})
 	river.AddWorker(workers, &auditRetentionWorker{maintainer: d.Maintenance, metrics: d.Metrics})
+	river.AddWorker(workers, &auditAnchorWorker{anchorer: d.AuditAnchors, metrics: d.Metrics})
 	// Every kind's outcomes are series from the start: a scrape shows 0
 	// before the first run, and rates work from there.
-	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind(), BackupArgs{}.Kind(), AuditRetentionArgs{}.Kind(), WebhookArgs{}.Kind()} {
+	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind(), BackupArgs{}.Kind(), AuditRetentionArgs{}.Kind(), AuditAnchorArgs{}.Kind(), WebhookArgs{}.Kind()} {
 		for _, outcome := range []string{"completed", "failed"} {
 			d.Metrics.Jobs.WithLabelValues(kind, outcome)
 		}
@@ -110,6 +115,11 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 		cfg.PeriodicJobs = append(cfg.PeriodicJobs, river.NewPeriodicJob(AlignedSchedule(24*time.Hour),
 			func() (river.JobArgs, *river.InsertOpts) { return AuditRetentionArgs{}, nil },
 			&river.PeriodicJobOpts{ID: "audit_retention", RunOnStart: true}))
+	}
+	if d.AuditAnchorEvery > 0 && d.AuditAnchors != nil {
+		cfg.PeriodicJobs = append(cfg.PeriodicJobs, river.NewPeriodicJob(AlignedSchedule(d.AuditAnchorEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return AuditAnchorArgs{}, nil },
+			&river.PeriodicJobOpts{ID: "audit_anchor", RunOnStart: true}))
 	}
 	var (
 		client *river.Client[*sql.Tx]

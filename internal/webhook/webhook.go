@@ -33,12 +33,15 @@ const (
 	EventPostModerated = "post.moderated"
 	EventReportCreated = "report.created"
 	EventBroadcastSent = "broadcast.sent"
-	EventPing          = "ping"
+	// EventAuditAnchor carries the audit chain's anchor, on a schedule
+	// (AUDIT_ANCHOR_EVERY), to be kept outside Plaza.
+	EventAuditAnchor = "audit.anchor"
+	EventPing        = "ping"
 )
 
 // Events are the events an endpoint may subscribe to, in the order the
 // console lists them.
-var Events = []string{EventUserBanned, EventPostModerated, EventReportCreated, EventBroadcastSent}
+var Events = []string{EventUserBanned, EventPostModerated, EventReportCreated, EventBroadcastSent, EventAuditAnchor}
 
 // KnownEvent reports whether e is one of Events.
 func KnownEvent(e string) bool {
