@@ -101,7 +101,10 @@ func (a *Actions) publishing(ctx context.Context, who *auth.Principal, post *mod
 	if published == nil {
 		return nil, nil
 	}
-	owned := policy.Owned(post.AuthorID)
+	owned, err := a.authorTarget(ctx, post.AuthorID)
+	if err != nil {
+		return nil, err
+	}
 	to := func(action policy.Action, status string) (*string, error) {
 		if err := a.Policy.Check(who, action, owned); err != nil {
 			return nil, err
@@ -151,7 +154,11 @@ func (a *Actions) DeletePost(ctx context.Context, who *auth.Principal, id int64)
 		if !own {
 			keepStaffAttempt(ctx, who, post)
 		}
-		if err := a.Policy.Check(who, policy.DeletePost, policy.Owned(post.AuthorID)); err != nil {
+		t, err := a.authorTarget(ctx, post.AuthorID)
+		if err != nil {
+			return err
+		}
+		if err := a.Policy.Check(who, policy.DeletePost, t); err != nil {
 			return err
 		}
 		if !own {
@@ -187,7 +194,7 @@ func (a *Actions) ModeratePost(ctx context.Context, who *auth.Principal, id int6
 		if err != nil {
 			return err
 		}
-		if err := a.checkModeration(who, policy.ModeratePost, m.Action, post.AuthorID); err != nil {
+		if err := a.checkModeration(ctx, who, policy.ModeratePost, m.Action, post.AuthorID); err != nil {
 			return err
 		}
 		if err := a.checkReversal(ctx, who, post, models.ModerationTarget(m.Action, post.Status)); err != nil {
@@ -226,7 +233,11 @@ func (a *Actions) UndoModeration(ctx context.Context, who *auth.Principal, id in
 		if err != nil {
 			return err
 		}
-		if err := a.Policy.Check(who, policy.ModeratePost, policy.Owned(post.AuthorID)); err != nil {
+		t, err := a.authorTarget(ctx, post.AuthorID)
+		if err != nil {
+			return err
+		}
+		if err := a.Policy.Check(who, policy.ModeratePost, t); err != nil {
 			return err
 		}
 		if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
@@ -270,7 +281,7 @@ func (a *Actions) BulkModerate(ctx context.Context, who *auth.Principal, ids []i
 		}
 		keys := make([]string, len(ids))
 		for i, id := range ids {
-			if err := a.checkModeration(who, policy.BulkModerate, m.Action, authors[id]); err != nil {
+			if err := a.checkModeration(ctx, who, policy.BulkModerate, m.Action, authors[id]); err != nil {
 				return err
 			}
 			keys[i] = itoa(id)
@@ -302,14 +313,31 @@ func (a *Actions) BulkModerate(ctx context.Context, who *auth.Principal, ids []i
 // checkModeration asks the policy about one decision on a post of
 // author's: a delete is a post deletion first (admin:delete, unless the
 // post is the caller's own), and every decision is moderation (rule).
-func (a *Actions) checkModeration(who *auth.Principal, rule policy.Action, decision string, author int64) error {
-	t := policy.Owned(author)
+func (a *Actions) checkModeration(ctx context.Context, who *auth.Principal, rule policy.Action, decision string, author int64) error {
+	t, err := a.authorTarget(ctx, author)
+	if err != nil {
+		return err
+	}
 	if decision == "delete" {
 		if err := a.Policy.Check(who, policy.DeletePost, t); err != nil {
 			return err
 		}
 	}
 	return a.Policy.Check(who, rule, t)
+}
+
+// authorTarget is the policy target of an action on a post of author's:
+// the author's, with the author's role, since a decision against a post is
+// one against its author (a strike).
+func (a *Actions) authorTarget(ctx context.Context, author int64) (policy.Target, error) {
+	u, err := a.Store.ListedUserByID(ctx, author)
+	if errors.Is(err, models.ErrNotFound) {
+		return policy.Owned(author), nil
+	}
+	if err != nil {
+		return policy.Target{}, err
+	}
+	return person(u), nil
 }
 
 // severity orders a post's statuses by how far moderation took it down.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -198,7 +199,7 @@ func TestNobodyModeratesTheirOwnPost(t *testing.T) {
 }
 
 // TestRankCoversNotesBlocksAndWebhooks: admins added notes and warnings
-// (strikes) to super admins, blocked the addresses super admins sign in
+// to super admins, struck them by moderating their posts, blocked the addresses super admins sign in
 // from, and redirected, rotated or deleted super admins' webhooks. Rank
 // applies to every action on a person or what they own.
 func TestRankCoversNotesBlocksAndWebhooks(t *testing.T) {
@@ -215,6 +216,20 @@ func TestRankCoversNotesBlocksAndWebhooks(t *testing.T) {
 		wantCode(t, "an admin notes themself", apptest.DoBody(t, a, "POST", notes(admin.ID), adminH, `{"body":"me"}`), 403)
 		wantCode(t, "an admin warns a member", apptest.DoBody(t, a, "POST", notes(plain.ID), adminH, `{"body":"careful","kind":"warning"}`), 201)
 		wantCode(t, "a super admin warns a super admin", apptest.DoBody(t, a, "POST", notes(root.ID), root2H, `{"body":"careful","kind":"warning"}`), 201)
+
+		// A decision against a post is a strike against its author.
+		_, modH := userWith(t, a, "mod@example.com", auth.RoleModerator)
+		rootPost := createPost(t, a, root.ID)
+		moderate := func(path string, h http.Header, action string) *httptest.ResponseRecorder {
+			return apptest.DoBody(t, a, "POST", fmt.Sprintf(path, rootPost), h, `{"action":"`+action+`","reason":"strike"}`)
+		}
+		wantCode(t, "an admin hides a super admin's post", moderate("/api/v1/admin/posts/%d/moderate", adminH, "hide"), 403)
+		wantCode(t, "a moderator flags a super admin's post", moderate("/admin/moderation/%d", modH, "flag"), 403)
+		wantCode(t, "an admin deletes a super admin's post", apptest.Do(t, a, "DELETE", fmt.Sprintf("/api/posts/%d", rootPost), adminH), 403)
+		if s := postStatus(t, a, rootPost); s != models.PostPublished {
+			t.Errorf("the super admin's post is %s after the refusals", s)
+		}
+		wantCode(t, "a super admin hides a super admin's post", moderate("/api/v1/admin/posts/%d/moderate", root2H, "hide"), 200)
 
 		if err := a.Store.RecordLogin(context.Background(), root.ID, "password", "198.51.100.7", "test"); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/web"
 )
@@ -33,6 +34,29 @@ func init() {
 	for door, fx := range powerFixtures {
 		doorFixtures[door] = fx
 	}
+}
+
+// postOf makes a fresh published post as post does, by a new super admin
+// for the rank variant (a decision against a post is one against its
+// author), and gives the policy's target: its author.
+func (m *matrix) postOf(t *testing.T, c caller, super bool) (int64, policy.Target) {
+	if !super {
+		id, author := m.post(t, c)
+		return id, policy.Owned(author)
+	}
+	u, tg := m.personOf(t, c, super)
+	var id int64
+	err := m.app.Store.Change(context.Background(), func(ctx context.Context) error {
+		p, err := m.app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: u.ID, Title: "Matrix", Content: "x", Published: true})
+		if err == nil {
+			id = p.ID
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, tg
 }
 
 // lockDoor locks the record of the person acted on.

@@ -359,15 +359,15 @@ func (m *matrix) post(t *testing.T, c caller) (id, author int64) {
 // postDoor is a door to an action on the post its :id names, with body.
 func postDoor(body string) fixture {
 	return func(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
-		id, author := m.post(t, c)
-		return target{path: withID(r.Path, id), body: body, policy: policy.Owned(author)}
+		id, tg := m.postOf(t, c, super)
+		return target{path: withID(r.Path, id), body: body, policy: tg}
 	}
 }
 
 // undoDoor is a door to undoing the caller's own flag of a post, made
 // just before: without it an allowed caller has nothing to undo.
 func undoDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
-	id, author := m.post(t, c)
+	id, tg := m.postOf(t, c, super)
 	if c.user != nil {
 		err := m.app.Store.Change(context.Background(), func(ctx context.Context) error {
 			_, err := m.app.Store.ModeratePost(ctx, models.Moderation{PostID: id, AdminID: c.user.ID, Action: "flag"})
@@ -377,12 +377,12 @@ func undoDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target
 			t.Fatal(err)
 		}
 	}
-	return target{path: withID(r.Path, id), policy: policy.Owned(author)}
+	return target{path: withID(r.Path, id), policy: tg}
 }
 
 func bulkModerateDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
-	id, author := m.post(t, c)
-	return target{path: r.Path, body: fmt.Sprintf(`{"postIds":["%d"],"action":"hide"}`, id), policy: policy.Owned(author)}
+	id, tg := m.postOf(t, c, super)
+	return target{path: r.Path, body: fmt.Sprintf(`{"postIds":["%d"],"action":"hide"}`, id), policy: tg}
 }
 
 func bulkDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {

@@ -147,9 +147,9 @@ var Table = map[Action]Rule{
 	AddUserNote:       {Permission: auth.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true},
 
 	EditPost:     {Owner: true},
-	DeletePost:   {Permission: auth.PermAdminDelete, Owner: true, SecondFactor: true},
-	ModeratePost: {Permission: auth.PermPostsModerate, NotOwn: true, SecondFactor: true},
-	BulkModerate: {Permission: auth.PermPostsModerate, NotOwn: true, SecondFactor: true, Confirm: ConfirmAlways},
+	DeletePost:   {Permission: auth.PermAdminDelete, Owner: true, Rank: true, SecondFactor: true},
+	ModeratePost: {Permission: auth.PermPostsModerate, Rank: true, NotOwn: true, SecondFactor: true},
+	BulkModerate: {Permission: auth.PermPostsModerate, Rank: true, NotOwn: true, SecondFactor: true, Confirm: ConfirmAlways},
 	ClaimPost:    {Permission: auth.PermPostsModerate, SecondFactor: true},
 
 	MintToken:   {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
@@ -208,8 +208,10 @@ type Policy struct {
 
 // Check decides whether who may take action a on t: nil, or the reason it
 // may not. The order is fixed so that every door gives the same answer:
-// sign-in, token kind, ownership, permission, self, rank, second factor,
-// confirmation.
+// sign-in, token kind, ownership, permission, second factor, self, rank,
+// confirmation. The second factor comes before what depends on the target:
+// the staff families ask it of an unenrolled staff session before any
+// handler runs, whatever the request acts on.
 func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 	r, ok := Table[a]
 	if !ok {
@@ -232,6 +234,9 @@ func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 	}
 	if r.Permission != "" && !who.Can(r.Permission) {
 		return &ForbiddenError{Action: a, Need: r.Permission}
+	}
+	if err := p.checkSecondFactor(who, r); err != nil {
+		return err
 	}
 	if r.NotSelf && t.Owner == who.UserID {
 		return ErrSelf
@@ -263,17 +268,22 @@ func outranks(who *auth.Principal, roles []string) bool {
 	return auth.RoleRank(mine) > auth.RoleRank(auth.HighestRole(roles))
 }
 
-// checkSession applies what only a browser session is asked: staff two-
-// factor sign-in and a fresh confirmation. The CLI's operator and bearer
-// tokens are past both.
+// checkSecondFactor asks a staff session for two-factor sign-in where the
+// instance requires it. The CLI's operator and bearer tokens are past it.
+func (p Policy) checkSecondFactor(who *auth.Principal, r Rule) error {
+	// Check returned already when the caller acted on its own resource,
+	// so a rule with a permission got here on staff power.
+	if who.Via == auth.ViaSession && r.SecondFactor && r.Permission != "" && p.RequireStaff2FA && who.Staff() && !who.TwoFactor {
+		return ErrNeedsSecondFactor
+	}
+	return nil
+}
+
+// checkSession asks a session for a fresh confirmation where the rule
+// wants one. The CLI's operator and bearer tokens are past it.
 func (p Policy) checkSession(who *auth.Principal, r Rule, t Target) error {
 	if who.Via != auth.ViaSession {
 		return nil
-	}
-	// Check returned already when the caller acted on its own resource,
-	// so a rule with a permission got here on staff power.
-	if r.SecondFactor && r.Permission != "" && p.RequireStaff2FA && who.Staff() && !who.TwoFactor {
-		return ErrNeedsSecondFactor
 	}
 	needs := r.Confirm == ConfirmAlways || r.Confirm == ConfirmOthers && t.Owner != who.UserID
 	if needs && !p.Confirmed(who) {
