@@ -37,6 +37,7 @@ func (e env) serve(ctx context.Context, args []string) int {
 		return e.fail(err)
 	}
 	defer rt.Close()
+	auth.SharedPasswords().SetQueue(cfg.PasswordQueue, cfg.PasswordQueueWait)
 	admin, err := firstStart(ctx, rt.Store, rt.Config)
 	if err != nil {
 		return e.fail(err)

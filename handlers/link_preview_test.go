@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -123,5 +124,45 @@ func TestLinkPreviewOwnPagesCountAgainstTheCaller(t *testing.T) {
 	}
 	if res := apptest.Do(t, app, "GET", "/api/link-preview?url=/og-image-viewer", nil); res.Code != http.StatusTooManyRequests {
 		t.Errorf("the 31st call: got %d, want 429: the 30 inner requests were the caller's", res.Code)
+	}
+}
+
+// TestLinkPreviewOwnPagesNotServed: PUBLIC_APP_URL names another origin
+// than the listener (a proxy in front, as in production), and the caller
+// comes over real HTTP on 127.0.0.1. A path Plaza does not serve is
+// answered by its router in process (its HTML error page included), so the
+// caller gets the upstream-error answer, 502 with the page's status, never
+// a 500; every case here is settled without resolving or dialling
+// plaza.example.
+func TestLinkPreviewOwnPagesNotServed(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"), func(d *web.Deps) { d.Config.PublicAppURL = "http://plaza.example" })
+	srv := httptest.NewServer(app)
+	defer srv.Close()
+	tests := []struct {
+		target, want string
+		status       int
+	}{
+		{"/some/path", `{"error":"Could not fetch the page","details":"404 Not Found"}`, 502},
+		{"/posts/does-not-exist/at/all", `"details":"404 Not Found"`, 502},
+		{"/api/nothing-here", `"details":"404 Not Found"`, 502},
+		{"http://plaza.example/some/path", `"details":"404 Not Found"`, 502},
+		{"HTTP://PLAZA.EXAMPLE/some/path", `"details":"404 Not Found"`, 502},
+		{"/og-image-viewer?seed=s1", `"title":"Quote card · Plaza"`, 200},
+		{"//plaza.example/some/path", `"error":"Invalid URL`, 400},
+		{"//127.0.0.1/x", `"error":"Invalid URL`, 400},
+		{"some/path", `"error":"Invalid URL`, 400},
+		{"/api/link-preview?url=/some/path", `"details":"403 Forbidden"`, 502},
+	}
+	for _, tt := range tests {
+		res, err := http.Get(srv.URL + "/api/link-preview?url=" + url.QueryEscape(tt.target))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != tt.status || !strings.Contains(string(body), tt.want) ||
+			!strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+			t.Errorf("%s: got %d %s (%s), want %d with %s", tt.target, res.StatusCode, body, res.Header.Get("Content-Type"), tt.status, tt.want)
+		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrUnavailable is matched by *UnavailableError.
@@ -93,4 +95,22 @@ func unreachable(err error) bool {
 	}
 	var netErr net.Error
 	return errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// Raced reports whether err is a transaction that lost a race with
+// another one for the same rows and was rolled back for it, rather than
+// anything wrong with the request: a deadlock or serialization failure on
+// PostgreSQL (SQLSTATE 40P01, 40001), a busy or locked database on SQLite.
+// Such a request may run again as it is; the web layer does that inside
+// the server, so that a race with Plaza's own background work (auto-flag,
+// counters, live news) never reaches the caller as a 409 or a 500.
+func Raced(err error) bool {
+	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok {
+		return pgErr.Code == "40P01" || pgErr.Code == "40001"
+	}
+	if liteErr, ok := errors.AsType[*sqlite.Error](err); ok {
+		code := liteErr.Code() & 0xff // the primary code of an extended one
+		return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	}
+	return false
 }

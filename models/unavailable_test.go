@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/internal/tcpproxy"
 	"github.com/plazahq/plaza/models"
@@ -198,5 +199,81 @@ func waitForQuery(t *testing.T, server, query string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%q never started", query)
 		}
+	}
+}
+
+// TestRacedErrors: the errors of a transaction that lost a race for its
+// rows, as the real drivers return them, are Raced: SQLite's busy file
+// (a second writer that may not wait) and PostgreSQL's deadlock. A
+// uniqueness refusal is a real conflict, not a race to run again.
+func TestRacedErrors(t *testing.T) {
+	ctx := context.Background()
+	t.Run("sqlite busy", func(t *testing.T) {
+		path := t.TempDir() + "/busy.db"
+		open := func() *sql.DB {
+			db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(0)")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			return db
+		}
+		a, b := open(), open()
+		if _, err := a.ExecContext(ctx, "CREATE TABLE t (id INTEGER PRIMARY KEY)"); err != nil {
+			t.Fatal(err)
+		}
+		holder, err := a.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer holder.Close()
+		if _, err := holder.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+			t.Fatal(err)
+		}
+		_, err = b.ExecContext(ctx, "INSERT INTO t (id) VALUES (1)")
+		if err == nil || !models.Raced(fmt.Errorf("wrapped: %w", err)) {
+			t.Errorf("a second writer: %v (%T), want a Raced error", err, err)
+		}
+		holder.ExecContext(ctx, "ROLLBACK") //nolint:errcheck // the test ends here
+	})
+	t.Run("postgres deadlock", func(t *testing.T) {
+		db := dbtest.Open(t, "postgres")
+		if _, err := db.ExecContext(ctx, "CREATE TABLE raced (id int PRIMARY KEY); INSERT INTO raced VALUES (1), (2)"); err != nil {
+			t.Fatal(err)
+		}
+		first, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer first.Rollback() //nolint:errcheck // either may have lost
+		second, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer second.Rollback() //nolint:errcheck // either may have lost
+		lock := func(tx bun.Tx, id int) error {
+			_, err := tx.ExecContext(ctx, "UPDATE raced SET id = id WHERE id = ?", id)
+			return err
+		}
+		if err := lock(first, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := lock(second, 2); err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 2)
+		go func() { errs <- lock(first, 2) }()
+		go func() { errs <- lock(second, 1) }()
+		lost := <-errs // the loser's error comes first: the winner waits for it to end
+		if !models.Raced(lost) {
+			t.Errorf("the deadlock's loser: %v (%T), want a Raced error", lost, lost)
+		}
+		first.Rollback()  //nolint:errcheck // ends the winner's wait either way
+		second.Rollback() //nolint:errcheck
+		<-errs
+	})
+	unique := &pgconn.PgError{Code: "23505"}
+	if models.Raced(unique) || models.Raced(nil) || models.Raced(errors.New("database is locked")) {
+		t.Error("a uniqueness refusal, no error or a bare message counted as Raced")
 	}
 }

@@ -536,36 +536,58 @@ var (
 // handler made changes and succeeded, the entry is written with the
 // response status in the changes' transaction, which commits before the
 // response (held until then) is sent; otherwise the changes roll back and
-// the entry is queued with the final status.
+// the entry is queued with the final status. A unit of work that lost a
+// race for its rows (models.Raced) rolled back whole, entry included, and
+// nothing of it was sent: the request runs again, from a fresh unit of
+// work and the same body, up to raceAttempts times.
 func (p *pipeline) audit(r Route) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
 			ctx := req.Context()
-			d := &audit.Draft{Action: r.Audit.Action, TargetType: r.Audit.Target, TargetID: c.Param("id"),
-				IPAddress: c.RealIP(), UserAgent: req.UserAgent(), Optional: r.Audit.Optional}
-			if pr := auth.PrincipalFrom(ctx); pr != nil {
-				d.AdminID, d.AdminUsername = &pr.UserID, pr.Username
+			body := replayable(req)
+			for attempt := 1; ; attempt++ {
+				d, status, written, err := p.attempt(c, req, r, next)
+				if attempt < raceAttempts && models.Raced(err) && !c.Response().Committed && body.rewind() && raceBackoff(ctx, attempt) {
+					p.log.Info("request raced another for its rows; running it again", "error", err, "attempt", attempt)
+					continue
+				}
+				if !written && d.Wanted() && (!aggregated(d, status) || p.refusals.admit(d, status, p.now())) {
+					p.auditor.Enqueue(models.EntryOf(d, status))
+				}
+				return err
 			}
-			w := p.store.NewWork(d)
-			c.SetRequest(req.WithContext(models.WithWork(audit.WithDraft(ctx, d), w)))
-			held := holdResponse(c.Response(), w)
-			err := next(c)
-			status := c.Response().Status
-			if err != nil {
-				status = classify(err).Status
-			}
-			written, ferr := w.Finish(ctx, err == nil && status < http.StatusBadRequest, status)
-			if ferr != nil {
-				held.discard()
-				err, status = ferr, classify(ferr).Status // 503 when the database went away
-			} else if werr := held.release(); werr != nil {
-				p.log.Warn("send response", "error", werr)
-			}
-			if !written && d.Wanted() && (!aggregated(d, status) || p.refusals.admit(d, status, p.now())) {
-				p.auditor.Enqueue(models.EntryOf(d, status))
-			}
-			return err
 		}
 	}
+}
+
+// attempt runs the handler once in a unit of work of its own.
+func (p *pipeline) attempt(c echo.Context, req *http.Request, r Route, next echo.HandlerFunc) (d *audit.Draft, status int, written bool, err error) {
+	ctx := req.Context()
+	d = &audit.Draft{Action: r.Audit.Action, TargetType: r.Audit.Target, TargetID: c.Param("id"),
+		IPAddress: c.RealIP(), UserAgent: req.UserAgent(), Optional: r.Audit.Optional}
+	if pr := auth.PrincipalFrom(ctx); pr != nil {
+		d.AdminID, d.AdminUsername = &pr.UserID, pr.Username
+	}
+	w := p.store.NewWork(d)
+	c.SetRequest(req.WithContext(models.WithWork(audit.WithDraft(ctx, d), w)))
+	held := holdResponse(c.Response(), w)
+	err = next(c)
+	status = c.Response().Status
+	if err != nil {
+		status = classify(err).Status
+	}
+	written, ferr := w.Finish(ctx, err == nil && status < http.StatusBadRequest, status)
+	switch {
+	case ferr != nil:
+		held.discard()
+		err, status = ferr, classify(ferr).Status // 503 when the database went away
+	case models.Raced(err):
+		held.discard()
+	default:
+		if werr := held.release(); werr != nil {
+			p.log.Warn("send response", "error", werr)
+		}
+	}
+	return d, status, written, err
 }

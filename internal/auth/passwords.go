@@ -21,8 +21,9 @@ var ErrBusy = errors.New("too many passwords are being checked at once")
 // one does, and so that the memory argon2id takes (passwordParams.Memory,
 // 46 MiB each) stays bounded however many requests arrive at once.
 type Passwords struct {
-	limits  PasswordLimits
 	slots   *semaphore.Weighted
+	queue   atomic.Int64 // PasswordLimits.Queue, set by SetQueue
+	wait    atomic.Int64 // PasswordLimits.Wait
 	running atomic.Int64
 	waiting atomic.Int64
 	checks  atomic.Int64
@@ -30,10 +31,13 @@ type Passwords struct {
 
 // PasswordLimits bound the argon2id work running at once.
 type PasswordLimits struct {
-	// Slots is how many checks and hashes run at once.
+	// Slots is how many checks and hashes run at once: the bound on
+	// argon2id's memory.
 	Slots int
-	// Queue is how many more may wait for a slot; beyond it they are
-	// refused at once.
+	// Queue is how many more may wait for a slot, served in the order they
+	// came (semaphore.Weighted is first in, first out); beyond it they are
+	// refused at once. A waiting request holds no argon2id memory, so the
+	// queue can be long.
 	Queue int
 	// Wait is how long one waits for a slot before it is refused.
 	Wait time.Duration
@@ -45,19 +49,36 @@ type PasswordLimits struct {
 // docs/performance.md, "Sign-in under load", has the figures.
 const maxPasswordSlots = 6
 
+// Defaults of the queue (PASSWORD_QUEUE, PASSWORD_QUEUE_WAIT): a burst of
+// 100 sign-ups or sign-ins on 2 cores is served within 10 s (each argon2id
+// run takes some 50 ms of a core), and only a crowd beyond 256 waiting, or
+// a wait beyond 8 s, is told to retry.
+const (
+	DefaultPasswordQueue     = 256
+	DefaultPasswordQueueWait = 8 * time.Second
+)
+
 // DefaultPasswordLimits are twice GOMAXPROCS slots (at most
 // maxPasswordSlots: argon2id with one lane is CPU work, so more at once
-// only shares the cores and holds more memory), as many waiting, and a
-// second's wait: a sign-in that waits longer is better told to retry.
+// only shares the cores and holds more memory) and the default queue.
 func DefaultPasswordLimits() PasswordLimits {
 	slots := min(2*runtime.GOMAXPROCS(0), maxPasswordSlots)
-	return PasswordLimits{Slots: slots, Queue: slots, Wait: time.Second}
+	return PasswordLimits{Slots: slots, Queue: DefaultPasswordQueue, Wait: DefaultPasswordQueueWait}
 }
 
 // NewPasswords returns a Passwords of its own; the server uses
 // SharedPasswords.
 func NewPasswords(l PasswordLimits) *Passwords {
-	return &Passwords{limits: l, slots: semaphore.NewWeighted(int64(max(l.Slots, 1)))}
+	p := &Passwords{slots: semaphore.NewWeighted(int64(max(l.Slots, 1)))}
+	p.SetQueue(l.Queue, l.Wait)
+	return p
+}
+
+// SetQueue changes how many may wait for a slot and for how long (the
+// server's settings, applied to SharedPasswords at start); the slots stay.
+func (p *Passwords) SetQueue(n int, wait time.Duration) {
+	p.queue.Store(int64(max(n, 0)))
+	p.wait.Store(int64(wait))
 }
 
 var shared = sync.OnceValue(func() *Passwords { return NewPasswords(DefaultPasswordLimits()) })
@@ -127,8 +148,8 @@ func (p *Passwords) Checks() int64 { return p.checks.Load() }
 func (p *Passwords) Running() int { return int(p.running.Load()) }
 func (p *Passwords) Waiting() int { return int(p.waiting.Load()) }
 
-// acquire takes a slot, waiting in the short queue when there is room
-// in it; ErrBusy when there is not or the wait runs out.
+// acquire takes a slot, waiting in the queue, in order, when there is
+// room in it; ErrBusy when there is not or the wait runs out.
 func (p *Passwords) acquire(ctx context.Context) (release func(), err error) {
 	release = func() {
 		p.running.Add(-1)
@@ -138,12 +159,12 @@ func (p *Passwords) acquire(ctx context.Context) (release func(), err error) {
 		p.running.Add(1)
 		return release, nil
 	}
-	if p.waiting.Add(1) > int64(p.limits.Queue) {
+	if p.waiting.Add(1) > p.queue.Load() {
 		p.waiting.Add(-1)
 		return nil, ErrBusy
 	}
 	defer p.waiting.Add(-1)
-	wait, cancel := context.WithTimeout(ctx, p.limits.Wait)
+	wait, cancel := context.WithTimeout(ctx, time.Duration(p.wait.Load()))
 	defer cancel()
 	if err := p.slots.Acquire(wait, 1); err != nil {
 		if ctx.Err() != nil {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -91,4 +94,75 @@ func waitUntil(t *testing.T, cond func() bool) {
 			t.Fatal("timed out")
 		}
 	}
+}
+
+// TestPasswordsQueueInOrder: with every slot taken, requests wait in the
+// order they came, as many as the queue holds; the next is refused at
+// once, and freed slots go to the waiters first in, first served. Each
+// waiter is seen parked in the semaphore before the next one comes, so
+// the order is the test's, not the scheduler's.
+func TestPasswordsQueueInOrder(t *testing.T) {
+	const queue = 5
+	ctx := context.Background()
+	p := NewPasswords(PasswordLimits{Slots: 1, Queue: queue, Wait: time.Hour})
+	hold, held := make(chan struct{}), make(chan error, 1)
+	go func() { held <- p.Do(ctx, func() { <-hold }) }()
+	waitUntil(t, func() bool { return p.Running() == 1 })
+	var mu sync.Mutex
+	var order []int
+	done := make(chan error, queue)
+	for i := range queue {
+		go func() {
+			done <- p.Do(ctx, func() {
+				mu.Lock()
+				order = append(order, i)
+				mu.Unlock()
+			})
+		}()
+		waitUntil(t, func() bool { return parkedInAcquire() == i+1 })
+	}
+	if p.Waiting() != queue {
+		t.Errorf("%d waiting, want %d", p.Waiting(), queue)
+	}
+	if err := p.Do(ctx, func() { t.Error("ran beyond the queue") }); !errors.Is(err, ErrBusy) {
+		t.Errorf("beyond the queue: %v, want ErrBusy", err)
+	}
+	close(hold)
+	if err := <-held; err != nil {
+		t.Error(err)
+	}
+	for range queue {
+		if err := <-done; err != nil {
+			t.Errorf("a waiter: %v", err)
+		}
+	}
+	if want := []int{0, 1, 2, 3, 4}; !slices.Equal(order, want) {
+		t.Errorf("served in the order %v, want %v", order, want)
+	}
+	if p.Running() != 0 || p.Waiting() != 0 {
+		t.Errorf("running %d, waiting %d after all", p.Running(), p.Waiting())
+	}
+}
+
+// TestDefaultPasswordQueue: a waiting request holds no argon2id memory,
+// so the default queue is long and patient, while the slots stay bounded.
+func TestDefaultPasswordQueue(t *testing.T) {
+	l := DefaultPasswordLimits()
+	if l.Queue != 256 || l.Wait != 8*time.Second || l.Slots > maxPasswordSlots || l.Slots < 1 {
+		t.Errorf("defaults %+v, want 256 waiting for 8s and 1 to %d slots", l, maxPasswordSlots)
+	}
+}
+
+// parkedInAcquire counts the goroutines blocked inside the slots'
+// semaphore, waiting their turn.
+func parkedInAcquire() int {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	n := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "[select") && strings.Contains(g, "semaphore.(*Weighted).Acquire(") {
+			n++
+		}
+	}
+	return n
 }

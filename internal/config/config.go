@@ -99,6 +99,13 @@ type Config struct {
 
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"30s"`
 
+	// PasswordQueue is how many requests may wait, in order, for one of
+	// the argon2id slots (twice GOMAXPROCS, at most 6), and
+	// PasswordQueueWait how long each may wait; beyond either a request
+	// answers 503 with Retry-After.
+	PasswordQueue     int           `env:"PASSWORD_QUEUE" envDefault:"256"`
+	PasswordQueueWait time.Duration `env:"PASSWORD_QUEUE_WAIT" envDefault:"8s"`
+
 	// Warnings lists settings that were defaulted in a way an operator should
 	// know about; main logs them once.
 	Warnings []string `env:"-"`
@@ -253,6 +260,12 @@ func (c *Config) checkBackups() error {
 	}
 	if c.AuditRetentionDays < 0 {
 		return &Error{"AUDIT_RETENTION_DAYS", strconv.Itoa(c.AuditRetentionDays), "expected 0 (keep forever) or a number of days"}
+	}
+	if c.PasswordQueue < 0 {
+		return &Error{"PASSWORD_QUEUE", strconv.Itoa(c.PasswordQueue), "expected a whole number, 0 or more"}
+	}
+	if c.PasswordQueueWait < 0 {
+		return &Error{"PASSWORD_QUEUE_WAIT", c.PasswordQueueWait.String(), "expected a duration, 0 or more"}
 	}
 	if c.BackupKeep < 1 {
 		return &Error{"BACKUP_KEEP", strconv.Itoa(c.BackupKeep), "expected a whole number of at least 1"}

@@ -84,6 +84,8 @@ func TestLoadRejects(t *testing.T) {
 		{"rate limit zero", map[string]string{"RATE_LIMIT_API_ANONYMOUS": "0"}, `RATE_LIMIT_API_ANONYMOUS="0": expected a positive integer`},
 		{"trusted proxy", map[string]string{"TRUSTED_PROXIES": "10.0.0.0/33"}, `TRUSTED_PROXIES="10.0.0.0/33": expected a comma-separated list`},
 		{"duration", map[string]string{"SHUTDOWN_TIMEOUT": "soon"}, `SHUTDOWN_TIMEOUT="soon": expected a duration`},
+		{"password queue", map[string]string{"PASSWORD_QUEUE": "-1"}, `PASSWORD_QUEUE="-1": expected a whole number, 0 or more`},
+		{"password queue wait", map[string]string{"PASSWORD_QUEUE_WAIT": "-1s"}, `PASSWORD_QUEUE_WAIT="-1s": expected a duration, 0 or more`},
 		{"redis url", map[string]string{"REDIS_URL": "localhost:6379"}, `REDIS_URL="localhost:6379": expected redis://`},
 		{"redis key prefix", map[string]string{"REDIS_KEY_PREFIX": "plaza prod"}, `REDIS_KEY_PREFIX="plaza prod": expected 1 to 64 letters`},
 		{"quote url", map[string]string{"QUOTE_SOURCE_ZENQUOTES_URL": "zenquotes"}, `QUOTE_SOURCE_ZENQUOTES_URL="zenquotes": expected an absolute http(s) URL`},

@@ -104,6 +104,11 @@ type capped struct {
 
 func (w *capped) Header() http.Header { return w.header }
 
+// Flush is a no-op: the answer is read only once the handler returns. The
+// app's pages flush as they render (templ, its HTML error pages), and echo
+// panics when the writer beneath cannot.
+func (w *capped) Flush() { w.WriteHeader(http.StatusOK) }
+
 func (w *capped) WriteHeader(status int) {
 	if w.status == 0 {
 		w.status = status

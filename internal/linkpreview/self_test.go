@@ -120,3 +120,31 @@ func TestPreviewOwnPagesLimits(t *testing.T) {
 	_, err = f.Preview(inner, "/posts/1")
 	wantKind(t, err, KindForbidden, "a link preview cannot preview another")
 }
+
+// TestPreviewOwnPagesFlush: the app's pages may flush as they render (its
+// HTML error pages do); in process that is a no-op on the buffered answer,
+// and a page the app does not serve is an upstream 404 like any other.
+func TestPreviewOwnPagesFlush(t *testing.T) {
+	s := newSite(t)
+	app := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		status := http.StatusOK
+		if r.URL.Path != "/posts/1" {
+			status = http.StatusNotFound
+		}
+		w.WriteHeader(status)
+		fmt.Fprint(w, "<html><head><title>Flushed</title>")
+		w.(http.Flusher).Flush()
+		fmt.Fprint(w, "</head></html>")
+	})
+	f := newTestFetcher(t, s.net, Config{PublicAppURL: "http://plaza.example", Self: app})
+	got, err := f.Preview(context.Background(), "/posts/1")
+	if err != nil || got.Title != "Flushed" {
+		t.Errorf("a flushing page: got %+v, %v", got, err)
+	}
+	_, err = f.Preview(context.Background(), "/not/served")
+	wantKind(t, err, KindUpstream, "404 Not Found")
+	if n := s.net.dialCount(); n != 0 {
+		t.Errorf("%d dials, want none", n)
+	}
+}
