@@ -24,8 +24,10 @@ type BlockInput struct {
 	// in the future.
 	ExpiresAt *time.Time
 	// CallerIP is the address the request came from ("" from the command
-	// line): a block covering it is refused.
-	CallerIP string
+	// line), and CallerNetwork the network it is refused by
+	// (clientnet.Of; its IPv6 /64): a block overlapping it is refused.
+	CallerIP      string
+	CallerNetwork netip.Prefix
 }
 
 // CreateBlock stores a block of an address range or an email domain, with
@@ -73,7 +75,7 @@ func (a *Actions) newBlock(who *auth.Principal, in BlockInput) (*models.Block, e
 		return nil, &InvalidError{Field: field, Reason: err.Error()}
 	}
 	if in.Kind == blocks.KindIP {
-		if err := tooWide(value, in.CallerIP); err != nil {
+		if err := tooWide(value, in.CallerIP, in.CallerNetwork); err != nil {
 			return nil, err
 		}
 	}
@@ -117,10 +119,11 @@ func (a *Actions) blockTarget(ctx context.Context, who *auth.Principal, b *model
 }
 
 // tooWide refuses an address block that covers every address, or the
-// caller's own: either locks its maker out of signing in and of every
+// caller's own (or, for IPv6, any of the caller's network, which a block
+// refuses whole): either locks its maker out of signing in and of every
 // blockable route at once (the admin routes stay open, but the maker may
 // not notice until their session ends).
-func tooWide(value, callerIP string) error {
+func tooWide(value, callerIP string, callerNet netip.Prefix) error {
 	p, err := blocks.ParsePrefix(value)
 	if err != nil {
 		return &InvalidError{Field: "value", Reason: err.Error()}
@@ -128,9 +131,17 @@ func tooWide(value, callerIP string) error {
 	if p.Bits() == 0 {
 		return &InvalidError{Field: "value", Reason: value + " covers every address and would lock everyone out; block a narrower range"}
 	}
-	if ip, err := netip.ParseAddr(callerIP); err == nil && p.Contains(ip.Unmap()) {
-		return &InvalidError{Field: "value", Reason: value + " covers your own address (" + ip.Unmap().String() +
+	ip, err := netip.ParseAddr(callerIP)
+	if err != nil {
+		return nil
+	}
+	if ip = ip.Unmap(); p.Contains(ip) {
+		return &InvalidError{Field: "value", Reason: value + " covers your own address (" + ip.String() +
 			") and would lock you out; block a range that leaves it out"}
+	}
+	if callerNet.IsValid() && p.Overlaps(callerNet) {
+		return &InvalidError{Field: "value", Reason: value + " lies in your own address's network (" + callerNet.String() +
+			", which a block refuses whole) and would lock you out; block a range that leaves it out"}
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ type V1BlocksQuery struct {
 // V1BlockRequest is the body of POST /api/v1/admin/blocks.
 type V1BlockRequest struct {
 	Kind      string `json:"kind" required:"true" enum:"ip,email_domain"`
-	Value     string `json:"value" required:"true" minLength:"1" maxLength:"253" description:"ip: an address or CIDR range (203.0.113.7, 203.0.113.0/24, 2001:db8::/32); email_domain: a domain, which covers its subdomains."`
+	Value     string `json:"value" required:"true" minLength:"1" maxLength:"253" description:"ip: an address or CIDR range (203.0.113.7, 203.0.113.0/24, 2001:db8::/32); a block of an IPv6 address, or of a range narrower than the client network (a /64 by default), refuses that whole network. email_domain: a domain, which covers its subdomains."`
 	Reason    string `json:"reason,omitempty" maxLength:"500"`
 	ExpiresAt string `json:"expiresAt,omitempty" format:"date-time" description:"When the block stops applying; none: never."`
 }

@@ -3052,7 +3052,7 @@ type V1BlockRequest struct {
 	Kind      V1BlockRequestKind `json:"kind"`
 	Reason    *string            `json:"reason,omitempty"`
 
-	// Value ip: an address or CIDR range (203.0.113.7, 203.0.113.0/24, 2001:db8::/32); email_domain: a domain, which covers its subdomains.
+	// Value ip: an address or CIDR range (203.0.113.7, 203.0.113.0/24, 2001:db8::/32); a block of an IPv6 address, or of a range narrower than the client network (a /64 by default), refuses that whole network. email_domain: a domain, which covers its subdomains.
 	Value string `json:"value"`
 }
 

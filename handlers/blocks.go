@@ -12,6 +12,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/blocks"
+	"github.com/plazahq/plaza/internal/clientnet"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -29,6 +30,9 @@ type Blocks struct {
 	Store   BlockStore
 	Actions *actions.Actions
 	Now     func() time.Time
+	// IPv6Prefix is BlockCheck's: the caller's own network, which a block
+	// may not cover, is counted by it.
+	IPv6Prefix int
 }
 
 // List answers GET /api/v1/admin/blocks?kind=: newest first; and the
@@ -86,7 +90,8 @@ func (h Blocks) Create(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	b, err := h.Actions.CreateBlock(ctx, auth.PrincipalFrom(ctx),
-		actions.BlockInput{Kind: req.Kind, Value: value, Reason: req.Reason, ExpiresAt: expires, CallerIP: c.RealIP()})
+		actions.BlockInput{Kind: req.Kind, Value: value, Reason: req.Reason, ExpiresAt: expires,
+			CallerIP: c.RealIP(), CallerNetwork: clientnet.Parse(c.RealIP(), h.IPv6Prefix)})
 	var dup *models.DuplicateBlockError
 	if errors.As(err, &dup) || errors.Is(err, models.ErrConflict) {
 		msg := value + " is blocked already"
@@ -136,19 +141,24 @@ type BlockCheck struct {
 	Store BlockRuleStore
 	Cache *blocks.Cache
 	Now   func() time.Time
+	// IPv6Prefix is the length of the network an IPv6 client is refused
+	// by (RATE_LIMIT_IPV6_PREFIX; 0: clientnet's default).
+	IPv6Prefix int
 }
 
 func (b BlockCheck) matcher(ctx context.Context) (*blocks.Matcher, error) {
 	return b.Cache.Get(func() ([]blocks.Block, error) { return b.Store.BlockRules(ctx) })
 }
 
-// RefuseIP is api.ErrIPBlocked when a block covers ip.
+// RefuseIP is api.ErrIPBlocked when a block overlaps ip's network: one
+// that covers ip, or, for IPv6, one inside the /64 ip belongs to
+// (blocks.Matcher.NetworkBlocked).
 func (b BlockCheck) RefuseIP(ctx context.Context, ip string) error {
 	m, err := b.matcher(ctx)
 	if err != nil {
 		return err
 	}
-	if m.IPStringBlocked(ip, b.Now()) {
+	if m.NetworkBlocked(clientnet.Parse(ip, b.IPv6Prefix), b.Now()) {
 		return api.ErrIPBlocked
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/trust"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -356,6 +357,8 @@ func report(t *testing.T, app *apptest.App, h http.Header, postID, reason string
 	return apptest.DoBody(t, app, "POST", "/api/posts/"+postID+"/report", h, `{"reason":"`+reason+`"}`)
 }
 
+// TestReportAutoFlag: reports from five seasoned accounts without a
+// record (each weighing 1, trust.Weight) flag the post at the fifth.
 func TestReportAutoFlag(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
@@ -363,8 +366,10 @@ func TestReportAutoFlag(t *testing.T) {
 		_, adaH := userWith(t, app, "ada@example.com")
 		p := writePost(t, app, adaH, `{"title":"Contested","content":"x","published":true}`)
 		id := mustID(t, p.ID)
-		for i := range models.AutoFlagReports {
+		const reporters = 5
+		for i := range reporters {
 			u, h := userWith(t, app, fmt.Sprintf("reporter%d@example.com", i))
+			season(t, app, u.ID, trust.Seasoned)
 			res := report(t, app, h, p.ID, "  spam  ")
 			if res.Code != http.StatusCreated {
 				t.Fatalf("report %d: %d %s", i, res.Code, res.Body)
@@ -378,7 +383,7 @@ func TestReportAutoFlag(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := models.PostPublished
-			if i == models.AutoFlagReports-1 {
+			if i == reporters-1 {
 				want = models.PostFlagged
 			}
 			if post.Status != want || post.ReportCount != i+1 {

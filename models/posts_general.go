@@ -11,14 +11,11 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/internal/trust"
 	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // The general API's posts and reports (docs/api.md, "Posts").
-
-// AutoFlagReports is how many users' open reports turn a published post
-// flagged on their own, for a moderator to look at first.
-const AutoFlagReports = 5
 
 // ErrAlreadyReported says the user has an open report on the post already
 // (post_reports_one_open_key).
@@ -261,9 +258,12 @@ func (s *Store) RemovePost(ctx context.Context, id int64) error {
 }
 
 // ReportPost files userID's report on a post and reports whether it turned
-// the post flagged: when AutoFlagReports users hold open reports on a
-// published post, it is flagged in the same transaction and the moderation
-// history records it (no admin; the reason says it was automatic). A
+// the post flagged: when the weights (trust.Weight: account age, past
+// accuracy) of the users holding open reports on a published post reach
+// trust.AutoFlagWeight, it is flagged in the same transaction and the
+// moderation history records it (no admin; the reason says it was
+// automatic). Below that the post stays published, in the moderation
+// queue as every post with open reports is. A
 // second open report by the same user is ErrAlreadyReported; a reporter who
 // is not active is *InactiveUserError. Call it inside a change.
 func (s *Store) ReportPost(ctx context.Context, postID, userID int64, reason, comment string) (*PostReport, bool, error) {
@@ -273,7 +273,7 @@ func (s *Store) ReportPost(ctx context.Context, postID, userID int64, reason, co
 	}
 	// Counting the report first takes the post's row lock on PostgreSQL, so
 	// reports filed at the same moment are counted one after the other and
-	// the fifth sees the four before it.
+	// each weighs the reports before it.
 	res, err := db.NewUpdate().Model((*Post)(nil)).Set("report_count = report_count + 1").Where("id = ?", postID).Exec(ctx)
 	if err != nil {
 		return nil, false, fmt.Errorf("report post %d: %w", postID, err)
@@ -316,16 +316,15 @@ func (s *Store) insertReport(ctx context.Context, db bun.IDB, postID, userID int
 	return r, nil
 }
 
-// flagIfReported flags a published post that AutoFlagReports users have
-// open reports on, with its moderation record.
+// flagIfReported flags a published post whose open reports' reporters
+// weigh trust.AutoFlagWeight together, with its moderation record.
 func (s *Store) flagIfReported(ctx context.Context, db bun.IDB, postID int64) (bool, error) {
-	var reporters int
-	err := db.NewSelect().Model((*PostReport)(nil)).ColumnExpr("count(DISTINCT pr.reporter_id)").
-		Where("pr.post_id = ? AND pr.status = ?", postID, ReportOpen).Scan(ctx, &reporters)
+	reporters, err := s.openReporters(ctx, db, postID)
 	if err != nil {
-		return false, fmt.Errorf("count reports of post %d: %w", postID, err)
+		return false, err
 	}
-	if reporters < AutoFlagReports {
+	weight := trust.Sum(reporters)
+	if !trust.Flags(weight) {
 		return false, nil
 	}
 	var title string
@@ -338,12 +337,36 @@ func (s *Store) flagIfReported(ctx context.Context, db bun.IDB, postID int64) (b
 	if err != nil {
 		return false, fmt.Errorf("flag post %d: %w", postID, err)
 	}
-	return true, s.recordAutoFlag(ctx, db, postID, author, title, reporters)
+	return true, s.recordAutoFlag(ctx, db, postID, author, title, len(reporters), weight)
 }
 
-func (s *Store) recordAutoFlag(ctx context.Context, db bun.IDB, postID, author int64, title string, reporters int) error {
+// openReporters reads what weighs the word of each user holding an open
+// report on the post: the account's age and the reporter's record.
+func (s *Store) openReporters(ctx context.Context, db bun.IDB, postID int64) ([]trust.Reporter, error) {
+	var rows []struct {
+		CreatedAt time.Time
+		Upheld    int
+		Rejected  int
+	}
+	err := db.NewSelect().Model((*PostReport)(nil)).
+		ColumnExpr("u.created_at, COALESCE(rs.upheld, 0) AS upheld, COALESCE(rs.rejected, 0) AS rejected").
+		Join("JOIN users AS u ON u.id = pr.reporter_id").Join("LEFT JOIN reporter_stats AS rs ON rs.user_id = pr.reporter_id").
+		Where("pr.post_id = ? AND pr.status = ?", postID, ReportOpen).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("weigh the reports of post %d: %w", postID, err)
+	}
+	now := s.now()
+	out := make([]trust.Reporter, len(rows))
+	for i, r := range rows {
+		out[i] = trust.Reporter{Age: now.Sub(r.CreatedAt), Upheld: r.Upheld, Rejected: r.Rejected}
+	}
+	return out, nil
+}
+
+func (s *Store) recordAutoFlag(ctx context.Context, db bun.IDB, postID, author int64, title string, reporters int, weight float64) error {
 	m := &ModerationAction{PostID: postID, PostTitle: title, Action: "flag", AuthorID: &author,
-		Reason:     fmt.Sprintf("Flagged automatically: %d users reported it", reporters),
+		Reason: fmt.Sprintf("Flagged automatically: %d users reported it, weighing %.1f of the %.0f needed",
+			reporters, weight, trust.AutoFlagWeight),
 		FromStatus: PostPublished, ToStatus: PostFlagged, CreatedAt: s.now()}
 	if _, err := db.NewInsert().Model(m).Exec(ctx); err != nil {
 		return fmt.Errorf("record flag of post %d: %w", postID, err)

@@ -8,9 +8,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/internal/trust"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -68,8 +70,9 @@ func TestPostFeedQueries(t *testing.T) {
 }
 
 // TestConcurrentReportsFlagOnce: reports filed at the same moment by
-// AutoFlagReports users flag the post once, with one moderation record,
-// and each is counted.
+// five seasoned users without a record (weighing 1 each, enough
+// together) flag the post once, with one moderation record, and each is
+// counted.
 func TestConcurrentReportsFlagOnce(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
@@ -79,13 +82,18 @@ func TestConcurrentReportsFlagOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := newPost(t, s, author.ID, "Contested")
-		reporters := make([]int64, models.AutoFlagReports)
+		reporters := make([]int64, 5)
 		for i := range reporters {
 			u, err := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("r%d@example.com", i)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			reporters[i] = u.ID
+		}
+		_, err = db.NewUpdate().Model((*models.User)(nil)).Set("created_at = ?", time.Now().UTC().Add(-trust.Seasoned)).
+			Where("id IN (?)", bun.In(reporters)).Exec(ctx)
+		if err != nil {
+			t.Fatal(err)
 		}
 		var wg sync.WaitGroup
 		var flagged atomic.Int64
@@ -116,9 +124,9 @@ func TestConcurrentReportsFlagOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		records, _ := db.NewSelect().Model((*models.ModerationAction)(nil)).Where("post_id = ?", p.ID).Count(ctx)
-		if got.Status != models.PostFlagged || got.ReportCount != models.AutoFlagReports || flagged.Load() != 1 || records != 1 {
+		if got.Status != models.PostFlagged || got.ReportCount != len(reporters) || flagged.Load() != 1 || records != 1 {
 			t.Errorf("status %s, report_count %d, flagged by %d reports, %d records; want flagged, %d, 1, 1",
-				got.Status, got.ReportCount, flagged.Load(), records, models.AutoFlagReports)
+				got.Status, got.ReportCount, flagged.Load(), records, len(reporters))
 		}
 	})
 }

@@ -158,7 +158,7 @@ func policyOf(d Deps) policy.Policy {
 }
 
 func blockCheck(d Deps) handlers.BlockCheck {
-	return handlers.BlockCheck{Store: d.Store, Cache: d.Blocks, Now: d.Now}
+	return handlers.BlockCheck{Store: d.Store, Cache: d.Blocks, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix}
 }
 
 func newHandlers(d Deps) handlerSet {
@@ -204,7 +204,7 @@ func newHandlers(d Deps) handlerSet {
 		static:     newStaticFiles(d.Static).Handle,
 		search:     handlers.Search{Store: d.Store, Policy: acts.Policy},
 		users:      handlers.Users{Store: d.Store, Actions: acts, Sessions: d.Sessions},
-		blocks:     handlers.Blocks{Store: d.Store, Actions: acts, Now: d.Now},
+		blocks:     handlers.Blocks{Store: d.Store, Actions: acts, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix},
 		posts:      handlers.Posts{Store: d.Store, Actions: acts},
 		sessions:   handlers.UserSessions{Store: d.Store, Actions: acts, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},

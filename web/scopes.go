@@ -12,6 +12,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/clientnet"
 	"github.com/plazahq/plaza/internal/device"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/models"
@@ -60,9 +61,12 @@ type bucket struct {
 // buckets are the counters of scope s for this request: one per scope,
 // keyed by the caller (user, else IP), except for the public utilities
 // (IP) and sign-in, which counts by the email tried (subject) and by IP.
+// An IP is the client's network (clientnet.Key): an IPv6 client is
+// counted by its /64 (RATE_LIMIT_IPV6_PREFIX), whichever of its addresses
+// it sends from.
 func (p *pipeline) buckets(s Scope, c echo.Context, pr *auth.Principal, subject string) []bucket {
 	l := p.cfg.RateLimit
-	ip := "ip:" + c.RealIP()
+	ip := "ip:" + clientnet.Key(c.RealIP(), p.cfg.IPv6Prefix)
 	caller := ip
 	if pr != nil {
 		caller = "u:" + strconv.FormatInt(pr.UserID, 10)

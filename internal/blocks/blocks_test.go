@@ -107,6 +107,42 @@ func TestMatcher(t *testing.T) {
 
 // TestCache: a purge while a load runs keeps the load's answer out of the
 // cache; a disabled cache loads every time.
+// TestNetworkBlocked: a client network is refused by a block that
+// contains it or lies inside it, and by no block in force outside it.
+func TestNetworkBlocked(t *testing.T) {
+	now := time.Date(2026, 12, 7, 4, 0, 0, 0, time.UTC)
+	m := NewMatcher([]Block{
+		{Kind: KindIP, Value: "2001:db8:1:2::7/128"},
+		{Kind: KindIP, Value: "2001:db8:1:4:8000::/65"},
+		{Kind: KindIP, Value: "2001:db8:1:5::9/128", ExpiresAt: now.Add(-time.Second)},
+		{Kind: KindIP, Value: "2001:db8:ff00::/40"},
+		{Kind: KindIP, Value: "203.0.113.7/32"},
+	})
+	nets := []struct {
+		net  string
+		want bool
+	}{
+		{"2001:db8:1:2::/64", true},  // holds a blocked address
+		{"2001:db8:1:3::/64", false}, // the next /64
+		{"2001:db8:1:4::/64", true},  // holds a blocked /65
+		{"2001:db8:1:5::/64", false}, // the block inside it has expired
+		{"2001:db8:1::/56", true},    // a wider network holds them all
+		{"2001:db8:1:2::8/128", false},
+		{"2001:db8:ff12:3::/64", true}, // inside a blocked /40
+		{"203.0.113.7/32", true},
+		{"203.0.113.8/32", false},
+	}
+	for _, tt := range nets {
+		if got := m.NetworkBlocked(netip.MustParsePrefix(tt.net), now); got != tt.want {
+			t.Errorf("NetworkBlocked(%s) = %v, want %v", tt.net, got, tt.want)
+		}
+	}
+	var none *Matcher
+	if none.NetworkBlocked(netip.MustParsePrefix("2001:db8:1:2::/64"), now) || m.NetworkBlocked(netip.Prefix{}, now) {
+		t.Error("a nil matcher or the zero prefix is blocked")
+	}
+}
+
 func TestCache(t *testing.T) {
 	var c Cache
 	loads := 0

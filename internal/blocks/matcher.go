@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"net/netip"
+	"slices"
 	"strings"
 	"time"
 )
@@ -13,7 +14,16 @@ type Matcher struct {
 	// so that a lookup costs one map probe per length in use.
 	prefixes map[int]map[netip.Prefix]time.Time
 	lengths  []int
-	domains  map[string]time.Time
+	// v6 holds the IPv6 prefixes again, sorted by address, so that the
+	// blocks inside a client's network are found by a binary search.
+	v6      []held
+	domains map[string]time.Time
+}
+
+// held is a blocked prefix and its expiry.
+type held struct {
+	p       netip.Prefix
+	expires time.Time
 }
 
 // NewMatcher builds a matcher over list; values that do not parse are
@@ -34,6 +44,9 @@ func NewMatcher(list []Block) *Matcher {
 				m.lengths = append(m.lengths, p.Bits())
 			}
 			byLen[p] = later(byLen[p], b.ExpiresAt, hasKey(byLen, p))
+			if p.Addr().Is6() {
+				m.v6 = append(m.v6, held{p, b.ExpiresAt})
+			}
 		case KindEmailDomain:
 			d, err := ParseDomain(b.Value)
 			if err != nil {
@@ -43,6 +56,7 @@ func NewMatcher(list []Block) *Matcher {
 			m.domains[d] = later(m.domains[d], b.ExpiresAt, seen)
 		}
 	}
+	slices.SortFunc(m.v6, func(a, b held) int { return a.p.Addr().Compare(b.p.Addr()) })
 	return m
 }
 
@@ -73,19 +87,43 @@ func active(expires, now time.Time) bool {
 // IPBlocked reports whether a block in force at now covers addr. An
 // IPv4-mapped IPv6 address is matched as the IPv4 address it carries.
 func (m *Matcher) IPBlocked(addr netip.Addr, now time.Time) bool {
-	if m == nil || !addr.IsValid() {
+	if !addr.IsValid() {
 		return false
 	}
 	addr = addr.Unmap().WithZone("")
+	return m.NetworkBlocked(netip.PrefixFrom(addr, addr.BitLen()), now)
+}
+
+// NetworkBlocked reports whether a block in force at now overlaps the
+// client network n (clientnet.Of): a block that contains n, or one
+// inside it. One IPv6 subscriber holds the whole network, so a block of
+// one of its addresses (or of any range narrower than n) refuses all of
+// them; for an IPv4 client, n is its address alone.
+func (m *Matcher) NetworkBlocked(n netip.Prefix, now time.Time) bool {
+	if m == nil || !n.IsValid() {
+		return false
+	}
+	n = n.Masked()
 	for _, bits := range m.lengths {
-		if bits > addr.BitLen() {
+		if bits > n.Bits() {
 			continue
 		}
-		p, err := addr.Prefix(bits)
+		p, err := n.Addr().Prefix(bits)
 		if err != nil {
 			continue
 		}
 		if expires, ok := m.prefixes[bits][p]; ok && active(expires, now) {
+			return true
+		}
+	}
+	return n.Addr().Is6() && m.blocksInside(n, now)
+}
+
+// blocksInside reports whether an IPv6 block in force at now lies inside n.
+func (m *Matcher) blocksInside(n netip.Prefix, now time.Time) bool {
+	i, _ := slices.BinarySearchFunc(m.v6, n.Addr(), func(h held, a netip.Addr) int { return h.p.Addr().Compare(a) })
+	for ; i < len(m.v6) && n.Contains(m.v6[i].p.Addr()); i++ {
+		if m.v6[i].p.Bits() >= n.Bits() && active(m.v6[i].expires, now) {
 			return true
 		}
 	}

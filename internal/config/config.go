@@ -17,6 +17,7 @@ import (
 	"github.com/caarlos0/env/v11"
 
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/clientnet"
 )
 
 // Environments Plaza knows.
@@ -73,6 +74,10 @@ type Config struct {
 	// LinkPreviewAllowPrivate: previews fetch what anonymous callers ask
 	// for, webhooks post where admins said.
 	WebhookAllowPrivate bool `env:"WEBHOOK_ALLOW_PRIVATE"`
+
+	// IPv6Prefix is the prefix length an IPv6 client is counted and
+	// blocked by (clientnet.Of): one subscriber holds a whole /64.
+	IPv6Prefix int `env:"RATE_LIMIT_IPV6_PREFIX" envDefault:"64"`
 
 	Quotes    Quotes    `envPrefix:"QUOTE_"`
 	Providers Providers `envPrefix:""`
@@ -227,7 +232,7 @@ func (c *Config) validate() error {
 	checks := []func() error{
 		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkReplicaURL, c.checkPublicURL,
 		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkRedisKeyPrefix, c.checkQuoteURLs, c.checkPreviewPorts,
-		c.checkAdmin, c.checkRateLimits, c.checkProviders, c.checkBackups,
+		c.checkAdmin, c.checkRateLimits, c.checkIPv6Prefix, c.checkProviders, c.checkBackups,
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -441,6 +446,14 @@ func (c *Config) checkRateLimits() error {
 			key := "RATE_LIMIT_" + t.Field(i).Tag.Get("env")
 			return &Error{key, strconv.FormatInt(v.Field(i).Int(), 10), "expected a positive integer"}
 		}
+	}
+	return nil
+}
+
+func (c *Config) checkIPv6Prefix() error {
+	if c.IPv6Prefix < clientnet.MinIPv6Bits || c.IPv6Prefix > clientnet.MaxIPv6Bits {
+		return &Error{"RATE_LIMIT_IPV6_PREFIX", strconv.Itoa(c.IPv6Prefix),
+			fmt.Sprintf("expected a prefix length from %d to %d", clientnet.MinIPv6Bits, clientnet.MaxIPv6Bits)}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"maps"
 	"net/netip"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -173,6 +174,26 @@ func TestRegisterRateLimit(t *testing.T) {
 	}
 	if _, err = load(map[string]string{"RATE_LIMIT_REGISTER": "0"}); err == nil || !strings.Contains(err.Error(), "RATE_LIMIT_REGISTER") {
 		t.Errorf("RATE_LIMIT_REGISTER=0: %v, want an error naming it", err)
+	}
+}
+
+// TestIPv6Prefix: IPv6 clients are counted per /64 unless
+// RATE_LIMIT_IPV6_PREFIX says another length from 32 to 128.
+func TestIPv6Prefix(t *testing.T) {
+	c, err := load(nil)
+	if err != nil || c.IPv6Prefix != 64 {
+		t.Fatalf("default RATE_LIMIT_IPV6_PREFIX: %d, %v; want 64", c.IPv6Prefix, err)
+	}
+	for _, ok := range []string{"32", "56", "128"} {
+		if c, err = load(map[string]string{"RATE_LIMIT_IPV6_PREFIX": ok}); err != nil || strconv.Itoa(c.IPv6Prefix) != ok {
+			t.Errorf("RATE_LIMIT_IPV6_PREFIX=%s: %d, %v", ok, c.IPv6Prefix, err)
+		}
+	}
+	for _, bad := range []string{"0", "31", "129", "-64"} {
+		_, err := load(map[string]string{"RATE_LIMIT_IPV6_PREFIX": bad})
+		if want := `RATE_LIMIT_IPV6_PREFIX="` + bad + `": expected a prefix length from 32 to 128`; err == nil || err.Error() != want {
+			t.Errorf("RATE_LIMIT_IPV6_PREFIX=%s: %v, want %s", bad, err, want)
+		}
 	}
 }
 
