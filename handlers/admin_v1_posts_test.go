@@ -293,10 +293,10 @@ func TestV1BulkModeration(t *testing.T) {
 func TestConsoleModerationRoutes(t *testing.T) {
 	db := dbtest.Open(t, "sqlite")
 	app := apptest.New(t, db)
-	_, root := app.Admin(t)
+	author := app.User(t, "author@example.com")
 	mod := app.SessionFor(t, app.User(t, "mod@example.com", auth.RoleModerator).ID)
-	newPostAs(t, app, root.ID, "Queue one")
-	newPostAs(t, app, root.ID, "Queue two")
+	newPostAs(t, app, author.ID, "Queue one")
+	newPostAs(t, app, author.ID, "Queue two")
 	one, two := postByTitle(t, db, "Queue one"), postByTitle(t, db, "Queue two")
 
 	if res := apptest.Do(t, app, "GET", api.PathAdminV1Posts, mod); res.Code != 403 {
