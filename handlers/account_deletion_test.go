@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 // signInCookie signs email in with password, as one more device would,
@@ -153,6 +155,43 @@ func TestDeactivationEndsSessionsAndTokens(t *testing.T) {
 				t.Errorf("%s: the deactivated account's token got %d, want 401", door, res.Code)
 			}
 			refusedAsAnyone(t, app, session)
+		}
+	})
+}
+
+// A browser's device cookie vouches for the account it was made for, not
+// for whoever registers the email after that account is deleted: past the
+// per-email ceiling, the old browser is refused like any unknown one.
+func TestDeletedAccountsDeviceCookieVouchesForNobody(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db, func(d *web.Deps) { d.Config.RateLimit.SignInByEmailTotal = 3 })
+		register := `{"name":"Ada","email":"ada@example.com","password":"long enough secret"}`
+		res := sendFrom(t, app, office, "POST", "/api/users", nil, register)
+		if res.Code != http.StatusCreated {
+			t.Fatalf("register: %d %s", res.Code, res.Body)
+		}
+		ada := decodeAs[api.User](t, res)
+		res = sendFrom(t, app, office, "POST", "/api/auth/signin", nil, `{"email":"ada@example.com","password":"long enough secret"}`)
+		old := http.Header{"Cookie": {"plaza_device=" + deviceCookie(res.Result())}}
+		if res.Code != 200 || old.Get("Cookie") == "plaza_device=" {
+			t.Fatalf("sign in: %d, device cookie %q", res.Code, old.Get("Cookie"))
+		}
+		session := cookieHeader(sessionCookie(t, res.Result()))
+		if res := apptest.DoBody(t, app, "DELETE", "/api/users/"+ada.ID, session, `{"password":"long enough secret"}`); res.Code != 200 {
+			t.Fatalf("delete: %d %s", res.Code, res.Body)
+		}
+		// Someone else registers the email, and strangers spend its ceiling.
+		if res := sendFrom(t, app, home, "POST", "/api/users", nil, `{"name":"Eve","email":"ada@example.com","password":"another long secret"}`); res.Code != http.StatusCreated {
+			t.Fatalf("register the email again: %d %s", res.Code, res.Body)
+		}
+		wrong := `{"email":"ada@example.com","password":"a wrong guess here"}`
+		for i := range 3 {
+			if res := sendFrom(t, app, "203.0.113."+strconv.Itoa(20+i), "POST", "/api/auth/signin", nil, wrong); res.Code != 401 {
+				t.Fatalf("failure %d: %d", i+1, res.Code)
+			}
+		}
+		if res := sendFrom(t, app, attacker, "POST", "/api/auth/signin", old, wrong); res.Code != http.StatusTooManyRequests {
+			t.Errorf("the deleted account's browser past the new account's ceiling: %d, want 429", res.Code)
 		}
 	})
 }
