@@ -618,6 +618,16 @@ func TestLogicalDumpRestore(t *testing.T) {
 		}
 		return n
 	}
+	// The newest account is deleted before the backup; its ended session
+	// stays, naming its id, which no account restored or made later may have.
+	mustRun(baseEnv(dbURL), "user", "create", "--email", "gone@example.com", "--password", "longenough")
+	gone := count("SELECT id FROM users WHERE email = 'gone@example.com'")
+	if _, err := db.ExecContext(context.Background(), `INSERT INTO sessions (token, data, expiry, user_id) VALUES ('gone', '\x00', now(), ?)`, gone); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(context.Background(), `DELETE FROM users WHERE id = ?`, gone); err != nil {
+		t.Fatal(err)
+	}
 	users, posts := count("SELECT count(*) FROM users"), count("SELECT count(*) FROM posts")
 	events := count("SELECT count(*) FROM analytics_events")
 	if events != 30 || count("SELECT count(*) FROM analytics_events_default") != 0 {
@@ -661,6 +671,9 @@ func TestLogicalDumpRestore(t *testing.T) {
 		t.Errorf("the audit chain after the restore: exit %d, %q %q", code, out, stderr)
 	}
 	mustRun(baseEnv(dbURL), "user", "create", "--email", "after@example.com", "--password", "longenough") // the sequences moved on
+	if after := count("SELECT id FROM users WHERE email = 'after@example.com'"); after <= gone {
+		t.Errorf("the first account after the restore has id %d, not above the deleted account's %d", after, gone)
+	}
 }
 
 // TestLogicalDumpRestoreFromBeforeTitles: a logical dump written before

@@ -293,7 +293,7 @@ func (h SignIn) start(c echo.Context, user *models.User, method string) error {
 	if err := h.Users.RecordLogin(ctx, user.ID, method, c.RealIP(), c.Request().UserAgent()); err != nil {
 		return err
 	}
-	h.markDevice(c, user.Email)
+	h.markDevice(c, user.ID, user.Email)
 	return nil
 }
 
@@ -301,16 +301,17 @@ func (h SignIn) start(c echo.Context, user *models.User, method string) error {
 // in with it.
 const deviceCookieAge = 365 * 24 * time.Hour
 
-// markDevice leaves the device cookie for email in the browser, unless it
-// holds one for email already (the device keeps its id).
-func (h SignIn) markDevice(c echo.Context, email string) {
+// markDevice leaves the device cookie for the account userID with email in
+// the browser, unless it holds one for them already (the device keeps its
+// id).
+func (h SignIn) markDevice(c echo.Context, userID int64, email string) {
 	email = models.NormalizeEmail(email)
 	if ck, err := c.Cookie(device.CookieName); err == nil {
-		if _, ok := device.Trusted(h.DeviceKey, ck.Value, email); ok {
+		if _, ok := device.Trusted(h.DeviceKey, ck.Value, userID, email); ok {
 			return
 		}
 	}
-	c.SetCookie(&http.Cookie{Name: device.CookieName, Value: device.NewCookie(h.DeviceKey, email), Path: "/",
+	c.SetCookie(&http.Cookie{Name: device.CookieName, Value: device.NewCookie(h.DeviceKey, userID, email), Path: "/",
 		MaxAge: int(deviceCookieAge.Seconds()), HttpOnly: true, SameSite: http.SameSiteLaxMode,
 		Secure: strings.HasPrefix(h.PublicURL, "https://")})
 }

@@ -258,8 +258,12 @@ func resetIdentities(ctx context.Context, tx pgx.Tx) error {
 	}
 	rows.Close()
 	for _, c := range cols {
-		q := fmt.Sprintf("SELECT setval(pg_get_serial_sequence($1, $2), GREATEST((SELECT max(%s) FROM %s), 1))",
-			pgx.Identifier{c[1]}.Sanitize(), pgx.Identifier{c[0]}.Sanitize())
+		floor := "1"
+		if c == [2]string{"users", "id"} {
+			floor = "(" + keptUserIDsQuery() + ")" // a deleted user's id never comes back
+		}
+		q := fmt.Sprintf("SELECT setval(pg_get_serial_sequence($1, $2), GREATEST((SELECT max(%s) FROM %s), %s, 1))",
+			pgx.Identifier{c[1]}.Sanitize(), pgx.Identifier{c[0]}.Sanitize(), floor)
 		if _, err := tx.Exec(ctx, q, c[0], c[1]); err != nil {
 			return fmt.Errorf("move the sequence of %s.%s: %w", c[0], c[1], err)
 		}

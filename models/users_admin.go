@@ -47,8 +47,8 @@ func (s *Store) updateUsers(ctx context.Context, ids []int64, adminID int64, ch 
 		}
 		q = q.Set("status = ?", *ch.Status).Set("is_active = ?", *ch.Status != UserInactive)
 		if *ch.Status == UserInactive {
-			if _, err := s.endSessions(ctx, "user_id IN (?)", bun.In(ids)); err != nil {
-				return 0, fmt.Errorf("end sessions of deactivated users: %w", err)
+			if err := s.endAccess(ctx, ids); err != nil {
+				return 0, err
 			}
 			if err := endLocksOf(ctx, db, "?", bun.In(ids)); err != nil {
 				return 0, err
@@ -70,6 +70,21 @@ func (s *Store) updateUsers(ctx context.Context, ids []int64, adminID int64, ch 
 		err = s.setRoles(ctx, ids, adminID, ch.Roles)
 	}
 	return n, err
+}
+
+// endAccess ends every session and revokes every API token of the users of
+// ids, in the caller's change: a deactivated account keeps no way in.
+func (s *Store) endAccess(ctx context.Context, ids []int64) error {
+	if _, err := s.endSessions(ctx, "user_id IN (?)", bun.In(ids)); err != nil {
+		return fmt.Errorf("end sessions of deactivated users: %w", err)
+	}
+	now := s.now()
+	_, err := s.db(ctx).NewUpdate().Model((*APIToken)(nil)).Set("revoked_at = ?", now).
+		Where("user_id IN (?) AND revoked_at IS NULL AND expires_at > ?", bun.In(ids), now).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("revoke tokens of deactivated users: %w", err)
+	}
+	return nil
 }
 
 // setRoles makes each user of ids hold exactly roles, and "user".

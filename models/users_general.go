@@ -149,11 +149,16 @@ func (s *Store) OtherActiveSuperAdmins(ctx context.Context, id int64) (int, erro
 var superAdminsLockKey = advisoryKey("plaza:super_admins")
 
 // DeleteUserAccount deletes a user with everything that is only theirs
-// (posts, reports, sessions' tokens, locks: the foreign keys cascade). The
-// posts the user reported count one report fewer each, as their reports go
-// too (Post.ReportCount). Call it inside a change.
+// (posts, reports, API tokens, locks: the foreign keys cascade) and ends
+// every session of theirs, on every device, in the same change. The posts
+// the user reported count one report fewer each, as their reports go too
+// (Post.ReportCount). What is kept names an id no account will have again
+// (user_refs.go). Call it inside a change.
 func (s *Store) DeleteUserAccount(ctx context.Context, id int64) error {
 	db := s.db(ctx)
+	if _, err := s.EndUserSessions(ctx, id, ""); err != nil {
+		return fmt.Errorf("delete user %d: %w", id, err)
+	}
 	_, err := db.NewUpdate().Model((*Post)(nil)).
 		Set("report_count = report_count - (SELECT count(*) FROM post_reports AS pr WHERE pr.post_id = p.id AND pr.reporter_id = ?)", id).
 		Where("p.id IN (SELECT post_id FROM post_reports WHERE reporter_id = ?)", id).

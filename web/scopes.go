@@ -108,25 +108,39 @@ const SignInThrottle = 15 * time.Minute
 
 // signInBuckets count failed sign-ins (and confirmations, and password
 // changes) for email so that a stranger's guesses do not lock its owner
-// out. From a browser with the email's device cookie, failures count per
-// device; from any other, per email and address, and against a ceiling
-// per email that no one address reaches (SignInByEmailTotal), which keeps
-// many addresses from guessing without end. Failures from one address
-// count, whatever the email, too.
+// out. From a browser with the device cookie of the account that has the
+// email now, failures count per device; from any other, per email and
+// address, and against a ceiling per email that no one address reaches
+// (SignInByEmailTotal), which keeps many addresses from guessing without
+// end. Failures from one address count, whatever the email, too.
 func (p *pipeline) signInBuckets(c echo.Context, email, ip string) []bucket {
 	l := p.cfg.RateLimit
 	rate := func(n int) ratelimit.Rate { return ratelimit.Rate{Limit: int64(n), Period: SignInThrottle} }
 	byIP := bucket{"signin_failures", rate(l.SignInByIP), ip}
-	if ck, err := c.Cookie(device.CookieName); err == nil {
-		if id, ok := device.Trusted(p.deviceKey, ck.Value, email); ok {
-			return []bucket{{"signin_failures", rate(l.SignInByEmail), "device:" + id + ":" + email}, byIP}
-		}
+	if id, ok := p.trustedDevice(c, email); ok {
+		return []bucket{{"signin_failures", rate(l.SignInByEmail), "device:" + id + ":" + email}, byIP}
 	}
 	return []bucket{
 		{"signin_failures", rate(l.SignInByEmail), "email_ip:" + email + ":" + ip},
 		{"signin_failures", rate(l.SignInByEmailTotal), "email:" + email},
 		byIP,
 	}
+}
+
+// trustedDevice names the browser's device when its cookie was made for
+// the account that has email now. A cookie of a deleted account, whose
+// email someone registered again, vouches for nobody; so does any cookie
+// while the account cannot be looked up (the stricter buckets then apply).
+func (p *pipeline) trustedDevice(c echo.Context, email string) (string, bool) {
+	ck, err := c.Cookie(device.CookieName)
+	if err != nil {
+		return "", false
+	}
+	u, err := p.store.UserByEmail(c.Request().Context(), email)
+	if err != nil {
+		return "", false
+	}
+	return device.Trusted(p.deviceKey, ck.Value, u.ID, email)
 }
 
 // refusal is the public message of a spent window.
