@@ -108,8 +108,10 @@ func (h OAuth) begin(c echo.Context, id, callback string) (string, error) {
 // Refusals are 401 UNAUTHORIZED (the sign-in page with the message for
 // browsers): a missing, mismatched or stale (OAuthStateTTL) state, a
 // provider error or refused code, no account id or email from the provider,
-// no verified email where one is needed, a banned or deactivated user, a
-// new account with an email under a blocked domain. An unknown provider is 404; a provider whose user API fails, 502.
+// no verified email where one is needed, an existing account someone
+// already uses (models.AccountInUseError: it is neither linked nor signed
+// in), a banned or deactivated user, a new account with an email under a
+// blocked domain. An unknown provider is 404; a provider whose user API fails, 502.
 func (h OAuth) Callback(c echo.Context) error {
 	ctx := c.Request().Context()
 	noStore(c)
@@ -151,6 +153,8 @@ func (h OAuth) Callback(c echo.Context) error {
 	var ue *models.UnverifiedEmailError
 	var ie *models.InactiveUserError
 	switch {
+	case errors.Is(err, models.ErrAccountInUse):
+		return h.refuse(c, "An account with this email exists; sign in with your password, then link "+name+" from your account page", err)
 	case errors.Is(err, models.ErrNewAccountRefused):
 		return h.refuse(c, "Plaza does not accept new accounts with this email domain", err)
 	case errors.As(err, &ue):
