@@ -594,4 +594,6 @@ func roleID(t *testing.T, app *apptest.App, name string) int64 {
 
 func equalPtr(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
-func equalTime(a, b *time.Time) bool { return a == nil && b == nil || a != nil && b != nil && a.Equal(*b) }
+func equalTime(a, b *time.Time) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
+}
