@@ -32,23 +32,6 @@ type Attempts interface {
 	Refund(ctx context.Context, subject string)
 }
 
-// attempt counts one try at a password for subject before argon2id runs,
-// so that tries sent together cannot all pass a window with one left,
-// and gives it back when check passes: only failures stay counted.
-func attempt(ctx context.Context, tries Attempts, subject string, check func() error) error {
-	if tries == nil {
-		return check()
-	}
-	if err := tries.Take(ctx, subject, 1); err != nil {
-		return err
-	}
-	err := check()
-	if err == nil {
-		tries.Refund(ctx, subject)
-	}
-	return err
-}
-
 // TwoFactorSetupInput starts an enrolment: the account's password, the
 // issuer the authenticator app shows, and the throttle.
 type TwoFactorSetupInput struct {
@@ -178,7 +161,7 @@ func (a *Actions) checkPasswordCounted(ctx context.Context, u *models.User, pass
 	if u.PasswordHash == nil {
 		return ErrNoPassword
 	}
-	err := attempt(ctx, tries, u.Email, func() error { return a.Passwords.Check(ctx, password, u.PasswordHash) })
+	err := a.CheckPassword(ctx, tries, u.Email, password, u.PasswordHash)
 	if errors.Is(err, auth.ErrBadPassword) {
 		audit.Keep(ctx, map[string]any{"failed": "password"})
 		return errPasswordWrong

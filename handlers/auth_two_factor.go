@@ -235,23 +235,19 @@ func (h TwoFactor) Disable(c echo.Context) error {
 	return respondShown(c, http.StatusOK, api.TwoFactorDisabled{}, views.TwoFactorPanel(res), Done{Toast: "Two-factor sign-in is off"})
 }
 
-// checkPassword checks the caller's password under the sign-in failure
-// throttle: 422 on the password field when it is wrong.
+// checkPassword checks the caller's password through the one password
+// check, under sign-in's failure throttle: 422 on the password field when
+// it is wrong.
 func (h TwoFactor) checkPassword(ctx context.Context, p *auth.Principal, password string) error {
 	m, err := meterFrom(ctx)
 	if err != nil {
 		return err
 	}
-	err = attempt(ctx, m, p.Email, func() error {
-		u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
-		if err != nil {
-			return err
-		}
-		if password == "" {
-			return auth.ErrBadPassword
-		}
-		return h.Actions.Passwords.Check(ctx, password, u.PasswordHash)
-	})
+	u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
+	if err != nil {
+		return err
+	}
+	err = h.Actions.CheckPassword(ctx, m, p.Email, password, u.PasswordHash)
 	if !errors.Is(err, auth.ErrBadPassword) {
 		return err
 	}

@@ -169,7 +169,7 @@ func newHandlers(d Deps) handlerSet {
 	if d.Passwords != nil {
 		acts.Passwords = d.Passwords
 	}
-	signIn := handlers.SignIn{Users: d.Store, Passwords: acts.Passwords, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
+	signIn := handlers.SignIn{Users: d.Store, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
 	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d)}
 	csrfCookie := handlers.CSRFCookie{Key: csrf.Key(d.Config.SessionSecret), Secure: strings.HasPrefix(d.Config.PublicAppURL, "https://")}
 	return handlerSet{
