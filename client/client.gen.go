@@ -2811,7 +2811,9 @@ type TwoFactorCode struct {
 
 // TwoFactorDisable defines model for TwoFactorDisable.
 type TwoFactorDisable struct {
-	Password string `json:"password"`
+	// Code While two-factor sign-in is on (required then): the six-digit code the app shows now, or an unused recovery code.
+	Code     *string `json:"code,omitempty"`
+	Password string  `json:"password"`
 }
 
 // TwoFactorDisabled defines model for TwoFactorDisabled.
@@ -5517,7 +5519,7 @@ type ClientInterface interface {
 
 	// PostApiAuth2faDisableWithBody Turn two-factor sign-in off
 	//
-	// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5526,7 +5528,7 @@ type ClientInterface interface {
 
 	// PostApiAuth2faDisable Turn two-factor sign-in off
 	//
-	// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5964,7 +5966,7 @@ type ClientInterface interface {
 
 	// DeleteApiUsersIdWithBody Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5973,7 +5975,7 @@ type ClientInterface interface {
 
 	// DeleteApiUsersId Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6655,7 +6657,7 @@ func (c *Client) PostApiAnalyticsCollect(ctx context.Context, body PostApiAnalyt
 
 // PostApiAuth2faDisableWithBody Turn two-factor sign-in off
 //
-// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6674,7 +6676,7 @@ func (c *Client) PostApiAuth2faDisableWithBody(ctx context.Context, contentType 
 
 // PostApiAuth2faDisable Turn two-factor sign-in off
 //
-// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7672,7 +7674,7 @@ func (c *Client) PostApiUsers(ctx context.Context, body PostApiUsersJSONRequestB
 
 // DeleteApiUsersIdWithBody Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type.
 //
@@ -7691,7 +7693,7 @@ func (c *Client) DeleteApiUsersIdWithBody(ctx context.Context, id string, conten
 
 // DeleteApiUsersId Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -14128,7 +14130,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiAuth2faDisableWithBodyWithResponse Turn two-factor sign-in off
 	//
-	// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14137,7 +14139,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiAuth2faDisableWithResponse Turn two-factor sign-in off
 	//
-	// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14635,7 +14637,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiUsersIdWithBodyWithResponse Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14644,7 +14646,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiUsersIdWithResponse Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -26958,7 +26960,7 @@ func (c *ClientWithResponses) PostApiAnalyticsCollectWithResponse(ctx context.Co
 
 // PostApiAuth2faDisableWithBodyWithResponse Turn two-factor sign-in off
 //
-// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26973,7 +26975,7 @@ func (c *ClientWithResponses) PostApiAuth2faDisableWithBodyWithResponse(ctx cont
 
 // PostApiAuth2faDisableWithResponse Turn two-factor sign-in off
 //
-// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -27807,7 +27809,7 @@ func (c *ClientWithResponses) PostApiUsersWithResponse(ctx context.Context, body
 
 // DeleteApiUsersIdWithBodyWithResponse Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -27822,7 +27824,7 @@ func (c *ClientWithResponses) DeleteApiUsersIdWithBodyWithResponse(ctx context.C
 
 // DeleteApiUsersIdWithResponse Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -211,9 +211,9 @@ func (h TwoFactor) Enable(c echo.Context) error {
 	return respondShown(c, http.StatusOK, res, views.RecoveryCodesPanel(res), Done{Toast: "Two-factor sign-in is on"})
 }
 
-// Disable answers POST /api/auth/2fa/disable {password}: the enrolment and
-// its recovery codes go. A wrong password is 422 and counts as a failed
-// sign-in.
+// Disable answers POST /api/auth/2fa/disable {password, code}: the
+// enrolment and its recovery codes go. A missing or wrong password or code
+// is 422 on its field; a wrong one counts as a failed sign-in.
 func (h TwoFactor) Disable(c echo.Context) error {
 	var req api.TwoFactorDisable
 	if err := decodeJSON(c, &req); err != nil {
@@ -225,7 +225,7 @@ func (h TwoFactor) Disable(c echo.Context) error {
 		return err
 	}
 	p := auth.PrincipalFrom(ctx)
-	if err := h.Actions.DisableTwoFactor(ctx, p, req.Password, m); err != nil {
+	if err := h.Actions.DisableTwoFactor(ctx, p, actions.TwoFactorRemoval{Password: req.Password, Code: req.Code, Tries: m}); err != nil {
 		return err
 	}
 	res, err := h.status(ctx, p)

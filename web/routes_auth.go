@@ -133,7 +133,8 @@ func authRoutes(hs handlerSet) []Route {
 		{Method: http.MethodPost, Path: api.PathTwoFactorDisable, Handler: hs.twoFactor.Disable, Action: policy.DisableTwoFactor, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Audit: Audit{Action: "two_factor.disable", Target: "user"},
 			Doc: Doc{Summary: "Turn two-factor sign-in off", Body: api.TwoFactorDisable{}, Response: api.TwoFactorDisabled{},
-				Description: "Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too.",
+				Description: "Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code " +
+					"(422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too.",
 				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session; or an account without a password, " +
 					"which an operator resets instead (plaza user reset-2fa)."}}},
 		{Method: http.MethodPost, Path: api.PathConfirm, Handler: hs.twoFactor.Confirm, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
