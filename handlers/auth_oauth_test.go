@@ -597,3 +597,70 @@ func equalPtr(a, b *string) bool { return a == nil && b == nil || a != nil && b 
 func equalTime(a, b *time.Time) bool {
 	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
 }
+
+// TestOAuthLinkFromAccountPage: the owner of an account in use links a
+// provider from the account page, signed in and freshly confirmed; the
+// provider then signs them in. A token cannot start a link, a provider
+// account linked to someone else stays theirs, and unlinking removes it.
+func TestOAuthLinkFromAccountPage(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		app, f := newOAuthApp(t, db)
+		ada := app.UserWithPassword(t, "ada@example.com", "correct horse")
+		session := signIn(t, app, "ada@example.com", "correct horse", firefoxLinux)
+		session.Set("Origin", app.Deps.Config.PublicAppURL)
+		f.gitlabUser = `{"id":80,"username":"ada-gl","name":"Ada","email":"ada.gitlab@example.com","confirmed_at":"2024-01-02T03:04:05Z"}`
+
+		page := apptest.Do(t, app, "GET", "/admin/account/2fa", http.Header{"Cookie": session["Cookie"], "Accept": {"text/html"}})
+		if page.Code != 200 || !strings.Contains(page.Body.String(), `data-testid="provider-link-gitlab"`) {
+			t.Fatalf("account page: %d, want a way to link GitLab: %.300s", page.Code, page.Body)
+		}
+		token, _ := app.TokenFor(t, ada.ID, auth.PermAdminRead)
+		if res := apptest.Do(t, app, "POST", "/api/auth/links/gitlab", token); res.Code != 403 {
+			t.Errorf("a token starts a link: %d %s", res.Code, res.Body)
+		}
+
+		res := apptest.Do(t, app, "POST", "/api/auth/links/gitlab", session)
+		var start struct{ URL string }
+		json.Unmarshal(res.Body.Bytes(), &start)
+		authURL, err := url.Parse(start.URL)
+		if res.Code != 200 || err != nil || !strings.HasPrefix(start.URL, f.URL) {
+			t.Fatalf("start linking: %d %s", res.Code, res.Body)
+		}
+		back := consent(t, authURL)
+		res = apptest.Do(t, app, "GET", back.RequestURI(), session)
+		if res.Code != http.StatusSeeOther || res.Header().Get("Location") != "/admin/account/2fa" {
+			t.Fatalf("link callback: %d to %q %s", res.Code, res.Header().Get("Location"), res.Body)
+		}
+		if rows := links(t, app); len(rows) != 1 || rows[0].UserID != ada.ID || rows[0].Provider != "gitlab" {
+			t.Fatalf("links %+v, want gitlab linked to ada", rows)
+		}
+		res = signInWith(t, app, "gitlab", "", nil)
+		if !strings.Contains(apptest.Do(t, app, "GET", "/api/auth/session", cookieHeader(sessionCookie(t, res.Result()))).Body.String(), `"email":"ada@example.com"`) {
+			t.Errorf("the linked provider does not sign ada in: %d %s", res.Code, res.Body)
+		}
+
+		// Grace's session cannot take Ada's GitLab account.
+		app.UserWithPassword(t, "grace@example.com", "correct horse")
+		grace := signIn(t, app, "grace@example.com", "correct horse", firefoxLinux)
+		grace.Set("Origin", app.Deps.Config.PublicAppURL)
+		res = apptest.Do(t, app, "POST", "/api/auth/links/gitlab", grace)
+		json.Unmarshal(res.Body.Bytes(), &start)
+		authURL, _ = url.Parse(start.URL)
+		if res := apptest.Do(t, app, "GET", consent(t, authURL).RequestURI(), grace); res.Code != http.StatusConflict ||
+			!strings.Contains(res.Body.String(), "linked to another Plaza account") {
+			t.Errorf("linking someone else's provider account: %d %s", res.Code, res.Body)
+		}
+
+		res = apptest.Do(t, app, "DELETE", "/api/auth/links/gitlab", session)
+		if res.Code != 200 || !strings.Contains(res.Body.String(), `"unlinked":1`) {
+			t.Errorf("unlink: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, app, "DELETE", "/api/auth/links/gitlab", session); res.Code != 404 {
+			t.Errorf("unlink again: %d %s, want 404", res.Code, res.Body)
+		}
+		if n, err := app.Store.DB.NewSelect().Model((*models.ProviderAccount)(nil)).Count(ctx); err != nil || n != 0 {
+			t.Errorf("%d links left, %v", n, err)
+		}
+	})
+}

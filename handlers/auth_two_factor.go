@@ -121,6 +121,8 @@ type TwoFactor struct {
 	Factor   SecondFactor
 	Sessions Sessions
 	Issuer   string
+	// Links lists the page's linked sign-in providers.
+	Links ProviderLinks
 }
 
 func (h TwoFactor) caller(c echo.Context) (*auth.Principal, error) {
@@ -142,7 +144,11 @@ func (h TwoFactor) Page(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, res, View{Page: views.TwoFactorPage(res), Partial: views.TwoFactorPanel(res)})
+	links, err := h.Links.Of(c.Request().Context(), p.UserID)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, res, View{Page: views.TwoFactorPage(res, links), Partial: views.TwoFactorPanel(res)})
 }
 
 func (h TwoFactor) status(ctx context.Context, p *auth.Principal) (api.TwoFactorStatus, error) {
