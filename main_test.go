@@ -168,12 +168,12 @@ func TestServeFirstStartAndRestart(t *testing.T) {
 
 func TestServeWithConfiguredAdminAndNoDemo(t *testing.T) {
 	_, dbURL := dbtest.OpenEmpty(t, config.DialectSQLite)
-	vars := baseEnv(dbURL, "ADMIN_EMAIL", "Boss@Example.com", "ADMIN_PASSWORD", "s3cret-pass", "SEED_DEMO", "false")
+	vars := baseEnv(dbURL, "ADMIN_EMAIL", "Boss@Example.com", "ADMIN_PASSWORD", "s3cret-pass-phrase", "SEED_DEMO", "false")
 	_, logs, stop := startServe(t, vars)
 	waitForOutput(t, logs, "Sign in as")
 	stop()
 	out := logs.String()
-	if !strings.Contains(out, "Sign in as Boss@Example.com with the ADMIN_PASSWORD you set") || strings.Contains(out, "s3cret-pass") || strings.Contains(out, "demo") {
+	if !strings.Contains(out, "Sign in as Boss@Example.com with the ADMIN_PASSWORD you set") || strings.Contains(out, "s3cret-pass-phrase") || strings.Contains(out, "demo") {
 		t.Errorf("log should name the configured admin, never its password, and skip the demo:\n%s", out)
 	}
 }
@@ -199,11 +199,11 @@ func TestUsageErrors(t *testing.T) {
 		{"seed bad count", []string{"seed", "--users", "many"}},
 		{"seed negative", []string{"seed", "--users", "-1"}},
 		{"user without subcommand", []string{"user"}},
-		{"user without email", []string{"user", "create", "--password", "longenough"}},
-		{"user short password", []string{"user", "create", "--email", "a@b.c", "--password", "short"}},
-		{"user common password", []string{"user", "create", "--email", "a@b.c", "--password", "password123"}},
+		{"user without email", []string{"user", "create", "--password", "long enough pass"}},
+		{"user short password", []string{"user", "create", "--email", "a@b.c", "--password", "eleven char"}},
+		{"user common password", []string{"user", "create", "--email", "a@b.c", "--password", "qwertyuiop123"}},
 		{"user password is the email", []string{"user", "create", "--email", "someone@b.c", "--password", "someone@b.c"}},
-		{"user bad role", []string{"user", "create", "--email", "a@b.c", "--password", "longenough", "--role", "king"}},
+		{"user bad role", []string{"user", "create", "--email", "a@b.c", "--password", "long enough pass", "--role", "king"}},
 		{"backup extra argument", []string{"backup", "now"}},
 	}
 	for _, tt := range tests {
@@ -233,7 +233,7 @@ func TestUserCreateCommand(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			db, dbURL := dbtest.OpenURL(t, dialect)
 			vars := baseEnv(dbURL)
-			code, out, stderr := runCmd(t, vars, "user", "create", "--email", "Mod@Example.com", "--password", "longenough", "--role", "moderator")
+			code, out, stderr := runCmd(t, vars, "user", "create", "--email", "Mod@Example.com", "--password", "long enough pass", "--role", "moderator")
 			if code != 0 || !strings.Contains(out, "created user") {
 				t.Fatalf("exit %d: %s %s", code, out, stderr)
 			}
@@ -242,7 +242,7 @@ func TestUserCreateCommand(t *testing.T) {
 			if err != nil || strings.Join(roles, ",") != "user,moderator" {
 				t.Errorf("roles = %v, %v; want user,moderator", roles, err)
 			}
-			code, _, stderr = runCmd(t, vars, "user", "create", "--email", "mod@example.com", "--password", "longenough")
+			code, _, stderr = runCmd(t, vars, "user", "create", "--email", "mod@example.com", "--password", "long enough pass")
 			if code != exitError || !strings.Contains(stderr, "already exists") {
 				t.Errorf("duplicate: exit %d, %q", code, stderr)
 			}
@@ -256,7 +256,7 @@ func TestUserResetTwoFactorCommand(t *testing.T) {
 			db, dbURL := dbtest.OpenURL(t, dialect)
 			ctx := context.Background()
 			vars := baseEnv(dbURL)
-			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "mod@example.com", "--password", "longenough", "--role", "moderator"); code != 0 {
+			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "mod@example.com", "--password", "long enough pass", "--role", "moderator"); code != 0 {
 				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
 			}
 			store := models.NewStore(db)
@@ -300,7 +300,7 @@ func TestTokenCreateCommand(t *testing.T) {
 			db, dbURL := dbtest.OpenURL(t, dialect)
 			ctx := context.Background()
 			vars := baseEnv(dbURL, "JWT_SECRET", secret)
-			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "ops@example.com", "--password", "longenough", "--role", "admin"); code != 0 {
+			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "ops@example.com", "--password", "long enough pass", "--role", "admin"); code != 0 {
 				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
 			}
 			u, err := models.NewStore(db).UserByEmail(ctx, "ops@example.com")
@@ -418,7 +418,7 @@ func TestBackupCommand(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			_, dbURL := dbtest.OpenURL(t, dialect)
 			dir := t.TempDir()
-			if code, out, stderr := runCmd(t, baseEnv(dbURL), "user", "create", "--email", "kept@example.com", "--password", "longenough"); code != 0 {
+			if code, out, stderr := runCmd(t, baseEnv(dbURL), "user", "create", "--email", "kept@example.com", "--password", "long enough pass"); code != 0 {
 				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
 			}
 			code, out, stderr := runCmd(t, baseEnv(dbURL, "BACKUP_DIR", dir), "backup")
@@ -426,7 +426,7 @@ func TestBackupCommand(t *testing.T) {
 			if code != 0 || filepath.Dir(path) != dir {
 				t.Fatalf("exit %d, printed %q, stderr %q", code, out, stderr)
 			}
-			if code, out, stderr := runCmd(t, baseEnv(dbURL), "user", "create", "--email", "later@example.com", "--password", "longenough"); code != 0 {
+			if code, out, stderr := runCmd(t, baseEnv(dbURL), "user", "create", "--email", "later@example.com", "--password", "long enough pass"); code != 0 {
 				t.Fatalf("user create after the backup: exit %d, %q %q", code, out, stderr)
 			}
 			// The backup counts only if it restores: read it back as a
@@ -541,9 +541,9 @@ func TestRestoreCommand(t *testing.T) {
 				}
 				return strings.TrimSpace(out)
 			}
-			mustRun(baseEnv(dbURL), "user", "create", "--email", "kept@example.com", "--password", "longenough")
+			mustRun(baseEnv(dbURL), "user", "create", "--email", "kept@example.com", "--password", "long enough pass")
 			path := mustRun(baseEnv(dbURL, "BACKUP_DIR", dir), "backup")
-			mustRun(baseEnv(dbURL), "user", "create", "--email", "later@example.com", "--password", "longenough")
+			mustRun(baseEnv(dbURL), "user", "create", "--email", "later@example.com", "--password", "long enough pass")
 			leader := openURL(t, dbURL)
 			if _, err := leader.ExecContext(context.Background(), `INSERT INTO river_leader (elected_at, expires_at, leader_id) VALUES (?, ?, 'web-1')`,
 				time.Now(), time.Now().Add(time.Hour)); err != nil {
@@ -608,7 +608,7 @@ func TestLogicalDumpRestore(t *testing.T) {
 		return strings.TrimSpace(out)
 	}
 	mustRun(baseEnv(dbURL), "seed", "--users", "40", "--posts", "60", "--events", "30", "--seed", "3")
-	mustRun(baseEnv(dbURL), "user", "create", "--email", "kept@example.com", "--password", "longenough")
+	mustRun(baseEnv(dbURL), "user", "create", "--email", "kept@example.com", "--password", "long enough pass")
 	db := openURL(t, dbURL)
 	count := func(q string) int {
 		t.Helper()
@@ -638,7 +638,7 @@ func TestLogicalDumpRestore(t *testing.T) {
 	if !strings.HasSuffix(path, ".plzdump") {
 		t.Fatalf("backup without pg_dump wrote %s", path)
 	}
-	mustRun(baseEnv(dbURL), "user", "create", "--email", "later@example.com", "--password", "longenough")
+	mustRun(baseEnv(dbURL), "user", "create", "--email", "later@example.com", "--password", "long enough pass")
 	// The oldest events' month has no partition where the dump goes back:
 	// its rows land in the default partition, then move to a new one.
 	var oldest string
@@ -670,7 +670,7 @@ func TestLogicalDumpRestore(t *testing.T) {
 	if code, out, stderr := runCmd(t, baseEnv(dbURL), "audit", "verify"); code != 0 || !strings.Contains(out, `"valid":true`) {
 		t.Errorf("the audit chain after the restore: exit %d, %q %q", code, out, stderr)
 	}
-	mustRun(baseEnv(dbURL), "user", "create", "--email", "after@example.com", "--password", "longenough") // the sequences moved on
+	mustRun(baseEnv(dbURL), "user", "create", "--email", "after@example.com", "--password", "long enough pass") // the sequences moved on
 	if after := count("SELECT id FROM users WHERE email = 'after@example.com'"); after <= gone {
 		t.Errorf("the first account after the restore has id %d, not above the deleted account's %d", after, gone)
 	}
@@ -775,7 +775,7 @@ func dropDumpTable(t *testing.T, path, table string) {
 // TestServeRefusesWeakAdminPassword: ADMIN_PASSWORD follows sign-up's
 // password rule; a weak one stops the first start before any admin exists.
 func TestServeRefusesWeakAdminPassword(t *testing.T) {
-	for _, weak := range []string{"short", "password123", "boss@example.com"} {
+	for _, weak := range []string{"short", "eleven char", "qwertyuiop123", "boss@example.com"} {
 		_, dbURL := dbtest.OpenEmpty(t, config.DialectSQLite)
 		vars := baseEnv(dbURL, "ADMIN_EMAIL", "boss@example.com", "ADMIN_PASSWORD", weak, "SEED_DEMO", "false")
 		code, _, stderr := runCmd(t, vars, "serve")

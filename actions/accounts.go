@@ -25,6 +25,9 @@ type DeleteAccountInput struct {
 	UserID     int64
 	Password   string
 	EndSession func(ctx context.Context) error
+	// Tries is sign-in's failure throttle, which one's own password
+	// counts against.
+	Tries Attempts
 }
 
 // DeleteAccount deletes an account with everything that is only its
@@ -52,7 +55,7 @@ func (a *Actions) DeleteAccount(ctx context.Context, who *auth.Principal, in Del
 			if in.Password == "" {
 				return &InvalidError{Field: "password", Reason: "password is required to delete your own account"}
 			}
-			if err := a.checkOwnPassword(ctx, target, in.Password); err != nil {
+			if err := a.checkOwnPassword(ctx, target, in.Password, in.Tries); err != nil {
 				return err
 			}
 		}
@@ -70,15 +73,15 @@ func (a *Actions) DeleteAccount(ctx context.Context, who *auth.Principal, in Del
 }
 
 // checkOwnPassword is the password a person confirms their own dangerous
-// action with.
-func (a *Actions) checkOwnPassword(ctx context.Context, u *models.User, password string) error {
+// action with, under sign-in's failure throttle.
+func (a *Actions) checkOwnPassword(ctx context.Context, u *models.User, password string, tries Attempts) error {
 	if password == "" {
 		return &InvalidError{Field: "password", Reason: "password is required"}
 	}
 	if u.PasswordHash == nil {
 		return ErrNoPassword
 	}
-	err := a.Passwords.Check(ctx, password, u.PasswordHash)
+	err := a.CheckPassword(ctx, tries, u.Email, password, u.PasswordHash)
 	if errors.Is(err, auth.ErrBadPassword) {
 		return ErrWrongPassword
 	}

@@ -39,7 +39,7 @@ func (a *Actions) ChangePassword(ctx context.Context, who *auth.Principal, in Pa
 	if u.PasswordHash == nil {
 		return none, ErrNoPassword
 	}
-	err = attempt(ctx, in.Throttle, u.Email, func() error { return a.Passwords.Check(ctx, in.Current, u.PasswordHash) })
+	err = a.CheckPassword(ctx, in.Throttle, u.Email, in.Current, u.PasswordHash)
 	if errors.Is(err, auth.ErrBadPassword) {
 		return none, ErrWrongPassword
 	}

@@ -3,6 +3,8 @@ package actions
 import (
 	"context"
 	"errors"
+	"strconv"
+	"strings"
 
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
@@ -18,6 +20,7 @@ var (
 	errWrongCode      = &InvalidError{Field: "code", Reason: "That code does not match; check the time on your device and type the code it shows now"}
 	errPasswordWrong  = &InvalidError{Field: "password", Reason: "That password is wrong"}
 	errPasswordNeeded = &InvalidError{Field: "password", Reason: "password is required"}
+	errCodeNeeded     = &InvalidError{Field: "code", Reason: "A code from your authenticator app, or a recovery code, is required"}
 )
 
 // Attempts is sign-in's failure throttle, which wrong passwords and codes
@@ -30,23 +33,6 @@ type Attempts interface {
 	// Refund gives back a try counted before its secret was checked,
 	// which turned out right.
 	Refund(ctx context.Context, subject string)
-}
-
-// attempt counts one try at a password for subject before argon2id runs,
-// so that tries sent together cannot all pass a window with one left,
-// and gives it back when check passes: only failures stay counted.
-func attempt(ctx context.Context, tries Attempts, subject string, check func() error) error {
-	if tries == nil {
-		return check()
-	}
-	if err := tries.Take(ctx, subject, 1); err != nil {
-		return err
-	}
-	err := check()
-	if err == nil {
-		tries.Refund(ctx, subject)
-	}
-	return err
 }
 
 // TwoFactorSetupInput starts an enrolment: the account's password, the
@@ -140,21 +126,82 @@ func (a *Actions) EnableTwoFactor(ctx context.Context, who *auth.Principal, code
 	return codes, nil
 }
 
+// TwoFactorRemoval turns the caller's two-factor sign-in off: the
+// account's password, and a code the app shows now or an unused recovery
+// code, both counted against sign-in's failure throttle when wrong.
+type TwoFactorRemoval struct {
+	Password, Code string
+	Tries          Attempts
+}
+
 // DisableTwoFactor removes the caller's enrolment and recovery codes. It
-// needs the password, so an account without one keeps its enrolment until
-// an operator resets it (plaza user reset-2fa).
-func (a *Actions) DisableTwoFactor(ctx context.Context, who *auth.Principal, password string, tries Attempts) error {
+// needs the password and, while two-factor sign-in is on, a current code,
+// so that a leaked password alone cannot strip the second factor; an
+// account without a password keeps its enrolment until an operator resets
+// it (plaza user reset-2fa).
+func (a *Actions) DisableTwoFactor(ctx context.Context, who *auth.Principal, in TwoFactorRemoval) error {
 	return a.Store.Change(ctx, func(ctx context.Context) error {
 		u, err := a.ownAccount(ctx, who, policy.DisableTwoFactor)
 		if err != nil {
 			return err
 		}
-		if err := a.checkPasswordCounted(ctx, u, password, tries); err != nil {
+		if err := a.checkPasswordCounted(ctx, u, in.Password, in.Tries); err != nil {
+			return err
+		}
+		if err := a.checkCurrentCode(ctx, u, in.Code, in.Tries); err != nil {
 			return err
 		}
 		_, err = a.Store.DisableTwoFactor(ctx, u.ID)
 		return err
 	})
+}
+
+// checkCurrentCode asks an account whose two-factor sign-in is on for a
+// code of its app not used before, or an unused recovery code, and spends
+// it; a wrong one counts as a failed sign-in and is audited. A pending or
+// absent enrolment has nothing to prove.
+func (a *Actions) checkCurrentCode(ctx context.Context, u *models.User, code string, tries Attempts) error {
+	tf, err := a.Store.TwoFactorOf(ctx, u.ID)
+	if errors.Is(err, models.ErrNotFound) || err == nil && tf.EnabledAt == nil {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(code) == "" {
+		return errCodeNeeded
+	}
+	if err := check(ctx, tries, u.Email); err != nil {
+		return err
+	}
+	ok, err := a.spendCode(ctx, tf, code)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		audit.Keep(ctx, map[string]any{"failed": "code"})
+		return failed(ctx, tries, u.Email, errWrongCode)
+	}
+	return nil
+}
+
+// spendCode uses code once: six digits are a TOTP code of a later time
+// step than the last one used, anything else a recovery code.
+func (a *Actions) spendCode(ctx context.Context, tf *models.TwoFactor, code string) (bool, error) {
+	digits := strings.ReplaceAll(strings.TrimSpace(code), " ", "")
+	if _, err := strconv.Atoi(digits); err != nil || len(digits) != 6 {
+		ok, _, err := a.Store.UseRecoveryCode(ctx, tf.UserID, auth.HashRecoveryCode(code))
+		return ok, err
+	}
+	secret, err := a.box().Open(tf.Secret)
+	if err != nil {
+		return false, err
+	}
+	step, ok := auth.CheckTOTP(secret, digits, a.Now(), tf.LastStep)
+	if !ok {
+		return false, nil
+	}
+	return a.Store.UseTOTPStep(ctx, tf.UserID, step)
 }
 
 // ownAccount asks the policy whether who may take action on its own
@@ -178,7 +225,7 @@ func (a *Actions) checkPasswordCounted(ctx context.Context, u *models.User, pass
 	if u.PasswordHash == nil {
 		return ErrNoPassword
 	}
-	err := attempt(ctx, tries, u.Email, func() error { return a.Passwords.Check(ctx, password, u.PasswordHash) })
+	err := a.CheckPassword(ctx, tries, u.Email, password, u.PasswordHash)
 	if errors.Is(err, auth.ErrBadPassword) {
 		audit.Keep(ctx, map[string]any{"failed": "password"})
 		return errPasswordWrong

@@ -43,6 +43,8 @@ const (
 	PathSignIn                  = "/api/auth/signin"
 	PathSignInProvider          = "/api/auth/signin/:provider"
 	PathCallbackProvider        = "/api/auth/callback/:provider"
+	PathProviderLinks           = "/api/auth/links"
+	PathProviderLink            = "/api/auth/links/:provider"
 	PathSession                 = "/api/auth/session"
 	PathProviders               = "/api/auth/providers"
 	PathSignOut                 = "/api/auth/signout"

@@ -30,6 +30,7 @@ type TwoFactorEnabled struct {
 // TwoFactorDisable is the body of POST /api/auth/2fa/disable.
 type TwoFactorDisable struct {
 	Password string `json:"password" required:"true"`
+	Code     string `json:"code,omitempty" description:"While two-factor sign-in is on (required then): the six-digit code the app shows now, or an unused recovery code."`
 }
 
 // TwoFactorDisabled answers POST /api/auth/2fa/disable.

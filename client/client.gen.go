@@ -2501,6 +2501,20 @@ type LinkPreview struct {
 	Url         string `json:"url"`
 }
 
+// LinkedProvider defines model for LinkedProvider.
+type LinkedProvider struct {
+	// Email The email the provider gave when last used.
+	Email      *string `json:"email"`
+	LastUsedAt *string `json:"lastUsedAt"`
+	LinkedAt   string  `json:"linkedAt"`
+
+	// Name The provider's display name.
+	Name string `json:"name"`
+
+	// Provider The provider id: github, google, gitlab, discord.
+	Provider string `json:"provider"`
+}
+
 // Lock defines model for Lock.
 type Lock struct {
 	ExpiresAt time.Time `json:"expiresAt"`
@@ -2651,6 +2665,20 @@ type Provider struct {
 
 // ProviderType defines model for Provider.Type.
 type ProviderType string
+
+// ProviderLinks defines model for ProviderLinks.
+type ProviderLinks struct {
+	Links []LinkedProvider `json:"links"`
+
+	// Providers The enabled sign-in providers (password sign-in left out).
+	Providers []Provider `json:"providers"`
+}
+
+// ProviderUnlinked defines model for ProviderUnlinked.
+type ProviderUnlinked struct {
+	// Unlinked How many links went (a provider may be linked more than once).
+	Unlinked int `json:"unlinked"`
+}
 
 // Providers defines model for Providers.
 type Providers map[string]Provider
@@ -2811,7 +2839,9 @@ type TwoFactorCode struct {
 
 // TwoFactorDisable defines model for TwoFactorDisable.
 type TwoFactorDisable struct {
-	Password string `json:"password"`
+	// Code While two-factor sign-in is on (required then): the six-digit code the app shows now, or an unused recovery code.
+	Code     *string `json:"code,omitempty"`
+	Password string  `json:"password"`
 }
 
 // TwoFactorDisabled defines model for TwoFactorDisabled.
@@ -5517,7 +5547,7 @@ type ClientInterface interface {
 
 	// PostApiAuth2faDisableWithBody Turn two-factor sign-in off
 	//
-	// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5526,7 +5556,7 @@ type ClientInterface interface {
 
 	// PostApiAuth2faDisable Turn two-factor sign-in off
 	//
-	// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5587,9 +5617,9 @@ type ClientInterface interface {
 	// Corresponds with POST /api/auth/callback/credentials (the `PostApiAuthCallbackCredentials` operationId).
 	PostApiAuthCallbackCredentialsWithFormdataBody(ctx context.Context, body PostApiAuthCallbackCredentialsFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetApiAuthCallbackProvider Finish signing in with a provider
+	// GetApiAuthCallbackProvider Finish signing in with a provider, or linking one
 	//
-	// Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin. Rate limit scope: general.
+	// Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin. An email that is an existing account's reaches it only when nobody uses that account yet (no password, second factor or sign-in): otherwise nothing is linked and nobody signed in, and the account's owner signs in and links the provider from the account page. A link begun there (POST /api/auth/links/{provider}) ends here: the provider account goes to the session's own account, and the browser back to the account page. Rate limit scope: general.
 	//
 	// Corresponds with GET /api/auth/callback/{provider} (the `GetApiAuthCallbackProvider` operationId).
 	GetApiAuthCallbackProvider(ctx context.Context, provider string, params *GetApiAuthCallbackProviderParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -5632,6 +5662,27 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/auth/error (the `GetApiAuthError` operationId).
 	GetApiAuthError(ctx context.Context, params *GetApiAuthErrorParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiAuthLinks Your linked sign-in providers
+	//
+	// Needs a signed-in caller. Rate limit scope: general.
+	//
+	// Corresponds with GET /api/auth/links (the `GetApiAuthLinks` operationId).
+	GetApiAuthLinks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteApiAuthLinksProvider Unlink a provider from your account
+	//
+	// Needs a signed-in caller. Rate limit scope: general.
+	//
+	// Corresponds with DELETE /api/auth/links/{provider} (the `DeleteApiAuthLinksProvider` operationId).
+	DeleteApiAuthLinksProvider(ctx context.Context, provider string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiAuthLinksProvider Start linking a provider to your account
+	//
+	// Needs a session confirmed within the last 10 minutes. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
+	//
+	// Corresponds with POST /api/auth/links/{provider} (the `PostApiAuthLinksProvider` operationId).
+	PostApiAuthLinksProvider(ctx context.Context, provider string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiAuthPasswordWithBody Change your password
 	//
@@ -5964,7 +6015,7 @@ type ClientInterface interface {
 
 	// DeleteApiUsersIdWithBody Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5973,7 +6024,7 @@ type ClientInterface interface {
 
 	// DeleteApiUsersId Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6655,7 +6706,7 @@ func (c *Client) PostApiAnalyticsCollect(ctx context.Context, body PostApiAnalyt
 
 // PostApiAuth2faDisableWithBody Turn two-factor sign-in off
 //
-// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6674,7 +6725,7 @@ func (c *Client) PostApiAuth2faDisableWithBody(ctx context.Context, contentType 
 
 // PostApiAuth2faDisable Turn two-factor sign-in off
 //
-// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6805,9 +6856,9 @@ func (c *Client) PostApiAuthCallbackCredentialsWithFormdataBody(ctx context.Cont
 	return c.Client.Do(req)
 }
 
-// GetApiAuthCallbackProvider Finish signing in with a provider
+// GetApiAuthCallbackProvider Finish signing in with a provider, or linking one
 //
-// Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin. Rate limit scope: general.
+// Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin. An email that is an existing account's reaches it only when nobody uses that account yet (no password, second factor or sign-in): otherwise nothing is linked and nobody signed in, and the account's owner signs in and links the provider from the account page. A link begun there (POST /api/auth/links/{provider}) ends here: the provider account goes to the session's own account, and the browser back to the account page. Rate limit scope: general.
 //
 // Corresponds with GET /api/auth/callback/{provider} (the `GetApiAuthCallbackProvider` operationId).
 func (c *Client) GetApiAuthCallbackProvider(ctx context.Context, provider string, params *GetApiAuthCallbackProviderParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6901,6 +6952,57 @@ func (c *Client) GetApiAuthCsrf(ctx context.Context, reqEditors ...RequestEditor
 // Corresponds with GET /api/auth/error (the `GetApiAuthError` operationId).
 func (c *Client) GetApiAuthError(ctx context.Context, params *GetApiAuthErrorParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetApiAuthErrorRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiAuthLinks Your linked sign-in providers
+//
+// Needs a signed-in caller. Rate limit scope: general.
+//
+// Corresponds with GET /api/auth/links (the `GetApiAuthLinks` operationId).
+func (c *Client) GetApiAuthLinks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiAuthLinksRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteApiAuthLinksProvider Unlink a provider from your account
+//
+// Needs a signed-in caller. Rate limit scope: general.
+//
+// Corresponds with DELETE /api/auth/links/{provider} (the `DeleteApiAuthLinksProvider` operationId).
+func (c *Client) DeleteApiAuthLinksProvider(ctx context.Context, provider string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteApiAuthLinksProviderRequest(c.Server, provider)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiAuthLinksProvider Start linking a provider to your account
+//
+// Needs a session confirmed within the last 10 minutes. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
+//
+// Corresponds with POST /api/auth/links/{provider} (the `PostApiAuthLinksProvider` operationId).
+func (c *Client) PostApiAuthLinksProvider(ctx context.Context, provider string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAuthLinksProviderRequest(c.Server, provider)
 	if err != nil {
 		return nil, err
 	}
@@ -7672,7 +7774,7 @@ func (c *Client) PostApiUsers(ctx context.Context, body PostApiUsersJSONRequestB
 
 // DeleteApiUsersIdWithBody Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type.
 //
@@ -7691,7 +7793,7 @@ func (c *Client) DeleteApiUsersIdWithBody(ctx context.Context, id string, conten
 
 // DeleteApiUsersId Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9555,6 +9657,101 @@ func NewGetApiAuthErrorRequest(server string, params *GetApiAuthErrorParams) (*h
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetApiAuthLinksRequest constructs an http.Request for the GetApiAuthLinks method
+func NewGetApiAuthLinksRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/links")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteApiAuthLinksProviderRequest constructs an http.Request for the DeleteApiAuthLinksProvider method
+func NewDeleteApiAuthLinksProviderRequest(server string, provider string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "provider", provider, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/links/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostApiAuthLinksProviderRequest constructs an http.Request for the PostApiAuthLinksProvider method
+func NewPostApiAuthLinksProviderRequest(server string, provider string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "provider", provider, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/links/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -14128,7 +14325,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiAuth2faDisableWithBodyWithResponse Turn two-factor sign-in off
 	//
-	// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14137,7 +14334,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiAuth2faDisableWithResponse Turn two-factor sign-in off
 	//
-	// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14198,9 +14395,9 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/auth/callback/credentials (the `PostApiAuthCallbackCredentials` operationId).
 	PostApiAuthCallbackCredentialsWithFormdataBodyWithResponse(ctx context.Context, body PostApiAuthCallbackCredentialsFormdataRequestBody, reqEditors ...RequestEditorFn) (*PostApiAuthCallbackCredentialsResponse, error)
 
-	// GetApiAuthCallbackProviderWithResponse Finish signing in with a provider
+	// GetApiAuthCallbackProviderWithResponse Finish signing in with a provider, or linking one
 	//
-	// Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin. Rate limit scope: general.
+	// Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin. An email that is an existing account's reaches it only when nobody uses that account yet (no password, second factor or sign-in): otherwise nothing is linked and nobody signed in, and the account's owner signs in and links the provider from the account page. A link begun there (POST /api/auth/links/{provider}) ends here: the provider account goes to the session's own account, and the browser back to the account page. Rate limit scope: general.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -14251,6 +14448,33 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/auth/error (the `GetApiAuthError` operationId).
 	GetApiAuthErrorWithResponse(ctx context.Context, params *GetApiAuthErrorParams, reqEditors ...RequestEditorFn) (*GetApiAuthErrorResponse, error)
+
+	// GetApiAuthLinksWithResponse Your linked sign-in providers
+	//
+	// Needs a signed-in caller. Rate limit scope: general.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/auth/links (the `GetApiAuthLinks` operationId).
+	GetApiAuthLinksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiAuthLinksResponse, error)
+
+	// DeleteApiAuthLinksProviderWithResponse Unlink a provider from your account
+	//
+	// Needs a signed-in caller. Rate limit scope: general.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/auth/links/{provider} (the `DeleteApiAuthLinksProvider` operationId).
+	DeleteApiAuthLinksProviderWithResponse(ctx context.Context, provider string, reqEditors ...RequestEditorFn) (*DeleteApiAuthLinksProviderResponse, error)
+
+	// PostApiAuthLinksProviderWithResponse Start linking a provider to your account
+	//
+	// Needs a session confirmed within the last 10 minutes. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/links/{provider} (the `PostApiAuthLinksProvider` operationId).
+	PostApiAuthLinksProviderWithResponse(ctx context.Context, provider string, reqEditors ...RequestEditorFn) (*PostApiAuthLinksProviderResponse, error)
 
 	// PostApiAuthPasswordWithBodyWithResponse Change your password
 	//
@@ -14635,7 +14859,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiUsersIdWithBodyWithResponse Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14644,7 +14868,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiUsersIdWithResponse Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16376,6 +16600,8 @@ type GetApiAuthCallbackProviderResponse struct {
 	JSON403 *GeneralError
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *GeneralError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *GeneralError
 	// JSON422 the response for an HTTP 422 `application/json` response
 	JSON422 *GeneralInvalid
 	// JSON429 the response for an HTTP 429 `application/json` response
@@ -16407,6 +16633,11 @@ func (r GetApiAuthCallbackProviderResponse) GetJSON403() *GeneralError {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r GetApiAuthCallbackProviderResponse) GetJSON404() *GeneralError {
 	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GetApiAuthCallbackProviderResponse) GetJSON409() *GeneralError {
+	return r.JSON409
 }
 
 // GetJSON422 returns the response for an HTTP 422 `application/json` response
@@ -16879,6 +17110,368 @@ func (r GetApiAuthErrorResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetApiAuthErrorResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetApiAuthLinksResponse200Headers the declared response headers of an HTTP 200 response for GetApiAuthLinks
+type GetApiAuthLinksResponse200Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiAuthLinksResponse429Headers the declared response headers of an HTTP 429 response for GetApiAuthLinks
+type GetApiAuthLinksResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiAuthLinksResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthLinks
+type GetApiAuthLinksResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetApiAuthLinksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ProviderLinks
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *GeneralError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *GeneralError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *GeneralInvalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *GeneralError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiAuthLinksResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiAuthLinksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthLinksResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiAuthLinksResponse) GetJSON200() *ProviderLinks {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiAuthLinksResponse) GetJSON401() *GeneralError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiAuthLinksResponse) GetJSON403() *GeneralError {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetApiAuthLinksResponse) GetJSON422() *GeneralInvalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiAuthLinksResponse) GetJSON429() *GeneralError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiAuthLinksResponse) GetJSON500() *GeneralError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthLinksResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiAuthLinksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiAuthLinksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiAuthLinksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiAuthLinksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteApiAuthLinksProviderResponse200Headers the declared response headers of an HTTP 200 response for DeleteApiAuthLinksProvider
+type DeleteApiAuthLinksProviderResponse200Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// DeleteApiAuthLinksProviderResponse429Headers the declared response headers of an HTTP 429 response for DeleteApiAuthLinksProvider
+type DeleteApiAuthLinksProviderResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// DeleteApiAuthLinksProviderResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiAuthLinksProvider
+type DeleteApiAuthLinksProviderResponse503Headers struct {
+	RetryAfter int
+}
+
+type DeleteApiAuthLinksProviderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ProviderUnlinked
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *GeneralError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *GeneralError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *GeneralError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *GeneralError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *GeneralError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *GeneralInvalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *GeneralError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DeleteApiAuthLinksProviderResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteApiAuthLinksProviderResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiAuthLinksProviderResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteApiAuthLinksProviderResponse) GetJSON200() *ProviderUnlinked {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteApiAuthLinksProviderResponse) GetJSON401() *GeneralError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteApiAuthLinksProviderResponse) GetJSON403() *GeneralError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteApiAuthLinksProviderResponse) GetJSON404() *GeneralError {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeleteApiAuthLinksProviderResponse) GetJSON409() *GeneralError {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteApiAuthLinksProviderResponse) GetJSON413() *GeneralError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeleteApiAuthLinksProviderResponse) GetJSON422() *GeneralInvalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteApiAuthLinksProviderResponse) GetJSON429() *GeneralError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteApiAuthLinksProviderResponse) GetJSON500() *GeneralError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiAuthLinksProviderResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteApiAuthLinksProviderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteApiAuthLinksProviderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteApiAuthLinksProviderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteApiAuthLinksProviderResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiAuthLinksProviderResponse200Headers the declared response headers of an HTTP 200 response for PostApiAuthLinksProvider
+type PostApiAuthLinksProviderResponse200Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthLinksProviderResponse429Headers the declared response headers of an HTTP 429 response for PostApiAuthLinksProvider
+type PostApiAuthLinksProviderResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthLinksProviderResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthLinksProvider
+type PostApiAuthLinksProviderResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiAuthLinksProviderResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NextAuthURL
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *GeneralError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *GeneralError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *GeneralError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *GeneralError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *GeneralInvalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *GeneralError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiAuthLinksProviderResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiAuthLinksProviderResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthLinksProviderResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiAuthLinksProviderResponse) GetJSON200() *NextAuthURL {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiAuthLinksProviderResponse) GetJSON401() *GeneralError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiAuthLinksProviderResponse) GetJSON403() *GeneralError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiAuthLinksProviderResponse) GetJSON404() *GeneralError {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiAuthLinksProviderResponse) GetJSON413() *GeneralError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiAuthLinksProviderResponse) GetJSON422() *GeneralInvalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiAuthLinksProviderResponse) GetJSON429() *GeneralError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiAuthLinksProviderResponse) GetJSON500() *GeneralError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAuthLinksProviderResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiAuthLinksProviderResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiAuthLinksProviderResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiAuthLinksProviderResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiAuthLinksProviderResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -26958,7 +27551,7 @@ func (c *ClientWithResponses) PostApiAnalyticsCollectWithResponse(ctx context.Co
 
 // PostApiAuth2faDisableWithBodyWithResponse Turn two-factor sign-in off
 //
-// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -26973,7 +27566,7 @@ func (c *ClientWithResponses) PostApiAuth2faDisableWithBodyWithResponse(ctx cont
 
 // PostApiAuth2faDisableWithResponse Turn two-factor sign-in off
 //
-// Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code (422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -27076,9 +27669,9 @@ func (c *ClientWithResponses) PostApiAuthCallbackCredentialsWithFormdataBodyWith
 	return ParsePostApiAuthCallbackCredentialsResponse(rsp)
 }
 
-// GetApiAuthCallbackProviderWithResponse Finish signing in with a provider
+// GetApiAuthCallbackProviderWithResponse Finish signing in with a provider, or linking one
 //
-// Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin. Rate limit scope: general.
+// Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin. An email that is an existing account's reaches it only when nobody uses that account yet (no password, second factor or sign-in): otherwise nothing is linked and nobody signed in, and the account's owner signs in and links the provider from the account page. A link begun there (POST /api/auth/links/{provider}) ends here: the provider account goes to the session's own account, and the browser back to the account page. Rate limit scope: general.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -27164,6 +27757,51 @@ func (c *ClientWithResponses) GetApiAuthErrorWithResponse(ctx context.Context, p
 		return nil, err
 	}
 	return ParseGetApiAuthErrorResponse(rsp)
+}
+
+// GetApiAuthLinksWithResponse Your linked sign-in providers
+//
+// Needs a signed-in caller. Rate limit scope: general.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/auth/links (the `GetApiAuthLinks` operationId).
+func (c *ClientWithResponses) GetApiAuthLinksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiAuthLinksResponse, error) {
+	rsp, err := c.GetApiAuthLinks(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiAuthLinksResponse(rsp)
+}
+
+// DeleteApiAuthLinksProviderWithResponse Unlink a provider from your account
+//
+// Needs a signed-in caller. Rate limit scope: general.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/auth/links/{provider} (the `DeleteApiAuthLinksProvider` operationId).
+func (c *ClientWithResponses) DeleteApiAuthLinksProviderWithResponse(ctx context.Context, provider string, reqEditors ...RequestEditorFn) (*DeleteApiAuthLinksProviderResponse, error) {
+	rsp, err := c.DeleteApiAuthLinksProvider(ctx, provider, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteApiAuthLinksProviderResponse(rsp)
+}
+
+// PostApiAuthLinksProviderWithResponse Start linking a provider to your account
+//
+// Needs a session confirmed within the last 10 minutes. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/links/{provider} (the `PostApiAuthLinksProvider` operationId).
+func (c *ClientWithResponses) PostApiAuthLinksProviderWithResponse(ctx context.Context, provider string, reqEditors ...RequestEditorFn) (*PostApiAuthLinksProviderResponse, error) {
+	rsp, err := c.PostApiAuthLinksProvider(ctx, provider, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAuthLinksProviderResponse(rsp)
 }
 
 // PostApiAuthPasswordWithBodyWithResponse Change your password
@@ -27807,7 +28445,7 @@ func (c *ClientWithResponses) PostApiUsersWithResponse(ctx context.Context, body
 
 // DeleteApiUsersIdWithBodyWithResponse Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -27822,7 +28460,7 @@ func (c *ClientWithResponses) DeleteApiUsersIdWithBodyWithResponse(ctx context.C
 
 // DeleteApiUsersIdWithResponse Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general.
+// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30248,6 +30886,13 @@ func ParseGetApiAuthCallbackProviderResponse(rsp *http.Response) (*GetApiAuthCal
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest GeneralInvalid
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -30880,6 +31525,449 @@ func ParseGetApiAuthErrorResponse(rsp *http.Response) (*GetApiAuthErrorResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetApiAuthErrorResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiAuthLinksResponse parses an HTTP response from a GetApiAuthLinksWithResponse call
+func ParseGetApiAuthLinksResponse(rsp *http.Response) (*GetApiAuthLinksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiAuthLinksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ProviderLinks
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest GeneralInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiAuthLinksResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiAuthLinksResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthLinksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteApiAuthLinksProviderResponse parses an HTTP response from a DeleteApiAuthLinksProviderWithResponse call
+func ParseDeleteApiAuthLinksProviderResponse(rsp *http.Response) (*DeleteApiAuthLinksProviderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteApiAuthLinksProviderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ProviderUnlinked
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest GeneralInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DeleteApiAuthLinksProviderResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteApiAuthLinksProviderResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiAuthLinksProviderResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiAuthLinksProviderResponse parses an HTTP response from a PostApiAuthLinksProviderWithResponse call
+func ParsePostApiAuthLinksProviderResponse(rsp *http.Response) (*PostApiAuthLinksProviderResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiAuthLinksProviderResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NextAuthURL
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest GeneralInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiAuthLinksProviderResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiAuthLinksProviderResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthLinksProviderResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

@@ -150,7 +150,7 @@ func (h NextAuth) Provider(c echo.Context) error {
 		}
 		return nextAuthAnswer(c, form, absolute(h.OAuth.SignIn.PublicURL, page))
 	}
-	authURL, err := h.OAuth.begin(c, id, form.Get("callbackUrl"))
+	authURL, err := h.OAuth.begin(c, id, form.Get("callbackUrl"), 0)
 	if err != nil {
 		return err
 	}

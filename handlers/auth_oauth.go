@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/markbates/goth"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/session"
@@ -42,6 +43,9 @@ type oauthPending struct {
 	Session  string    `json:"session"` // the marshalled goth session
 	Callback string    `json:"callback"`
 	Expires  time.Time `json:"expires"`
+	// Link is the signed-in user who started linking the provider to
+	// their account (BeginLink); 0 for a sign-in.
+	Link int64 `json:"link,omitempty"`
 }
 
 // OAuth signs in through an external provider. The
@@ -57,6 +61,10 @@ type OAuth struct {
 	SignIn SignIn
 	// Blocks refuses new accounts with an email under a blocked domain.
 	Blocks BlockCheck
+	// Actions links and unlinks providers from the account page.
+	Actions *actions.Actions
+	// Links lists the caller's linked providers for the account page.
+	Links ProviderLinks
 }
 
 var errUnknownProvider = &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound, Message: "Unknown sign-in provider"}
@@ -66,7 +74,7 @@ var errUnknownProvider = &api.Error{Status: http.StatusNotFound, Code: api.CodeN
 // the same-origin callbackUrl. An unknown or disabled provider is 404
 // NOT_FOUND.
 func (h OAuth) Begin(c echo.Context) error {
-	authURL, err := h.begin(c, c.Param("provider"), c.QueryParam("callbackUrl"))
+	authURL, err := h.begin(c, c.Param("provider"), c.QueryParam("callbackUrl"), 0)
 	if err != nil {
 		return err
 	}
@@ -74,8 +82,9 @@ func (h OAuth) Begin(c echo.Context) error {
 }
 
 // begin keeps a fresh state for provider id in the session, with the
-// same-origin callback, and returns the provider's authorization URL.
-func (h OAuth) begin(c echo.Context, id, callback string) (string, error) {
+// same-origin callback and the user linking it (0 for a sign-in), and
+// returns the provider's authorization URL.
+func (h OAuth) begin(c echo.Context, id, callback string, link int64) (string, error) {
 	p := h.provider(id)
 	if p == nil {
 		return "", errUnknownProvider
@@ -90,7 +99,7 @@ func (h OAuth) begin(c echo.Context, id, callback string) (string, error) {
 		return "", err
 	}
 	pending, err := json.Marshal(oauthPending{Provider: p.Name(), State: state, Session: sess.Marshal(),
-		Callback: safeCallback(callback, h.SignIn.PublicURL, ""), Expires: h.SignIn.Now().Add(OAuthStateTTL)})
+		Callback: safeCallback(callback, h.SignIn.PublicURL, ""), Expires: h.SignIn.Now().Add(OAuthStateTTL), Link: link})
 	if err != nil {
 		return "", err
 	}
@@ -108,8 +117,10 @@ func (h OAuth) begin(c echo.Context, id, callback string) (string, error) {
 // Refusals are 401 UNAUTHORIZED (the sign-in page with the message for
 // browsers): a missing, mismatched or stale (OAuthStateTTL) state, a
 // provider error or refused code, no account id or email from the provider,
-// no verified email where one is needed, a banned or deactivated user, a
-// new account with an email under a blocked domain. An unknown provider is 404; a provider whose user API fails, 502.
+// no verified email where one is needed, an existing account someone
+// already uses (models.AccountInUseError: it is neither linked nor signed
+// in), a banned or deactivated user, a new account with an email under a
+// blocked domain. An unknown provider is 404; a provider whose user API fails, 502.
 func (h OAuth) Callback(c echo.Context) error {
 	ctx := c.Request().Context()
 	noStore(c)
@@ -143,6 +154,9 @@ func (h OAuth) Callback(c echo.Context) error {
 	if gu.UserID == "" || strings.TrimSpace(gu.Email) == "" {
 		return h.refuse(c, name+" did not share an email address with Plaza", nil)
 	}
+	if pending.Link != 0 {
+		return h.finishLink(c, pending.Link, identity(id, gu))
+	}
 	who := identity(id, gu)
 	if who.NoNewAccount, err = h.Blocks.EmailBlocked(ctx, who.Email); err != nil {
 		return err
@@ -151,6 +165,8 @@ func (h OAuth) Callback(c echo.Context) error {
 	var ue *models.UnverifiedEmailError
 	var ie *models.InactiveUserError
 	switch {
+	case errors.Is(err, models.ErrAccountInUse):
+		return h.refuse(c, "An account with this email exists; sign in with your password, then link "+name+" from your account page", err)
 	case errors.Is(err, models.ErrNewAccountRefused):
 		return h.refuse(c, "Plaza does not accept new accounts with this email domain", err)
 	case errors.As(err, &ue):

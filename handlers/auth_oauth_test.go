@@ -271,7 +271,9 @@ func TestOAuthSignInCreatesUser(t *testing.T) {
 func TestOAuthSignInLinksVerifiedEmail(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app, f := newOAuthApp(t, db)
-		ada := app.UserWithPassword(t, "ada@example.com", "correct horse", "admin")
+		// An account nobody has used: an invitation, with no password,
+		// second factor or sign-in yet.
+		ada := app.User(t, "ada@example.com", "admin")
 		f.gitlabUser = adaGitLab
 		res := signInWith(t, app, "gitlab", "?callbackUrl=https://evil.example/steal", nil)
 		if res.Code != http.StatusSeeOther || res.Header().Get("Location") != "/admin" {
@@ -463,46 +465,202 @@ func TestOAuthProvidersListed(t *testing.T) {
 	})
 }
 
-// TestOAuthLinkEndsPreHijack: someone registers the victim's address with
-// a password of their own and signs in; the victim later signs in through a
-// provider that vouches for the address. The link takes the account from
-// the squatter: its password is cleared, its sessions end and its
-// authenticator is removed, so only the provider's sign-in opens it.
-func TestOAuthLinkEndsPreHijack(t *testing.T) {
+// TestOAuthNeverTakesOverAnAccount: a provider vouching for an email
+// reaches no account that someone already uses. Before, the first OAuth
+// sign-in with the address of an account whose email was never verified
+// (every self-registered one) cleared its password, removed its
+// authenticator and recovery codes and opened a confirmed session without a
+// code, for a promoted admin too: mailbox control alone beat the second
+// factor and locked the owner out. Now an account with a password, a second
+// factor or any sign-in history is neither linked nor signed in; its owner
+// signs in the usual way and links the provider from the account page.
+func TestOAuthNeverTakesOverAnAccount(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
 		app, f := newOAuthApp(t, db)
-		res := apptest.DoBody(t, app, "POST", "/api/users", nil, `{"name":"Ada","email":"ada@example.com","password":"squatter pass 9"}`)
+		res := apptest.DoBody(t, app, "POST", "/api/users", nil, `{"name":"Ada","email":"ada@example.com","password":"owner pass phrase 9"}`)
 		if res.Code != http.StatusCreated {
 			t.Fatalf("register: %d %s", res.Code, res.Body)
 		}
-		squatter := signIn(t, app, "ada@example.com", "squatter pass 9", firefoxLinux)
-		u, err := app.Store.UserByEmail(context.Background(), "ada@example.com")
+		owner := signIn(t, app, "ada@example.com", "owner pass phrase 9", firefoxLinux)
+		ada, err := app.Store.UserByEmail(ctx, "ada@example.com")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := app.Store.StartTwoFactor(context.Background(), u.ID, "the squatter's secret"); err != nil {
+		if _, err := app.Store.DB.NewInsert().Model(&models.UserRole{UserID: ada.ID, RoleID: roleID(t, app, "admin"), GrantedAt: time.Now()}).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if err := app.Store.EnableTwoFactor(context.Background(), u.ID, 1, []string{"code"}); err != nil {
+		if err := app.Store.StartTwoFactor(ctx, ada.ID, "the owner's secret"); err != nil {
 			t.Fatal(err)
+		}
+		if err := app.Store.EnableTwoFactor(ctx, ada.ID, 1, []string{"code"}); err != nil {
+			t.Fatal(err)
+		}
+		// Grace has no password: her account was made by a GitHub sign-in.
+		f.githubUser, f.githubEmails = `{"id":99,"login":"grace","email":"grace@example.com"}`, "[]"
+		if res := signInWith(t, app, "github", "", nil); res.Code != http.StatusSeeOther {
+			t.Fatalf("grace's github sign-in: %d %s", res.Code, res.Body)
 		}
 
-		f.gitlabUser = adaGitLab
+		for _, tt := range []struct{ name, gitlab, email string }{
+			{"password and second factor", adaGitLab, "ada@example.com"},
+			{"sign-in history", `{"id":78,"username":"grace","email":"grace@example.com","confirmed_at":"2024-01-02T03:04:05Z"}`, "grace@example.com"},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				before, err := app.Store.UserByEmail(ctx, tt.email)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.gitlabUser = tt.gitlab
+				res := signInWith(t, app, "gitlab", "", nil)
+				want := "An account with this email exists; sign in with your password, then link GitLab from your account page"
+				if res.Code != http.StatusUnauthorized || !strings.Contains(res.Body.String(), want) {
+					t.Errorf("callback: got %d %s, want 401 saying %q", res.Code, res.Body, want)
+				}
+				if tok := sessionCookie(t, res.Result()); tok != "" && signedIn(t, app, cookieHeader(tok)) {
+					t.Error("the callback opened a session")
+				}
+				page := signInWith(t, app, "gitlab", "", http.Header{"Accept": {"text/html,application/xhtml+xml"}})
+				if page.Code != http.StatusUnauthorized || !strings.Contains(page.Body.String(), `data-testid="signin-error"`) ||
+					!strings.Contains(page.Body.String(), "then link GitLab from your account page") {
+					t.Errorf("browser: got %d %s, want the sign-in page with the message", page.Code, page.Body)
+				}
+				after, err := app.Store.UserByEmail(ctx, tt.email)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !equalPtr(before.PasswordHash, after.PasswordHash) || !equalTime(before.EmailVerified, after.EmailVerified) {
+					t.Errorf("the account changed: password %v → %v, verified %v → %v", before.PasswordHash != nil, after.PasswordHash != nil, before.EmailVerified, after.EmailVerified)
+				}
+				for _, l := range links(t, app) {
+					if l.Provider == "gitlab" {
+						t.Errorf("the callback linked gitlab to user %d", l.UserID)
+					}
+				}
+			})
+		}
+		if !signedIn(t, app, owner) {
+			t.Error("the owner's session ended")
+		}
+		if on, err := app.Store.TwoFactorEnabled(ctx, ada.ID); err != nil || !on {
+			t.Errorf("the owner's authenticator is gone (%v)", err)
+		}
+		res = apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, `{"email":"ada@example.com","password":"owner pass phrase 9"}`)
+		if res.Code != http.StatusUnauthorized || !strings.Contains(res.Body.String(), `"TOTP_REQUIRED"`) {
+			t.Errorf("the owner's password and code: %d %s, want TOTP_REQUIRED", res.Code, res.Body)
+		}
+	})
+}
+
+// TestOAuthSignInAsksTheCode: a provider stands in for the password only;
+// an account enrolled in two-factor sign-in still gives its code, and the
+// callback opens no session without it.
+func TestOAuthSignInAsksTheCode(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		app, f := newOAuthApp(t, db)
+		f.githubUser, f.githubEmails = adaGitHub, adaEmails
+		if res := signInWith(t, app, "github", "", nil); res.Code != http.StatusSeeOther {
+			t.Fatalf("first sign-in: %d %s", res.Code, res.Body)
+		}
+		u, err := app.Store.UserByEmail(ctx, "ada@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := app.Store.StartTwoFactor(ctx, u.ID, "secret"); err != nil {
+			t.Fatal(err)
+		}
+		if err := app.Store.EnableTwoFactor(ctx, u.ID, 1, []string{"code"}); err != nil {
+			t.Fatal(err)
+		}
+		res := signInWith(t, app, "github", "", nil)
+		if res.Code != http.StatusOK || !strings.Contains(res.Body.String(), `data-testid="signin-code-form"`) {
+			t.Fatalf("enrolled sign-in: got %d %.300s, want the code page", res.Code, res.Body)
+		}
+		if signedIn(t, app, cookieHeader(sessionCookie(t, res.Result()))) {
+			t.Error("the callback signed in without the code")
+		}
+	})
+}
+
+func roleID(t *testing.T, app *apptest.App, name string) int64 {
+	t.Helper()
+	var id int64
+	if err := app.Store.DB.NewSelect().Model((*models.Role)(nil)).Column("id").Where("name = ?", name).Scan(context.Background(), &id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func equalPtr(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+func equalTime(a, b *time.Time) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
+}
+
+// TestOAuthLinkFromAccountPage: the owner of an account in use links a
+// provider from the account page, signed in and freshly confirmed; the
+// provider then signs them in. A token cannot start a link, a provider
+// account linked to someone else stays theirs, and unlinking removes it.
+func TestOAuthLinkFromAccountPage(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		app, f := newOAuthApp(t, db)
+		ada := app.UserWithPassword(t, "ada@example.com", "correct horse")
+		session := signIn(t, app, "ada@example.com", "correct horse", firefoxLinux)
+		session.Set("Origin", app.Deps.Config.PublicAppURL)
+		f.gitlabUser = `{"id":80,"username":"ada-gl","name":"Ada","email":"ada.gitlab@example.com","confirmed_at":"2024-01-02T03:04:05Z"}`
+
+		page := apptest.Do(t, app, "GET", "/admin/account/2fa", http.Header{"Cookie": session["Cookie"], "Accept": {"text/html"}})
+		if page.Code != 200 || !strings.Contains(page.Body.String(), `data-testid="provider-link-gitlab"`) {
+			t.Fatalf("account page: %d, want a way to link GitLab: %.300s", page.Code, page.Body)
+		}
+		token, _ := app.TokenFor(t, ada.ID, auth.PermAdminRead)
+		if res := apptest.Do(t, app, "POST", "/api/auth/links/gitlab", token); res.Code != 403 {
+			t.Errorf("a token starts a link: %d %s", res.Code, res.Body)
+		}
+
+		res := apptest.Do(t, app, "POST", "/api/auth/links/gitlab", session)
+		var start struct{ URL string }
+		json.Unmarshal(res.Body.Bytes(), &start)
+		authURL, err := url.Parse(start.URL)
+		if res.Code != 200 || err != nil || !strings.HasPrefix(start.URL, f.URL) {
+			t.Fatalf("start linking: %d %s", res.Code, res.Body)
+		}
+		back := consent(t, authURL)
+		res = apptest.Do(t, app, "GET", back.RequestURI(), session)
+		if res.Code != http.StatusSeeOther || res.Header().Get("Location") != "/admin/account/2fa" {
+			t.Fatalf("link callback: %d to %q %s", res.Code, res.Header().Get("Location"), res.Body)
+		}
+		if rows := links(t, app); len(rows) != 1 || rows[0].UserID != ada.ID || rows[0].Provider != "gitlab" {
+			t.Fatalf("links %+v, want gitlab linked to ada", rows)
+		}
 		res = signInWith(t, app, "gitlab", "", nil)
-		if res.Code != http.StatusSeeOther {
-			t.Fatalf("victim's callback: %d %s", res.Code, res.Body)
+		if !strings.Contains(apptest.Do(t, app, "GET", "/api/auth/session", cookieHeader(sessionCookie(t, res.Result()))).Body.String(), `"email":"ada@example.com"`) {
+			t.Errorf("the linked provider does not sign ada in: %d %s", res.Code, res.Body)
 		}
-		if signedIn(t, app, squatter) {
-			t.Error("the squatter's session survived the link")
+
+		// Grace's session cannot take Ada's GitLab account.
+		app.UserWithPassword(t, "grace@example.com", "correct horse")
+		grace := signIn(t, app, "grace@example.com", "correct horse", firefoxLinux)
+		grace.Set("Origin", app.Deps.Config.PublicAppURL)
+		res = apptest.Do(t, app, "POST", "/api/auth/links/gitlab", grace)
+		json.Unmarshal(res.Body.Bytes(), &start)
+		authURL, _ = url.Parse(start.URL)
+		if res := apptest.Do(t, app, "GET", consent(t, authURL).RequestURI(), grace); res.Code != http.StatusConflict ||
+			!strings.Contains(res.Body.String(), "linked to another Plaza account") {
+			t.Errorf("linking someone else's provider account: %d %s", res.Code, res.Body)
 		}
-		if res := apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, `{"email":"ada@example.com","password":"squatter pass 9"}`); res.Code != http.StatusUnauthorized {
-			t.Errorf("the squatter's password still signs in: %d %s", res.Code, res.Body)
+
+		res = apptest.Do(t, app, "DELETE", "/api/auth/links/gitlab", session)
+		if res.Code != 200 || !strings.Contains(res.Body.String(), `"unlinked":1`) {
+			t.Errorf("unlink: %d %s", res.Code, res.Body)
 		}
-		if on, err := app.Store.TwoFactorEnabled(context.Background(), u.ID); err != nil || on {
-			t.Errorf("the squatter's authenticator survived the link (%v)", err)
+		if res := apptest.Do(t, app, "DELETE", "/api/auth/links/gitlab", session); res.Code != 404 {
+			t.Errorf("unlink again: %d %s, want 404", res.Code, res.Body)
 		}
-		if !signedIn(t, app, cookieHeader(sessionCookie(t, res.Result()))) {
-			t.Error("the victim is not signed in")
+		if n, err := app.Store.DB.NewSelect().Model((*models.ProviderAccount)(nil)).Count(ctx); err != nil || n != 0 {
+			t.Errorf("%d links left, %v", n, err)
 		}
 	})
 }

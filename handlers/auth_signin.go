@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/device"
@@ -38,8 +39,10 @@ type Credentials interface {
 // it, while the session holds only the half-done sign-in. Wrong codes count
 // as failed sign-ins and are audited, as is every recovery code used.
 type SignIn struct {
-	Users     Credentials
-	Passwords *auth.Passwords
+	Users Credentials
+	// Passwords checks the password under the failure throttle
+	// (*actions.Actions): the same check as every other door's.
+	Passwords PasswordChecker
 	// DeviceKey signs the device cookie sign-in leaves in the browser
 	// (device.Key): the failure throttle then counts that browser's
 	// failures apart from strangers'.
@@ -49,6 +52,12 @@ type SignIn struct {
 	Providers func() []api.Provider
 	PublicURL string
 	Now       func() time.Time
+}
+
+// PasswordChecker is the one check of a password a request gives, under
+// sign-in's failure throttle (actions.Actions.CheckPassword).
+type PasswordChecker interface {
+	CheckPassword(ctx context.Context, tries actions.Attempts, email, password string, hash *string) error
 }
 
 // Page answers GET /api/auth/signin.
@@ -244,31 +253,24 @@ func decodeSignIn(c echo.Context) (req api.SignInRequest, code string, err error
 
 var errBadCredentials = &api.Error{Status: http.StatusUnauthorized, Code: api.CodeUnauthorized, Message: "Invalid email or password"}
 
-// check verifies the credentials under the failure throttle: the try
-// counts before argon2id runs (a spent window refuses without hashing),
-// and only a failure stays counted.
+// check verifies the credentials through the one password check, under
+// the failure throttle: the try counts before argon2id runs (a spent
+// window refuses without hashing), and only a failure stays counted.
 func (h SignIn) check(c echo.Context, req api.SignInRequest) (*models.User, error) {
 	ctx := c.Request().Context()
 	m, err := meterFrom(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var user *models.User
-	err = attempt(ctx, m, req.Email, func() error {
-		u, err := h.Users.UserByEmail(ctx, req.Email)
-		if err != nil && !errors.Is(err, models.ErrNotFound) {
-			return err
-		}
-		var hash *string // none: compared with a dummy, so that an unknown email takes as long
-		if err == nil {
-			hash = u.PasswordHash
-		}
-		if err := h.Passwords.Check(ctx, req.Password, hash); err != nil {
-			return err
-		}
-		user = u
-		return nil
-	})
+	user, err := h.Users.UserByEmail(ctx, req.Email)
+	if err != nil && !errors.Is(err, models.ErrNotFound) {
+		return nil, err
+	}
+	var hash *string // none: compared with a dummy, so that an unknown email takes as long
+	if err == nil {
+		hash = user.PasswordHash
+	}
+	err = h.Passwords.CheckPassword(ctx, m, req.Email, req.Password, hash)
 	switch {
 	case errors.Is(err, auth.ErrBadPassword):
 		return nil, errBadCredentials

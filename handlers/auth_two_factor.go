@@ -121,6 +121,8 @@ type TwoFactor struct {
 	Factor   SecondFactor
 	Sessions Sessions
 	Issuer   string
+	// Links lists the page's linked sign-in providers.
+	Links ProviderLinks
 }
 
 func (h TwoFactor) caller(c echo.Context) (*auth.Principal, error) {
@@ -142,7 +144,11 @@ func (h TwoFactor) Page(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, res, View{Page: views.TwoFactorPage(res), Partial: views.TwoFactorPanel(res)})
+	links, err := h.Links.Of(c.Request().Context(), p.UserID)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, res, View{Page: views.TwoFactorPage(res, links), Partial: views.TwoFactorPanel(res)})
 }
 
 func (h TwoFactor) status(ctx context.Context, p *auth.Principal) (api.TwoFactorStatus, error) {
@@ -211,9 +217,9 @@ func (h TwoFactor) Enable(c echo.Context) error {
 	return respondShown(c, http.StatusOK, res, views.RecoveryCodesPanel(res), Done{Toast: "Two-factor sign-in is on"})
 }
 
-// Disable answers POST /api/auth/2fa/disable {password}: the enrolment and
-// its recovery codes go. A wrong password is 422 and counts as a failed
-// sign-in.
+// Disable answers POST /api/auth/2fa/disable {password, code}: the
+// enrolment and its recovery codes go. A missing or wrong password or code
+// is 422 on its field; a wrong one counts as a failed sign-in.
 func (h TwoFactor) Disable(c echo.Context) error {
 	var req api.TwoFactorDisable
 	if err := decodeJSON(c, &req); err != nil {
@@ -225,7 +231,7 @@ func (h TwoFactor) Disable(c echo.Context) error {
 		return err
 	}
 	p := auth.PrincipalFrom(ctx)
-	if err := h.Actions.DisableTwoFactor(ctx, p, req.Password, m); err != nil {
+	if err := h.Actions.DisableTwoFactor(ctx, p, actions.TwoFactorRemoval{Password: req.Password, Code: req.Code, Tries: m}); err != nil {
 		return err
 	}
 	res, err := h.status(ctx, p)
@@ -235,23 +241,19 @@ func (h TwoFactor) Disable(c echo.Context) error {
 	return respondShown(c, http.StatusOK, api.TwoFactorDisabled{}, views.TwoFactorPanel(res), Done{Toast: "Two-factor sign-in is off"})
 }
 
-// checkPassword checks the caller's password under the sign-in failure
-// throttle: 422 on the password field when it is wrong.
+// checkPassword checks the caller's password through the one password
+// check, under sign-in's failure throttle: 422 on the password field when
+// it is wrong.
 func (h TwoFactor) checkPassword(ctx context.Context, p *auth.Principal, password string) error {
 	m, err := meterFrom(ctx)
 	if err != nil {
 		return err
 	}
-	err = attempt(ctx, m, p.Email, func() error {
-		u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
-		if err != nil {
-			return err
-		}
-		if password == "" {
-			return auth.ErrBadPassword
-		}
-		return h.Actions.Passwords.Check(ctx, password, u.PasswordHash)
-	})
+	u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
+	if err != nil {
+		return err
+	}
+	err = h.Actions.CheckPassword(ctx, m, p.Email, password, u.PasswordHash)
 	if !errors.Is(err, auth.ErrBadPassword) {
 		return err
 	}

@@ -163,9 +163,58 @@ func TestTwoFactorEnrolAndSignIn(t *testing.T) {
 		if res.Code != 422 {
 			t.Errorf("disable with a wrong password: %d %s", res.Code, res.Body)
 		}
-		res = apptest.DoBody(t, app, "POST", "/api/auth/2fa/disable", session, `{"password":"correct horse"}`)
+		clock.Add(30 * time.Second)
+		res = apptest.DoBody(t, app, "POST", "/api/auth/2fa/disable", session, `{"password":"correct horse","code":"`+code(t, secret, clock.Now())+`"}`)
 		if res.Code != 200 {
 			t.Fatalf("disable: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, signInBody("")); res.Code != 200 {
+			t.Errorf("sign-in after disabling: %d %s", res.Code, res.Body)
+		}
+	})
+}
+
+// TestTwoFactorDisableNeedsACode: turning two-factor sign-in off takes the
+// password and a current code (or an unused recovery code), so that a
+// password alone, phished or leaked, cannot strip the second factor.
+// Before, the password alone turned it off.
+func TestTwoFactorDisableNeedsACode(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		clock := newClock()
+		app := clockedApp(t, db, clock)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		session := app.SessionFor(t, u.ID)
+		secret, _ := enrol(t, app, clock, session)
+		used := code(t, secret, clock.Now()) // enabled it
+		clock.Add(30 * time.Second)
+		now := code(t, secret, clock.Now())
+		for _, tt := range []struct{ name, body, field string }{
+			{"the password alone", `{"password":"correct horse"}`, `"code"`},
+			{"a wrong code", `{"password":"correct horse","code":"` + wrongCode(t, secret, clock.Now()) + `"}`, `"code"`},
+			{"the code that enabled it", `{"password":"correct horse","code":"` + used + `"}`, `"code"`},
+			{"a code and a wrong password", `{"password":"wrong horse","code":"` + now + `"}`, `"password"`},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/disable", session, tt.body)
+				if res.Code != 422 || !strings.Contains(res.Body.String(), tt.field) {
+					t.Errorf("got %d %s, want 422 on %s", res.Code, res.Body, tt.field)
+				}
+			})
+		}
+		if res := apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, signInBody("")); res.Code != 401 || !strings.Contains(res.Body.String(), "TOTP_REQUIRED") {
+			t.Fatalf("refused removals left two-factor sign-in off: %d %s", res.Code, res.Body)
+		}
+		res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/disable", session, `{"password":"correct horse","code":"`+now+`"}`)
+		if res.Code != 200 {
+			t.Fatalf("password and a current code: %d %s", res.Code, res.Body)
+		}
+
+		// A recovery code stands in for the app's code.
+		clock.Add(30 * time.Second)
+		_, recovery := enrol(t, app, clock, session)
+		res = apptest.DoBody(t, app, "POST", "/api/auth/2fa/disable", session, `{"password":"correct horse","code":"`+recovery[0]+`"}`)
+		if res.Code != 200 {
+			t.Fatalf("password and a recovery code: %d %s", res.Code, res.Body)
 		}
 		if res := apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, signInBody("")); res.Code != 200 {
 			t.Errorf("sign-in after disabling: %d %s", res.Code, res.Body)

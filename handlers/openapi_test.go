@@ -20,6 +20,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
@@ -79,6 +80,20 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		return sampleRequest{"/api/auth/session", e.session, "", 200}
 	},
 	"GET /api/auth/providers": getSample("/api/auth/providers", 200),
+	"GET /api/auth/links": func(_ *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/auth/links", e.session, "", 200}
+	},
+	"POST /api/auth/links/{provider}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{"/api/auth/links/github", sampleUser(t, e, "linking@example.com").session, "", 200}
+	},
+	"DELETE /api/auth/links/{provider}": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.UserWithPassword(t, "unlinking@example.com", "correct horse")
+		id := models.OAuthIdentity{Provider: "github", ProviderUserID: "sample-unlink", Email: u.Email, EmailVerified: true}
+		if err := e.app.Store.LinkProvider(context.Background(), u.ID, id); err != nil {
+			t.Fatal(err)
+		}
+		return sampleRequest{"/api/auth/links/github", e.app.SessionFor(t, u.ID), "", 200}
+	},
 	"GET /api/auth/sessions": func(_ *testing.T, e sampleEnv) sampleRequest {
 		return sampleRequest{api.PathSessions, e.session, "", 200}
 	},

@@ -273,8 +273,9 @@ func imageIssue(image string) *api.Issue {
 }
 
 // Delete answers DELETE /api/users/{id} through the account deletion
-// action: one's own takes {password} and ends one's session; staff who may
-// delete someone else's need a fresh confirmation (audited).
+// action: one's own takes {password}, checked under sign-in's failure
+// throttle, and ends one's session; staff who may delete someone else's
+// need a fresh confirmation (audited).
 func (h Users) Delete(c echo.Context) error {
 	id, err := pathID(c)
 	if err != nil {
@@ -286,7 +287,11 @@ func (h Users) Delete(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	p := auth.PrincipalFrom(ctx)
-	in := actions.DeleteAccountInput{UserID: id, Password: req.Password}
+	m, err := meterFrom(ctx)
+	if err != nil {
+		return err
+	}
+	in := actions.DeleteAccountInput{UserID: id, Password: req.Password, Tries: m}
 	if p != nil && p.Via == auth.ViaSession {
 		in.EndSession = h.Sessions.Destroy
 	}

@@ -71,14 +71,35 @@ func (e *InactiveUserError) Error() string {
 
 func (e *InactiveUserError) Unwrap() error { return ErrUserNotActive }
 
+// ErrAccountInUse is matched by *AccountInUseError.
+var ErrAccountInUse = errors.New("an account with this email is in use")
+
+// AccountInUseError refuses an external sign-in whose verified email is an
+// existing account's that someone already uses: it has a password, a
+// second factor or any sign-in history. A provider vouching for a mailbox
+// is no way past the account's own password and code, and whoever holds
+// the account must not lose it to someone else's first OAuth sign-in: its
+// owner signs in as usual and links the provider from the account page.
+type AccountInUseError struct {
+	Provider string
+	UserID   int64
+}
+
+func (e *AccountInUseError) Error() string {
+	return fmt.Sprintf("%s sign-in reached user %d, which is in use", e.Provider, e.UserID)
+}
+
+func (e *AccountInUseError) Unwrap() error { return ErrAccountInUse }
+
 // LinkOAuthUser finds or makes the Plaza user behind an external identity,
 // in one transaction:
 //  1. an account already linked to (provider, provider user id) is that
 //     user; the link's email, verification and last use are refreshed;
 //  2. else a user with the same email is linked, if the provider verified
-//     the email; if the user's own email was never verified, the account is
-//     taken over by the provider's person (takeOver) and its email then
-//     counts as verified;
+//     the email and nobody uses the account yet (no password, no second
+//     factor, no sign-in history: an invitation never taken up); the
+//     account's email then counts as verified. An account in use is
+//     *AccountInUseError, and nothing of it changes;
 //  3. else a new user (role user) is created with the link, if the email is
 //     verified; its username comes from the provider's handle, name or email,
 //     made unique with a numeric suffix.
@@ -103,7 +124,6 @@ func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 	now := s.now()
 	email := NormalizeEmail(id.Email)
 	var user *User
-	var ended []string // sessions a takeover ended, forgotten once it commits
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		pa := new(ProviderAccount)
 		err := tx.NewSelect().Model(pa).
@@ -113,10 +133,7 @@ func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 			if user, err = userForSignIn(ctx, tx, pa.UserID, now); err != nil {
 				return err
 			}
-			_, err = tx.NewUpdate().Model((*ProviderAccount)(nil)).
-				Set("email = ?", nullString(email)).Set("email_verified = ?", id.EmailVerified).Set("last_used_at = ?", now).
-				Where("id = ?", pa.ID).Exec(ctx)
-			return err
+			return touchLink(ctx, tx, pa.ID, email, id.EmailVerified, now)
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
@@ -131,13 +148,8 @@ func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 			}
 			return &UnverifiedEmailError{Provider: id.Provider, Email: email, Taken: taken}
 		case err == nil:
-			if u.Status != UserActive {
-				return &InactiveUserError{UserID: u.ID, Status: u.Status}
-			}
-			if u.EmailVerified == nil {
-				if ended, err = takeOver(ctx, tx, u, now); err != nil {
-					return err
-				}
+			if err := claimUnused(ctx, tx, u, id.Provider, now); err != nil {
+				return err
 			}
 		case errors.Is(err, sql.ErrNoRows) && id.NoNewAccount:
 			return ErrNewAccountRefused
@@ -148,12 +160,7 @@ func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 		default:
 			return err
 		}
-		link := &ProviderAccount{UserID: u.ID, Provider: id.Provider, ProviderUserID: id.ProviderUserID,
-			Email: nullString(email), EmailVerified: id.EmailVerified, CreatedAt: now, LastUsedAt: &now}
-		if _, err := tx.NewInsert().Model(link).Returning("id").Exec(ctx); err != nil {
-			if IsUniqueViolation(err) {
-				return fmt.Errorf("%s account %s: %w", id.Provider, id.ProviderUserID, ErrConflict)
-			}
+		if err := insertLink(ctx, tx, u.ID, id, email, now); err != nil {
 			return err
 		}
 		user = u
@@ -162,34 +169,71 @@ func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 	if err != nil {
 		return nil, fmt.Errorf("link %s user: %w", id.Provider, err)
 	}
-	s.SessionCache.Forget(ended...)
 	return user, nil
 }
 
-// takeOver gives an account whose email was never verified to the person
-// a provider has just vouched for that email: anyone could have registered
-// it before them (account pre-hijacking), so nothing that whoever registered
-// it set up survives. Its password is cleared, its sessions end, its
-// two-factor enrolment and recovery codes go and its API tokens are
-// revoked; the email counts as verified from now on. What the account holds
-// (profile, posts) stays: it is reviewable by its new, verified owner.
-func takeOver(ctx context.Context, tx bun.Tx, u *User, now time.Time) (ended []string, err error) {
-	u.EmailVerified, u.PasswordHash, u.UpdatedAt = &now, nil, now
-	if _, err := tx.NewUpdate().Model(u).Column("email_verified", "password_hash", "updated_at").WherePK().Exec(ctx); err != nil {
-		return nil, err
+// claimUnused lets a provider's verified email reach u only when nobody
+// uses u yet (inUse), and marks its email verified.
+func claimUnused(ctx context.Context, tx bun.Tx, u *User, provider string, now time.Time) error {
+	if u.Status != UserActive {
+		return &InactiveUserError{UserID: u.ID, Status: u.Status}
 	}
-	if ended, err = endSessionsIn(ctx, tx, now, "user_id = ?", u.ID); err != nil {
-		return nil, fmt.Errorf("end sessions of user %d: %w", u.ID, err)
+	used, err := inUse(ctx, tx, u)
+	if err != nil {
+		return err
 	}
-	if _, err := tx.NewDelete().Model((*TwoFactor)(nil)).Where("user_id = ?", u.ID).Exec(ctx); err != nil {
-		return nil, err
+	if used {
+		return &AccountInUseError{Provider: provider, UserID: u.ID}
 	}
-	if _, err := tx.NewDelete().Model((*RecoveryCode)(nil)).Where("user_id = ?", u.ID).Exec(ctx); err != nil {
-		return nil, err
+	if u.EmailVerified != nil {
+		return nil
 	}
-	_, err = tx.NewUpdate().Model((*APIToken)(nil)).Set("revoked_at = ?", now).
-		Where("user_id = ? AND revoked_at IS NULL", u.ID).Exec(ctx)
-	return ended, err
+	u.EmailVerified, u.UpdatedAt = &now, now
+	_, err = tx.NewUpdate().Model(u).Column("email_verified", "updated_at").WherePK().Exec(ctx)
+	return err
+}
+
+// inUse reports whether someone uses u: it has a password, a second factor
+// (enabled or being set up), a linked provider, or any sign-in history (a
+// recorded sign-in or a session).
+func inUse(ctx context.Context, db bun.IDB, u *User) (bool, error) {
+	if u.PasswordHash != nil || u.LastLoginAt != nil || u.LoginCount > 0 {
+		return true, nil
+	}
+	for _, q := range []*bun.SelectQuery{
+		db.NewSelect().Model((*TwoFactor)(nil)).Where("user_id = ?", u.ID),
+		db.NewSelect().Model((*RecoveryCode)(nil)).Where("user_id = ?", u.ID),
+		db.NewSelect().Model((*ProviderAccount)(nil)).Where("user_id = ?", u.ID),
+		db.NewSelect().Model((*Login)(nil)).Where("user_id = ?", u.ID),
+		db.NewSelect().Model((*Session)(nil)).Where("user_id = ?", u.ID),
+	} {
+		if found, err := q.Exists(ctx); err != nil || found {
+			return found, err
+		}
+	}
+	return false, nil
+}
+
+// touchLink refreshes a used link's email, verification and last use.
+func touchLink(ctx context.Context, db bun.IDB, linkID int64, email string, verified bool, now time.Time) error {
+	_, err := db.NewUpdate().Model((*ProviderAccount)(nil)).
+		Set("email = ?", nullString(email)).Set("email_verified = ?", verified).Set("last_used_at = ?", now).
+		Where("id = ?", linkID).Exec(ctx)
+	return err
+}
+
+// insertLink links the identity to user userID; a link that landed
+// meanwhile is ErrConflict.
+func insertLink(ctx context.Context, db bun.IDB, userID int64, id OAuthIdentity, email string, now time.Time) error {
+	link := &ProviderAccount{UserID: userID, Provider: id.Provider, ProviderUserID: id.ProviderUserID,
+		Email: nullString(email), EmailVerified: id.EmailVerified, CreatedAt: now, LastUsedAt: &now}
+	if _, err := db.NewInsert().Model(link).Returning("id").Exec(ctx); err != nil {
+		if IsUniqueViolation(err) {
+			return fmt.Errorf("%s account %s: %w", id.Provider, id.ProviderUserID, ErrConflict)
+		}
+		return err
+	}
+	return nil
 }
 
 // userForSignIn loads a user that may sign in.

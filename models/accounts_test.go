@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -71,7 +72,7 @@ func TestLinkOAuthUserByVerifiedEmail(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ada, err := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com", PasswordHash: "h"})
+		ada, err := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"}) // invited, never used
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,6 +85,44 @@ func TestLinkOAuthUserByVerifiedEmail(t *testing.T) {
 		}
 		if n, err := s.CountUsers(ctx); err != nil || n != 1 {
 			t.Errorf("%d users, %v; want 1", n, err)
+		}
+	})
+}
+
+// TestLinkOAuthUserLeavesAccountsInUse: a verified email reaches no
+// account with a password, a second factor or a sign-in behind it.
+func TestLinkOAuthUserLeavesAccountsInUse(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		s := models.NewStore(db)
+		mk := func(email, hash string) *models.User {
+			u, err := s.CreateUser(ctx, models.NewUser{Email: email, PasswordHash: hash})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u
+		}
+		mk("password@example.com", "h")
+		if err := s.StartTwoFactor(ctx, mk("factor@example.com", "").ID, "sealed"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RecordLogin(ctx, mk("signedin@example.com", "").ID, "credentials", "127.0.0.1", "test"); err != nil {
+			t.Fatal(err)
+		}
+		for i, email := range []string{"password@example.com", "factor@example.com", "signedin@example.com"} {
+			t.Run(email, func(t *testing.T) {
+				u, err := s.LinkOAuthUser(ctx, models.OAuthIdentity{Provider: "gitlab", ProviderUserID: strconv.Itoa(i), Email: email, EmailVerified: true})
+				var ie *models.AccountInUseError
+				if u != nil || !errors.As(err, &ie) || ie.Provider != "gitlab" {
+					t.Errorf("got %+v, %v; want the account in use", u, err)
+				}
+				if after, err := s.UserByEmail(ctx, email); err != nil || after.EmailVerified != nil {
+					t.Errorf("the account changed: %+v, %v", after, err)
+				}
+			})
+		}
+		if rows := links(t, s); len(rows) != 0 {
+			t.Errorf("links %+v, want none", rows)
 		}
 	})
 }

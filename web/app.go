@@ -169,8 +169,10 @@ func newHandlers(d Deps) handlerSet {
 	if d.Passwords != nil {
 		acts.Passwords = d.Passwords
 	}
-	signIn := handlers.SignIn{Users: d.Store, Passwords: acts.Passwords, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
-	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d)}
+	signIn := handlers.SignIn{Users: d.Store, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
+	links := handlers.ProviderLinks{Store: d.Store, Providers: providers}
+	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d),
+		Actions: acts, Links: links}
 	csrfCookie := handlers.CSRFCookie{Key: csrf.Key(d.Config.SessionSecret), Secure: strings.HasPrefix(d.Config.PublicAppURL, "https://")}
 	return handlerSet{
 		health:     health,
@@ -180,7 +182,7 @@ func newHandlers(d Deps) handlerSet {
 		oauth:      oauth,
 		signOut:    handlers.SignOut{Sessions: d.Sessions, CSRF: csrfCookie, PublicURL: d.Config.PublicAppURL},
 		nextAuth:   handlers.NextAuth{CSRF: csrfCookie, OAuth: oauth},
-		twoFactor:  handlers.TwoFactor{Actions: acts, Factor: factor, Sessions: d.Sessions, Issuer: "Plaza"},
+		twoFactor:  handlers.TwoFactor{Actions: acts, Factor: factor, Sessions: d.Sessions, Issuer: "Plaza", Links: links},
 		session:    handlers.Session{Sessions: d.Sessions},
 		providers:  handlers.Providers{List: providers, PublicURL: d.Config.PublicAppURL},
 		tokens:     handlers.Tokens{Store: d.Store, Actions: acts},

@@ -162,6 +162,10 @@ func classifyRefusal(err error) *api.Error {
 		return forbidden("This account has no password to confirm with (it signs in through a provider)", "")
 	case errors.Is(err, auth.ErrBusy):
 		return &api.Error{Status: http.StatusServiceUnavailable, Code: api.CodeServerError, Message: passwordsBusy, RetryAfter: 1, Cause: err}
+	case errors.Is(err, models.ErrLinkedElsewhere):
+		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: "This provider account is linked to another Plaza account", Cause: err}
+	case errors.Is(err, models.ErrLastWayIn):
+		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: "This provider is the only way into your account; link another first", Cause: err}
 	case errors.Is(err, actions.ErrLastSuperAdmin):
 		return forbidden("The last active super admin cannot be deleted", "")
 	case errors.Is(err, actions.ErrTwoFactorOn):

@@ -76,8 +76,11 @@ type matrix struct {
 }
 
 func newMatrix(t *testing.T, db *bun.DB) *matrix {
-	m := &matrix{app: apptest.New(t, db)}
-	m.strict = apptest.New(t, db, func(d *web.Deps) { d.Config.RequireStaff2FA = true })
+	github := func(d *web.Deps) {
+		d.OAuthProviders = auth.OAuthProviders(auth.ProviderKeys{GitHubKey: "k", GitHubSecret: "s"}, d.Config.PublicAppURL)
+	}
+	m := &matrix{app: apptest.New(t, db, github)}
+	m.strict = apptest.New(t, db, github, func(d *web.Deps) { d.Config.RequireStaff2FA = true })
 	session := func(name string, strict, owner bool, roles ...string) caller {
 		u := m.app.UserWithPassword(t, name+"@example.com", password, roles...)
 		rs := append([]string{auth.RoleUser}, roles...)
@@ -315,7 +318,9 @@ var doorFixtures = map[string]fixture{
 	"DELETE " + api.PathSessionOne:          ownAccountDoor(``, ownSession),
 	"POST " + api.PathTwoFactorSetup:        ownAccountDoor(`{"password":"`+password+`"}`, nil),
 	"POST " + api.PathTwoFactorEnable:       ownAccountDoor(``, enableBody),
-	"POST " + api.PathTwoFactorDisable:      ownAccountDoor(`{"password":"`+password+`"}`, enrolFirst),
+	"POST " + api.PathTwoFactorDisable:      ownAccountDoor(`{"password":"`+password+`","code":"none"}`, enrolFirst),
+	"POST " + api.PathProviderLink:          ownAccountDoor(``, githubLink),
+	"DELETE " + api.PathProviderLink:        ownAccountDoor(``, linkedGitHub),
 	"GET " + api.PathConsoleUserSessions:    personDoor(``),
 	"GET " + api.PathAdminV1UserSessions:    personDoor(``),
 	"DELETE " + api.PathAdminV1UserSessions: personDoor(``),
@@ -489,10 +494,28 @@ func enrolFirst(t *testing.T, m *matrix, c caller, r web.Route) (string, string)
 		return "", ""
 	}
 	res := m.send(t, c, http.MethodPost, api.PathTwoFactorEnable, `{"code":"`+m.code(t, m.setUp(t, c))+`"}`)
-	if res.status != 200 {
+	var enabled struct{ RecoveryCodes []string }
+	if err := json.Unmarshal([]byte(res.body), &enabled); res.status != 200 || err != nil || len(enabled.RecoveryCodes) == 0 {
 		t.Fatalf("enabling two-factor sign-in for %s: %d %s", c.name, res.status, res.body)
 	}
-	return "", ""
+	return "", `{"password":"` + password + `","code":"` + enabled.RecoveryCodes[0] + `"}`
+}
+
+// githubLink is the link route of GitHub, which the matrix's instances
+// enable.
+func githubLink(t *testing.T, m *matrix, c caller, r web.Route) (string, string) {
+	return api.ProviderLinkPath("github"), ""
+}
+
+// linkedGitHub links a GitHub account to a session caller first.
+func linkedGitHub(t *testing.T, m *matrix, c caller, r web.Route) (string, string) {
+	if c.user != nil && c.who.Via == auth.ViaSession {
+		id := models.OAuthIdentity{Provider: "github", ProviderUserID: fmt.Sprint("matrix-", m.seq.Add(1)), Email: c.user.Email, EmailVerified: true}
+		if err := m.app.Store.LinkProvider(context.Background(), c.user.ID, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return api.ProviderLinkPath("github"), ""
 }
 
 // personSessionDoor is a door to one session of the person acted on.

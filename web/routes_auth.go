@@ -29,16 +29,36 @@ func authRoutes(hs handlerSet) []Route {
 				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser's form: to callbackUrl (this site only) or /admin."}}}},
 		{Method: http.MethodGet, Path: api.PathSignInProvider, Handler: hs.oauth.Begin, Family: general, Scope: ScopeGeneral, Blockable: true,
 			Doc: Doc{Summary: "Start signing in with a provider", Query: api.CallbackQuery{}, Status: http.StatusFound}},
-		{Method: http.MethodGet, Path: api.PathCallbackProvider, Handler: hs.oauth.Callback, Family: general, Scope: ScopeGeneral, Blockable: true,
-			Doc: Doc{Summary: "Finish signing in with a provider", Query: api.OAuthCallbackQuery{}, Status: http.StatusSeeOther,
-				Description: "Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin.",
+		{Method: http.MethodGet, Path: api.PathCallbackProvider, Handler: hs.oauth.Callback, Family: general, Scope: ScopeGeneral, Blockable: true, Caller: true,
+			Audit: Audit{Action: "auth.link_provider", Target: "user", Optional: true},
+			Doc: Doc{Summary: "Finish signing in with a provider, or linking one", Query: api.OAuthCallbackQuery{}, Status: http.StatusSeeOther,
+				Description: "Sets the session cookie and sends the browser on to the callbackUrl sign-in began with, or /admin. " +
+					"An email that is an existing account's reaches it only when nobody uses that account yet (no password, second factor or sign-in): " +
+					"otherwise nothing is linked and nobody signed in, and the account's owner signs in and links the provider from the account page. " +
+					"A link begun there (POST /api/auth/links/{provider}) ends here: the provider account goes to the session's own account, and the browser back to the account page.",
 				Errors: map[int]string{
-					http.StatusUnauthorized: "The sign-in was refused, expired, not started here, or the account cannot sign in (browsers get the sign-in page).",
+					http.StatusUnauthorized: "The sign-in was refused, expired, not started here, the email is an account in use, or the account cannot sign in (browsers get the sign-in page).",
+					http.StatusConflict:     "A link: the provider account is linked to another Plaza account.",
 					http.StatusBadGateway:   "The provider's user API did not answer.",
 				}}},
 		// next-auth's client protocol over the same sign-in (docs/api.md,
 		// "next-auth"): its posts carry the double-submit token of
 		// /api/auth/csrf, and its errors are {url} of the error page.
+		// Linking a provider to one's own account, from the account page.
+		{Method: http.MethodGet, Path: api.PathProviderLinks, Handler: hs.oauth.ListLinks, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Doc: Doc{Summary: "Your linked sign-in providers", Response: api.ProviderLinks{}}},
+		{Method: http.MethodPost, Path: api.PathProviderLink, Handler: hs.oauth.BeginLink, Action: policy.LinkProvider, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Audit: Audit{Action: "auth.link_provider", Target: "user", Optional: true},
+			Doc: Doc{Summary: "Start linking a provider to your account", Response: api.NextAuthURL{},
+				Description: "Needs a session confirmed within the last 10 minutes. Answers {url} of the provider's authorization page " +
+					"(htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours.",
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session; SUDO_REQUIRED: confirm it's you first.",
+					http.StatusNotFound: "No such provider is enabled."}}},
+		{Method: http.MethodDelete, Path: api.PathProviderLink, Handler: hs.oauth.Unlink, Action: policy.UnlinkProvider, Family: general, Scope: ScopeGeneral, SignIn: true,
+			Audit: Audit{Action: "auth.unlink_provider", Target: "user"},
+			Doc: Doc{Summary: "Unlink a provider from your account", Response: api.ProviderUnlinked{},
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session.", http.StatusNotFound: "No account of this provider is linked to yours.",
+					http.StatusConflict: "It is the only way into an account without a password."}}},
 		{Method: http.MethodGet, Path: api.PathCSRF, Handler: hs.nextAuth.Token, Family: general, Scope: ScopeGeneral,
 			Doc: Doc{Summary: "A CSRF token for next-auth's client", Response: api.CSRFToken{},
 				Description: "Sets the token's signed, HttpOnly cookie (plaza_csrf; __Host-plaza_csrf behind https) unless the browser has one; " +
@@ -133,7 +153,8 @@ func authRoutes(hs handlerSet) []Route {
 		{Method: http.MethodPost, Path: api.PathTwoFactorDisable, Handler: hs.twoFactor.Disable, Action: policy.DisableTwoFactor, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Audit: Audit{Action: "two_factor.disable", Target: "user"},
 			Doc: Doc{Summary: "Turn two-factor sign-in off", Body: api.TwoFactorDisable{}, Response: api.TwoFactorDisabled{},
-				Description: "Needs the password (422 when wrong, counted as a failed sign-in); the recovery codes go too.",
+				Description: "Needs the password and, while two-factor sign-in is on, a current code from the app or an unused recovery code " +
+					"(422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too.",
 				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session; or an account without a password, " +
 					"which an operator resets instead (plaza user reset-2fa)."}}},
 		{Method: http.MethodPost, Path: api.PathConfirm, Handler: hs.twoFactor.Confirm, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,

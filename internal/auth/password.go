@@ -16,11 +16,12 @@ import (
 var ErrBadPassword = errors.New("password does not match")
 
 // MinPasswordLen and MaxPasswordLen bound a new password, counted in
-// characters (Unicode code points), as people count them. The maximum also
+// characters (Unicode code points), as people count them. The minimum is
+// ASVS 2.1.1's 12 characters. The maximum also
 // bounds what argon2id is given to hash, which it would otherwise take at
 // any length: 256 characters are at most 1024 bytes of UTF-8.
 const (
-	MinPasswordLen = 8
+	MinPasswordLen = 12
 	MaxPasswordLen = 256
 )
 
@@ -38,7 +39,7 @@ const (
 // PasswordRuleError is a new password that CheckNewPassword refuses. Reason
 // is written for the person choosing the password and reads after the
 // word "password" or the name of the field that holds it: "must have at
-// least 8 characters".
+// least 12 characters".
 type PasswordRuleError struct {
 	Rule   PasswordRule
 	Reason string

@@ -23,7 +23,7 @@ func TestHashAndCheckPassword(t *testing.T) {
 }
 
 func TestHashPasswordKeepsTheRule(t *testing.T) {
-	for _, pw := range []string{"short", "password123", strings.Repeat("x", MaxPasswordLen+1)} {
+	for _, pw := range []string{"short", "password123", "qwertyuiop123", strings.Repeat("x", MaxPasswordLen+1)} {
 		var re *PasswordRuleError
 		if _, err := HashPassword(pw); !errors.As(err, &re) {
 			t.Errorf("HashPassword(%.20q…): got %v, want a *PasswordRuleError", pw, err)
@@ -37,20 +37,23 @@ func TestCheckNewPassword(t *testing.T) {
 		want                  PasswordRule // 0: accepted
 		wantMessage           string
 	}{
-		{"empty", "", "", PasswordTooShort, "password must have at least 8 characters"},
-		{"seven characters", "abcdefg", "", PasswordTooShort, "password must have at least 8 characters"},
-		{"eight characters", "tea leaf", "", 0, ""},
-		{"seven characters in fourteen bytes", "ééééééé", "", PasswordTooShort, ""},
-		{"eight characters in sixteen bytes", "éééééééé", "", 0, ""},
+		{"empty", "", "", PasswordTooShort, "password must have at least 12 characters"},
+		{"eight characters", "tea leaf", "", PasswordTooShort, "password must have at least 12 characters"},
+		{"eleven characters", "tea leaf ok", "", PasswordTooShort, ""},
+		{"twelve characters", "tea leaf oak", "", 0, ""},
+		{"eleven characters in 22 bytes", "ééééééééééé", "", PasswordTooShort, ""},
+		{"twelve characters in 24 bytes", "éééééééééééé", "", 0, ""},
 		{"256 characters", strings.Repeat("x", 256), "", 0, ""},
 		{"256 four-byte characters (1024 bytes)", strings.Repeat("😀", 256), "", 0, ""},
 		{"257 characters", strings.Repeat("x", 257), "", PasswordTooLong, "password must have at most 256 characters"},
 		{"a megabyte", strings.Repeat("x", 1<<20), "", PasswordTooLong, ""},
-		{"common", "password123", "", PasswordCommon, "password is among the most common passwords; choose another"},
-		{"common in capitals", "QWERTYUIOP", "", PasswordCommon, ""},
+		{"common", "qwertyuiop123", "", PasswordCommon, "password is among the most common passwords; choose another"},
+		{"common in capitals", "123QWEASDZXC", "", PasswordCommon, ""},
+		{"common, from the list's long tail", "1qaz2wsx3edc4rfv", "", PasswordCommon, ""},
 		{"the email", "Ada@Example.com", "ada@example.com", PasswordIsEmail, "password must not be the email address"},
 		{"the email's name part", "ADA.LOVELACE", "ada.lovelace@example.com", PasswordIsEmail, ""},
 		{"like the email, no email given", "ada.lovelace", "", 0, ""},
+		{"the email's name part, twelve characters", "Ada.Lovelace", "ada.lovelace@example.com", PasswordIsEmail, ""},
 		{"unlike the email", "correct horse", "ada@example.com", 0, ""},
 	}
 	for _, tt := range tests {

@@ -25,6 +25,11 @@ const (
 	EnableTwoFactor  Action = "auth.2fa_enable"
 	DisableTwoFactor Action = "auth.2fa_disable"
 	RevokeOwnSession Action = "session.revoke"
+	// LinkProvider links an external sign-in provider's account to one's
+	// own, from the account page: another way into the account, so it
+	// takes a fresh confirmation. UnlinkProvider removes such a link.
+	LinkProvider   Action = "auth.link_provider"
+	UnlinkProvider Action = "auth.unlink_provider"
 	// ResetTwoFactor turns off someone else's two-factor sign-in (a lost
 	// device): today only the CLI's operator does it.
 	ResetTwoFactor Action = "user.2fa_reset"
@@ -134,6 +139,8 @@ var Table = map[Action]Rule{
 	EnableTwoFactor:  {Owner: true, SessionOnly: true},
 	DisableTwoFactor: {Owner: true, SessionOnly: true},
 	RevokeOwnSession: {Owner: true, SessionOnly: true},
+	LinkProvider:     {Owner: true, SessionOnly: true, Confirm: ConfirmAlways},
+	UnlinkProvider:   {Owner: true, SessionOnly: true},
 	ResetTwoFactor:   {Permission: auth.PermAdminSuper, Rank: true, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
 
 	BanUser:           {Permission: auth.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
@@ -226,8 +233,11 @@ func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 	if r.SessionOnly && who.Via == auth.ViaToken {
 		return ErrSessionOnly
 	}
-	if r.Owner && t.Owner != 0 && t.Owner == who.UserID || r.Anonymous {
+	if r.Anonymous {
 		return nil
+	}
+	if r.Owner && t.Owner != 0 && t.Owner == who.UserID {
+		return p.checkOwn(who, r)
 	}
 	if r.Owner && r.Permission == "" {
 		return ErrNotOwner
@@ -287,6 +297,16 @@ func (p Policy) checkSession(who *auth.Principal, r Rule, t Target) error {
 	}
 	needs := r.Confirm == ConfirmAlways || r.Confirm == ConfirmOthers && t.Owner != who.UserID
 	if needs && !p.Confirmed(who) {
+		return ErrNeedsConfirmation
+	}
+	return nil
+}
+
+// checkOwn applies to the owner acting on its own resource what its rule
+// asks of every session: a fresh confirmation when the rule always wants
+// one. Staff power is not in play, so the second factor is not asked.
+func (p Policy) checkOwn(who *auth.Principal, r Rule) error {
+	if r.Confirm == ConfirmAlways && who.Via == auth.ViaSession && !p.Confirmed(who) {
 		return ErrNeedsConfirmation
 	}
 	return nil
