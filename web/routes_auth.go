@@ -84,8 +84,8 @@ func authRoutes(hs handlerSet) []Route {
 					{Status: http.StatusFound, Description: "A next-auth form without json=true: to its callbackUrl."}}}},
 
 		// One's own sessions: listed for the session cookie or a bearer token
-		// (which is no session, so none of its owner's is current); ended
-		// only from a session.
+		// with account:read (which is no session, so none of its owner's is
+		// current); ended only from a session.
 		{Method: http.MethodGet, Path: api.PathSessions, Handler: hs.sessions.Mine, Action: policy.SeeOwnAccount, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Your signed-in sessions", Response: api.UserSessions{},
 				Description: "Live sessions, most recently used first; the one this request came with is current."}},

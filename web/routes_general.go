@@ -14,6 +14,8 @@ func generalRoutes(hs handlerSet) []Route {
 	postReads := []policy.Action{policy.SeeUnpublishedPosts}
 	profileReads := []policy.Action{policy.SeePrivateProfiles}
 	bothReads := []policy.Action{policy.SeeUnpublishedPosts, policy.SeePrivateProfiles}
+	staffRead := map[int]string{http.StatusForbidden: "TWO_FACTOR_REQUIRED: a staff session not enrolled in two-factor sign-in while " +
+		"REQUIRE_STAFF_2FA is on, asking for staff data by name (someone else's unpublished posts, a private profile)."}
 	lockedByAdmin := map[int]string{http.StatusLocked: "An admin acting on someone else's account or post while another admin holds its edit lock."}
 	return []Route{
 		// The API's own description (docs/api.md, "The OpenAPI document").
@@ -48,14 +50,14 @@ func generalRoutes(hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathUsers, Handler: hs.users.List, Reads: profileReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List public profiles", Query: api.UserListQuery{}, Response: api.UserList{}}},
 		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Action: policy.Register, Family: general, Scope: ScopeRegister, Blockable: true, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated,
 			Description: "An email under a blocked domain is 422 on email."}},
-		{Method: http.MethodGet, Path: api.PathUser, Handler: hs.users.Get, Reads: profileReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a user", Response: api.User{}}},
+		{Method: http.MethodGet, Path: api.PathUser, Handler: hs.users.Get, Reads: profileReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a user", Response: api.User{}, Errors: staffRead}},
 		{Method: http.MethodPut, Path: api.PathUser, Handler: hs.users.Update, Action: policy.EditProfile, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.update", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a profile", Body: api.ProfileUpdate{}, Response: api.User{}}},
 		{Method: http.MethodDelete, Path: api.PathUser, Handler: hs.users.Delete, Action: policy.DeleteAccount, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.delete", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete an account", Body: api.AccountDeletion{}, BodyOptional: true, Response: api.Deleted{},
 			Description: "Deleting your own account needs your password in the body (422 on password without it); " +
 				"staff deleting someone else's send no body."}},
-		{Method: http.MethodGet, Path: api.PathPosts, Handler: hs.posts.List, Reads: postReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List posts", Query: api.PostListQuery{}, Response: api.PostList{}}},
+		{Method: http.MethodGet, Path: api.PathPosts, Handler: hs.posts.List, Reads: postReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List posts", Query: api.PostListQuery{}, Response: api.PostList{}, Errors: staffRead}},
 		{Method: http.MethodPost, Path: api.PathPosts, Handler: hs.posts.Create, Action: policy.CreatePost, Family: general, Scope: ScopeGeneral, SignIn: true, Blockable: true, Doc: Doc{Summary: "Write a post", Body: api.NewPost{}, Response: api.Post{}, Status: http.StatusCreated}},
-		{Method: http.MethodGet, Path: api.PathPost, Handler: hs.posts.Get, Reads: postReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a post", Response: api.Post{}}},
+		{Method: http.MethodGet, Path: api.PathPost, Handler: hs.posts.Get, Reads: postReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a post", Response: api.Post{}, Errors: staffRead}},
 		{Method: http.MethodPut, Path: api.PathPost, Handler: hs.posts.Update, Action: policy.EditPost, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.update", Target: "post", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a post", Body: api.PostUpdate{}, Response: api.Post{},
 			Description: "Title, content and tags are the author's alone. published on a hidden or flagged post, or on someone else's, is moderation and needs posts:moderate " +
 				"(and, for a staff session under REQUIRE_STAFF_2FA, two-factor sign-in: TWO_FACTOR_REQUIRED); unpublishing someone else's post hides it."}},
