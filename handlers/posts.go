@@ -58,14 +58,14 @@ var tagPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 func (h Posts) List(c echo.Context) error {
 	ctx := c.Request().Context()
 	p := auth.PrincipalFrom(ctx)
-	seesAll := h.Actions.Policy.Check(p, policy.SeeUnpublishedPosts, policy.Platform)
-	f, err := parsePostFeed(c, p, seesAll == nil)
+	staffRead := h.Actions.Policy.Check(p, policy.SeeUnpublishedPosts, policy.Platform)
+	f, err := parsePostFeed(c, p, staffRead == nil)
 	if err != nil {
 		return err
 	}
 	ownOnly := f.AuthorID != nil && *f.AuthorID == f.ViewerID
-	if f.Unpublished && !ownOnly && errors.Is(seesAll, policy.ErrNeedsSecondFactor) {
-		return seesAll
+	if f.Unpublished && !ownOnly && errors.Is(staffRead, policy.ErrNeedsSecondFactor) {
+		return staffRead
 	}
 	if !h.Actions.Policy.May(p, policy.SeeOwnAccount, policy.AsSelf(p)) {
 		f.ViewerID = 0 // a token without account:read lists no drafts of its own

@@ -53,7 +53,7 @@ func (h Users) List(c echo.Context) error {
 	ctx := c.Request().Context()
 	p := auth.PrincipalFrom(ctx)
 	f := models.ProfileFilter{All: h.seesPrivate(p), Limit: page.Limit, Offset: page.Offset}
-	if h.seesOwn(p, callerOf(p)) {
+	if h.Actions.Policy.May(p, policy.SeeOwnAccount, policy.AsSelf(p)) {
 		f.ViewerID = p.UserID
 	}
 	rows, total, err := h.Store.ListProfiles(ctx, f)
@@ -108,13 +108,6 @@ func (h Users) seesPrivate(p *auth.Principal) bool {
 // bearer token with account:read).
 func (h Users) seesOwn(p *auth.Principal, id int64) bool {
 	return h.Actions.Policy.May(p, policy.SeeOwnAccount, policy.Owned(id))
-}
-
-func callerOf(p *auth.Principal) int64 {
-	if p == nil {
-		return 0
-	}
-	return p.UserID
 }
 
 // record shows u to viewer: the email and the sign-in activity to the user
