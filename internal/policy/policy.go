@@ -230,6 +230,9 @@ func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 		return ErrNotOwner
 	}
 	if r.Permission != "" && !who.Can(r.Permission) {
+		if own {
+			return &ForbiddenError{Action: a, Need: r.Scope} // what acting as the owner lacks
+		}
 		return &ForbiddenError{Action: a, Need: r.Permission}
 	}
 	if r.NotSelf && t.Owner == who.UserID {

@@ -62,7 +62,7 @@ func TestCheck(t *testing.T) {
 		{"users:manage token sees private profiles, strict", true, token(2, auth.RoleAdmin, auth.PermUsersManage), SeePrivateProfiles, Platform, nil},
 		{"session reads its own account", false, session(10, auth.RoleUser, false, stale), SeeOwnAccount, Owned(10), nil},
 		{"admin reads another's account", false, session(2, auth.RoleAdmin, true, fresh), SeeOwnAccount, Owned(10), ErrNotOwner},
-		{"admin:read token reads its own account", false, token(2, auth.RoleAdmin, auth.PermAdminRead), SeeOwnAccount, Owned(2), &ForbiddenError{}},
+		{"admin:read token reads its own account", false, token(2, auth.RoleAdmin, auth.PermAdminRead), SeeOwnAccount, Owned(2), &ForbiddenError{Need: auth.ScopeAccountRead}},
 		{"account:read token reads its own account", false, token(10, auth.RoleUser, auth.ScopeAccountRead), SeeOwnAccount, Owned(10), nil},
 		{"admin:read token writes a post", false, token(2, auth.RoleAdmin, auth.PermAdminRead), CreatePost, Owned(2), &ForbiddenError{}},
 		{"account:read token writes a post", false, token(10, auth.RoleUser, auth.ScopeAccountRead), CreatePost, Owned(10), &ForbiddenError{}},
@@ -71,7 +71,7 @@ func TestCheck(t *testing.T) {
 		{"admin:read token deletes its own post", false, token(2, auth.RoleAdmin, auth.PermAdminRead), DeletePost, Owned(2), &ForbiddenError{}},
 		{"admin:delete token deletes its own post as staff", false, token(2, auth.RoleAdmin, auth.PermAdminDelete), DeletePost, Owned(2), nil},
 		{"admin:super token rewrites its own profile", false, token(3, auth.RoleSuperAdmin, auth.PermAdminSuper), EditProfile, Person(3, []string{auth.RoleSuperAdmin}), nil},
-		{"admin:write token rewrites its own profile", false, token(2, auth.RoleAdmin, auth.PermAdminWrite), EditProfile, Person(2, []string{auth.RoleAdmin}), &ForbiddenError{}},
+		{"admin:write token rewrites its own profile", false, token(2, auth.RoleAdmin, auth.PermAdminWrite), EditProfile, Person(2, []string{auth.RoleAdmin}), &ForbiddenError{Need: auth.ScopeAccountWrite}},
 		{"account:write token on another's post", false, token(10, auth.RoleUser, auth.ScopeAccountWrite), EditPost, Owned(11), ErrNotOwner},
 		{"operator restores", true, &auth.Principal{Via: auth.ViaOperator, Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}, Restore, Platform, nil},
 	}
@@ -80,9 +80,9 @@ func TestCheck(t *testing.T) {
 			p := Policy{RequireStaff2FA: tt.strict, Now: func() time.Time { return now }}
 			got := p.Check(tt.who, tt.action, tt.target)
 			var fe *ForbiddenError
-			if _, want := tt.want.(*ForbiddenError); want {
-				if !errors.As(got, &fe) {
-					t.Fatalf("got %v, want a missing permission", got)
+			if want, ok := tt.want.(*ForbiddenError); ok {
+				if !errors.As(got, &fe) || want.Need != "" && fe.Need != want.Need {
+					t.Fatalf("got %v, want a missing permission %s", got, want.Need)
 				}
 				return
 			}
