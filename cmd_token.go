@@ -12,11 +12,12 @@ import (
 	"github.com/plazahq/plaza/internal/auth"
 )
 
-const tokenUsage = "Usage: plaza token create --email E --permissions admin:read,admin:write [--ttl 24h] [--name N]\n"
+const tokenUsage = "Usage: plaza token create --email E --permissions admin:read,admin:write[,account:read,account:write] [--ttl 24h] [--name N]\n"
 
 // token mints an admin JWT for a user and prints it on stdout
 // (alone, so scripts can capture it); the token only ever grants what the user's
-// roles grant at the moment it is used.
+// roles grant at the moment it is used, and acts as the user only within
+// the account scopes it names.
 func (e env) token(ctx context.Context, args []string) int {
 	if code, ok := e.subcommand("token", tokenUsage, args); !ok {
 		return code
@@ -24,7 +25,8 @@ func (e env) token(ctx context.Context, args []string) int {
 	var email, perms, ttlText, name string
 	code, ok := e.parse("token create", "--email E --permissions P [flags]\n\nMints an admin API token and prints it on stdout.", args[1:], func(fs *flag.FlagSet) {
 		fs.StringVar(&email, "email", "", "the user the token acts as (required)")
-		fs.StringVar(&perms, "permissions", "", "comma-separated permissions, e.g. admin:read,admin:write (required)")
+		fs.StringVar(&perms, "permissions", "", "comma-separated permissions, e.g. admin:read,admin:write (required); "+
+			"account:read and account:write let the token read and act as its user on the general API")
 		fs.StringVar(&ttlText, "ttl", "24h", "lifetime: a Go duration (24h) or <n>m|h|d|w (30d)")
 		fs.StringVar(&name, "name", "cli", "a label to recognise the token by")
 	})

@@ -363,6 +363,30 @@ func TestTokenCreateCommand(t *testing.T) {
 	}
 }
 
+// TestTokenCreateAccountScopes: the command line gives the account scopes
+// the console's form gives, to any user: a member's token that acts as the
+// member.
+func TestTokenCreateAccountScopes(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			_, dbURL := dbtest.OpenURL(t, dialect)
+			const secret = "a-jwt-secret-of-at-least-32-characters"
+			vars := baseEnv(dbURL, "JWT_SECRET", secret)
+			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "member@example.com", "--password", "longenough", "--role", "user"); code != 0 {
+				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
+			}
+			code, out, stderr := runCmd(t, vars, "token", "create", "--email", "member@example.com", "--permissions", "account:write,account:read")
+			if code != 0 {
+				t.Fatalf("exit %d, %q %q", code, out, stderr)
+			}
+			claims, err := auth.ParseToken([]byte(secret), strings.TrimSpace(out), time.Now())
+			if err != nil || !slices.Equal(claims.Permissions, []string{"account:read", "account:write"}) {
+				t.Errorf("claims %+v, %v; want account:read and account:write", claims, err)
+			}
+		})
+	}
+}
+
 func TestTokenCreateUsageErrors(t *testing.T) {
 	tests := []struct {
 		name string

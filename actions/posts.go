@@ -30,13 +30,34 @@ type PostEdit struct {
 // is the author's alone.
 func (e PostEdit) rewrites() bool { return e.Title != nil || e.Content != nil || e.Tags != nil }
 
-// MaySeePost reports whether who may see post: a published one anyone,
-// the others their author and whom the policy lets see unpublished posts.
-// Every door that shows or changes a post asks this, so that a post one
-// may not see is one that does not exist.
-func (a *Actions) MaySeePost(who *auth.Principal, post *models.PostRecord) bool {
-	return post.Status == models.PostPublished || owns(who, post.AuthorID) ||
-		a.Policy.May(who, policy.SeeUnpublishedPosts, policy.Platform)
+// SeePost answers whether who may read post: nil for a published one,
+// for its author (a bearer token with account:read) and for whom the
+// policy lets see unpublished posts; the policy's refusal when only a
+// second factor stands between staff and it; else not found, so that a
+// post one may not see is one that does not exist.
+func (a *Actions) SeePost(who *auth.Principal, post *models.PostRecord) error {
+	if post.Status == models.PostPublished || a.Policy.May(who, policy.SeeOwnAccount, policy.Owned(post.AuthorID)) {
+		return nil
+	}
+	return a.staffSees(who, post)
+}
+
+// staffSees is whether who sees someone else's unpublished post on staff
+// power: staff power used to read is staff power, so an unenrolled staff
+// session under REQUIRE_STAFF_2FA gets the policy's refusal.
+func (a *Actions) staffSees(who *auth.Principal, post *models.PostRecord) error {
+	err := a.Policy.Check(who, policy.SeeUnpublishedPosts, policy.Platform)
+	if err == nil || errors.Is(err, policy.ErrNeedsSecondFactor) {
+		return err
+	}
+	return fmt.Errorf("post %d: %w", post.ID, models.ErrNotFound)
+}
+
+// ActAsSelf asks the policy whether who may take act as itself (write a
+// post, file a report, change or read its own inbox and sessions): a
+// bearer token needs the account scope the rule names.
+func (a *Actions) ActAsSelf(who *auth.Principal, act policy.Action) error {
+	return a.Policy.Check(who, act, policy.AsSelf(who))
 }
 
 // EditPost changes a post. Its title, content and tags are its author's
@@ -389,8 +410,11 @@ func (a *Actions) visiblePost(ctx context.Context, who *auth.Principal, id int64
 	if err != nil {
 		return nil, err
 	}
-	if !a.MaySeePost(who, post) {
-		return nil, fmt.Errorf("post %d: %w", id, models.ErrNotFound)
+	if post.Status == models.PostPublished || owns(who, post.AuthorID) {
+		return post, nil // the change's own rule decides an author's token
+	}
+	if err := a.staffSees(who, post); err != nil {
+		return nil, err
 	}
 	return post, nil
 }

@@ -49,7 +49,7 @@ func (a *Actions) MintToken(ctx context.Context, who *auth.Principal, in TokenIn
 			return policy.ErrNotOwner
 		}
 		for _, perm := range in.Permissions {
-			if !who.Can(perm) {
+			if !who.Holds(perm) {
 				return &InvalidError{Field: "permissions", Reason: "you do not hold " + perm}
 			}
 		}

@@ -59,7 +59,7 @@ type Lock struct {
 
 // TokenRequest is the body of POST /api/v1/admin/tokens.
 type TokenRequest struct {
-	Permissions []string `json:"permissions" required:"true" minItems:"1" description:"What the token may do, e.g. admin:read; never more than its maker holds."`
+	Permissions []string `json:"permissions" required:"true" minItems:"1" description:"What the token may do: admin permissions (admin:read, admin:write, admin:delete, admin:super, users:manage, posts:moderate), never more than its maker holds, and the account scopes account:read (one's own private data) and account:write (acting as oneself on the general API). A token does only what these name."`
 	TTL         string   `json:"ttl" description:"Its lifetime, 1m to 365d: a Go duration (24h) or <n>m|h|d|w (30d). Default 24h."`
 	Name        string   `json:"name" description:"A label to recognise it by."`
 }

@@ -13,6 +13,10 @@ const (
 	PermAdminSuper    = auth.PermAdminSuper
 	PermUsersManage   = auth.PermUsersManage
 	PermPostsModerate = auth.PermPostsModerate
+	// The account scopes: what a token does as its own user on the
+	// general API (docs/api.md, "Token scopes").
+	ScopeAccountRead  = auth.ScopeAccountRead
+	ScopeAccountWrite = auth.ScopeAccountWrite
 )
 
 // Roles, lowest to highest, as they travel on the wire (a user's role, a

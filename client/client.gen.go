@@ -2824,7 +2824,7 @@ type TokenRequest struct {
 	// Name A label to recognise it by.
 	Name *string `json:"name,omitempty"`
 
-	// Permissions What the token may do, e.g. admin:read; never more than its maker holds.
+	// Permissions What the token may do: admin permissions (admin:read, admin:write, admin:delete, admin:super, users:manage, posts:moderate), never more than its maker holds, and the account scopes account:read (one's own private data) and account:write (acting as oneself on the general API). A token does only what these name.
 	Permissions []string `json:"permissions"`
 
 	// Ttl Its lifetime, 1m to 365d: a Go duration (24h) or <n>m|h|d|w (30d). Default 24h.

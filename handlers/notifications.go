@@ -6,8 +6,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -20,9 +22,12 @@ type InboxStore interface {
 	Dismiss(ctx context.Context, user int64, key models.InboxKey) error
 }
 
-// Notifications answers the signed-in user's inbox.
+// Notifications answers the signed-in user's inbox: reading it is
+// policy.SeeOwnAccount, changing it policy.ManageInbox (a bearer token
+// needs account:read and account:write).
 type Notifications struct {
-	Store InboxStore
+	Store   InboxStore
+	Actions *actions.Actions
 }
 
 // List answers GET /api/notifications?limit&offset: unread first, then
@@ -33,7 +38,11 @@ func (h Notifications) List(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	rows, total, unread, err := h.Store.Inbox(ctx, auth.PrincipalFrom(ctx).UserID, page.Limit, page.Offset)
+	p := auth.PrincipalFrom(ctx)
+	if err := h.Actions.ActAsSelf(p, policy.SeeOwnAccount); err != nil {
+		return err
+	}
+	rows, total, unread, err := h.Store.Inbox(ctx, p.UserID, page.Limit, page.Offset)
 	if err != nil {
 		return err
 	}
@@ -97,7 +106,11 @@ func (h Notifications) change(c echo.Context, fn func(ctx context.Context, user 
 		return api.ErrNotFound
 	}
 	ctx := c.Request().Context()
-	user := auth.PrincipalFrom(ctx).UserID
+	p := auth.PrincipalFrom(ctx)
+	if err := h.Actions.ActAsSelf(p, policy.ManageInbox); err != nil {
+		return err
+	}
+	user := p.UserID
 	return h.Store.Change(ctx, func(ctx context.Context) error {
 		return fn(ctx, user, models.InboxKey{ID: id, Broadcast: broadcast})
 	})

@@ -51,13 +51,24 @@ var tagPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 
 // List answers GET /api/posts?author&published&tag&sort&order&limit&offset.
 // published=false lists unpublished posts: all of them for moderators, the
-// caller's own for anyone else (none when anonymous).
+// caller's own for anyone else (none when anonymous). Staff who may not
+// use their power to read now (an unenrolled staff session under
+// REQUIRE_STAFF_2FA) are refused unpublished posts other than their own,
+// with the policy's reason, rather than shown less without a word.
 func (h Posts) List(c echo.Context) error {
 	ctx := c.Request().Context()
 	p := auth.PrincipalFrom(ctx)
-	f, err := parsePostFeed(c, p, h.Actions.Policy.May(p, policy.SeeUnpublishedPosts, policy.Platform))
+	staffRead := h.Actions.Policy.Check(p, policy.SeeUnpublishedPosts, policy.Platform)
+	f, err := parsePostFeed(c, p, staffRead == nil)
 	if err != nil {
 		return err
+	}
+	ownOnly := f.AuthorID != nil && *f.AuthorID == f.ViewerID
+	if f.Unpublished && !ownOnly && errors.Is(staffRead, policy.ErrNeedsSecondFactor) {
+		return staffRead
+	}
+	if !h.Actions.Policy.May(p, policy.SeeOwnAccount, policy.AsSelf(p)) {
+		f.ViewerID = 0 // a token without account:read lists no drafts of its own
 	}
 	rows, total, err := h.Store.PostFeed(ctx, f)
 	if err != nil {
@@ -127,8 +138,8 @@ func (h Posts) visible(ctx context.Context, c echo.Context) (*models.PostRecord,
 	if err != nil {
 		return nil, err
 	}
-	if !h.Actions.MaySeePost(auth.PrincipalFrom(ctx), post) {
-		return nil, api.ErrNotFound
+	if err := h.Actions.SeePost(auth.PrincipalFrom(ctx), post); err != nil {
+		return nil, err
 	}
 	return post, nil
 }
@@ -147,6 +158,9 @@ func (h Posts) Create(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	if err := h.Actions.ActAsSelf(auth.PrincipalFrom(ctx), policy.CreatePost); err != nil {
+		return err
+	}
 	in := models.PostInput{AuthorID: auth.PrincipalFrom(ctx).UserID, Title: strings.TrimSpace(req.Title), Content: req.Content, Published: req.Published}
 	tags, tagIssues := checkTags(req.Tags)
 	in.Tags = tags
@@ -271,11 +285,14 @@ func (h Posts) Delete(c echo.Context) error {
 // published post (models.ReportPost).
 func (h Posts) Report(c echo.Context) error {
 	ctx := c.Request().Context()
+	p := auth.PrincipalFrom(ctx)
+	if err := h.Actions.ActAsSelf(p, policy.ReportPost); err != nil {
+		return err
+	}
 	post, err := h.visible(ctx, c)
 	if err != nil {
 		return err
 	}
-	p := auth.PrincipalFrom(ctx)
 	if p.UserID == post.AuthorID {
 		return errOwnPost
 	}

@@ -36,6 +36,9 @@ func (h UserSessions) Mine(c echo.Context) error {
 	ctx := c.Request().Context()
 	noStore(c)
 	p := auth.PrincipalFrom(ctx)
+	if err := h.Actions.ActAsSelf(p, policy.SeeOwnAccount); err != nil {
+		return err // a bearer token without account:read sees no addresses
+	}
 	rows, err := h.Store.UserSessions(ctx, p.UserID)
 	if err != nil {
 		return err

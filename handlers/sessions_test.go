@@ -121,9 +121,9 @@ func TestSessionListAndRevoke(t *testing.T) {
 		if res := apptest.Do(t, app, "GET", api.PathSessions, nil); res.Code != 401 {
 			t.Errorf("no caller: %d, want 401", res.Code)
 		}
-		// A token lists its owner's sessions but ends none: a leaked token
-		// must not sign its owner out.
-		token, _ := app.TokenFor(t, ada.ID, auth.PermAdminRead)
+		// A token with account:read lists its owner's sessions but ends
+		// none: a leaked token must not sign its owner out.
+		token, _ := app.TokenFor(t, ada.ID, auth.ScopeAccountRead)
 		if res := apptest.Do(t, app, "GET", api.PathSessions, token); res.Code != 200 {
 			t.Errorf("list with a token: %d %s", res.Code, res.Body)
 		}

@@ -53,7 +53,7 @@ func (h Users) List(c echo.Context) error {
 	ctx := c.Request().Context()
 	p := auth.PrincipalFrom(ctx)
 	f := models.ProfileFilter{All: h.seesPrivate(p), Limit: page.Limit, Offset: page.Offset}
-	if p != nil {
+	if h.Actions.Policy.May(p, policy.SeeOwnAccount, policy.AsSelf(p)) {
 		f.ViewerID = p.UserID
 	}
 	rows, total, err := h.Store.ListProfiles(ctx, f)
@@ -80,10 +80,22 @@ func (h Users) Get(c echo.Context) error {
 		return err
 	}
 	p := auth.PrincipalFrom(ctx)
-	if !u.Listed() && !h.selfOrManager(p, id) {
-		return api.ErrNotFound
+	if !u.Listed() && !h.seesOwn(p, id) {
+		if err := h.Actions.Policy.Check(p, policy.SeePrivateProfiles, policy.Platform); err != nil {
+			return hiddenProfile(err)
+		}
 	}
 	return c.JSON(http.StatusOK, h.record(u, p))
+}
+
+// hiddenProfile is the answer for a profile the caller may not see: the
+// policy's refusal when only a second factor stands between staff and it
+// (staff power used to read is staff power), else not found.
+func hiddenProfile(err error) error {
+	if errors.Is(err, policy.ErrNeedsSecondFactor) {
+		return err
+	}
+	return api.ErrNotFound
 }
 
 // seesPrivate reports whether p may see every profile, private and banned
@@ -92,8 +104,10 @@ func (h Users) seesPrivate(p *auth.Principal) bool {
 	return h.Actions.Policy.May(p, policy.SeePrivateProfiles, policy.Platform)
 }
 
-func (h Users) selfOrManager(p *auth.Principal, id int64) bool {
-	return p != nil && (p.UserID == id || h.seesPrivate(p))
+// seesOwn reports whether p is user id reading its own private data (a
+// bearer token with account:read).
+func (h Users) seesOwn(p *auth.Principal, id int64) bool {
+	return h.Actions.Policy.May(p, policy.SeeOwnAccount, policy.Owned(id))
 }
 
 // record shows u to viewer: the email and the sign-in activity to the user
@@ -102,11 +116,12 @@ func (h Users) record(u *models.User, viewer *auth.Principal) api.User {
 	out := api.User{ID: itoa(u.ID), Username: u.Username, Name: u.Name, EmailVerified: api.OptionalTimestamp(u.EmailVerified),
 		Image: u.Image, ProfilePublic: u.ProfilePublic, Bio: u.Bio, Location: u.Location,
 		CreatedAt: api.Timestamp(u.CreatedAt), PostCount: u.PostCount}
-	if h.selfOrManager(viewer, u.ID) {
+	staff := h.seesPrivate(viewer)
+	if staff || h.seesOwn(viewer, u.ID) {
 		out.Email = u.Email
 		out.LastLogin, out.LoginCount = api.OptionalTimestamp(u.LastLoginAt), &u.LoginCount
 	}
-	if h.seesPrivate(viewer) {
+	if staff {
 		out.Status = u.Status
 	}
 	return out

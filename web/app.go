@@ -193,7 +193,7 @@ func newHandlers(d Deps) handlerSet {
 		v1Posts:    handlers.V1Posts{Store: d.Store, Actions: acts, Reasons: handlers.ModerationReasons{Store: d.Store}},
 		flags:      handlers.FeatureFlags{Store: d.Store, Cache: d.Flags},
 		reasons:    handlers.ModerationReasons{Store: d.Store},
-		inbox:      handlers.Notifications{Store: d.Store},
+		inbox:      handlers.Notifications{Store: d.Store, Actions: acts},
 		broadcasts: handlers.Broadcasts{Store: d.Store, Now: d.Now},
 		webhooks:   handlers.Webhooks{Store: d.Store, Actions: acts, Targets: d.Webhooks},
 		analytics:  handlers.Analytics{Store: d.Store, Now: d.Now},

@@ -136,6 +136,8 @@ func classifyRefusal(err error) *api.Error {
 		me *actions.MissingError
 	)
 	switch {
+	case errors.As(err, &fe) && auth.IsAccountScope(fe.Need):
+		return forbidden("This token does not carry "+fe.Need+", which acting as its user here needs", fe.Need)
 	case errors.As(err, &fe):
 		return forbidden("Insufficient permissions", fe.Need)
 	case errors.Is(err, policy.ErrSignInRequired):

@@ -311,6 +311,9 @@ func errorResponses(r Route, hasParams bool) []openapi.Response {
 	if len(r.Permissions) > 0 {
 		errs[http.StatusForbidden] += " Or a staff session not enrolled in two-factor sign-in while REQUIRE_STAFF_2FA is on (TWO_FACTOR_REQUIRED)."
 	}
+	if scope := policy.Table[r.Action].Scope; scope != "" && (len(r.Permissions) > 0 || r.SignIn) {
+		errs[http.StatusForbidden] += " Or a bearer token acting as its user without " + scope + " (docs/api.md, \"Token scopes\")."
+	}
 	if r.asksConfirmation() {
 		errs[http.StatusForbidden] += " Or a session whose last confirmation is over 10 minutes old (SUDO_REQUIRED): POST /api/auth/confirm, then retry."
 	}

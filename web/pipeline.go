@@ -336,7 +336,8 @@ func bearer(r *http.Request) (string, bool) {
 
 // fromToken checks an admin JWT against its record and its user's standing
 // now: the effective permissions are the token's intersected with those
-// its record was minted with and with what the user's roles grant today, so
+// its record was minted with and with what the user's roles grant today
+// (the account scopes, which bound what it does as its user, stay), so
 // demoting or banning a user disables its tokens too, and a token re-signed
 // with a leaked secret gains neither permissions nor time over its record.
 func (p *pipeline) fromToken(ctx context.Context, raw string) (*auth.Principal, error) {
@@ -358,8 +359,7 @@ func (p *pipeline) fromToken(ctx context.Context, raw string) (*auth.Principal, 
 		return nil, auth.ErrInvalidToken
 	}
 	pr := principalOf(&acc.Account, auth.ViaToken)
-	pr.Permissions = auth.Permissions(claims.Permissions).Intersect(auth.Permissions(acc.TokenPermissionList())).
-		Intersect(pr.Permissions)
+	pr.Permissions = auth.TokenGrant(auth.Permissions(claims.Permissions).Intersect(auth.Permissions(acc.TokenPermissionList())), pr.Roles)
 	pr.TokenID = claims.ID
 	if acc.TokenLastUsedAt == nil || now.Sub(*acc.TokenLastUsedAt) > time.Minute {
 		go p.touchToken(claims.ID) // bookkeeping only; the request does not wait for it

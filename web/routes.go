@@ -36,6 +36,10 @@ type Route struct {
 	// handler calls that action, which asks the policy table, and the
 	// policy matrix test walks every door of every action.
 	Action policy.Action
+	// Reads are the read actions whose answers decide what the route
+	// shows (unpublished posts, private profiles): the policy matrix walks
+	// every caller through each.
+	Reads []policy.Action
 	// MetricsToken lets METRICS_TOKEN stand in for Permissions.
 	MetricsToken bool
 	// Caller makes the pipeline read the caller (session or token) for a

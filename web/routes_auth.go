@@ -104,9 +104,9 @@ func authRoutes(hs handlerSet) []Route {
 					{Status: http.StatusFound, Description: "A next-auth form without json=true: to its callbackUrl."}}}},
 
 		// One's own sessions: listed for the session cookie or a bearer token
-		// (which is no session, so none of its owner's is current); ended
-		// only from a session.
-		{Method: http.MethodGet, Path: api.PathSessions, Handler: hs.sessions.Mine, Family: general, Scope: ScopeGeneral, SignIn: true,
+		// with account:read (which is no session, so none of its owner's is
+		// current); ended only from a session.
+		{Method: http.MethodGet, Path: api.PathSessions, Handler: hs.sessions.Mine, Action: policy.SeeOwnAccount, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Your signed-in sessions", Response: api.UserSessions{},
 				Description: "Live sessions, most recently used first; the one this request came with is current."}},
 		{Method: http.MethodDelete, Path: api.PathSessions, Handler: hs.sessions.RevokeOthers, Action: policy.RevokeOwnSession, Family: general, Scope: ScopeGeneral, SignIn: true,
@@ -125,7 +125,7 @@ func authRoutes(hs handlerSet) []Route {
 					http.StatusForbidden:       "The current password is wrong, or the account has none (it signs in through a provider).",
 					http.StatusTooManyRequests: "Too many failed sign-ins or password checks for this email or IP.",
 				}}},
-		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Permissions: moderate,
+		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Action: policy.SeeOwnAccount, Permissions: moderate,
 			Doc: Doc{Summary: "The console's \"Your sessions\" page", Response: api.UserSessions{}}}),
 		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions,
 			Audit: Audit{Action: "user.sessions", Target: "user"},

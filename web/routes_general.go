@@ -11,6 +11,11 @@ import (
 // notifications, feature flags for the caller, users and posts.
 func generalRoutes(hs handlerSet) []Route {
 	general := api.FamilyGeneral
+	postReads := []policy.Action{policy.SeeUnpublishedPosts}
+	profileReads := []policy.Action{policy.SeePrivateProfiles}
+	bothReads := []policy.Action{policy.SeeUnpublishedPosts, policy.SeePrivateProfiles}
+	staffRead := map[int]string{http.StatusForbidden: "TWO_FACTOR_REQUIRED: a staff session not enrolled in two-factor sign-in while " +
+		"REQUIRE_STAFF_2FA is on, asking for staff data by name (someone else's unpublished posts, a private profile)."}
 	lockedByAdmin := map[int]string{http.StatusLocked: "An admin acting on someone else's account or post while another admin holds its edit lock."}
 	return []Route{
 		// The API's own description (docs/api.md, "The OpenAPI document").
@@ -20,20 +25,20 @@ func generalRoutes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "The API reference, browsable", ContentType: "text/html"}},
 
 		// Search: anyone may search; the caller decides what is visible.
-		{Method: http.MethodGet, Path: api.PathSearch, Handler: hs.search.All, Family: general, Scope: ScopeGeneral, Caller: true,
+		{Method: http.MethodGet, Path: api.PathSearch, Handler: hs.search.All, Reads: bothReads, Family: general, Scope: ScopeGeneral, Caller: true,
 			Doc: Doc{Summary: "Search users and posts, ranked", Query: api.SearchQuery{}, Response: api.SearchResults{}}},
-		{Method: http.MethodGet, Path: api.PathSearchUsers, Handler: hs.search.Users, Family: general, Scope: ScopeGeneral, Caller: true,
+		{Method: http.MethodGet, Path: api.PathSearchUsers, Handler: hs.search.Users, Reads: profileReads, Family: general, Scope: ScopeGeneral, Caller: true,
 			Doc: Doc{Summary: "Search users, ranked", Query: api.SearchQuery{}, Response: api.SearchResults{}}},
-		{Method: http.MethodGet, Path: api.PathSearchPosts, Handler: hs.search.Posts, Family: general, Scope: ScopeGeneral, Caller: true,
+		{Method: http.MethodGet, Path: api.PathSearchPosts, Handler: hs.search.Posts, Reads: postReads, Family: general, Scope: ScopeGeneral, Caller: true,
 			Doc: Doc{Summary: "Search posts, ranked", Query: api.SearchQuery{}, Response: api.SearchResults{}}},
 
-		{Method: http.MethodGet, Path: api.PathNotifications, Handler: hs.inbox.List, Family: general, Scope: ScopeGeneral, SignIn: true,
+		{Method: http.MethodGet, Path: api.PathNotifications, Handler: hs.inbox.List, Action: policy.SeeOwnAccount, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Your notifications, unread first", Query: api.InboxQuery{}, Response: api.Inbox{},
 				Description: "Your own notifications merged with the broadcasts addressed to you since your account was made. " +
 					"A broadcast's id is \"b\" and its number."}},
-		{Method: http.MethodPost, Path: api.PathNotificationRead, Handler: hs.inbox.Read, Family: general, Scope: ScopeGeneral, SignIn: true,
+		{Method: http.MethodPost, Path: api.PathNotificationRead, Handler: hs.inbox.Read, Action: policy.ManageInbox, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Mark one of your notifications read", Response: api.Notification{}}},
-		{Method: http.MethodDelete, Path: api.PathNotification, Handler: hs.inbox.Dismiss, Family: general, Scope: ScopeGeneral, SignIn: true,
+		{Method: http.MethodDelete, Path: api.PathNotification, Handler: hs.inbox.Dismiss, Action: policy.ManageInbox, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Doc: Doc{Summary: "Dismiss one of your notifications", Status: http.StatusNoContent,
 				Description: "The notification, or your copy of a broadcast, leaves your inbox for good; it counts as read.",
 				Errors:      map[int]string{http.StatusNotFound: "Not in your inbox: another user's, not addressed to you, or dismissed already."}}},
@@ -42,22 +47,22 @@ func generalRoutes(hs handlerSet) []Route {
 				Description: "A stable hash of the flag's name and your id decides a rollout, so your answer stays put and raising the percentage only adds users."}},
 		// General API: users and posts. Writes are audited when an
 		// admin or moderator acts on someone else's account or post (Audit.Optional, handlers keepAudit).
-		{Method: http.MethodGet, Path: api.PathUsers, Handler: hs.users.List, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List public profiles", Query: api.UserListQuery{}, Response: api.UserList{}}},
+		{Method: http.MethodGet, Path: api.PathUsers, Handler: hs.users.List, Reads: profileReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List public profiles", Query: api.UserListQuery{}, Response: api.UserList{}}},
 		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Action: policy.Register, Family: general, Scope: ScopeRegister, Blockable: true, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated,
 			Description: "An email under a blocked domain is 422 on email."}},
-		{Method: http.MethodGet, Path: api.PathUser, Handler: hs.users.Get, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a user", Response: api.User{}}},
+		{Method: http.MethodGet, Path: api.PathUser, Handler: hs.users.Get, Reads: profileReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a user", Response: api.User{}, Errors: staffRead}},
 		{Method: http.MethodPut, Path: api.PathUser, Handler: hs.users.Update, Action: policy.EditProfile, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.update", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a profile", Body: api.ProfileUpdate{}, Response: api.User{}}},
 		{Method: http.MethodDelete, Path: api.PathUser, Handler: hs.users.Delete, Action: policy.DeleteAccount, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true, Audit: Audit{Action: "user.delete", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete an account", Body: api.AccountDeletion{}, BodyOptional: true, Response: api.Deleted{},
 			Description: "Deleting your own account needs your password in the body (422 on password without it); " +
 				"staff deleting someone else's send no body."}},
-		{Method: http.MethodGet, Path: api.PathPosts, Handler: hs.posts.List, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List posts", Query: api.PostListQuery{}, Response: api.PostList{}}},
-		{Method: http.MethodPost, Path: api.PathPosts, Handler: hs.posts.Create, Family: general, Scope: ScopeGeneral, SignIn: true, Blockable: true, Doc: Doc{Summary: "Write a post", Body: api.NewPost{}, Response: api.Post{}, Status: http.StatusCreated}},
-		{Method: http.MethodGet, Path: api.PathPost, Handler: hs.posts.Get, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a post", Response: api.Post{}}},
+		{Method: http.MethodGet, Path: api.PathPosts, Handler: hs.posts.List, Reads: postReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List posts", Query: api.PostListQuery{}, Response: api.PostList{}, Errors: staffRead}},
+		{Method: http.MethodPost, Path: api.PathPosts, Handler: hs.posts.Create, Action: policy.CreatePost, Family: general, Scope: ScopeGeneral, SignIn: true, Blockable: true, Doc: Doc{Summary: "Write a post", Body: api.NewPost{}, Response: api.Post{}, Status: http.StatusCreated}},
+		{Method: http.MethodGet, Path: api.PathPost, Handler: hs.posts.Get, Reads: postReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a post", Response: api.Post{}, Errors: staffRead}},
 		{Method: http.MethodPut, Path: api.PathPost, Handler: hs.posts.Update, Action: policy.EditPost, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.update", Target: "post", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a post", Body: api.PostUpdate{}, Response: api.Post{},
 			Description: "Title, content and tags are the author's alone. published on a hidden or flagged post, or on someone else's, is moderation and needs posts:moderate " +
 				"(and, for a staff session under REQUIRE_STAFF_2FA, two-factor sign-in: TWO_FACTOR_REQUIRED); unpublishing someone else's post hides it."}},
 		{Method: http.MethodDelete, Path: api.PathPost, Handler: hs.posts.Delete, Action: policy.DeletePost, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.delete", Target: "post", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete a post", Response: api.Deleted{},
 			Description: "The author's own, or anyone's with admin:delete (and, for a staff session under REQUIRE_STAFF_2FA, two-factor sign-in: TWO_FACTOR_REQUIRED)."}},
-		{Method: http.MethodPost, Path: api.PathPostReport, Handler: hs.posts.Report, Family: general, Scope: ScopeGeneral, SignIn: true, Doc: Doc{Summary: "Report a post", Body: api.ReportRequest{}, Response: api.Report{}, Status: http.StatusCreated}},
+		{Method: http.MethodPost, Path: api.PathPostReport, Handler: hs.posts.Report, Action: policy.ReportPost, Family: general, Scope: ScopeGeneral, SignIn: true, Doc: Doc{Summary: "Report a post", Body: api.ReportRequest{}, Response: api.Report{}, Status: http.StatusCreated}},
 	}
 }

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -50,6 +51,20 @@ func (p *Principal) Staff() bool {
 func (p *Principal) Can(perm string) bool {
 	return p != nil && p.Permissions.Has(perm)
 }
+
+// Acts reports whether the principal may act as its own user within the
+// account scope: a session or the operator always, a bearer token only
+// when it carries the scope.
+func (p *Principal) Acts(scope string) bool {
+	if p == nil || !IsAccountScope(scope) {
+		return false
+	}
+	return p.Via != ViaToken || slices.Contains(p.Permissions, scope)
+}
+
+// Holds reports whether the principal may hand perm on to a token it
+// mints: an admin permission it holds, or an account scope it acts with.
+func (p *Principal) Holds(perm string) bool { return p.Can(perm) || p.Acts(perm) }
 
 // Tier is the principal's rate-limit tier: super for admin:super holders.
 func (p *Principal) Tier() string {

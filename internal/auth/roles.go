@@ -20,10 +20,31 @@ const (
 	PermPostsModerate = "posts:moderate"
 )
 
-// AllPermissions lists every permission Plaza knows.
+// Account scopes bound what a bearer token does as its own user on the
+// general API. A session (and the operator) acts as its user without
+// them; a token only within those it was minted with. Every active user
+// holds both, whatever its roles, and admin:super implies neither: an
+// admin token reads and writes admin data, never its maker's own account.
+const (
+	// ScopeAccountRead reads the user's own private data: its profile's
+	// email and sign-in activity, its drafts and taken-down posts, its
+	// notifications and its sessions with their addresses.
+	ScopeAccountRead = "account:read"
+	// ScopeAccountWrite acts as the user: writing, editing and deleting
+	// its posts, filing reports, changing or deleting its profile, and
+	// marking or dismissing its notifications.
+	ScopeAccountWrite = "account:write"
+)
+
+// AllPermissions lists every permission Plaza knows, the account scopes
+// last.
 func AllPermissions() []string {
-	return []string{PermAdminRead, PermAdminWrite, PermAdminDelete, PermAdminSuper, PermUsersManage, PermPostsModerate}
+	return []string{PermAdminRead, PermAdminWrite, PermAdminDelete, PermAdminSuper, PermUsersManage, PermPostsModerate,
+		ScopeAccountRead, ScopeAccountWrite}
 }
+
+// IsAccountScope reports whether name is one of the account scopes.
+func IsAccountScope(name string) bool { return name == ScopeAccountRead || name == ScopeAccountWrite }
 
 // roleRank orders the roles; unknown roles rank below user.
 func roleRank(role string) int {
@@ -125,11 +146,19 @@ func (p Permissions) Intersect(grant Permissions) Permissions {
 	return out
 }
 
+// TokenGrant is what a token's permissions allow now: its admin
+// permissions within what the user's roles grant today, and its account
+// scopes, which every active user holds.
+func TokenGrant(token Permissions, roles []string) Permissions {
+	grant := RolePermissions(roles).add(ScopeAccountRead, ScopeAccountWrite)
+	return token.Intersect(grant)
+}
+
 // ParsePermissions reads a comma-separated list, refusing unknown names.
 func ParsePermissions(list []string) (Permissions, error) {
 	var p Permissions
 	for _, n := range list {
-		if !isAdminPermission(n) {
+		if !isAdminPermission(n) && !IsAccountScope(n) {
 			return nil, &UnknownPermissionError{Name: n}
 		}
 		p = p.add(n)

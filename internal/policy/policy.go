@@ -81,10 +81,22 @@ const (
 	Restore        Action = "backup.restore"
 	ExportAudit    Action = "audit.export"
 
+	// Acting as oneself on the general API: the target is the caller's
+	// own account (AsSelf). A bearer token needs account:write for these.
+	CreatePost  Action = "post.create"
+	ReportPost  Action = "post.report"
+	ManageInbox Action = "notifications.update" // mark read, dismiss
+
 	// Reads whose answer depends on the caller: they gate what is shown,
-	// never a write.
+	// never a write. Staff power used to read is staff power: under
+	// REQUIRE_STAFF_2FA an unenrolled staff session sees what a member
+	// sees, and is refused where it asks for staff data by name.
 	SeeUnpublishedPosts Action = "posts.see_unpublished"
 	SeePrivateProfiles  Action = "users.see_private"
+	// SeeOwnAccount reads one's own private data: the profile's email and
+	// sign-in activity, one's drafts and taken-down posts, notifications,
+	// sessions with their addresses. A bearer token needs account:read.
+	SeeOwnAccount Action = "account.read"
 	// WatchModeration opens the moderation queue's live stream: a console
 	// page's, so a session's.
 	WatchModeration Action = "moderation.watch"
@@ -129,6 +141,10 @@ type Rule struct {
 	Confirm      Confirm
 	// SessionOnly refuses bearer tokens: a token never mints another.
 	SessionOnly bool
+	// Scope is the account scope a bearer token needs to take the action
+	// as the owner; without it the token is judged by Permission alone,
+	// as on anyone else's resource.
+	Scope string
 }
 
 // Table is every action's rule.
@@ -147,14 +163,14 @@ var Table = map[Action]Rule{
 	UpdateUser:        {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
 	ChangeRole:        {Permission: auth.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true, Confirm: ConfirmAlways},
 	BulkUpdateUsers:   {Permission: auth.PermAdminSuper, Rank: true, SecondFactor: true, Confirm: ConfirmAlways},
-	EditProfile:       {Permission: auth.PermUsersManage, Owner: true, Rank: true, SecondFactor: true},
-	DeleteAccount:     {Permission: auth.PermUsersManage, Owner: true, Rank: true, SecondFactor: true, Confirm: ConfirmOthers},
+	EditProfile:       {Permission: auth.PermUsersManage, Owner: true, Rank: true, SecondFactor: true, Scope: auth.ScopeAccountWrite},
+	DeleteAccount:     {Permission: auth.PermUsersManage, Owner: true, Rank: true, SecondFactor: true, Confirm: ConfirmOthers, Scope: auth.ScopeAccountWrite},
 	ViewUserSessions:  {Permission: auth.PermAdminRead, Rank: true, SecondFactor: true},
 	RevokeUserSession: {Permission: auth.PermAdminDelete, Rank: true, SecondFactor: true},
 	AddUserNote:       {Permission: auth.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true},
 
-	EditPost:     {Owner: true},
-	DeletePost:   {Permission: auth.PermAdminDelete, Owner: true, Rank: true, SecondFactor: true},
+	EditPost:     {Owner: true, Scope: auth.ScopeAccountWrite},
+	DeletePost:   {Permission: auth.PermAdminDelete, Owner: true, Rank: true, SecondFactor: true, Scope: auth.ScopeAccountWrite},
 	ModeratePost: {Permission: auth.PermPostsModerate, Rank: true, NotOwn: true, SecondFactor: true},
 	BulkModerate: {Permission: auth.PermPostsModerate, Rank: true, NotOwn: true, SecondFactor: true, Confirm: ConfirmAlways},
 	ClaimPost:    {Permission: auth.PermPostsModerate, SecondFactor: true},
@@ -179,8 +195,13 @@ var Table = map[Action]Rule{
 	Restore:        {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
 	ExportAudit:    {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
 
-	SeeUnpublishedPosts: {Permission: auth.PermPostsModerate},
-	SeePrivateProfiles:  {Permission: auth.PermUsersManage},
+	CreatePost:  {Owner: true, Scope: auth.ScopeAccountWrite},
+	ReportPost:  {Owner: true, Scope: auth.ScopeAccountWrite},
+	ManageInbox: {Owner: true, Scope: auth.ScopeAccountWrite},
+
+	SeeUnpublishedPosts: {Permission: auth.PermPostsModerate, SecondFactor: true},
+	SeePrivateProfiles:  {Permission: auth.PermUsersManage, SecondFactor: true},
+	SeeOwnAccount:       {Owner: true, Scope: auth.ScopeAccountRead},
 	WatchModeration:     {Permission: auth.PermPostsModerate, SecondFactor: true, SessionOnly: true},
 }
 
@@ -206,6 +227,15 @@ func Owned(owner int64) Target { return Target{Owner: owner} }
 // Platform is the target of an action on the platform itself.
 var Platform = Target{}
 
+// AsSelf is the target of who acting as itself: on its own account, its
+// inbox, or a post or report it files.
+func AsSelf(who *auth.Principal) Target {
+	if who == nil {
+		return Platform
+	}
+	return Owned(who.UserID)
+}
+
 // Policy answers Check for one instance's settings.
 type Policy struct {
 	// RequireStaff2FA is REQUIRE_STAFF_2FA.
@@ -215,10 +245,11 @@ type Policy struct {
 
 // Check decides whether who may take action a on t: nil, or the reason it
 // may not. The order is fixed so that every door gives the same answer:
-// sign-in, token kind, ownership, permission, second factor, self, rank,
-// confirmation. The second factor comes before what depends on the target:
-// the staff families ask it of an unenrolled staff session before any
-// handler runs, whatever the request acts on.
+// sign-in, token kind, ownership (and a token's account scope),
+// permission, second factor, self, rank, confirmation. The second factor
+// comes before what depends on the target: the staff families ask it of an
+// unenrolled staff session before any handler runs, whatever the request
+// acts on.
 func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 	r, ok := Table[a]
 	if !ok {
@@ -236,13 +267,20 @@ func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 	if r.Anonymous {
 		return nil
 	}
-	if r.Owner && t.Owner != 0 && t.Owner == who.UserID {
+	own := r.Owner && t.Owner != 0 && t.Owner == who.UserID
+	if own && (r.Scope == "" || who.Acts(r.Scope)) {
 		return p.checkOwn(who, r)
+	}
+	if own && r.Permission == "" {
+		return &ForbiddenError{Action: a, Need: r.Scope}
 	}
 	if r.Owner && r.Permission == "" {
 		return ErrNotOwner
 	}
 	if r.Permission != "" && !who.Can(r.Permission) {
+		if own {
+			return &ForbiddenError{Action: a, Need: r.Scope} // what acting as the owner lacks
+		}
 		return &ForbiddenError{Action: a, Need: r.Permission}
 	}
 	if err := p.checkSecondFactor(who, r); err != nil {

@@ -19,7 +19,7 @@ func session(id int64, role string, twoFactor bool, confirmed time.Time) *auth.P
 func token(id int64, role string, scope ...string) *auth.Principal {
 	roles := auth.ImpliedRoles(role)
 	return &auth.Principal{UserID: id, Roles: roles, Via: auth.ViaToken,
-		Permissions: auth.Permissions(scope).Intersect(auth.RolePermissions(roles))}
+		Permissions: auth.TokenGrant(auth.Permissions(scope), roles)}
 }
 
 func TestCheck(t *testing.T) {
@@ -75,6 +75,24 @@ func TestCheck(t *testing.T) {
 		{"super admin breaks an admin's lock", false, session(3, auth.RoleSuperAdmin, false, fresh), ReleaseLock, admin, nil},
 		{"holder lets go of its own lock", false, token(13, auth.RoleAdmin, auth.PermAdminDelete), ReleaseLock, admin, nil},
 		{"read-only token of the holder lets go", false, token(13, auth.RoleAdmin, auth.PermAdminRead), ReleaseLock, admin, &ForbiddenError{}},
+		{"admin without 2FA sees private profiles, strict", true, session(2, auth.RoleAdmin, false, fresh), SeePrivateProfiles, Platform, ErrNeedsSecondFactor},
+		{"moderator without 2FA sees unpublished posts, strict", true, session(4, auth.RoleModerator, false, fresh), SeeUnpublishedPosts, Platform, ErrNeedsSecondFactor},
+		{"moderator with 2FA sees unpublished posts, strict", true, session(4, auth.RoleModerator, true, stale), SeeUnpublishedPosts, Platform, nil},
+		{"user sees private profiles", false, session(1, auth.RoleUser, false, fresh), SeePrivateProfiles, Platform, &ForbiddenError{}},
+		{"users:manage token sees private profiles, strict", true, token(2, auth.RoleAdmin, auth.PermUsersManage), SeePrivateProfiles, Platform, nil},
+		{"session reads its own account", false, session(10, auth.RoleUser, false, stale), SeeOwnAccount, Owned(10), nil},
+		{"admin reads another's account", false, session(2, auth.RoleAdmin, true, fresh), SeeOwnAccount, Owned(10), ErrNotOwner},
+		{"admin:read token reads its own account", false, token(2, auth.RoleAdmin, auth.PermAdminRead), SeeOwnAccount, Owned(2), &ForbiddenError{Need: auth.ScopeAccountRead}},
+		{"account:read token reads its own account", false, token(10, auth.RoleUser, auth.ScopeAccountRead), SeeOwnAccount, Owned(10), nil},
+		{"admin:read token writes a post", false, token(2, auth.RoleAdmin, auth.PermAdminRead), CreatePost, Owned(2), &ForbiddenError{}},
+		{"account:read token writes a post", false, token(10, auth.RoleUser, auth.ScopeAccountRead), CreatePost, Owned(10), &ForbiddenError{}},
+		{"account:write token writes a post", false, token(10, auth.RoleUser, auth.ScopeAccountWrite), CreatePost, Owned(10), nil},
+		{"admin:read token edits its own post", false, token(2, auth.RoleAdmin, auth.PermAdminRead), EditPost, Owned(2), &ForbiddenError{}},
+		{"admin:read token deletes its own post", false, token(2, auth.RoleAdmin, auth.PermAdminRead), DeletePost, Owned(2), &ForbiddenError{}},
+		{"admin:delete token deletes its own post as staff", false, token(2, auth.RoleAdmin, auth.PermAdminDelete), DeletePost, Owned(2), nil},
+		{"admin:super token rewrites its own profile", false, token(3, auth.RoleSuperAdmin, auth.PermAdminSuper), EditProfile, Person(3, []string{auth.RoleSuperAdmin}), nil},
+		{"admin:write token rewrites its own profile", false, token(2, auth.RoleAdmin, auth.PermAdminWrite), EditProfile, Person(2, []string{auth.RoleAdmin}), &ForbiddenError{Need: auth.ScopeAccountWrite}},
+		{"account:write token on another's post", false, token(10, auth.RoleUser, auth.ScopeAccountWrite), EditPost, Owned(11), ErrNotOwner},
 		{"operator restores", true, &auth.Principal{Via: auth.ViaOperator, Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}, Restore, Platform, nil},
 	}
 	for _, tt := range tests {
@@ -82,9 +100,9 @@ func TestCheck(t *testing.T) {
 			p := Policy{RequireStaff2FA: tt.strict, Now: func() time.Time { return now }}
 			got := p.Check(tt.who, tt.action, tt.target)
 			var fe *ForbiddenError
-			if _, want := tt.want.(*ForbiddenError); want {
-				if !errors.As(got, &fe) {
-					t.Fatalf("got %v, want a missing permission", got)
+			if want, ok := tt.want.(*ForbiddenError); ok {
+				if !errors.As(got, &fe) || want.Need != "" && fe.Need != want.Need {
+					t.Fatalf("got %v, want a missing permission %s", got, want.Need)
 				}
 				return
 			}
@@ -95,12 +113,16 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// Every action has a rule, and every rule that uses staff power asks for
-// the staff second factor.
+// Every action has a rule, and every rule that uses staff power, to read
+// as much as to write, asks for the staff second factor; a token acting as
+// the owner always needs an account scope.
 func TestTableIsWhole(t *testing.T) {
 	for a, r := range Table {
-		if r.Permission != "" && !r.SecondFactor && a != SeeUnpublishedPosts && a != SeePrivateProfiles {
+		if r.Permission != "" && !r.SecondFactor {
 			t.Errorf("%s uses %s without asking for the staff second factor", a, r.Permission)
+		}
+		if r.Owner && !r.SessionOnly && !auth.IsAccountScope(r.Scope) {
+			t.Errorf("%s lets a token act as the owner without an account scope", a)
 		}
 		if r.Anonymous && (r.Permission != "" || r.Confirm != ConfirmNever) {
 			t.Errorf("%s is open to anonymous callers yet asks for more", a)

@@ -1,12 +1,14 @@
 package e2e
 
 import (
+	"net/http"
 	"slices"
 	"testing"
 
 	"github.com/go-rod/rod"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/app/apptest"
 )
 
 // TestConsoleTokenCreateAndRevoke: a super admin mints a token with two
@@ -75,6 +77,35 @@ func TestConsoleTokenCreateAndRevoke(t *testing.T) {
 		if tk.ID == tok.ID && tk.RevokedAt == nil {
 			t.Errorf("the API lists the token as live after the revoke: %+v", tk)
 		}
+	}
+	clean(t, c)
+}
+
+// TestConsoleTokenAccountScopes: the form offers the account scopes
+// beside the admin permissions, and the token it shows acts as its maker
+// only within them: account:read lists the maker's sessions, and without
+// account:write it writes no post.
+func TestConsoleTokenAccountScopes(t *testing.T) {
+	pz := startPlaza(t)
+	p, c := pz.as(t, pz.super, "/admin/tokens")
+	step(t, p, "create", func(p *rod.Page) {
+		p.MustElement(`[data-testid="token-new-open"]`).MustClick()
+		p.MustElement(`[data-testid="token-new-name"]`).MustInput("reader")
+		p.MustElement(`[data-testid="token-perm-account:read"]`).MustClick()
+		p.MustElement(`[data-testid="token-new-submit"]`).MustClick()
+	})
+	toast(t, p, "Token created")
+	var shown string
+	step(t, p, "the token is shown", func(p *rod.Page) {
+		shown = p.MustElement(`[data-testid="new-token-panel"] #new-token`).MustProperty("value").Str()
+	})
+	bearer := http.Header{"Authorization": {"Bearer " + shown}}
+	if res := apptest.Do(t, pz.App, "GET", api.PathSessions, bearer); res.Code != http.StatusOK {
+		t.Errorf("the account:read token listing its maker's sessions: %d %s", res.Code, res.Body)
+	}
+	res := apptest.DoBody(t, pz.App, "POST", api.PathPosts, bearer, `{"title":"By a reader","content":"x","published":true}`)
+	if res.Code != http.StatusForbidden {
+		t.Errorf("the account:read token writing a post: %d %s", res.Code, res.Body)
 	}
 	clean(t, c)
 }
