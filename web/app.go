@@ -33,6 +33,7 @@ import (
 	"github.com/plazahq/plaza/internal/flags"
 	"github.com/plazahq/plaza/internal/fresh"
 	"github.com/plazahq/plaza/internal/linkpreview"
+	"github.com/plazahq/plaza/internal/live"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/quotes"
@@ -70,6 +71,9 @@ type Deps struct {
 	// Moderation is the moderation queue's news on this instance
 	// (NewModerationFeed); the server closes it as it stops.
 	Moderation *ModerationFeed
+	// Streams bounds the moderation queue's streams open on this
+	// instance, per user and in all (NewStreamSlots).
+	Streams *live.Slots
 	// QueueHeartbeat is how often a quiet stream of the queue sends a
 	// comment line; zero means every 25 s. Tests shorten it.
 	QueueHeartbeat time.Duration
@@ -113,7 +117,7 @@ func (d Deps) check() error {
 		"Store": d.Store == nil, "Logger": d.Logger == nil, "Static": d.Static == nil, "Now": d.Now == nil,
 		"Sessions": d.Sessions == nil, "Limiter": d.Limiter == nil, "Audit": d.Audit == nil, "Metrics": d.Metrics == nil,
 		"Events": d.Events == nil, "Principals": d.Principals == nil, "Flags": d.Flags == nil, "Quotes": d.Quotes == nil,
-		"Blocks": d.Blocks == nil, "Moderation": d.Moderation == nil,
+		"Blocks": d.Blocks == nil, "Moderation": d.Moderation == nil, "Streams": d.Streams == nil,
 	} {
 		if missing {
 			return fmt.Errorf("web.New: Deps.%s is required", name)
@@ -209,7 +213,7 @@ func newHandlers(d Deps) handlerSet {
 		sessions:   handlers.UserSessions{Store: d.Store, Actions: acts, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
 		claims:     handlers.Claims{Actions: acts},
-		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store, Policy: acts.Policy,
+		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store, Policy: acts.Policy, Slots: d.Streams,
 			Heartbeat: cmp.Or(d.QueueHeartbeat, queueHeartbeat)},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate, Ports: d.Config.LinkPreviewPorts,

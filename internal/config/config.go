@@ -89,6 +89,10 @@ type Config struct {
 
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"30s"`
 
+	// ModerationStreams caps the moderation queue's live streams on each
+	// instance (docs/console.md, "The live queue").
+	ModerationStreams ModerationStreams `envPrefix:"MODERATION_STREAMS_"`
+
 	// Warnings lists settings that were defaulted in a way an operator should
 	// know about; main logs them once.
 	Warnings []string `env:"-"`
@@ -142,6 +146,13 @@ type RateLimit struct {
 	SignInByEmailTotal int `env:"SIGNIN_PER_EMAIL_TOTAL" envDefault:"100"`
 	// Register counts POST /api/users (registrations) per IP per hour.
 	Register int `env:"REGISTER" envDefault:"10"`
+}
+
+// ModerationStreams caps the open streams of the moderation queue's news
+// on one instance: per user (their tabs and windows) and in all.
+type ModerationStreams struct {
+	PerUser int `env:"PER_USER" envDefault:"8"`
+	Max     int `env:"MAX" envDefault:"1000"`
 }
 
 // Load builds the Config from getenv and validates it. The error names the
@@ -210,6 +221,7 @@ func (c *Config) validate() error {
 		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkReplicaURL, c.checkPublicURL,
 		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkRedisKeyPrefix, c.checkQuoteURLs, c.checkPreviewPorts,
 		c.checkAdmin, c.checkRateLimits, c.checkProviders, c.checkBackups,
+		c.checkModerationStreams,
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -242,6 +254,17 @@ func (c *Config) checkBackups() error {
 	}
 	if c.BackupKeep < 1 {
 		return &Error{"BACKUP_KEEP", strconv.Itoa(c.BackupKeep), "expected a whole number of at least 1"}
+	}
+	return nil
+}
+
+func (c *Config) checkModerationStreams() error {
+	m := c.ModerationStreams
+	if m.PerUser < 1 {
+		return &Error{"MODERATION_STREAMS_PER_USER", strconv.Itoa(m.PerUser), "expected a positive integer"}
+	}
+	if m.Max < m.PerUser {
+		return &Error{"MODERATION_STREAMS_MAX", strconv.Itoa(m.Max), "expected a whole number at least MODERATION_STREAMS_PER_USER"}
 	}
 	return nil
 }
