@@ -38,6 +38,7 @@ import (
 	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/quotes"
 	"github.com/plazahq/plaza/internal/ratelimit"
+	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 )
@@ -153,7 +154,8 @@ func newPipeline(d Deps) *pipeline {
 	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
 		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals,
 		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL), blocks: blockCheck(d),
-		policy: policyOf(d), static: newStaticFiles(d.Static), queue: d.Store, deviceKey: device.Key(d.Config.SessionSecret)}
+		policy: policyOf(d), static: newStaticFiles(d.Static), queue: d.Store, deviceKey: device.Key(d.Config.SessionSecret),
+		limits: newSessionLimits(d.Config)}
 }
 
 // policyOf is the instance's policy: the one rule book every door asks.
@@ -173,7 +175,8 @@ func newHandlers(d Deps) handlerSet {
 	if d.Passwords != nil {
 		acts.Passwords = d.Passwords
 	}
-	signIn := handlers.SignIn{Users: d.Store, Passwords: acts.Passwords, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
+	signIn := handlers.SignIn{Users: d.Store, Passwords: acts.Passwords, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now,
+		SessionLimits: newSessionLimits(d.Config).forRoles}
 	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d)}
 	csrfCookie := handlers.CSRFCookie{Key: csrf.Key(d.Config.SessionSecret), Secure: strings.HasPrefix(d.Config.PublicAppURL, "https://")}
 	return handlerSet{
@@ -274,14 +277,37 @@ func oauthProviderList(ps []goth.Provider, publicURL string) func() []api.Provid
 	return func() []api.Provider { return list }
 }
 
-// Session timeouts. The idle deadline is kept by the store and moved on by
-// the pipeline at most once per sessionRefresh, so a busy client's requests
-// read their session without writing it back each time.
+// Session timeouts of members; staff have shorter ones (STAFF_SESSION_*).
+// The idle deadline is kept by the store and moved on by the pipeline at
+// most once per sessionRefresh, so a busy client's requests read their
+// session without writing it back each time.
 const (
-	SessionIdle     = 24 * time.Hour
-	SessionLifetime = 7 * 24 * time.Hour
+	SessionIdle     = config.MemberSessionIdle
+	SessionLifetime = config.MemberSessionLifetime
 	sessionRefresh  = time.Minute
 )
+
+// sessionLimits are the limits of members' and of staff sessions.
+type sessionLimits struct{ member, staff session.Limits }
+
+func newSessionLimits(c config.Config) sessionLimits {
+	return sessionLimits{member: session.Limits{Lifetime: SessionLifetime, Idle: SessionIdle},
+		staff: session.Limits{Lifetime: c.StaffSession.Lifetime, Idle: c.StaffSession.Idle}}
+}
+
+// of is the limits of pr's session: a staff member's (moderator and up)
+// or a member's.
+func (l sessionLimits) of(pr *auth.Principal) session.Limits {
+	if pr.Staff() {
+		return l.staff
+	}
+	return l.member
+}
+
+// forRoles is the limits of a session of someone holding roles.
+func (l sessionLimits) forRoles(roles []string) session.Limits {
+	return l.of(&auth.Principal{Permissions: auth.RolePermissions(roles)})
+}
 
 // sessionCookie names the session cookie over plain HTTP; behind https it
 // takes the __Host- prefix.
