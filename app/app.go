@@ -353,6 +353,7 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 	d.Principals, d.Flags, d.Blocks = caches.Principals, caches.Flags, caches.Blocks
 	d.Moderation = web.NewModerationFeed(listening, rt.Store, dbURL, rt.Log)
 	rt.onClose(d.Moderation.Close) // ends the streams still open
+	d.Streams = web.NewStreamSlots(rt.Config.ModerationStreams)
 	poolLog := rt.Log
 	if o.FirstStart {
 		poolLog = logging.Demote(poolLog, slog.LevelError)

@@ -20,7 +20,22 @@ type Sessions interface {
 	Remove(ctx context.Context, key string)
 	Destroy(ctx context.Context) error
 	Deadline(ctx context.Context) time.Time
+	SetDeadline(ctx context.Context, expire time.Time)
 	Token(ctx context.Context) string
+}
+
+// LimitSession makes the session carry lim, counted from started (when
+// its user signed in): the store keeps it no longer than lim.Idle past
+// each write-back, and its deadline, which the cookie's expiry follows,
+// is started plus lim.Lifetime at the latest. It writes nothing when the
+// session carries them already.
+func LimitSession(ctx context.Context, s Sessions, lim session.Limits, started time.Time) {
+	if idle := int64(lim.Idle / time.Second); s.GetInt64(ctx, session.IdleKey) != idle {
+		s.Put(ctx, session.IdleKey, idle)
+	}
+	if end := started.Add(lim.Lifetime); s.Deadline(ctx).After(end) {
+		s.SetDeadline(ctx, end)
+	}
 }
 
 // maxSessionAgent is the longest user agent a session keeps, in bytes: the

@@ -52,9 +52,12 @@ func (h ChangePassword) Handle(c echo.Context) error {
 		return err
 	}
 	// A copy of the cookie taken before the change must not outlive it.
+	// The session itself lives no longer than it would have.
+	deadline := h.Sessions.Deadline(ctx)
 	if err := h.Sessions.RenewToken(ctx); err != nil {
 		return err
 	}
+	h.Sessions.SetDeadline(ctx, deadline)
 	return c.JSON(http.StatusOK, api.PasswordChanged{Changed: true, RevokedSessions: out.EndedSessions,
 		RevokedTokens: out.RevokedTokens})
 }

@@ -71,6 +71,11 @@ func (h SignOut) Page(c echo.Context) error {
 	return render(c, http.StatusOK, views.SignOutPage(api.SignOutPage{Email: email}))
 }
 
+// clearOnSignOut is the Clear-Site-Data of a sign-out: the browser's cache
+// and the site's storage; its cookies stay (the device cookie keeps the
+// owner's browser known to the sign-in throttle).
+const clearOnSignOut = `"cache", "storage"`
+
 // Handle answers POST /api/auth/signout: API clients get {}, browsers a
 // redirect to the sign-in page. next-auth's client (a form with json=true
 // or a csrfToken) must send the token its cookie carries, and gets {url}
@@ -88,6 +93,10 @@ func (h SignOut) Handle(c echo.Context) error {
 	if err := h.Sessions.Destroy(c.Request().Context()); err != nil {
 		return err
 	}
+	// Whatever the browser kept of the pages the session saw (console
+	// pages hold other people's emails) goes with it: its cache and this
+	// site's storage, where htmx keeps its history snapshots.
+	c.Response().Header().Set("Clear-Site-Data", clearOnSignOut)
 	if nextAuth {
 		return nextAuthAnswer(c, form, absolute(h.PublicURL, safeCallback(form.Get("callbackUrl"), h.PublicURL, api.PathSignIn)))
 	}

@@ -52,6 +52,9 @@ type SignIn struct {
 	Providers func() []api.Provider
 	PublicURL string
 	Now       func() time.Time
+	// SessionLimits are the limits of the session of someone holding
+	// roles: staff sessions are shorter.
+	SessionLimits func(roles []string) session.Limits
 }
 
 // PasswordChecker is the one check of a password a request gives, under
@@ -282,16 +285,23 @@ func (h SignIn) check(c echo.Context, req api.SignInRequest) (*models.User, erro
 	return user, nil
 }
 
-// start opens a session for the user under a new token (no fixation) and
-// records the login.
+// start opens a session for the user under a new token (no fixation),
+// with the limits of the user's role, and records the login.
 func (h SignIn) start(c echo.Context, user *models.User, method string) error {
 	ctx := c.Request().Context()
+	roles, err := h.Users.UserRoles(ctx, user.ID)
+	if err != nil {
+		return err
+	}
 	if err := h.Sessions.RenewToken(ctx); err != nil {
 		return err
 	}
+	now := time.Unix(h.Now().Unix(), 0) // as the session keeps it
 	h.Sessions.Put(ctx, session.UserKey, user.ID)
 	PutSessionClient(ctx, h.Sessions, c)
-	h.Sessions.Put(ctx, session.ConfirmedKey, h.Now().Unix()) // signing in counts as a confirmation
+	h.Sessions.Put(ctx, session.ConfirmedKey, now.Unix()) // signing in counts as a confirmation
+	h.Sessions.Put(ctx, session.StartedKey, now.Unix())
+	LimitSession(ctx, h.Sessions, h.SessionLimits(roles), now)
 	if err := h.Users.RecordLogin(ctx, user.ID, method, c.RealIP(), c.Request().UserAgent()); err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/live"
 	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
@@ -95,12 +96,18 @@ type QueueCounter interface {
 	QueueCount(ctx context.Context) (int, error)
 }
 
+// StreamSlots bounds the streams open at once, per user and in all.
+type StreamSlots interface {
+	Take(owner int64) (release func(), err error)
+}
+
 // QueueEvents streams the moderation queue's news to a console page as
 // server-sent events (docs/console.md, "The live queue").
 type QueueEvents struct {
 	Feed   NewsFeed
 	Queue  QueueCounter
 	Policy policy.Policy
+	Slots  StreamSlots
 	// Heartbeat is how often a comment line keeps a quiet stream open
 	// through proxies that drop idle connections.
 	Heartbeat time.Duration
@@ -117,13 +124,21 @@ const writeWait = 10 * time.Second
 // The caller's own decisions and claims are left out: its page shows them
 // already. It ends when the client leaves, the server stops, or the
 // client falls too far behind (the browser reconnects). Statuses: 200,
-// 401, 403 (a bearer token: a console session's stream).
+// 401, 403 (a bearer token: a console session's stream), 429 (the caller
+// has as many streams open as one person may), 503 (the instance has as
+// many as it may); both with Retry-After. The stream's slot is given back
+// as it ends.
 func (h QueueEvents) Stream(c echo.Context) error {
 	ctx := c.Request().Context()
 	who := auth.PrincipalFrom(ctx)
 	if err := h.Policy.Check(who, policy.WatchModeration, policy.Platform); err != nil {
 		return err
 	}
+	release, err := h.Slots.Take(who.UserID)
+	if err != nil {
+		return streamRefused(err)
+	}
+	defer release()
 	news, leave := h.Feed.Subscribe() // before the count, so no change falls between the two
 	defer leave()
 	n, err := h.Queue.QueueCount(ctx)
@@ -161,6 +176,21 @@ func (h QueueEvents) Stream(c echo.Context) error {
 			return nil // the client is gone; nothing to tell it
 		}
 	}
+}
+
+// streamRetryAfter is the Retry-After of a refused stream, in seconds:
+// a slot frees only when another stream ends, so retrying at once helps
+// nobody.
+const streamRetryAfter = 30
+
+// streamRefused says why a stream could not open.
+func streamRefused(err error) error {
+	if errors.Is(err, live.ErrOwnerFull) {
+		return &api.Error{Status: http.StatusTooManyRequests, Code: api.CodeRateLimited, RetryAfter: streamRetryAfter, Cause: err,
+			Message: "You have too many live moderation queues open; close one of your tabs or windows showing it"}
+	}
+	return &api.Error{Status: http.StatusServiceUnavailable, Code: api.CodeServerError, RetryAfter: streamRetryAfter, Cause: err,
+		Message: "The server has as many live moderation queues open as it can; try again in a moment"}
 }
 
 func queueNews(m models.ModerationNews) api.QueueNews {

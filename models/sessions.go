@@ -33,12 +33,14 @@ type SessionStore struct {
 }
 
 // SessionMeta is what a session's data tells about it: its user (0 for
-// none), and the address and browser it was last used from ("" when not
-// known; the stored ones stay).
+// none), the address and browser it was last used from ("" when not
+// known; the stored ones stay), and its own idle timeout when its user's
+// role asks for one shorter than the store's (0 for none).
 type SessionMeta struct {
 	UserID    int64
 	IP        string
 	UserAgent string
+	Idle      time.Duration
 }
 
 // Sessions returns the scs store over this database; idle is the idle
@@ -86,14 +88,17 @@ func (ss SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool,
 
 // CommitCtx stores a session, replacing any with the same token.
 func (ss SessionStore) CommitCtx(ctx context.Context, token string, data []byte, expiry time.Time) error {
-	if until := ss.s.now().Add(ss.idle); ss.idle > 0 && until.Before(expiry) {
-		expiry = until
-	}
 	var m SessionMeta
 	if ss.describe != nil {
 		m = ss.describe(data)
 	}
-	now := ss.s.now()
+	now, idle := ss.s.now(), ss.idle
+	if m.Idle > 0 && (idle == 0 || m.Idle < idle) {
+		idle = m.Idle // a staff session's own, shorter timeout
+	}
+	if until := now.Add(idle); idle > 0 && until.Before(expiry) {
+		expiry = until
+	}
 	_, err := ss.s.DB.NewRaw(`INSERT INTO sessions (token, data, expiry, user_id, ip, user_agent, created_at, last_seen_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (token) DO UPDATE SET data = excluded.data, expiry = excluded.expiry, user_id = excluded.user_id,

@@ -9,9 +9,17 @@ package views
 // raises htmx:responseError. includeIndicatorStyles is off because htmx would
 // otherwise inject an inline <style> (blocked by a strict CSP); app.css
 // carries the same .htmx-indicator rules.
+//
+// historyCacheSize 0 keeps no snapshot of a page in the tab's
+// sessionStorage when a list pushes a new URL: console pages hold emails
+// and reports that must not outlive the session in the browser. Going
+// back then finds no snapshot, and refreshOnHistoryMiss reloads the page
+// from the server (which asks for a session again) rather than asking
+// for it as an htmx request, which the console would answer with a
+// fragment.
 const htmxConfig = `{"responseHandling":[` +
 	`{"code":"204","swap":false},` +
 	`{"code":"[23]..","swap":true},` +
 	`{"code":"422","swap":true},` +
 	`{"code":"[45]..","swap":false,"error":true}` +
-	`],"includeIndicatorStyles":false}`
+	`],"includeIndicatorStyles":false,"historyCacheSize":0,"refreshOnHistoryMiss":true}`

@@ -33,10 +33,12 @@ import (
 	"github.com/plazahq/plaza/internal/flags"
 	"github.com/plazahq/plaza/internal/fresh"
 	"github.com/plazahq/plaza/internal/linkpreview"
+	"github.com/plazahq/plaza/internal/live"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/quotes"
 	"github.com/plazahq/plaza/internal/ratelimit"
+	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 )
@@ -70,6 +72,9 @@ type Deps struct {
 	// Moderation is the moderation queue's news on this instance
 	// (NewModerationFeed); the server closes it as it stops.
 	Moderation *ModerationFeed
+	// Streams bounds the moderation queue's streams open on this
+	// instance, per user and in all (NewStreamSlots).
+	Streams *live.Slots
 	// QueueHeartbeat is how often a quiet stream of the queue sends a
 	// comment line; zero means every 25 s. Tests shorten it.
 	QueueHeartbeat time.Duration
@@ -113,7 +118,7 @@ func (d Deps) check() error {
 		"Store": d.Store == nil, "Logger": d.Logger == nil, "Static": d.Static == nil, "Now": d.Now == nil,
 		"Sessions": d.Sessions == nil, "Limiter": d.Limiter == nil, "Audit": d.Audit == nil, "Metrics": d.Metrics == nil,
 		"Events": d.Events == nil, "Principals": d.Principals == nil, "Flags": d.Flags == nil, "Quotes": d.Quotes == nil,
-		"Blocks": d.Blocks == nil, "Moderation": d.Moderation == nil,
+		"Blocks": d.Blocks == nil, "Moderation": d.Moderation == nil, "Streams": d.Streams == nil,
 	} {
 		if missing {
 			return fmt.Errorf("web.New: Deps.%s is required", name)
@@ -149,7 +154,8 @@ func newPipeline(d Deps) *pipeline {
 	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
 		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals,
 		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL), blocks: blockCheck(d),
-		policy: policyOf(d), static: newStaticFiles(d.Static), queue: d.Store, deviceKey: device.Key(d.Config.SessionSecret)}
+		policy: policyOf(d), static: newStaticFiles(d.Static), queue: d.Store, deviceKey: device.Key(d.Config.SessionSecret),
+		limits: newSessionLimits(d.Config)}
 }
 
 // policyOf is the instance's policy: the one rule book every door asks.
@@ -169,7 +175,8 @@ func newHandlers(d Deps) handlerSet {
 	if d.Passwords != nil {
 		acts.Passwords = d.Passwords
 	}
-	signIn := handlers.SignIn{Users: d.Store, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now}
+	signIn := handlers.SignIn{Users: d.Store, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now,
+		SessionLimits: newSessionLimits(d.Config).forRoles}
 	links := handlers.ProviderLinks{Store: d.Store, Providers: providers}
 	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d),
 		Actions: acts, Links: links}
@@ -211,7 +218,7 @@ func newHandlers(d Deps) handlerSet {
 		sessions:   handlers.UserSessions{Store: d.Store, Actions: acts, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
 		claims:     handlers.Claims{Actions: acts},
-		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store, Policy: acts.Policy,
+		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store, Policy: acts.Policy, Slots: d.Streams,
 			Heartbeat: cmp.Or(d.QueueHeartbeat, queueHeartbeat)},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate, Ports: d.Config.LinkPreviewPorts,
@@ -272,14 +279,37 @@ func oauthProviderList(ps []goth.Provider, publicURL string) func() []api.Provid
 	return func() []api.Provider { return list }
 }
 
-// Session timeouts. The idle deadline is kept by the store and moved on by
-// the pipeline at most once per sessionRefresh, so a busy client's requests
-// read their session without writing it back each time.
+// Session timeouts of members; staff have shorter ones (STAFF_SESSION_*).
+// The idle deadline is kept by the store and moved on by the pipeline at
+// most once per sessionRefresh, so a busy client's requests read their
+// session without writing it back each time.
 const (
-	SessionIdle     = 24 * time.Hour
-	SessionLifetime = 7 * 24 * time.Hour
+	SessionIdle     = config.MemberSessionIdle
+	SessionLifetime = config.MemberSessionLifetime
 	sessionRefresh  = time.Minute
 )
+
+// sessionLimits are the limits of members' and of staff sessions.
+type sessionLimits struct{ member, staff session.Limits }
+
+func newSessionLimits(c config.Config) sessionLimits {
+	return sessionLimits{member: session.Limits{Lifetime: SessionLifetime, Idle: SessionIdle},
+		staff: session.Limits{Lifetime: c.StaffSession.Lifetime, Idle: c.StaffSession.Idle}}
+}
+
+// of is the limits of pr's session: a staff member's (moderator and up)
+// or a member's.
+func (l sessionLimits) of(pr *auth.Principal) session.Limits {
+	if pr.Staff() {
+		return l.staff
+	}
+	return l.member
+}
+
+// forRoles is the limits of a session of someone holding roles.
+func (l sessionLimits) forRoles(roles []string) session.Limits {
+	return l.of(&auth.Principal{Permissions: auth.RolePermissions(roles)})
+}
 
 // sessionCookie names the session cookie over plain HTTP; behind https it
 // takes the __Host- prefix.

@@ -15,6 +15,12 @@ import (
 // console's live streams (docs/architecture.md, "The moderation feed").
 type ModerationFeed = live.Hub[models.ModerationNews]
 
+// NewStreamSlots bounds the queue's streams open on one instance as the
+// configuration says.
+func NewStreamSlots(c config.ModerationStreams) *live.Slots {
+	return live.NewSlots(c.PerUser, c.Max)
+}
+
 // queueHeartbeat is how often a quiet stream sends a comment line: under
 // the minute after which common proxies drop an idle connection.
 const queueHeartbeat = 25 * time.Second

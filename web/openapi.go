@@ -427,8 +427,12 @@ func rateHeaders(r Route) func(status int) []openapi.Header {
 	return func(status int) []openapi.Header {
 		// A route a meter counts (events, failed sign-ins) in its handler has
 		// counted them by its success; a redirect may come before.
+		limited := r.Scope != ScopeExempt || r.Meter != ""
 		counted := r.Scope != ScopeExempt && status < 400 || r.Meter != "" && status < 300 ||
-			status == http.StatusTooManyRequests
+			limited && status == http.StatusTooManyRequests
+		if !limited && status == http.StatusTooManyRequests { // the handler's own bound, no window
+			return []openapi.Header{{Name: "Retry-After", Type: "integer", Required: true, Description: "Seconds to wait before trying again."}}
+		}
 		if !counted {
 			return nil
 		}

@@ -52,6 +52,7 @@ type pipeline struct {
 	queue      handlers.QueueCounter
 	deviceKey  []byte   // signs device cookies (device.Key)
 	refusals   refusals // refusals counted rather than audited one by one
+	limits     sessionLimits
 }
 
 type authErrKey struct{}
@@ -393,15 +394,47 @@ func (p *pipeline) fromSession(ctx context.Context, c echo.Context) (*auth.Princ
 		return nil, nil
 	}
 	key, now := "user:"+strconv.FormatInt(uid, 10), p.now()
-	if now.Unix()-p.sessions.GetInt64(ctx, session.SeenKey) >= int64(sessionRefresh/time.Second) {
-		p.sessions.Put(ctx, session.SeenKey, now.Unix()) // written back after the handler, moving the idle deadline
-		handlers.PutSessionClient(ctx, p.sessions, c)
-	}
 	pr, err := p.sessionPrincipal(ctx, key, uid, now)
 	if pr == nil || err != nil {
 		return nil, err
 	}
+	if over, err := p.limitSession(ctx, pr, now); over || err != nil {
+		return nil, err
+	}
+	if now.Unix()-p.sessions.GetInt64(ctx, session.SeenKey) >= int64(sessionRefresh/time.Second) {
+		p.sessions.Put(ctx, session.SeenKey, now.Unix()) // written back after the handler, moving the idle deadline
+		handlers.PutSessionClient(ctx, p.sessions, c)
+	}
 	return p.withConfirmation(ctx, pr), nil
+}
+
+// limitSession ends a session past the limits of its user's role now
+// (a staff member's are shorter than a member's), and otherwise makes it
+// carry them, so that the store and the cookie end it in time too. A
+// member promoted mid-session is held to the staff limits from the next
+// request on, counted from the sign-in.
+func (p *pipeline) limitSession(ctx context.Context, pr *auth.Principal, now time.Time) (over bool, err error) {
+	lim := p.limits.of(pr)
+	started := sessionStarted(ctx, p.sessions)
+	seen := started
+	if at := p.sessions.GetInt64(ctx, session.SeenKey); at != 0 {
+		seen = time.Unix(at, 0)
+	}
+	if lim.Over(started, seen, now) {
+		return true, p.sessions.Destroy(ctx)
+	}
+	handlers.LimitSession(ctx, p.sessions, lim, started)
+	return false, nil
+}
+
+// sessionStarted is when the session's user signed in. A session from
+// before sessions recorded it began a member's lifetime before its
+// deadline.
+func sessionStarted(ctx context.Context, sm *scs.SessionManager) time.Time {
+	if at := sm.GetInt64(ctx, session.StartedKey); at != 0 {
+		return time.Unix(at, 0)
+	}
+	return sm.Deadline(ctx).Add(-SessionLifetime)
 }
 
 // withConfirmation is pr with when this session last confirmed its password

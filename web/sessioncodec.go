@@ -77,5 +77,6 @@ func describeSession(data []byte) models.SessionMeta {
 	uid, _ := values[session.UserKey].(int64)
 	ip, _ := values[session.IPKey].(string)
 	ua, _ := values[session.AgentKey].(string)
-	return models.SessionMeta{UserID: uid, IP: ip, UserAgent: ua}
+	idle, _ := values[session.IdleKey].(int64)
+	return models.SessionMeta{UserID: uid, IP: ip, UserAgent: ua, Idle: time.Duration(idle) * time.Second}
 }

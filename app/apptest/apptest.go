@@ -192,6 +192,7 @@ func (a *App) SessionFor(t testing.TB, userID int64) http.Header {
 	}
 	sm.Put(ctx, session.UserKey, userID)
 	sm.Put(ctx, session.ConfirmedKey, a.Deps.Now().Unix()) // as signing in does
+	sm.Put(ctx, session.StartedKey, a.Deps.Now().Unix())   // its limits are set on its first request
 	token, _, err := sm.Commit(ctx)
 	if err != nil {
 		t.Fatal(err)

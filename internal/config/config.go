@@ -110,6 +110,13 @@ type Config struct {
 	// answers 503 with Retry-After.
 	PasswordQueue     int           `env:"PASSWORD_QUEUE" envDefault:"256"`
 	PasswordQueueWait time.Duration `env:"PASSWORD_QUEUE_WAIT" envDefault:"8s"`
+	// StaffSession bounds the sessions of moderators and admins, shorter
+	// than members' (docs/operations.md, "Sessions, callers and how fast
+	// a change takes hold").
+	StaffSession StaffSession `envPrefix:"STAFF_SESSION_"`
+	// ModerationStreams caps the moderation queue's live streams on each
+	// instance (docs/console.md, "The live queue").
+	ModerationStreams ModerationStreams `envPrefix:"MODERATION_STREAMS_"`
 
 	// Warnings lists settings that were defaulted in a way an operator should
 	// know about; main logs them once.
@@ -164,6 +171,20 @@ type RateLimit struct {
 	SignInByEmailTotal int `env:"SIGNIN_PER_EMAIL_TOTAL" envDefault:"100"`
 	// Register counts POST /api/users (registrations) per IP per hour.
 	Register int `env:"REGISTER" envDefault:"10"`
+}
+
+// StaffSession is how long a staff member's session lasts: Lifetime after
+// sign-in, Idle without a request, whichever ends it first.
+type StaffSession struct {
+	Lifetime time.Duration `env:"LIFETIME" envDefault:"12h"`
+	Idle     time.Duration `env:"IDLE" envDefault:"30m"`
+}
+
+// ModerationStreams caps the open streams of the moderation queue's news
+// on one instance: per user (their tabs and windows) and in all.
+type ModerationStreams struct {
+	PerUser int `env:"PER_USER" envDefault:"8"`
+	Max     int `env:"MAX" envDefault:"1000"`
 }
 
 // Load builds the Config from getenv and validates it. The error names the
@@ -233,6 +254,7 @@ func (c *Config) validate() error {
 		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkReplicaURL, c.checkPublicURL,
 		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkRedisKeyPrefix, c.checkQuoteURLs, c.checkPreviewPorts,
 		c.checkAdmin, c.checkRateLimits, c.checkIPv6Prefix, c.checkProviders, c.checkBackups,
+		c.checkStaffSession, c.checkModerationStreams,
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -274,6 +296,40 @@ func (c *Config) checkBackups() error {
 	}
 	if c.BackupKeep < 1 {
 		return &Error{"BACKUP_KEEP", strconv.Itoa(c.BackupKeep), "expected a whole number of at least 1"}
+	}
+	return nil
+}
+
+// MemberSessionLifetime and MemberSessionIdle bound a member's session;
+// a staff session may be no longer.
+const (
+	MemberSessionLifetime = 7 * 24 * time.Hour
+	MemberSessionIdle     = 24 * time.Hour
+)
+
+// minStaffIdle is the shortest idle timeout: a session's idle deadline
+// moves on at most once a minute, so a shorter one would end sessions
+// in use.
+const minStaffIdle = 5 * time.Minute
+
+func (c *Config) checkStaffSession() error {
+	s := c.StaffSession
+	if s.Lifetime < time.Hour || s.Lifetime > MemberSessionLifetime {
+		return &Error{"STAFF_SESSION_LIFETIME", s.Lifetime.String(), "expected a duration from 1h to 168h (a member's 7 days), e.g. 12h"}
+	}
+	if s.Idle < minStaffIdle || s.Idle > MemberSessionIdle || s.Idle > s.Lifetime {
+		return &Error{"STAFF_SESSION_IDLE", s.Idle.String(), "expected a duration from 5m to 24h and at most STAFF_SESSION_LIFETIME, e.g. 30m"}
+	}
+	return nil
+}
+
+func (c *Config) checkModerationStreams() error {
+	m := c.ModerationStreams
+	if m.PerUser < 1 {
+		return &Error{"MODERATION_STREAMS_PER_USER", strconv.Itoa(m.PerUser), "expected a positive integer"}
+	}
+	if m.Max < m.PerUser {
+		return &Error{"MODERATION_STREAMS_MAX", strconv.Itoa(m.Max), "expected a whole number at least MODERATION_STREAMS_PER_USER"}
 	}
 	return nil
 }

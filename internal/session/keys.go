@@ -10,6 +10,13 @@ const (
 	// SeenKey is when the session was last written back (unix seconds),
 	// for the idle deadline.
 	SeenKey = "seen"
+	// StartedKey is when the session's user signed in (unix seconds):
+	// the session's lifetime counts from it.
+	StartedKey = "started"
+	// IdleKey is the session's own idle timeout (seconds), by its user's
+	// role: the store keeps the session no longer than that past each
+	// write-back.
+	IdleKey = "idle"
 	// IPKey and AgentKey are where the session was last used from, for the
 	// list of one's sessions.
 	IPKey    = "ip"
