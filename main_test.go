@@ -372,7 +372,7 @@ func TestTokenCreateAccountScopes(t *testing.T) {
 			_, dbURL := dbtest.OpenURL(t, dialect)
 			const secret = "a-jwt-secret-of-at-least-32-characters"
 			vars := baseEnv(dbURL, "JWT_SECRET", secret)
-			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "member@example.com", "--password", "longenough", "--role", "user"); code != 0 {
+			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "member@example.com", "--password", "long enough pass", "--role", "user"); code != 0 {
 				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
 			}
 			code, out, stderr := runCmd(t, vars, "token", "create", "--email", "member@example.com", "--permissions", "account:write,account:read")
@@ -644,7 +644,7 @@ func TestLogicalDumpRestore(t *testing.T) {
 	}
 	// The newest account is deleted before the backup; its ended session
 	// stays, naming its id, which no account restored or made later may have.
-	mustRun(baseEnv(dbURL), "user", "create", "--email", "gone@example.com", "--password", "longenough")
+	mustRun(baseEnv(dbURL), "user", "create", "--email", "gone@example.com", "--password", "long enough pass")
 	gone := count("SELECT id FROM users WHERE email = 'gone@example.com'")
 	if _, err := db.ExecContext(context.Background(), `INSERT INTO sessions (token, data, expiry, user_id) VALUES ('gone', '\x00', now(), ?)`, gone); err != nil {
 		t.Fatal(err)

@@ -776,8 +776,12 @@ func TestEveryActionHasADoor(t *testing.T) {
 		// A stream the matrix cannot wait out; its refusals are
 		// handlers' TestQueueEvents.
 		policy.WatchModeration: "GET /admin/moderation/events",
-		// No handler asks it yet: the notes route writes without it.
-		policy.AddUserNote: "nowhere yet",
+		// Asked inside another action's door: a lock of a feature flag
+		// is taken through the locks route (lock.take), and a decision
+		// that undoes a standing one through the moderation, undo and
+		// general post routes (post.moderate, post.edit).
+		policy.TakeFlagLock:      "POST /api/v1/admin/locks with type feature_flag, the door of lock.take",
+		policy.ReverseModeration: "the doors of post.moderate and post.edit, when a decision undoes a standing one",
 	}
 	for a := range policy.Table {
 		if !declared[a] && elsewhere[a] == "" {
