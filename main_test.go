@@ -652,6 +652,16 @@ func TestLogicalDumpRestore(t *testing.T) {
 	if _, err := db.ExecContext(context.Background(), `DELETE FROM users WHERE id = ?`, gone); err != nil {
 		t.Fatal(err)
 	}
+	// The newest post is deleted too, its moderation history kept: no post
+	// made after the restore may have its id and inherit that history.
+	lastPost := count("SELECT max(id) FROM posts")
+	if _, err := db.ExecContext(context.Background(), `INSERT INTO moderation_actions (post_id, action, from_status, to_status, created_at)
+		VALUES (?, 'delete', 'published', 'deleted', now())`, lastPost); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(context.Background(), `DELETE FROM posts WHERE id = ?`, lastPost); err != nil {
+		t.Fatal(err)
+	}
 	users, posts := count("SELECT count(*) FROM users"), count("SELECT count(*) FROM posts")
 	events := count("SELECT count(*) FROM analytics_events")
 	if events != 30 || count("SELECT count(*) FROM analytics_events_default") != 0 {
@@ -697,6 +707,9 @@ func TestLogicalDumpRestore(t *testing.T) {
 	mustRun(baseEnv(dbURL), "user", "create", "--email", "after@example.com", "--password", "long enough pass") // the sequences moved on
 	if after := count("SELECT id FROM users WHERE email = 'after@example.com'"); after <= gone {
 		t.Errorf("the first account after the restore has id %d, not above the deleted account's %d", after, gone)
+	}
+	if next := count("SELECT nextval(pg_get_serial_sequence('posts', 'id'))"); next <= lastPost {
+		t.Errorf("the next post after the restore has id %d, not above the deleted post's %d", next, lastPost)
 	}
 }
 

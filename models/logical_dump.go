@@ -259,8 +259,11 @@ func resetIdentities(ctx context.Context, tx pgx.Tx) error {
 	rows.Close()
 	for _, c := range cols {
 		floor := "1"
-		if c == [2]string{"users", "id"} {
+		switch c {
+		case [2]string{"users", "id"}:
 			floor = "(" + keptUserIDsQuery() + ")" // a deleted user's id never comes back
+		case [2]string{"posts", "id"}, [2]string{"post_reports", "id"}:
+			floor = "(" + keptIDsQuery(c[0]) + ")" // nor a deleted post's or report's
 		}
 		q := fmt.Sprintf("SELECT setval(pg_get_serial_sequence($1, $2), GREATEST((SELECT max(%s) FROM %s), %s, 1))",
 			pgx.Identifier{c[1]}.Sanitize(), pgx.Identifier{c[0]}.Sanitize(), floor)

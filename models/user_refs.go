@@ -89,3 +89,20 @@ func keptUserIDsQuery() string {
 	slices.Sort(parts) // one text for the same list
 	return "SELECT GREATEST(0, " + strings.Join(parts, ", ") + ")"
 }
+
+// keptPostRefs names, for posts and their reports, the columns of the
+// moderation history that keep their ids after they are deleted (with no
+// foreign key), so that a restored sequence starts past them too.
+var keptPostRefs = map[string][][2]string{
+	"posts":        {{"moderation_actions", "post_id"}, {"settled_reports", "post_id"}},
+	"post_reports": {{"settled_reports", "report_id"}},
+}
+
+// keptIDsQuery is the highest id of table that the kept history names.
+func keptIDsQuery(table string) string {
+	parts := []string{"0"}
+	for _, r := range keptPostRefs[table] {
+		parts = append(parts, "COALESCE((SELECT max("+r[1]+") FROM "+r[0]+"), 0)")
+	}
+	return "SELECT GREATEST(" + strings.Join(parts, ", ") + ")"
+}

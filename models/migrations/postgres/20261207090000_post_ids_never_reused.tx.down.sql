@@ -1,0 +1,2 @@
+-- Nothing to undo: the sequence only moved forward.
+SELECT 1;
