@@ -40,8 +40,7 @@ func TestSignOutLeavesNoPages(t *testing.T) {
 	})
 	step(t, p, "back to the whole list", func(p *rod.Page) {
 		p.MustNavigateBack()
-		p.MustWait(`() => !location.search.includes('search=')`)
-		p.MustWait(`() => document.readyState === 'complete' && document.querySelector('[data-testid="user-list"]') !== null`)
+		waitAcrossLoad(p, `() => !location.search.includes('search=') && document.readyState === 'complete' && document.querySelector('[data-testid="user-list"]') !== null`)
 	})
 	waitText(t, p, `[data-testid="user-list"]`, "ana@plaza.test")
 	if kept := storedPages(t, p); strings.Contains(kept, "@plaza.test") {

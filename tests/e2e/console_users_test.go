@@ -36,7 +36,7 @@ func TestConsoleFindUser(t *testing.T) {
 	})
 	step(t, p, "back", func(p *rod.Page) {
 		p.MustNavigateBack()
-		p.MustWait(`() => !location.search.includes('role=moderator')`)
+		waitAcrossLoad(p, `() => !location.search.includes('role=moderator') && document.readyState === 'complete'`)
 	})
 	step(t, p, "open a user", func(p *rod.Page) {
 		p.MustNavigate(pz.base + "/admin/users?search=mo%40plaza").MustWaitLoad()

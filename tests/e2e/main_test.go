@@ -247,3 +247,21 @@ func clickToLoad(p *rod.Page, selector string) {
 	p.MustElement(selector).MustClick()
 	wait()
 }
+
+// waitAcrossLoad waits until js holds on whatever document the tab shows.
+// Going back to a page htmx kept no snapshot of reloads it, and a check
+// that lands while the old document is torn down fails with "navigated or
+// closed"; that failure means "not yet", so the check runs again on the
+// new document. p's own timeout bounds the whole wait.
+func waitAcrossLoad(p *rod.Page, js string) {
+	for {
+		err := rod.Try(func() { p.MustWait(js) })
+		if err == nil {
+			return
+		}
+		if ctxErr := p.GetContext().Err(); ctxErr != nil {
+			panic(fmt.Errorf("%s: %w (last: %v)", js, ctxErr, err))
+		}
+		_ = p.WaitLoad()
+	}
+}
