@@ -148,7 +148,7 @@ func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 			}
 			return &UnverifiedEmailError{Provider: id.Provider, Email: email, Taken: taken}
 		case err == nil:
-			if err := claimUnused(ctx, tx, u, id.Provider, now); err != nil {
+			if err := claimUnused(ctx, tx, u, id, now); err != nil {
 				return err
 			}
 		case errors.Is(err, sql.ErrNoRows) && id.NoNewAccount:
@@ -173,8 +173,10 @@ func (s *Store) linkOAuthUser(ctx context.Context, id OAuthIdentity) (*User, err
 }
 
 // claimUnused lets a provider's verified email reach u only when nobody
-// uses u yet (inUse), and marks its email verified.
-func claimUnused(ctx context.Context, tx bun.Tx, u *User, provider string, now time.Time) error {
+// uses u yet (inUse), and marks its email verified. A concurrent sign-in of
+// the same identity that committed since this one looked for its link is
+// ErrConflict, so the retry finds that link instead of refusing.
+func claimUnused(ctx context.Context, tx bun.Tx, u *User, id OAuthIdentity, now time.Time) error {
 	if u.Status != UserActive {
 		return &InactiveUserError{UserID: u.ID, Status: u.Status}
 	}
@@ -183,7 +185,15 @@ func claimUnused(ctx context.Context, tx bun.Tx, u *User, provider string, now t
 		return err
 	}
 	if used {
-		return &AccountInUseError{Provider: provider, UserID: u.ID}
+		linked, err := tx.NewSelect().Model((*ProviderAccount)(nil)).
+			Where("provider = ? AND provider_user_id = ?", id.Provider, id.ProviderUserID).Exists(ctx)
+		if err != nil {
+			return err
+		}
+		if linked {
+			return fmt.Errorf("%s account %s linked meanwhile: %w", id.Provider, id.ProviderUserID, ErrConflict)
+		}
+		return &AccountInUseError{Provider: id.Provider, UserID: u.ID}
 	}
 	if u.EmailVerified != nil {
 		return nil
