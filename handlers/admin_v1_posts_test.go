@@ -323,7 +323,7 @@ func TestConsoleModerationRoutes(t *testing.T) {
 	htmx.Set("HX-Request", "true")
 	htmx.Set("Accept", "text/html")
 	res := apptest.DoBody(t, app, "POST", api.ConsoleModeratePath(one), htmx, `{"action":"hide","reason":"Spam"}`)
-	if res.Code != 200 || res.Body.Len() != 0 || !strings.Contains(res.Header().Get("HX-Trigger"), `"Post hidden"`) ||
+	if res.Code != 200 || res.Body.Len() != 0 || !strings.Contains(res.Header().Get("HX-Trigger"), `"Post hidden: “Queue one”"`) ||
 		!strings.Contains(res.Header().Get("HX-Trigger"), "plaza:posts") {
 		t.Errorf("hide through the queue: %d %q %q", res.Code, res.Header().Get("HX-Trigger"), res.Body)
 	}
