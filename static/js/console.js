@@ -561,15 +561,17 @@
     return row && row.tagName === 'TR' && !el.closest('dialog') ? row : null;
   }
 
+  // Ticking a row for a bulk decision selects nothing: the row would open
+  // and move the rows under it, where the next tick is aimed.
   document.addEventListener('click', (e) => {
     const row = tableRow(e.target);
-    if (!row || row.getAttribute('aria-selected') === 'true') return;
+    if (!row || row.getAttribute('aria-selected') === 'true' || e.target.closest('[data-select]')) return;
     select(row, !e.target.closest('a, button, input, select, textarea, summary, label'));
   });
 
   document.addEventListener('focusin', (e) => {
     const row = tableRow(e.target);
-    if (!row || pressing || row.getAttribute('aria-selected') === 'true') return;
+    if (!row || pressing || row.getAttribute('aria-selected') === 'true' || e.target.matches('[data-select]')) return;
     select(row, false);
   });
 
