@@ -94,6 +94,8 @@
     if (by) note.querySelector('[data-claim-by]').textContent = by;
     other.hidden = !by;
     claim.hidden = !!by;
+    const row = note.closest('[data-row]');
+    if (row) row.toggleAttribute('data-claimed', !!by); // dimmed while another moderator reviews it
     note.dataset.claimUntil = until || '';
     if (by && until) expiries.set(postId, setTimeout(() => showClaim(postId, '', ''), Date.parse(until) - Date.now()));
   }

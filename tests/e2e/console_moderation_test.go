@@ -418,6 +418,9 @@ func TestConsoleLiveQueue(t *testing.T) {
 		if p.MustElement(`[data-testid="post-row-` + second + `"] [data-testid="claim"]`).MustVisible() {
 			panic("Ana may still claim a post Mo reviews")
 		}
+		if !p.MustHas(`[data-testid="post-row-` + second + `"][data-claimed]`) {
+			panic("the row Mo reviews is not dimmed")
+		}
 	})
 	title := pz.postsByID(t)[first].Title
 	step(t, a, "Ana types a reason in the second row", func(p *rod.Page) {
