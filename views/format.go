@@ -224,3 +224,6 @@ func replicaLag(r api.ReplicaHealth) string {
 	}
 	return fmt.Sprintf("%.1f s behind", *r.LagSeconds)
 }
+
+// boolText is "true" or "false", as ARIA states and JSON write them.
+func boolText(b bool) string { return strconv.FormatBool(b) }

@@ -472,7 +472,9 @@
     const row = elt && elt.closest && elt.closest('[data-rows] [data-row]');
     // Only a table's rows may carry aria-selected; a list item (the inbox)
     // is left as it is.
-    if (!row || row.tagName !== 'TR' || e.detail.requestConfig.verb === 'get') return;
+    // A control marked data-keeps-place (a flag's switch) changes its row
+    // without deciding on it: the selection and the focus stay.
+    if (!row || row.tagName !== 'TR' || e.detail.requestConfig.verb === 'get' || elt.closest('[data-keeps-place]')) return;
     const list = rows();
     const at = list.indexOf(row);
     acted = { id: rowID(row), next: rowID(list[at + 1]), index: at };
