@@ -32,6 +32,7 @@ func (e env) serve(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	app.Warn(cfg, log)
 	rt, err := app.Open(ctx, cfg, log, app.Options{})
 	if err != nil {
 		return e.fail(err)

@@ -144,6 +144,9 @@ func TestServeFirstStartAndRestart(t *testing.T) {
 			}
 			waitForOutput(t, logs, "A demo community is seeded")
 			first := logs.String()
+			if !strings.Contains(first, "PUBLIC_APP_URL is not set") {
+				t.Errorf("serve does not warn that PUBLIC_APP_URL is not set:\n%s", first)
+			}
 			banner := first[strings.Index(first, "Plaza is ready: open"):]
 			for _, want := range []string{"open http://localhost:0/admin", "Sign in as admin@localhost with password ", "A demo community is seeded"} {
 				if !strings.Contains(banner, want) {
@@ -236,6 +239,9 @@ func TestUserCreateCommand(t *testing.T) {
 			code, out, stderr := runCmd(t, vars, "user", "create", "--email", "Mod@Example.com", "--password", "long enough pass", "--role", "moderator")
 			if code != 0 || !strings.Contains(out, "created user") {
 				t.Fatalf("exit %d: %s %s", code, out, stderr)
+			}
+			if strings.Contains(stderr, "PUBLIC_APP_URL") { // a user needs no public address
+				t.Errorf("user create warns about PUBLIC_APP_URL: %s", stderr)
 			}
 			var roles []string
 			err := db.NewRaw(`SELECT r.name FROM roles r JOIN user_roles ur ON ur.role_id = r.id JOIN users u ON u.id = ur.user_id WHERE u.email = ? ORDER BY r.rank`, "mod@example.com").Scan(context.Background(), &roles)

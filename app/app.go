@@ -33,17 +33,22 @@ import (
 )
 
 // Load reads the configuration from the environment and builds the logger
-// it asks for, writing to w; configuration warnings are logged once.
+// it asks for, writing to w.
 func Load(getenv func(string) string, w io.Writer) (config.Config, *slog.Logger, error) {
 	cfg, err := config.Load(getenv)
 	if err != nil {
 		return cfg, nil, fmt.Errorf("configuration: %w", err)
 	}
-	log := NewLogger(cfg, w)
+	return cfg, NewLogger(cfg, w), nil
+}
+
+// Warn logs the configuration's warnings once. They are about the server
+// (the address it tells people to open), so only serve logs them: a
+// one-off command such as plaza user create has no use for them.
+func Warn(cfg config.Config, log *slog.Logger) {
 	for _, warning := range cfg.Warnings {
 		log.Warn(warning)
 	}
-	return cfg, log, nil
 }
 
 // NewLogger is the logger the configuration asks for: JSON in production

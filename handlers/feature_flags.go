@@ -85,6 +85,12 @@ func (h FeatureFlags) Put(c echo.Context) error {
 		return err
 	}
 	status, toast := http.StatusOK, "Saved "+name
+	if req.Enabled != nil && req.RolloutPercentage == nil && req.Description == nil {
+		toast = "Turned off " + name
+		if *req.Enabled {
+			toast = "Turned on " + name
+		}
+	}
 	if before == nil {
 		status, toast = http.StatusCreated, "Created "+name
 	}

@@ -17,8 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
@@ -563,4 +565,39 @@ func restoredBackup(t *testing.T, dialect, path string) *bun.DB {
 	}
 	t.Cleanup(func() { restored.Close() })
 	return restored
+}
+
+// TestJobsReadInWords: the console's jobs list names each job as people
+// say it and tells what it did in words, not with its API name and JSON.
+func TestJobsReadInWords(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	startJobs(t, app)
+	root, _ := app.Admin(t)
+	backup := runJob(t, app, root, `{"action":"backup_database"}`)
+	rebuild := runJob(t, app, root, `{"action":"rebuild_search","scope":"posts"}`)
+	page := root.Clone()
+	page.Set("Accept", "text/html")
+	res := apptest.Do(t, app, http.MethodGet, api.PathConsoleSystem, page)
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(id string) (name, result string) {
+		tr := doc.Find(`[data-testid="job-` + id + `"]`)
+		return strings.Join(strings.Fields(tr.Find("td").First().Text()), " "),
+			strings.Join(strings.Fields(tr.Find(`[data-testid="job-result"]`).Text()), " ")
+	}
+	name, result := row(backup.JobID)
+	if !strings.HasPrefix(name, "Database backup") || !strings.HasPrefix(result, "Wrote "+backup.Result["file"].(string)+" (") {
+		t.Errorf("the backup reads %q / %q, want \"Database backup\" / \"Wrote <file> (<size>) …\"", name, result)
+	}
+	name, result = row(rebuild.JobID)
+	if !strings.HasPrefix(name, "Search rebuild Posts only") || !strings.HasPrefix(result, "Rebuilt 2 search indexes in ") {
+		t.Errorf("the rebuild reads %q / %q, want \"Search rebuild Posts only\" / \"Rebuilt 1 search index in …\"", name, result)
+	}
+	for _, raw := range []string{"backup_database", "rebuild_search", "sizeBytes", "sha256:", "[", "{"} {
+		if strings.Contains(doc.Find(`[data-testid="job-list"]`).Text(), raw) {
+			t.Errorf("the jobs list shows %q", raw)
+		}
+	}
 }

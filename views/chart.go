@@ -21,11 +21,12 @@ type ChartPoint struct {
 	Value int
 }
 
-// chart geometry, in SVG user units.
+// chart geometry: the bars' own SVG units, stretched to the width the
+// chart has. Labels are drawn outside that stretch, in CSS pixels, so they
+// stay their size (11 px and up) however narrow the chart is.
 const (
-	chartW, chartH       = 600, 180
-	chartLeft, chartBase = 44, 156
-	chartTop             = 12
+	chartW, chartH = 600, 144
+	chartTop       = 8
 )
 
 // ChartsOf splits an analytics series into one chart per count it holds.
@@ -82,18 +83,18 @@ type bar struct {
 
 func (c Chart) bars() []bar {
 	n := len(c.Points)
-	slot := float64(chartW-chartLeft) / float64(max(n, 1))
+	slot := float64(chartW) / float64(max(n, 1))
 	m := float64(c.max())
 	out := make([]bar, n)
 	for i, p := range c.Points {
-		h := float64(chartBase-chartTop) * float64(p.Value) / m
-		out[i] = bar{X: num(float64(chartLeft) + float64(i)*slot + slot*0.1), Y: num(chartBase - h),
+		h := float64(chartH-chartTop) * float64(p.Value) / m
+		out[i] = bar{X: num(float64(i)*slot + slot*0.1), Y: num(chartH - h),
 			W: num(max(slot*0.8, 0.5)), H: num(h), Label: c.label(p.At) + ": " + count(p.Value)}
 	}
 	return out
 }
 
-// tick is an x-axis label.
+// tick is an x-axis label, placed at a share of the chart's width.
 type tick struct {
 	X, Anchor, Text string
 }
@@ -104,9 +105,15 @@ func (c Chart) ticks() []tick {
 	if n == 0 {
 		return nil
 	}
-	slot := float64(chartW-chartLeft) / float64(n)
 	at := func(i int, anchor string) tick {
-		return tick{X: num(float64(chartLeft) + (float64(i)+0.5)*slot), Anchor: anchor, Text: c.label(c.Points[i].At)}
+		x := 100 * (float64(i) + 0.5) / float64(n)
+		switch anchor {
+		case "start":
+			x = 0
+		case "end":
+			x = 100
+		}
+		return tick{X: num(x) + "%", Anchor: anchor, Text: c.label(c.Points[i].At)}
 	}
 	if n < 3 {
 		return []tick{at(0, "start")}

@@ -224,3 +224,65 @@ func replicaLag(r api.ReplicaHealth) string {
 	}
 	return fmt.Sprintf("%.1f s behind", *r.LagSeconds)
 }
+
+// boolText is "true" or "false", as ARIA states and JSON write them.
+func boolText(b bool) string { return strconv.FormatBool(b) }
+
+// untilText says when something ends, as a calendar does for a time
+// ahead ("until tomorrow 14:00 UTC") and as a past event for one gone
+// ("expired 2 days ago"), never "until in 24 hours".
+func untilText(ctx context.Context, t time.Time) string {
+	now := nowFrom(ctx)
+	if !t.After(now) {
+		return "expired " + relative(ctx, t)
+	}
+	return "until " + calendarTime(now, t)
+}
+
+// calendarTime names a time ahead by its day: "today 17:00 UTC",
+// "tomorrow 14:00 UTC", "Saturday 12 Dec 14:00 UTC" within the week, then
+// the date.
+func calendarTime(now, t time.Time) string {
+	now, t = now.UTC(), t.UTC()
+	clock := t.Format("15:04") + " UTC"
+	switch days := dayNumber(t) - dayNumber(now); {
+	case days == 0:
+		return "today " + clock
+	case days == 1:
+		return "tomorrow " + clock
+	case days < 7:
+		return t.Format("Monday 2 Jan ") + clock
+	case t.Year() == now.Year():
+		return t.Format("2 Jan ") + clock
+	}
+	return t.Format("2 Jan 2006 ") + clock
+}
+
+// dayNumber counts UTC days since 1970, so that two times' difference in
+// calendar days is a subtraction.
+func dayNumber(t time.Time) int { return int(t.UTC().Unix() / 86400) }
+
+// dayWindow names the days a report covers, in UTC: the first, the last
+// ("today" or "yesterday" when it is one of those) and how many. A window
+// ending at midnight ends the day before.
+func dayWindow(ctx context.Context, start, end time.Time) (from, to string, days int) {
+	start, end = start.UTC(), end.UTC()
+	last := end
+	if end.After(start) && end.Equal(end.Truncate(24*time.Hour)) {
+		last = end.Add(-time.Nanosecond)
+	}
+	days = dayNumber(last) - dayNumber(start) + 1
+	now := nowFrom(ctx).UTC()
+	to = last.Format("2 Jan 2006")
+	switch dayNumber(now) - dayNumber(last) {
+	case 0:
+		to = "today, " + last.Format("2 Jan")
+	case 1:
+		to = "yesterday, " + last.Format("2 Jan")
+	}
+	from = start.Format("2 Jan")
+	if start.Year() != last.Year() {
+		from = start.Format("2 Jan 2006")
+	}
+	return from, to, days
+}

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
 
 	"github.com/plazahq/plaza/api"
@@ -43,4 +46,50 @@ func TestWordsAroundTimesAreSpaced(t *testing.T) {
 			t.Errorf("%s: a word touches a time: …%s…", name, buf.Bytes()[from:to])
 		}
 	}
+}
+
+// TestTimeWindowsReadNaturally: a ban's end and a report's window read as
+// people say them, not as two relative times glued together ("until in
+// 24 hours", "From 29 days ago to in 22 hours").
+func TestTimeWindowsReadNaturally(t *testing.T) {
+	now := time.Date(2026, 12, 7, 14, 0, 0, 0, time.UTC)
+	ctx := views.WithNow(views.WithViewer(context.Background(), staff), now)
+	stamp := func(t time.Time) string { return t.Format(time.RFC3339Nano) }
+	ban := func(created, expires time.Time) string {
+		exp := stamp(expires)
+		user := api.V1UserDetail{V1User: api.V1User{ID: "7", Username: "ada", Status: "banned", Role: "user", CreatedAt: stamp(created)},
+			Bans: []api.V1BanRecord{{ID: "1", Reason: "spam", Active: true, CreatedAt: stamp(created), ExpiresAt: &exp}}}
+		return renderText(t, ctx, views.UserLive(views.UserPage{User: user}))
+	}
+	period := func(start, end time.Time) string {
+		return renderText(t, ctx, views.ModerationReportBody(views.ModerationReport{Report: api.V1ModerationReport{
+			Period: api.ReportPeriod{StartDate: stamp(start), EndDate: stamp(end)}}}))
+	}
+	midnight := time.Date(2026, 12, 8, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct{ got, want string }{
+		{ban(now.Add(-2*time.Hour), now.Add(24*time.Hour)), "From 2 hours ago, until tomorrow 14:00 UTC"},
+		{ban(now.Add(-2*24*time.Hour), now.Add(3*time.Hour)), "From 2 days ago, until today 17:00 UTC"},
+		{ban(now.Add(-10*24*time.Hour), now.Add(5*24*time.Hour)), "From 10 days ago, until Saturday 12 Dec 14:00 UTC"},
+		{ban(now.Add(-10*24*time.Hour), now.Add(-2*24*time.Hour)), "From 10 days ago, expired 2 days ago"},
+		{period(midnight.Add(-30*24*time.Hour), midnight), "From 8 Nov to today, 7 Dec (30 days, UTC)"},
+		{period(time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)), "From 1 Oct to 31 Oct 2026 (31 days, UTC)"},
+	} {
+		if !strings.Contains(c.got, c.want) {
+			t.Errorf("want %q in %q", c.want, c.got)
+		}
+	}
+}
+
+// renderText renders c in ctx and gives its words, one space apart.
+func renderText(t *testing.T, ctx context.Context, c templ.Component) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := c.Render(ctx, &buf); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := goquery.NewDocumentFromReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(doc.Text()), " ")
 }

@@ -39,7 +39,8 @@ var (
 // type that gains nothing or must reach the client as written (event
 // streams, raster images, archives) passes through untouched; so do HEAD,
 // 204 and 304 answers. A flush sends what is compressed so far, so a
-// streamed export still arrives as it is written.
+// streamed export still arrives as it is written. Errors are answered
+// here, compressed too.
 func compress(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		res := c.Response()
@@ -55,7 +56,13 @@ func compress(next echo.HandlerFunc) echo.HandlerFunc {
 			w.finish()
 			res.Writer = w.ResponseWriter
 		}()
-		return next(c)
+		// An error is rendered here, through the compressor, rather than
+		// at the edge of the chain after it has gone: error pages weigh
+		// what other pages do.
+		if err := next(c); err != nil {
+			c.Error(err)
+		}
+		return nil
 	}
 }
 

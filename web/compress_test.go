@@ -134,3 +134,45 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 	yd, _ := json.Marshal(y["data"])
 	return len(xd) > 2 && bytes.Equal(xd, yd)
 }
+
+// TestErrorPagesCompressed: over real HTTP, the console's error pages (an
+// unknown page, a page the viewer may not see) come compressed like any
+// other page, and unpack to the page inside the console's frame.
+func TestErrorPagesCompressed(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	admin, _ := app.Admin(t)
+	mod := app.SessionFor(t, app.User(t, "mod@example.com", "moderator").ID)
+	srv := httptest.NewServer(app)
+	t.Cleanup(srv.Close)
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	for _, c := range []struct {
+		path   string
+		who    http.Header
+		status int
+	}{{"/admin/nowhere", admin, http.StatusNotFound}, {"/admin/users", mod, http.StatusForbidden}} {
+		for _, enc := range []string{"br", "gzip"} {
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+c.path, nil)
+			for k, v := range c.who {
+				req.Header[k] = v
+			}
+			req.Header.Set("Accept", "text/html")
+			req.Header.Set("Accept-Encoding", enc)
+			res, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(res.Body)
+			res.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StatusCode != c.status || res.Header.Get("Content-Encoding") != enc {
+				t.Errorf("%s in %s: %d, encoding %q (%d bytes)", c.path, enc, res.StatusCode, res.Header.Get("Content-Encoding"), len(body))
+				continue
+			}
+			if page := unpack(t, enc, body); !bytes.Contains(page, []byte(`data-testid="console-nav"`)) {
+				t.Errorf("%s in %s unpacks to no console page: %.200s", c.path, enc, page)
+			}
+		}
+	}
+}

@@ -118,8 +118,8 @@ type Config struct {
 	// instance (docs/console.md, "The live queue").
 	ModerationStreams ModerationStreams `envPrefix:"MODERATION_STREAMS_"`
 
-	// Warnings lists settings that were defaulted in a way an operator should
-	// know about; main logs them once.
+	// Warnings lists settings of the server that were defaulted in a way an
+	// operator should know about; plaza serve logs them once.
 	Warnings []string `env:"-"`
 }
 

@@ -58,3 +58,43 @@ func TestConsoleModeratorDashboard(t *testing.T) {
 		t.Fatal("the app must be on loopback")
 	}
 }
+
+// chartLabelSizes lists, for each text in the dashboard's charts, the
+// size it is drawn at on screen in CSS pixels: its font size scaled by
+// whatever its SVG's viewBox does to it.
+const chartLabelSizes = `() => Array.from(document.querySelectorAll('[data-testid^="chart-"] svg text, [data-testid^="chart-"] [data-chart-label]'), (el) => {
+	const size = parseFloat(getComputedStyle(el).fontSize);
+	const m = el.getScreenCTM ? el.getScreenCTM() : null;
+	return {text: el.textContent.trim(), px: m ? size * Math.hypot(m.a, m.b) : size};
+})`
+
+// TestChartLabelsReadable: every label of the dashboard's charts (counts
+// on the axis, dates below) is drawn at 11 px or more, on a laptop and on
+// a phone, where a chart is narrowest.
+func TestChartLabelsReadable(t *testing.T) {
+	pz := startPlaza(t)
+	p, c := pz.as(t, pz.admin, "/admin")
+	waitText(t, p, `[data-testid="stat-total-users"]`, "45")
+	for _, v := range []viewport{laptop, phone} {
+		resize(t, p, v)
+		var labels []struct {
+			Text string
+			Px   float64
+		}
+		step(t, p, "measure the chart labels at "+v.String(), func(p *rod.Page) {
+			p.MustElement(`[data-testid="chart-new-users"]`)
+			if err := p.MustEval(chartLabelSizes).Unmarshal(&labels); err != nil {
+				panic(err)
+			}
+		})
+		if len(labels) < 4*3 {
+			t.Fatalf("at %s only %d chart labels: %+v", v, len(labels), labels)
+		}
+		for _, l := range labels {
+			if l.Px < 11 {
+				t.Errorf("at %s the chart label %q is %.1f px, under 11", v, l.Text, l.Px)
+			}
+		}
+	}
+	clean(t, c)
+}

@@ -130,3 +130,60 @@ func TestConsoleFlagsReadOnly(t *testing.T) {
 	accessible(t, p, "the read-only feature flags page")
 	clean(t, c)
 }
+
+// TestConsoleFlagToggleFromRow: a super admin switches a flag on from its
+// row with a click and off again with the keyboard, through the flag's PUT:
+// the row and the API follow, each change is audited, and the focus stays
+// on the switch. While another admin edits the flag, the switch is
+// refused with a toast naming who holds it, and the flag
+// is unchanged.
+func TestConsoleFlagToggleFromRow(t *testing.T) {
+	pz := startPlaza(t)
+	putFlag(t, pz, "e2e_row", `{"description":"Switched from its row"}`)
+	p, c := pz.as(t, pz.super, "/admin/feature-flags")
+	row := `[data-testid="flag-row-e2e_row"]`
+	toggle := row + ` [data-testid="flag-toggle"]`
+	waitText(t, p, row, "Switched from its row")
+	step(t, p, "switch on with a click", func(p *rod.Page) {
+		p.MustElement(toggle).MustClick()
+	})
+	toast(t, p, "Turned on e2e_row")
+	waitText(t, p, row+` [data-testid="flag-enabled"]`, "Enabled")
+	step(t, p, "the switch says on and keeps the focus", func(p *rod.Page) {
+		p.MustWait(`() => document.querySelector('` + toggle + `').getAttribute('aria-checked') === 'true' &&
+			document.activeElement === document.querySelector('` + toggle + `')`)
+	})
+	if !flagsFromAPI(t, pz)["e2e_row"].Enabled {
+		t.Fatal("the API says e2e_row is off after the switch")
+	}
+	accessible(t, p, "the flags page with a switch on")
+	step(t, p, "switch off with the space bar", func(p *rod.Page) {
+		p.Keyboard.MustType(' ')
+		p.MustWait(`() => document.querySelector('` + toggle + `').getAttribute('aria-checked') === 'false'`)
+	})
+	waitText(t, p, row+` [data-testid="flag-enabled"]`, "Disabled")
+	if flagsFromAPI(t, pz)["e2e_row"].Enabled {
+		t.Fatal("the API says e2e_row is on after switching it off")
+	}
+	pz.FlushAudit(t)
+	changes := 0
+	for _, e := range pz.AuditEntries(t) {
+		if e.TargetID == "e2e_row" && e.Action == "feature_flag.update" {
+			changes++
+		}
+	}
+	if changes != 3 { // the create, then on and off
+		t.Errorf("%d audited changes of e2e_row, want 3", changes)
+	}
+	if _, err := pz.Store.AcquireLock(context.Background(), "feature_flag", "e2e_row", pz.admin.ID); err != nil {
+		t.Fatal(err)
+	}
+	step(t, p, "switch while another admin edits", func(p *rod.Page) {
+		p.MustElement(toggle).MustClick()
+	})
+	toast(t, p, "Being edited by "+pz.admin.Username)
+	if flagsFromAPI(t, pz)["e2e_row"].Enabled {
+		t.Error("the switch changed a flag another admin holds")
+	}
+	clean(t, c, "status of 423")
+}
