@@ -20,6 +20,9 @@ type V1PostStore interface {
 	ListPostsAdmin(ctx context.Context, f models.PostListFilter) (models.PostPage, error)
 	PostContextByID(ctx context.Context, id int64) (*models.PostContext, error)
 	PostClaims(ctx context.Context, ids []int64) (map[int64]models.Claim, error)
+	ListedPostByID(ctx context.Context, id int64) (*models.ListedPost, error)
+	PostDecisions(ctx context.Context, id int64) ([]models.PostDecision, error)
+	UsernamesByID(ctx context.Context, ids []int64) (map[int64]string, error)
 }
 
 // V1Posts answers the versioned admin family's posts routes
