@@ -18,6 +18,7 @@ const (
 	PathConsolePostContext      = PathConsoleModeratePost + "/context"
 	PathConsoleModerationEvents = PathConsoleModeration + "/events"
 	PathConsoleClaimPost        = PathConsoleModeration + "/:id/claim"
+	PathConsolePost             = "/admin/posts/:id"
 	PathConsoleReports          = "/admin/reports"
 	PathConsoleModerationReport = PathConsoleReports + "/moderation"
 	PathConsoleSystem           = "/admin/system"
@@ -120,6 +121,9 @@ func AdminV1BlockPath(id string) string { return PathAdminV1Blocks + "/" + id }
 
 // ConsoleUserPath is one user's page in the console.
 func ConsoleUserPath(id int64) string { return PathConsoleUsers + "/" + itoa(id) }
+
+// ConsolePostPath is one post's page in the console.
+func ConsolePostPath(id string) string { return "/admin/posts/" + id }
 
 // ConsoleModeratePath is where the console's moderation queue moderates
 // one post.

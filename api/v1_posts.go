@@ -255,3 +255,23 @@ type V1AuthorStanding struct {
 	ReportedPosts int    `json:"reportedPosts" description:"The author's other posts ever reported."`
 	OpenReported  int    `json:"openReported" description:"The author's other posts with open reports now."`
 }
+
+// V1PostPage is one post as the console's page of it shows it: the post
+// with its latest reports, and every moderation decision on it.
+type V1PostPage struct {
+	Post    V1Post           `json:"post"`
+	History []V1PostDecision `json:"history" description:"Every moderation decision on the post, newest first."`
+}
+
+// V1PostDecision is one moderation decision on a post.
+type V1PostDecision struct {
+	ID             string  `json:"id"`
+	Action         string  `json:"action" enum:"approve,hide,delete,flag,dismiss,undo"`
+	By             *string `json:"by" description:"The admin's id; null for an automatic rule or a deleted account."`
+	Reason         string  `json:"reason"`
+	Notes          string  `json:"notes"`
+	FromStatus     string  `json:"fromStatus"`
+	ToStatus       string  `json:"toStatus"`
+	ReportsSettled int     `json:"reportsSettled"`
+	At             string  `json:"at" format:"date-time"`
+}

@@ -21,6 +21,9 @@ type V1PostStore interface {
 	PostContextByID(ctx context.Context, id int64) (*models.PostContext, error)
 	PostClaims(ctx context.Context, ids []int64) (map[int64]models.Claim, error)
 	PostRecordByID(ctx context.Context, id int64) (*models.PostRecord, error)
+	ListedPostByID(ctx context.Context, id int64) (*models.ListedPost, error)
+	PostDecisions(ctx context.Context, id int64) ([]models.PostDecision, error)
+	UsernamesByID(ctx context.Context, ids []int64) (map[int64]string, error)
 }
 
 // V1Posts answers the versioned admin family's posts routes

@@ -8,12 +8,16 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/views"
 )
 
-// StatsReader counts what the dashboard shows to every member of staff.
+// StatsReader counts what the dashboard shows to every member of staff:
+// the open reports, and the posts they are on (the queue's count).
 type StatsReader interface {
 	OpenReports(ctx context.Context) (int, error)
+	QueueCount(ctx context.Context) (int, error)
 }
 
 // Dashboard answers GET /admin, the console's landing page: service
@@ -23,6 +27,7 @@ type Dashboard struct {
 	Health    Health
 	Stats     StatsReader
 	Analytics Analytics
+	Policy    policy.Policy
 }
 
 // dashboardPeriods maps the dashboard's period switch to analytics periods.
@@ -39,12 +44,17 @@ func (h Dashboard) Handle(c echo.Context) error {
 	if _, ok := dashboardPeriods[period]; !ok {
 		return api.Invalid(api.FieldIssue("period", "invalid_enum_value", "period must be day, week, month or year"))
 	}
-	d := views.Dashboard{Health: h.Health.Check(ctx), Period: period}
+	who := auth.PrincipalFrom(ctx)
+	d := views.Dashboard{Health: h.Health.Check(ctx), Period: period,
+		MayModerate: h.Policy.May(who, policy.ModeratePost, policy.Platform)}
 	var err error
 	if d.OpenReports, err = h.Stats.OpenReports(ctx); err != nil {
 		return err
 	}
-	if views.ViewerCan(ctx, "admin:read") {
+	if d.QueuePosts, err = h.Stats.QueueCount(ctx); err != nil {
+		return err
+	}
+	if h.Policy.May(who, policy.SeeAnalytics, policy.Platform) {
 		a, err := h.Analytics.Result(ctx, url.Values{"period": {dashboardPeriods[period]}})
 		if err != nil {
 			return err

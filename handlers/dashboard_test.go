@@ -1,6 +1,8 @@
 package handlers_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/seed"
 )
 
 func TestRootRedirectsToConsole(t *testing.T) {
@@ -62,4 +65,62 @@ func TestConsoleLinksResolve(t *testing.T) {
 	if len(checked) < 4 {
 		t.Errorf("only %d links found: %v", len(checked), checked)
 	}
+}
+
+// TestDashboardNumbersSayWhatTheyCount: the demo's open reports and the
+// posts they are on are two numbers, each with its own label, the second
+// the same as the sidebar's badge, which says what it counts too; and on
+// an instance with no analytics events yet the engagement and resolution
+// figures say there is no data rather than showing zeros.
+func TestDashboardNumbersSayWhatTheyCount(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	cookie, _ := app.Admin(t)
+	empty := dashboardDoc(t, app, cookie)
+	for _, id := range []string{"stat-dau", "stat-session", "stat-resolution"} {
+		if got := strings.TrimSpace(empty.Find(`[data-testid="` + id + `"] .card-value`).Text()); got != "No data yet" {
+			t.Errorf("%s on an empty instance reads %q, want No data yet", id, got)
+		}
+	}
+	if _, err := seed.Demo(context.Background(), app.Store); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	open, err := app.Store.OpenReports(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue, err := app.Store.QueueCount(ctx)
+	if err != nil || open == queue || queue == 0 {
+		t.Fatalf("the demo has %d open reports on %d posts (%v)", open, queue, err)
+	}
+	doc := dashboardDoc(t, app, cookie)
+	for id, want := range map[string]string{"open-reports": fmt.Sprintf("Open reports %d", open), "queue-posts": fmt.Sprintf("Posts awaiting review %d", queue)} {
+		card := doc.Find(`[data-testid="` + id + `"]`)
+		got := strings.TrimSpace(card.Find(".card-label").Text()) + " " + strings.TrimSpace(card.Find(".card-value").Text())
+		if got != want {
+			t.Errorf("%s reads %q, want %q", id, got, want)
+		}
+	}
+	badge := doc.Find(`[data-testid="queue-badge"]`)
+	if got := strings.Join(strings.Fields(badge.Text()), " "); got != fmt.Sprintf("%d posts awaiting review", queue) {
+		t.Errorf("the sidebar's badge reads %q", got)
+	}
+	if title, _ := badge.Attr("title"); title != fmt.Sprintf("%d posts awaiting review", queue) {
+		t.Errorf("the sidebar's badge is titled %q", title)
+	}
+}
+
+func dashboardDoc(t *testing.T, app *apptest.App, cookie http.Header) *goquery.Document {
+	t.Helper()
+	h := cookie.Clone()
+	h.Set("Accept", "text/html") // a browser's page, with the sidebar's badge
+	res := apptest.Do(t, app, http.MethodGet, "/admin", h)
+	if res.Code != http.StatusOK {
+		t.Fatalf("GET /admin: %d %s", res.Code, res.Body)
+	}
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }

@@ -317,8 +317,8 @@ func TestQueueBadge(t *testing.T) {
 		}
 		for _, path := range []string{api.PathConsole, api.PathConsoleModeration, api.PathConsoleInbox} {
 			p := page(path)
-			if !strings.Contains(p, `<span data-queue-count>2</span><span class="sr-only"> awaiting a decision</span>`) || strings.Contains(p, `hidden data-queue-badge`) {
-				t.Errorf("%s: no badge saying 2 awaiting a decision", path)
+			if !strings.Contains(p, `<span data-queue-count>2</span><span class="sr-only"> posts awaiting review</span>`) || strings.Contains(p, `hidden data-queue-badge`) {
+				t.Errorf("%s: no badge saying 2 posts awaiting review", path)
 			}
 		}
 		partial := apptest.Do(t, app, "GET", api.PathConsoleModeration, withHeader(app.SessionFor(t, mod.ID), "HX-Request", "true"))

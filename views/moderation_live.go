@@ -49,3 +49,13 @@ func claimPostID(id string) int64 {
 	n, _ := strconv.ParseInt(id, 10, 64)
 	return n
 }
+
+// QueueLabel is what the queue's count counts: "7 posts awaiting review".
+func QueueLabel(n int) string { return count(n) + " " + postsNoun(n) + " awaiting review" }
+
+func postsNoun(n int) string {
+	if n == 1 {
+		return "post"
+	}
+	return "posts"
+}

@@ -184,7 +184,7 @@ func newHandlers(d Deps) handlerSet {
 	return handlerSet{
 		health:     health,
 		version:    handlers.Version{Version: d.Version, Err: d.VersionErr},
-		dashboard:  handlers.Dashboard{Health: health, Stats: d.Store, Analytics: handlers.Analytics{Store: d.Store, Now: d.Now}},
+		dashboard:  handlers.Dashboard{Health: health, Stats: d.Store, Analytics: handlers.Analytics{Store: d.Store, Now: d.Now}, Policy: acts.Policy},
 		signIn:     signIn,
 		oauth:      oauth,
 		signOut:    handlers.SignOut{Sessions: d.Sessions, CSRF: csrfCookie, PublicURL: d.Config.PublicAppURL},

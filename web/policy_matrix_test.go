@@ -776,6 +776,9 @@ func TestEveryActionHasADoor(t *testing.T) {
 		// A stream the matrix cannot wait out; its refusals are
 		// handlers' TestQueueEvents.
 		policy.WatchModeration: "GET /admin/moderation/events",
+		// The dashboard's analytics part; the analytics route itself
+		// asks admin:read of every caller alike.
+		policy.SeeAnalytics: "GET /admin, the dashboard's analytics for those who may read them",
 		// Asked inside another action's door: a lock of a feature flag
 		// is taken through the locks route (lock.take), and a decision
 		// that undoes a standing one through the moderation, undo and

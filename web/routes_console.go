@@ -76,6 +76,13 @@ func consoleRoutes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "What a moderator reads before deciding on a post", Response: api.V1Of[api.V1PostContext]{}, ContentType: "text/html",
 				Description: "The whole post, its open reports with their reporters' comments and accuracy, and the author's standing: the panel a queue row opens (htmx), or JSON.",
 				Errors:      map[int]string{http.StatusNotFound: "No such post."}}},
+		// A post's own page, where titles elsewhere in the console lead;
+		// reading it asks what reading the post asks (actions.SeePost).
+		{Method: http.MethodGet, Path: api.PathConsolePost, Handler: hs.v1Posts.Page, Family: console, Scope: ScopeExempt, Permissions: moderate,
+			Audit: Audit{Action: "post.view", Target: "post"},
+			Doc: Doc{Summary: "The console's page of one post", Response: api.V1Of[api.V1PostPage]{}, ContentType: "text/html",
+				Description: "The whole post with its latest reports and every moderation decision on it, newest first: HTML for a browser and htmx, or JSON.",
+				Errors:      map[int]string{http.StatusNotFound: "No such post, or one the caller may not see."}}},
 		{Method: http.MethodPost, Path: api.PathConsoleClaimPost, Handler: hs.claims.Claim, Action: policy.ClaimPost, Family: console, Scope: ScopeExempt,
 			Permissions: moderate, Audit: Audit{Action: "post.claim", Target: "post"},
 			Doc: Doc{Summary: "Claim a post of the moderation queue", Response: api.V1Of[api.V1Claim]{},

@@ -97,6 +97,9 @@ const (
 	// sign-in activity, one's drafts and taken-down posts, notifications,
 	// sessions with their addresses. A bearer token needs account:read.
 	SeeOwnAccount Action = "account.read"
+	// SeeAnalytics reads the platform's analytics: the dashboard shows
+	// them to those who may, as GET /api/v1/admin/analytics answers them.
+	SeeAnalytics Action = "analytics.read"
 	// WatchModeration opens the moderation queue's live stream: a console
 	// page's, so a session's.
 	WatchModeration Action = "moderation.watch"
@@ -202,6 +205,7 @@ var Table = map[Action]Rule{
 	SeeUnpublishedPosts: {Permission: auth.PermPostsModerate, SecondFactor: true},
 	SeePrivateProfiles:  {Permission: auth.PermUsersManage, SecondFactor: true},
 	SeeOwnAccount:       {Owner: true, Scope: auth.ScopeAccountRead},
+	SeeAnalytics:        {Permission: auth.PermAdminRead, SecondFactor: true},
 	WatchModeration:     {Permission: auth.PermPostsModerate, SecondFactor: true, SessionOnly: true},
 }
 

@@ -215,6 +215,22 @@
     }
   });
 
+  // ---- Phone menu --------------------------------------------------------
+  // Below lg the sidebar folds behind a Menu button: open, every page of
+  // it is in view (views/layout.templ), and Escape closes it again.
+  function setNav(aside, open) {
+    aside.toggleAttribute('data-nav-open', open);
+    aside.querySelector('[data-nav-toggle]').setAttribute('aria-expanded', String(open));
+  }
+  document.addEventListener('click', (e) => {
+    const toggle = e.target.closest('[data-nav-toggle]');
+    if (toggle) setNav(toggle.closest('[data-nav]'), toggle.getAttribute('aria-expanded') !== 'true');
+  });
+  document.addEventListener('keydown', (e) => {
+    const aside = e.key === 'Escape' && e.target.closest && e.target.closest('[data-nav-open]');
+    if (aside) { setNav(aside, false); aside.querySelector('[data-nav-toggle]').focus(); }
+  });
+
   // ---- Dialogs -----------------------------------------------------------
   document.addEventListener('click', (e) => {
     const opener = e.target.closest('[data-dialog-open]');

@@ -78,6 +78,7 @@
     const badge = document.querySelector('[data-queue-badge]');
     if (!badge) return;
     badge.querySelector('[data-queue-count]').textContent = n.toLocaleString('en-US');
+    badge.title = `${n.toLocaleString('en-US')} ${n === 1 ? 'post' : 'posts'} awaiting review`;
     badge.hidden = n === 0;
   }
 
