@@ -1,6 +1,6 @@
 // The API reference on /api/docs is written on the server; this script only
 // adds a filter over its operations and opens the operation or schema an
-// address points at (#getApiVersion, #schema-V1User).
+// address points at (#get_api_version, #schema-V1User).
 (function () {
   'use strict';
   var box = document.getElementById('api-filter-box');
