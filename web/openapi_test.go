@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -236,5 +237,51 @@ func TestAPIDocsPage(t *testing.T) {
 	}
 	if strings.Contains(body, "<script>") || strings.Contains(body, "style=") || strings.Contains(body, "https://") {
 		t.Errorf("inline script or style, or an outside URL, in the page")
+	}
+}
+
+// TestNonJSONAnswersTyped pins the schemas of the answers that are not
+// JSON, as a generated client reads them (docs/api.md, "Media types"):
+// each media type of a success has its own schema; bytes a client saves
+// or shows (PNG, SVG, the audit export's JSON Lines, which generated
+// fetch clients receive as a Blob) are strings with format binary, and
+// CSV is a text string. A report's JSON rendering keeps its object schema
+// beside its CSV.
+func TestNonJSONAnswersTyped(t *testing.T) {
+	b, err := web.OpenAPIFor("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := decode(t, b)
+	binary, text := "binary", ""
+	for _, c := range []struct {
+		path, media, format string
+	}{
+		{api.PathAdminAuditExport, "application/x-ndjson", binary},
+		{api.PathAdminAuditExport, "text/csv", text},
+		{api.PathAdminV1ModerationRp, "text/csv", text},
+		{api.PathAdminV1ActivityRep, "text/csv", text},
+		{api.PathOGImage, "image/png", binary},
+		{api.PathOGImage, "image/svg+xml", binary},
+	} {
+		schema := doc.sub("paths", c.path, "get", "responses", "200", "content", c.media, "schema")
+		if schema.str("type") != "string" || schema.str("format") != c.format || schema.str("contentMediaType") != c.media {
+			t.Errorf("GET %s, %s: schema %v, want a string, format %q, contentMediaType %s", c.path, c.media, schema.v, c.format, c.media)
+		}
+	}
+	if ref := doc.str("paths", api.PathAdminAuditExport, "get", "responses", "200", "content", "application/x-ndjson", "schema", "x-itemSchema", "$ref"); ref != "#/components/schemas/AuditEntry" {
+		t.Errorf("the export's lines are typed %q, want AuditEntry", ref)
+	}
+	for _, path := range []string{api.PathAdminV1ModerationRp, api.PathAdminV1ActivityRep} {
+		content, _ := doc.get("paths", path, "get", "responses", "200", "content").(map[string]any)
+		if len(content) != 2 || doc.str("paths", path, "get", "responses", "200", "content", "application/json", "schema", "$ref") == "" {
+			t.Errorf("GET %s answers %v, want its JSON object and its CSV", path, slices.Collect(maps.Keys(content)))
+		}
+	}
+	for _, path := range []string{api.PathAdminAuditExport, api.PathOGImage} {
+		content, _ := doc.get("paths", path, "get", "responses", "200", "content").(map[string]any)
+		if len(content) != 2 {
+			t.Errorf("GET %s answers %v, want exactly its two media types", path, slices.Collect(maps.Keys(content)))
+		}
 	}
 }
