@@ -285,3 +285,38 @@ func TestNonJSONAnswersTyped(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentCachedByVersion: the reference links the document with its
+// version (a digest of the document), under which it may be kept for
+// good; without it, or with another, it is revalidated by its ETag, and a
+// revalidation answers 304 with nothing.
+func TestDocumentCachedByVersion(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	plain := apptest.Do(t, app, http.MethodGet, api.PathOpenAPI, nil)
+	etag := plain.Header().Get("ETag")
+	if plain.Header().Get("Cache-Control") != "no-cache" || len(etag) < 10 {
+		t.Fatalf("without a version: Cache-Control %q, ETag %q", plain.Header().Get("Cache-Control"), etag)
+	}
+	version := strings.Trim(etag, `"`)
+	page := unpack(t, "", apptest.Do(t, app, http.MethodGet, api.PathAPIDocs, nil).Body.Bytes())
+	if !bytes.Contains(page, []byte(`href="`+api.PathOpenAPI+`?v=`+version+`"`)) {
+		t.Errorf("the reference does not link the document by its version %s", version)
+	}
+	for query, want := range map[string]string{"?v=" + version: "public, max-age=31536000, immutable", "?v=old": "no-cache"} {
+		res := apptest.Do(t, app, http.MethodGet, api.PathOpenAPI+query, nil)
+		if res.Code != http.StatusOK || res.Header().Get("Cache-Control") != want || !bytes.Equal(res.Body.Bytes(), plain.Body.Bytes()) {
+			t.Errorf("%s: %d, Cache-Control %q; want 200 with the document, %q", query, res.Code, res.Header().Get("Cache-Control"), want)
+		}
+	}
+	for enc, tag := range map[string]string{"": etag, "gzip": `"` + version + `-gz"`} {
+		res := apptest.Do(t, app, http.MethodGet, api.PathOpenAPI, http.Header{"If-None-Match": {tag}, "Accept-Encoding": {enc}})
+		if res.Code != http.StatusNotModified || res.Body.Len() != 0 {
+			t.Errorf("revalidating %s (%q): %d with %d bytes, want 304 and none", tag, enc, res.Code, res.Body.Len())
+		}
+	}
+	docs := apptest.Do(t, app, http.MethodGet, api.PathAPIDocs, nil)
+	again := apptest.Do(t, app, http.MethodGet, api.PathAPIDocs, http.Header{"If-None-Match": {docs.Header().Get("ETag")}})
+	if docs.Header().Get("ETag") == "" || again.Code != http.StatusNotModified {
+		t.Errorf("the reference's ETag %q revalidates to %d, want 304", docs.Header().Get("ETag"), again.Code)
+	}
+}
