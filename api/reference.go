@@ -158,8 +158,11 @@ func readOp(method, path string, op oaOp) RefOp {
 	r := RefOp{ID: op.OperationID, Method: strings.ToUpper(method), Path: path, Summary: op.Summary,
 		Description: op.Description, Auth: callers(op.Security)}
 	for _, p := range op.Parameters {
-		r.Params = append(r.Params, RefParam{Name: p.Name, In: p.In, Description: p.Description, Required: p.Required,
-			Node: readNode(p.Schema, 0)})
+		node := readNode(p.Schema, 0)
+		if node.Description == p.Description {
+			node.Description = "" // said once, beside the name
+		}
+		r.Params = append(r.Params, RefParam{Name: p.Name, In: p.In, Description: p.Description, Required: p.Required, Node: node})
 	}
 	if op.RequestBody != nil {
 		r.Body = readContent(op.RequestBody.Content)
