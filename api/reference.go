@@ -294,7 +294,7 @@ func notes(s map[string]any) []string {
 	for _, k := range []struct{ key, say string }{{"minimum", "at least "}, {"maximum", "at most "},
 		{"minLength", "length at least "}, {"maxLength", "length at most "}, {"minItems", "items at least "},
 		{"maxItems", "items at most "}, {"minProperties", "fields at least "}, {"default", "default "},
-		{"pattern", "matches "}, {"contentMediaType", "media type "}} {
+		{"pattern", "matches "}} {
 		if v, ok := s[k.key]; ok {
 			out = append(out, k.say+literal(v))
 		}
