@@ -57,3 +57,8 @@ type AuditLogQuery struct {
 	Limit      int    `query:"limit" minimum:"1" maximum:"100" default:"50" description:"Entries per page."`
 	Offset     int    `query:"offset" minimum:"0" default:"0" description:"Entries to skip."`
 }
+
+// OpenAPIQuery is the query of GET /api/openapi.json.
+type OpenAPIQuery struct {
+	V string `query:"v" description:"The document's version, as the API reference links it: with the current one the answer may be cached for good (immutable); any other value, or none, is answered with no-cache and an ETag."`
+}

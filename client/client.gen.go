@@ -4244,6 +4244,12 @@ type GetApiOgImageParams struct {
 // GetApiOgImageParamsType defines parameters for GetApiOgImage.
 type GetApiOgImageParamsType string
 
+// GetApiOpenapiJsonParams defines parameters for GetApiOpenapiJson.
+type GetApiOpenapiJsonParams struct {
+	// V The document's version, as the API reference links it: with the current one the answer may be cached for good (immutable); any other value, or none, is answered with no-cache and an ETag.
+	V *string `form:"v,omitempty" json:"v,omitempty"`
+}
+
 // GetApiPostsParams defines parameters for GetApiPosts.
 type GetApiPostsParams struct {
 	Author    *string `form:"author,omitempty" json:"author,omitempty"`
@@ -5890,7 +5896,7 @@ type ClientInterface interface {
 	// GetApiOpenapiJson This OpenAPI 3.1 document
 	//
 	// Corresponds with GET /api/openapi.json (the `GetApiOpenapiJson` operationId).
-	GetApiOpenapiJson(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetApiOpenapiJson(ctx context.Context, params *GetApiOpenapiJsonParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiPosts List posts
 	//
@@ -7489,8 +7495,8 @@ func (c *Client) GetApiOgImage(ctx context.Context, params *GetApiOgImageParams,
 // GetApiOpenapiJson This OpenAPI 3.1 document
 //
 // Corresponds with GET /api/openapi.json (the `GetApiOpenapiJson` operationId).
-func (c *Client) GetApiOpenapiJson(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetApiOpenapiJsonRequest(c.Server)
+func (c *Client) GetApiOpenapiJson(ctx context.Context, params *GetApiOpenapiJsonParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiOpenapiJsonRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10690,7 +10696,7 @@ func NewGetApiOgImageRequest(server string, params *GetApiOgImageParams) (*http.
 }
 
 // NewGetApiOpenapiJsonRequest constructs an http.Request for the GetApiOpenapiJson method
-func NewGetApiOpenapiJsonRequest(server string) (*http.Request, error) {
+func NewGetApiOpenapiJsonRequest(server string, params *GetApiOpenapiJsonParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -10706,6 +10712,33 @@ func NewGetApiOpenapiJsonRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.V != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "v", *params.V, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -14720,7 +14753,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/openapi.json (the `GetApiOpenapiJson` operationId).
-	GetApiOpenapiJsonWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiOpenapiJsonResponse, error)
+	GetApiOpenapiJsonWithResponse(ctx context.Context, params *GetApiOpenapiJsonParams, reqEditors ...RequestEditorFn) (*GetApiOpenapiJsonResponse, error)
 
 	// GetApiPostsWithResponse List posts
 	//
@@ -28210,8 +28243,8 @@ func (c *ClientWithResponses) GetApiOgImageWithResponse(ctx context.Context, par
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/openapi.json (the `GetApiOpenapiJson` operationId).
-func (c *ClientWithResponses) GetApiOpenapiJsonWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiOpenapiJsonResponse, error) {
-	rsp, err := c.GetApiOpenapiJson(ctx, reqEditors...)
+func (c *ClientWithResponses) GetApiOpenapiJsonWithResponse(ctx context.Context, params *GetApiOpenapiJsonParams, reqEditors ...RequestEditorFn) (*GetApiOpenapiJsonResponse, error) {
+	rsp, err := c.GetApiOpenapiJson(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}

@@ -13,11 +13,7 @@ import (
 // only the classes it finds in the files it scans, so a class used from a
 // script alone is silently dropped unless its file is scanned; this test
 // fails then, as it would have when the console's toasts went transparent.
-//
-// The API reference's script styles Swagger UI's page, whose stylesheets
-// are its own and ours beside it; every other script the console's.
 func TestScriptClassesAreBuilt(t *testing.T) {
-	sheets := map[string][]string{"api-docs.js": {"vendor/swagger-ui/swagger-ui.css", "css/api-docs.css"}}
 	read := func(names ...string) string {
 		var all strings.Builder
 		for _, name := range names {
@@ -46,9 +42,6 @@ func TestScriptClassesAreBuilt(t *testing.T) {
 			t.Fatal(err)
 		}
 		css := read("css/app.css")
-		if names, ok := sheets[filepath.Base(file)]; ok {
-			css = read(names...)
-		}
 		for n, line := range strings.Split(string(src), "\n") {
 			if !setsClass.MatchString(line) {
 				continue

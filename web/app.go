@@ -181,6 +181,7 @@ func newHandlers(d Deps) handlerSet {
 	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d),
 		Actions: acts, Links: links}
 	csrfCookie := handlers.CSRFCookie{Key: csrf.Key(d.Config.SessionSecret), Secure: strings.HasPrefix(d.Config.PublicAppURL, "https://")}
+	openAPI, apiDocs := openAPIOnce(d)
 	return handlerSet{
 		health:     health,
 		version:    handlers.Version{Version: d.Version, Err: d.VersionErr},
@@ -223,7 +224,8 @@ func newHandlers(d Deps) handlerSet {
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate, Ports: d.Config.LinkPreviewPorts,
 			Self: d.selfHandler()})},
-		openAPI: openAPIOnce(d),
+		openAPI: openAPI,
+		apiDocs: apiDocs,
 	}
 }
 

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"log/slog"
 	"net/http"
 	"reflect"
@@ -75,8 +77,9 @@ func OpenAPIFor(version string) ([]byte, error) {
 
 // openAPIOnce builds the document on its first request and keeps it,
 // with a gzipped copy made on the first request that takes one (the
-// document is some 400 KB of JSON, 27 KB gzipped).
-func openAPIOnce(d Deps) handlers.OpenAPI {
+// document is some 500 KB of JSON, 34 KB gzipped), its digest, and the
+// API reference (/api/docs) read from it.
+func openAPIOnce(d Deps) (handlers.OpenAPI, handlers.APIDocs) {
 	doc := sync.OnceValues(func() ([]byte, error) { return OpenAPI(d) })
 	gz := sync.OnceValues(func() ([]byte, error) {
 		b, err := doc()
@@ -85,7 +88,23 @@ func openAPIOnce(d Deps) handlers.OpenAPI {
 		}
 		return gzipped(b), nil
 	})
-	return handlers.OpenAPI{Document: doc, Gzipped: gz}
+	version := sync.OnceValues(func() (string, error) {
+		b, err := doc()
+		if err != nil {
+			return "", err
+		}
+		sum := sha256.Sum256(b)
+		return hex.EncodeToString(sum[:6]), nil
+	})
+	ref := sync.OnceValues(func() (api.APIReference, error) {
+		b, err := doc()
+		if err != nil {
+			return api.APIReference{}, err
+		}
+		v, _ := version()
+		return api.ReadReference(b, api.PathOpenAPI+"?v="+v)
+	})
+	return handlers.OpenAPI{Document: doc, Gzipped: gz, Version: version}, handlers.APIDocs{Reference: ref}
 }
 
 // securitySchemes are the ways to call: an admin token, the session

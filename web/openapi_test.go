@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -194,12 +195,14 @@ func TestDocumentGzipped(t *testing.T) {
 	}
 }
 
-// TestAPIDocsPage checks /api/docs: a page that loads only Plaza's own
-// files, under the same strict Content-Security-Policy as every page (the
-// viewer needs no inline script or style; tests/e2e renders it).
+// TestAPIDocsPage checks /api/docs: the reference is written on the
+// server from the served document (every operation is on the page, with
+// its heading), loads only Plaza's own files under the same strict
+// Content-Security-Policy as every page, links the document by its
+// version, and is small enough to be fast over any network.
 func TestAPIDocsPage(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
-	res := apptest.Do(t, app, http.MethodGet, api.PathAPIDocs, nil)
+	res := apptest.Do(t, app, http.MethodGet, api.PathAPIDocs, http.Header{"Accept-Encoding": {"gzip"}})
 	if res.Code != http.StatusOK || !strings.HasPrefix(res.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("got %d %q", res.Code, res.Header().Get("Content-Type"))
 	}
@@ -207,14 +210,113 @@ func TestAPIDocsPage(t *testing.T) {
 	if want := apptest.Do(t, app, http.MethodGet, api.PathHealth, nil).Header().Get("Content-Security-Policy"); csp != want || strings.Contains(csp, "unsafe") {
 		t.Errorf("CSP %q, want the default %q", csp, want)
 	}
-	body := res.Body.String()
-	for _, want := range []string{`src="/static/vendor/swagger-ui/swagger-ui-bundle.js?v=`, `href="/static/vendor/swagger-ui/swagger-ui.css?v=`,
-		`src="/static/js/api-docs.js?v=`, `data-spec-url="/api/openapi.json"`} {
+	const budget = 100 << 10 // of the 150 KB a first load may take; the stylesheet is shared with the console
+	if n := res.Body.Len(); res.Header().Get("Content-Encoding") == "" || n > budget {
+		t.Errorf("the page is %d bytes, encoding %q; want it compressed, at most %d", n, res.Header().Get("Content-Encoding"), budget)
+	}
+	body := string(unpack(t, res.Header().Get("Content-Encoding"), res.Body.Bytes()))
+	t.Logf("the page: %d bytes, %d %s", len(body), res.Body.Len(), res.Header().Get("Content-Encoding"))
+	spec := apptest.Do(t, app, http.MethodGet, api.PathOpenAPI, nil)
+	doc := decode(t, spec.Body.Bytes())
+	paths, _ := doc.get("paths").(map[string]any)
+	for path, item := range paths {
+		for method := range item.(map[string]any) {
+			id := doc.str("paths", path, method, "operationId")
+			if !strings.Contains(body, `<details id="`+id+`" class="api-op"`) {
+				t.Errorf("the page lacks %s %s (#%s)", method, path, id)
+			}
+		}
+	}
+	etag := spec.Header().Get("ETag")
+	link := api.PathOpenAPI + "?v=" + strings.Trim(etag, `"`)
+	for _, want := range []string{`<h1 `, `>API reference</h1>`, `src="/static/js/api-docs.js?v=`, `href="/static/css/app.css?v=`,
+		`href="` + link + `"`, `id="schema-User"`, `id="schema-Post"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page lacks %s", want)
 		}
 	}
 	if strings.Contains(body, "<script>") || strings.Contains(body, "style=") || strings.Contains(body, "https://") {
-		t.Errorf("inline script or style, or an outside URL, in the page:\n%s", body)
+		t.Errorf("inline script or style, or an outside URL, in the page")
+	}
+}
+
+// TestNonJSONAnswersTyped pins the schemas of the answers that are not
+// JSON, as a generated client reads them (docs/api.md, "Media types"):
+// each media type of a success has its own schema; bytes a client saves
+// or shows (PNG, SVG, the audit export's JSON Lines, which generated
+// fetch clients receive as a Blob) are strings with format binary, and
+// CSV is a text string. A report's JSON rendering keeps its object schema
+// beside its CSV.
+func TestNonJSONAnswersTyped(t *testing.T) {
+	b, err := web.OpenAPIFor("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := decode(t, b)
+	binary, text := "binary", ""
+	for _, c := range []struct {
+		path, media, format string
+	}{
+		{api.PathAdminAuditExport, "application/x-ndjson", binary},
+		{api.PathAdminAuditExport, "text/csv", text},
+		{api.PathAdminV1ModerationRp, "text/csv", text},
+		{api.PathAdminV1ActivityRep, "text/csv", text},
+		{api.PathOGImage, "image/png", binary},
+		{api.PathOGImage, "image/svg+xml", binary},
+	} {
+		schema := doc.sub("paths", c.path, "get", "responses", "200", "content", c.media, "schema")
+		if schema.str("type") != "string" || schema.str("format") != c.format || schema.str("contentMediaType") != c.media {
+			t.Errorf("GET %s, %s: schema %v, want a string, format %q, contentMediaType %s", c.path, c.media, schema.v, c.format, c.media)
+		}
+	}
+	if ref := doc.str("paths", api.PathAdminAuditExport, "get", "responses", "200", "content", "application/x-ndjson", "schema", "x-itemSchema", "$ref"); ref != "#/components/schemas/AuditEntry" {
+		t.Errorf("the export's lines are typed %q, want AuditEntry", ref)
+	}
+	for _, path := range []string{api.PathAdminV1ModerationRp, api.PathAdminV1ActivityRep} {
+		content, _ := doc.get("paths", path, "get", "responses", "200", "content").(map[string]any)
+		if len(content) != 2 || doc.str("paths", path, "get", "responses", "200", "content", "application/json", "schema", "$ref") == "" {
+			t.Errorf("GET %s answers %v, want its JSON object and its CSV", path, slices.Collect(maps.Keys(content)))
+		}
+	}
+	for _, path := range []string{api.PathAdminAuditExport, api.PathOGImage} {
+		content, _ := doc.get("paths", path, "get", "responses", "200", "content").(map[string]any)
+		if len(content) != 2 {
+			t.Errorf("GET %s answers %v, want exactly its two media types", path, slices.Collect(maps.Keys(content)))
+		}
+	}
+}
+
+// TestDocumentCachedByVersion: the reference links the document with its
+// version (a digest of the document), under which it may be kept for
+// good; without it, or with another, it is revalidated by its ETag, and a
+// revalidation answers 304 with nothing.
+func TestDocumentCachedByVersion(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	plain := apptest.Do(t, app, http.MethodGet, api.PathOpenAPI, nil)
+	etag := plain.Header().Get("ETag")
+	if plain.Header().Get("Cache-Control") != "no-cache" || len(etag) < 10 {
+		t.Fatalf("without a version: Cache-Control %q, ETag %q", plain.Header().Get("Cache-Control"), etag)
+	}
+	version := strings.Trim(etag, `"`)
+	page := unpack(t, "", apptest.Do(t, app, http.MethodGet, api.PathAPIDocs, nil).Body.Bytes())
+	if !bytes.Contains(page, []byte(`href="`+api.PathOpenAPI+`?v=`+version+`"`)) {
+		t.Errorf("the reference does not link the document by its version %s", version)
+	}
+	for query, want := range map[string]string{"?v=" + version: "public, max-age=31536000, immutable", "?v=old": "no-cache"} {
+		res := apptest.Do(t, app, http.MethodGet, api.PathOpenAPI+query, nil)
+		if res.Code != http.StatusOK || res.Header().Get("Cache-Control") != want || !bytes.Equal(res.Body.Bytes(), plain.Body.Bytes()) {
+			t.Errorf("%s: %d, Cache-Control %q; want 200 with the document, %q", query, res.Code, res.Header().Get("Cache-Control"), want)
+		}
+	}
+	for enc, tag := range map[string]string{"": etag, "gzip": `"` + version + `-gz"`} {
+		res := apptest.Do(t, app, http.MethodGet, api.PathOpenAPI, http.Header{"If-None-Match": {tag}, "Accept-Encoding": {enc}})
+		if res.Code != http.StatusNotModified || res.Body.Len() != 0 {
+			t.Errorf("revalidating %s (%q): %d with %d bytes, want 304 and none", tag, enc, res.Code, res.Body.Len())
+		}
+	}
+	docs := apptest.Do(t, app, http.MethodGet, api.PathAPIDocs, nil)
+	again := apptest.Do(t, app, http.MethodGet, api.PathAPIDocs, http.Header{"If-None-Match": {docs.Header().Get("ETag")}})
+	if docs.Header().Get("ETag") == "" || again.Code != http.StatusNotModified {
+		t.Errorf("the reference's ETag %q revalidates to %d, want 304", docs.Header().Get("ETag"), again.Code)
 	}
 }

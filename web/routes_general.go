@@ -20,7 +20,7 @@ func generalRoutes(hs handlerSet) []Route {
 	return []Route{
 		// The API's own description (docs/api.md, "The OpenAPI document").
 		{Method: http.MethodGet, Path: api.PathOpenAPI, Handler: hs.openAPI.Handle, Family: general, Scope: ScopeExempt,
-			Doc: Doc{Summary: "This OpenAPI 3.1 document", Response: api.OpenAPIDocument{}}},
+			Doc: Doc{Summary: "This OpenAPI 3.1 document", Query: api.OpenAPIQuery{}, Response: api.OpenAPIDocument{}}},
 		{Method: http.MethodGet, Path: api.PathAPIDocs, Handler: hs.apiDocs.Handle, Family: general, Scope: ScopeExempt,
 			Doc: Doc{Summary: "The API reference, browsable", ContentType: "text/html"}},
 

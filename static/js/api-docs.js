@@ -1,77 +1,44 @@
-// The API reference on /api/docs: Swagger UI over Plaza's own document.
-// Nothing leaves Plaza: the document comes from this origin, the validator
-// badge (which would send it to validator.swagger.io) is off, and the
-// vendored stylesheet loads no fonts.
+// The API reference on /api/docs is written on the server; this script only
+// adds a filter over its operations and opens the operation or schema an
+// address points at (#get_api_version, #schema-V1User).
 (function () {
   'use strict';
-  // Swagger UI has a dark theme under html.dark-mode but no switch of its
-  // own that follows the system: the class follows prefers-color-scheme.
-  var dark = window.matchMedia('(prefers-color-scheme: dark)');
-  function follow() { document.documentElement.classList.toggle('dark-mode', dark.matches); }
-  follow();
-  dark.addEventListener('change', follow);
+  var box = document.getElementById('api-filter-box');
+  var input = document.getElementById('api-filter');
+  var count = document.getElementById('api-filter-count');
+  var ops = Array.prototype.slice.call(document.querySelectorAll('.api-op'));
+  var groups = Array.prototype.slice.call(document.querySelectorAll('.api-group'));
 
-  // An operation's summary is a button, and with deep linking on Swagger
-  // UI puts a link to the operation (its path) inside it: a link within a
-  // button, which screen readers cannot reach. The path is rendered as
-  // text; the button still updates the address as it opens.
-  //
-  // A parameter's field (a list of allowed values, most visibly) has no
-  // label: it is wrapped in one that names the parameter, read by screen
-  // readers and hidden on screen, where the parameter's name is beside it.
-  // The request body's text area is named too, and so is the list of
-  // servers, whose label Swagger UI leaves empty (its component takes no
-  // attributes for the list: the name is set once it is drawn).
-  function labelled(Original, system) {
-    return function (props) {
-      var h = system.React.createElement;
-      return h('label', { className: 'api-docs-field' },
-        h('span', { className: 'api-docs-sr' }, props.description || props.keyName || 'Value'),
-        h(Original, props));
-    };
+  function filter() {
+    var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var shown = 0;
+    ops.forEach(function (op) {
+      var text = op.getAttribute('data-filter');
+      var match = words.every(function (w) { return text.indexOf(w) !== -1; });
+      op.hidden = !match;
+      if (match) shown++;
+    });
+    groups.forEach(function (g) {
+      g.hidden = !g.querySelector('.api-op:not([hidden])');
+    });
+    count.textContent = words.length ? shown + ' of ' + ops.length + ' operations match' : '';
   }
-  var accessible = {
-    wrapComponents: {
-      JsonSchema_string: labelled,
-      JsonSchema_boolean: labelled,
-      JsonSchema_object: labelled,
-      TextArea: function (Original, system) {
-        return function (props) {
-          var body = /body-param__text/.test(props.className || '');
-          return system.React.createElement(Original, body ? Object.assign({ 'aria-label': 'Request body' }, props) : props);
-        };
-      },
-      Servers: function (Original, system) {
-        return function (props) {
-          var React = system.React;
-          var box = React.useRef(null);
-          React.useEffect(function () {
-            var list = box.current && box.current.querySelector('select');
-            if (list) { list.setAttribute('aria-label', 'Server'); }
-          });
-          return React.createElement('div', { ref: box }, React.createElement(Original, props));
-        };
-      },
-      OperationSummaryPath: function (Original, system) {
-        return function (props) {
-          var ops = props.operationProps.set('isDeepLinkingEnabled', false);
-          return system.React.createElement(Original, Object.assign({}, props, { operationProps: ops }));
-        };
-      }
-    }
-  };
 
-  var root = document.getElementById('api-docs');
-  window.SwaggerUIBundle({
-    url: root.dataset.specUrl,
-    domNode: root,
-    validatorUrl: null,
-    deepLinking: true,
-    docExpansion: 'list',
-    defaultModelsExpandDepth: 0,
-    syntaxHighlight: false,
-    presets: [window.SwaggerUIBundle.presets.apis],
-    plugins: [accessible],
-    layout: 'BaseLayout'
-  });
+  // A link to an operation or a schema opens it (and the schema's link
+  // target scrolls into view once open).
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id && document.getElementById(id);
+    if (el && el.tagName === 'DETAILS' && !el.open) {
+      el.open = true;
+      el.scrollIntoView();
+    }
+  }
+
+  if (box && input) {
+    box.hidden = false;
+    input.addEventListener('input', filter);
+  }
+  window.addEventListener('hashchange', openTarget);
+  openTarget();
 })();
