@@ -4017,7 +4017,7 @@ type V1UserDetail struct {
 	Roles              []string           `json:"roles"`
 	Status             V1UserDetailStatus `json:"status"`
 
-	// Strikes Bans, warnings and reasoned moderation of the user's posts, newest first.
+	// Strikes Bans, warnings and the hides and deletes of the user's posts that still stand (not undone, not overturned), newest first.
 	Strikes  []V1Strike `json:"strikes"`
 	Username string     `json:"username"`
 }
