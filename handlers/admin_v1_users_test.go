@@ -876,7 +876,11 @@ func TestV1StrikesStillStanding(t *testing.T) {
 			}
 		}
 		strikes := func() []string {
-			var detail struct{ Data struct{ Strikes []struct{ Kind, Reason string } } }
+			var detail struct {
+				Data struct {
+					Strikes []struct{ Kind, Reason string }
+				}
+			}
 			json.Unmarshal(apptest.Do(t, app, "GET", api.AdminV1UserPath(u.ID), admin).Body.Bytes(), &detail)
 			var out []string
 			for _, s := range detail.Data.Strikes {
