@@ -3313,6 +3313,9 @@ type V1LastModerationAction string
 type V1MaintenanceRequest struct {
 	Action V1MaintenanceRequestAction `json:"action"`
 
+	// Confirm cache_clear with scope all: how many sessions other than the caller's it agreed to end. Optional for API clients; when given and no longer the count, 409. The console always asks for it.
+	Confirm *int `json:"confirm,omitempty"`
+
 	// Notify Put the outcome in every admin's inbox.
 	Notify *bool `json:"notify,omitempty"`
 
