@@ -29,6 +29,7 @@ type AuditExportQuery struct {
 	Action     string `query:"action" description:"Only entries of this action, e.g. user.ban."`
 	TargetType string `query:"targetType" description:"Only entries about this kind of resource, e.g. user (Plaza's addition)."`
 	TargetID   string `query:"targetId" description:"Only entries about the resource with this id; with targetType, that one resource (Plaza's addition)."`
+	Kind       string `query:"kind" enum:"all,changes,reads" description:"changes, reads or all (the default for API clients), as the list takes it (Plaza's addition)."`
 	StartDate  string `query:"startDate" description:"An ISO date (midnight UTC) or RFC 3339 time."`
 	EndDate    string `query:"endDate" description:"An ISO date (its whole day) or RFC 3339 time."`
 	Limit      int    `query:"limit" minimum:"1" maximum:"100" description:"Without limit and offset, every entry."`

@@ -52,6 +52,7 @@ type AuditLogQuery struct {
 	Action     string `query:"action" description:"Only entries of this action, e.g. user.ban."`
 	TargetType string `query:"targetType" description:"Only entries about this kind of resource, e.g. user (Plaza's addition)."`
 	TargetID   string `query:"targetId" description:"Only entries about the resource with this id; with targetType, that one resource (Plaza's addition)."`
+	Kind       string `query:"kind" enum:"all,changes,reads" description:"changes: the entries of every action but reads; reads: those of reads (the audited GET routes); all: both. The API's default is all, the console page's changes (Plaza's addition)."`
 	StartDate  string `query:"startDate" description:"Entries from this RFC 3339 time or ISO date on."`
 	EndDate    string `query:"endDate" description:"Entries up to this RFC 3339 time, or to the end of this ISO date."`
 	Limit      int    `query:"limit" minimum:"1" maximum:"100" default:"50" description:"Entries per page."`

@@ -16,6 +16,14 @@ type V1MaintenanceRequest struct {
 	Action string `json:"action" required:"true" enum:"cache_clear,rebuild_search,cleanup_uploads,backup_database"`
 	Scope  string `json:"scope,omitempty" default:"all" description:"cache_clear: all, sessions, previews, queries; rebuild_search: all, users, posts; cleanup_uploads: all, avatars, attachments; backup_database: all."`
 	Notify bool   `json:"notify,omitempty" description:"Put the outcome in every admin's inbox."`
+	// Confirm is how many other sessions the caller agreed to end.
+	Confirm *int `json:"confirm,omitempty" minimum:"0" description:"cache_clear with scope all: how many sessions other than the caller's it agreed to end. Optional for API clients; when given and no longer the count, 409. The console always asks for it."`
+}
+
+// EndsSessions reports whether the request signs other people out
+// (cache_clear of scope all).
+func (r *V1MaintenanceRequest) EndsSessions() bool {
+	return r.Action == "cache_clear" && r.Scope == "all"
 }
 
 // Check fills the default scope and says what is wrong.

@@ -123,7 +123,7 @@ type V1UserDetail struct {
 	Profile            V1Profile     `json:"profile"`
 	Roles              []string      `json:"roles"`
 	Bans               []V1BanRecord `json:"bans"`
-	Strikes            []V1Strike    `json:"strikes" description:"Bans, warnings and reasoned moderation of the user's posts, newest first."`
+	Strikes            []V1Strike    `json:"strikes" description:"Bans, warnings and the hides and deletes of the user's posts that still stand (not undone, not overturned), newest first."`
 	RecentPosts        []V1PostBrief `json:"recentPosts" maxItems:"10"`
 	RecentAuditEntries []AuditEntry  `json:"recentAuditEntries" maxItems:"20"`
 }

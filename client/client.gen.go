@@ -1880,6 +1880,27 @@ func (e GetApiV1AdminAnalyticsParamsPeriod) Valid() bool {
 	}
 }
 
+// Defines values for GetApiV1AdminAuditLogsParamsKind.
+const (
+	GetApiV1AdminAuditLogsParamsKindAll     GetApiV1AdminAuditLogsParamsKind = "all"
+	GetApiV1AdminAuditLogsParamsKindChanges GetApiV1AdminAuditLogsParamsKind = "changes"
+	GetApiV1AdminAuditLogsParamsKindReads   GetApiV1AdminAuditLogsParamsKind = "reads"
+)
+
+// Valid indicates whether the value is a known member of the GetApiV1AdminAuditLogsParamsKind enum.
+func (e GetApiV1AdminAuditLogsParamsKind) Valid() bool {
+	switch e {
+	case GetApiV1AdminAuditLogsParamsKindAll:
+		return true
+	case GetApiV1AdminAuditLogsParamsKindChanges:
+		return true
+	case GetApiV1AdminAuditLogsParamsKindReads:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetApiV1AdminAuditLogsExportParamsFormat.
 const (
 	GetApiV1AdminAuditLogsExportParamsFormatCsv   GetApiV1AdminAuditLogsExportParamsFormat = "csv"
@@ -1892,6 +1913,27 @@ func (e GetApiV1AdminAuditLogsExportParamsFormat) Valid() bool {
 	case GetApiV1AdminAuditLogsExportParamsFormatCsv:
 		return true
 	case GetApiV1AdminAuditLogsExportParamsFormatJsonl:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetApiV1AdminAuditLogsExportParamsKind.
+const (
+	GetApiV1AdminAuditLogsExportParamsKindAll     GetApiV1AdminAuditLogsExportParamsKind = "all"
+	GetApiV1AdminAuditLogsExportParamsKindChanges GetApiV1AdminAuditLogsExportParamsKind = "changes"
+	GetApiV1AdminAuditLogsExportParamsKindReads   GetApiV1AdminAuditLogsExportParamsKind = "reads"
+)
+
+// Valid indicates whether the value is a known member of the GetApiV1AdminAuditLogsExportParamsKind enum.
+func (e GetApiV1AdminAuditLogsExportParamsKind) Valid() bool {
+	switch e {
+	case GetApiV1AdminAuditLogsExportParamsKindAll:
+		return true
+	case GetApiV1AdminAuditLogsExportParamsKindChanges:
+		return true
+	case GetApiV1AdminAuditLogsExportParamsKindReads:
 		return true
 	default:
 		return false
@@ -3313,6 +3355,9 @@ type V1LastModerationAction string
 type V1MaintenanceRequest struct {
 	Action V1MaintenanceRequestAction `json:"action"`
 
+	// Confirm cache_clear with scope all: how many sessions other than the caller's it agreed to end. Optional for API clients; when given and no longer the count, 409. The console always asks for it.
+	Confirm *int `json:"confirm,omitempty"`
+
 	// Notify Put the outcome in every admin's inbox.
 	Notify *bool `json:"notify,omitempty"`
 
@@ -4017,7 +4062,7 @@ type V1UserDetail struct {
 	Roles              []string           `json:"roles"`
 	Status             V1UserDetailStatus `json:"status"`
 
-	// Strikes Bans, warnings and reasoned moderation of the user's posts, newest first.
+	// Strikes Bans, warnings and the hides and deletes of the user's posts that still stand (not undone, not overturned), newest first.
 	Strikes  []V1Strike `json:"strikes"`
 	Username string     `json:"username"`
 }
@@ -4341,6 +4386,9 @@ type GetApiV1AdminAuditLogsParams struct {
 	// TargetId Only entries about the resource with this id; with targetType, that one resource (Plaza's addition).
 	TargetId *string `form:"targetId,omitempty" json:"targetId,omitempty"`
 
+	// Kind changes: the entries of every action but reads; reads: those of reads (the audited GET routes); all: both. The API's default is all, the console page's changes (Plaza's addition).
+	Kind *GetApiV1AdminAuditLogsParamsKind `form:"kind,omitempty" json:"kind,omitempty"`
+
 	// StartDate Entries from this RFC 3339 time or ISO date on.
 	StartDate *string `form:"startDate,omitempty" json:"startDate,omitempty"`
 
@@ -4353,6 +4401,9 @@ type GetApiV1AdminAuditLogsParams struct {
 	// Offset Entries to skip.
 	Offset *int `form:"offset,omitempty" json:"offset,omitempty"`
 }
+
+// GetApiV1AdminAuditLogsParamsKind defines parameters for GetApiV1AdminAuditLogs.
+type GetApiV1AdminAuditLogsParamsKind string
 
 // GetApiV1AdminAuditLogsExportParams defines parameters for GetApiV1AdminAuditLogsExport.
 type GetApiV1AdminAuditLogsExportParams struct {
@@ -4371,6 +4422,9 @@ type GetApiV1AdminAuditLogsExportParams struct {
 	// TargetId Only entries about the resource with this id; with targetType, that one resource (Plaza's addition).
 	TargetId *string `form:"targetId,omitempty" json:"targetId,omitempty"`
 
+	// Kind changes, reads or all (the default for API clients), as the list takes it (Plaza's addition).
+	Kind *GetApiV1AdminAuditLogsExportParamsKind `form:"kind,omitempty" json:"kind,omitempty"`
+
 	// StartDate An ISO date (midnight UTC) or RFC 3339 time.
 	StartDate *string `form:"startDate,omitempty" json:"startDate,omitempty"`
 
@@ -4384,6 +4438,9 @@ type GetApiV1AdminAuditLogsExportParams struct {
 
 // GetApiV1AdminAuditLogsExportParamsFormat defines parameters for GetApiV1AdminAuditLogsExport.
 type GetApiV1AdminAuditLogsExportParamsFormat string
+
+// GetApiV1AdminAuditLogsExportParamsKind defines parameters for GetApiV1AdminAuditLogsExport.
+type GetApiV1AdminAuditLogsExportParamsKind string
 
 // GetApiV1AdminBlocksParams defines parameters for GetApiV1AdminBlocks.
 type GetApiV1AdminBlocksParams struct {
@@ -11735,6 +11792,18 @@ func NewGetApiV1AdminAuditLogsRequest(server string, params *GetApiV1AdminAuditL
 
 		}
 
+		if params.Kind != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "kind", *params.Kind, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.StartDate != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "startDate", *params.StartDate, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -11876,6 +11945,18 @@ func NewGetApiV1AdminAuditLogsExportRequest(server string, params *GetApiV1Admin
 		if params.TargetId != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "targetId", *params.TargetId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Kind != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "kind", *params.Kind, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {

@@ -32,6 +32,9 @@ type AuditLogs struct {
 	Actions *actions.Actions
 	Log     *slog.Logger
 	Now     func() time.Time
+	// Reads are the audit actions of reads (the audited GET routes'),
+	// which the kind filter keeps or leaves out.
+	Reads []string
 }
 
 // List answers GET /api/v1/admin/audit-logs with filters adminId, action,
@@ -85,7 +88,27 @@ func (h AuditLogs) parseQuery(c echo.Context) (models.AuditFilter, api.PageParam
 	if id := q.Get("targetId"); id != "" {
 		f.TargetID = &id
 	}
-	return f, page, nil
+	return f, page, h.filterKind(c, &f)
+}
+
+// filterKind applies the kind filter: changes (the console page's
+// default, where reads would bury them), reads or all (the API's
+// default, as its contract lists every entry).
+func (h AuditLogs) filterKind(c echo.Context, f *models.AuditFilter) error {
+	kind := c.QueryParam("kind")
+	if kind == "" && !wantsJSON(c) {
+		kind = "changes"
+	}
+	switch kind {
+	case "changes":
+		f.SkipActions = h.Reads
+	case "reads":
+		f.OnlyActions = h.Reads
+	case "", "all":
+	default:
+		return api.Invalid(api.FieldIssue("kind", "invalid_enum_value", "kind must be all, changes or reads"))
+	}
+	return nil
 }
 
 // Export answers GET /api/v1/admin/audit-logs/export?format=jsonl|csv with

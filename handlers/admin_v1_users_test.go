@@ -790,7 +790,7 @@ func TestV1BulkUpdateRefusals(t *testing.T) {
 }
 
 // TestV1UserNotes: staff notes are appended and listed newest first; a
-// warning, a ban and a reasoned moderation of the user's post are the
+// warning, a ban and a standing hide of the user's post are the
 // strikes the user's detail lists; bad notes are 422, unknown users 404.
 func TestV1UserNotes(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
@@ -844,6 +844,67 @@ func TestV1UserNotes(t *testing.T) {
 			if res := apptest.DoBody(t, app, method, "/api/v1/admin/users/999999/notes", admin, `{"body":"x"}`); res.Code != 404 {
 				t.Errorf("%s notes of an unknown user: %d", method, res.Code)
 			}
+		}
+	})
+}
+
+// TestV1StrikesStillStanding: a strike is a decision against the author
+// that still stands. An undone hide, a hide another moderator overturned
+// and a dismissal leave none; a hide that stands and a delete are one
+// strike each, and a hide stands again once the approve over it is undone.
+func TestV1StrikesStillStanding(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		admin, _ := app.Admin(t)
+		other := app.SessionFor(t, app.User(t, "second@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...).ID)
+		u := app.User(t, "member@example.com")
+		posts := map[string]int64{}
+		for _, title := range []string{"Undone", "Overturned", "Dismissed", "Hidden", "Deleted", "Hidden again"} {
+			newPostAs(t, app, u.ID, title)
+			posts[title] = postByTitle(t, db, title)
+		}
+		decide := func(h http.Header, title, body string) {
+			t.Helper()
+			if res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(posts[title]), h, body); res.Code != 200 {
+				t.Fatalf("%s %s: %d %s", title, body, res.Code, res.Body)
+			}
+		}
+		undo := func(h http.Header, title string) {
+			t.Helper()
+			if res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(posts[title])+"/undo", h, ``); res.Code != 200 {
+				t.Fatalf("undo on %s: %d %s", title, res.Code, res.Body)
+			}
+		}
+		strikes := func() []string {
+			var detail struct {
+				Data struct {
+					Strikes []struct{ Kind, Reason string }
+				}
+			}
+			json.Unmarshal(apptest.Do(t, app, "GET", api.AdminV1UserPath(u.ID), admin).Body.Bytes(), &detail)
+			var out []string
+			for _, s := range detail.Data.Strikes {
+				out = append(out, s.Kind+":"+s.Reason)
+			}
+			return out
+		}
+		decide(admin, "Undone", `{"action":"hide","reason":"Spam"}`)
+		undo(admin, "Undone")
+		if got := strikes(); len(got) != 0 {
+			t.Fatalf("after hide and undo, strikes %v, want none", got)
+		}
+		decide(admin, "Overturned", `{"action":"hide","reason":"Off topic"}`)
+		decide(other, "Overturned", `{"action":"approve","reason":"It is on topic"}`)
+		decide(admin, "Dismissed", `{"action":"dismiss","reason":"Not spam"}`)
+		decide(admin, "Hidden", `{"action":"hide","reason":"harassment"}`)
+		decide(admin, "Deleted", `{"action":"delete","reason":"doxxing"}`)
+		decide(admin, "Hidden again", `{"action":"hide","reason":"insults"}`)
+		decide(other, "Hidden again", `{"action":"approve","reason":"misread"}`)
+		undo(other, "Hidden again")
+		all := strikes()
+		slices.Sort(all)
+		if got := strings.Join(all, ", "); got != "moderation:doxxing, moderation:harassment, moderation:insults" {
+			t.Errorf("strikes %q, want the standing hide, the delete and the hide whose overturn was undone", got)
 		}
 	})
 }

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/alexedwards/scs/v2"
@@ -18,6 +19,7 @@ import (
 // SystemStore is what the maintenance handlers need.
 type SystemStore interface {
 	Change(ctx context.Context, fn func(ctx context.Context) error) error
+	OtherLiveSessions(ctx context.Context, keepSession string) (sessions, people int, err error)
 	QueueMaintenance(ctx context.Context, j *models.MaintenanceJob, keepSession string) error
 	MaintenanceJobByID(ctx context.Context, id string) (*models.MaintenanceJob, error)
 	MaintenanceJobs(ctx context.Context, limit, offset int) ([]models.MaintenanceJob, int, error)
@@ -42,6 +44,15 @@ func (h System) Maintenance(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	if req.EndsSessions() {
+		step, err := h.confirmSignOut(c, &req)
+		if err != nil {
+			return err
+		}
+		if step != nil {
+			return step()
+		}
+	}
 	j := &models.MaintenanceJob{ID: uuid.NewString(), Action: req.Action, Scope: req.Scope, Notify: req.Notify,
 		QueuedBy: &auth.PrincipalFrom(ctx).UserID}
 	err := h.Store.Change(ctx, func(ctx context.Context) error {
@@ -60,6 +71,30 @@ func (h System) Maintenance(c echo.Context) error {
 	}
 	return respondAction(c, http.StatusAccepted, api.OK(api.V1QueuedJob{JobID: j.ID, Action: j.Action, Scope: j.Scope,
 		Status: j.Status, QueuedAt: api.Timestamp(j.QueuedAt)}), Done{Toast: views.MaintenanceQueued(j.Action), Events: []string{"plaza:jobs"}})
+}
+
+// confirmSignOut asks before a request that signs everyone else out: the
+// console gets a confirmation step naming how many sessions end (200,
+// nothing queued) until it sends that count back; an API client that
+// sends a count no longer right gets 409. Nil, nil lets the request run.
+func (h System) confirmSignOut(c echo.Context, req *api.V1MaintenanceRequest) (func() error, error) {
+	ctx := c.Request().Context()
+	sessions, people, err := h.Store.OtherLiveSessions(ctx, h.Sessions.Token(ctx))
+	if err != nil {
+		return nil, err
+	}
+	console := api.FormatOf(c.Request()) == api.FormatPartial
+	if req.Confirm != nil && *req.Confirm == sessions || req.Confirm == nil && !console {
+		return nil, nil
+	}
+	if !console {
+		return nil, &api.Error{Status: http.StatusConflict, Code: api.CodeConflict,
+			Message: fmt.Sprintf("this signs out %d other sessions, not %d: send confirm %d to go ahead", sessions, *req.Confirm, sessions)}
+	}
+	return func() error {
+		noStore(c)
+		return render(c, http.StatusOK, views.MaintenanceConfirm(req.Action, sessions, people, req.Confirm != nil))
+	}, nil
 }
 
 // Job answers GET /api/v1/admin/system/jobs/{jobId}; an unknown id is 404.

@@ -118,6 +118,70 @@ func TestCacheClear(t *testing.T) {
 	})
 }
 
+// TestCacheClearAsksBeforeSigningOut: the console's cache clear defaults
+// to the cached callers and flags and offers signing everyone out last;
+// a scope that signs other people out answers the console with a step
+// that says how many sessions end and queues nothing until that count
+// comes back; a count gone stale asks again; an API client keeps the
+// contract (no count needed) but a wrong count it sends is 409.
+func TestCacheClearAsksBeforeSigningOut(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		startJobs(t, app)
+		root, _ := app.Admin(t)
+		ada := app.SessionFor(t, app.User(t, "ada@example.com").ID)
+		bob := app.User(t, "bob@example.com")
+		app.SessionFor(t, bob.ID)
+		app.SessionFor(t, bob.ID)
+		page := apptest.Do(t, app, "GET", "/admin/system", withHeader(root, "Accept", "text/html")).Body.String()
+		scopes := page[strings.Index(page, `data-testid="scope-cache_clear"`):]
+		if first := strings.Index(scopes, `<option value="queries"`); first < 0 || first > strings.Index(scopes, `<option value="all"`) {
+			t.Errorf("the console's first (default) cache scope is not the cached callers and flags: %.400s", scopes)
+		}
+		console := root.Clone()
+		console.Set("HX-Request", "true")
+		console.Set("Accept", "text/html")
+		run := func(h http.Header, body string) (int, string) {
+			res := apptest.DoBody(t, app, "POST", "/api/v1/admin/system/maintenance", h, body)
+			return res.Code, res.Body.String()
+		}
+		code, body := run(console, `{"action":"cache_clear","scope":"all"}`)
+		if code != 200 || !strings.Contains(body, "3 other sessions") || !strings.Contains(body, "2 people") || !strings.Contains(body, `{&#34;confirm&#34;:3}`) {
+			t.Fatalf("the console's sign-out of everyone without a count: %d %s", code, body)
+		}
+		if code, body := run(console, `{"action":"cache_clear","scope":"all","confirm":2}`); code != 200 || !strings.Contains(body, "The count changed") {
+			t.Errorf("a stale count: %d %s", code, body)
+		}
+		if code, body := run(root, `{"action":"cache_clear","scope":"all","confirm":5}`); code != 409 || !strings.Contains(body, "send confirm 3") {
+			t.Errorf("an API client's wrong count: %d %s", code, body)
+		}
+		var jobs struct{ Data []v1Job }
+		json.Unmarshal(apptest.Do(t, app, "GET", "/api/v1/admin/system/jobs", root).Body.Bytes(), &jobs)
+		if len(jobs.Data) != 0 || apptest.Do(t, app, "GET", "/api/notifications", ada).Code != 200 {
+			t.Fatalf("unconfirmed, a job was queued or ada signed out: %+v", jobs.Data)
+		}
+		if code, body := run(console, `{"action":"cache_clear","scope":"queries"}`); code != 202 {
+			t.Fatalf("the cached callers and flags need no confirmation: %d %s", code, body)
+		}
+		apptest.WaitFor(t, "the cache clear to finish", func() bool {
+			json.Unmarshal(apptest.Do(t, app, "GET", "/api/v1/admin/system/jobs", root).Body.Bytes(), &jobs)
+			return len(jobs.Data) == 1 && jobs.Data[0].Status == "completed"
+		})
+		if apptest.Do(t, app, "GET", "/api/notifications", ada).Code != 200 {
+			t.Fatal("clearing the cached callers and flags signed ada out")
+		}
+		if code, body := run(console, `{"action":"cache_clear","scope":"all","confirm":3}`); code != 202 {
+			t.Fatalf("confirmed: %d %s", code, body)
+		}
+		apptest.WaitFor(t, "everyone else signed out", func() bool {
+			return apptest.Do(t, app, "GET", "/api/notifications", ada).Code == 401
+		})
+		if apptest.Do(t, app, "GET", "/api/notifications", root).Code != 200 {
+			t.Error("the admin who confirmed was signed out too")
+		}
+	})
+}
+
 // TestRebuildSearch: the search indexes are rebuilt and searches still
 // find what they found.
 func TestRebuildSearch(t *testing.T) {

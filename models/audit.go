@@ -79,10 +79,13 @@ type AuditFilter struct {
 	TargetID   *string
 	// SkipAction leaves out the entries of one action.
 	SkipAction string
-	From       *time.Time
-	To         *time.Time
-	Limit      int
-	Offset     int
+	// OnlyActions keeps the entries of these actions; SkipActions leaves
+	// out those of these (the reads, for a log of changes).
+	OnlyActions, SkipActions []string
+	From                     *time.Time
+	To                       *time.Time
+	Limit                    int
+	Offset                   int
 	// afterID and uptoID bound the ids (archiving).
 	afterID, uptoID *int64
 }
@@ -108,6 +111,12 @@ func (f AuditFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 	}
 	if f.SkipAction != "" {
 		q = q.Where("al.action <> ?", f.SkipAction)
+	}
+	if len(f.SkipActions) > 0 {
+		q = q.Where("al.action NOT IN (?)", bun.In(f.SkipActions))
+	}
+	if len(f.OnlyActions) > 0 {
+		q = q.Where("al.action IN (?)", bun.In(f.OnlyActions))
 	}
 	if f.Action != nil {
 		q = q.Where("al.action = ?", *f.Action)

@@ -254,3 +254,17 @@ func (s *Store) backupWithChecksum(ctx context.Context, cfg MaintenanceConfig) (
 	}
 	return out, nil
 }
+
+// OtherLiveSessions counts the sessions a sign-out of everyone but the
+// session of token keepSession would end: those not expired, and the
+// people they belong to (sessions written before sessions named their
+// user count as one person each).
+func (s *Store) OtherLiveSessions(ctx context.Context, keepSession string) (sessions, people int, err error) {
+	err = s.db(ctx).NewSelect().Model((*Session)(nil)).
+		ColumnExpr("count(*), count(DISTINCT s.user_id) + COALESCE(sum(CASE WHEN s.user_id IS NULL THEN 1 ELSE 0 END), 0)").
+		Where("s.token <> ? AND s.expiry > ?", SessionKey(keepSession), s.now()).Scan(ctx, &sessions, &people)
+	if err != nil {
+		return 0, 0, fmt.Errorf("count live sessions: %w", err)
+	}
+	return sessions, people, nil
+}

@@ -41,9 +41,8 @@ func (s *Store) AddUserNote(ctx context.Context, id, author int64, kind, body st
 }
 
 // Strike is one mark in a user's history: a ban, a warning, or a
-// moderation other than approval, with a reason, of one of the user's
-// posts still there (a record of a deleted post keeps its title, not its
-// author).
+// decision against one of the user's posts that still stands (see
+// standingStrike).
 type Strike struct {
 	Kind   string // ban, warning or moderation
 	Reason string
@@ -62,8 +61,19 @@ func (s *Store) UserStrikes(ctx context.Context, id int64) ([]Strike, error) {
 			FROM user_notes AS un LEFT JOIN users AS au ON au.id = un.author_id WHERE un.user_id = ? AND un.kind = ?
 		UNION ALL
 		SELECT 'moderation', ma.reason, ma.created_at, am.username
-			FROM moderation_actions AS ma JOIN posts AS p ON p.id = ma.post_id LEFT JOIN users AS am ON am.id = ma.admin_id
-			WHERE p.author_id = ? AND ma.reason <> '' AND ma.action <> 'approve'
+			FROM moderation_actions AS ma LEFT JOIN users AS am ON am.id = ma.admin_id
+			WHERE ma.author_id = ? AND `+standingStrike+`
 	) AS s ORDER BY at DESC`, id, id, NoteWarning, id).Scan(ctx, &strikes)
 	return strikes, err
 }
+
+// standingStrike holds for a moderation record ma that is a strike: a hide
+// or a delete (a dismissal finds the reports unfounded, a flag decides
+// nothing yet) that still stands, that is, neither undone nor followed on
+// its post by a decision that replaces it (an approve, flag, hide or
+// delete not itself undone). A dismissal leaves the post as it was, so it
+// replaces nothing.
+const standingStrike = `ma.action IN ('hide', 'delete') AND NOT EXISTS (
+	SELECT 1 FROM moderation_actions AS later WHERE later.post_id = ma.post_id AND later.id > ma.id AND (
+		later.undoes = ma.id OR (later.action NOT IN ('undo', 'dismiss') AND NOT EXISTS (
+			SELECT 1 FROM moderation_actions AS un WHERE un.post_id = later.post_id AND un.undoes = later.id))))`

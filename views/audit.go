@@ -8,9 +8,20 @@ import (
 	"github.com/plazahq/plaza/api"
 )
 
+// auditKinds are the audit page's kinds of entry, the default first.
+var auditKinds = []struct{ Value, Label string }{{"changes", "Changes"}, {"reads", "Reads"}, {"all", "Changes and reads"}}
+
+// auditKind is the kind the page shows: changes unless the query asks.
+func auditKind(q Query) string {
+	if k := q.Get("kind"); k != "" {
+		return k
+	}
+	return "changes"
+}
+
 // exportURL is the audit export of the list's filters, every page of it.
 func exportURL(q Query, format string) string {
-	v := url.Values{"format": {format}}
+	v := url.Values{"format": {format}, "kind": {auditKind(q)}}
 	for _, k := range []string{"action", "adminId", "targetType", "targetId", "startDate", "endDate"} {
 		if x := q.Get(k); x != "" {
 			v.Set(k, x)

@@ -50,8 +50,9 @@ type pipeline struct {
 	policy     policy.Policy
 	static     *staticFiles // the versions pages link static files by
 	queue      handlers.QueueCounter
-	deviceKey  []byte   // signs device cookies (device.Key)
-	refusals   refusals // refusals counted rather than audited one by one
+	deviceKey  []byte    // signs device cookies (device.Key)
+	refusals   refusals  // refusals counted rather than audited one by one
+	refreshes  refreshes // the console's refreshes, audited once a minute
 	limits     sessionLimits
 }
 
@@ -585,7 +586,8 @@ func (p *pipeline) audit(r Route) echo.MiddlewareFunc {
 					p.log.Info("request raced another for its rows; running it again", "error", err, "attempt", attempt)
 					continue
 				}
-				if !written && d.Wanted() && (!aggregated(d, status) || p.refusals.admit(d, status, p.now())) {
+				if !written && d.Wanted() && (!aggregated(d, status) || p.refusals.admit(d, status, p.now())) &&
+					(!consoleRefresh(req, d, status) || p.refreshes.admit(d, req.URL.RequestURI(), p.now())) {
 					p.auditor.Enqueue(models.EntryOf(d, status))
 				}
 				return err
