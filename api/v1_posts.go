@@ -82,9 +82,29 @@ var v1PostSorts = map[string]string{
 	"report_count": "report_count", "reportCount": "report_count", "title": "title",
 }
 
+// queuePostSorts are the console queue's sorts: the API's, and its open
+// reports, which its rows show.
+var queuePostSorts = func() map[string]string {
+	out := map[string]string{"open_reports": "open_reports", "openReports": "open_reports"}
+	for k, v := range v1PostSorts {
+		out[k] = v
+	}
+	return out
+}()
+
 // ParseV1Posts reads the list's parameters; any
 // value out of range is an issue, never clamped or ignored.
 func ParseV1Posts(q url.Values) (V1PostParams, error) {
+	return parsePosts(q, v1PostSorts, "created_at, updated_at, report_count, title")
+}
+
+// ParseQueuePosts is ParseV1Posts for the console's moderation queue,
+// which may sort by open reports too.
+func ParseQueuePosts(q url.Values) (V1PostParams, error) {
+	return parsePosts(q, queuePostSorts, "open_reports, created_at, updated_at, report_count, title")
+}
+
+func parsePosts(q url.Values, sorts map[string]string, names string) (V1PostParams, error) {
 	page, issues := ParsePage(q)
 	out := V1PostParams{Page: page, Sort: "created_at", Desc: true}
 	var is []Issue
@@ -102,7 +122,7 @@ func ParseV1Posts(q url.Values) (V1PostParams, error) {
 	issues, out.OpenReports = append(issues, is...), open == "true"
 	review, is := ParseChoice(q, "needsReview", "false", "true", "false")
 	issues, out.NeedsReview = append(issues, is...), review == "true"
-	out.Sort, is = parseSort(q, out.Sort, v1PostSorts, "created_at, updated_at, report_count, title")
+	out.Sort, is = parseSort(q, out.Sort, sorts, names)
 	issues = append(issues, is...)
 	out.Search, is = parseSearchTerm(q)
 	issues = append(issues, is...)

@@ -20,6 +20,7 @@ type V1PostStore interface {
 	ListPostsAdmin(ctx context.Context, f models.PostListFilter) (models.PostPage, error)
 	PostContextByID(ctx context.Context, id int64) (*models.PostContext, error)
 	PostClaims(ctx context.Context, ids []int64) (map[int64]models.Claim, error)
+	PostRecordByID(ctx context.Context, id int64) (*models.PostRecord, error)
 }
 
 // V1Posts answers the versioned admin family's posts routes
@@ -34,14 +35,15 @@ type V1Posts struct {
 // List answers GET /api/v1/admin/posts: a page of posts filtered by
 // status, author, reports (any, or open ones) and title, sorted as asked. Statuses: 200,
 // 401, 403, 422. The console's moderation queue (GET /admin/moderation)
-// runs it too, sorted by reports (most first) unless it asks otherwise.
+// runs it too, sorted by open reports (most first) unless it asks otherwise.
 func (h V1Posts) List(c echo.Context) error {
 	q := c.QueryParams()
 	queue := c.Path() == api.PathConsoleModeration
+	parse := api.ParseV1Posts
 	if queue {
-		q = queueDefaults(q)
+		q, parse = queueDefaults(q), api.ParseQueuePosts
 	}
-	p, err := api.ParseV1Posts(q)
+	p, err := parse(q)
 	if err != nil {
 		return err
 	}
@@ -68,7 +70,7 @@ func (h V1Posts) List(c echo.Context) error {
 	if !queue || wantsJSON(c) {
 		return c.JSON(http.StatusOK, page)
 	}
-	list := views.PostQueue{Posts: out, Pagination: page.Meta.Pagination, Query: consoleQuery(c, "report_count", true)}
+	list := views.PostQueue{Posts: out, Pagination: page.Meta.Pagination, Query: consoleQuery(c, "open_reports", true)}
 	if list.Reasons, err = h.Reasons.read(ctx); err != nil {
 		return err
 	}
@@ -76,10 +78,11 @@ func (h V1Posts) List(c echo.Context) error {
 }
 
 // queueDefaults fills in what the moderation queue shows unless asked
-// otherwise: the posts awaiting a decision, most reported first.
+// otherwise: the posts awaiting a decision, most open reports first (the
+// count its rows show).
 func queueDefaults(q url.Values) url.Values {
 	q = cloneValues(q)
-	for name, value := range map[string]string{"sort": "report_count", "needsReview": "true"} {
+	for name, value := range map[string]string{"sort": "open_reports", "needsReview": "true"} {
 		if q.Get(name) == "" {
 			q.Set(name, value)
 		}
@@ -109,13 +112,22 @@ func (h V1Posts) Moderate(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	title := ""
+	if req.Action == "delete" { // gone after, and the toast names it
+		if rec, err := h.Store.PostRecordByID(ctx, id); err == nil {
+			title = rec.Title
+		}
+	}
 	post, err := h.Actions.ModeratePost(ctx, auth.PrincipalFrom(ctx), id, moderation(req.Action, req.Reason, req.Notes, req.NotifyAuthor, req.NotifyReporters))
 	if err != nil {
 		return err
 	}
-	done := Done{Toast: "Post " + moderated[req.Action], Events: []string{"plaza:posts"}}
+	if post != nil {
+		title = post.Title
+	}
+	done := Done{Toast: "Post " + moderated[req.Action] + ": “" + views.TitleOr(title) + "”", Events: []string{"plaza:posts"}}
 	if c.Path() == api.PathConsoleModeratePost && req.Action != "delete" {
-		done.Undo = views.ConsoleUndoPath(itoa(id))
+		done.Undo = []string{views.ConsoleUndoPath(itoa(id))}
 	}
 	if post == nil {
 		return respondAction(c, http.StatusOK, api.OK(api.V1DeletedPost{Deleted: true, ID: itoa(id)}), done)
@@ -169,6 +181,11 @@ func (h V1Posts) BulkModerate(c echo.Context) error {
 	for i, id := range ids {
 		out.IDs[i] = itoa(id)
 	}
-	return respondAction(c, http.StatusOK, api.OK(out), Done{Toast: plural(out.Moderated, "post") + " " + moderated[req.Action],
-		Events: []string{"plaza:posts"}})
+	done := Done{Toast: plural(out.Moderated, "post") + " " + moderated[req.Action], Events: []string{"plaza:posts"}}
+	if c.Path() == api.PathConsoleBulkModerate && req.Action != "delete" {
+		for _, id := range out.IDs {
+			done.Undo = append(done.Undo, views.ConsoleUndoPath(id))
+		}
+	}
+	return respondAction(c, http.StatusOK, api.OK(out), done)
 }

@@ -77,8 +77,8 @@ type Done struct {
 	Toast  string
 	Events []string
 	// Undo is where the toast's Undo button posts, when the action can be
-	// taken back.
-	Undo string
+	// taken back: one URL, or one a post for a bulk decision.
+	Undo []string
 }
 
 // respondAction writes an action's one result: JSON for API clients; for
@@ -111,8 +111,12 @@ func respondShown(c echo.Context, status int, body any, shown templ.Component, d
 
 // setTrigger puts d's toast and events in the HX-Trigger header.
 func setTrigger(c echo.Context, d Done) error {
-	toast := map[string]string{"message": d.Toast}
-	if d.Undo != "" {
+	toast := map[string]any{"message": d.Toast}
+	switch len(d.Undo) {
+	case 0:
+	case 1:
+		toast["undo"] = d.Undo[0]
+	default:
 		toast["undo"] = d.Undo
 	}
 	trigger := map[string]any{"plaza:toast": toast}

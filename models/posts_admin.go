@@ -21,7 +21,7 @@ type PostListFilter struct {
 	// word, so that the queue reads that index alone.
 	NeedsReview bool
 	Search      string // a case-insensitive substring of the title
-	Sort        string // created_at, updated_at, report_count or title
+	Sort        string // created_at, updated_at, report_count, open_reports or title
 	Desc        bool
 	Limit       int
 	Offset      int
@@ -47,6 +47,7 @@ const ReportsPerPost = 20
 
 var postOrder = map[string]string{
 	"created_at": "p.created_at", "updated_at": "p.updated_at", "report_count": "p.report_count", "title": "p.title",
+	"open_reports": "p.open_reports",
 }
 
 // ListPostsAdmin reads a page of posts matching f, with their reports, and

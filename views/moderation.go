@@ -91,11 +91,14 @@ func emptyPosts(search string) string {
 func moderateVals(action string) string { return `{"action":"` + action + `"}` }
 
 // postTitle is a post's title, or a stand-in when it has none.
-func postTitle(p api.V1Post) string {
-	if strings.TrimSpace(p.Title) == "" {
+func postTitle(p api.V1Post) string { return TitleOr(p.Title) }
+
+// TitleOr is title, or "Untitled post" when it is blank.
+func TitleOr(title string) string {
+	if strings.TrimSpace(title) == "" {
 		return "Untitled post"
 	}
-	return p.Title
+	return title
 }
 
 // ConsolePostContextPath is where a queue row loads its post's context.

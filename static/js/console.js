@@ -94,7 +94,9 @@
 
   // ---- Toasts ------------------------------------------------------------
   // A response's HX-Trigger {"plaza:toast": {message, kind}} confirms an
-  // action without a reload; errors come through the same region.
+  // action without a reload; errors come through the same region. A toast
+  // waits while the pointer rests on it or the focus is in it (WCAG 2.2.1),
+  // then goes after what was left of its time (at least two seconds).
   function toast(message, kind, undo) {
     const region = document.getElementById('toasts');
     if (!region || !message) return;
@@ -103,9 +105,29 @@
     el.dataset.testid = 'toast';
     el.dataset.kind = kind || 'success';
     el.textContent = message;
-    if (undo) offerUndo(el, undo);
+    if (undo) offerUndo(el, [].concat(undo), message);
     region.appendChild(el);
-    setTimeout(() => el.remove(), kind === 'error' ? 10000 : 5000);
+    dismissLater(el, kind === 'error' ? 10000 : 5000);
+  }
+
+  function dismissLater(el, ms) {
+    let left = ms;
+    let since = 0;
+    let timer = 0;
+    const held = () => el.matches(':hover') || el.contains(document.activeElement);
+    const run = () => { since = Date.now(); timer = setTimeout(() => el.remove(), left); };
+    const pause = () => {
+      if (!timer) return;
+      clearTimeout(timer);
+      timer = 0;
+      left = Math.max(left - (Date.now() - since), 2000);
+    };
+    const resume = () => { if (!timer && el.isConnected && !held()) run(); };
+    el.addEventListener('mouseenter', pause);
+    el.addEventListener('focusin', pause);
+    el.addEventListener('mouseleave', resume);
+    el.addEventListener('focusout', () => setTimeout(resume, 0)); // activeElement moves after the event
+    run();
   }
 
   document.body.addEventListener('plaza:toast', (e) => toast(e.detail.message, e.detail.kind, e.detail.undo));
@@ -416,6 +438,13 @@
     else if (selected()) select(selected());
   }
 
+  // A key that acts on the selected row, pressed while a decision (or an
+  // undo) is on its way, waits for the list to settle and then acts, in
+  // the order pressed; the page says which keys wait.
+  const QUEUED = ['j', 'k', 'a', 'h', 'f', 'x', 'd', 'o', 'u', 'Enter'];
+  let deciding = false;
+  let waiting = [];
+
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && typing(e.target) && !e.target.closest('dialog')) {
       e.preventDefault();
@@ -423,45 +452,137 @@
       return;
     }
     if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || document.querySelector('dialog[open]')) return;
+    if (deciding && QUEUED.includes(e.key)) {
+      e.preventDefault();
+      waiting.push(e.key);
+      showWaiting();
+      return;
+    }
+    if (runKey(e.key, e.target)) e.preventDefault();
+  });
+
+  // runKey does what key does, and says whether it did anything.
+  function runKey(key, target) {
     const list = rows();
     const cur = selected();
     const at = list.indexOf(cur);
-    switch (e.key) {
+    switch (key) {
       case '/': {
         const search = document.querySelector('[data-search]');
-        if (search) { e.preventDefault(); search.focus(); search.select(); }
-        return;
+        if (search) { search.focus(); search.select(); }
+        return !!search;
       }
       case '?':
-        e.preventDefault();
         document.getElementById('shortcut-help').showModal();
-        return;
+        return true;
       case 'j':
-        if (list.length) { e.preventDefault(); select(list[Math.min(at + 1, list.length - 1)]); }
-        return;
+        if (list.length) select(list[Math.min(at + 1, list.length - 1)]);
+        return list.length > 0;
       case 'k':
-        if (list.length) { e.preventDefault(); select(list[Math.max(at - 1, 0)]); }
-        return;
+        if (list.length) select(list[Math.max(at - 1, 0)]);
+        return list.length > 0;
       case 'u':
-        if (undoLast()) e.preventDefault();
-        return;
+        return undoLast();
       case 'Enter': {
         const link = cur && cur.querySelector('[data-row-link]');
-        if (link && e.target === cur) { e.preventDefault(); link.click(); }
-        return;
+        if (link && target === cur) { link.click(); return true; }
+        return false;
       }
     }
-    const action = cur && cur.querySelector(`[data-key="${CSS.escape(e.key)}"]`);
-    if (action && !action.disabled) { e.preventDefault(); action.click(); }
+    const action = cur && cur.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    const outside = cur && document.querySelector(`[data-key="${CSS.escape(key)}"][form="decide-${CSS.escape(rowID(cur))}"]`);
+    const button = action || outside;
+    if (button && !button.disabled) { button.click(); return true; }
+    return false;
+  }
+
+  function showWaiting() {
+    const busy = deciding || waiting.length > 0;
+    document.body.toggleAttribute('data-desk-busy', busy);
+    const note = document.querySelector('[data-key-queue]');
+    if (note) note.textContent = waiting.length ? `Waiting to act: ${waiting.join(' ')}` : '';
+  }
+
+  // The keys that waited act now, one after the other, until one starts
+  // another decision (the rest wait again) or opens a dialog.
+  function drain() {
+    while (!deciding && waiting.length) {
+      if (document.querySelector('dialog[open]')) { refuse('a dialog opened'); break; }
+      const cur = selected();
+      runKey(waiting.shift(), cur);
+    }
+    showWaiting();
+  }
+
+  function refuse(why) {
+    if (waiting.length) toast(`Keys not carried out (${why}): ${waiting.join(' ')}`, 'error');
+    waiting = [];
+  }
+
+  let settleTimer = 0;
+  function startDeciding() {
+    deciding = true;
+    clearTimeout(settleTimer);
+    showWaiting();
+  }
+
+  function doneDeciding() {
+    deciding = false;
+    clearTimeout(settleTimer);
+    drain();
+  }
+
+  // A list that never settles after a decision (the refresh failed) lets
+  // the waiting keys go after a while, on the selection as it is.
+  function settleSoon() {
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => { acted = null; restoring = null; doneDeciding(); }, 4000);
+  }
+
+  function failDeciding() {
+    acted = null;
+    restoring = null;
+    deciding = false;
+    clearTimeout(settleTimer);
+    refuse('the decision failed');
+    showWaiting();
+  }
+
+  // ---- Selecting by pointer and by Tab -----------------------------------
+  // A click in a row selects it; so does the focus arriving in it by Tab.
+  // A click selects on click, not on press: the rows around would move
+  // under the pointer between press and release.
+  let pressing = false;
+  document.addEventListener('pointerdown', () => { pressing = true; }, true);
+  document.addEventListener('pointerup', () => setTimeout(() => { pressing = false; }, 0), true);
+
+  function tableRow(el) {
+    const row = el && el.closest && el.closest('[data-rows] [data-row]');
+    return row && row.tagName === 'TR' && !el.closest('dialog') ? row : null;
+  }
+
+  document.addEventListener('click', (e) => {
+    const row = tableRow(e.target);
+    if (!row || row.getAttribute('aria-selected') === 'true') return;
+    select(row, !e.target.closest('a, button, input, select, textarea, summary, label'));
+  });
+
+  document.addEventListener('focusin', (e) => {
+    const row = tableRow(e.target);
+    if (!row || pressing || row.getAttribute('aria-selected') === 'true') return;
+    select(row, false);
   });
 
   // ---- Keeping the place -------------------------------------------------
   // A decision on a row re-renders its list (the row may leave it). The
   // next row is then selected and focused, so j/k and the action keys go
   // on working: the row after the one acted on, or the one now in its
-  // place. A re-render nobody asked for (a filter, a live refresh) keeps
-  // the selected row, without taking the focus from where it is.
+  // place. Claiming, releasing and the claim's renewal are no decisions
+  // and move nothing. A re-render nobody asked for (a filter, a live
+  // refresh) keeps the selected row, without taking the focus from where
+  // it is, and what was typed in the rows' reason fields.
   let acted = null;
+  let restoring = null; // an undone post, to select once the list shows it again
 
   function rowID(row) {
     return row ? row.dataset.rowId || '' : '';
@@ -469,21 +590,39 @@
 
   document.addEventListener('htmx:beforeRequest', (e) => {
     const elt = e.detail.elt;
-    const row = elt && elt.closest && elt.closest('[data-rows] [data-row]');
+    const row = elt && elt.closest && (elt.closest('[data-rows] [data-row]') || decisionRow(elt));
     // Only a table's rows may carry aria-selected; a list item (the inbox)
     // is left as it is.
-    if (!row || row.tagName !== 'TR' || e.detail.requestConfig.verb === 'get') return;
+    if (!row || row.tagName !== 'TR' || e.detail.requestConfig.verb === 'get' || !elt.hasAttribute('data-decision')) return;
     const list = rows();
     const at = list.indexOf(row);
-    acted = { id: rowID(row), next: rowID(list[at + 1]), index: at };
+    acted = { elt, id: rowID(row), next: rowID(list[at + 1]), index: at, done: false };
+    startDeciding();
   });
 
+  // decisionRow is the row of a decision button that names its row's form.
+  function decisionRow(elt) {
+    const form = elt.getAttribute && elt.getAttribute('form');
+    return form && form.startsWith('decide-') ? document.querySelector(`[data-row-id="${CSS.escape(form.slice(7))}"]`) : null;
+  }
+
+  document.addEventListener('htmx:afterRequest', (e) => {
+    if (!acted || e.detail.elt !== acted.elt) return;
+    if (!e.detail.successful || e.detail.xhr.status >= 400) { failDeciding(); return; }
+    drafts.delete(acted.id);
+    acted.done = true;
+    settleSoon();
+  });
+  document.body.addEventListener('htmx:sendError', () => { if (acted && !acted.done) failDeciding(); });
+
   let kept = null;
+  let listSwapped = false;
   document.body.addEventListener('htmx:beforeSwap', (e) => {
     if (e.detail.target && e.detail.target.querySelector && e.detail.target.querySelector('[data-rows]')) {
       const cur = selected();
       const active = document.activeElement;
       kept = { id: rowID(cur), index: rows().indexOf(cur), focused: !active || active === document.body || (cur && cur.contains(active)) };
+      listSwapped = true;
     }
   });
 
@@ -492,74 +631,231 @@
   }
 
   document.body.addEventListener('htmx:afterSettle', () => {
+    restoreRows();
+    // A swap in the selected row (Claim becoming Release) takes the focus
+    // with the button it replaces: the row has it back, for the keys.
+    const cur = selected();
+    if (cur && (!document.activeElement || document.activeElement === document.body)) cur.focus({ preventScroll: true });
+    if (!listSwapped) return;
+    listSwapped = false;
     const list = rows();
-    if (!list.length) { acted = null; kept = null; return; }
-    if (acted) {
-      const still = list.indexOf(byID(list, acted.id));
-      const row = still >= 0 ? list[Math.min(still + 1, list.length - 1)] : byID(list, acted.next) || list[Math.min(acted.index, list.length - 1)];
-      if (!document.activeElement || document.activeElement === document.body || !typing(document.activeElement)) {
-        select(row);
-        acted = null;
+    if (!list.length) {
+      kept = null;
+      if (acted && acted.done) { acted = null; doneDeciding(); }
+      return;
+    }
+    if (restoring && restoring.done) {
+      const back = byID(list, restoring.id);
+      restoring = null;
+      if (back) {
+        select(back);
         kept = null;
+        doneDeciding();
         return;
       }
+      doneDeciding(); // not on this page of the list (a filter leaves it out)
+    }
+    if (acted && acted.done) {
+      const still = list.indexOf(byID(list, acted.id));
+      const row = still >= 0 ? list[Math.min(still + 1, list.length - 1)] : byID(list, acted.next) || list[Math.min(acted.index, list.length - 1)];
+      if (!document.activeElement || document.activeElement === document.body || !typing(document.activeElement)) select(row);
+      else select(row, false);
+      acted = null;
+      kept = null;
+      doneDeciding();
+      return;
     }
     // The selected row may have gone (another moderator decided on it):
-    // the one now in its place is selected instead.
-    if (kept && kept.index >= 0 && !selected()) select(byID(list, kept.id) || list[Math.min(kept.index, list.length - 1)], kept.focused);
+    // the one now in its place is selected instead. A row still there
+    // keeps the selection, and the focus when it had it.
+    if (kept && kept.index >= 0) {
+      const row = byID(list, kept.id) || list[Math.min(kept.index, list.length - 1)];
+      if (!selected() || kept.focused) select(row, kept.focused);
+    }
     kept = null;
   });
 
+  // ---- What the moderator set and typed survives a refresh ---------------
+  // Reason fields keep what was typed, row by row, until that row's post
+  // is decided; "Tell author" and "Tell reporters" keep the moderator's
+  // last choice, on every row and the next visit (localStorage).
+  const drafts = new Map();
+  const NOTIFY = 'plaza.desk.notify';
+
+  document.addEventListener('input', (e) => {
+    const field = e.target;
+    if (field.name !== 'reason') return;
+    const row = tableRow(field);
+    if (!row) return;
+    if (field.value) drafts.set(rowID(row), field.value);
+    else drafts.delete(rowID(row));
+  });
+
+  function notifyChoice() {
+    try { return JSON.parse(localStorage.getItem(NOTIFY)) || {}; } catch (_) { return {}; }
+  }
+
+  document.addEventListener('change', (e) => {
+    const box = e.target.closest && e.target.closest('[data-notify-pref]');
+    if (!box) return;
+    const choice = notifyChoice();
+    choice[box.dataset.notifyPref] = box.checked;
+    try { localStorage.setItem(NOTIFY, JSON.stringify(choice)); } catch (_) { /* private mode: this page only */ }
+    document.querySelectorAll(`[data-notify-pref="${CSS.escape(box.dataset.notifyPref)}"]`).forEach((b) => { b.checked = box.checked; });
+  });
+
+  function restoreRows() {
+    const choice = notifyChoice();
+    document.querySelectorAll('[data-notify-pref]').forEach((b) => { b.checked = !!choice[b.dataset.notifyPref]; });
+    for (const row of rows()) {
+      const field = row.querySelector('input[name="reason"]');
+      const text = drafts.get(rowID(row));
+      if (field && text !== undefined && field.value !== text) field.value = text;
+    }
+  }
+  restoreRows();
+
   // ---- Undo --------------------------------------------------------------
-  // A toast may offer to undo what was just done ({message, undo: url}):
-  // its button, or u while it shows, posts to that URL, and the answer's
-  // HX-Trigger toasts and refreshes like any other action's.
+  // A toast may offer to undo what was just done ({message, undo: url, or
+  // a list of them for a bulk decision}): its button, or u while it shows,
+  // posts to each URL, and the answer's HX-Trigger toasts and refreshes
+  // like any other action's. Every such decision also goes to "My recent
+  // decisions" (this tab's, for the server's ten minutes), whose Undo does
+  // the same later; the post undone is selected again.
+  const RECENT = 'plaza.desk.recent';
+  const UNDO_WINDOW = 10 * 60 * 1000;
+  const offers = new Map(); // recent decision id → its offer
   let lastUndo = null;
 
-  function offerUndo(el, url) {
+  function recent() {
+    let list = [];
+    try { list = JSON.parse(sessionStorage.getItem(RECENT)) || []; } catch (_) { list = []; }
+    return list.filter((d) => Date.now() - d.at < UNDO_WINDOW);
+  }
+
+  function keepRecent(list) {
+    try { sessionStorage.setItem(RECENT, JSON.stringify(list.slice(0, 100))); } catch (_) { /* private mode */ }
+    renderRecent();
+  }
+
+  function offerUndo(el, urls, message) {
+    const entry = { id: String(Date.now()) + '-' + Math.random().toString(36).slice(2), message, urls, at: Date.now() };
+    keepRecent([entry, ...recent()]);
+    const offer = { urls, el, used: false, entry: entry.id };
+    offers.set(entry.id, offer);
     const btn = document.createElement('button');
     btn.type = 'button';
     btn.className = 'toast-action';
     btn.dataset.testid = 'toast-undo';
     btn.textContent = 'Undo';
-    const offer = { url, el, used: false };
     btn.addEventListener('click', () => runUndo(offer));
     el.appendChild(document.createTextNode(' '));
     el.appendChild(btn);
     lastUndo = offer;
   }
 
+  function renderRecent() {
+    const list = document.querySelector('[data-recent-list]');
+    if (!list) return;
+    const items = recent();
+    list.replaceChildren(...items.map((d) => {
+      const li = document.createElement('li');
+      li.className = 'flex items-center justify-between gap-3 py-2';
+      li.dataset.testid = 'recent-decision';
+      const what = document.createElement('span');
+      what.className = 'min-w-0 break-words t-body';
+      what.textContent = d.message + ', ' + new Date(d.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+      const btn = document.createElement('button');
+      btn.type = 'button';
+      btn.className = 'btn btn-sm btn-secondary';
+      btn.dataset.testid = 'recent-undo';
+      btn.textContent = 'Undo';
+      btn.setAttribute('aria-label', 'Undo: ' + d.message);
+      btn.addEventListener('click', () => {
+        const dialog = btn.closest('dialog');
+        if (dialog) dialog.close();
+        runUndo(offers.get(d.id) || { urls: d.urls, el: null, used: false, entry: d.id });
+      });
+      li.append(what, btn);
+      return li;
+    }));
+    const empty = document.querySelector('[data-recent-empty]');
+    if (empty) empty.hidden = items.length > 0;
+  }
+  document.addEventListener('plaza:open', (e) => { if (e.target.id === 'recent-decisions') renderRecent(); }, true);
+  renderRecent();
+
   function undoLast() {
-    if (!lastUndo || lastUndo.used || !lastUndo.el.isConnected) return false;
+    if (!lastUndo || lastUndo.used || !lastUndo.el || !lastUndo.el.isConnected) return false;
     runUndo(lastUndo);
     return true;
+  }
+
+  function postOf(url) {
+    const m = /\/(\d+)\/undo$/.exec(url);
+    return m ? m[1] : '';
+  }
+
+  async function undoOne(url) {
+    let res;
+    try {
+      res = await fetch(url, {
+        method: 'POST', credentials: 'same-origin',
+        headers: { 'HX-Request': 'true', Accept: 'text/html', 'Content-Type': 'application/json' }, body: '{}',
+      });
+    } catch (err) {
+      return { ok: false, message: 'Plaza did not answer. Check the connection and try again.' };
+    }
+    if (!res.ok) {
+      const alert = parseAlert(await res.text());
+      return { ok: false, message: alert ? alert.message : 'Could not undo (' + res.status + ').' };
+    }
+    return { ok: true, url, trigger: res.headers.get('HX-Trigger') };
   }
 
   async function runUndo(offer) {
     if (offer.used) return;
     offer.used = true;
-    offer.el.remove();
-    let res;
-    try {
-      res = await fetch(offer.url, {
-        method: 'POST', credentials: 'same-origin',
-        headers: { 'HX-Request': 'true', Accept: 'text/html', 'Content-Type': 'application/json' }, body: '{}',
-      });
-    } catch (err) {
-      toast('Plaza did not answer. Check the connection and try again.', 'error');
+    if (offer.el) offer.el.remove();
+    offers.delete(offer.entry);
+    keepRecent(recent().filter((d) => d.id !== offer.entry));
+    startDeciding();
+    const results = [];
+    for (const url of offer.urls) results.push(await undoOne(url));
+    const done = results.filter((r) => r.ok);
+    if (!done.length) {
+      toast(results[0] ? results[0].message : 'Nothing to undo.', 'error');
+      failDeciding();
       return;
     }
-    if (!res.ok) {
-      const alert = parseAlert(await res.text());
-      toast(alert ? alert.message : 'Could not undo (' + res.status + ').', 'error');
+    restoring = { id: postOf(done[0].url), done: true };
+    settleSoon();
+    if (offer.urls.length === 1) {
+      fire(JSON.parse(done[0].trigger || '{}'));
       return;
     }
-    const trigger = res.headers.get('HX-Trigger');
-    if (!trigger) return;
-    const events = JSON.parse(trigger);
+    const failed = results.find((r) => !r.ok);
+    toast(`Undid the decision on ${done.length} of ${offer.urls.length} posts` + (failed ? ': ' + failed.message : ''), failed ? 'error' : 'success');
+    fire({ 'plaza:posts': true });
+  }
+
+  function fire(events) {
     for (const name of Object.keys(events)) {
       document.body.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: events[name] }));
     }
   }
-})();
 
+  // ---- The bulk dialog's confirm button ----------------------------------
+  // A button with data-tone-of="<select id>" takes the colour its chosen
+  // option names (data-tone): red for hiding or deleting, not for approving.
+  document.addEventListener('change', (e) => {
+    const sel = e.target.closest && e.target.closest('select');
+    if (!sel || !sel.id) return;
+    const tone = sel.selectedOptions.length ? sel.selectedOptions[0].dataset.tone : '';
+    if (!tone) return;
+    document.querySelectorAll(`[data-tone-of="${CSS.escape(sel.id)}"]`).forEach((btn) => {
+      btn.classList.remove('btn-danger', 'btn-primary', 'btn-secondary');
+      btn.classList.add(tone);
+    });
+  });
+})();

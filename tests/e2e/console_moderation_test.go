@@ -128,6 +128,7 @@ func TestConsoleModerationModerator(t *testing.T) {
 	})
 	step(t, p, "approve with a reason", func(p *rod.Page) {
 		row := p.MustElement(`[data-testid="post-row-` + id + `"]`)
+		row.MustElement(`[data-testid="post-title"]`).MustClick() // the reason field shows on the selected row
 		row.MustElement(`[data-testid="reason"]`).MustInput("Checked: fine")
 		row.MustElement(`[data-testid="approve"]`).MustClick()
 	})
@@ -235,10 +236,10 @@ func TestConsoleModerationDismissAndUndo(t *testing.T) {
 	step(t, p, "tell reporters, then x", func(p *rod.Page) {
 		id = rowIDs(p)[0]
 		row := p.MustElement(`[data-testid="post-row-` + id + `"]`)
-		row.MustElement(`[data-testid="notify-reporters"]`).MustClick()
-		row.MustEval(`() => this.focus()`) // keys act from the row, not from the checkbox
 		p.Keyboard.MustType('j')
 		p.MustWait(`() => document.querySelector('[data-testid="post-row-` + id + `"]').getAttribute('aria-selected') === 'true'`)
+		row.MustElement(`[data-testid="notify-reporters"]`).MustClick()
+		row.MustEval(`() => this.focus()`) // keys act from the row, not from the checkbox
 		p.Keyboard.MustType('x')
 	})
 	toast(t, p, "Post cleared: reports dismissed")
@@ -276,6 +277,7 @@ func TestConsoleModerationWidths(t *testing.T) {
 			p.MustSetViewport(size[0], size[1], 1, size[0] < 600)
 			p.MustNavigate(pz.base + "/admin/moderation").MustWaitLoad()
 			id := rowIDs(p)[0]
+			p.MustElement(`[data-testid="post-row-` + id + `"] [data-testid="post-title"]`).MustClick()
 			p.MustElement(`[data-testid="post-row-` + id + `"] [data-testid="context-open"]`).MustClick()
 			p.MustElement(`[data-testid="context-panel-` + id + `"]`)
 			over := p.MustEval(`() => {
