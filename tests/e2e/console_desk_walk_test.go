@@ -88,10 +88,16 @@ func TestTwoModeratorsDeskWalk(t *testing.T) {
 		order = append(order, id)
 	}
 
-	step(t, m, "Mia's reason and selection outlived Lea's 50 decisions", func(p *rod.Page) {
-		p.MustWait(`() => !document.querySelector('[data-rows] [data-row-id="` + order[len(order)-1] + `"]')`)
+	step(t, m, "Mia's list waited while she typed, her reason intact", func(p *rod.Page) {
 		if v := p.MustElement(`#reason-` + mine).MustProperty("value").String(); v != typed {
 			panic(fmt.Sprintf("Mia's reason reads %q", v))
+		}
+	})
+	step(t, m, "Escape lets the held refresh run; her reason and selection outlive it", func(p *rod.Page) {
+		p.Keyboard.MustType(input.Escape)
+		p.MustWait(`() => !document.querySelector('[data-rows] [data-row-id="` + order[len(order)-1] + `"]')`)
+		if v := p.MustElement(`#reason-` + mine).MustProperty("value").String(); v != typed {
+			panic(fmt.Sprintf("Mia's reason reads %q after the refresh", v))
 		}
 		if id, _ := selectedRow(p); id != mine {
 			panic("Mia's selection moved to " + id)
@@ -107,7 +113,7 @@ func TestTwoModeratorsDeskWalk(t *testing.T) {
 	pz.auditFirstPageIs(t, order)
 
 	step(t, m, "Mia hides her post with the reason she typed", func(p *rod.Page) {
-		p.MustElement(`[data-row-id="` + mine + `"]`).MustFocus()
+		waitSelected(t, p, mine)
 		p.Keyboard.MustType('h')
 		p.MustWait(`() => !document.querySelector('[data-rows] [data-row-id="` + mine + `"]')`)
 	})
