@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
+	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
@@ -207,7 +208,11 @@ func TestDeskKeysWhileDeciding(t *testing.T) {
 // and "Tell reporters" keep the moderator's last choice across pages.
 func TestDeskEightPostsAScreen(t *testing.T) {
 	pz := startPlaza(t)
-	deskQueue(t, pz, 12)
+	ids := deskQueue(t, pz, 12)
+	claimed := ids[len(ids)-4] // the fourth row, newest first
+	if res := apptest.DoBody(t, pz.App, "POST", api.ConsoleClaimPath(mustID(t, claimed)), pz.SessionFor(t, pz.admin.ID), `{}`); res.Code != http.StatusOK {
+		t.Fatalf("ana claims: %d %s", res.Code, res.Body)
+	}
 	p, c := pz.as(t, pz.modUser, deskPath)
 	p.MustSetViewport(1280, 800, 1, false)
 	p.MustNavigate(pz.base + deskPath).MustWaitLoad()
@@ -265,7 +270,20 @@ func TestDeskEightPostsAScreen(t *testing.T) {
 			panic("Tell author was ticked by itself")
 		}
 	})
-	accessible(t, p, "the compact queue")
+	step(t, p, "a claimed row is dimmed and names who reviews it", func(p *rod.Page) {
+		row := p.MustElement(`[data-row-id="` + claimed + `"][data-claimed]`)
+		if got := row.MustElement(`[data-testid="claim-other"]`).MustText(); !strings.Contains(got, pz.admin.Username+" is reviewing") {
+			panic("the claim badge says " + got)
+		}
+	})
+	for _, scheme := range []string{"dark", "light"} {
+		err := proto.EmulationSetEmulatedMedia{Features: []*proto.EmulationMediaFeature{
+			{Name: "prefers-color-scheme", Value: scheme}, {Name: "prefers-reduced-motion", Value: "reduce"}}}.Call(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		accessible(t, p, "the compact queue, a row selected and one claimed ("+scheme+")")
+	}
 	clean(t, c)
 }
 

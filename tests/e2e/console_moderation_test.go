@@ -410,6 +410,7 @@ func TestConsoleLiveQueue(t *testing.T) {
 	})
 	step(t, b, "Mo claims the second post", func(p *rod.Page) {
 		p.MustElement(`[data-live-queue][data-live-state="open"]`)
+		p.MustElement(`[data-testid="post-row-` + second + `"] [data-testid="post-title"]`).MustClick() // Claim shows on the selected row
 		p.MustElement(`[data-testid="post-row-` + second + `"] [data-testid="claim"]`).MustClick()
 		p.MustElement(`[data-testid="post-row-` + second + `"] [data-testid="claim-mine"]`)
 	})
@@ -424,6 +425,7 @@ func TestConsoleLiveQueue(t *testing.T) {
 	})
 	title := pz.postsByID(t)[first].Title
 	step(t, a, "Ana types a reason in the second row", func(p *rod.Page) {
+		p.MustElement(`[data-testid="post-row-` + second + `"] [data-testid="post-title"]`).MustClick()
 		p.MustElement(`#reason-` + second).MustInput("still thinking")
 	})
 	if res := apptest.DoBody(t, pz.App, "POST", api.ConsoleModeratePath(mustID(t, first)), pz.SessionFor(t, pz.modUser.ID), `{"action":"hide"}`); res.Code != http.StatusOK {
