@@ -243,6 +243,9 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		id, _ := strconv.ParseInt(p.ID, 10, 64)
 		return sampleRequest{api.ConsoleModeratePath(id) + "/context", e.super, "", 200}
 	},
+	"GET /admin/posts/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.ConsolePostPath(samplePost(t, e).ID), e.super, "", 200}
+	},
 	"POST /admin/moderation/bulk": func(t *testing.T, e sampleEnv) sampleRequest {
 		p := samplePost(t, e)
 		return sampleRequest{api.PathConsoleBulkModerate, e.super, `{"postIds":["` + p.ID + `"],"action":"flag"}`, 200}
