@@ -63,3 +63,16 @@ type AuditLogQuery struct {
 type OpenAPIQuery struct {
 	V string `query:"v" description:"The document's version, as the API reference links it: with the current one the answer may be cached for good (immutable); any other value, or none, is answered with no-cache and an ETag."`
 }
+
+// ConsoleAuditKind is the kind of entry the console's audit page shows:
+// the one asked for; else every kind when it filters by action (an admin
+// who names a read wants to see it); else changes, which reads would bury.
+func ConsoleAuditKind(kind, action string) string {
+	switch {
+	case kind != "":
+		return kind
+	case action != "":
+		return "all"
+	}
+	return "changes"
+}

@@ -92,12 +92,12 @@ func (h AuditLogs) parseQuery(c echo.Context) (models.AuditFilter, api.PageParam
 }
 
 // filterKind applies the kind filter: changes (the console page's
-// default, where reads would bury them), reads or all (the API's
-// default, as its contract lists every entry).
+// default unless it filters by action, as reads would bury them), reads
+// or all (the API's default, as its contract lists every entry).
 func (h AuditLogs) filterKind(c echo.Context, f *models.AuditFilter) error {
 	kind := c.QueryParam("kind")
-	if kind == "" && !wantsJSON(c) {
-		kind = "changes"
+	if !wantsJSON(c) {
+		kind = api.ConsoleAuditKind(kind, c.QueryParam("action"))
 	}
 	switch kind {
 	case "changes":

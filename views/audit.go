@@ -11,12 +11,9 @@ import (
 // auditKinds are the audit page's kinds of entry, the default first.
 var auditKinds = []struct{ Value, Label string }{{"changes", "Changes"}, {"reads", "Reads"}, {"all", "Changes and reads"}}
 
-// auditKind is the kind the page shows: changes unless the query asks.
+// auditKind is the kind the page shows (api.ConsoleAuditKind).
 func auditKind(q Query) string {
-	if k := q.Get("kind"); k != "" {
-		return k
-	}
-	return "changes"
+	return api.ConsoleAuditKind(q.Get("kind"), q.Get("action"))
 }
 
 // exportURL is the audit export of the list's filters, every page of it.
