@@ -32,6 +32,7 @@ const (
 	PathConsoleInbox            = "/admin/inbox"
 	PathConsoleInboxBadge       = "/admin/inbox/badge"
 	PathConsoleAvatar           = "/admin/avatar"
+	PathConsoleAvatars          = "/admin/avatars"
 	PathStatic                  = "/static"
 	PathOGViewer                = "/og-image-viewer"
 	PathHealth                  = "/api/health"

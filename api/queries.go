@@ -15,6 +15,11 @@ type AvatarQuery struct {
 	Size int    `query:"size" minimum:"50" maximum:"1000" default:"200" description:"Width and height in pixels."`
 }
 
+// AvatarSheetQuery is the query of the console's avatar sheet.
+type AvatarSheetQuery struct {
+	Seeds string `query:"seeds" required:"true" description:"Up to 100 seeds, separated by commas; the i-th avatar is the symbol a<i>."`
+}
+
 // OGImageParams is the query of GET /api/og-image.
 type OGImageParams struct {
 	Seed   string `query:"seed" description:"Seed of the avatar and the background pattern; random when absent. Only its first 200 characters count."`

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"bytes"
 	"compress/gzip"
 	"encoding/xml"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/avatar"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -72,5 +74,39 @@ func TestConsoleAvatar(t *testing.T) {
 	}
 	if res := apptest.Do(t, app, "GET", "/admin/avatar?seed=Ada", nil); res.Code == http.StatusOK {
 		t.Error("an avatar for someone not signed in")
+	}
+}
+
+// TestConsoleAvatarSheet: the console's avatar sheet holds each seed's
+// avatar as a symbol, compressed and cacheable for a year, only for the
+// console's people; a sheet of no seed, an empty seed or over 100 is 400.
+func TestConsoleAvatarSheet(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	mod := app.User(t, "mo@example.com", auth.RoleModerator)
+	h := app.SessionFor(t, mod.ID)
+	h.Set("Accept-Encoding", "gzip")
+	res := apptest.Do(t, app, "GET", "/admin/avatars?seeds=1,Ada,3", h)
+	if res.Code != 200 || res.Header().Get("Content-Type") != "image/svg+xml" || res.Header().Get("Content-Encoding") != "gzip" ||
+		res.Header().Get("Cache-Control") != "private, max-age=31536000, immutable" {
+		t.Fatalf("got %d %v", res.Code, res.Header())
+	}
+	zr, err := gzip.NewReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, avatar.AppendSheet(nil, []string{"1", "Ada", "3"})) || !bytes.Contains(got, []byte(`<symbol id="a2"`)) {
+		t.Errorf("the sheet is not the three avatars: %.200s", got)
+	}
+	for _, q := range []string{"", "seeds=", "seeds=1,,2", "seeds=" + strings.Repeat("x,", 100) + "x"} {
+		if res := apptest.Do(t, app, "GET", "/admin/avatars?"+q, h); res.Code != http.StatusBadRequest {
+			t.Errorf("%q: %d, want 400", q, res.Code)
+		}
+	}
+	if res := apptest.Do(t, app, "GET", "/admin/avatars?seeds=1", nil); res.Code == http.StatusOK {
+		t.Error("a sheet for someone not signed in")
 	}
 }

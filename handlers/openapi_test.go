@@ -202,6 +202,7 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"GET /admin/inbox":              asSuper("/admin/inbox?limit=5", "", 200),
 	"GET /admin/inbox/badge":        asSuper("/admin/inbox/badge", "", 200),
 	"GET /admin/avatar":             asSuper("/admin/avatar?seed=ada&size=56", "", 200),
+	"GET /admin/avatars":            asSuper("/admin/avatars?seeds=1,2", "", 200),
 	"GET /api/v1/admin/users":       asSuper("/api/v1/admin/users?limit=5&role=admin&sort=postCount&order=asc", "", 200),
 	"GET /admin/moderation":         asSuper("/admin/moderation?limit=5&openReports=true", "", 200),
 	"POST /admin/moderation/{id}": func(t *testing.T, e sampleEnv) sampleRequest {

@@ -36,6 +36,16 @@ func avatarURL(seed string) string {
 	return api.PathConsoleAvatar + "?size=56&seed=" + url.QueryEscape(seed)
 }
 
+// avatarSheetURL is the console's sheet of the users' avatars, in their
+// order: the same users give the same URL, which the browser keeps.
+func avatarSheetURL(users []api.V1User) string {
+	seeds := make([]string, len(users))
+	for i, u := range users {
+		seeds[i] = u.ID
+	}
+	return api.PathConsoleAvatars + "?seeds=" + url.QueryEscape(strings.Join(seeds, ","))
+}
+
 // roleLabel is how a role reads in the console.
 func roleLabel(role string) string {
 	switch role {

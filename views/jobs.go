@@ -48,7 +48,11 @@ func jobResult(action string, r map[string]any) string {
 	default:
 		return resultText(r)
 	}
-	return strings.Join(parts, ". ") + "."
+	out := strings.Join(parts, ". ")
+	if strings.HasSuffix(out, "…") {
+		return out // a shortened checksum ends the sentence already
+	}
+	return out + "."
 }
 
 func cacheClearResult(r map[string]any) []string {

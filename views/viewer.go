@@ -17,6 +17,9 @@ type Viewer struct {
 	Email       string
 	Role        string
 	Permissions []string
+	// TwoFactor is whether the viewer signs in with a second factor, and
+	// so may confirm it's them with a code.
+	TwoFactor bool
 }
 
 // Can reports whether the viewer holds perm; admin:super holds every

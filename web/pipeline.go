@@ -324,7 +324,7 @@ func (p *pipeline) queueBadge(next echo.HandlerFunc) echo.HandlerFunc {
 // viewerOf is the staff member a console page is drawn for.
 func viewerOf(pr *auth.Principal) views.Viewer {
 	return views.Viewer{ID: pr.UserID, Name: cmp.Or(pr.Name, pr.Username), Email: pr.Email, Role: pr.Role(),
-		Permissions: pr.Permissions}
+		Permissions: pr.Permissions, TwoFactor: pr.TwoFactor}
 }
 
 func bearer(r *http.Request) (string, bool) {

@@ -125,6 +125,12 @@ func consoleRoutes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "An avatar for the console's pages (SVG)", Query: api.AvatarQuery{}, ContentType: "image/svg+xml",
 				Description: "The image of GET /api/avatar-image, which the browser may keep for a year: the same seed and size always draw the same bytes.",
 				Errors:      map[int]string{http.StatusBadRequest: "seed is missing, or size is not an integer from 50 to 1000."}}},
+		// A page of a list's avatars as one cached, compressed document.
+		{Method: http.MethodGet, Path: api.PathConsoleAvatars, Handler: hs.avatar.ConsoleSheet, Family: console, Scope: ScopeExempt, Permissions: moderate,
+			Quiet: true, Compress: true,
+			Doc: Doc{Summary: "Avatars for a list in the console, as one SVG of symbols", Query: api.AvatarSheetQuery{}, ContentType: "image/svg+xml",
+				Description: "The i-th seed's avatar is the symbol a<i>, drawn as GET /api/avatar-image draws it; the browser may keep the sheet for a year.",
+				Errors:      map[int]string{http.StatusBadRequest: "seeds is missing, holds an empty seed, or names over 100."}}},
 		{Method: http.MethodGet, Path: api.PathConsoleInboxBadge, Handler: hs.inbox.Badge, Family: console, Scope: ScopeExempt, Permissions: moderate,
 			Doc: Doc{Summary: "Your unread notifications, for the console's bell", Response: api.UnreadCount{}, ContentType: "text/html"}},
 		// The viewer is a page, not an API route (the rate limits cover

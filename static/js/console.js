@@ -393,8 +393,8 @@
     e.preventDefault();
     const body = {};
     for (const name of ['password', 'totp']) {
-      const v = form.elements.namedItem(name).value;
-      if (v) body[name] = v;
+      const el = form.elements.namedItem(name); // no code field without two-factor sign-in
+      if (el && el.value) body[name] = el.value;
     }
     const res = await fetch(CONFIRM, {
       method: 'POST',

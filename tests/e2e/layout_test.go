@@ -305,6 +305,13 @@ func (m *meter) load(t *testing.T, p *rod.Page, url string) (float64, map[string
 	step(t, p, "load "+url, func(p *rod.Page) {
 		p.MustNavigate(url).MustWaitLoad()
 	})
+	return m.settle(t, url)
+}
+
+// settle waits until no request has been under way for a quiet moment and
+// answers the bytes received since the last load, and by URL.
+func (m *meter) settle(t *testing.T, url string) (float64, map[string]float64) {
+	t.Helper()
 	// Quiet means nothing pending and no event for 150 ms: htmx's requests
 	// start from the page's scripts, before the load event or just after.
 	deadline := time.After(stepTimeout)
@@ -409,4 +416,43 @@ func TestConsolePageWeight(t *testing.T) {
 		}
 		clean(t, c)
 	}
+}
+
+// usersPageBudget is what the users page may weigh on a first load, every
+// avatar of its 50 rows included (docs/performance.md).
+const usersPageBudget = 60 << 10
+
+// TestUsersPageWeight: the users page, 50 rows with an avatar each, stays
+// under 60 KB on a first load with nothing cached, even scrolled to its
+// end, so that no lazy-loading distance the browser picks (it loads more
+// ahead when it thinks the network slow or absent) can push it over.
+func TestUsersPageWeight(t *testing.T) {
+	pz := startPlaza(t)
+	for i := range 60 {
+		pz.User(t, fmt.Sprintf("weight%02d@example.com", i))
+	}
+	p, c := pz.as(t, pz.super, "/admin")
+	resize(t, p, laptop)
+	m := newMeter(t, p)
+	if err := (proto.NetworkSetCacheDisabled{CacheDisabled: true}).Call(p); err != nil {
+		t.Fatal(err)
+	}
+	url := pz.base + "/admin/users?limit=50"
+	first, _ := m.load(t, p, url)
+	step(t, p, "scroll to the end", func(p *rod.Page) {
+		p.MustEval(`() => window.scrollTo(0, document.documentElement.scrollHeight)`)
+	})
+	all, byURL := m.settle(t, url) // everything since the load began
+	more := all - first
+	avatars := 0.0
+	for u, n := range byURL {
+		if strings.Contains(u, "/admin/avatar") {
+			avatars += n
+		}
+	}
+	t.Logf("users page: %.1f KB on load, %.1f KB more scrolled to the end; avatars %.1f KB", first/1024, more/1024, avatars/1024)
+	if first+more > usersPageBudget {
+		t.Errorf("the users page weighs %.1f KB with every avatar, over %d KB", (first+more)/1024, usersPageBudget>>10)
+	}
+	clean(t, c)
 }
