@@ -357,7 +357,7 @@ func newUserDialog() templ.Component {
 					}()
 				}
 				ctx = templ.InitializeContext(ctx)
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<input id=\"new-user-password\" name=\"password\" type=\"password\" class=\"input\" minlength=\"8\" required autocomplete=\"new-password\" data-testid=\"new-user-password\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<input id=\"new-user-password\" name=\"password\" type=\"password\" class=\"input\" minlength=\"12\" maxlength=\"256\" required autocomplete=\"new-password\" data-testid=\"new-user-password\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
