@@ -60,7 +60,8 @@ func (h V1Users) List(c echo.Context) error {
 	}
 	page := api.Page(out, total, p.Page)
 	list := views.UserList{Users: out, Pagination: page.Meta.Pagination,
-		Query: consoleQuery(c, "created_at", true)}
+		Query:     consoleQuery(c, "created_at", true),
+		MayCreate: h.Actions.Policy.May(auth.PrincipalFrom(c.Request().Context()), policy.Register, policy.Platform)}
 	return respond(c, http.StatusOK, page, View{Partial: views.UserTable(list), Page: views.UsersPage(list)})
 }
 
@@ -109,7 +110,8 @@ func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.Use
 	id, _ := strconv.ParseInt(u.ID, 10, 64)
 	who, target, pol := auth.PrincipalFrom(ctx), policy.Person(id, u.Roles), h.Actions.Policy
 	page := views.UserPage{User: u, SeesSessions: pol.May(who, policy.ViewUserSessions, target),
-		MayEdit: pol.May(who, policy.UpdateUser, target), MayBan: pol.May(who, policy.BanUser, target)}
+		MayEdit: pol.May(who, policy.UpdateUser, target), MayBan: pol.May(who, policy.BanUser, target),
+		MayDelete: who != nil && who.UserID != id && pol.MayOnceConfirmed(who, policy.DeleteAccount, target)}
 	notes, err := h.Store.UserNotes(ctx, id)
 	if err != nil {
 		return page, err

@@ -146,7 +146,7 @@ func (h Users) Register(c echo.Context) error {
 	}
 	res := h.record(u, nil)
 	res.Email = u.Email
-	return c.JSON(http.StatusCreated, res)
+	return respondAction(c, http.StatusCreated, res, Done{Toast: u.Username + " can sign in now", Events: []string{"plaza:users"}})
 }
 
 func checkRegistration(req api.Registration) (models.NewRegistration, error) {
@@ -312,6 +312,9 @@ func (h Users) Delete(c echo.Context) error {
 	}
 	if err := h.Actions.DeleteAccount(ctx, p, in); err != nil {
 		return err
+	}
+	if api.FormatOf(c.Request()) == api.FormatPartial && p.UserID != id {
+		return redirectTo(c, api.PathConsoleUsers) // the console's user page is gone with the user
 	}
 	return c.JSON(http.StatusOK, api.Deleted{Deleted: true, ID: itoa(id)})
 }

@@ -366,6 +366,14 @@ func (p Policy) May(who *auth.Principal, a Action, t Target) bool {
 	return p.Check(who, a, t) == nil
 }
 
+// MayOnceConfirmed reports whether who may take action a on t, perhaps
+// only after confirming its password or code: whether a page offers the
+// control, the console asking for the confirmation when it is used.
+func (p Policy) MayOnceConfirmed(who *auth.Principal, a Action, t Target) bool {
+	err := p.Check(who, a, t)
+	return err == nil || errors.Is(err, ErrNeedsConfirmation)
+}
+
 // The refusals Check answers.
 var (
 	ErrSignInRequired    = errors.New("sign-in required")

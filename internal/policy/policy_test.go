@@ -134,3 +134,22 @@ func TestTableIsWhole(t *testing.T) {
 		t.Fatalf("unknown action: %v", err)
 	}
 }
+
+// MayOnceConfirmed offers what a confirmation would allow, and nothing
+// the confirmation would not: a page shows Delete to an admin whose
+// confirmation went stale, not to a moderator nor on a super admin.
+func TestMayOnceConfirmed(t *testing.T) {
+	p := Policy{Now: func() time.Time { return now }}
+	stale := now.Add(-ConfirmWindow - time.Second)
+	plain, super := Person(10, []string{auth.RoleUser}), Person(11, []string{auth.RoleAdmin, auth.RoleSuperAdmin})
+	admin := session(2, auth.RoleAdmin, false, stale)
+	if p.May(admin, DeleteAccount, plain) || !p.MayOnceConfirmed(admin, DeleteAccount, plain) {
+		t.Error("a stale admin session is not offered the deletion it may take once confirmed")
+	}
+	if p.MayOnceConfirmed(admin, DeleteAccount, super) {
+		t.Error("an admin is offered to delete a super admin")
+	}
+	if p.MayOnceConfirmed(session(4, auth.RoleModerator, false, stale), DeleteAccount, plain) {
+		t.Error("a moderator is offered to delete an account")
+	}
+}

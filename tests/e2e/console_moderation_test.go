@@ -403,7 +403,7 @@ func TestConsoleLiveQueue(t *testing.T) {
 			panic(fmt.Sprintf("badge says %d (%v)", n, err))
 		}
 		count = n
-		if label := badge.MustText(); !strings.Contains(label, "awaiting a decision") {
+		if label := badge.MustText(); !strings.Contains(label, "posts awaiting review") {
 			panic("the badge has no words for screen readers: " + label)
 		}
 		p.MustElement(`[data-live-queue][data-live-state="open"]`)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,7 +40,7 @@ func TestConsolePages(t *testing.T) {
 		user  *models.User
 		extra []string
 	}{
-		{"admin", pz.super, []string{fmt.Sprintf("/admin/users/%d", pz.modUser.ID)}},
+		{"admin", pz.super, []string{fmt.Sprintf("/admin/users/%d", pz.modUser.ID), fmt.Sprintf("/admin/posts/%d", reportedPost(t, pz))}},
 		{"moderator", pz.modUser, nil},
 	} {
 		p, c := pz.as(t, who.user, "/admin")
@@ -93,4 +94,14 @@ func checkPage(t *testing.T, p *rod.Page, url, file string) {
 	if err != nil {
 		t.Errorf("screenshot of %s: %v", url, err)
 	}
+}
+
+// reportedPost is the demo's most reported post, for its own page.
+func reportedPost(t *testing.T, pz *plaza) int64 {
+	t.Helper()
+	var id int64
+	if err := pz.Store.DB.NewRaw(`SELECT id FROM posts ORDER BY report_count DESC, id LIMIT 1`).Scan(context.Background(), &id); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

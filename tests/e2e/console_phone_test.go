@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/plazahq/plaza/api"
@@ -97,7 +98,7 @@ func noSideways(t *testing.T, p *rod.Page, what string, v viewport, scheme strin
 
 // TestConsoleNavOnPhone: at 390 px every entry of a super admin's sidebar
 // can be seen and clicked once the menu is open, none cut off by the
-// strip, and the menu says whether it is open.
+// strip, and the menu says whether it is open; Escape closes it.
 func TestConsoleNavOnPhone(t *testing.T) {
 	pz := startPlaza(t)
 	p, c := pz.as(t, pz.super, "/admin/users")
@@ -136,5 +137,13 @@ func TestConsoleNavOnPhone(t *testing.T) {
 				href, box.left, box.right, box.top, box.bottom, box.w, box.h, hit)
 		}
 	}
+	// The keyboard closes it too, and goes back to the button.
+	step(t, p, "close the menu with Escape", func(p *rod.Page) {
+		p.MustElement(`[data-testid="nav-users"]`).MustFocus()
+		p.Keyboard.MustType(input.Escape)
+		p.MustWait(`() => document.querySelector('[data-testid="nav-toggle"]').getAttribute('aria-expanded') === 'false' &&
+			document.activeElement === document.querySelector('[data-testid="nav-toggle"]') &&
+			document.querySelector('[data-testid="nav-users"]').getClientRects().length === 0`)
+	})
 	clean(t, c)
 }
