@@ -171,6 +171,15 @@ func TestWebhookRegistration(t *testing.T) {
 		} {
 			wantError(t, apptest.DoBody(t, a, "POST", api.PathAdminWebhooks, admin, c.body), 422, api.CodeValidationError, c.field)
 		}
+		// A refused private address names the setting that allows it; a
+		// URL of the wrong shape does not.
+		for body, hint := range map[string]bool{`{"url":"http://10.0.0.1/hook","events":["user.banned"]}`: true,
+			`{"url":"http://localhost/","events":["user.banned"]}`: true, `{"url":"file:///etc/passwd","events":["user.banned"]}`: false} {
+			res := apptest.DoBody(t, a, "POST", api.PathAdminWebhooks, admin, body)
+			if strings.Contains(res.Body.String(), "WEBHOOK_ALLOW_PRIVATE") != hint {
+				t.Errorf("%s: %s, want the setting named: %v", body, res.Body, hint)
+			}
+		}
 
 		w := registerWebhook(t, a, admin, "https://hooks.example.com/plaza", "user.banned", "report.created", "user.banned")
 		if !strings.HasPrefix(w.Secret, "whsec_") || !w.Active || len(w.Events) != 2 {
