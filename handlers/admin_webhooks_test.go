@@ -570,3 +570,19 @@ func TestWebhookSecretSealed(t *testing.T) {
 		check(rotated.Data.Secret)
 	})
 }
+
+// TestWebhookRotateAsksFirst: the console's "Rotate secret" opens a
+// dialog that says what rotating does; only the dialog's button posts.
+func TestWebhookRotateAsksFirst(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		a := apptest.New(t, db)
+		admin, _ := a.Admin(t)
+		w := registerWebhook(t, a, admin, "https://hooks.example.com/plaza", "user.banned")
+		page := apptest.Do(t, a, "GET", api.PathConsoleWebhooks, withHeader(admin, "Accept", "text/html")).Body.String()
+		dialog := strings.Index(page, `<dialog id="rotate-webhook-`+w.ID+`"`)
+		post := strings.Index(page, `hx-post="`+api.PathAdminWebhooks+"/"+w.ID+`/rotate-secret"`)
+		if dialog < 0 || post < dialog || !strings.Contains(page, `data-dialog-open="rotate-webhook-`+w.ID+`" data-testid="webhook-rotate"`) {
+			t.Errorf("Rotate secret posts without asking (dialog at %d, post at %d)", dialog, post)
+		}
+	})
+}
