@@ -36,6 +36,9 @@ func (d webhookDeliverer) DeliverWebhook(ctx context.Context, id int64, final bo
 	if err != nil || m.Delivery.Status == models.DeliveryDelivered {
 		return err
 	}
+	if held, err := d.store.HoldWebhookDelivery(ctx, id); held || err != nil {
+		return err // a paused endpoint's message waits for its resume
+	}
 	res := d.sender.Send(ctx, m.URL, m.Secret, m.Delivery.MessageID, d.store.Timestamp(), []byte(m.Delivery.Payload))
 	var text string
 	refused := errors.Is(res.Err, webhook.ErrBadTarget)

@@ -171,6 +171,15 @@ func TestWebhookRegistration(t *testing.T) {
 		} {
 			wantError(t, apptest.DoBody(t, a, "POST", api.PathAdminWebhooks, admin, c.body), 422, api.CodeValidationError, c.field)
 		}
+		// A refused private address names the setting that allows it; a
+		// URL of the wrong shape does not.
+		for body, hint := range map[string]bool{`{"url":"http://10.0.0.1/hook","events":["user.banned"]}`: true,
+			`{"url":"http://localhost/","events":["user.banned"]}`: true, `{"url":"file:///etc/passwd","events":["user.banned"]}`: false} {
+			res := apptest.DoBody(t, a, "POST", api.PathAdminWebhooks, admin, body)
+			if strings.Contains(res.Body.String(), "WEBHOOK_ALLOW_PRIVATE") != hint {
+				t.Errorf("%s: %s, want the setting named: %v", body, res.Body, hint)
+			}
+		}
 
 		w := registerWebhook(t, a, admin, "https://hooks.example.com/plaza", "user.banned", "report.created", "user.banned")
 		if !strings.HasPrefix(w.Secret, "whsec_") || !w.Active || len(w.Events) != 2 {
@@ -559,5 +568,64 @@ func TestWebhookSecretSealed(t *testing.T) {
 			t.Fatalf("rotate: %d %s", res.Code, res.Body)
 		}
 		check(rotated.Data.Secret)
+	})
+}
+
+// TestWebhookRotateAsksFirst: the console's "Rotate secret" opens a
+// dialog that says what rotating does; only the dialog's button posts.
+func TestWebhookRotateAsksFirst(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		a := apptest.New(t, db)
+		admin, _ := a.Admin(t)
+		w := registerWebhook(t, a, admin, "https://hooks.example.com/plaza", "user.banned")
+		page := apptest.Do(t, a, "GET", api.PathConsoleWebhooks, withHeader(admin, "Accept", "text/html")).Body.String()
+		dialog := strings.Index(page, `<dialog id="rotate-webhook-`+w.ID+`"`)
+		post := strings.Index(page, `hx-post="`+api.PathAdminWebhooks+"/"+w.ID+`/rotate-secret"`)
+		if dialog < 0 || post < dialog || !strings.Contains(page, `data-dialog-open="rotate-webhook-`+w.ID+`" data-testid="webhook-rotate"`) {
+			t.Errorf("Rotate secret posts without asking (dialog at %d, post at %d)", dialog, post)
+		}
+	})
+}
+
+// TestWebhookPauseHoldsDeliveries: pausing an endpoint pauses its
+// retries: a delivery that failed once is not attempted again while the
+// endpoint is paused (it stays pending, marked held) and is sent once it
+// is resumed; a test message still goes to a paused endpoint, as the
+// admin asked for it.
+func TestWebhookPauseHoldsDeliveries(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		recv := apptest.NewReceiver(t)
+		// Two seconds between attempts leave time to pause after the first.
+		a := apptest.NewWith(t, db, app.Options{WebhookNet: recv.Net, WebhookBackoff: func(int) time.Duration { return 2 * time.Second }})
+		if err := a.Runtime.StartJobs(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		admin, _ := a.Admin(t)
+		w := registerWebhook(t, a, admin, recv.URL, "user.banned")
+		recv.Answer(http.StatusInternalServerError)
+		member := a.User(t, "member@example.com")
+		if res := apptest.DoBody(t, a, "POST", api.AdminV1UserPath(member.ID)+"/ban", admin, `{"action":"ban","reason":"spam","duration":"1d"}`); res.Code != 200 {
+			t.Fatalf("ban: %d %s", res.Code, res.Body)
+		}
+		waitDeliveries(t, a, admin, w.ID, func(ds []v1Delivery) bool { return len(ds) == 1 && ds[0].Attempts == 1 })
+		if res := apptest.DoBody(t, a, "PATCH", api.PathAdminWebhooks+"/"+w.ID, admin, `{"active":false}`); res.Code != 200 {
+			t.Fatalf("pause: %d %s", res.Code, res.Body)
+		}
+		ds := waitDeliveries(t, a, admin, w.ID, func(ds []v1Delivery) bool { return ds[0].LastError == models.DeliveryHeld })
+		if d := ds[0]; d.Status != "pending" || d.Attempts != 1 || len(recv.Received()) != 1 {
+			t.Fatalf("a paused endpoint's retry: %+v, %d received", d, len(recv.Received()))
+		}
+		apptest.Do(t, a, "POST", api.PathAdminWebhooks+"/"+w.ID+"/test", admin)
+		waitDeliveries(t, a, admin, w.ID, func(ds []v1Delivery) bool { return len(ds) == 2 && ds[0].Status == "delivered" })
+		if got := recv.Received(); len(got) != 2 || decodeMessage(t, got[1]).Type != "ping" {
+			t.Fatalf("while paused the receiver got %d messages", len(got))
+		}
+		if res := apptest.DoBody(t, a, "PATCH", api.PathAdminWebhooks+"/"+w.ID, admin, `{"active":true}`); res.Code != 200 {
+			t.Fatalf("resume: %d %s", res.Code, res.Body)
+		}
+		ds = waitDeliveries(t, a, admin, w.ID, settled)
+		if d := ds[1]; d.Status != "delivered" || d.Attempts != 2 || d.LastError != "" || len(recv.Received()) != 3 {
+			t.Errorf("after the resume: %+v, %d received", d, len(recv.Received()))
+		}
 	})
 }

@@ -24,6 +24,11 @@ const (
 	DeliveryFailed    = "failed"
 )
 
+// DeliveryHeld is the last error of a pending delivery its endpoint's
+// pause held back: nothing was sent, and resuming the endpoint queues it
+// again.
+const DeliveryHeld = "held: the endpoint is paused; resuming it sends this"
+
 // Webhook is an endpoint admins registered for some events.
 type Webhook struct {
 	bun.BaseModel `bun:"table:webhooks,alias:wh"`
@@ -194,15 +199,53 @@ func (s *Store) UpdateWebhook(ctx context.Context, id int64, ch WebhookChange) (
 	if ch.Events != nil {
 		w.Events = ch.Events
 	}
-	if ch.Active != nil {
-		w.Active = *ch.Active
-	}
 	if ch.Description != nil {
 		w.Description = *ch.Description
 	}
+	resumed := ch.Active != nil && *ch.Active && !w.Active
+	if ch.Active != nil {
+		w.Active = *ch.Active
+	}
 	w.UpdatedAt = s.now()
 	_, err = s.db(ctx).NewUpdate().Model(w).Column("url", "events", "active", "description", "updated_at").WherePK().Exec(ctx)
+	if err == nil && resumed {
+		err = s.releaseHeldDeliveries(ctx, id)
+	}
 	return w, err
+}
+
+// HoldWebhookDelivery keeps delivery id from being attempted while its
+// endpoint is paused (a test message excepted, which an admin sends on
+// purpose): it marks the delivery held and reports true; false means the
+// endpoint is active and the delivery goes ahead. One statement, so that
+// a resume either sees the mark or makes the check fail.
+func (s *Store) HoldWebhookDelivery(ctx context.Context, id int64) (bool, error) {
+	res, err := s.db(ctx).NewUpdate().Model((*WebhookDelivery)(nil)).Set("last_error = ?", DeliveryHeld).
+		Where("wd.id = ? AND wd.status = ? AND wd.event <> ?", id, DeliveryPending, webhook.EventPing).
+		Where("EXISTS (SELECT 1 FROM webhooks AS wh WHERE wh.id = wd.webhook_id AND NOT wh.active)").Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("hold webhook delivery %d: %w", id, err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// releaseHeldDeliveries queues again the deliveries of endpoint id its
+// pause held back.
+func (s *Store) releaseHeldDeliveries(ctx context.Context, id int64) error {
+	var ids []int64
+	db := s.db(ctx)
+	err := db.NewUpdate().Model((*WebhookDelivery)(nil)).Set("last_error = ''").
+		Where("wd.webhook_id = ? AND wd.status = ? AND wd.last_error = ?", id, DeliveryPending, DeliveryHeld).Returning("id").Scan(ctx, &ids)
+	if err != nil || s.Queue == nil {
+		return err
+	}
+	for _, d := range ids {
+		if err := s.queueJob(ctx, d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // RotateWebhookSecret gives endpoint id a new secret and returns the

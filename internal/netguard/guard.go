@@ -110,8 +110,11 @@ type Error struct {
 	// spelled) or a localhost name, and clear when the URL's shape is at
 	// fault: callers answer the two differently.
 	Forbidden bool
-	Details   string
-	Err       error
+	// Private is set when the host is a private, loopback, link-local or
+	// localhost address, which a setting of the caller's may allow.
+	Private bool
+	Details string
+	Err     error
 }
 
 func (e *Error) Error() string {
@@ -156,7 +159,7 @@ func (g *Guard) CheckURL(u *url.URL) error {
 		return nil
 	}
 	if isLocalName(h.name) || (h.addr.IsValid() && !Allowed(h.addr)) {
-		return &Error{Forbidden: true, Details: "target address is not allowed"}
+		return &Error{Forbidden: true, Private: true, Details: "target address is not allowed"}
 	}
 	return nil
 }
@@ -188,6 +191,15 @@ func Refused(err error) bool {
 	var fe *forbiddenAddrError
 	var ge *Error
 	return errors.As(err, &fe) || (errors.As(err, &ge) && ge.Forbidden)
+}
+
+// RefusedPrivate reports whether err is the policy refusing a private,
+// loopback or link-local address or a localhost name (not a port), which
+// the caller's setting may allow.
+func RefusedPrivate(err error) bool {
+	var fe *forbiddenAddrError
+	var ge *Error
+	return errors.As(err, &fe) || (errors.As(err, &ge) && ge.Private)
 }
 
 // forbiddenAddrError is a dial refused by the address policy.

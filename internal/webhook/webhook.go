@@ -99,8 +99,13 @@ func Message(typ string, at time.Time, data map[string]any) ([]byte, error) {
 // credentials, malformed, or naming an internal address.
 var ErrBadTarget = errors.New("target not allowed")
 
+// AllowPrivateHint says which setting lets a webhook reach a private
+// address, for whoever was refused one.
+const AllowPrivateHint = "private, loopback and link-local addresses and localhost are refused unless the server sets WEBHOOK_ALLOW_PRIVATE=true"
+
 // CheckTarget checks a target URL before it is stored; the error wraps
-// ErrBadTarget and says why.
+// ErrBadTarget and says why (and, for a private address, which setting
+// allows it).
 func (s *Sender) CheckTarget(raw string) error {
 	if len(raw) > 2048 {
 		return fmt.Errorf("%w: URL is too long", ErrBadTarget)
@@ -111,6 +116,9 @@ func (s *Sender) CheckTarget(raw string) error {
 	}
 	if err := s.guard.CheckURL(u); err != nil {
 		var ge *netguard.Error
+		if errors.As(err, &ge) && ge.Private {
+			return fmt.Errorf("%w: %s (%s)", ErrBadTarget, ge.Details, AllowPrivateHint)
+		}
 		if errors.As(err, &ge) {
 			return fmt.Errorf("%w: %s", ErrBadTarget, ge.Details)
 		}
@@ -182,6 +190,9 @@ func (s *Sender) Send(ctx context.Context, target string, secret []byte, id stri
 	req.Header.Set(standardwebhooks.HeaderWebhookSignature, sig)
 	resp, err := s.client.Do(req)
 	if err != nil {
+		if netguard.RefusedPrivate(err) {
+			return Result{Err: fmt.Errorf("%w: the address is not allowed (%s)", ErrBadTarget, AllowPrivateHint)}
+		}
 		if netguard.Refused(err) {
 			return Result{Err: fmt.Errorf("%w: the address is not allowed", ErrBadTarget)}
 		}
