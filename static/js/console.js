@@ -685,10 +685,13 @@
     }
     // The selected row may have gone (another moderator decided on it):
     // the one now in its place is selected instead. A row still there
-    // keeps the selection, and the focus when it had it.
+    // keeps the selection, and the focus when it had it; a control of the
+    // row that htmx gave the focus back to (a flag's switch) keeps it.
     if (kept && kept.index >= 0) {
       const row = byID(list, kept.id) || list[Math.min(kept.index, list.length - 1)];
-      if (!selected() || kept.focused) select(row, kept.focused);
+      const active = document.activeElement;
+      const inRow = active && active !== row && row.contains(active);
+      if (!selected() || kept.focused) select(row, kept.focused && !inRow);
     }
     kept = null;
   });
