@@ -11,7 +11,7 @@ FUZZ_EXTRACT   ?= 100000x
 FUZZ_ENDPOINTS ?= 300x
 FUZZ_NORMALIZE ?= 100000x
 FUZZ_EVENTDATA ?= 100000x
-ASSETS   := static/css/app.css static/js/htmx.min.js tests/e2e/testdata/axe/axe.min.js tests/e2e/testdata/nextauth/next-auth-client.min.js tests/e2e/testdata/nextauth/LICENSE
+ASSETS   := static/css/app.css static/js/console.min.js static/js/htmx.min.js tests/e2e/testdata/axe/axe.min.js tests/e2e/testdata/nextauth/next-auth-client.min.js tests/e2e/testdata/nextauth/LICENSE
 
 .PHONY: screenshots run build test postgres-sample test-short check-generated check-assets generate css lint bench seed-bench race-walk contact-sheet gallery clean
 
