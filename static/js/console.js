@@ -194,6 +194,12 @@
   });
 
   // ---- Dialogs -----------------------------------------------------------
+  // A list that refreshes itself waits while a dialog inside it is open:
+  // the swap would take the dialog away from under the admin.
+  document.body.addEventListener('htmx:beforeRequest', (e) => {
+    const elt = e.detail.elt;
+    if (e.detail.requestConfig.verb === 'get' && elt.querySelector && elt.querySelector('dialog[open]')) e.preventDefault();
+  });
   document.addEventListener('click', (e) => {
     const opener = e.target.closest('[data-dialog-open]');
     if (opener) {
