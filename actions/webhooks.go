@@ -8,7 +8,7 @@ import (
 )
 
 // ChangeWebhook runs change (a new URL, events, description or switch, a
-// new secret, a test message, a retried delivery) on webhook id in one
+// new secret, a test message, a retried or cancelled delivery) on webhook id in one
 // change with its audit entry, once the policy allows it. An endpoint is
 // its maker's: rank protects a super admin's from redirection or a new
 // secret by anyone without admin:super. An unknown id is

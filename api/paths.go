@@ -72,6 +72,7 @@ const (
 	PathAdminWebhookTest        = PathAdminWebhook + "/test"
 	PathAdminWebhookDeliveries  = PathAdminWebhook + "/deliveries"
 	PathAdminWebhookRetry       = PathAdminWebhookDeliveries + "/:deliveryId/retry"
+	PathAdminWebhookCancel      = PathAdminWebhookDeliveries + "/:deliveryId/cancel"
 	PathAdminAuditVerify        = PathAdminAuditLogs + "/verify"
 	PathAdminAuditExport        = PathAdminAuditLogs + "/export"
 	PathAdminLocks              = PathAdminV1 + "/locks"

@@ -51,7 +51,7 @@ type WebhookDelivery struct {
 	WebhookID      string  `json:"webhookId"`
 	MessageID      string  `json:"messageId" description:"The webhook-id header: the same on every attempt."`
 	Event          string  `json:"event"`
-	Status         string  `json:"status" enum:"pending,delivered,failed"`
+	Status         string  `json:"status" enum:"pending,delivered,failed,cancelled"`
 	Attempts       int     `json:"attempts"`
 	LastStatusCode *int    `json:"lastStatusCode"`
 	LastError      string  `json:"lastError"`
@@ -59,6 +59,7 @@ type WebhookDelivery struct {
 	CreatedAt      string  `json:"createdAt" format:"date-time"`
 	LastAttemptAt  *string `json:"lastAttemptAt" format:"date-time"`
 	DeliveredAt    *string `json:"deliveredAt" format:"date-time"`
+	NextAttemptAt  *string `json:"nextAttemptAt" format:"date-time" description:"When the queue attempts a pending delivery next; null when it will not (settled, cancelled, or held while its endpoint is paused)."`
 }
 
 // AdminWebhookPath is one endpoint's URL.

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/jobs"
@@ -28,13 +29,13 @@ type webhookDeliverer struct {
 	sender *webhook.Sender
 }
 
-func (d webhookDeliverer) DeliverWebhook(ctx context.Context, id int64, final bool) error {
+func (d webhookDeliverer) DeliverWebhook(ctx context.Context, id int64, final bool, retryIn time.Duration) error {
 	m, err := d.store.WebhookMessage(ctx, id)
 	if errors.Is(err, models.ErrNotFound) {
 		return nil // the endpoint was deleted: nobody to tell
 	}
-	if err != nil || m.Delivery.Status == models.DeliveryDelivered {
-		return err
+	if err != nil || m.Delivery.Status != models.DeliveryPending {
+		return err // delivered, given up on, or cancelled by an admin: never sent again
 	}
 	if held, err := d.store.HoldWebhookDelivery(ctx, id); held || err != nil {
 		return err // a paused endpoint's message waits for its resume
@@ -46,7 +47,7 @@ func (d webhookDeliverer) DeliverWebhook(ctx context.Context, id int64, final bo
 		text = res.Err.Error()
 	}
 	err = d.store.Change(ctx, func(ctx context.Context) error {
-		return d.store.RecordWebhookAttempt(ctx, id, res.StatusCode, text, final || refused)
+		return d.store.RecordWebhookAttempt(ctx, id, res.StatusCode, text, final || refused, retryIn)
 	})
 	switch {
 	case err != nil:

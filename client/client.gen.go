@@ -1741,6 +1741,7 @@ func (e V1UserUpdateStatus) Valid() bool {
 
 // Defines values for WebhookDeliveryStatus.
 const (
+	WebhookDeliveryStatusCancelled WebhookDeliveryStatus = "cancelled"
 	WebhookDeliveryStatusDelivered WebhookDeliveryStatus = "delivered"
 	WebhookDeliveryStatusFailed    WebhookDeliveryStatus = "failed"
 	WebhookDeliveryStatusPending   WebhookDeliveryStatus = "pending"
@@ -1749,6 +1750,8 @@ const (
 // Valid indicates whether the value is a known member of the WebhookDeliveryStatus enum.
 func (e WebhookDeliveryStatus) Valid() bool {
 	switch e {
+	case WebhookDeliveryStatusCancelled:
+		return true
 	case WebhookDeliveryStatusDelivered:
 		return true
 	case WebhookDeliveryStatusFailed:
@@ -4127,6 +4130,9 @@ type WebhookDelivery struct {
 
 	// MessageId The webhook-id header: the same on every attempt.
 	MessageId string `json:"messageId"`
+
+	// NextAttemptAt When the queue attempts a pending delivery next; null when it will not (settled, cancelled, or held while its endpoint is paused).
+	NextAttemptAt *time.Time `json:"nextAttemptAt"`
 
 	// Payload The body sent, as sent.
 	Payload   string                `json:"payload"`
@@ -6613,6 +6619,13 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/admin/webhooks/{id}/deliveries (the `GetApiV1AdminWebhooksIdDeliveries` operationId).
 	GetApiV1AdminWebhooksIdDeliveries(ctx context.Context, id string, params *GetApiV1AdminWebhooksIdDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel Cancel a pending delivery: it is never attempted again
+	//
+	// Needs admin:write. Rate limit scope: admin_v1.
+	//
+	// Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/cancel (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel` operationId).
+	PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry Queue a delivery again with a fresh round of attempts
 	//
 	// Needs admin:write. Rate limit scope: admin_v1.
@@ -9032,6 +9045,23 @@ func (c *Client) PatchApiV1AdminWebhooksId(ctx context.Context, id string, body 
 // Corresponds with GET /api/v1/admin/webhooks/{id}/deliveries (the `GetApiV1AdminWebhooksIdDeliveries` operationId).
 func (c *Client) GetApiV1AdminWebhooksIdDeliveries(ctx context.Context, id string, params *GetApiV1AdminWebhooksIdDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetApiV1AdminWebhooksIdDeliveriesRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel Cancel a pending delivery: it is never attempted again
+//
+// Needs admin:write. Rate limit scope: admin_v1.
+//
+// Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/cancel (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel` operationId).
+func (c *Client) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelRequest(c.Server, id, deliveryId)
 	if err != nil {
 		return nil, err
 	}
@@ -14194,6 +14224,47 @@ func NewGetApiV1AdminWebhooksIdDeliveriesRequest(server string, id string, param
 	return req, nil
 }
 
+// NewPostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelRequest constructs an http.Request for the PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel method
+func NewPostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelRequest(server string, id string, deliveryId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "deliveryId", deliveryId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/webhooks/%s/deliveries/%s/cancel", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewPostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryRequest constructs an http.Request for the PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry method
 func NewPostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryRequest(server string, id string, deliveryId string) (*http.Request, error) {
 	var err error
@@ -15573,6 +15644,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/admin/webhooks/{id}/deliveries (the `GetApiV1AdminWebhooksIdDeliveries` operationId).
 	GetApiV1AdminWebhooksIdDeliveriesWithResponse(ctx context.Context, id string, params *GetApiV1AdminWebhooksIdDeliveriesParams, reqEditors ...RequestEditorFn) (*GetApiV1AdminWebhooksIdDeliveriesResponse, error)
+
+	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelWithResponse Cancel a pending delivery: it is never attempted again
+	//
+	// Needs admin:write. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/cancel (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel` operationId).
+	PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelWithResponse(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse, error)
 
 	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryWithResponse Queue a delivery again with a fresh round of attempts
 	//
@@ -27128,6 +27208,138 @@ func (r GetApiV1AdminWebhooksIdDeliveriesResponse) ContentType() string {
 	return ""
 }
 
+// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse200Headers the declared response headers of an HTTP 200 response for PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel
+type PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel
+type PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel
+type PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfWebhookDelivery
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) GetJSON200() *V1OfWebhookDelivery {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) GetJSON409() *V1Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse202Headers the declared response headers of an HTTP 202 response for PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry
 type PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryResponse202Headers struct {
 	XAdminTier          string
@@ -29560,6 +29772,21 @@ func (c *ClientWithResponses) GetApiV1AdminWebhooksIdDeliveriesWithResponse(ctx 
 		return nil, err
 	}
 	return ParseGetApiV1AdminWebhooksIdDeliveriesResponse(rsp)
+}
+
+// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelWithResponse Cancel a pending delivery: it is never attempted again
+//
+// Needs admin:write. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/cancel (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel` operationId).
+func (c *ClientWithResponses) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelWithResponse(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse, error) {
+	rsp, err := c.PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel(ctx, id, deliveryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse(rsp)
 }
 
 // PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryWithResponse Queue a delivery again with a fresh round of attempts
@@ -44444,6 +44671,177 @@ func ParseGetApiV1AdminWebhooksIdDeliveriesResponse(rsp *http.Response) (*GetApi
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetApiV1AdminWebhooksIdDeliveriesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse parses an HTTP response from a PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelWithResponse call
+func ParsePostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse(rsp *http.Response) (*PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfWebhookDelivery
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"slices"
 	"strconv"
@@ -28,6 +29,7 @@ type WebhookStore interface {
 	DeleteWebhook(ctx context.Context, id int64) error
 	PingWebhook(ctx context.Context, id int64) (*models.WebhookDelivery, error)
 	RetryWebhookDelivery(ctx context.Context, id, deliveryID int64) (*models.WebhookDelivery, error)
+	CancelWebhookDelivery(ctx context.Context, id, deliveryID int64) (*models.WebhookDelivery, error)
 	WebhookDeliveries(ctx context.Context, id int64, limit, offset int) ([]models.WebhookDelivery, int, error)
 	PeopleFinder
 }
@@ -40,7 +42,7 @@ type TargetChecker interface {
 // Webhooks answers the admin webhook routes: endpoints that get signed
 // messages about events. Reads need admin:read, writes admin:write
 // (DELETE admin:delete); every write is audited with its change.
-// Statuses: 200, 201, 202, 401, 403, 404, 422.
+// Statuses: 200, 201, 202, 401, 403, 404, 409, 422.
 type Webhooks struct {
 	Store   WebhookStore
 	Actions *actions.Actions
@@ -265,13 +267,9 @@ func (h Webhooks) Test(c echo.Context) error {
 // Retry answers POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/retry:
 // the delivery is queued again with a fresh round of attempts; 202.
 func (h Webhooks) Retry(c echo.Context) error {
-	id, err := pathID(c)
+	id, did, err := deliveryPath(c)
 	if err != nil {
 		return err
-	}
-	did, err := strconv.ParseInt(c.Param("deliveryId"), 10, 64)
-	if err != nil || did < 1 {
-		return api.ErrNotFound
 	}
 	var d *models.WebhookDelivery
 	ctx := c.Request().Context()
@@ -287,6 +285,47 @@ func (h Webhooks) Retry(c echo.Context) error {
 	}
 	return respondAction(c, http.StatusAccepted, api.OK(apiDelivery(d)),
 		Done{Toast: "Delivery queued again", Events: []string{"plaza:webhook-deliveries"}})
+}
+
+// Cancel answers POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/cancel:
+// a pending delivery is cancelled and never attempted again; 200 with it,
+// 409 when it is no longer pending.
+func (h Webhooks) Cancel(c echo.Context) error {
+	id, did, err := deliveryPath(c)
+	if err != nil {
+		return err
+	}
+	var d *models.WebhookDelivery
+	ctx := c.Request().Context()
+	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
+		if d, err = h.Store.CancelWebhookDelivery(ctx, id, did); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "webhook", itoa(id), map[string]any{"delivery": itoa(did), "status": d.Status})
+		return nil
+	})
+	if errors.Is(err, models.ErrNotPending) {
+		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict,
+			Message: "Only a pending delivery can be cancelled; this one is already settled", Cause: err}
+	}
+	if err != nil {
+		return err
+	}
+	return respondAction(c, http.StatusOK, api.OK(apiDelivery(d)),
+		Done{Toast: "Delivery cancelled", Events: []string{"plaza:webhook-deliveries"}})
+}
+
+// deliveryPath is a delivery route's endpoint and delivery ids.
+func deliveryPath(c echo.Context) (int64, int64, error) {
+	id, err := pathID(c)
+	if err != nil {
+		return 0, 0, err
+	}
+	did, err := strconv.ParseInt(c.Param("deliveryId"), 10, 64)
+	if err != nil || did < 1 {
+		return 0, 0, api.ErrNotFound
+	}
+	return id, did, nil
 }
 
 // Deliveries answers GET /api/v1/admin/webhooks/{id}/deliveries: the
@@ -331,5 +370,5 @@ func apiDelivery(d *models.WebhookDelivery) api.WebhookDelivery {
 	return api.WebhookDelivery{ID: itoa(d.ID), WebhookID: itoa(d.WebhookID), MessageID: d.MessageID, Event: d.Event,
 		Status: d.Status, Attempts: d.Attempts, LastStatusCode: d.LastStatusCode, LastError: d.LastError,
 		Payload: d.Payload, CreatedAt: api.Timestamp(d.CreatedAt), LastAttemptAt: api.OptionalTimestamp(d.LastAttemptAt),
-		DeliveredAt: api.OptionalTimestamp(d.DeliveredAt)}
+		DeliveredAt: api.OptionalTimestamp(d.DeliveredAt), NextAttemptAt: api.OptionalTimestamp(d.NextAttemptAt)}
 }

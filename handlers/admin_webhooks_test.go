@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/api"
@@ -49,6 +52,7 @@ type v1Delivery struct {
 	ID, MessageID, Event, Status, LastError, Payload string
 	Attempts                                         int
 	LastStatusCode                                   *int
+	LastAttemptAt, NextAttemptAt                     *string
 }
 
 func registerWebhook(t *testing.T, a *apptest.App, h http.Header, url string, events ...string) v1Webhook {
@@ -628,4 +632,98 @@ func TestWebhookPauseHoldsDeliveries(t *testing.T) {
 			t.Errorf("after the resume: %+v, %d received", d, len(recv.Received()))
 		}
 	})
+}
+
+// TestWebhookCancelDelivery: a failing delivery's log row shows its next
+// attempt (in the JSON, and in the console as "in 4 minutes" with the
+// exact time on hover); cancelling it makes it cancelled, audited, and
+// its queued retry, run at once, sends nothing; a settled delivery cannot
+// be cancelled.
+func TestWebhookCancelDelivery(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		recv := apptest.NewReceiver(t)
+		a := apptest.NewWith(t, db, app.Options{WebhookNet: recv.Net, WebhookBackoff: func(int) time.Duration { return 4 * time.Minute }})
+		ctx := context.Background()
+		if err := a.Runtime.StartJobs(ctx); err != nil {
+			t.Fatal(err)
+		}
+		admin, _ := a.Admin(t)
+		w := registerWebhook(t, a, admin, recv.URL, "user.banned")
+		recv.Answer(http.StatusInternalServerError)
+		member := a.User(t, "member@example.com")
+		if res := apptest.DoBody(t, a, "POST", api.AdminV1UserPath(member.ID)+"/ban", admin, `{"action":"ban","reason":"spam","duration":"1d"}`); res.Code != 200 {
+			t.Fatalf("ban: %d %s", res.Code, res.Body)
+		}
+		ds := waitDeliveries(t, a, admin, w.ID, func(ds []v1Delivery) bool { return len(ds) == 1 && ds[0].Attempts == 1 })
+		d := ds[0]
+		last, next := parseStamp(t, d.LastAttemptAt), parseStamp(t, d.NextAttemptAt)
+		if d.Status != "pending" || next.Sub(last) != 4*time.Minute {
+			t.Fatalf("a failed first attempt: %+v", d)
+		}
+		log := apptest.Do(t, a, "GET", api.PathAdminWebhooks+"/"+w.ID+"/deliveries", withHeader(admin, "HX-Request", "true")).Body.String()
+		hover := next.UTC().Format("2 Jan 2006 15:04:05 UTC")
+		if !strings.Contains(log, ">in 4 minutes</time>") || !strings.Contains(log, `title="`+hover+`"`) || !strings.Contains(log, `data-testid="delivery-cancel"`) {
+			t.Fatalf("the log does not show the next attempt (in 4 minutes, %s) or a cancel button:\n%s", hover, log)
+		}
+
+		cancel := api.PathAdminWebhooks + "/" + w.ID + "/deliveries/" + d.ID + "/cancel"
+		res := apptest.Do(t, a, "POST", cancel, admin)
+		var out struct{ Data v1Delivery }
+		if err := json.Unmarshal(res.Body.Bytes(), &out); err != nil || res.Code != 200 || out.Data.Status != "cancelled" || out.Data.NextAttemptAt != nil {
+			t.Fatalf("cancel: %d %s", res.Code, res.Body)
+		}
+		if !audited(t, a, "webhook.cancel_delivery", w.ID, 200) {
+			t.Error("the cancel is not audited")
+		}
+		// The retry River holds for it, run now, finds it cancelled.
+		var jobID int64
+		if err := a.Store.DB.NewSelect().Table("river_job").Column("id").Where("kind = ?", "webhook").Scan(ctx, &jobID); err != nil {
+			t.Fatal(err)
+		}
+		river := a.Runtime.Jobs.Client()
+		waitJob(t, river, jobID, func(j *rivertype.JobRow) bool { return j.State == rivertype.JobStateRetryable })
+		if _, err := river.JobRetry(ctx, jobID); err != nil {
+			t.Fatal(err)
+		}
+		waitJob(t, river, jobID, func(j *rivertype.JobRow) bool { return j.FinalizedAt != nil })
+		ds = deliveries(t, a, admin, w.ID)
+		if got := len(recv.Received()); got != 1 || ds[0].Status != "cancelled" || ds[0].Attempts != 1 {
+			t.Errorf("after the cancel the receiver got %d messages; delivery %+v", got, ds[0])
+		}
+		if res := apptest.Do(t, a, "POST", cancel, admin); res.Code != http.StatusConflict || !strings.Contains(res.Body.String(), `"CONFLICT"`) {
+			t.Errorf("cancelling a cancelled delivery: %d %s", res.Code, res.Body)
+		}
+		if res := apptest.Do(t, a, "POST", api.PathAdminWebhooks+"/"+w.ID+"/deliveries/999999/cancel", admin); res.Code != http.StatusNotFound {
+			t.Errorf("cancelling no delivery: %d %s", res.Code, res.Body)
+		}
+	})
+}
+
+func parseStamp(t *testing.T, s *string) time.Time {
+	t.Helper()
+	if s == nil {
+		t.Fatal("no timestamp")
+	}
+	at, err := time.Parse(time.RFC3339Nano, *s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return at
+}
+
+// waitJob waits until River's job id satisfies done.
+func waitJob(t *testing.T, c *river.Client[*sql.Tx], id int64, done func(*rivertype.JobRow) bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		j, err := c.JobGet(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done(j) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %d: %s, attempt %d, %+v", id, j.State, j.Attempt, j.Errors)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package models
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -22,6 +23,7 @@ const (
 	DeliveryPending   = "pending"
 	DeliveryDelivered = "delivered"
 	DeliveryFailed    = "failed"
+	DeliveryCancelled = "cancelled"
 )
 
 // DeliveryHeld is the last error of a pending delivery its endpoint's
@@ -60,6 +62,9 @@ type WebhookDelivery struct {
 	CreatedAt      time.Time  `bun:",notnull"`
 	LastAttemptAt  *time.Time `bun:""`
 	DeliveredAt    *time.Time `bun:""`
+	// NextAttemptAt is when the queue tries it next; nil when it will
+	// not (settled, cancelled, or held by its endpoint's pause).
+	NextAttemptAt *time.Time `bun:""`
 }
 
 // CreateWebhook stores w, active, with a new secret. Call it inside a
@@ -220,7 +225,7 @@ func (s *Store) UpdateWebhook(ctx context.Context, id int64, ch WebhookChange) (
 // endpoint is active and the delivery goes ahead. One statement, so that
 // a resume either sees the mark or makes the check fail.
 func (s *Store) HoldWebhookDelivery(ctx context.Context, id int64) (bool, error) {
-	res, err := s.db(ctx).NewUpdate().Model((*WebhookDelivery)(nil)).Set("last_error = ?", DeliveryHeld).
+	res, err := s.db(ctx).NewUpdate().Model((*WebhookDelivery)(nil)).Set("last_error = ?", DeliveryHeld).Set("next_attempt_at = NULL").
 		Where("wd.id = ? AND wd.status = ? AND wd.event <> ?", id, DeliveryPending, webhook.EventPing).
 		Where("EXISTS (SELECT 1 FROM webhooks AS wh WHERE wh.id = wd.webhook_id AND NOT wh.active)").Exec(ctx)
 	if err != nil {
@@ -235,7 +240,7 @@ func (s *Store) HoldWebhookDelivery(ctx context.Context, id int64) (bool, error)
 func (s *Store) releaseHeldDeliveries(ctx context.Context, id int64) error {
 	var ids []int64
 	db := s.db(ctx)
-	err := db.NewUpdate().Model((*WebhookDelivery)(nil)).Set("last_error = ''").
+	err := db.NewUpdate().Model((*WebhookDelivery)(nil)).Set("last_error = ''").Set("next_attempt_at = ?", s.now()).
 		Where("wd.webhook_id = ? AND wd.status = ? AND wd.last_error = ?", id, DeliveryPending, DeliveryHeld).Returning("id").Scan(ctx, &ids)
 	if err != nil || s.Queue == nil {
 		return err
@@ -344,11 +349,35 @@ func (s *Store) RetryWebhookDelivery(ctx context.Context, id, did int64) (*Webho
 	if err := db.NewSelect().Model(d).Where("wd.id = ? AND wd.webhook_id = ?", did, id).Scan(ctx); err != nil {
 		return nil, notFound(err, "webhook delivery")
 	}
-	d.Status, d.Attempts = DeliveryPending, 0
-	if _, err := db.NewUpdate().Model(d).Column("status", "attempts").WherePK().Exec(ctx); err != nil {
+	now := s.now()
+	d.Status, d.Attempts, d.NextAttemptAt = DeliveryPending, 0, &now
+	if _, err := db.NewUpdate().Model(d).Column("status", "attempts", "next_attempt_at").WherePK().Exec(ctx); err != nil {
 		return nil, err
 	}
 	return d, s.queueJob(ctx, d.ID)
+}
+
+// ErrNotPending refuses to cancel a delivery that is no longer pending.
+var ErrNotPending = errors.New("webhook delivery: only a pending delivery can be cancelled")
+
+// CancelWebhookDelivery stops delivery did of endpoint id: it is never
+// attempted again (its job finds it cancelled and stops). One that is not
+// pending is ErrNotPending. Call it inside a change.
+func (s *Store) CancelWebhookDelivery(ctx context.Context, id, did int64) (*WebhookDelivery, error) {
+	d := new(WebhookDelivery)
+	db := s.db(ctx)
+	err := db.NewUpdate().Model(d).Set("status = ?", DeliveryCancelled).Set("next_attempt_at = NULL").
+		Where("wd.id = ? AND wd.webhook_id = ? AND wd.status = ?", did, id, DeliveryPending).Returning("*").Scan(ctx)
+	if err == nil {
+		return d, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	if err := db.NewSelect().Model(d).Where("wd.id = ? AND wd.webhook_id = ?", did, id).Scan(ctx); err != nil {
+		return nil, notFound(err, "webhook delivery")
+	}
+	return nil, ErrNotPending
 }
 
 func (s *Store) queueDelivery(ctx context.Context, hookID int64, event string, data map[string]any) (*WebhookDelivery, error) {
@@ -358,7 +387,7 @@ func (s *Store) queueDelivery(ctx context.Context, hookID int64, event string, d
 		return nil, err
 	}
 	d := &WebhookDelivery{WebhookID: hookID, MessageID: "msg_" + strings.ReplaceAll(uuid.NewString(), "-", ""),
-		Event: event, Payload: string(body), Status: DeliveryPending, CreatedAt: now}
+		Event: event, Payload: string(body), Status: DeliveryPending, CreatedAt: now, NextAttemptAt: &now}
 	if _, err := s.db(ctx).NewInsert().Model(d).Returning("id").Exec(ctx); err != nil {
 		return nil, fmt.Errorf("queue %s to webhook %d: %w", event, hookID, err)
 	}
@@ -397,11 +426,18 @@ func (s *Store) WebhookMessage(ctx context.Context, id int64) (*WebhookMessage, 
 
 // RecordWebhookAttempt logs one attempt of delivery id: its answer's
 // status (0: none) and error ("" when delivered). final marks a failed
-// attempt as the last one the queue will make.
-func (s *Store) RecordWebhookAttempt(ctx context.Context, id int64, status int, errText string, final bool) error {
+// attempt as the last one the queue will make; otherwise the queue tries
+// again after retryIn. A delivery cancelled while the attempt was under
+// way stays cancelled.
+func (s *Store) RecordWebhookAttempt(ctx context.Context, id int64, status int, errText string, final bool, retryIn time.Duration) error {
 	now := s.now()
-	q := s.db(ctx).NewUpdate().Model((*WebhookDelivery)(nil)).Where("id = ?", id).
+	q := s.db(ctx).NewUpdate().Model((*WebhookDelivery)(nil)).Where("id = ? AND status = ?", id, DeliveryPending).
 		Set("attempts = attempts + 1").Set("last_attempt_at = ?", now).Set("last_error = ?", errText)
+	if errText == "" || final {
+		q = q.Set("next_attempt_at = NULL")
+	} else {
+		q = q.Set("next_attempt_at = ?", now.Add(retryIn))
+	}
 	if status > 0 {
 		q = q.Set("last_status_code = ?", status)
 	} else {

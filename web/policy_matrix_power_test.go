@@ -28,6 +28,7 @@ var powerFixtures = map[string]fixture{
 	"POST " + api.PathAdminWebhookRotate: webhookDoor(``),
 	"POST " + api.PathAdminWebhookTest:   webhookDoor(``),
 	"POST " + api.PathAdminWebhookRetry:  webhookDoor(``),
+	"POST " + api.PathAdminWebhookCancel: webhookDoor(``),
 }
 
 func init() {
@@ -97,7 +98,7 @@ func rankedBlockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool)
 }
 
 // webhookDoor is a door to a webhook the person acted on made, with one
-// queued delivery for the retry door.
+// queued delivery for the retry and cancel doors.
 func webhookDoor(body string) fixture {
 	return func(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
 		u, tg := m.personOf(t, c, super)

@@ -26,10 +26,11 @@ func WebhookBackoff(n int) time.Duration {
 }
 
 // WebhookDeliverer makes one attempt at delivering a webhook message and
-// records it; final says the queue will not try again. An error means
-// the attempt failed and the queue retries it.
+// records it; final says the queue will not try again, retryIn when it
+// would (NextRetry's wait). An error means the attempt failed and the
+// queue retries it.
 type WebhookDeliverer interface {
-	DeliverWebhook(ctx context.Context, deliveryID int64, final bool) error
+	DeliverWebhook(ctx context.Context, deliveryID int64, final bool, retryIn time.Duration) error
 }
 
 // GiveUp marks a failed attempt as one that retrying cannot mend (a
@@ -63,7 +64,7 @@ type webhookWorker struct {
 }
 
 func (w *webhookWorker) Work(ctx context.Context, job *river.Job[WebhookArgs]) error {
-	if err := w.deliverer.DeliverWebhook(ctx, job.Args.DeliveryID, job.Attempt >= job.MaxAttempts); err != nil {
+	if err := w.deliverer.DeliverWebhook(ctx, job.Args.DeliveryID, job.Attempt >= job.MaxAttempts, w.backoff(job.Attempt)); err != nil {
 		w.metrics.Jobs.WithLabelValues(WebhookArgs{}.Kind(), "failed").Inc()
 		var g giveUpError
 		if errors.As(err, &g) {

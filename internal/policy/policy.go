@@ -70,7 +70,8 @@ const (
 	TakeFlagLock Action = "lock.take_flag"
 	ReleaseLock  Action = "lock.release"
 
-	// ChangeWebhook changes, rotates the secret of, tests or retries a
+	// ChangeWebhook changes, rotates the secret of, tests, or retries or
+	// cancels a delivery of a
 	// webhook endpoint; DeleteWebhook deletes one. Both act on what the
 	// endpoint's maker owns.
 	ChangeWebhook Action = "webhook.change"

@@ -232,6 +232,14 @@
   });
 
   // ---- Dialogs -----------------------------------------------------------
+  // A list that polls skips its refresh while a dialog inside it is open:
+  // the swap would take the dialog away from under the admin. A refresh an
+  // event asked for (the dialog's own change done) still runs.
+  document.body.addEventListener('htmx:beforeRequest', (e) => {
+    const elt = e.detail.elt;
+    const cfg = e.detail.requestConfig;
+    if (cfg.verb === 'get' && !cfg.triggeringEvent && elt.querySelector && elt.querySelector('dialog[open]')) e.preventDefault();
+  });
   document.addEventListener('click', (e) => {
     const opener = e.target.closest('[data-dialog-open]');
     if (opener) {
