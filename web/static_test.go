@@ -26,7 +26,7 @@ func TestStaticFilesAreVersionedAndCached(t *testing.T) {
 	if page.Code != http.StatusOK || links == nil {
 		t.Fatalf("the console's page links no versioned stylesheet: %d %.300s", page.Code, page.Body)
 	}
-	for _, js := range []string{`/static/js/console\.js\?v=[0-9a-f]{12}`, `/static/js/htmx\.min\.js\?v=[0-9a-f]{12}`} {
+	for _, js := range []string{`/static/js/console\.min\.js\?v=[0-9a-f]{12}`, `/static/js/htmx\.min\.js\?v=[0-9a-f]{12}`} {
 		if !regexp.MustCompile(js).MatchString(page.Body.String()) {
 			t.Errorf("the page does not link %s", js)
 		}
