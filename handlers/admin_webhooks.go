@@ -267,19 +267,7 @@ func (h Webhooks) Test(c echo.Context) error {
 // Retry answers POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/retry:
 // the delivery is queued again with a fresh round of attempts; 202.
 func (h Webhooks) Retry(c echo.Context) error {
-	id, did, err := deliveryPath(c)
-	if err != nil {
-		return err
-	}
-	var d *models.WebhookDelivery
-	ctx := c.Request().Context()
-	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
-		if d, err = h.Store.RetryWebhookDelivery(ctx, id, did); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "webhook", itoa(id), map[string]any{"delivery": itoa(did)})
-		return nil
-	})
+	d, err := h.changeDelivery(c, h.Store.RetryWebhookDelivery)
 	if err != nil {
 		return err
 	}
@@ -291,19 +279,7 @@ func (h Webhooks) Retry(c echo.Context) error {
 // a pending delivery is cancelled and never attempted again; 200 with it,
 // 409 when it is no longer pending.
 func (h Webhooks) Cancel(c echo.Context) error {
-	id, did, err := deliveryPath(c)
-	if err != nil {
-		return err
-	}
-	var d *models.WebhookDelivery
-	ctx := c.Request().Context()
-	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
-		if d, err = h.Store.CancelWebhookDelivery(ctx, id, did); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "webhook", itoa(id), map[string]any{"delivery": itoa(did), "status": d.Status})
-		return nil
-	})
+	d, err := h.changeDelivery(c, h.Store.CancelWebhookDelivery)
 	if errors.Is(err, models.ErrNotPending) {
 		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict,
 			Message: "Only a pending delivery can be cancelled; this one is already settled", Cause: err}
@@ -313,6 +289,26 @@ func (h Webhooks) Cancel(c echo.Context) error {
 	}
 	return respondAction(c, http.StatusOK, api.OK(apiDelivery(d)),
 		Done{Toast: "Delivery cancelled", Events: []string{"plaza:webhook-deliveries"}})
+}
+
+// changeDelivery runs change on the path's delivery as a change of its
+// endpoint (one policy entry, retry and cancel alike), naming the
+// delivery and its new status in the audit entry.
+func (h Webhooks) changeDelivery(c echo.Context, change func(ctx context.Context, id, did int64) (*models.WebhookDelivery, error)) (*models.WebhookDelivery, error) {
+	id, did, err := deliveryPath(c)
+	if err != nil {
+		return nil, err
+	}
+	var d *models.WebhookDelivery
+	ctx := c.Request().Context()
+	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
+		if d, err = change(ctx, id, did); err != nil {
+			return err
+		}
+		setAuditTarget(ctx, "webhook", itoa(id), map[string]any{"delivery": itoa(did), "status": d.Status})
+		return nil
+	})
+	return d, err
 }
 
 // deliveryPath is a delivery route's endpoint and delivery ids.
