@@ -286,6 +286,15 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		apptest.Do(t, e.app, "POST", hook+"/test", e.super)
 		return sampleRequest{hook + "/deliveries?limit=5", e.super, "", 200}
 	},
+	"POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/cancel": func(t *testing.T, e sampleEnv) sampleRequest {
+		hook := sampleWebhook(t, e)
+		res := apptest.Do(t, e.app, "POST", hook+"/test", e.super)
+		var out struct{ Data struct{ ID string } }
+		if err := json.Unmarshal(res.Body.Bytes(), &out); err != nil {
+			t.Fatal(err)
+		}
+		return sampleRequest{hook + "/deliveries/" + out.Data.ID + "/cancel", e.super, "", http.StatusOK}
+	},
 	"POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/retry": func(t *testing.T, e sampleEnv) sampleRequest {
 		hook := sampleWebhook(t, e)
 		res := apptest.Do(t, e.app, "POST", hook+"/test", e.super)

@@ -761,7 +761,7 @@ func WebhookDeliveryLog(l DeliveryLog) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "\"><table class=\"table\"><caption class=\"sr-only\">Deliveries</caption> <thead><tr><th scope=\"col\" class=\"th\">Event</th><th scope=\"col\" class=\"th\">Status</th><th scope=\"col\" class=\"th\">Attempts</th><th scope=\"col\" class=\"th\">Answer</th><th scope=\"col\" class=\"th\">Last error</th><th scope=\"col\" class=\"th\">Queued</th><th scope=\"col\" class=\"th\">Next attempt</th><th scope=\"col\" class=\"th\"><span class=\"sr-only\">Actions</span></th></tr></thead> <tbody class=\"divide-y divide-slate-200 dark:divide-slate-800\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "\"><table class=\"table\"><caption class=\"sr-only\">Deliveries</caption> <thead><tr><th scope=\"col\" class=\"th\">Event</th><th scope=\"col\" class=\"th\">Status</th><th scope=\"col\" class=\"th\">Attempts</th><th scope=\"col\" class=\"th\">Answer</th><th scope=\"col\" class=\"th\">Last error</th><th scope=\"col\" class=\"th\">Queued</th><th scope=\"col\" class=\"th whitespace-normal\">Next attempt</th><th scope=\"col\" class=\"th\"><span class=\"sr-only\">Actions</span></th></tr></thead> <tbody class=\"divide-y divide-slate-200 dark:divide-slate-800\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -826,7 +826,7 @@ func WebhookDeliveryLog(l DeliveryLog) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 61, "</td><td class=\"td min-w-[12rem] whitespace-normal break-words\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 61, "</td><td class=\"td min-w-[10rem] whitespace-normal break-words\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -839,7 +839,7 @@ func WebhookDeliveryLog(l DeliveryLog) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 62, "</td><td class=\"td\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 62, "</td><td class=\"td whitespace-normal\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -847,7 +847,7 @@ func WebhookDeliveryLog(l DeliveryLog) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "</td><td class=\"td\" data-testid=\"delivery-next\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "</td><td class=\"td whitespace-normal\" data-testid=\"delivery-next\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
