@@ -60,7 +60,7 @@ type OAuth struct {
 	// SignIn opens sessions and renders the sign-in page.
 	SignIn SignIn
 	// Blocks refuses new accounts with an email under a blocked domain.
-	Blocks BlockCheck
+	Blocks actions.EmailBlocker
 	// Actions links and unlinks providers from the account page.
 	Actions *actions.Actions
 	// Links lists the caller's linked providers for the account page.

@@ -163,8 +163,8 @@ func policyOf(d Deps) policy.Policy {
 	return policy.Policy{RequireStaff2FA: d.Config.RequireStaff2FA, Now: d.Now}
 }
 
-func blockCheck(d Deps) handlers.BlockCheck {
-	return handlers.BlockCheck{Store: d.Store, Cache: d.Blocks, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix}
+func blockCheck(d Deps) BlockGuard {
+	return BlockGuard{Store: d.Store, Cache: d.Blocks, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix}
 }
 
 func newHandlers(d Deps) handlerSet {

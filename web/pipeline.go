@@ -46,7 +46,7 @@ type pipeline struct {
 	metrics    *metrics.Metrics
 	ids        *requestIDs
 	headers    http.Header // the security headers
-	blocks     handlers.BlockCheck
+	blocks     BlockGuard
 	policy     policy.Policy
 	static     *staticFiles // the versions pages link static files by
 	queue      handlers.QueueCounter
