@@ -1,6 +1,7 @@
 // Package actions holds every rule-bearing write once: bans, user changes,
-// account deletion, posts, tokens, two-factor sign-in, sessions, blocks and
-// backups. Each action takes the context, the acting principal and its
+// account deletion, posts, tokens, two-factor sign-in, sessions, blocks,
+// backups, webhooks, feature flags, reason presets, maintenance jobs and
+// broadcasts. Each action takes the context, the acting principal and its
 // input; asks the policy first; runs inside the request's unit of work so
 // that its change and its audit entry land together; and returns typed
 // errors (policy's refusals, models' sentinels, *InvalidError) that the web
@@ -28,6 +29,8 @@ type Actions struct {
 	Blocks EmailBlocker
 	// Passwords checks and hashes the passwords requests give.
 	Passwords *auth.Passwords
+	// Targets checks webhook URLs against the address policy.
+	Targets TargetChecker
 }
 
 // New builds the actions over store with the instance's policy.

@@ -6194,14 +6194,14 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminFeatureFlagsName Delete a feature flag
 	//
-	// Needs admin:delete and admin:super. Rate limit scope: admin_v1.
+	// Needs admin:super. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/feature-flags/{name} (the `DeleteApiV1AdminFeatureFlagsName` operationId).
 	DeleteApiV1AdminFeatureFlagsName(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PutApiV1AdminFeatureFlagsNameWithBody Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6210,7 +6210,7 @@ type ClientInterface interface {
 
 	// PutApiV1AdminFeatureFlagsName Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6393,7 +6393,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminSystemMaintenanceWithBody Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6402,7 +6402,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminSystemMaintenance Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8100,7 +8100,7 @@ func (c *Client) GetApiV1AdminFeatureFlags(ctx context.Context, params *GetApiV1
 
 // DeleteApiV1AdminFeatureFlagsName Delete a feature flag
 //
-// Needs admin:delete and admin:super. Rate limit scope: admin_v1.
+// Needs admin:super. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/feature-flags/{name} (the `DeleteApiV1AdminFeatureFlagsName` operationId).
 func (c *Client) DeleteApiV1AdminFeatureFlagsName(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8117,7 +8117,7 @@ func (c *Client) DeleteApiV1AdminFeatureFlagsName(ctx context.Context, name stri
 
 // PutApiV1AdminFeatureFlagsNameWithBody Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8136,7 +8136,7 @@ func (c *Client) PutApiV1AdminFeatureFlagsNameWithBody(ctx context.Context, name
 
 // PutApiV1AdminFeatureFlagsName Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8549,7 +8549,7 @@ func (c *Client) GetApiV1AdminSystemJobsJobId(ctx context.Context, jobId string,
 
 // PostApiV1AdminSystemMaintenanceWithBody Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8568,7 +8568,7 @@ func (c *Client) PostApiV1AdminSystemMaintenanceWithBody(ctx context.Context, co
 
 // PostApiV1AdminSystemMaintenance Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -15170,7 +15170,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminFeatureFlagsNameWithResponse Delete a feature flag
 	//
-	// Needs admin:delete and admin:super. Rate limit scope: admin_v1.
+	// Needs admin:super. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15179,7 +15179,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminFeatureFlagsNameWithBodyWithResponse Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15188,7 +15188,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminFeatureFlagsNameWithResponse Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15395,7 +15395,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminSystemMaintenanceWithBodyWithResponse Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15404,7 +15404,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminSystemMaintenanceWithResponse Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -28981,7 +28981,7 @@ func (c *ClientWithResponses) GetApiV1AdminFeatureFlagsWithResponse(ctx context.
 
 // DeleteApiV1AdminFeatureFlagsNameWithResponse Delete a feature flag
 //
-// Needs admin:delete and admin:super. Rate limit scope: admin_v1.
+// Needs admin:super. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28996,7 +28996,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminFeatureFlagsNameWithResponse(ctx c
 
 // PutApiV1AdminFeatureFlagsNameWithBodyWithResponse Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29011,7 +29011,7 @@ func (c *ClientWithResponses) PutApiV1AdminFeatureFlagsNameWithBodyWithResponse(
 
 // PutApiV1AdminFeatureFlagsNameWithResponse Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29356,7 +29356,7 @@ func (c *ClientWithResponses) GetApiV1AdminSystemJobsJobIdWithResponse(ctx conte
 
 // PostApiV1AdminSystemMaintenanceWithBodyWithResponse Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29371,7 +29371,7 @@ func (c *ClientWithResponses) PostApiV1AdminSystemMaintenanceWithBodyWithRespons
 
 // PostApiV1AdminSystemMaintenanceWithResponse Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,38 +16,23 @@ import (
 	"github.com/plazahq/plaza/views"
 )
 
-// WebhookStore is what the webhook handlers need.
+// WebhookStore is what the webhook handlers read; their writes are
+// actions.
 type WebhookStore interface {
-	Change(ctx context.Context, fn func(ctx context.Context) error) error
-	CreateWebhook(ctx context.Context, w *models.Webhook) error
 	Webhooks(ctx context.Context) ([]models.Webhook, error)
 	WebhookByID(ctx context.Context, id int64) (*models.Webhook, error)
-	UpdateWebhook(ctx context.Context, id int64, ch models.WebhookChange) (*models.Webhook, error)
-	RotateWebhookSecret(ctx context.Context, id int64) (*models.Webhook, error)
-	DeleteWebhook(ctx context.Context, id int64) error
-	PingWebhook(ctx context.Context, id int64) (*models.WebhookDelivery, error)
-	RetryWebhookDelivery(ctx context.Context, id, deliveryID int64) (*models.WebhookDelivery, error)
-	CancelWebhookDelivery(ctx context.Context, id, deliveryID int64) (*models.WebhookDelivery, error)
 	WebhookDeliveries(ctx context.Context, id int64, limit, offset int) ([]models.WebhookDelivery, int, error)
 	PeopleFinder
 }
 
-// TargetChecker checks a webhook's target URL against the address policy.
-type TargetChecker interface {
-	CheckTarget(raw string) error
-}
-
 // Webhooks answers the admin webhook routes: endpoints that get signed
-// messages about events. Reads need admin:read, writes admin:write
-// (DELETE admin:delete); every write is audited with its change.
+// messages about events. Reads need admin:read; each write is an action
+// (actions/webhooks.go), audited with its change.
 // Statuses: 200, 201, 202, 401, 403, 404, 409, 422.
 type Webhooks struct {
 	Store   WebhookStore
 	Actions *actions.Actions
-	Targets TargetChecker
 }
-
-const maxWebhookDescription = 500
 
 // Create answers POST /api/v1/admin/webhooks: 201 with the endpoint and
 // its signing secret, shown this once.
@@ -58,61 +41,15 @@ func (h Webhooks) Create(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	events, err := h.check(&req.URL, req.Events, &req.Description, true)
-	if err != nil {
-		return err
-	}
 	ctx := c.Request().Context()
-	w := &models.Webhook{URL: req.URL, Events: events, Active: req.Active == nil || *req.Active,
-		Description: req.Description, CreatedBy: &auth.PrincipalFrom(ctx).UserID}
-	err = h.Store.Change(ctx, func(ctx context.Context) error {
-		if err := h.Store.CreateWebhook(ctx, w); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "webhook", itoa(w.ID), map[string]any{"url": w.URL, "events": w.Events, "active": w.Active})
-		return nil
-	})
+	w, err := h.Actions.CreateWebhook(ctx, auth.PrincipalFrom(ctx),
+		actions.WebhookInput{URL: &req.URL, Events: req.Events, Description: &req.Description, Active: req.Active})
 	if err != nil {
 		return err
 	}
 	res := withSecret(w)
 	return respondShown(c, http.StatusCreated, api.OK(res), views.WebhookSecretPanel(res),
 		Done{Toast: "Webhook created: copy its secret now", Events: []string{"plaza:webhooks"}})
-}
-
-// check validates a webhook's fields; nil pointers and a nil events list
-// are absent (PATCH). It returns the events without duplicates.
-func (h Webhooks) check(url *string, events []string, desc *string, create bool) ([]string, error) {
-	var issues []api.Issue
-	if url != nil {
-		*url = strings.TrimSpace(*url)
-		if *url == "" {
-			issues = append(issues, api.FieldIssue("url", "too_small", "url is required"))
-		} else if err := h.Targets.CheckTarget(*url); err != nil {
-			issues = append(issues, api.FieldIssue("url", "invalid_string", strings.TrimPrefix(err.Error(), "target not allowed: ")))
-		}
-	}
-	var out []string
-	if events != nil || create {
-		for _, e := range events {
-			if !webhook.KnownEvent(e) {
-				issues = append(issues, api.FieldIssue("events", "invalid_enum_value",
-					"unknown event "+strconv.Quote(e)+"; expected one of "+strings.Join(webhook.Events, ", ")))
-			} else if !slices.Contains(out, e) {
-				out = append(out, e)
-			}
-		}
-		if len(events) == 0 {
-			issues = append(issues, api.FieldIssue("events", "too_small", "at least one event is required"))
-		}
-	}
-	if desc != nil && len([]rune(*desc)) > maxWebhookDescription {
-		issues = append(issues, api.FieldIssue("description", "too_big", "description is at most 500 characters"))
-	}
-	if len(issues) > 0 {
-		return nil, api.Invalid(issues...)
-	}
-	return out, nil
 }
 
 // List answers GET /api/v1/admin/webhooks: every endpoint, oldest first;
@@ -167,23 +104,9 @@ func (h Webhooks) Update(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	if req.URL == nil && req.Events == nil && req.Description == nil && req.Active == nil {
-		return api.Invalid(api.Issue{Path: []string{}, Code: "custom", Message: "at least one field is required"})
-	}
-	events, err := h.check(req.URL, req.Events, req.Description, false)
-	if err != nil {
-		return err
-	}
-	var w *models.Webhook
 	ctx := c.Request().Context()
-	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
-		w, err = h.Store.UpdateWebhook(ctx, id, models.WebhookChange{URL: req.URL, Events: events, Active: req.Active, Description: req.Description})
-		if err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "webhook", itoa(id), map[string]any{"url": w.URL, "events": w.Events, "active": w.Active})
-		return nil
-	})
+	w, err := h.Actions.UpdateWebhook(ctx, auth.PrincipalFrom(ctx), id,
+		actions.WebhookInput{URL: req.URL, Events: req.Events, Description: req.Description, Active: req.Active})
 	if err != nil {
 		return err
 	}
@@ -202,14 +125,7 @@ func (h Webhooks) Delete(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	err = h.Actions.DeleteWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
-		if err := h.Store.DeleteWebhook(ctx, id); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "webhook", itoa(id), nil)
-		return nil
-	})
-	if err != nil {
+	if err := h.Actions.DeleteWebhook(ctx, auth.PrincipalFrom(ctx), id); err != nil {
 		return err
 	}
 	return respondAction(c, http.StatusOK, api.OK(api.DeletedWebhook{Deleted: true, ID: itoa(id)}),
@@ -224,15 +140,8 @@ func (h Webhooks) RotateSecret(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var w *models.Webhook
 	ctx := c.Request().Context()
-	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
-		if w, err = h.Store.RotateWebhookSecret(ctx, id); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "webhook", itoa(id), nil)
-		return nil
-	})
+	w, err := h.Actions.RotateWebhookSecret(ctx, auth.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}
@@ -248,15 +157,8 @@ func (h Webhooks) Test(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var d *models.WebhookDelivery
 	ctx := c.Request().Context()
-	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
-		if d, err = h.Store.PingWebhook(ctx, id); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "webhook", itoa(id), map[string]any{"delivery": itoa(d.ID)})
-		return nil
-	})
+	d, err := h.Actions.TestWebhook(ctx, auth.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}
@@ -267,7 +169,12 @@ func (h Webhooks) Test(c echo.Context) error {
 // Retry answers POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/retry:
 // the delivery is queued again with a fresh round of attempts; 202.
 func (h Webhooks) Retry(c echo.Context) error {
-	d, err := h.changeDelivery(c, h.Store.RetryWebhookDelivery)
+	id, did, err := deliveryPath(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	d, err := h.Actions.RetryWebhookDelivery(ctx, auth.PrincipalFrom(ctx), id, did)
 	if err != nil {
 		return err
 	}
@@ -279,7 +186,12 @@ func (h Webhooks) Retry(c echo.Context) error {
 // a pending delivery is cancelled and never attempted again; 200 with it,
 // 409 when it is no longer pending.
 func (h Webhooks) Cancel(c echo.Context) error {
-	d, err := h.changeDelivery(c, h.Store.CancelWebhookDelivery)
+	id, did, err := deliveryPath(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	d, err := h.Actions.CancelWebhookDelivery(ctx, auth.PrincipalFrom(ctx), id, did)
 	if errors.Is(err, models.ErrNotPending) {
 		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict,
 			Message: "Only a pending delivery can be cancelled; this one is already settled", Cause: err}
@@ -289,26 +201,6 @@ func (h Webhooks) Cancel(c echo.Context) error {
 	}
 	return respondAction(c, http.StatusOK, api.OK(apiDelivery(d)),
 		Done{Toast: "Delivery cancelled", Events: []string{"plaza:webhook-deliveries"}})
-}
-
-// changeDelivery runs change on the path's delivery as a change of its
-// endpoint (one policy entry, retry and cancel alike), naming the
-// delivery and its new status in the audit entry.
-func (h Webhooks) changeDelivery(c echo.Context, change func(ctx context.Context, id, did int64) (*models.WebhookDelivery, error)) (*models.WebhookDelivery, error) {
-	id, did, err := deliveryPath(c)
-	if err != nil {
-		return nil, err
-	}
-	var d *models.WebhookDelivery
-	ctx := c.Request().Context()
-	err = h.Actions.ChangeWebhook(ctx, auth.PrincipalFrom(ctx), id, func(ctx context.Context) error {
-		if d, err = change(ctx, id, did); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "webhook", itoa(id), map[string]any{"delivery": itoa(did), "status": d.Status})
-		return nil
-	})
-	return d, err
 }
 
 // deliveryPath is a delivery route's endpoint and delivery ids.

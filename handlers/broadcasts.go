@@ -3,30 +3,29 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
 
-// BroadcastStore is what the broadcast handlers need.
+// BroadcastStore is what the broadcast handlers read; sending one is an
+// action.
 type BroadcastStore interface {
-	Change(ctx context.Context, fn func(ctx context.Context) error) error
-	MissingUsers(ctx context.Context, ids []int64) ([]int64, error)
-	SendBroadcast(ctx context.Context, b *models.Broadcast, at *time.Time) error
 	Broadcasts(ctx context.Context, limit, offset int) ([]models.BroadcastRow, int, error)
 	PeopleFinder
 }
 
 // Broadcasts answers the admin's broadcast routes.
 type Broadcasts struct {
-	Store BroadcastStore
-	Now   func() time.Time
+	Store   BroadcastStore
+	Actions *actions.Actions
+	Now     func() time.Time
 }
 
 // Send answers POST /api/v1/admin/notifications/broadcast: 201 with the
@@ -42,19 +41,8 @@ func (h Broadcasts) Send(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if err := h.checkUsers(ctx, targets); err != nil {
-		return err
-	}
-	b := &models.Broadcast{Title: req.Title, Message: req.Message, Type: req.Type, Targets: targets.Given,
-		CreatedBy: &auth.PrincipalFrom(ctx).UserID}
-	err = h.Store.Change(ctx, func(ctx context.Context) error {
-		if err := h.Store.SendBroadcast(ctx, b, at); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "broadcast", itoa(b.ID), map[string]any{
-			"title": b.Title, "type": b.Type, "targets": b.Targets, "schedule": req.Schedule, "recipients": b.Recipients})
-		return nil
-	})
+	b, err := h.Actions.SendBroadcast(ctx, auth.PrincipalFrom(ctx), actions.BroadcastInput{Title: req.Title, Message: req.Message,
+		Type: req.Type, Targets: targets.Given, Users: targets.Users, At: at, Schedule: req.Schedule})
 	if err != nil {
 		return err
 	}
@@ -64,25 +52,6 @@ func (h Broadcasts) Send(c echo.Context) error {
 		toast = "Broadcast scheduled"
 	}
 	return respondAction(c, http.StatusCreated, api.OK(out), Done{Toast: toast, Events: []string{"plaza:broadcasts", "plaza:inbox"}})
-}
-
-// checkUsers refuses user targets that name no user.
-func (h Broadcasts) checkUsers(ctx context.Context, t api.BroadcastTargets) error {
-	missing, err := h.Store.MissingUsers(ctx, t.Users)
-	if err != nil || len(missing) == 0 {
-		return err
-	}
-	var issues []api.Issue
-	for _, id := range missing {
-		target := "user:" + itoa(id)
-		for i, given := range t.Given {
-			if given == target {
-				issues = append(issues, api.Issue{Path: []string{"targets", strconv.Itoa(i)}, Code: "custom",
-					Message: target + " names no user"})
-			}
-		}
-	}
-	return api.Invalid(issues...)
 }
 
 // List answers GET /api/v1/admin/notifications/broadcasts: newest first,

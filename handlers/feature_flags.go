@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/flags"
@@ -13,20 +14,19 @@ import (
 	"github.com/plazahq/plaza/views"
 )
 
-// FlagStore is what the feature flag handlers need.
+// FlagStore is what the feature flag handlers read; their writes are
+// actions.
 type FlagStore interface {
-	ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error
 	FeatureFlags(ctx context.Context) ([]models.FeatureFlag, error)
 	FeatureFlagPage(ctx context.Context, limit, offset int) ([]models.FeatureFlag, int, error)
-	PutFeatureFlag(ctx context.Context, name string, ch models.FlagChange, admin int64) (before, after *models.FeatureFlag, err error)
-	DeleteFeatureFlag(ctx context.Context, name string) (*models.FeatureFlag, error)
 }
 
 // FeatureFlags answers the feature flag routes: the admin's list, put and
 // delete, and each flag's answer for the
 // signed-in user.
 type FeatureFlags struct {
-	Store FlagStore
+	Store   FlagStore
+	Actions *actions.Actions
 	// Cache holds the flags the users' answers come from.
 	Cache *flags.Cache
 }
@@ -63,24 +63,9 @@ func (h FeatureFlags) Put(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	if err := api.CheckFlag(name, &req); err != nil {
-		return err
-	}
 	ctx := c.Request().Context()
-	caller := auth.PrincipalFrom(ctx)
-	var before, after *models.FeatureFlag
-	err := h.Store.ChangeLocked(ctx, "feature_flag", name, caller.UserID, func(ctx context.Context) (err error) {
-		ch := models.FlagChange{Enabled: req.Enabled, RolloutPercentage: req.RolloutPercentage, Description: req.Description}
-		if before, after, err = h.Store.PutFeatureFlag(ctx, name, ch, caller.UserID); err != nil {
-			return err
-		}
-		details := map[string]any{"after": flagFields(after)}
-		if before != nil {
-			details["before"] = flagFields(before)
-		}
-		setAuditTarget(ctx, "feature_flag", name, details)
-		return nil
-	})
+	res, err := h.Actions.PutFeatureFlag(ctx, auth.PrincipalFrom(ctx), name,
+		actions.FlagChange{Enabled: req.Enabled, RolloutPercentage: req.RolloutPercentage, Description: req.Description})
 	if err != nil {
 		return err
 	}
@@ -91,29 +76,18 @@ func (h FeatureFlags) Put(c echo.Context) error {
 			toast = "Turned on " + name
 		}
 	}
-	if before == nil {
+	if res.Before == nil {
 		status, toast = http.StatusCreated, "Created "+name
 	}
-	return respondAction(c, status, api.OK(v1Flag(after)), Done{Toast: toast, Events: []string{"plaza:flags"}})
+	return respondAction(c, status, api.OK(v1Flag(res.After)), Done{Toast: toast, Events: []string{"plaza:flags"}})
 }
 
 // Delete answers DELETE /api/v1/admin/feature-flags/{name}: {deleted, name};
 // an unknown flag is 404.
 func (h FeatureFlags) Delete(c echo.Context) error {
 	name := c.Param("name")
-	if err := api.CheckFlag(name, nil); err != nil {
-		return err
-	}
 	ctx := c.Request().Context()
-	caller := auth.PrincipalFrom(ctx)
-	err := h.Store.ChangeLocked(ctx, "feature_flag", name, caller.UserID, func(ctx context.Context) error {
-		gone, err := h.Store.DeleteFeatureFlag(ctx, name)
-		if err == nil {
-			setAuditTarget(ctx, "feature_flag", name, map[string]any{"before": flagFields(gone)})
-		}
-		return err
-	})
-	if err != nil {
+	if err := h.Actions.DeleteFeatureFlag(ctx, auth.PrincipalFrom(ctx), name); err != nil {
 		return err
 	}
 	return respondAction(c, http.StatusOK, api.OK(api.DeletedFlag{Deleted: true, Name: name}),
@@ -147,9 +121,4 @@ func (h FeatureFlags) ForUser(c echo.Context) error {
 func v1Flag(f *models.FeatureFlag) api.V1FeatureFlag {
 	return api.V1FeatureFlag{Name: f.Name, Description: f.Description, Enabled: f.Enabled, RolloutPercentage: f.RolloutPercentage,
 		CreatedAt: api.Timestamp(f.CreatedAt), UpdatedAt: api.Timestamp(f.UpdatedAt), UpdatedBy: optionalID(f.UpdatedBy)}
-}
-
-// flagFields are what the audit entry keeps of a flag before and after.
-func flagFields(f *models.FeatureFlag) map[string]any {
-	return map[string]any{"enabled": f.Enabled, "rolloutPercentage": f.RolloutPercentage, "description": f.Description}
 }

@@ -3,24 +3,21 @@ package handlers
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/alexedwards/scs/v2"
-	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
 
-// SystemStore is what the maintenance handlers need.
+// SystemStore is what the maintenance handlers read; queueing a job is
+// an action.
 type SystemStore interface {
-	Change(ctx context.Context, fn func(ctx context.Context) error) error
-	OtherLiveSessions(ctx context.Context, keepSession string) (sessions, people int, err error)
-	QueueMaintenance(ctx context.Context, j *models.MaintenanceJob, keepSession string) error
 	MaintenanceJobByID(ctx context.Context, id string) (*models.MaintenanceJob, error)
 	MaintenanceJobs(ctx context.Context, limit, offset int) ([]models.MaintenanceJob, int, error)
 	PeopleFinder
@@ -29,12 +26,16 @@ type SystemStore interface {
 // System answers the maintenance routes.
 type System struct {
 	Store    SystemStore
+	Actions  *actions.Actions
 	Sessions *scs.SessionManager
 }
 
 // Maintenance answers POST /api/v1/admin/system/maintenance {action, scope,
 // notify}: 202 with the queued job; 409 while a job of the action is
-// queued or running.
+// queued or running. A job that signs everyone else out asks first: the
+// console gets a confirmation step naming how many sessions end (200,
+// nothing queued) until it sends that count back; an API client that
+// sends a count no longer right gets 409.
 func (h System) Maintenance(c echo.Context) error {
 	var req api.V1MaintenanceRequest
 	if err := decodeJSON(c, &req); err != nil {
@@ -44,57 +45,27 @@ func (h System) Maintenance(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if req.EndsSessions() {
-		step, err := h.confirmSignOut(c, &req)
-		if err != nil {
-			return err
-		}
-		if step != nil {
-			return step()
-		}
-	}
-	j := &models.MaintenanceJob{ID: uuid.NewString(), Action: req.Action, Scope: req.Scope, Notify: req.Notify,
-		QueuedBy: &auth.PrincipalFrom(ctx).UserID}
-	err := h.Store.Change(ctx, func(ctx context.Context) error {
-		if err := h.Store.QueueMaintenance(ctx, j, h.Sessions.Token(ctx)); err != nil {
-			return err
-		}
-		setAuditTarget(ctx, "job", j.ID, map[string]any{"action": j.Action, "scope": j.Scope, "notify": j.Notify})
-		return nil
-	})
-	var busy *models.BusyError
-	if errors.As(err, &busy) {
+	console := api.FormatOf(c.Request()) == api.FormatPartial
+	j, err := h.Actions.QueueMaintenance(ctx, auth.PrincipalFrom(ctx), actions.MaintenanceInput{
+		Action: req.Action, Scope: req.Scope, Notify: req.Notify, EndsSessions: req.EndsSessions(),
+		KeepSession: h.Sessions.Token(ctx), Confirm: req.Confirm, AlwaysConfirm: console})
+	var (
+		busy  *models.BusyError
+		count *actions.SignOutsError
+	)
+	switch {
+	case errors.As(err, &count) && console:
+		noStore(c)
+		return render(c, http.StatusOK, views.MaintenanceConfirm(req.Action, count.Sessions, count.People, count.Given != nil))
+	case errors.As(err, &count):
+		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: count.Error(), Cause: err}
+	case errors.As(err, &busy):
 		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: busy.Error()}
-	}
-	if err != nil {
+	case err != nil:
 		return err
 	}
 	return respondAction(c, http.StatusAccepted, api.OK(api.V1QueuedJob{JobID: j.ID, Action: j.Action, Scope: j.Scope,
 		Status: j.Status, QueuedAt: api.Timestamp(j.QueuedAt)}), Done{Toast: views.MaintenanceQueued(j.Action), Events: []string{"plaza:jobs"}})
-}
-
-// confirmSignOut asks before a request that signs everyone else out: the
-// console gets a confirmation step naming how many sessions end (200,
-// nothing queued) until it sends that count back; an API client that
-// sends a count no longer right gets 409. Nil, nil lets the request run.
-func (h System) confirmSignOut(c echo.Context, req *api.V1MaintenanceRequest) (func() error, error) {
-	ctx := c.Request().Context()
-	sessions, people, err := h.Store.OtherLiveSessions(ctx, h.Sessions.Token(ctx))
-	if err != nil {
-		return nil, err
-	}
-	console := api.FormatOf(c.Request()) == api.FormatPartial
-	if req.Confirm != nil && *req.Confirm == sessions || req.Confirm == nil && !console {
-		return nil, nil
-	}
-	if !console {
-		return nil, &api.Error{Status: http.StatusConflict, Code: api.CodeConflict,
-			Message: fmt.Sprintf("this signs out %d other sessions, not %d: send confirm %d to go ahead", sessions, *req.Confirm, sessions)}
-	}
-	return func() error {
-		noStore(c)
-		return render(c, http.StatusOK, views.MaintenanceConfirm(req.Action, sessions, people, req.Confirm != nil))
-	}, nil
 }
 
 // Job answers GET /api/v1/admin/system/jobs/{jobId}; an unknown id is 404.

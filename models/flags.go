@@ -38,9 +38,9 @@ func (s *Store) FeatureFlag(ctx context.Context, name string) (*FeatureFlag, err
 	return f, notFound(err, "feature flag")
 }
 
-// PutFeatureFlag applies ch to flag name on behalf of admin, creating the
-// flag when there is none. It returns the flag before (nil when this call
-// created it) and after. Call it inside a change.
+// PutFeatureFlag applies ch to flag name on behalf of admin (0: no user),
+// creating the flag when there is none. It returns the flag before (nil
+// when this call created it) and after. Call it inside a change.
 //
 // Puts of one new name at once create it once: the creation is an insert
 // that skips a row another put landed first (on PostgreSQL it waits for
@@ -66,7 +66,10 @@ func (s *Store) PutFeatureFlag(ctx context.Context, name string, ch FlagChange, 
 	if ch.Description != nil {
 		f.Description = *ch.Description
 	}
-	f.UpdatedAt, f.UpdatedBy = now, &admin
+	f.UpdatedAt, f.UpdatedBy = now, nil
+	if admin != 0 { // 0: the command line's operator, no user
+		f.UpdatedBy = &admin
+	}
 	if _, err = db.NewUpdate().Model(f).WherePK().Exec(ctx); err != nil {
 		return nil, nil, fmt.Errorf("put feature flag %s: %w", name, err)
 	}

@@ -175,6 +175,7 @@ func newHandlers(d Deps) handlerSet {
 	if d.Passwords != nil {
 		acts.Passwords = d.Passwords
 	}
+	acts.Targets = d.Webhooks
 	signIn := handlers.SignIn{Users: d.Store, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now,
 		SessionLimits: newSessionLimits(d.Config).forRoles}
 	links := handlers.ProviderLinks{Store: d.Store, Providers: providers}
@@ -200,14 +201,14 @@ func newHandlers(d Deps) handlerSet {
 		adminUsers: handlers.AdminUsers{Store: d.Store, Actions: acts, Started: d.Started, Now: d.Now, Database: d.Store.Dialect()},
 		v1Users:    handlers.V1Users{Store: d.Store, Actions: acts, Reasons: handlers.ModerationReasons{Store: d.Store}, Now: d.Now},
 		v1Posts:    handlers.V1Posts{Store: d.Store, Actions: acts, Reasons: handlers.ModerationReasons{Store: d.Store}},
-		flags:      handlers.FeatureFlags{Store: d.Store, Cache: d.Flags},
-		reasons:    handlers.ModerationReasons{Store: d.Store},
+		flags:      handlers.FeatureFlags{Store: d.Store, Actions: acts, Cache: d.Flags},
+		reasons:    handlers.ModerationReasons{Store: d.Store, Actions: acts},
 		inbox:      handlers.Notifications{Store: d.Store, Actions: acts},
-		broadcasts: handlers.Broadcasts{Store: d.Store, Now: d.Now},
-		webhooks:   handlers.Webhooks{Store: d.Store, Actions: acts, Targets: d.Webhooks},
+		broadcasts: handlers.Broadcasts{Store: d.Store, Actions: acts, Now: d.Now},
+		webhooks:   handlers.Webhooks{Store: d.Store, Actions: acts},
 		analytics:  handlers.Analytics{Store: d.Store, Now: d.Now},
 		reports:    handlers.Reports{Store: d.Store, Now: d.Now, Log: d.Logger},
-		system:     handlers.System{Store: d.Store, Sessions: d.Sessions},
+		system:     handlers.System{Store: d.Store, Actions: acts, Sessions: d.Sessions},
 		backups:    handlers.Backups{Dir: d.Config.BackupDir, Actions: acts},
 		collect:    handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
 		ogImage:    handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},

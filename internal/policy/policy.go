@@ -64,18 +64,31 @@ const (
 
 	// TakeLock takes or renews an edit lock on a user or a post;
 	// TakeFlagLock one on a feature flag, which asks what changing the
-	// flag asks. ReleaseLock lets one's own lock go, or breaks someone
+	// flag asks (UpdateFeatureFlag). ReleaseLock lets one's own lock go, or breaks someone
 	// else's.
 	TakeLock     Action = "lock.take"
 	TakeFlagLock Action = "lock.take_flag"
 	ReleaseLock  Action = "lock.release"
 
-	// ChangeWebhook changes, rotates the secret of, tests, or retries or
-	// cancels a delivery of a
-	// webhook endpoint; DeleteWebhook deletes one. Both act on what the
-	// endpoint's maker owns.
-	ChangeWebhook Action = "webhook.change"
-	DeleteWebhook Action = "webhook.delete"
+	// CreateWebhook registers a webhook endpoint. The others change,
+	// rotate the secret of, test, retry or cancel a delivery of, or delete
+	// one: they act on what the endpoint's maker owns, so rank protects
+	// it as it protects its maker.
+	CreateWebhook         Action = "webhook.create"
+	UpdateWebhook         Action = "webhook.update"
+	RotateWebhookSecret   Action = "webhook.rotate_secret"
+	TestWebhook           Action = "webhook.test"
+	RetryWebhookDelivery  Action = "webhook.retry"
+	CancelWebhookDelivery Action = "webhook.cancel_delivery"
+	DeleteWebhook         Action = "webhook.delete"
+
+	// Platform settings: the reason presets, feature flags, maintenance
+	// jobs and broadcasts to many inboxes.
+	UpdateModerationReasons Action = "moderation_reasons.update"
+	UpdateFeatureFlag       Action = "feature_flag.update"
+	DeleteFeatureFlag       Action = "feature_flag.delete"
+	QueueMaintenance        Action = "system.maintenance"
+	SendBroadcast           Action = "notification.broadcast"
 
 	DownloadBackup Action = "backup.download"
 	DeleteBackup   Action = "backup.delete"
@@ -191,8 +204,19 @@ var Table = map[Action]Rule{
 	TakeFlagLock: {Permission: auth.PermAdminSuper, SecondFactor: true},
 	ReleaseLock:  {Permission: auth.PermAdminDelete, Outrank: true, SecondFactor: true},
 
-	ChangeWebhook: {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
-	DeleteWebhook: {Permission: auth.PermAdminDelete, Rank: true, SecondFactor: true},
+	CreateWebhook:         {Permission: auth.PermAdminWrite, SecondFactor: true},
+	UpdateWebhook:         {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
+	RotateWebhookSecret:   {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
+	TestWebhook:           {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
+	RetryWebhookDelivery:  {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
+	CancelWebhookDelivery: {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
+	DeleteWebhook:         {Permission: auth.PermAdminDelete, Rank: true, SecondFactor: true},
+
+	UpdateModerationReasons: {Permission: auth.PermAdminWrite, SecondFactor: true},
+	UpdateFeatureFlag:       {Permission: auth.PermAdminSuper, SecondFactor: true},
+	DeleteFeatureFlag:       {Permission: auth.PermAdminSuper, SecondFactor: true},
+	QueueMaintenance:        {Permission: auth.PermAdminSuper, SecondFactor: true},
+	SendBroadcast:           {Permission: auth.PermAdminWrite, SecondFactor: true},
 
 	DownloadBackup: {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
 	DeleteBackup:   {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
