@@ -25,6 +25,9 @@ const (
 	// account (banning oneself, changing one's own status or role): no
 	// permission would allow it, so it is not INSUFFICIENT_ADMIN_PERMISSIONS.
 	CodeSelfActionForbidden = "SELF_ACTION_FORBIDDEN"
+	// CodeUserSilenced refuses a silenced member's own write (a post, an
+	// edit, a report, the profile) until the silence ends.
+	CodeUserSilenced = "USER_SILENCED"
 	// Two-factor sign-in and re-confirmation (docs/api.md, "Two-factor
 	// sign-in").
 	CodeTOTPRequired      = "TOTP_REQUIRED"
