@@ -123,7 +123,7 @@ type GeneralError struct {
 // GeneralErrorBody is the error object of the general and v1 envelopes;
 // the v1 family adds requiredPermission (403) and lockedBy/lockedAt (423).
 type GeneralErrorBody struct {
-	Code               string `json:"code" enum:"UNAUTHORIZED,FORBIDDEN,INSUFFICIENT_ADMIN_PERMISSIONS,NOT_FOUND,VALIDATION_ERROR,CONFLICT,RESOURCE_LOCKED,RATE_LIMITED,PAYLOAD_TOO_LARGE,METHOD_NOT_ALLOWED,SERVER_ERROR,IP_BLOCKED,TOTP_REQUIRED,TOTP_INVALID,TWO_FACTOR_REQUIRED,SUDO_REQUIRED,SELF_ACTION_FORBIDDEN,CSRF_INVALID"`
+	Code               string `json:"code" enum:"UNAUTHORIZED,FORBIDDEN,INSUFFICIENT_ADMIN_PERMISSIONS,NOT_FOUND,VALIDATION_ERROR,CONFLICT,RESOURCE_LOCKED,RATE_LIMITED,PAYLOAD_TOO_LARGE,METHOD_NOT_ALLOWED,SERVER_ERROR,IP_BLOCKED,TOTP_REQUIRED,TOTP_INVALID,TWO_FACTOR_REQUIRED,SUDO_REQUIRED,SELF_ACTION_FORBIDDEN,USER_SILENCED,CSRF_INVALID"`
 	Message            string `json:"message"`
 	Details            any    `json:"details,omitempty"`
 	RequiredPermission string `json:"requiredPermission,omitempty"`

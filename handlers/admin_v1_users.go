@@ -149,6 +149,7 @@ func v1UserDetail(u *models.UserDetail, now time.Time) api.V1UserDetail {
 		RecentPosts:        make([]api.V1PostBrief, len(u.RecentPosts)),
 		RecentAuditEntries: make([]api.AuditEntry, len(u.RecentAudit)),
 	}
+	out.SilencedUntil, out.SilenceReason = silenceOf(&u.User, now)
 	for i, b := range u.Bans {
 		out.Bans[i] = api.V1BanRecord{ID: itoa(b.ID), Reason: b.Reason, Notes: b.Notes, CreatedAt: api.Timestamp(b.CreatedAt),
 			CreatedBy: optionalID(b.CreatedBy), ExpiresAt: api.OptionalTimestamp(b.ExpiresAt), EndedAt: api.OptionalTimestamp(b.EndedAt),
