@@ -23,7 +23,7 @@ import (
 // and store all read it, so a silence ends without waiting.
 type silenceClock struct{ at atomic.Int64 }
 
-func (c *silenceClock) Now() time.Time           { return time.Unix(0, c.at.Load()).UTC() }
+func (c *silenceClock) Now() time.Time          { return time.Unix(0, c.at.Load()).UTC() }
 func (c *silenceClock) Advance(d time.Duration) { c.at.Add(int64(d)) }
 
 func silenceApp(t *testing.T, db *bun.DB) (*apptest.App, *silenceClock) {
