@@ -218,3 +218,28 @@ func TestSilenceInput(t *testing.T) {
 		postAs(t, app, "POST", unsilence, root, "", http.StatusConflict)
 	})
 }
+
+// TestSilenceWebhook: a silence sends user.silenced to the endpoints that
+// subscribe to it, queued in the silence's own transaction.
+func TestSilenceWebhook(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		recv := apptest.NewReceiver(t)
+		a := webhookApp(t, db, recv)
+		admin, root := a.Admin(t)
+		registerWebhook(t, a, admin, recv.URL, "user.silenced")
+		member, _ := userWith(t, a, "quiet@example.com")
+		postAs(t, a, "POST", api.AdminV1UserPath(member.ID)+"/silence", admin, `{"duration":"1h","reason":"Heated thread"}`, 200)
+		var msg struct {
+			Type string
+			Data map[string]any
+		}
+		apptest.WaitFor(t, "the user.silenced message", func() bool {
+			got := recv.Received()
+			return len(got) > 0 && json.Unmarshal(got[0].Body, &msg) == nil
+		})
+		if msg.Type != "user.silenced" || msg.Data["userId"] != itoa(member.ID) || msg.Data["silencedBy"] != itoa(root.ID) ||
+			msg.Data["reason"] != "Heated thread" || msg.Data["silencedUntil"] == nil {
+			t.Errorf("message %+v", msg)
+		}
+	})
+}
