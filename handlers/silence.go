@@ -52,8 +52,7 @@ func (h V1Users) Silence(c echo.Context) error {
 		return err
 	}
 	out := h.silenceResult(res)
-	return respondAction(c, http.StatusOK, api.OK(out), Done{Toast: out.User.Username + " is silenced until " + *out.SilencedUntil,
-		Events: []string{"plaza:user", "plaza:users"}})
+	return respondAction(c, http.StatusOK, api.OK(out), Done{Toast: out.User.Username + " is silenced", Events: []string{"plaza:user", "plaza:users"}})
 }
 
 // Unsilence answers POST /api/v1/admin/users/{id}/unsilence: the silence
