@@ -80,6 +80,8 @@ func (a *Actions) EditPost(ctx context.Context, who *auth.Principal, in PostEdit
 		own := owns(who, post.AuthorID)
 		if !own {
 			keepStaffAttempt(ctx, who, post)
+		} else if err := a.checkVoice(ctx, who); err != nil {
+			return err // a silenced author edits nothing of their own
 		}
 		if own && in.Published != nil && *in.Published && (post.Status == models.PostHidden || post.Status == models.PostFlagged) {
 			// Bringing one's own post back from moderation is asked of

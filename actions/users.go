@@ -325,6 +325,11 @@ func (a *Actions) EditProfile(ctx context.Context, who *auth.Principal, id int64
 		if err := a.Policy.Check(who, policy.EditProfile, person(target)); err != nil {
 			return err
 		}
+		if self {
+			if err := a.checkVoice(ctx, who); err != nil {
+				return err
+			}
+		}
 		if after, err = a.Store.UpdateProfile(ctx, id, ch); err != nil {
 			return err
 		}

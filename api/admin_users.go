@@ -83,6 +83,14 @@ type AdminBanRequest struct {
 	Notes    string `json:"notes,omitempty" maxLength:"2000"`
 }
 
+// AdminSilenceResult answers the unversioned silence and unsilence: the
+// user, and when the silence in force ends (null when none holds).
+type AdminSilenceResult struct {
+	Success       bool      `json:"success"`
+	User          AdminUser `json:"user"`
+	SilencedUntil *string   `json:"silencedUntil" format:"date-time"`
+}
+
 // AdminBanResult answers the unversioned ban and unban.
 type AdminBanResult struct {
 	Success bool      `json:"success"`

@@ -79,6 +79,8 @@ const (
 	PathAdminV1Users            = PathAdminV1 + "/users"
 	PathAdminV1User             = PathAdminV1Users + "/:id"
 	PathAdminV1UserBan          = PathAdminV1User + "/ban"
+	PathAdminV1UserSilence      = PathAdminV1User + "/silence"
+	PathAdminV1UserUnsilence    = PathAdminV1User + "/unsilence"
 	PathAdminV1UserNotes        = PathAdminV1User + "/notes"
 	PathAdminV1BulkUpdate       = PathAdminV1Users + "/bulk-update"
 	PathAdminV1Posts            = PathAdminV1 + "/posts"
@@ -106,6 +108,8 @@ const (
 	PathAdminUsers              = PathAdminUnversioned + "/users"
 	PathAdminUserBan            = PathAdminUsers + "/:id/ban"
 	PathAdminUserUnban          = PathAdminUsers + "/:id/unban"
+	PathAdminUserSilence        = PathAdminUsers + "/:id/silence"
+	PathAdminUserUnsilence      = PathAdminUsers + "/:id/unsilence"
 	PathAdminStats              = PathAdminUnversioned + "/stats"
 )
 

@@ -126,6 +126,8 @@ type V1UserDetail struct {
 	Strikes            []V1Strike    `json:"strikes" description:"Bans, warnings and the hides and deletes of the user's posts that still stand (not undone, not overturned), newest first."`
 	RecentPosts        []V1PostBrief `json:"recentPosts" maxItems:"10"`
 	RecentAuditEntries []AuditEntry  `json:"recentAuditEntries" maxItems:"20"`
+	SilencedUntil      *string       `json:"silencedUntil" format:"date-time" description:"When the silence in force ends (the user is read-only until then); null when none holds."`
+	SilenceReason      *string       `json:"silenceReason" description:"The reason of the silence in force; null when none holds."`
 }
 
 // V1Profile is what the user shows of themselves.
@@ -406,4 +408,20 @@ type V1Strike struct {
 	Reason string  `json:"reason"`
 	At     string  `json:"at" format:"date-time"`
 	By     *string `json:"by" description:"The staff member's username; null once that account is deleted."`
+}
+
+// V1SilenceRequest is the body of POST /api/v1/admin/users/{id}/silence
+// and of POST /api/admin/users/{id}/silence: the silence action checks it
+// (actions.MaxSilence, actions.MaxSilenceReason).
+type V1SilenceRequest struct {
+	Duration string `json:"duration" required:"true" pattern:"^[1-9][0-9]*[mhdw]$" description:"<n>m, <n>h, <n>d or <n>w, at most 30d."`
+	Reason   string `json:"reason" required:"true" minLength:"1" maxLength:"500"`
+}
+
+// V1SilenceResult answers the versioned silence and unsilence: the user
+// as it now is and the silence in force (nulls when none holds).
+type V1SilenceResult struct {
+	User          V1User  `json:"user"`
+	SilencedUntil *string `json:"silencedUntil" format:"date-time"`
+	SilenceReason *string `json:"silenceReason"`
 }

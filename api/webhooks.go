@@ -5,7 +5,7 @@ import "strconv"
 // WebhookRequest is the body of POST /api/v1/admin/webhooks.
 type WebhookRequest struct {
 	URL         string   `json:"url" required:"true" description:"Where messages are POSTed: http(s), no credentials, not an internal address."`
-	Events      []string `json:"events" required:"true" minItems:"1" description:"user.banned, post.moderated, report.created, broadcast.sent, audit.anchor."`
+	Events      []string `json:"events" required:"true" minItems:"1" description:"user.banned, user.silenced, post.moderated, report.created, broadcast.sent, audit.anchor."`
 	Description string   `json:"description" maxLength:"500"`
 	Active      *bool    `json:"active" description:"Default true."`
 }

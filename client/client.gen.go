@@ -117,6 +117,7 @@ const (
 	GeneralErrorBodyCodeTOTPREQUIRED                 GeneralErrorBodyCode = "TOTP_REQUIRED"
 	GeneralErrorBodyCodeTWOFACTORREQUIRED            GeneralErrorBodyCode = "TWO_FACTOR_REQUIRED"
 	GeneralErrorBodyCodeUNAUTHORIZED                 GeneralErrorBodyCode = "UNAUTHORIZED"
+	GeneralErrorBodyCodeUSERSILENCED                 GeneralErrorBodyCode = "USER_SILENCED"
 	GeneralErrorBodyCodeVALIDATIONERROR              GeneralErrorBodyCode = "VALIDATION_ERROR"
 )
 
@@ -156,6 +157,8 @@ func (e GeneralErrorBodyCode) Valid() bool {
 	case GeneralErrorBodyCodeTWOFACTORREQUIRED:
 		return true
 	case GeneralErrorBodyCodeUNAUTHORIZED:
+		return true
+	case GeneralErrorBodyCodeUSERSILENCED:
 		return true
 	case GeneralErrorBodyCodeVALIDATIONERROR:
 		return true
@@ -1175,6 +1178,21 @@ const (
 func (e V1OfV1ReasonsSuccess) Valid() bool {
 	switch e {
 	case V1OfV1ReasonsSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1OfV1SilenceResultSuccess.
+const (
+	V1OfV1SilenceResultSuccessTrue V1OfV1SilenceResultSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfV1SilenceResultSuccess enum.
+func (e V1OfV1SilenceResultSuccess) Valid() bool {
+	switch e {
+	case V1OfV1SilenceResultSuccessTrue:
 		return true
 	default:
 		return false
@@ -2212,6 +2230,13 @@ type AdminPagination struct {
 	Total       int  `json:"total"`
 	TotalCapped bool `json:"totalCapped"`
 	TotalPages  int  `json:"totalPages"`
+}
+
+// AdminSilenceResult defines model for AdminSilenceResult.
+type AdminSilenceResult struct {
+	SilencedUntil *time.Time `json:"silencedUntil"`
+	Success       bool       `json:"success"`
+	User          AdminUser  `json:"user"`
 }
 
 // AdminStats defines model for AdminStats.
@@ -3712,6 +3737,15 @@ type V1OfV1Reasons struct {
 // V1OfV1ReasonsSuccess defines model for V1OfV1Reasons.Success.
 type V1OfV1ReasonsSuccess bool
 
+// V1OfV1SilenceResult defines model for V1Of_V1SilenceResult.
+type V1OfV1SilenceResult struct {
+	Data    V1SilenceResult            `json:"data"`
+	Success V1OfV1SilenceResultSuccess `json:"success"`
+}
+
+// V1OfV1SilenceResultSuccess defines model for V1OfV1SilenceResult.Success.
+type V1OfV1SilenceResultSuccess bool
+
 // V1OfV1UndoResult defines model for V1Of_V1UndoResult.
 type V1OfV1UndoResult struct {
 	Data    V1UndoResult            `json:"data"`
@@ -3985,6 +4019,20 @@ type V1SeriesPoint struct {
 	NewUsers *int `json:"newUsers,omitempty"`
 }
 
+// V1SilenceRequest defines model for V1SilenceRequest.
+type V1SilenceRequest struct {
+	// Duration <n>m, <n>h, <n>d or <n>w, at most 30d.
+	Duration string `json:"duration"`
+	Reason   string `json:"reason"`
+}
+
+// V1SilenceResult defines model for V1SilenceResult.
+type V1SilenceResult struct {
+	SilenceReason *string    `json:"silenceReason"`
+	SilencedUntil *time.Time `json:"silencedUntil"`
+	User          V1User     `json:"user"`
+}
+
 // V1Strike defines model for V1Strike.
 type V1Strike struct {
 	At time.Time `json:"at"`
@@ -4056,14 +4104,20 @@ type V1UserDetail struct {
 	LastLoginAt *time.Time    `json:"lastLoginAt"`
 
 	// Notes The admin-only notes.
-	Notes              *string            `json:"notes"`
-	PostCount          int                `json:"postCount"`
-	Profile            V1Profile          `json:"profile"`
-	RecentAuditEntries []AuditEntry       `json:"recentAuditEntries"`
-	RecentPosts        []V1PostBrief      `json:"recentPosts"`
-	Role               V1UserDetailRole   `json:"role"`
-	Roles              []string           `json:"roles"`
-	Status             V1UserDetailStatus `json:"status"`
+	Notes              *string          `json:"notes"`
+	PostCount          int              `json:"postCount"`
+	Profile            V1Profile        `json:"profile"`
+	RecentAuditEntries []AuditEntry     `json:"recentAuditEntries"`
+	RecentPosts        []V1PostBrief    `json:"recentPosts"`
+	Role               V1UserDetailRole `json:"role"`
+	Roles              []string         `json:"roles"`
+
+	// SilenceReason The reason of the silence in force; null when none holds.
+	SilenceReason *string `json:"silenceReason"`
+
+	// SilencedUntil When the silence in force ends (the user is read-only until then); null when none holds.
+	SilencedUntil *time.Time         `json:"silencedUntil"`
+	Status        V1UserDetailStatus `json:"status"`
 
 	// Strikes Bans, warnings and the hides and deletes of the user's posts that still stand (not undone, not overturned), newest first.
 	Strikes  []V1Strike `json:"strikes"`
@@ -4157,7 +4211,7 @@ type WebhookRequest struct {
 	Active      *bool   `json:"active,omitempty"`
 	Description *string `json:"description,omitempty"`
 
-	// Events user.banned, post.moderated, report.created, broadcast.sent, audit.anchor.
+	// Events user.banned, user.silenced, post.moderated, report.created, broadcast.sent, audit.anchor.
 	Events []string `json:"events"`
 
 	// Url Where messages are POSTed: http(s), no credentials, not an internal address.
@@ -4605,6 +4659,9 @@ type GetApiV1AdminWebhooksIdDeliveriesParams struct {
 // PostApiAdminUsersIdBanJSONRequestBody defines body for PostApiAdminUsersIdBan for application/json ContentType.
 type PostApiAdminUsersIdBanJSONRequestBody = AdminBanRequest
 
+// PostApiAdminUsersIdSilenceJSONRequestBody defines body for PostApiAdminUsersIdSilence for application/json ContentType.
+type PostApiAdminUsersIdSilenceJSONRequestBody = V1SilenceRequest
+
 // PostApiAnalyticsCollectJSONRequestBody defines body for PostApiAnalyticsCollect for application/json ContentType.
 type PostApiAnalyticsCollectJSONRequestBody PostApiAnalyticsCollectJSONBody
 
@@ -4694,6 +4751,9 @@ type PostApiV1AdminUsersIdBanJSONRequestBody = V1BanRequest
 
 // PostApiV1AdminUsersIdNotesJSONRequestBody defines body for PostApiV1AdminUsersIdNotes for application/json ContentType.
 type PostApiV1AdminUsersIdNotesJSONRequestBody = V1NewNote
+
+// PostApiV1AdminUsersIdSilenceJSONRequestBody defines body for PostApiV1AdminUsersIdSilence for application/json ContentType.
+type PostApiV1AdminUsersIdSilenceJSONRequestBody = V1SilenceRequest
 
 // PostApiV1AdminWebhooksJSONRequestBody defines body for PostApiV1AdminWebhooks for application/json ContentType.
 type PostApiV1AdminWebhooksJSONRequestBody = WebhookRequest
@@ -5589,12 +5649,37 @@ type ClientInterface interface {
 	// Corresponds with POST /api/admin/users/{id}/ban (the `PostApiAdminUsersIdBan` operationId).
 	PostApiAdminUsersIdBan(ctx context.Context, id string, body PostApiAdminUsersIdBanJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PostApiAdminUsersIdSilenceWithBody Silence a user for a time
+	//
+	// Needs users:manage. Rate limit scope: api_admin.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/admin/users/{id}/silence (the `PostApiAdminUsersIdSilence` operationId).
+	PostApiAdminUsersIdSilenceWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiAdminUsersIdSilence Silence a user for a time
+	//
+	// Needs users:manage. Rate limit scope: api_admin.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/admin/users/{id}/silence (the `PostApiAdminUsersIdSilence` operationId).
+	PostApiAdminUsersIdSilence(ctx context.Context, id string, body PostApiAdminUsersIdSilenceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// PostApiAdminUsersIdUnban End a user's ban
 	//
 	// Needs users:manage. Rate limit scope: api_admin.
 	//
 	// Corresponds with POST /api/admin/users/{id}/unban (the `PostApiAdminUsersIdUnban` operationId).
 	PostApiAdminUsersIdUnban(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiAdminUsersIdUnsilence Lift a user's silence
+	//
+	// Needs users:manage. Rate limit scope: api_admin.
+	//
+	// Corresponds with POST /api/admin/users/{id}/unsilence (the `PostApiAdminUsersIdUnsilence` operationId).
+	PostApiAdminUsersIdUnsilence(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiAnalyticsCollectWithBody Record analytics events
 	//
@@ -6555,6 +6640,31 @@ type ClientInterface interface {
 	// Corresponds with DELETE /api/v1/admin/users/{id}/sessions/{sessionId} (the `DeleteApiV1AdminUsersIdSessionsSessionId` operationId).
 	DeleteApiV1AdminUsersIdSessionsSessionId(ctx context.Context, id string, sessionId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PostApiV1AdminUsersIdSilenceWithBody Silence a user for a time
+	//
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/admin/users/{id}/silence (the `PostApiV1AdminUsersIdSilence` operationId).
+	PostApiV1AdminUsersIdSilenceWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminUsersIdSilence Silence a user for a time
+	//
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/admin/users/{id}/silence (the `PostApiV1AdminUsersIdSilence` operationId).
+	PostApiV1AdminUsersIdSilence(ctx context.Context, id string, body PostApiV1AdminUsersIdSilenceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminUsersIdUnsilence Lift a user's silence
+	//
+	// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs users:manage. Rate limit scope: admin_v1.
+	//
+	// Corresponds with POST /api/v1/admin/users/{id}/unsilence (the `PostApiV1AdminUsersIdUnsilence` operationId).
+	PostApiV1AdminUsersIdUnsilence(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetApiV1AdminWebhooks List webhook endpoints (never their secrets)
 	//
 	// Needs admin:read. Rate limit scope: admin_v1.
@@ -6725,6 +6835,44 @@ func (c *Client) PostApiAdminUsersIdBan(ctx context.Context, id string, body Pos
 	return c.Client.Do(req)
 }
 
+// PostApiAdminUsersIdSilenceWithBody Silence a user for a time
+//
+// Needs users:manage. Rate limit scope: api_admin.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/admin/users/{id}/silence (the `PostApiAdminUsersIdSilence` operationId).
+func (c *Client) PostApiAdminUsersIdSilenceWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAdminUsersIdSilenceRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiAdminUsersIdSilence Silence a user for a time
+//
+// Needs users:manage. Rate limit scope: api_admin.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/admin/users/{id}/silence (the `PostApiAdminUsersIdSilence` operationId).
+func (c *Client) PostApiAdminUsersIdSilence(ctx context.Context, id string, body PostApiAdminUsersIdSilenceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAdminUsersIdSilenceRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // PostApiAdminUsersIdUnban End a user's ban
 //
 // Needs users:manage. Rate limit scope: api_admin.
@@ -6732,6 +6880,23 @@ func (c *Client) PostApiAdminUsersIdBan(ctx context.Context, id string, body Pos
 // Corresponds with POST /api/admin/users/{id}/unban (the `PostApiAdminUsersIdUnban` operationId).
 func (c *Client) PostApiAdminUsersIdUnban(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPostApiAdminUsersIdUnbanRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiAdminUsersIdUnsilence Lift a user's silence
+//
+// Needs users:manage. Rate limit scope: api_admin.
+//
+// Corresponds with POST /api/admin/users/{id}/unsilence (the `PostApiAdminUsersIdUnsilence` operationId).
+func (c *Client) PostApiAdminUsersIdUnsilence(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAdminUsersIdUnsilenceRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -8911,6 +9076,61 @@ func (c *Client) DeleteApiV1AdminUsersIdSessionsSessionId(ctx context.Context, i
 	return c.Client.Do(req)
 }
 
+// PostApiV1AdminUsersIdSilenceWithBody Silence a user for a time
+//
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/admin/users/{id}/silence (the `PostApiV1AdminUsersIdSilence` operationId).
+func (c *Client) PostApiV1AdminUsersIdSilenceWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminUsersIdSilenceRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminUsersIdSilence Silence a user for a time
+//
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/admin/users/{id}/silence (the `PostApiV1AdminUsersIdSilence` operationId).
+func (c *Client) PostApiV1AdminUsersIdSilence(ctx context.Context, id string, body PostApiV1AdminUsersIdSilenceJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminUsersIdSilenceRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminUsersIdUnsilence Lift a user's silence
+//
+// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs users:manage. Rate limit scope: admin_v1.
+//
+// Corresponds with POST /api/v1/admin/users/{id}/unsilence (the `PostApiV1AdminUsersIdUnsilence` operationId).
+func (c *Client) PostApiV1AdminUsersIdUnsilence(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminUsersIdUnsilenceRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetApiV1AdminWebhooks List webhook endpoints (never their secrets)
 //
 // Needs admin:read. Rate limit scope: admin_v1.
@@ -9290,6 +9510,53 @@ func NewPostApiAdminUsersIdBanRequestWithBody(server string, id string, contentT
 	return req, nil
 }
 
+// NewPostApiAdminUsersIdSilenceRequest calls the generic PostApiAdminUsersIdSilence builder with application/json body
+func NewPostApiAdminUsersIdSilenceRequest(server string, id string, body PostApiAdminUsersIdSilenceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiAdminUsersIdSilenceRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewPostApiAdminUsersIdSilenceRequestWithBody constructs an http.Request for the PostApiAdminUsersIdSilence method, with any body, and a specified content type
+func NewPostApiAdminUsersIdSilenceRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/admin/users/%s/silence", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewPostApiAdminUsersIdUnbanRequest constructs an http.Request for the PostApiAdminUsersIdUnban method
 func NewPostApiAdminUsersIdUnbanRequest(server string, id string) (*http.Request, error) {
 	var err error
@@ -9307,6 +9574,40 @@ func NewPostApiAdminUsersIdUnbanRequest(server string, id string) (*http.Request
 	}
 
 	operationPath := fmt.Sprintf("/api/admin/users/%s/unban", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostApiAdminUsersIdUnsilenceRequest constructs an http.Request for the PostApiAdminUsersIdUnsilence method
+func NewPostApiAdminUsersIdUnsilenceRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/admin/users/%s/unsilence", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -13969,6 +14270,87 @@ func NewDeleteApiV1AdminUsersIdSessionsSessionIdRequest(server string, id string
 	return req, nil
 }
 
+// NewPostApiV1AdminUsersIdSilenceRequest calls the generic PostApiV1AdminUsersIdSilence builder with application/json body
+func NewPostApiV1AdminUsersIdSilenceRequest(server string, id string, body PostApiV1AdminUsersIdSilenceJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiV1AdminUsersIdSilenceRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewPostApiV1AdminUsersIdSilenceRequestWithBody constructs an http.Request for the PostApiV1AdminUsersIdSilence method, with any body, and a specified content type
+func NewPostApiV1AdminUsersIdSilenceRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/users/%s/silence", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPostApiV1AdminUsersIdUnsilenceRequest constructs an http.Request for the PostApiV1AdminUsersIdUnsilence method
+func NewPostApiV1AdminUsersIdUnsilenceRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/users/%s/unsilence", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetApiV1AdminWebhooksRequest constructs an http.Request for the GetApiV1AdminWebhooks method
 func NewGetApiV1AdminWebhooksRequest(server string) (*http.Request, error) {
 	var err error
@@ -14481,6 +14863,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/admin/users/{id}/ban (the `PostApiAdminUsersIdBan` operationId).
 	PostApiAdminUsersIdBanWithResponse(ctx context.Context, id string, body PostApiAdminUsersIdBanJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAdminUsersIdBanResponse, error)
 
+	// PostApiAdminUsersIdSilenceWithBodyWithResponse Silence a user for a time
+	//
+	// Needs users:manage. Rate limit scope: api_admin.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/admin/users/{id}/silence (the `PostApiAdminUsersIdSilence` operationId).
+	PostApiAdminUsersIdSilenceWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiAdminUsersIdSilenceResponse, error)
+
+	// PostApiAdminUsersIdSilenceWithResponse Silence a user for a time
+	//
+	// Needs users:manage. Rate limit scope: api_admin.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/admin/users/{id}/silence (the `PostApiAdminUsersIdSilence` operationId).
+	PostApiAdminUsersIdSilenceWithResponse(ctx context.Context, id string, body PostApiAdminUsersIdSilenceJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAdminUsersIdSilenceResponse, error)
+
 	// PostApiAdminUsersIdUnbanWithResponse End a user's ban
 	//
 	// Needs users:manage. Rate limit scope: api_admin.
@@ -14489,6 +14889,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/admin/users/{id}/unban (the `PostApiAdminUsersIdUnban` operationId).
 	PostApiAdminUsersIdUnbanWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiAdminUsersIdUnbanResponse, error)
+
+	// PostApiAdminUsersIdUnsilenceWithResponse Lift a user's silence
+	//
+	// Needs users:manage. Rate limit scope: api_admin.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/admin/users/{id}/unsilence (the `PostApiAdminUsersIdUnsilence` operationId).
+	PostApiAdminUsersIdUnsilenceWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiAdminUsersIdUnsilenceResponse, error)
 
 	// PostApiAnalyticsCollectWithBodyWithResponse Record analytics events
 	//
@@ -15573,6 +15982,33 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /api/v1/admin/users/{id}/sessions/{sessionId} (the `DeleteApiV1AdminUsersIdSessionsSessionId` operationId).
 	DeleteApiV1AdminUsersIdSessionsSessionIdWithResponse(ctx context.Context, id string, sessionId string, reqEditors ...RequestEditorFn) (*DeleteApiV1AdminUsersIdSessionsSessionIdResponse, error)
 
+	// PostApiV1AdminUsersIdSilenceWithBodyWithResponse Silence a user for a time
+	//
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/users/{id}/silence (the `PostApiV1AdminUsersIdSilence` operationId).
+	PostApiV1AdminUsersIdSilenceWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersIdSilenceResponse, error)
+
+	// PostApiV1AdminUsersIdSilenceWithResponse Silence a user for a time
+	//
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/users/{id}/silence (the `PostApiV1AdminUsersIdSilence` operationId).
+	PostApiV1AdminUsersIdSilenceWithResponse(ctx context.Context, id string, body PostApiV1AdminUsersIdSilenceJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersIdSilenceResponse, error)
+
+	// PostApiV1AdminUsersIdUnsilenceWithResponse Lift a user's silence
+	//
+	// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs users:manage. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/users/{id}/unsilence (the `PostApiV1AdminUsersIdUnsilence` operationId).
+	PostApiV1AdminUsersIdUnsilenceWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersIdUnsilenceResponse, error)
+
 	// GetApiV1AdminWebhooksWithResponse List webhook endpoints (never their secrets)
 	//
 	// Needs admin:read. Rate limit scope: admin_v1.
@@ -16030,6 +16466,129 @@ func (r PostApiAdminUsersIdBanResponse) ContentType() string {
 	return ""
 }
 
+// PostApiAdminUsersIdSilenceResponse200Headers the declared response headers of an HTTP 200 response for PostApiAdminUsersIdSilence
+type PostApiAdminUsersIdSilenceResponse200Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAdminUsersIdSilenceResponse429Headers the declared response headers of an HTTP 429 response for PostApiAdminUsersIdSilence
+type PostApiAdminUsersIdSilenceResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAdminUsersIdSilenceResponse503Headers the declared response headers of an HTTP 503 response for PostApiAdminUsersIdSilence
+type PostApiAdminUsersIdSilenceResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiAdminUsersIdSilenceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AdminSilenceResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *AdminInvalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PublicError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PublicError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *PublicError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *PublicError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiAdminUsersIdSilenceResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiAdminUsersIdSilenceResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAdminUsersIdSilenceResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiAdminUsersIdSilenceResponse) GetJSON200() *AdminSilenceResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PostApiAdminUsersIdSilenceResponse) GetJSON400() *AdminInvalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiAdminUsersIdSilenceResponse) GetJSON401() *PublicError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiAdminUsersIdSilenceResponse) GetJSON403() *PublicError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiAdminUsersIdSilenceResponse) GetJSON404() *PublicError {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiAdminUsersIdSilenceResponse) GetJSON413() *PublicError {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiAdminUsersIdSilenceResponse) GetJSON429() *PublicError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiAdminUsersIdSilenceResponse) GetJSON500() *PublicError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAdminUsersIdSilenceResponse) GetJSON503() *PublicError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiAdminUsersIdSilenceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiAdminUsersIdSilenceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiAdminUsersIdSilenceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiAdminUsersIdSilenceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PostApiAdminUsersIdUnbanResponse200Headers the declared response headers of an HTTP 200 response for PostApiAdminUsersIdUnban
 type PostApiAdminUsersIdUnbanResponse200Headers struct {
 	XRateLimitLimit     int
@@ -16154,6 +16713,136 @@ func (r PostApiAdminUsersIdUnbanResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PostApiAdminUsersIdUnbanResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiAdminUsersIdUnsilenceResponse200Headers the declared response headers of an HTTP 200 response for PostApiAdminUsersIdUnsilence
+type PostApiAdminUsersIdUnsilenceResponse200Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAdminUsersIdUnsilenceResponse429Headers the declared response headers of an HTTP 429 response for PostApiAdminUsersIdUnsilence
+type PostApiAdminUsersIdUnsilenceResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAdminUsersIdUnsilenceResponse503Headers the declared response headers of an HTTP 503 response for PostApiAdminUsersIdUnsilence
+type PostApiAdminUsersIdUnsilenceResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiAdminUsersIdUnsilenceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AdminSilenceResult
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *AdminInvalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *PublicError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *PublicError
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PublicError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *PublicError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *PublicError
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *PublicError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *PublicError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *PublicError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiAdminUsersIdUnsilenceResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiAdminUsersIdUnsilenceResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAdminUsersIdUnsilenceResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiAdminUsersIdUnsilenceResponse) GetJSON200() *AdminSilenceResult {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r PostApiAdminUsersIdUnsilenceResponse) GetJSON400() *AdminInvalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiAdminUsersIdUnsilenceResponse) GetJSON401() *PublicError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiAdminUsersIdUnsilenceResponse) GetJSON403() *PublicError {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiAdminUsersIdUnsilenceResponse) GetJSON404() *PublicError {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PostApiAdminUsersIdUnsilenceResponse) GetJSON409() *PublicError {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiAdminUsersIdUnsilenceResponse) GetJSON413() *PublicError {
+	return r.JSON413
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiAdminUsersIdUnsilenceResponse) GetJSON429() *PublicError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiAdminUsersIdUnsilenceResponse) GetJSON500() *PublicError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAdminUsersIdUnsilenceResponse) GetJSON503() *PublicError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiAdminUsersIdUnsilenceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiAdminUsersIdUnsilenceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiAdminUsersIdUnsilenceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiAdminUsersIdUnsilenceResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -26493,6 +27182,270 @@ func (r DeleteApiV1AdminUsersIdSessionsSessionIdResponse) ContentType() string {
 	return ""
 }
 
+// PostApiV1AdminUsersIdSilenceResponse200Headers the declared response headers of an HTTP 200 response for PostApiV1AdminUsersIdSilence
+type PostApiV1AdminUsersIdSilenceResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminUsersIdSilenceResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminUsersIdSilence
+type PostApiV1AdminUsersIdSilenceResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminUsersIdSilenceResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminUsersIdSilence
+type PostApiV1AdminUsersIdSilenceResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminUsersIdSilenceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfV1SilenceResult
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON423 the response for an HTTP 423 `application/json` response
+	JSON423 *V1Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiV1AdminUsersIdSilenceResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminUsersIdSilenceResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminUsersIdSilenceResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiV1AdminUsersIdSilenceResponse) GetJSON200() *V1OfV1SilenceResult {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminUsersIdSilenceResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminUsersIdSilenceResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiV1AdminUsersIdSilenceResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminUsersIdSilenceResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminUsersIdSilenceResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON423 returns the response for an HTTP 423 `application/json` response
+func (r PostApiV1AdminUsersIdSilenceResponse) GetJSON423() *V1Error {
+	return r.JSON423
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminUsersIdSilenceResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminUsersIdSilenceResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminUsersIdSilenceResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminUsersIdSilenceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminUsersIdSilenceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminUsersIdSilenceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminUsersIdSilenceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiV1AdminUsersIdUnsilenceResponse200Headers the declared response headers of an HTTP 200 response for PostApiV1AdminUsersIdUnsilence
+type PostApiV1AdminUsersIdUnsilenceResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminUsersIdUnsilenceResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminUsersIdUnsilence
+type PostApiV1AdminUsersIdUnsilenceResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminUsersIdUnsilenceResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminUsersIdUnsilence
+type PostApiV1AdminUsersIdUnsilenceResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminUsersIdUnsilenceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfV1SilenceResult
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON423 the response for an HTTP 423 `application/json` response
+	JSON423 *V1Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiV1AdminUsersIdUnsilenceResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminUsersIdUnsilenceResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminUsersIdUnsilenceResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiV1AdminUsersIdUnsilenceResponse) GetJSON200() *V1OfV1SilenceResult {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminUsersIdUnsilenceResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminUsersIdUnsilenceResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiV1AdminUsersIdUnsilenceResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminUsersIdUnsilenceResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminUsersIdUnsilenceResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON423 returns the response for an HTTP 423 `application/json` response
+func (r PostApiV1AdminUsersIdUnsilenceResponse) GetJSON423() *V1Error {
+	return r.JSON423
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminUsersIdUnsilenceResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminUsersIdUnsilenceResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminUsersIdUnsilenceResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminUsersIdUnsilenceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminUsersIdUnsilenceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminUsersIdUnsilenceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminUsersIdUnsilenceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetApiV1AdminWebhooksResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminWebhooks
 type GetApiV1AdminWebhooksResponse200Headers struct {
 	XAdminTier          string
@@ -27830,6 +28783,36 @@ func (c *ClientWithResponses) PostApiAdminUsersIdBanWithResponse(ctx context.Con
 	return ParsePostApiAdminUsersIdBanResponse(rsp)
 }
 
+// PostApiAdminUsersIdSilenceWithBodyWithResponse Silence a user for a time
+//
+// Needs users:manage. Rate limit scope: api_admin.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/admin/users/{id}/silence (the `PostApiAdminUsersIdSilence` operationId).
+func (c *ClientWithResponses) PostApiAdminUsersIdSilenceWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiAdminUsersIdSilenceResponse, error) {
+	rsp, err := c.PostApiAdminUsersIdSilenceWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAdminUsersIdSilenceResponse(rsp)
+}
+
+// PostApiAdminUsersIdSilenceWithResponse Silence a user for a time
+//
+// Needs users:manage. Rate limit scope: api_admin.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/admin/users/{id}/silence (the `PostApiAdminUsersIdSilence` operationId).
+func (c *ClientWithResponses) PostApiAdminUsersIdSilenceWithResponse(ctx context.Context, id string, body PostApiAdminUsersIdSilenceJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAdminUsersIdSilenceResponse, error) {
+	rsp, err := c.PostApiAdminUsersIdSilence(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAdminUsersIdSilenceResponse(rsp)
+}
+
 // PostApiAdminUsersIdUnbanWithResponse End a user's ban
 //
 // Needs users:manage. Rate limit scope: api_admin.
@@ -27843,6 +28826,21 @@ func (c *ClientWithResponses) PostApiAdminUsersIdUnbanWithResponse(ctx context.C
 		return nil, err
 	}
 	return ParsePostApiAdminUsersIdUnbanResponse(rsp)
+}
+
+// PostApiAdminUsersIdUnsilenceWithResponse Lift a user's silence
+//
+// Needs users:manage. Rate limit scope: api_admin.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/admin/users/{id}/unsilence (the `PostApiAdminUsersIdUnsilence` operationId).
+func (c *ClientWithResponses) PostApiAdminUsersIdUnsilenceWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiAdminUsersIdUnsilenceResponse, error) {
+	rsp, err := c.PostApiAdminUsersIdUnsilence(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAdminUsersIdUnsilenceResponse(rsp)
 }
 
 // PostApiAnalyticsCollectWithBodyWithResponse Record analytics events
@@ -29654,6 +30652,51 @@ func (c *ClientWithResponses) DeleteApiV1AdminUsersIdSessionsSessionIdWithRespon
 	return ParseDeleteApiV1AdminUsersIdSessionsSessionIdResponse(rsp)
 }
 
+// PostApiV1AdminUsersIdSilenceWithBodyWithResponse Silence a user for a time
+//
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/users/{id}/silence (the `PostApiV1AdminUsersIdSilence` operationId).
+func (c *ClientWithResponses) PostApiV1AdminUsersIdSilenceWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersIdSilenceResponse, error) {
+	rsp, err := c.PostApiV1AdminUsersIdSilenceWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminUsersIdSilenceResponse(rsp)
+}
+
+// PostApiV1AdminUsersIdSilenceWithResponse Silence a user for a time
+//
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/users/{id}/silence (the `PostApiV1AdminUsersIdSilence` operationId).
+func (c *ClientWithResponses) PostApiV1AdminUsersIdSilenceWithResponse(ctx context.Context, id string, body PostApiV1AdminUsersIdSilenceJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersIdSilenceResponse, error) {
+	rsp, err := c.PostApiV1AdminUsersIdSilence(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminUsersIdSilenceResponse(rsp)
+}
+
+// PostApiV1AdminUsersIdUnsilenceWithResponse Lift a user's silence
+//
+// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs users:manage. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/users/{id}/unsilence (the `PostApiV1AdminUsersIdUnsilence` operationId).
+func (c *ClientWithResponses) PostApiV1AdminUsersIdUnsilenceWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersIdUnsilenceResponse, error) {
+	rsp, err := c.PostApiV1AdminUsersIdUnsilence(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminUsersIdUnsilenceResponse(rsp)
+}
+
 // GetApiV1AdminWebhooksWithResponse List webhook endpoints (never their secrets)
 //
 // Needs admin:read. Rate limit scope: admin_v1.
@@ -30269,6 +31312,156 @@ func ParsePostApiAdminUsersIdBanResponse(rsp *http.Response) (*PostApiAdminUsers
 	return response, nil
 }
 
+// ParsePostApiAdminUsersIdSilenceResponse parses an HTTP response from a PostApiAdminUsersIdSilenceWithResponse call
+func ParsePostApiAdminUsersIdSilenceResponse(rsp *http.Response) (*PostApiAdminUsersIdSilenceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiAdminUsersIdSilenceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AdminSilenceResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest AdminInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiAdminUsersIdSilenceResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiAdminUsersIdSilenceResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAdminUsersIdSilenceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParsePostApiAdminUsersIdUnbanResponse parses an HTTP response from a PostApiAdminUsersIdUnbanWithResponse call
 func ParsePostApiAdminUsersIdUnbanResponse(rsp *http.Response) (*PostApiAdminUsersIdUnbanResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -30413,6 +31606,163 @@ func ParsePostApiAdminUsersIdUnbanResponse(rsp *http.Response) (*PostApiAdminUse
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers PostApiAdminUsersIdUnbanResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiAdminUsersIdUnsilenceResponse parses an HTTP response from a PostApiAdminUsersIdUnsilenceWithResponse call
+func ParsePostApiAdminUsersIdUnsilenceResponse(rsp *http.Response) (*PostApiAdminUsersIdUnsilenceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiAdminUsersIdUnsilenceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AdminSilenceResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest AdminInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest PublicError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiAdminUsersIdUnsilenceResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiAdminUsersIdUnsilenceResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAdminUsersIdUnsilenceResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
@@ -43722,6 +45072,348 @@ func ParseDeleteApiV1AdminUsersIdSessionsSessionIdResponse(rsp *http.Response) (
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteApiV1AdminUsersIdSessionsSessionIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminUsersIdSilenceResponse parses an HTTP response from a PostApiV1AdminUsersIdSilenceWithResponse call
+func ParsePostApiV1AdminUsersIdSilenceResponse(rsp *http.Response) (*PostApiV1AdminUsersIdSilenceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminUsersIdSilenceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfV1SilenceResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 423:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON423 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiV1AdminUsersIdSilenceResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminUsersIdSilenceResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminUsersIdSilenceResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminUsersIdUnsilenceResponse parses an HTTP response from a PostApiV1AdminUsersIdUnsilenceWithResponse call
+func ParsePostApiV1AdminUsersIdUnsilenceResponse(rsp *http.Response) (*PostApiV1AdminUsersIdUnsilenceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminUsersIdUnsilenceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfV1SilenceResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 423:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON423 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiV1AdminUsersIdUnsilenceResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminUsersIdUnsilenceResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminUsersIdUnsilenceResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

@@ -111,7 +111,8 @@ func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.Use
 	who, target, pol := auth.PrincipalFrom(ctx), policy.Person(id, u.Roles), h.Actions.Policy
 	page := views.UserPage{User: u, SeesSessions: pol.May(who, policy.ViewUserSessions, target),
 		MayEdit: pol.May(who, policy.UpdateUser, target), MayBan: pol.May(who, policy.BanUser, target),
-		MayDelete: who != nil && who.UserID != id && pol.MayOnceConfirmed(who, policy.DeleteAccount, target)}
+		MaySilence: pol.May(who, policy.SilenceUser, target),
+		MayDelete:  who != nil && who.UserID != id && pol.MayOnceConfirmed(who, policy.DeleteAccount, target)}
 	notes, err := h.Store.UserNotes(ctx, id)
 	if err != nil {
 		return page, err
@@ -149,6 +150,7 @@ func v1UserDetail(u *models.UserDetail, now time.Time) api.V1UserDetail {
 		RecentPosts:        make([]api.V1PostBrief, len(u.RecentPosts)),
 		RecentAuditEntries: make([]api.AuditEntry, len(u.RecentAudit)),
 	}
+	out.SilencedUntil, out.SilenceReason = silenceOf(&u.User, now)
 	for i, b := range u.Bans {
 		out.Bans[i] = api.V1BanRecord{ID: itoa(b.ID), Reason: b.Reason, Notes: b.Notes, CreatedAt: api.Timestamp(b.CreatedAt),
 			CreatedBy: optionalID(b.CreatedBy), ExpiresAt: api.OptionalTimestamp(b.ExpiresAt), EndedAt: api.OptionalTimestamp(b.EndedAt),

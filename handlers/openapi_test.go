@@ -317,6 +317,15 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		u := e.app.User(t, "banned.v1@example.com")
 		return sampleRequest{api.AdminV1UserPath(u.ID) + "/ban", e.super, `{"action":"ban","reason":"spam","duration":"7d"}`, 200}
 	},
+	"POST /api/v1/admin/users/{id}/silence": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "silenced.v1@example.com")
+		return sampleRequest{api.AdminV1UserPath(u.ID) + "/silence", e.super, `{"duration":"24h","reason":"Heated thread"}`, 200}
+	},
+	"POST /api/v1/admin/users/{id}/unsilence": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "unsilenced.v1@example.com")
+		apptest.DoBody(t, e.app, "POST", api.AdminV1UserPath(u.ID)+"/silence", e.super, `{"duration":"1h","reason":"Heated thread"}`)
+		return sampleRequest{api.AdminV1UserPath(u.ID) + "/unsilence", e.super, "", 200}
+	},
 	"POST /api/v1/admin/users/bulk-update": func(t *testing.T, e sampleEnv) sampleRequest {
 		a, b := e.app.User(t, "bulk.a@example.com"), e.app.User(t, "bulk.b@example.com")
 		body := `{"userIds":["` + itoa(a.ID) + `","` + itoa(b.ID) + `"],"changes":{"isVerified":true}}`
@@ -444,6 +453,16 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		u := e.app.User(t, "unbanned@example.com")
 		apptest.DoBody(t, e.app, "POST", api.AdminUserBanPath(u.ID), e.super, `{"reason":"spam"}`)
 		return sampleRequest{api.AdminUserUnbanPath(u.ID), e.super, "", 200}
+	},
+	"POST /api/admin/users/{id}/silence": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "silenced@example.com")
+		return sampleRequest{api.PathAdminUsers + "/" + itoa(u.ID) + "/silence", e.super, `{"duration":"7d","reason":"Heated thread"}`, 200}
+	},
+	"POST /api/admin/users/{id}/unsilence": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "unsilenced@example.com")
+		path := api.PathAdminUsers + "/" + itoa(u.ID)
+		apptest.DoBody(t, e.app, "POST", path+"/silence", e.super, `{"duration":"1h","reason":"Heated thread"}`)
+		return sampleRequest{path + "/unsilence", e.super, "", 200}
 	},
 	// The general API.
 	"GET /api/users": getSample("/api/users?limit=5", 200),

@@ -158,7 +158,7 @@ func (h Posts) Create(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if err := h.Actions.ActAsSelf(auth.PrincipalFrom(ctx), policy.CreatePost); err != nil {
+	if err := h.Actions.Speak(ctx, auth.PrincipalFrom(ctx), policy.CreatePost); err != nil {
 		return err
 	}
 	in := models.PostInput{AuthorID: auth.PrincipalFrom(ctx).UserID, Title: strings.TrimSpace(req.Title), Content: req.Content, Published: req.Published}
@@ -286,7 +286,7 @@ func (h Posts) Delete(c echo.Context) error {
 func (h Posts) Report(c echo.Context) error {
 	ctx := c.Request().Context()
 	p := auth.PrincipalFrom(ctx)
-	if err := h.Actions.ActAsSelf(p, policy.ReportPost); err != nil {
+	if err := h.Actions.Speak(ctx, p, policy.ReportPost); err != nil {
 		return err
 	}
 	post, err := h.visible(ctx, c)

@@ -33,6 +33,16 @@ type User struct {
 	CreatedAt     time.Time  `bun:",notnull"`
 	UpdatedAt     time.Time  `bun:",notnull"`
 	LastLoginAt   *time.Time `bun:""`
+	// SilencedUntil is when a silence ends (read-only until then), nil
+	// when none was ever set; one in the past holds nothing (Silenced).
+	SilencedUntil *time.Time `bun:""`
+	SilenceReason string     `bun:",notnull"`
+}
+
+// Silenced reports whether the user is silenced at now: a silence ends
+// by time alone, so no job lifts it.
+func (u *User) Silenced(now time.Time) bool {
+	return u.SilencedUntil != nil && u.SilencedUntil.After(now)
 }
 
 // User statuses. IsActive is false exactly when the

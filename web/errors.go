@@ -134,6 +134,7 @@ func classifyRefusal(err error) *api.Error {
 		fe *policy.ForbiddenError
 		ie *actions.InvalidError
 		me *actions.MissingError
+		se *actions.SilencedError
 	)
 	switch {
 	case errors.As(err, &fe) && auth.IsAccountScope(fe.Need):
@@ -174,6 +175,9 @@ func classifyRefusal(err error) *api.Error {
 		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: "Two-factor sign-in is already on; turn it off first", Cause: err}
 	case errors.Is(err, actions.ErrModeratorsRepublish):
 		return forbidden("A hidden or flagged post can be published again only by a moderator", "")
+	case errors.As(err, &se):
+		return &api.Error{Status: http.StatusForbidden, Code: api.CodeUserSilenced, Cause: err,
+			Message: "Your account is silenced until " + api.Timestamp(se.Until) + ": you can read, but not post, report or edit"}
 	case errors.As(err, &ie):
 		return classify(api.Invalid(api.FieldIssue(ie.Field, "custom", ie.Reason)))
 	case errors.As(err, &me):

@@ -328,6 +328,20 @@ func bannedPersonDoor(body string) fixture {
 	}
 }
 
+// silencedPersonDoor is personDoor for unsilences: its person is
+// silenced first, for an hour.
+func silencedPersonDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	u, tg := m.personOf(t, c, super)
+	ctx := context.Background()
+	err := m.app.Store.Change(ctx, func(ctx context.Context) error {
+		return m.app.Store.SilenceUser(ctx, u.ID, time.Now().Add(time.Hour), "matrix")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return target{path: withID(r.Path, u.ID), policy: tg}
+}
+
 // selfDoor is a door to an action on the caller's own account.
 func selfDoor(body string) fixture {
 	return func(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
@@ -345,6 +359,10 @@ var doorFixtures = map[string]fixture{
 	"POST " + api.PathAdminUserBan:          personDoor(`{"reason":"matrix"}`),
 	"POST " + api.PathAdminUserUnban:        bannedPersonDoor(``),
 	"POST " + api.PathAdminV1UserBan:        personDoor(`{"action":"ban","reason":"matrix"}`),
+	"POST " + api.PathAdminV1UserSilence:    personDoor(`{"duration":"1h","reason":"matrix"}`),
+	"POST " + api.PathAdminV1UserUnsilence:  silencedPersonDoor,
+	"POST " + api.PathAdminUserSilence:      personDoor(`{"duration":"1h","reason":"matrix"}`),
+	"POST " + api.PathAdminUserUnsilence:    silencedPersonDoor,
 	"PUT " + api.PathAdminV1User:            personDoor(`{"notes":"matrix"}`),
 	"POST " + api.PathAdminV1BulkUpdate:     bulkDoor,
 	"PUT " + api.PathUser:                   personDoor(`{"bio":"matrix"}`),

@@ -43,6 +43,10 @@ const (
 	ViewUserSessions  Action = "user.sessions"
 	RevokeUserSession Action = "user.sessions_revoke"
 	AddUserNote       Action = "user.note"
+	// SilenceUser makes a member read-only for a time (they sign in and
+	// read, but do not post, report or edit); UnsilenceUser lifts it early.
+	SilenceUser   Action = "user.silence"
+	UnsilenceUser Action = "user.unsilence"
 
 	EditPost     Action = "post.edit"
 	DeletePost   Action = "post.delete"
@@ -185,6 +189,8 @@ var Table = map[Action]Rule{
 	ViewUserSessions:  {Permission: auth.PermAdminRead, Rank: true, SecondFactor: true},
 	RevokeUserSession: {Permission: auth.PermAdminDelete, Rank: true, SecondFactor: true},
 	AddUserNote:       {Permission: auth.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true},
+	SilenceUser:       {Permission: auth.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
+	UnsilenceUser:     {Permission: auth.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
 
 	EditPost:     {Owner: true, Scope: auth.ScopeAccountWrite},
 	DeletePost:   {Permission: auth.PermAdminDelete, Owner: true, Rank: true, SecondFactor: true, Scope: auth.ScopeAccountWrite},

@@ -29,7 +29,9 @@ import (
 
 // The events an endpoint may subscribe to, and the ping its test sends.
 const (
-	EventUserBanned    = "user.banned"
+	EventUserBanned = "user.banned"
+	// EventUserSilenced: a member was made read-only for a time.
+	EventUserSilenced  = "user.silenced"
 	EventPostModerated = "post.moderated"
 	EventReportCreated = "report.created"
 	EventBroadcastSent = "broadcast.sent"
@@ -41,7 +43,7 @@ const (
 
 // Events are the events an endpoint may subscribe to, in the order the
 // console lists them.
-var Events = []string{EventUserBanned, EventPostModerated, EventReportCreated, EventBroadcastSent, EventAuditAnchor}
+var Events = []string{EventUserBanned, EventUserSilenced, EventPostModerated, EventReportCreated, EventBroadcastSent, EventAuditAnchor}
 
 // KnownEvent reports whether e is one of Events.
 func KnownEvent(e string) bool {

@@ -1,0 +1,3 @@
+ALTER TABLE users DROP COLUMN silence_reason;
+--bun:split
+ALTER TABLE users DROP COLUMN silenced_until;
