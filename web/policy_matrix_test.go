@@ -189,8 +189,9 @@ func (m *matrix) walk(t *testing.T, r web.Route, fx fixture) {
 }
 
 // expected is what the door r should answer who taking action a on t:
-// the route's own gate first (its permissions, and staff two-factor
-// sign-in where it asks for any), then the policy.
+// the route's own gate first (its permissions, the admin role on the
+// versioned family, and staff two-factor sign-in where it asks for any),
+// then the policy.
 func expected(r web.Route, who caller, a policy.Action, t policy.Target) string {
 	pol := policy.Policy{RequireStaff2FA: who.strict, Now: time.Now}
 	if who.who != nil && len(r.Permissions) > 0 {
@@ -199,9 +200,15 @@ func expected(r web.Route, who caller, a policy.Action, t policy.Target) string 
 				return forbidden
 			}
 		}
+		if r.Gate != "" && !who.who.HasAdminRole() {
+			return forbidden // the versioned family is the admin role's
+		}
 		if who.who.Via == auth.ViaSession && pol.MustEnrol(who.who) && !who.who.TwoFactor {
 			return secondFactor
 		}
+	}
+	if who.who != nil && r.Gate != "" {
+		return decision(pol.Check(who.who.Through(r.Gate), a, t)) // behind the gate, which granted its permission
 	}
 	return decision(pol.Check(who.who, a, t))
 }
