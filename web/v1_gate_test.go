@@ -150,3 +150,31 @@ func TestV1GateRefusesModerators(t *testing.T) {
 		}
 	})
 }
+
+// TestRankAmongEquals: a role acts only on people of a strictly lower
+// role, so an admin bans no other admin, through either admin family,
+// while a super admin does.
+func TestRankAmongEquals(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		g := newGateApp(t, db)
+		admin := g.session(t, g.admin)
+		code, body := send(t, g, admin, http.MethodPost, fmt.Sprintf("%s/%d/ban", api.PathAdminV1Users, g.other.ID), `{"action":"ban","reason":"peer"}`)
+		if code != http.StatusForbidden {
+			t.Errorf("an admin banning another admin through v1: %d %s", code, body)
+		}
+		code, body = send(t, g, admin, http.MethodPost, strings.Replace(api.PathAdminUserBan, ":id", fmt.Sprint(g.other.ID), 1), `{"reason":"peer"}`)
+		if code != http.StatusForbidden {
+			t.Errorf("an admin banning another admin through the unversioned family: %d %s", code, body)
+		}
+		peer := g.app.User(t, "gate-peer-moderator@example.com", auth.RoleModerator)
+		code, body = send(t, g, g.session(t, g.moderator), http.MethodPost, strings.Replace(api.PathConsoleModeratePost, ":id", fmt.Sprint(g.postBy(t, peer)), 1), `{"action":"hide"}`)
+		if code != http.StatusForbidden {
+			t.Errorf("a moderator hiding another moderator's post: %d %s", code, body)
+		}
+		super := g.app.User(t, "gate-super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		code, body = send(t, g, g.session(t, super), http.MethodPost, fmt.Sprintf("%s/%d/ban", api.PathAdminV1Users, g.other.ID), `{"action":"ban","reason":"peer"}`)
+		if code != http.StatusOK {
+			t.Errorf("a super admin banning an admin: %d %s", code, body)
+		}
+	})
+}

@@ -8,7 +8,6 @@ package policy
 
 import (
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/plazahq/plaza/internal/auth"
@@ -125,8 +124,11 @@ type Rule struct {
 	Owner bool
 	// Anonymous lets a caller who is not signed in act (registration).
 	Anonymous bool
-	// Rank protects a super admin: acting on one needs admin:super in the
-	// caller's effective permissions, a token's scope included.
+	// Rank is rank among equals: a role acts only on people of a strictly
+	// lower role, on them or on what they own (posts, notes, locks on
+	// their record, blocks of their addresses, webhooks). admin:super in
+	// the caller's effective permissions acts on anyone (a token's scope
+	// included), and what a rule lets one do to oneself is NotSelf's.
 	Rank bool
 	// NotSelf refuses the staff form of the action on one's own account,
 	// which could lock the caller out (ban, status and role changes).
@@ -297,7 +299,7 @@ func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 	if r.NotOwn && t.Owner != 0 && t.Owner == who.UserID {
 		return ErrOwn
 	}
-	if r.Rank && t.Owner != who.UserID && slices.Contains(t.Roles, auth.RoleSuperAdmin) && !who.Can(auth.PermAdminSuper) {
+	if r.Rank && t.Owner != 0 && t.Owner != who.UserID && !outranks(who, t.Roles) {
 		return ErrOutranked
 	}
 	if r.Outrank && t.Owner != who.UserID && !outranks(who, t.Roles) {
@@ -381,7 +383,7 @@ var (
 	ErrSessionOnly       = errors.New("a bearer token cannot do this; sign in")
 	ErrNotOwner          = errors.New("only its owner may do this")
 	ErrSelf              = errors.New("not on one's own account")
-	ErrOutranked         = errors.New("only a super admin acts on a super admin")
+	ErrOutranked         = errors.New("acts only on people of a lower role")
 	ErrOwn               = errors.New("not on one's own account or content")
 	ErrNeedsHigherRole   = errors.New("needs a role above that of the person concerned")
 	ErrNeedsSecondFactor = errors.New("staff must turn on two-factor sign-in first")
