@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -41,6 +43,36 @@ func TestRoutesDeclareTheirNeeds(t *testing.T) {
 	}
 	if admin == 0 {
 		t.Fatal("no admin routes found")
+	}
+}
+
+// TestRoutesDeriveTheirPermissions: a route never restates the permission
+// its action's rule holds; the unversioned admin family and the console
+// take it from the rule, the versioned family asks its gate (the method's
+// admin permission, or admin:super) and may only say admin:super, which
+// replaces it.
+func TestRoutesDeriveTheirPermissions(t *testing.T) {
+	app := apptest.New(t, dbtest.Open(t, "sqlite"))
+	for _, r := range web.Routes(app.Deps) {
+		need := policy.Table[r.Action].Permission
+		if need != "" && slices.Contains(web.Declared(r), need) {
+			t.Errorf("%s %s restates %s, which the rule of %s holds", r.Method, r.Path, need, r.Action)
+		}
+		staff := r.Family == api.FamilyAdmin || r.Family == api.FamilyConsole
+		if staff && need != "" && !slices.Contains(r.Permissions, need) {
+			t.Errorf("%s %s: permissions %v lack %s, the rule of %s", r.Method, r.Path, r.Permissions, need, r.Action)
+		}
+		if r.Family != api.FamilyV1 {
+			continue
+		}
+		for _, p := range web.Declared(r) {
+			if p != auth.PermAdminSuper {
+				t.Errorf("%s %s says %s: a versioned route asks its gate, or admin:super", r.Method, r.Path, p)
+			}
+		}
+		if len(r.Permissions) != 1 || r.Permissions[0] != r.Gate || r.Gate == auth.PermUsersManage || r.Gate == auth.PermPostsModerate {
+			t.Errorf("%s %s: permissions %v, gate %q; the versioned family asks its gate alone", r.Method, r.Path, r.Permissions, r.Gate)
+		}
 	}
 }
 

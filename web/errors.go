@@ -148,7 +148,7 @@ func classifyRefusal(err error) *api.Error {
 	case errors.Is(err, policy.ErrSelf):
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeSelfActionForbidden, Message: "You cannot do this to your own account", Cause: err}
 	case errors.Is(err, policy.ErrOutranked):
-		return forbidden("Only a super admin can act on a super admin", auth.PermAdminSuper)
+		return forbidden("You act only on people of a role below yours; a super admin acts on anyone", auth.PermAdminSuper)
 	case errors.Is(err, policy.ErrOwn):
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeSelfActionForbidden, Message: "Nobody acts as staff on their own account or post", Cause: err}
 	case errors.Is(err, policy.ErrNeedsHigherRole):

@@ -531,7 +531,9 @@ func (p *pipeline) meter(s Scope) echo.MiddlewareFunc {
 }
 
 // authorize enforces the route's declared needs: a signed-in caller and
-// every listed permission.
+// every listed permission, and the admin role behind the versioned
+// family's gate, whose permission the request then carries to the policy
+// (auth.Principal.Gate).
 func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		if len(r.Permissions) == 0 && !r.SignIn {
@@ -554,8 +556,14 @@ func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 					return &api.PermissionError{Required: perm}
 				}
 			}
+			if r.Gate != "" && !pr.HasAdminRole() {
+				return &api.PermissionError{Required: r.Gate} // the versioned family is the admin role's
+			}
 			if pr.Via == auth.ViaSession && len(r.Permissions) > 0 && p.policy.MustEnrol(pr) && !pr.TwoFactor {
 				return errTwoFactorRequired
+			}
+			if r.Gate != "" {
+				c.SetRequest(c.Request().WithContext(auth.WithPrincipal(ctx, pr.Through(r.Gate))))
 			}
 			return next(c)
 		}

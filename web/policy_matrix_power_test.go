@@ -67,13 +67,13 @@ func lockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target
 }
 
 // heldLockDoor is a door to a lock on a member's record that a new admin
-// holds, or a new super admin for the rank variant: releasing it breaks
-// someone else's lock.
+// holds, or a new staff member of the round's roles for the rank variants:
+// releasing it breaks someone else's lock.
 func heldLockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
 	member := m.person(t, caller{}, false)
 	roles := []string{auth.RoleAdmin}
 	if super {
-		roles = auth.ImpliedRoles(auth.RoleSuperAdmin)
+		roles = m.staffRoles()
 	}
 	holder := m.app.User(t, fmt.Sprintf("holder-%d@example.com", m.seq.Add(1)), roles...)
 	if _, err := m.app.Store.AcquireLock(context.Background(), "user", fmt.Sprint(member.ID), holder.ID); err != nil {

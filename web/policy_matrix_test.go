@@ -75,6 +75,9 @@ type matrix struct {
 	staff       int64 // who places the bans the matrix's unbans lift
 	session     func(name string, strict, owner bool, roles ...string) caller
 	seq         atomic.Int64
+	// staffTarget are the roles of the staff person the current round
+	// acts on (walk); nil is a super admin.
+	staffTarget []string
 }
 
 func newMatrix(t *testing.T, db *bun.DB) *matrix {
@@ -156,23 +159,31 @@ type target struct {
 }
 
 // fixture makes a fresh target of a door for a caller: super asks for a
-// super admin as the person acted on, where the action's rule protects
-// rank.
+// staff member as the person acted on (of m.staffRoles), where the
+// action's rule protects rank.
 type fixture func(t *testing.T, m *matrix, c caller, r web.Route, super bool) target
 
+// staffTargets are the roles of the staff person a door of a rank-bearing
+// action acts on, round after round: a super admin, and the peers of the
+// matrix's staff callers (admin on admin, moderator on moderator), which
+// rank among equals refuses.
+var staffTargets = [][]string{auth.ImpliedRoles(auth.RoleSuperAdmin), {auth.RoleAdmin}, {auth.RoleModerator}}
+
 func (m *matrix) walk(t *testing.T, r web.Route, fx fixture) {
-	variants := []bool{false}
+	variants := [][]string{nil}
 	if rule := policy.Table[r.Action]; rule.Rank || rule.Outrank {
-		variants = append(variants, true)
+		variants = append(variants, staffTargets...)
 	}
 	for _, c := range m.callers {
 		if c.owner {
 			c = m.owner(t, c)
 		}
-		for _, super := range variants {
+		for _, roles := range variants {
+			super := roles != nil
 			if super && c.owner {
-				continue // an owner is a plain user, never a super admin
+				continue // an owner is a plain user, never staff
 			}
+			m.staffTarget = roles
 			tg := fx(t, m, c, r, super)
 			who := c
 			if tg.as != nil {
@@ -181,16 +192,17 @@ func (m *matrix) walk(t *testing.T, r web.Route, fx fixture) {
 			want := expected(r, who, r.Action, tg.policy)
 			got := m.send(t, who, r.Method, tg.path, tg.body)
 			if got.class != want {
-				t.Errorf("%s (target super admin: %v): door answered %s (%d %.300s), the policy decides %s",
-					who.name, super, got.class, got.status, got.body, want)
+				t.Errorf("%s (target's staff roles: %v): door answered %s (%d %.300s), the policy decides %s",
+					who.name, roles, got.class, got.status, got.body, want)
 			}
 		}
 	}
 }
 
 // expected is what the door r should answer who taking action a on t:
-// the route's own gate first (its permissions, and staff two-factor
-// sign-in where it asks for any), then the policy.
+// the route's own gate first (its permissions, the admin role on the
+// versioned family, and staff two-factor sign-in where it asks for any),
+// then the policy.
 func expected(r web.Route, who caller, a policy.Action, t policy.Target) string {
 	pol := policy.Policy{RequireStaff2FA: who.strict, Now: time.Now}
 	if who.who != nil && len(r.Permissions) > 0 {
@@ -199,9 +211,15 @@ func expected(r web.Route, who caller, a policy.Action, t policy.Target) string 
 				return forbidden
 			}
 		}
+		if r.Gate != "" && !who.who.HasAdminRole() {
+			return forbidden // the versioned family is the admin role's
+		}
 		if who.who.Via == auth.ViaSession && pol.MustEnrol(who.who) && !who.who.TwoFactor {
 			return secondFactor
 		}
+	}
+	if who.who != nil && r.Gate != "" {
+		return decision(pol.Check(who.who.Through(r.Gate), a, t)) // behind the gate, which granted its permission
 	}
 	return decision(pol.Check(who.who, a, t))
 }
@@ -273,14 +291,15 @@ func (m *matrix) send(t *testing.T, c caller, method, path, body string) answer 
 }
 
 // fresh makes a new user: the owner caller itself when it is the one
-// acted on, else a plain user or a super admin.
+// acted on, else a plain user or, with super, a staff member of this
+// round's roles (a super admin, an admin or a moderator).
 func (m *matrix) person(t *testing.T, c caller, super bool) *models.User {
 	if c.owner {
 		return c.user
 	}
 	n := m.seq.Add(1)
 	if super {
-		return m.app.UserWithPassword(t, fmt.Sprintf("target-super-%d@example.com", n), password, auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		return m.app.UserWithPassword(t, fmt.Sprintf("target-staff-%d@example.com", n), password, m.staffRoles()...)
 	}
 	return m.app.User(t, fmt.Sprintf("target-%d@example.com", n))
 }
@@ -292,9 +311,18 @@ func personTarget(u *models.User, roles ...string) policy.Target {
 func (m *matrix) personOf(t *testing.T, c caller, super bool) (*models.User, policy.Target) {
 	u := m.person(t, c, super)
 	if super {
-		return u, personTarget(u, auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		return u, personTarget(u, m.staffRoles()...)
 	}
 	return u, personTarget(u)
+}
+
+// staffRoles are the roles of this round's staff target: a super admin's
+// unless the walk says otherwise.
+func (m *matrix) staffRoles() []string {
+	if m.staffTarget == nil {
+		return auth.ImpliedRoles(auth.RoleSuperAdmin)
+	}
+	return m.staffTarget
 }
 
 func withID(path string, id int64) string {

@@ -29,9 +29,16 @@ type Route struct {
 	// pipeline gives it: the collector's events, sign-in's failures.
 	Meter Scope
 	// Permissions are all required; none means a public route, unless
-	// SignIn asks for any signed-in caller.
+	// SignIn asks for any signed-in caller. A route never restates the
+	// permission of its action's rule: the unversioned admin family and
+	// the console get it from the rule (derivePermissions), the versioned
+	// family from its gate (AdminV1), where a route may only say
+	// admin:super.
 	Permissions []string
 	SignIn      bool
+	// Gate is the versioned family's gate (AdminV1): the permission its
+	// method needs, or admin:super, asked with the admin role.
+	Gate string
 	// Action is the rule-bearing action the route is a door to: its
 	// handler calls that action, which asks the policy table, and the
 	// policy matrix test walks every door of every action.
@@ -67,7 +74,8 @@ type Route struct {
 	// Doc describes the route in the OpenAPI document (/api/openapi.json).
 	Doc Doc
 
-	unmatched bool // a catch-all answering paths no route matches
+	unmatched bool     // a catch-all answering paths no route matches
+	declared  []string // Permissions as the route table wrote them
 }
 
 // Audit is a route's audit action and the type of the resource its :id
@@ -157,36 +165,67 @@ func (r Route) asksConfirmation() bool {
 	return r.Action != "" && policy.Table[r.Action].Confirm != policy.ConfirmNever
 }
 
+// v1Gate is the permission the versioned family's gate asks by method;
+// admin:super satisfies each (auth.Permissions.Has).
+var v1Gate = map[string]string{
+	http.MethodGet: auth.PermAdminRead, http.MethodPost: auth.PermAdminWrite, http.MethodPut: auth.PermAdminWrite,
+	http.MethodPatch: auth.PermAdminWrite, http.MethodDelete: auth.PermAdminDelete,
+}
+
 // AdminV1 completes a versioned admin route: its family and tier scope,
-// and the permission its method needs (or, for a door to an action, the
-// permission the policy table gives the action) ahead of
-// any the route adds.
+// and its gate, the contract's: the admin role and admin:read for GET,
+// admin:write for POST, PUT and PATCH, admin:delete for DELETE. A route
+// whose action's rule asks admin:super, or that says admin:super itself
+// (the platform-wide writes and reads without an action: token lists,
+// flags, maintenance), asks admin:super instead, the family's top level.
+// Behind the gate the action's policy decides the rest; it takes the gate
+// as the staff power its rule names (policy.Check), so a versioned route
+// never asks users:manage or posts:moderate.
 func AdminV1(r Route) Route {
-	perm := map[string]string{
-		http.MethodGet: auth.PermAdminRead, http.MethodPost: auth.PermAdminWrite, http.MethodPut: auth.PermAdminWrite,
-		http.MethodPatch: auth.PermAdminWrite, http.MethodDelete: auth.PermAdminDelete,
-	}[r.Method]
-	if rule, ok := policy.Table[r.Action]; ok && rule.Permission != "" {
-		perm = rule.Permission // the action's own permission, the same at every door
+	r.declared = r.Permissions
+	r.Gate = v1Gate[r.Method]
+	if policy.Table[r.Action].Permission == auth.PermAdminSuper || slices.Contains(r.Permissions, auth.PermAdminSuper) {
+		r.Gate = auth.PermAdminSuper
 	}
 	r.Family = api.FamilyV1
 	if r.Scope == "" {
 		r.Scope = ScopeAdminV1
 	}
-	r.Permissions = append([]string{perm}, r.Permissions...)
+	r.Permissions = []string{r.Gate}
 	return r
+}
+
+// derivePermissions gives each door of the unversioned admin family and of
+// the console the permission its action's rule names, ahead of those the
+// route adds: a route never restates it (TestRoutesDeriveTheirPermissions).
+// The versioned family's permissions are its gate's (AdminV1).
+func derivePermissions(rs []Route) []Route {
+	for i := range rs {
+		r := &rs[i]
+		if r.Family == api.FamilyV1 {
+			continue
+		}
+		r.declared = r.Permissions
+		need := policy.Table[r.Action].Permission
+		staff := r.Family == api.FamilyAdmin || r.Family == api.FamilyConsole
+		if staff && need != "" && !slices.Contains(r.Permissions, need) {
+			r.Permissions = append([]string{need}, r.Permissions...)
+		}
+	}
+	return rs
 }
 
 // ConsolePage completes a console page that shows what the API route
 // apiRoute answers, from the same handler: the console family, no rate
-// scope of its own, admin:read unless the route names its permissions,
+// scope of its own, admin:read unless the route or its action's rule names
+// its permissions,
 // and HTML in its documentation.
 func ConsolePage(apiRoute string, r Route) Route {
 	r.Method, r.Family = http.MethodGet, api.FamilyConsole
 	if r.Scope == "" {
 		r.Scope = ScopeExempt
 	}
-	if len(r.Permissions) == 0 {
+	if len(r.Permissions) == 0 && policy.Table[r.Action].Permission == "" {
 		r.Permissions = []string{auth.PermAdminRead}
 	}
 	r.Doc.ContentType = "text/html"
@@ -197,8 +236,8 @@ func ConsolePage(apiRoute string, r Route) Route {
 // routes is Plaza's whole URL space, one function per family, each in
 // its own file with every entry's documentation beside it.
 func routes(d Deps, hs handlerSet) []Route {
-	return slices.Concat(consoleRoutes(hs), publicRoutes(d, hs), authRoutes(hs),
-		generalRoutes(hs), adminRoutes(hs), v1Routes(hs))
+	return derivePermissions(slices.Concat(consoleRoutes(hs), publicRoutes(d, hs), authRoutes(hs),
+		generalRoutes(hs), adminRoutes(hs), v1Routes(hs)))
 }
 
 // healthDown is health's answer when the database does not answer in 2 s.

@@ -40,6 +40,12 @@ type Principal struct {
 	// ConfirmedAt is when the session last confirmed its password or code
 	// (signing in counts), for actions that need a fresh confirmation.
 	ConfirmedAt time.Time
+	// Gate is the permission the versioned admin family's gate granted
+	// this request (admin:read, admin:write, admin:delete or admin:super,
+	// with the admin role): the staff power the policy takes for what the
+	// unversioned family calls users:manage or posts:moderate. Empty at
+	// every other door.
+	Gate string
 }
 
 // Staff reports whether the principal holds a staff role: moderator and up.
@@ -80,6 +86,20 @@ func (p *Principal) Role() string {
 		return ""
 	}
 	return HighestRole(p.Roles)
+}
+
+// HasAdminRole reports whether the principal holds the admin role (a
+// super admin holds it too).
+func (p *Principal) HasAdminRole() bool {
+	return p != nil && (slices.Contains(p.Roles, RoleAdmin) || slices.Contains(p.Roles, RoleSuperAdmin))
+}
+
+// Through is a copy of the principal that came through the versioned
+// family's gate, which granted perm.
+func (p *Principal) Through(perm string) *Principal {
+	gated := *p
+	gated.Gate = perm
+	return &gated
 }
 
 type principalKey struct{}

@@ -8,7 +8,6 @@ package policy
 
 import (
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/plazahq/plaza/internal/auth"
@@ -142,8 +141,11 @@ type Rule struct {
 	Owner bool
 	// Anonymous lets a caller who is not signed in act (registration).
 	Anonymous bool
-	// Rank protects a super admin: acting on one needs admin:super in the
-	// caller's effective permissions, a token's scope included.
+	// Rank is rank among equals: a role acts only on people of a strictly
+	// lower role, on them or on what they own (posts, notes, locks on
+	// their record, blocks of their addresses, webhooks). admin:super in
+	// the caller's effective permissions acts on anyone (a token's scope
+	// included), and what a rule lets one do to oneself is NotSelf's.
 	Rank bool
 	// NotSelf refuses the staff form of the action on one's own account,
 	// which could lock the caller out (ban, status and role changes).
@@ -312,7 +314,7 @@ func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 	if r.Owner && r.Permission == "" {
 		return ErrNotOwner
 	}
-	if r.Permission != "" && !who.Can(r.Permission) {
+	if r.Permission != "" && !holds(who, r.Permission) {
 		if own {
 			return &ForbiddenError{Action: a, Need: r.Scope} // what acting as the owner lacks
 		}
@@ -327,7 +329,7 @@ func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 	if r.NotOwn && t.Owner != 0 && t.Owner == who.UserID {
 		return ErrOwn
 	}
-	if r.Rank && t.Owner != who.UserID && slices.Contains(t.Roles, auth.RoleSuperAdmin) && !who.Can(auth.PermAdminSuper) {
+	if r.Rank && t.Owner != 0 && t.Owner != who.UserID && !outranks(who, t.Roles) {
 		return ErrOutranked
 	}
 	if r.Outrank && t.Owner != who.UserID && !outranks(who, t.Roles) {
@@ -411,7 +413,7 @@ var (
 	ErrSessionOnly       = errors.New("a bearer token cannot do this; sign in")
 	ErrNotOwner          = errors.New("only its owner may do this")
 	ErrSelf              = errors.New("not on one's own account")
-	ErrOutranked         = errors.New("only a super admin acts on a super admin")
+	ErrOutranked         = errors.New("acts only on people of a lower role")
 	ErrOwn               = errors.New("not on one's own account or content")
 	ErrNeedsHigherRole   = errors.New("needs a role above that of the person concerned")
 	ErrNeedsSecondFactor = errors.New("staff must turn on two-factor sign-in first")
@@ -436,7 +438,23 @@ func (e *UnknownActionError) Error() string { return "no policy rule for " + str
 // actions, audited whether allowed or not.
 func HoldsPower(who *auth.Principal, a Action) bool {
 	r := Table[a]
-	return r.Permission != "" && who.Can(r.Permission)
+	return r.Permission != "" && holds(who, r.Permission)
+}
+
+// holds reports whether who holds the staff power perm. A rule names it
+// in the terms of the unversioned family and the console (users:manage,
+// posts:moderate); the versioned family's gate grants its own instead
+// (the admin role with admin:read, admin:write, admin:delete or
+// admin:super by method), and behind that gate the policy does not ask the
+// power again in other words: an admin's token scoped admin:write bans and
+// moderates through /api/v1/admin. A rule naming an admin:* permission
+// asks it at every door, the gate's included.
+func holds(who *auth.Principal, perm string) bool {
+	if who.Can(perm) {
+		return true
+	}
+	unversioned := perm == auth.PermUsersManage || perm == auth.PermPostsModerate
+	return unversioned && who.Gate != "" && who.Can(who.Gate)
 }
 
 // MustEnrol reports whether who has to turn on two-factor sign-in before
