@@ -6226,7 +6226,7 @@ type ClientInterface interface {
 
 	// GetApiV1AdminAuditLogsExport Export the audit log
 	//
-	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/audit-logs/export (the `GetApiV1AdminAuditLogsExport` operationId).
 	GetApiV1AdminAuditLogsExport(ctx context.Context, params *GetApiV1AdminAuditLogsExportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6386,7 +6386,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsBulkModerateWithBody One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6395,7 +6395,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsBulkModerate One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6404,7 +6404,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsIdModerateWithBody Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6413,7 +6413,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsIdModerate Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6422,7 +6422,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsIdModerateUndo Undo your last decision on a post
 	//
-	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/posts/{id}/moderate/undo (the `PostApiV1AdminPostsIdModerateUndo` operationId).
 	PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6450,14 +6450,14 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminSystemBackupsFile Delete a backup
 	//
-	// Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/system/backups/{file} (the `DeleteApiV1AdminSystemBackupsFile` operationId).
 	DeleteApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminSystemBackupsFile Download a backup
 	//
-	// Streamed as an attachment. It holds every session token and secret. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Streamed as an attachment. It holds every session token and secret. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/system/backups/{file} (the `GetApiV1AdminSystemBackupsFile` operationId).
 	GetApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6496,14 +6496,14 @@ type ClientInterface interface {
 
 	// GetApiV1AdminTokens List unexpired admin tokens
 	//
-	// Needs admin:read and admin:super. Rate limit scope: admin_v1.
+	// Needs admin:super. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/tokens (the `GetApiV1AdminTokens` operationId).
 	GetApiV1AdminTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminTokensWithBody Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6512,7 +6512,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminTokens Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6521,7 +6521,7 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminTokensId Revoke an admin token by its jti
 	//
-	// Needs admin:super and admin:super. Rate limit scope: admin_v1.
+	// Needs admin:super. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/tokens/{id} (the `DeleteApiV1AdminTokensId` operationId).
 	DeleteApiV1AdminTokensId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6535,7 +6535,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersBulkUpdateWithBody Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6544,7 +6544,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersBulkUpdate Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6578,7 +6578,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdBanWithBody Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6587,7 +6587,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdBan Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6642,7 +6642,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdSilenceWithBody Silence a user for a time
 	//
-	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6651,7 +6651,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdSilence Silence a user for a time
 	//
-	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6660,7 +6660,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdUnsilence Lift a user's silence
 	//
-	// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs users:manage. Rate limit scope: admin_v1.
+	// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/users/{id}/unsilence (the `PostApiV1AdminUsersIdUnsilence` operationId).
 	PostApiV1AdminUsersIdUnsilence(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8142,7 +8142,7 @@ func (c *Client) GetApiV1AdminAuditLogs(ctx context.Context, params *GetApiV1Adm
 
 // GetApiV1AdminAuditLogsExport Export the audit log
 //
-// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/audit-logs/export (the `GetApiV1AdminAuditLogsExport` operationId).
 func (c *Client) GetApiV1AdminAuditLogsExport(ctx context.Context, params *GetApiV1AdminAuditLogsExportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8502,7 +8502,7 @@ func (c *Client) GetApiV1AdminPosts(ctx context.Context, params *GetApiV1AdminPo
 
 // PostApiV1AdminPostsBulkModerateWithBody One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8521,7 +8521,7 @@ func (c *Client) PostApiV1AdminPostsBulkModerateWithBody(ctx context.Context, co
 
 // PostApiV1AdminPostsBulkModerate One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8540,7 +8540,7 @@ func (c *Client) PostApiV1AdminPostsBulkModerate(ctx context.Context, body PostA
 
 // PostApiV1AdminPostsIdModerateWithBody Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8559,7 +8559,7 @@ func (c *Client) PostApiV1AdminPostsIdModerateWithBody(ctx context.Context, id s
 
 // PostApiV1AdminPostsIdModerate Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8578,7 +8578,7 @@ func (c *Client) PostApiV1AdminPostsIdModerate(ctx context.Context, id string, b
 
 // PostApiV1AdminPostsIdModerateUndo Undo your last decision on a post
 //
-// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs posts:moderate. Rate limit scope: admin_v1.
+// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/posts/{id}/moderate/undo (the `PostApiV1AdminPostsIdModerateUndo` operationId).
 func (c *Client) PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8646,7 +8646,7 @@ func (c *Client) GetApiV1AdminSystemBackups(ctx context.Context, reqEditors ...R
 
 // DeleteApiV1AdminSystemBackupsFile Delete a backup
 //
-// Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/system/backups/{file} (the `DeleteApiV1AdminSystemBackupsFile` operationId).
 func (c *Client) DeleteApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8663,7 +8663,7 @@ func (c *Client) DeleteApiV1AdminSystemBackupsFile(ctx context.Context, file str
 
 // GetApiV1AdminSystemBackupsFile Download a backup
 //
-// Streamed as an attachment. It holds every session token and secret. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Streamed as an attachment. It holds every session token and secret. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/system/backups/{file} (the `GetApiV1AdminSystemBackupsFile` operationId).
 func (c *Client) GetApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8752,7 +8752,7 @@ func (c *Client) PostApiV1AdminSystemMaintenance(ctx context.Context, body PostA
 
 // GetApiV1AdminTokens List unexpired admin tokens
 //
-// Needs admin:read and admin:super. Rate limit scope: admin_v1.
+// Needs admin:super. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/tokens (the `GetApiV1AdminTokens` operationId).
 func (c *Client) GetApiV1AdminTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8769,7 +8769,7 @@ func (c *Client) GetApiV1AdminTokens(ctx context.Context, reqEditors ...RequestE
 
 // PostApiV1AdminTokensWithBody Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8788,7 +8788,7 @@ func (c *Client) PostApiV1AdminTokensWithBody(ctx context.Context, contentType s
 
 // PostApiV1AdminTokens Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8807,7 +8807,7 @@ func (c *Client) PostApiV1AdminTokens(ctx context.Context, body PostApiV1AdminTo
 
 // DeleteApiV1AdminTokensId Revoke an admin token by its jti
 //
-// Needs admin:super and admin:super. Rate limit scope: admin_v1.
+// Needs admin:super. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/tokens/{id} (the `DeleteApiV1AdminTokensId` operationId).
 func (c *Client) DeleteApiV1AdminTokensId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8841,7 +8841,7 @@ func (c *Client) GetApiV1AdminUsers(ctx context.Context, params *GetApiV1AdminUs
 
 // PostApiV1AdminUsersBulkUpdateWithBody Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8860,7 +8860,7 @@ func (c *Client) PostApiV1AdminUsersBulkUpdateWithBody(ctx context.Context, cont
 
 // PostApiV1AdminUsersBulkUpdate Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8934,7 +8934,7 @@ func (c *Client) PutApiV1AdminUsersId(ctx context.Context, id string, body PutAp
 
 // PostApiV1AdminUsersIdBanWithBody Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8953,7 +8953,7 @@ func (c *Client) PostApiV1AdminUsersIdBanWithBody(ctx context.Context, id string
 
 // PostApiV1AdminUsersIdBan Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9078,7 +9078,7 @@ func (c *Client) DeleteApiV1AdminUsersIdSessionsSessionId(ctx context.Context, i
 
 // PostApiV1AdminUsersIdSilenceWithBody Silence a user for a time
 //
-// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9097,7 +9097,7 @@ func (c *Client) PostApiV1AdminUsersIdSilenceWithBody(ctx context.Context, id st
 
 // PostApiV1AdminUsersIdSilence Silence a user for a time
 //
-// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9116,7 +9116,7 @@ func (c *Client) PostApiV1AdminUsersIdSilence(ctx context.Context, id string, bo
 
 // PostApiV1AdminUsersIdUnsilence Lift a user's silence
 //
-// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs users:manage. Rate limit scope: admin_v1.
+// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/users/{id}/unsilence (the `PostApiV1AdminUsersIdUnsilence` operationId).
 func (c *Client) PostApiV1AdminUsersIdUnsilence(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15516,7 +15516,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminAuditLogsExportWithResponse Export the audit log
 	//
-	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15696,7 +15696,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsBulkModerateWithBodyWithResponse One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15705,7 +15705,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsBulkModerateWithResponse One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15714,7 +15714,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsIdModerateWithBodyWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15723,7 +15723,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsIdModerateWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15732,7 +15732,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsIdModerateUndoWithResponse Undo your last decision on a post
 	//
-	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15768,7 +15768,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminSystemBackupsFileWithResponse Delete a backup
 	//
-	// Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15777,7 +15777,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminSystemBackupsFileWithResponse Download a backup
 	//
-	// Streamed as an attachment. It holds every session token and secret. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Streamed as an attachment. It holds every session token and secret. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15822,7 +15822,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminTokensWithResponse List unexpired admin tokens
 	//
-	// Needs admin:read and admin:super. Rate limit scope: admin_v1.
+	// Needs admin:super. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15831,7 +15831,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminTokensWithBodyWithResponse Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15840,7 +15840,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminTokensWithResponse Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15849,7 +15849,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminTokensIdWithResponse Revoke an admin token by its jti
 	//
-	// Needs admin:super and admin:super. Rate limit scope: admin_v1.
+	// Needs admin:super. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15867,7 +15867,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersBulkUpdateWithBodyWithResponse Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15876,7 +15876,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersBulkUpdateWithResponse Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15912,7 +15912,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdBanWithBodyWithResponse Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15921,7 +15921,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdBanWithResponse Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15984,7 +15984,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdSilenceWithBodyWithResponse Silence a user for a time
 	//
-	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15993,7 +15993,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdSilenceWithResponse Silence a user for a time
 	//
-	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16002,7 +16002,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdUnsilenceWithResponse Lift a user's silence
 	//
-	// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs users:manage. Rate limit scope: admin_v1.
+	// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -29874,7 +29874,7 @@ func (c *ClientWithResponses) GetApiV1AdminAuditLogsWithResponse(ctx context.Con
 
 // GetApiV1AdminAuditLogsExportWithResponse Export the audit log
 //
-// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30174,7 +30174,7 @@ func (c *ClientWithResponses) GetApiV1AdminPostsWithResponse(ctx context.Context
 
 // PostApiV1AdminPostsBulkModerateWithBodyWithResponse One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30189,7 +30189,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsBulkModerateWithBodyWithRespons
 
 // PostApiV1AdminPostsBulkModerateWithResponse One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30204,7 +30204,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsBulkModerateWithResponse(ctx co
 
 // PostApiV1AdminPostsIdModerateWithBodyWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30219,7 +30219,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsIdModerateWithBodyWithResponse(
 
 // PostApiV1AdminPostsIdModerateWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30234,7 +30234,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsIdModerateWithResponse(ctx cont
 
 // PostApiV1AdminPostsIdModerateUndoWithResponse Undo your last decision on a post
 //
-// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs posts:moderate. Rate limit scope: admin_v1.
+// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30294,7 +30294,7 @@ func (c *ClientWithResponses) GetApiV1AdminSystemBackupsWithResponse(ctx context
 
 // DeleteApiV1AdminSystemBackupsFileWithResponse Delete a backup
 //
-// Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30309,7 +30309,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminSystemBackupsFileWithResponse(ctx 
 
 // GetApiV1AdminSystemBackupsFileWithResponse Download a backup
 //
-// Streamed as an attachment. It holds every session token and secret. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Streamed as an attachment. It holds every session token and secret. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30384,7 +30384,7 @@ func (c *ClientWithResponses) PostApiV1AdminSystemMaintenanceWithResponse(ctx co
 
 // GetApiV1AdminTokensWithResponse List unexpired admin tokens
 //
-// Needs admin:read and admin:super. Rate limit scope: admin_v1.
+// Needs admin:super. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30399,7 +30399,7 @@ func (c *ClientWithResponses) GetApiV1AdminTokensWithResponse(ctx context.Contex
 
 // PostApiV1AdminTokensWithBodyWithResponse Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30414,7 +30414,7 @@ func (c *ClientWithResponses) PostApiV1AdminTokensWithBodyWithResponse(ctx conte
 
 // PostApiV1AdminTokensWithResponse Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30429,7 +30429,7 @@ func (c *ClientWithResponses) PostApiV1AdminTokensWithResponse(ctx context.Conte
 
 // DeleteApiV1AdminTokensIdWithResponse Revoke an admin token by its jti
 //
-// Needs admin:super and admin:super. Rate limit scope: admin_v1.
+// Needs admin:super. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30459,7 +30459,7 @@ func (c *ClientWithResponses) GetApiV1AdminUsersWithResponse(ctx context.Context
 
 // PostApiV1AdminUsersBulkUpdateWithBodyWithResponse Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30474,7 +30474,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersBulkUpdateWithBodyWithResponse(
 
 // PostApiV1AdminUsersBulkUpdateWithResponse Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30534,7 +30534,7 @@ func (c *ClientWithResponses) PutApiV1AdminUsersIdWithResponse(ctx context.Conte
 
 // PostApiV1AdminUsersIdBanWithBodyWithResponse Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30549,7 +30549,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdBanWithBodyWithResponse(ctx c
 
 // PostApiV1AdminUsersIdBanWithResponse Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30654,7 +30654,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminUsersIdSessionsSessionIdWithRespon
 
 // PostApiV1AdminUsersIdSilenceWithBodyWithResponse Silence a user for a time
 //
-// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30669,7 +30669,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdSilenceWithBodyWithResponse(c
 
 // PostApiV1AdminUsersIdSilenceWithResponse Silence a user for a time
 //
-// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs users:manage. Rate limit scope: admin_v1.
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30684,7 +30684,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdSilenceWithResponse(ctx conte
 
 // PostApiV1AdminUsersIdUnsilenceWithResponse Lift a user's silence
 //
-// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs users:manage. Rate limit scope: admin_v1.
+// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //

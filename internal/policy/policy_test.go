@@ -49,7 +49,7 @@ func TestCheck(t *testing.T) {
 		{"moderator moderates a member's post", false, session(4, auth.RoleModerator, true, fresh), ModeratePost, plain, nil},
 		{"admin notes a peer admin", false, session(2, auth.RoleAdmin, false, fresh), AddUserNote, admin, ErrOutranked},
 		{"admin locks a peer admin's record", false, session(2, auth.RoleAdmin, false, fresh), TakeLock, admin, ErrOutranked},
-		{"admin changes a peer admin's webhook", false, session(2, auth.RoleAdmin, false, fresh), ChangeWebhook, admin, ErrOutranked},
+		{"admin changes a peer admin's webhook", false, session(2, auth.RoleAdmin, false, fresh), UpdateWebhook, admin, ErrOutranked},
 		{"admin blocks a peer admin's address", false, session(2, auth.RoleAdmin, false, fresh), CreateBlock, admin, ErrOutranked},
 		{"super admin bans an admin", false, session(3, auth.RoleSuperAdmin, false, fresh), BanUser, admin, nil},
 		{"admin bans themself", false, session(10, auth.RoleAdmin, false, fresh), BanUser, plain, ErrSelf},
