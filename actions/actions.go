@@ -69,6 +69,3 @@ func person(u *models.ListedUser) policy.Target {
 	}
 	return policy.Person(u.ID, []string{*u.TopRole})
 }
-
-// timeLayout is how the API writes times, which audit details follow.
-const timeLayout = "2006-01-02T15:04:05.000Z"

@@ -9,6 +9,7 @@ import (
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -373,7 +374,7 @@ func stamp(t *time.Time) *string {
 	if t == nil {
 		return nil
 	}
-	s := t.UTC().Format(timeLayout)
+	s := wiretime.Format(*t)
 	return &s
 }
 
