@@ -175,7 +175,7 @@ func classifyRefusal(err error) *api.Error {
 	case errors.Is(err, actions.ErrModeratorsRepublish):
 		return forbidden("A hidden or flagged post can be published again only by a moderator", "")
 	case errors.As(err, &ie):
-		return classify(api.Invalid(api.FieldIssue(ie.Field, "custom", ie.Reason)))
+		return classify(api.Invalid(api.FieldIssue(ie.Field, cmp.Or(ie.Code, "custom"), ie.Reason)))
 	case errors.As(err, &me):
 		return &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound,
 			Message: "No " + me.Kind + " has id " + strings.Join(me.IDs, ", "), Cause: err}
