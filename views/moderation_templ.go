@@ -557,7 +557,7 @@ func postRow(p api.V1Post) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, api.PermAdminRead) {
+		if Allowed(ctx).SeeUsers {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "<a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1018,7 +1018,7 @@ func postDecision(p api.V1Post) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, api.PermAdminDelete) {
+		if Allowed(ctx).DeletePosts {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 77, "<button type=\"button\" class=\"btn btn-sm btn-danger\" data-key=\"d\" aria-keyshortcuts=\"d\" data-dialog-open=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1395,7 +1395,7 @@ func bulkPosts() templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if ViewerCan(ctx, api.PermAdminDelete) {
+				if Allowed(ctx).DeletePosts {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 101, "<option value=\"delete\" data-tone=\"btn-danger\">Delete</option>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -1574,7 +1574,7 @@ func PostContextPanel(c api.V1PostContext) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminRead) {
+			if Allowed(ctx).SeeUsers {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 115, "<a href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -1730,7 +1730,7 @@ func PostContextPanel(c api.V1PostContext) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, api.PermAdminRead) {
+		if Allowed(ctx).SeeUsers {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 129, "<a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -214,7 +214,7 @@ func UsersPage(l UserList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminSuper) {
+			if Allowed(ctx).BulkUpdateUsers {
 				templ_7745c5c3_Err = bulkUsers().Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -455,7 +455,7 @@ func UserTable(l UserList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminSuper) {
+			if Allowed(ctx).BulkUpdateUsers {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<th scope=\"col\" class=\"th w-10\"><input type=\"checkbox\" class=\"h-4 w-4\" form=\"bulk-users\" aria-label=\"Select every user on this page\" data-select-all data-testid=\"select-all\"></th>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -517,7 +517,7 @@ func UserTable(l UserList) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if ViewerCan(ctx, api.PermAdminSuper) {
+				if Allowed(ctx).BulkUpdateUsers {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<td class=\"td w-10\"><input type=\"checkbox\" class=\"h-4 w-4\" name=\"userIds\" value=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
