@@ -60,9 +60,9 @@ func ParseV1Users(q url.Values) (V1UserParams, error) {
 	page, issues := ParsePage(q)
 	out := V1UserParams{Page: page, Sort: "created_at", Desc: true}
 	var is []Issue
-	out.Status, is = parseFilter(q, "status", "active", "inactive", "banned")
+	out.Status, is = parseFilter(q, "status", UserActive, UserInactive, UserBanned)
 	issues = append(issues, is...)
-	out.Role, is = parseFilter(q, "role", "user", "moderator", "admin")
+	out.Role, is = parseFilter(q, "role", RoleUser, RoleModerator, RoleAdmin)
 	issues = append(issues, is...)
 	order, is := ParseChoice(q, "order", "desc", "asc", "desc")
 	issues = append(issues, is...)
@@ -181,7 +181,7 @@ func (u *V1UserUpdate) Check() error {
 		u.Reason = &r
 		// Its length is the ban action's to check.
 		switch {
-		case u.Status == nil || *u.Status != "banned":
+		case u.Status == nil || *u.Status != UserBanned:
 			issues = append(issues, FieldIssue("reason", "invalid_union", "reason goes with status banned only"))
 		case r == "":
 			issues = append(issues, FieldIssue("reason", "too_small", "reason must not be empty"))
@@ -210,17 +210,17 @@ func (u *V1UserUpdate) issues(none, fields string, banned bool) []Issue {
 	if u.Status == nil && u.Role == nil && u.IsVerified == nil && u.Notes == nil {
 		issues = append(issues, FieldIssue(none, "too_small", "give at least one of "+fields))
 	}
-	if u.Status != nil && *u.Status != "active" && *u.Status != "inactive" && (*u.Status != "banned" || !banned) {
+	if u.Status != nil && *u.Status != UserActive && *u.Status != UserInactive && (*u.Status != UserBanned || !banned) {
 		msg := "status must be active, inactive or banned"
 		switch {
-		case !banned && *u.Status == "banned":
+		case !banned && *u.Status == UserBanned:
 			msg = "ban users one at a time, with POST /api/v1/admin/users/{id}/ban or PUT /api/v1/admin/users/{id}"
 		case !banned:
 			msg = "status must be active or inactive"
 		}
 		issues = append(issues, FieldIssue("status", "invalid_enum_value", msg))
 	}
-	if u.Role != nil && *u.Role != "user" && *u.Role != "moderator" && *u.Role != "admin" {
+	if u.Role != nil && *u.Role != RoleUser && *u.Role != RoleModerator && *u.Role != RoleAdmin {
 		issues = append(issues, FieldIssue("role", "invalid_enum_value", "role must be user, moderator or admin"))
 	}
 	if u.Notes != nil && len([]rune(*u.Notes)) > MaxAdminNotes {
