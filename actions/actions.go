@@ -45,11 +45,14 @@ func Operator() *auth.Principal {
 		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}
 }
 
-// InvalidError is input an action refuses after reading the data: a field
-// and why, rendered as the family's validation error.
+// InvalidError is input an action refuses: a field and why, rendered as
+// the family's validation error. Code is the kind of issue in the
+// unversioned family's zod shape (too_small, too_big, …); empty reads
+// custom.
 type InvalidError struct {
 	Field  string
 	Reason string
+	Code   string
 }
 
 func (e *InvalidError) Error() string { return e.Field + ": " + e.Reason }
@@ -72,6 +75,3 @@ func person(u *models.ListedUser) policy.Target {
 	}
 	return policy.Person(u.ID, []string{*u.TopRole})
 }
-
-// timeLayout is how the API writes times, which audit details follow.
-const timeLayout = "2006-01-02T15:04:05.000Z"

@@ -6,6 +6,7 @@ import (
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -25,7 +26,7 @@ func (a *Actions) ClaimPost(ctx context.Context, who *auth.Principal, id int64) 
 		if out, err = a.Store.ClaimPost(ctx, id, callerID(who)); err != nil {
 			return err
 		}
-		audit.Target(ctx, "post", itoa(id), map[string]any{"expiresAt": out.ExpiresAt.UTC().Format(timeLayout)})
+		audit.Target(ctx, "post", itoa(id), map[string]any{"expiresAt": wiretime.Format(out.ExpiresAt)})
 		return nil
 	})
 	return out, err

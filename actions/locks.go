@@ -8,6 +8,7 @@ import (
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -114,7 +115,7 @@ func (a *Actions) ReleaseLock(ctx context.Context, who *auth.Principal, typ, id 
 		}
 		out.Broke = held.LockedBy
 		audit.Act(ctx, "lock.break")
-		audit.Target(ctx, typ, id, map[string]any{"holder": itoa(held.LockedBy), "lockedAt": held.LockedAt.UTC().Format(timeLayout)})
+		audit.Target(ctx, typ, id, map[string]any{"holder": itoa(held.LockedBy), "lockedAt": wiretime.Format(held.LockedAt)})
 		return a.Store.BreakLock(ctx, typ, id)
 	})
 	return &out, err

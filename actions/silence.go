@@ -9,6 +9,7 @@ import (
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/webhook"
+	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -131,7 +132,7 @@ func silenceFields(u *models.User, now time.Time) map[string]any {
 type SilencedError struct{ Until time.Time }
 
 func (e *SilencedError) Error() string {
-	return "silenced until " + e.Until.UTC().Format(timeLayout)
+	return "silenced until " + wiretime.Format(e.Until)
 }
 
 // Speak is ActAsSelf for the writes a silence stops (writing a post,

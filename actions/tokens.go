@@ -7,6 +7,7 @@ import (
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -62,7 +63,7 @@ func (a *Actions) MintToken(ctx context.Context, who *auth.Principal, in TokenIn
 			return err
 		}
 		audit.Target(ctx, "token", claims.ID, map[string]any{"permissions": in.Permissions,
-			"expiresAt": claims.ExpiresAt.UTC().Format(timeLayout)})
+			"expiresAt": wiretime.Format(claims.ExpiresAt)})
 		return nil
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -37,6 +38,9 @@ type BanResult struct {
 
 // Ban bans or unbans a user: the same rules and record whichever door.
 func (a *Actions) Ban(ctx context.Context, who *auth.Principal, in BanInput) (*BanResult, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
 	var out BanResult
 	err := a.Store.ChangeLocked(ctx, "user", itoa(in.UserID), callerID(who), func(ctx context.Context) error {
 		target, err := a.Store.ListedUserByID(ctx, in.UserID)
@@ -141,6 +145,9 @@ func (ch UserChange) action() policy.Action {
 // inactive of a banned user first lifts the ban through the unban action,
 // so a ban is made and ended by one action whatever the door.
 func (a *Actions) UpdateUser(ctx context.Context, who *auth.Principal, id int64, ch UserChange) (*models.ListedUser, error) {
+	if err := checkBanReason(ch.BanReason); err != nil {
+		return nil, err
+	}
 	var after *models.ListedUser
 	err := a.Store.ChangeLocked(ctx, "user", itoa(id), callerID(who), func(ctx context.Context) error {
 		before, err := a.Store.ListedUserByID(ctx, id)
@@ -378,7 +385,7 @@ func stamp(t *time.Time) *string {
 	if t == nil {
 		return nil
 	}
-	s := t.UTC().Format(timeLayout)
+	s := wiretime.Format(*t)
 	return &s
 }
 

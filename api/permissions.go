@@ -1,11 +1,14 @@
 package api
 
-import "github.com/plazahq/plaza/internal/auth"
+import (
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/states"
+)
 
 // Permissions as they travel on the wire: in a token's permission list and
-// in an error's requiredPermission. They are internal/auth's names, given
-// here so that the views, which import only this package, name them
-// instead of spelling them out.
+// in an error's requiredPermission: internal/auth's names, given here for
+// the clients of the wire contract and its tests. Pages never name them:
+// they read the policy's answers (views.Abilities).
 const (
 	PermAdminRead     = auth.PermAdminRead
 	PermAdminWrite    = auth.PermAdminWrite
@@ -27,4 +30,16 @@ const (
 	RoleModerator  = auth.RoleModerator
 	RoleAdmin      = auth.RoleAdmin
 	RoleSuperAdmin = auth.RoleSuperAdmin
+)
+
+// User and post statuses as they travel on the wire (a user's or a post's
+// status, a status filter or change): internal/states' names.
+const (
+	UserActive    = states.UserActive
+	UserInactive  = states.UserInactive
+	UserBanned    = states.UserBanned
+	PostPublished = states.PostPublished
+	PostDraft     = states.PostDraft
+	PostHidden    = states.PostHidden
+	PostFlagged   = states.PostFlagged
 )

@@ -2,8 +2,9 @@ package api
 
 import "testing"
 
-// TestPermissionAndRoleNames pins the wire values: tokens and error bodies
-// carry these strings, so a rename is a breaking change, not a refactor.
+// TestPermissionAndRoleNames pins the wire values: tokens, error bodies,
+// users and posts carry these strings, so a rename is a breaking change,
+// not a refactor.
 func TestPermissionAndRoleNames(t *testing.T) {
 	tests := []struct{ got, want string }{
 		{PermAdminRead, "admin:read"},
@@ -16,6 +17,13 @@ func TestPermissionAndRoleNames(t *testing.T) {
 		{RoleModerator, "moderator"},
 		{RoleAdmin, "admin"},
 		{RoleSuperAdmin, "super_admin"},
+		{UserActive, "active"},
+		{UserInactive, "inactive"},
+		{UserBanned, "banned"},
+		{PostPublished, "published"},
+		{PostDraft, "draft"},
+		{PostHidden, "hidden"},
+		{PostFlagged, "flagged"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

@@ -37,7 +37,7 @@ type BroadcastTargets struct {
 }
 
 // targetRoles maps the role targets to the roles they reach.
-var targetRoles = map[string]string{"users": "user", "moderators": "moderator", "admins": "admin"}
+var targetRoles = map[string]string{"users": RoleUser, "moderators": RoleModerator, "admins": RoleAdmin}
 
 // Check fills the defaults and reads the request: its audience and its
 // time (nil: immediate), or what is wrong with it.

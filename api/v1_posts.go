@@ -108,7 +108,7 @@ func parsePosts(q url.Values, sorts map[string]string, names string) (V1PostPara
 	page, issues := ParsePage(q)
 	out := V1PostParams{Page: page, Sort: "created_at", Desc: true}
 	var is []Issue
-	out.Status, is = parseFilter(q, "status", "published", "draft", "hidden", "flagged")
+	out.Status, is = parseFilter(q, "status", PostPublished, PostDraft, PostHidden, PostFlagged)
 	issues = append(issues, is...)
 	out.AuthorID, is = ParseID(q, "author")
 	issues = append(issues, is...)

@@ -108,7 +108,7 @@ func (h Tokens) List(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	l := views.TokenList{Tokens: out, People: people}
+	l := views.TokenList{Tokens: out, People: people, Offered: auth.AllPermissions()}
 	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.TokenTable(l), Page: views.TokensPage(l)})
 }
 

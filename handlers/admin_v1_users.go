@@ -111,8 +111,9 @@ func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.Use
 	who, target, pol := auth.PrincipalFrom(ctx), policy.Person(id, u.Roles), h.Actions.Policy
 	page := views.UserPage{User: u, SeesSessions: pol.May(who, policy.ViewUserSessions, target),
 		MayEdit: pol.May(who, policy.UpdateUser, target), MayBan: pol.May(who, policy.BanUser, target),
-		MaySilence: pol.May(who, policy.SilenceUser, target),
-		MayDelete:  who != nil && who.UserID != id && pol.MayOnceConfirmed(who, policy.DeleteAccount, target)}
+		MaySilence: pol.May(who, policy.SilenceUser, target), MayNote: pol.May(who, policy.AddUserNote, target),
+		MayDelete: who != nil && who.UserID != id && pol.MayOnceConfirmed(who, policy.DeleteAccount, target),
+		BanLimits: views.BanLimits{Reason: actions.MaxBanReason, Notes: actions.MaxBanNotes}}
 	notes, err := h.Store.UserNotes(ctx, id)
 	if err != nil {
 		return page, err

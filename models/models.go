@@ -4,6 +4,9 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/states"
 )
 
 // User is a member of the community; admins and moderators are users with roles.
@@ -45,12 +48,12 @@ func (u *User) Silenced(now time.Time) bool {
 	return u.SilencedUntil != nil && u.SilencedUntil.After(now)
 }
 
-// User statuses. IsActive is false exactly when the
+// User statuses (internal/states). IsActive is false exactly when the
 // status is inactive; a CHECK constraint holds the two together.
 const (
-	UserActive   = "active"
-	UserInactive = "inactive"
-	UserBanned   = "banned"
+	UserActive   = states.UserActive
+	UserInactive = states.UserInactive
+	UserBanned   = states.UserBanned
 )
 
 // Role is one of user, moderator, admin, super_admin; Rank orders them.
@@ -63,12 +66,12 @@ type Role struct {
 	Description string `bun:",notnull"`
 }
 
-// Role names, lowest to highest.
+// Role names, lowest to highest: internal/auth's.
 const (
-	RoleUser       = "user"
-	RoleModerator  = "moderator"
-	RoleAdmin      = "admin"
-	RoleSuperAdmin = "super_admin"
+	RoleUser       = auth.RoleUser
+	RoleModerator  = auth.RoleModerator
+	RoleAdmin      = auth.RoleAdmin
+	RoleSuperAdmin = auth.RoleSuperAdmin
 )
 
 // UserRole grants a role to a user.
@@ -169,12 +172,12 @@ type Post struct {
 	PublishedAt *time.Time `bun:""`
 }
 
-// Post statuses.
+// Post statuses (internal/states).
 const (
-	PostPublished = "published"
-	PostDraft     = "draft"
-	PostHidden    = "hidden"
-	PostFlagged   = "flagged"
+	PostPublished = states.PostPublished
+	PostDraft     = states.PostDraft
+	PostHidden    = states.PostHidden
+	PostFlagged   = states.PostFlagged
 )
 
 // PostTag tags a post.

@@ -393,7 +393,7 @@ func AuditTable(l AuditList) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, api.PermAdminSuper) {
+		if Allowed(ctx).ExportAudit {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<div class=\"flex flex-wrap items-center justify-end gap-2 border-b border-slate-200 px-4 py-2 dark:border-slate-700\"><span class=\"mr-auto text-sm t-muted\">Export the entries these filters select:</span> <a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

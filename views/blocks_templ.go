@@ -74,7 +74,7 @@ func BlocksPage(l BlockList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminWrite) {
+			if Allowed(ctx).CreateBlocks {
 				templ_7745c5c3_Err = blockForm().Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -483,7 +483,7 @@ func BlockTable(l BlockList) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if ViewerCan(ctx, api.PermAdminDelete) {
+				if Allowed(ctx).DeleteBlocks {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<button type=\"button\" class=\"btn btn-danger btn-sm\" data-dialog-open=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -532,7 +532,7 @@ func BlockTable(l BlockList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminDelete) {
+			if Allowed(ctx).DeleteBlocks {
 				for _, b := range l.Blocks {
 					templ_7745c5c3_Err = blockDeleteDialog(b).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {

@@ -64,7 +64,7 @@ func BroadcastsPage(l BroadcastList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminWrite) {
+			if Allowed(ctx).SendBroadcasts {
 				templ_7745c5c3_Err = broadcastForm().Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

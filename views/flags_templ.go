@@ -64,7 +64,7 @@ func FlagsPage(l FlagList) templ.Component {
 					}()
 				}
 				ctx = templ.InitializeContext(ctx)
-				if ViewerCan(ctx, api.PermAdminSuper) {
+				if Allowed(ctx).ChangeFlags {
 					templ_7745c5c3_Err = DialogButton("new-flag", "New flag", "btn-primary", "flag-new-open").Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -88,7 +88,7 @@ func FlagsPage(l FlagList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminSuper) {
+			if Allowed(ctx).ChangeFlags {
 				templ_7745c5c3_Err = newFlagDialog().Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -154,7 +154,7 @@ func FlagTable(l FlagList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminSuper) {
+			if Allowed(ctx).ChangeFlags {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<th scope=\"col\" class=\"th\"><span class=\"sr-only\">Actions</span></th>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -208,7 +208,7 @@ func FlagTable(l FlagList) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if ViewerCan(ctx, api.PermAdminSuper) {
+				if Allowed(ctx).ChangeFlags {
 					templ_7745c5c3_Err = flagToggle(f).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -250,7 +250,7 @@ func FlagTable(l FlagList) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if ViewerCan(ctx, api.PermAdminSuper) {
+				if Allowed(ctx).ChangeFlags {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<td class=\"td\"><div class=\"flex justify-end gap-2\"><button type=\"button\" class=\"btn btn-secondary btn-sm\" data-dialog-open=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -325,7 +325,7 @@ func FlagTable(l FlagList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminSuper) {
+			if Allowed(ctx).ChangeFlags {
 				for _, f := range l.Flags {
 					templ_7745c5c3_Err = flagEditDialog(f).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {

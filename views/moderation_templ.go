@@ -161,19 +161,19 @@ func ModerationPage(l PostQueue) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = option("published", "Published", l.Query.Get("status")).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = option(api.PostPublished, "Published", l.Query.Get("status")).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = option("flagged", "Flagged", l.Query.Get("status")).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = option(api.PostFlagged, "Flagged", l.Query.Get("status")).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = option("hidden", "Hidden", l.Query.Get("status")).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = option(api.PostHidden, "Hidden", l.Query.Get("status")).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = option("draft", "Draft", l.Query.Get("status")).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = option(api.PostDraft, "Draft", l.Query.Get("status")).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -535,7 +535,7 @@ func postRow(p api.V1Post) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if p.Status != "published" {
+		if p.Status != api.PostPublished {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<span class=\"shrink-0\" data-testid=\"post-status\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -557,7 +557,7 @@ func postRow(p api.V1Post) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, api.PermAdminRead) {
+		if Allowed(ctx).SeeUsers {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "<a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -607,7 +607,7 @@ func postRow(p api.V1Post) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if p.Author.Status == "banned" {
+		if p.Author.Status == api.UserBanned {
 			var templ_7745c5c3_Var28 string
 			templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(" (banned)")
 			if templ_7745c5c3_Err != nil {
@@ -732,7 +732,7 @@ func postRow(p api.V1Post) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if p.Status == "published" {
+		if p.Status == api.PostPublished {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "<span class=\"sr-only\" data-testid=\"post-status\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1018,7 +1018,7 @@ func postDecision(p api.V1Post) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, api.PermAdminDelete) {
+		if Allowed(ctx).DeletePosts {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 77, "<button type=\"button\" class=\"btn btn-sm btn-danger\" data-key=\"d\" aria-keyshortcuts=\"d\" data-dialog-open=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1395,7 +1395,7 @@ func bulkPosts() templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if ViewerCan(ctx, api.PermAdminDelete) {
+				if Allowed(ctx).DeletePosts {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 101, "<option value=\"delete\" data-tone=\"btn-danger\">Delete</option>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -1574,7 +1574,7 @@ func PostContextPanel(c api.V1PostContext) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminRead) {
+			if Allowed(ctx).SeeUsers {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 115, "<a href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -1730,7 +1730,7 @@ func PostContextPanel(c api.V1PostContext) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, api.PermAdminRead) {
+		if Allowed(ctx).SeeUsers {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 129, "<a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1780,7 +1780,7 @@ func PostContextPanel(c api.V1PostContext) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if c.Post.Author.Status == "banned" {
+		if c.Post.Author.Status == api.UserBanned {
 			var templ_7745c5c3_Var93 string
 			templ_7745c5c3_Var93, templ_7745c5c3_Err = templ.JoinStringErrs(" ")
 			if templ_7745c5c3_Err != nil {
@@ -1790,7 +1790,7 @@ func PostContextPanel(c api.V1PostContext) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Badge("banned").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Badge(api.UserBanned).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -11,8 +11,6 @@ type NavItem struct {
 	Label string
 	// Href is the console path the entry links to.
 	Href string
-	// Permission is what the viewer needs for the page to be shown.
-	Permission string
 }
 
 // NavGroup is a heading of the sidebar and its entries.
@@ -22,40 +20,14 @@ type NavGroup struct {
 }
 
 // ConsoleNav returns the sidebar for v, grouped by what an admin is doing:
-// only the pages v may open, and no empty group. It builds fresh slices on
-// every call.
+// only the pages v may open (v.May.Pages, from the routes of those pages),
+// and no empty group. It builds fresh slices on every call.
 func ConsoleNav(v Viewer) []NavGroup {
-	all := []NavGroup{
-		{Label: "Community", Items: []NavItem{
-			{Key: "users", Label: "Users", Href: api.PathConsoleUsers, Permission: api.PermAdminRead},
-			{Key: "moderation", Label: "Moderation queue", Href: api.PathConsoleModeration, Permission: api.PermPostsModerate},
-		}},
-		{Label: "Insight", Items: []NavItem{
-			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole, Permission: api.PermPostsModerate},
-			{Key: "reports", Label: "Reports", Href: api.PathConsoleReports, Permission: api.PermAdminRead},
-		}},
-		{Label: "Operations", Items: []NavItem{
-			{Key: "system", Label: "Jobs and backups", Href: api.PathConsoleSystem, Permission: api.PermAdminRead},
-			{Key: "broadcasts", Label: "Broadcasts", Href: api.PathConsoleBroadcasts, Permission: api.PermAdminRead},
-			{Key: "flags", Label: "Feature flags", Href: api.PathConsoleFlags, Permission: api.PermAdminRead},
-			{Key: "webhooks", Label: "Webhooks", Href: api.PathConsoleWebhooks, Permission: api.PermAdminRead},
-		}},
-		{Label: "Security", Items: []NavItem{
-			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit, Permission: api.PermAdminRead},
-			{Key: "tokens", Label: "API tokens", Href: api.PathConsoleTokens, Permission: api.PermAdminSuper},
-			{Key: "blocks", Label: "Blocks", Href: api.PathConsoleBlocks, Permission: api.PermAdminRead},
-		}},
-		{Label: "Tools", Items: []NavItem{
-			{Key: "inbox", Label: "Inbox", Href: api.PathConsoleInbox, Permission: api.PermPostsModerate},
-			{Key: "api-docs", Label: "API reference", Href: api.PathAPIDocs, Permission: api.PermPostsModerate},
-			{Key: "og-viewer", Label: "Social image viewer", Href: api.PathOGViewer, Permission: api.PermPostsModerate},
-		}},
-	}
 	var out []NavGroup
-	for _, g := range all {
+	for _, g := range consoleNav() {
 		var items []NavItem
 		for _, it := range g.Items {
-			if v.Can(it.Permission) {
+			if v.May.Pages[it.Href] {
 				items = append(items, it)
 			}
 		}
@@ -66,10 +38,52 @@ func ConsoleNav(v Viewer) []NavGroup {
 	return out
 }
 
+// ConsolePaths are the paths the sidebar may link to, for the web layer
+// to answer which of them a viewer may open.
+func ConsolePaths() []string {
+	var out []string
+	for _, g := range consoleNav() {
+		for _, it := range g.Items {
+			out = append(out, it.Href)
+		}
+	}
+	return out
+}
+
+// consoleNav is every entry of the sidebar, grouped.
+func consoleNav() []NavGroup {
+	return []NavGroup{
+		{Label: "Community", Items: []NavItem{
+			{Key: "users", Label: "Users", Href: api.PathConsoleUsers},
+			{Key: "moderation", Label: "Moderation queue", Href: api.PathConsoleModeration},
+		}},
+		{Label: "Insight", Items: []NavItem{
+			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole},
+			{Key: "reports", Label: "Reports", Href: api.PathConsoleReports},
+		}},
+		{Label: "Operations", Items: []NavItem{
+			{Key: "system", Label: "Jobs and backups", Href: api.PathConsoleSystem},
+			{Key: "broadcasts", Label: "Broadcasts", Href: api.PathConsoleBroadcasts},
+			{Key: "flags", Label: "Feature flags", Href: api.PathConsoleFlags},
+			{Key: "webhooks", Label: "Webhooks", Href: api.PathConsoleWebhooks},
+		}},
+		{Label: "Security", Items: []NavItem{
+			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit},
+			{Key: "tokens", Label: "API tokens", Href: api.PathConsoleTokens},
+			{Key: "blocks", Label: "Blocks", Href: api.PathConsoleBlocks},
+		}},
+		{Label: "Tools", Items: []NavItem{
+			{Key: "inbox", Label: "Inbox", Href: api.PathConsoleInbox},
+			{Key: "api-docs", Label: "API reference", Href: api.PathAPIDocs},
+			{Key: "og-viewer", Label: "Social image viewer", Href: api.PathOGViewer},
+		}},
+	}
+}
+
 // ConsoleHas reports whether the console has the page key, for links
 // between pages: none may lead to a page that is not there.
 func ConsoleHas(key string) bool {
-	for _, g := range ConsoleNav(Viewer{Permissions: []string{api.PermAdminSuper}}) {
+	for _, g := range consoleNav() {
 		for _, it := range g.Items {
 			if it.Key == key {
 				return true

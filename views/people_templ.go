@@ -49,7 +49,7 @@ func Person(people People, id string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		} else if ViewerCan(ctx, api.PermAdminRead) {
+		} else if Allowed(ctx).SeeUsers {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<a href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -8,7 +8,6 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/views"
 )
 
@@ -17,10 +16,10 @@ import (
 // as "deleted account" once the account is gone; never as a bare id.
 func TestPersonByName(t *testing.T) {
 	people := views.People{"37": "ana"}
-	show := func(perms []string, id string) *goquery.Selection {
+	show := func(may views.Abilities, id string) *goquery.Selection {
 		t.Helper()
 		var buf bytes.Buffer
-		ctx := views.WithViewer(context.Background(), views.Viewer{ID: 1, Permissions: perms})
+		ctx := views.WithViewer(context.Background(), views.Viewer{ID: 1, May: may})
 		if err := views.Person(people, id).Render(ctx, &buf); err != nil {
 			t.Fatal(err)
 		}
@@ -30,11 +29,11 @@ func TestPersonByName(t *testing.T) {
 		}
 		return doc.Find("body")
 	}
-	admin := []string{api.PermAdminRead}
+	admin := views.Abilities{SeeUsers: true}
 	if a := show(admin, "37").Find("a"); a.AttrOr("href", "") != "/admin/users/37" || a.Text() != "ana" {
 		t.Errorf("an admin sees %q linked to %q", a.Text(), a.AttrOr("href", ""))
 	}
-	moderator := []string{api.PermPostsModerate}
+	moderator := views.Abilities{}
 	if s := show(moderator, "37"); s.Find("a").Length() != 0 || strings.TrimSpace(s.Text()) != "ana" {
 		t.Errorf("a moderator sees %q with %d links", s.Text(), s.Find("a").Length())
 	}

@@ -111,7 +111,7 @@ func SystemPage(l JobList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminSuper) {
+			if Allowed(ctx).RunMaintenance {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "<section aria-labelledby=\"run-heading\" class=\"mb-8\"><h3 id=\"run-heading\" class=\"mb-3 text-sm font-semibold t-strong\">Run maintenance</h3><div class=\"grid gap-4 md:grid-cols-2\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -925,7 +925,7 @@ func BackupTable(files []api.V1Backup) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminSuper) {
+			if Allowed(ctx).ManageBackups {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 68, "<th scope=\"col\" class=\"th\"><span class=\"sr-only\">Actions</span></th>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -987,7 +987,7 @@ func BackupTable(files []api.V1Backup) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if ViewerCan(ctx, api.PermAdminSuper) {
+				if Allowed(ctx).ManageBackups {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 75, "<td class=\"td text-right\"><a href=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err

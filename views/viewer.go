@@ -2,30 +2,56 @@ package views
 
 import (
 	"context"
-	"slices"
 	"time"
-
-	"github.com/plazahq/plaza/api"
 )
 
 // Viewer is the signed-in person a console page is drawn for: who they are
 // and what they may do, so that a page shows no control that would answer
 // 403. The request pipeline puts it in the request's context.
 type Viewer struct {
-	ID          int64
-	Name        string
-	Email       string
-	Role        string
-	Permissions []string
+	ID    int64
+	Name  string
+	Email string
+	Role  string
+	// May is what the viewer may do, as the route table and the policy
+	// answer it for them: pages read it and never a permission.
+	May Abilities
 	// TwoFactor is whether the viewer signs in with a second factor, and
 	// so may confirm it's them with a code.
 	TwoFactor bool
 }
 
-// Can reports whether the viewer holds perm; admin:super holds every
-// admin permission, as it does for the routes.
-func (v Viewer) Can(perm string) bool {
-	return slices.Contains(v.Permissions, perm) || slices.Contains(v.Permissions, api.PermAdminSuper)
+// Abilities are the policy's answers for one viewer: each is whether the
+// route behind a control (or a link) would let them through, perhaps
+// after confirming it's them. The web layer fills them in; what a page
+// shows about one person (ban, edit, delete them) is in that page's data.
+type Abilities struct {
+	// Pages are the console paths (the sidebar's links) the viewer may
+	// open.
+	Pages map[string]bool
+	// SeeUsers: a user's page, where the names of people link.
+	SeeUsers bool
+	// BulkUpdateUsers: the users page's selection and bulk changes.
+	BulkUpdateUsers bool
+	// DeletePosts: the moderation queue's Delete, one post or many.
+	DeletePosts bool
+	// ExportAudit: the audit log's CSV and JSON export.
+	ExportAudit bool
+	// CreateBlocks, DeleteBlocks: the blocks page's form and Delete.
+	CreateBlocks bool
+	DeleteBlocks bool
+	// SendBroadcasts: the broadcasts page's form.
+	SendBroadcasts bool
+	// ChangeFlags: create, edit, toggle and delete feature flags.
+	ChangeFlags bool
+	// RunMaintenance: the jobs page's maintenance actions.
+	RunMaintenance bool
+	// ManageBackups: download and delete backups.
+	ManageBackups bool
+	// ChangeWebhooks: create, test, pause, resume and rotate webhooks,
+	// retry and cancel their deliveries; DeleteWebhooks: delete them.
+	ChangeWebhooks bool
+	DeleteWebhooks bool
 }
 
 // Label is how the header names the viewer.
@@ -63,9 +89,9 @@ func nowFrom(ctx context.Context) time.Time {
 	return time.Now()
 }
 
-// ViewerCan reports whether the viewer ctx carries holds perm: a page
-// shows a control only to those its route would let through.
-func ViewerCan(ctx context.Context, perm string) bool {
+// Allowed is what the viewer ctx carries may do (nothing without one): a
+// page shows a control only to those its route would let through.
+func Allowed(ctx context.Context) Abilities {
 	v, _ := ViewerFrom(ctx)
-	return v.Can(perm)
+	return v.May
 }

@@ -77,7 +77,7 @@ func WebhooksPage(l WebhookList) templ.Component {
 					}()
 				}
 				ctx = templ.InitializeContext(ctx)
-				if ViewerCan(ctx, api.PermAdminWrite) {
+				if Allowed(ctx).ChangeWebhooks {
 					templ_7745c5c3_Err = DialogButton("webhook-create", "New webhook", "btn-primary", "webhook-new-open").Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -101,7 +101,7 @@ func WebhooksPage(l WebhookList) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerCan(ctx, api.PermAdminWrite) {
+			if Allowed(ctx).ChangeWebhooks {
 				templ_7745c5c3_Err = newWebhookDialog(l.Events).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -336,7 +336,7 @@ func webhookCard(w api.Webhook, people People) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, api.PermAdminWrite) {
+		if Allowed(ctx).ChangeWebhooks {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<button type=\"button\" class=\"btn btn-secondary btn-sm\" hx-post=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -448,7 +448,7 @@ func webhookCard(w api.Webhook, people People) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if ViewerCan(ctx, api.PermAdminDelete) {
+		if Allowed(ctx).DeleteWebhooks {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<button type=\"button\" class=\"btn btn-danger btn-sm\" data-dialog-open=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -510,7 +510,7 @@ func webhookCard(w api.Webhook, people People) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if ViewerCan(ctx, api.PermAdminWrite) {
+		if Allowed(ctx).ChangeWebhooks {
 			templ_7745c5c3_Var24 := templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 				templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 				templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
@@ -576,7 +576,7 @@ func webhookCard(w api.Webhook, people People) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if ViewerCan(ctx, api.PermAdminDelete) {
+		if Allowed(ctx).DeleteWebhooks {
 			templ_7745c5c3_Var27 := templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 				templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 				templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
@@ -859,7 +859,7 @@ func WebhookDeliveryLog(l DeliveryLog) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if d.Status == "failed" && ViewerCan(ctx, api.PermAdminWrite) {
+				if d.Status == "failed" && Allowed(ctx).ChangeWebhooks {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 65, "<button type=\"button\" class=\"btn btn-secondary btn-sm\" hx-post=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -878,7 +878,7 @@ func WebhookDeliveryLog(l DeliveryLog) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				if d.Status == "pending" && ViewerCan(ctx, api.PermAdminWrite) {
+				if d.Status == "pending" && Allowed(ctx).ChangeWebhooks {
 					templ_7745c5c3_Err = cancelDelivery(l.WebhookID, d).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err

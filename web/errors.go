@@ -179,7 +179,7 @@ func classifyRefusal(err error) *api.Error {
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeUserSilenced, Cause: err,
 			Message: "Your account is silenced until " + api.Timestamp(se.Until) + ": you can read, but not post, report or edit"}
 	case errors.As(err, &ie):
-		return classify(api.Invalid(api.FieldIssue(ie.Field, "custom", ie.Reason)))
+		return classify(api.Invalid(api.FieldIssue(ie.Field, cmp.Or(ie.Code, "custom"), ie.Reason)))
 	case errors.As(err, &me):
 		return &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound,
 			Message: "No " + me.Kind + " has id " + strings.Join(me.IDs, ", "), Cause: err}

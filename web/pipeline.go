@@ -48,6 +48,7 @@ type pipeline struct {
 	headers    http.Header // the security headers
 	blocks     BlockGuard
 	policy     policy.Policy
+	gates      gates // the route table, for what the console shows (abilities)
 	static     *staticFiles // the versions pages link static files by
 	queue      handlers.QueueCounter
 	deviceKey  []byte    // signs device cookies (device.Key)
@@ -301,7 +302,7 @@ func (p *pipeline) authenticated(c echo.Context, next echo.HandlerFunc, pages bo
 	}
 	ctx = auth.WithPrincipal(ctx, pr)
 	if pages && pr.Can(auth.PermPostsModerate) {
-		ctx = views.WithNow(views.WithViewer(ctx, viewerOf(pr)), p.now())
+		ctx = views.WithNow(views.WithViewer(ctx, p.viewerOf(pr)), p.now())
 	}
 	c.SetRequest(c.Request().WithContext(ctx))
 	return next(c)
@@ -314,7 +315,7 @@ func (p *pipeline) authenticated(c echo.Context, next echo.HandlerFunc, pages bo
 func (p *pipeline) queueBadge(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
-		if !views.ViewerCan(req.Context(), auth.PermPostsModerate) || api.FormatOf(req) != api.FormatPage {
+		if !views.Allowed(req.Context()).Pages[api.PathConsoleModeration] || api.FormatOf(req) != api.FormatPage {
 			return next(c)
 		}
 		if n, err := p.queue.QueueCount(req.Context()); err == nil {
@@ -325,9 +326,9 @@ func (p *pipeline) queueBadge(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // viewerOf is the staff member a console page is drawn for.
-func viewerOf(pr *auth.Principal) views.Viewer {
+func (p *pipeline) viewerOf(pr *auth.Principal) views.Viewer {
 	return views.Viewer{ID: pr.UserID, Name: cmp.Or(pr.Name, pr.Username), Email: pr.Email, Role: pr.Role(),
-		Permissions: pr.Permissions, TwoFactor: pr.TwoFactor}
+		May: p.abilities(pr), TwoFactor: pr.TwoFactor}
 }
 
 func bearer(r *http.Request) (string, bool) {
@@ -551,16 +552,8 @@ func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 				}
 				return api.ErrUnauthorized
 			}
-			for _, perm := range r.Permissions {
-				if !pr.Can(perm) {
-					return &api.PermissionError{Required: perm}
-				}
-			}
-			if r.Gate != "" && !pr.HasAdminRole() {
-				return &api.PermissionError{Required: r.Gate} // the versioned family is the admin role's
-			}
-			if pr.Via == auth.ViaSession && len(r.Permissions) > 0 && p.policy.MustEnrol(pr) && !pr.TwoFactor {
-				return errTwoFactorRequired
+			if err := p.gate(pr, r); err != nil {
+				return err
 			}
 			if r.Gate != "" {
 				c.SetRequest(c.Request().WithContext(auth.WithPrincipal(ctx, pr.Through(r.Gate))))
@@ -568,6 +561,23 @@ func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// gate is the route's own check of a signed-in caller: every listed
+// permission, and the staff second factor where the instance requires it.
+func (p *pipeline) gate(pr *auth.Principal, r Route) error {
+	for _, perm := range r.Permissions {
+		if !pr.Can(perm) {
+			return &api.PermissionError{Required: perm}
+		}
+	}
+	if r.Gate != "" && !pr.HasAdminRole() {
+		return &api.PermissionError{Required: r.Gate} // the versioned family is the admin role's
+	}
+	if pr.Via == auth.ViaSession && len(r.Permissions) > 0 && p.policy.MustEnrol(pr) && !pr.TwoFactor {
+		return errTwoFactorRequired
+	}
+	return nil
 }
 
 var (

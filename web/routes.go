@@ -388,6 +388,7 @@ func (m familyMap) of(c echo.Context) (api.Family, bool) {
 // image URLs with HEAD. It returns each route's family for the error handler.
 func register(e *echo.Echo, p *pipeline, rs []Route) familyMap {
 	families := familyMap{}
+	p.gates = gatesOf(rs)
 	add := func(r Route) {
 		e.Add(r.Method, r.Path, compose(r.Handler, p.chain(r)))
 		families.add(r)

@@ -25,6 +25,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/plazahq/plaza/internal/netguard"
+	"github.com/plazahq/plaza/internal/wiretime"
 )
 
 // The events an endpoint may subscribe to, and the ping its test sends.
@@ -82,11 +83,8 @@ func Sign(secret []byte, id string, ts time.Time, body []byte) (string, error) {
 	return wh.Sign(id, ts, body)
 }
 
-// timeLayout is Plaza's wire time: RFC 3339 UTC with milliseconds.
-const timeLayout = "2006-01-02T15:04:05.000Z07:00"
-
 // Time formats t as the messages' timestamps.
-func Time(t time.Time) string { return t.UTC().Format(timeLayout) }
+func Time(t time.Time) string { return wiretime.Format(t) }
 
 // Message is the body of one event: its type, when it happened, and data.
 func Message(typ string, at time.Time, data map[string]any) ([]byte, error) {
