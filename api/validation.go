@@ -114,3 +114,12 @@ type PermissionError struct {
 }
 
 func (e *PermissionError) Error() string { return "missing permission " + e.Required }
+
+func oneOf(v string, allowed []string) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	return false
+}

@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -25,7 +24,6 @@ type BroadcastStore interface {
 type Broadcasts struct {
 	Store   BroadcastStore
 	Actions *actions.Actions
-	Now     func() time.Time
 }
 
 // Send answers POST /api/v1/admin/notifications/broadcast: 201 with the
@@ -36,13 +34,9 @@ func (h Broadcasts) Send(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	targets, at, err := req.Check(h.Now())
-	if err != nil {
-		return err
-	}
 	ctx := c.Request().Context()
 	b, err := h.Actions.SendBroadcast(ctx, auth.PrincipalFrom(ctx), actions.BroadcastInput{Title: req.Title, Message: req.Message,
-		Type: req.Type, Targets: targets.Given, Users: targets.Users, At: at, Schedule: req.Schedule})
+		Type: req.Type, Targets: req.Targets, Schedule: req.Schedule})
 	if err != nil {
 		return err
 	}

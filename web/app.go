@@ -204,7 +204,7 @@ func newHandlers(d Deps) handlerSet {
 		flags:      handlers.FeatureFlags{Store: d.Store, Actions: acts, Cache: d.Flags},
 		reasons:    handlers.ModerationReasons{Store: d.Store, Actions: acts},
 		inbox:      handlers.Notifications{Store: d.Store, Actions: acts},
-		broadcasts: handlers.Broadcasts{Store: d.Store, Actions: acts, Now: d.Now},
+		broadcasts: handlers.Broadcasts{Store: d.Store, Actions: acts},
 		webhooks:   handlers.Webhooks{Store: d.Store, Actions: acts},
 		analytics:  handlers.Analytics{Store: d.Store, Now: d.Now},
 		reports:    handlers.Reports{Store: d.Store, Now: d.Now, Log: d.Logger},

@@ -106,6 +106,11 @@ func TestCheck(t *testing.T) {
 		{"admin:super token rewrites its own profile", false, token(3, auth.RoleSuperAdmin, auth.PermAdminSuper), EditProfile, Person(3, []string{auth.RoleSuperAdmin}), nil},
 		{"admin:write token rewrites its own profile", false, token(2, auth.RoleAdmin, auth.PermAdminWrite), EditProfile, Person(2, []string{auth.RoleAdmin}), &ForbiddenError{Need: auth.ScopeAccountWrite}},
 		{"account:write token on another's post", false, token(10, auth.RoleUser, auth.ScopeAccountWrite), EditPost, Owned(11), ErrNotOwner},
+		{"admin changes a feature flag", false, session(2, auth.RoleAdmin, true, fresh), UpdateFeatureFlag, Platform, &ForbiddenError{Need: auth.PermAdminSuper}},
+		{"admin queues maintenance", false, session(2, auth.RoleAdmin, true, fresh), QueueMaintenance, Platform, &ForbiddenError{Need: auth.PermAdminSuper}},
+		{"admin sends a broadcast", false, session(2, auth.RoleAdmin, false, stale), SendBroadcast, Platform, nil},
+		{"admin rotates a super admin's webhook secret", false, session(2, auth.RoleAdmin, true, fresh), RotateWebhookSecret, super, ErrOutranked},
+		{"admin:write token deletes a webhook", false, token(2, auth.RoleAdmin, auth.PermAdminWrite), DeleteWebhook, plain, &ForbiddenError{Need: auth.PermAdminDelete}},
 		{"operator restores", true, &auth.Principal{Via: auth.ViaOperator, Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}, Restore, Platform, nil},
 	}
 	for _, tt := range tests {
