@@ -6127,42 +6127,42 @@ type ClientInterface interface {
 
 	// GetApiV1AdminAnalytics Platform analytics over a period
 	//
-	// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs admin:read. Rate limit scope: admin_v1.
+	// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/analytics (the `GetApiV1AdminAnalytics` operationId).
 	GetApiV1AdminAnalytics(ctx context.Context, params *GetApiV1AdminAnalyticsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminAuditLogs The audit log, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/audit-logs (the `GetApiV1AdminAuditLogs` operationId).
 	GetApiV1AdminAuditLogs(ctx context.Context, params *GetApiV1AdminAuditLogsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminAuditLogsExport Export the audit log
 	//
-	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/audit-logs/export (the `GetApiV1AdminAuditLogsExport` operationId).
 	GetApiV1AdminAuditLogsExport(ctx context.Context, params *GetApiV1AdminAuditLogsExportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminAuditLogsVerify Re-walk the audit log's hash chain
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/audit-logs/verify (the `GetApiV1AdminAuditLogsVerify` operationId).
 	GetApiV1AdminAuditLogsVerify(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminBlocks List blocks, newest first
 	//
-	// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs admin:read. Rate limit scope: admin_v1.
+	// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/blocks (the `GetApiV1AdminBlocks` operationId).
 	GetApiV1AdminBlocks(ctx context.Context, params *GetApiV1AdminBlocksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminBlocksWithBody Block an address range or an email domain
 	//
-	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6171,7 +6171,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminBlocks Block an address range or an email domain
 	//
-	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6180,28 +6180,28 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminBlocksId Delete a block
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/blocks/{id} (the `DeleteApiV1AdminBlocksId` operationId).
 	DeleteApiV1AdminBlocksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminFeatureFlags List feature flags, by name
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/feature-flags (the `GetApiV1AdminFeatureFlags` operationId).
 	GetApiV1AdminFeatureFlags(ctx context.Context, params *GetApiV1AdminFeatureFlagsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteApiV1AdminFeatureFlagsName Delete a feature flag
 	//
-	// Needs admin:delete and admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/feature-flags/{name} (the `DeleteApiV1AdminFeatureFlagsName` operationId).
 	DeleteApiV1AdminFeatureFlagsName(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PutApiV1AdminFeatureFlagsNameWithBody Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6210,7 +6210,7 @@ type ClientInterface interface {
 
 	// PutApiV1AdminFeatureFlagsName Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6219,7 +6219,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminLocksWithBody Take or renew an edit lock (5 minutes)
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6228,7 +6228,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminLocks Take or renew an edit lock (5 minutes)
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6237,21 +6237,21 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminLocksTypeId Release your edit lock, or break someone else's
 	//
-	// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
+	// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/locks/{type}/{id} (the `DeleteApiV1AdminLocksTypeId` operationId).
 	DeleteApiV1AdminLocksTypeId(ctx context.Context, pType string, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminModerationReasons The reason presets for bans and moderation
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/moderation/reasons (the `GetApiV1AdminModerationReasons` operationId).
 	GetApiV1AdminModerationReasons(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PutApiV1AdminModerationReasonsWithBody Replace the reason presets
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6260,7 +6260,7 @@ type ClientInterface interface {
 
 	// PutApiV1AdminModerationReasons Replace the reason presets
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6269,7 +6269,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcastWithBody Send or schedule a notification to many users
 	//
-	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6278,7 +6278,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcast Send or schedule a notification to many users
 	//
-	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6287,21 +6287,21 @@ type ClientInterface interface {
 
 	// GetApiV1AdminNotificationsBroadcasts Broadcasts, newest first, with recipients and reads
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/notifications/broadcasts (the `GetApiV1AdminNotificationsBroadcasts` operationId).
 	GetApiV1AdminNotificationsBroadcasts(ctx context.Context, params *GetApiV1AdminNotificationsBroadcastsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminPosts List posts with admin metadata
 	//
-	// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+	// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/posts (the `GetApiV1AdminPosts` operationId).
 	GetApiV1AdminPosts(ctx context.Context, params *GetApiV1AdminPostsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminPostsBulkModerateWithBody One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6310,7 +6310,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsBulkModerate One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6319,7 +6319,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsIdModerateWithBody Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6328,7 +6328,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsIdModerate Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6337,63 +6337,63 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsIdModerateUndo Undo your last decision on a post
 	//
-	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/posts/{id}/moderate/undo (the `PostApiV1AdminPostsIdModerateUndo` operationId).
 	PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminReportsModeration Reports and moderation actions in a window
 	//
-	// format=csv streams the window's moderation actions, one a row, as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+	// format=csv streams the window's moderation actions, one a row, as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/reports/moderation (the `GetApiV1AdminReportsModeration` operationId).
 	GetApiV1AdminReportsModeration(ctx context.Context, params *GetApiV1AdminReportsModerationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminReportsUserActivity Who was active in a window, and how
 	//
-	// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+	// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/reports/user-activity (the `GetApiV1AdminReportsUserActivity` operationId).
 	GetApiV1AdminReportsUserActivity(ctx context.Context, params *GetApiV1AdminReportsUserActivityParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminSystemBackups Backups in BACKUP_DIR, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/system/backups (the `GetApiV1AdminSystemBackups` operationId).
 	GetApiV1AdminSystemBackups(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteApiV1AdminSystemBackupsFile Delete a backup
 	//
-	// Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/system/backups/{file} (the `DeleteApiV1AdminSystemBackupsFile` operationId).
 	DeleteApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminSystemBackupsFile Download a backup
 	//
-	// Streamed as an attachment. It holds every session token and secret. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Streamed as an attachment. It holds every session token and secret. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/system/backups/{file} (the `GetApiV1AdminSystemBackupsFile` operationId).
 	GetApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminSystemJobs Maintenance jobs, latest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/system/jobs (the `GetApiV1AdminSystemJobs` operationId).
 	GetApiV1AdminSystemJobs(ctx context.Context, params *GetApiV1AdminSystemJobsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminSystemJobsJobId One maintenance job: status, progress, result or error
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/system/jobs/{jobId} (the `GetApiV1AdminSystemJobsJobId` operationId).
 	GetApiV1AdminSystemJobsJobId(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminSystemMaintenanceWithBody Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6402,7 +6402,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminSystemMaintenance Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6411,14 +6411,14 @@ type ClientInterface interface {
 
 	// GetApiV1AdminTokens List unexpired admin tokens
 	//
-	// Needs admin:read and admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/tokens (the `GetApiV1AdminTokens` operationId).
 	GetApiV1AdminTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminTokensWithBody Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6427,7 +6427,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminTokens Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6436,21 +6436,21 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminTokensId Revoke an admin token by its jti
 	//
-	// Needs admin:super and admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/tokens/{id} (the `DeleteApiV1AdminTokensId` operationId).
 	DeleteApiV1AdminTokensId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminUsers List users
 	//
-	// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+	// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/users (the `GetApiV1AdminUsers` operationId).
 	GetApiV1AdminUsers(ctx context.Context, params *GetApiV1AdminUsersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminUsersBulkUpdateWithBody Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6459,7 +6459,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersBulkUpdate Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6468,14 +6468,14 @@ type ClientInterface interface {
 
 	// GetApiV1AdminUsersId One user in full
 	//
-	// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs admin:read. Rate limit scope: admin_v1.
+	// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/users/{id} (the `GetApiV1AdminUsersId` operationId).
 	GetApiV1AdminUsersId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PutApiV1AdminUsersIdWithBody Change a user's status, role, verification or notes
 	//
-	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6484,7 +6484,7 @@ type ClientInterface interface {
 
 	// PutApiV1AdminUsersId Change a user's status, role, verification or notes
 	//
-	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6493,7 +6493,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdBanWithBody Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6502,7 +6502,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdBan Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6511,14 +6511,14 @@ type ClientInterface interface {
 
 	// GetApiV1AdminUsersIdNotes Staff notes on a user, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/users/{id}/notes (the `GetApiV1AdminUsersIdNotes` operationId).
 	GetApiV1AdminUsersIdNotes(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminUsersIdNotesWithBody Add a note (or a warning) on a user
 	//
-	// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+	// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6527,7 +6527,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdNotes Add a note (or a warning) on a user
 	//
-	// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+	// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6536,35 +6536,35 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminUsersIdSessions Sign a user out everywhere
 	//
-	// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs admin:delete. Rate limit scope: admin_v1.
+	// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/users/{id}/sessions (the `DeleteApiV1AdminUsersIdSessions` operationId).
 	DeleteApiV1AdminUsersIdSessions(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminUsersIdSessions A user's signed-in sessions
 	//
-	// Live sessions, most recently used first; current marks the caller's own session. Needs admin:read. Rate limit scope: admin_v1.
+	// Live sessions, most recently used first; current marks the caller's own session. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/users/{id}/sessions (the `GetApiV1AdminUsersIdSessions` operationId).
 	GetApiV1AdminUsersIdSessions(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteApiV1AdminUsersIdSessionsSessionId Revoke one of a user's sessions
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/users/{id}/sessions/{sessionId} (the `DeleteApiV1AdminUsersIdSessionsSessionId` operationId).
 	DeleteApiV1AdminUsersIdSessionsSessionId(ctx context.Context, id string, sessionId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminWebhooks List webhook endpoints (never their secrets)
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/webhooks (the `GetApiV1AdminWebhooks` operationId).
 	GetApiV1AdminWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminWebhooksWithBody Register a webhook endpoint
 	//
-	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6573,7 +6573,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminWebhooks Register a webhook endpoint
 	//
-	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6582,21 +6582,21 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminWebhooksId Delete a webhook endpoint and its delivery log
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/webhooks/{id} (the `DeleteApiV1AdminWebhooksId` operationId).
 	DeleteApiV1AdminWebhooksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminWebhooksId One webhook endpoint
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/webhooks/{id} (the `GetApiV1AdminWebhooksId` operationId).
 	GetApiV1AdminWebhooksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PatchApiV1AdminWebhooksIdWithBody Change a webhook endpoint's URL, events, description or active switch
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6605,7 +6605,7 @@ type ClientInterface interface {
 
 	// PatchApiV1AdminWebhooksId Change a webhook endpoint's URL, events, description or active switch
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6614,35 +6614,35 @@ type ClientInterface interface {
 
 	// GetApiV1AdminWebhooksIdDeliveries A webhook endpoint's delivery log, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/webhooks/{id}/deliveries (the `GetApiV1AdminWebhooksIdDeliveries` operationId).
 	GetApiV1AdminWebhooksIdDeliveries(ctx context.Context, id string, params *GetApiV1AdminWebhooksIdDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel Cancel a pending delivery: it is never attempted again
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/cancel (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel` operationId).
 	PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry Queue a delivery again with a fresh round of attempts
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/retry (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry` operationId).
 	PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminWebhooksIdRotateSecret Give a webhook endpoint a new signing secret, shown this once
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/webhooks/{id}/rotate-secret (the `PostApiV1AdminWebhooksIdRotateSecret` operationId).
 	PostApiV1AdminWebhooksIdRotateSecret(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminWebhooksIdTest Queue a ping message to a webhook endpoint
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/webhooks/{id}/test (the `PostApiV1AdminWebhooksIdTest` operationId).
 	PostApiV1AdminWebhooksIdTest(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7943,7 +7943,7 @@ func (c *Client) PutApiUsersId(ctx context.Context, id string, body PutApiUsersI
 
 // GetApiV1AdminAnalytics Platform analytics over a period
 //
-// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs admin:read. Rate limit scope: admin_v1.
+// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/analytics (the `GetApiV1AdminAnalytics` operationId).
 func (c *Client) GetApiV1AdminAnalytics(ctx context.Context, params *GetApiV1AdminAnalyticsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7960,7 +7960,7 @@ func (c *Client) GetApiV1AdminAnalytics(ctx context.Context, params *GetApiV1Adm
 
 // GetApiV1AdminAuditLogs The audit log, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/audit-logs (the `GetApiV1AdminAuditLogs` operationId).
 func (c *Client) GetApiV1AdminAuditLogs(ctx context.Context, params *GetApiV1AdminAuditLogsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7977,7 +7977,7 @@ func (c *Client) GetApiV1AdminAuditLogs(ctx context.Context, params *GetApiV1Adm
 
 // GetApiV1AdminAuditLogsExport Export the audit log
 //
-// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/audit-logs/export (the `GetApiV1AdminAuditLogsExport` operationId).
 func (c *Client) GetApiV1AdminAuditLogsExport(ctx context.Context, params *GetApiV1AdminAuditLogsExportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7994,7 +7994,7 @@ func (c *Client) GetApiV1AdminAuditLogsExport(ctx context.Context, params *GetAp
 
 // GetApiV1AdminAuditLogsVerify Re-walk the audit log's hash chain
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/audit-logs/verify (the `GetApiV1AdminAuditLogsVerify` operationId).
 func (c *Client) GetApiV1AdminAuditLogsVerify(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8011,7 +8011,7 @@ func (c *Client) GetApiV1AdminAuditLogsVerify(ctx context.Context, reqEditors ..
 
 // GetApiV1AdminBlocks List blocks, newest first
 //
-// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs admin:read. Rate limit scope: admin_v1.
+// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/blocks (the `GetApiV1AdminBlocks` operationId).
 func (c *Client) GetApiV1AdminBlocks(ctx context.Context, params *GetApiV1AdminBlocksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8028,7 +8028,7 @@ func (c *Client) GetApiV1AdminBlocks(ctx context.Context, params *GetApiV1AdminB
 
 // PostApiV1AdminBlocksWithBody Block an address range or an email domain
 //
-// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8047,7 +8047,7 @@ func (c *Client) PostApiV1AdminBlocksWithBody(ctx context.Context, contentType s
 
 // PostApiV1AdminBlocks Block an address range or an email domain
 //
-// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8066,7 +8066,7 @@ func (c *Client) PostApiV1AdminBlocks(ctx context.Context, body PostApiV1AdminBl
 
 // DeleteApiV1AdminBlocksId Delete a block
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/blocks/{id} (the `DeleteApiV1AdminBlocksId` operationId).
 func (c *Client) DeleteApiV1AdminBlocksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8083,7 +8083,7 @@ func (c *Client) DeleteApiV1AdminBlocksId(ctx context.Context, id string, reqEdi
 
 // GetApiV1AdminFeatureFlags List feature flags, by name
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/feature-flags (the `GetApiV1AdminFeatureFlags` operationId).
 func (c *Client) GetApiV1AdminFeatureFlags(ctx context.Context, params *GetApiV1AdminFeatureFlagsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8100,7 +8100,7 @@ func (c *Client) GetApiV1AdminFeatureFlags(ctx context.Context, params *GetApiV1
 
 // DeleteApiV1AdminFeatureFlagsName Delete a feature flag
 //
-// Needs admin:delete and admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/feature-flags/{name} (the `DeleteApiV1AdminFeatureFlagsName` operationId).
 func (c *Client) DeleteApiV1AdminFeatureFlagsName(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8117,7 +8117,7 @@ func (c *Client) DeleteApiV1AdminFeatureFlagsName(ctx context.Context, name stri
 
 // PutApiV1AdminFeatureFlagsNameWithBody Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8136,7 +8136,7 @@ func (c *Client) PutApiV1AdminFeatureFlagsNameWithBody(ctx context.Context, name
 
 // PutApiV1AdminFeatureFlagsName Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8155,7 +8155,7 @@ func (c *Client) PutApiV1AdminFeatureFlagsName(ctx context.Context, name string,
 
 // PostApiV1AdminLocksWithBody Take or renew an edit lock (5 minutes)
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8174,7 +8174,7 @@ func (c *Client) PostApiV1AdminLocksWithBody(ctx context.Context, contentType st
 
 // PostApiV1AdminLocks Take or renew an edit lock (5 minutes)
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8193,7 +8193,7 @@ func (c *Client) PostApiV1AdminLocks(ctx context.Context, body PostApiV1AdminLoc
 
 // DeleteApiV1AdminLocksTypeId Release your edit lock, or break someone else's
 //
-// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
+// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/locks/{type}/{id} (the `DeleteApiV1AdminLocksTypeId` operationId).
 func (c *Client) DeleteApiV1AdminLocksTypeId(ctx context.Context, pType string, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8210,7 +8210,7 @@ func (c *Client) DeleteApiV1AdminLocksTypeId(ctx context.Context, pType string, 
 
 // GetApiV1AdminModerationReasons The reason presets for bans and moderation
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/moderation/reasons (the `GetApiV1AdminModerationReasons` operationId).
 func (c *Client) GetApiV1AdminModerationReasons(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8227,7 +8227,7 @@ func (c *Client) GetApiV1AdminModerationReasons(ctx context.Context, reqEditors 
 
 // PutApiV1AdminModerationReasonsWithBody Replace the reason presets
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8246,7 +8246,7 @@ func (c *Client) PutApiV1AdminModerationReasonsWithBody(ctx context.Context, con
 
 // PutApiV1AdminModerationReasons Replace the reason presets
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8265,7 +8265,7 @@ func (c *Client) PutApiV1AdminModerationReasons(ctx context.Context, body PutApi
 
 // PostApiV1AdminNotificationsBroadcastWithBody Send or schedule a notification to many users
 //
-// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8284,7 +8284,7 @@ func (c *Client) PostApiV1AdminNotificationsBroadcastWithBody(ctx context.Contex
 
 // PostApiV1AdminNotificationsBroadcast Send or schedule a notification to many users
 //
-// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8303,7 +8303,7 @@ func (c *Client) PostApiV1AdminNotificationsBroadcast(ctx context.Context, body 
 
 // GetApiV1AdminNotificationsBroadcasts Broadcasts, newest first, with recipients and reads
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/notifications/broadcasts (the `GetApiV1AdminNotificationsBroadcasts` operationId).
 func (c *Client) GetApiV1AdminNotificationsBroadcasts(ctx context.Context, params *GetApiV1AdminNotificationsBroadcastsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8320,7 +8320,7 @@ func (c *Client) GetApiV1AdminNotificationsBroadcasts(ctx context.Context, param
 
 // GetApiV1AdminPosts List posts with admin metadata
 //
-// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/posts (the `GetApiV1AdminPosts` operationId).
 func (c *Client) GetApiV1AdminPosts(ctx context.Context, params *GetApiV1AdminPostsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8337,7 +8337,7 @@ func (c *Client) GetApiV1AdminPosts(ctx context.Context, params *GetApiV1AdminPo
 
 // PostApiV1AdminPostsBulkModerateWithBody One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8356,7 +8356,7 @@ func (c *Client) PostApiV1AdminPostsBulkModerateWithBody(ctx context.Context, co
 
 // PostApiV1AdminPostsBulkModerate One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8375,7 +8375,7 @@ func (c *Client) PostApiV1AdminPostsBulkModerate(ctx context.Context, body PostA
 
 // PostApiV1AdminPostsIdModerateWithBody Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8394,7 +8394,7 @@ func (c *Client) PostApiV1AdminPostsIdModerateWithBody(ctx context.Context, id s
 
 // PostApiV1AdminPostsIdModerate Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8413,7 +8413,7 @@ func (c *Client) PostApiV1AdminPostsIdModerate(ctx context.Context, id string, b
 
 // PostApiV1AdminPostsIdModerateUndo Undo your last decision on a post
 //
-// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs posts:moderate. Rate limit scope: admin_v1.
+// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/posts/{id}/moderate/undo (the `PostApiV1AdminPostsIdModerateUndo` operationId).
 func (c *Client) PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8430,7 +8430,7 @@ func (c *Client) PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id strin
 
 // GetApiV1AdminReportsModeration Reports and moderation actions in a window
 //
-// format=csv streams the window's moderation actions, one a row, as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+// format=csv streams the window's moderation actions, one a row, as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/reports/moderation (the `GetApiV1AdminReportsModeration` operationId).
 func (c *Client) GetApiV1AdminReportsModeration(ctx context.Context, params *GetApiV1AdminReportsModerationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8447,7 +8447,7 @@ func (c *Client) GetApiV1AdminReportsModeration(ctx context.Context, params *Get
 
 // GetApiV1AdminReportsUserActivity Who was active in a window, and how
 //
-// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/reports/user-activity (the `GetApiV1AdminReportsUserActivity` operationId).
 func (c *Client) GetApiV1AdminReportsUserActivity(ctx context.Context, params *GetApiV1AdminReportsUserActivityParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8464,7 +8464,7 @@ func (c *Client) GetApiV1AdminReportsUserActivity(ctx context.Context, params *G
 
 // GetApiV1AdminSystemBackups Backups in BACKUP_DIR, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/system/backups (the `GetApiV1AdminSystemBackups` operationId).
 func (c *Client) GetApiV1AdminSystemBackups(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8481,7 +8481,7 @@ func (c *Client) GetApiV1AdminSystemBackups(ctx context.Context, reqEditors ...R
 
 // DeleteApiV1AdminSystemBackupsFile Delete a backup
 //
-// Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/system/backups/{file} (the `DeleteApiV1AdminSystemBackupsFile` operationId).
 func (c *Client) DeleteApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8498,7 +8498,7 @@ func (c *Client) DeleteApiV1AdminSystemBackupsFile(ctx context.Context, file str
 
 // GetApiV1AdminSystemBackupsFile Download a backup
 //
-// Streamed as an attachment. It holds every session token and secret. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Streamed as an attachment. It holds every session token and secret. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/system/backups/{file} (the `GetApiV1AdminSystemBackupsFile` operationId).
 func (c *Client) GetApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8515,7 +8515,7 @@ func (c *Client) GetApiV1AdminSystemBackupsFile(ctx context.Context, file string
 
 // GetApiV1AdminSystemJobs Maintenance jobs, latest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/system/jobs (the `GetApiV1AdminSystemJobs` operationId).
 func (c *Client) GetApiV1AdminSystemJobs(ctx context.Context, params *GetApiV1AdminSystemJobsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8532,7 +8532,7 @@ func (c *Client) GetApiV1AdminSystemJobs(ctx context.Context, params *GetApiV1Ad
 
 // GetApiV1AdminSystemJobsJobId One maintenance job: status, progress, result or error
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/system/jobs/{jobId} (the `GetApiV1AdminSystemJobsJobId` operationId).
 func (c *Client) GetApiV1AdminSystemJobsJobId(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8549,7 +8549,7 @@ func (c *Client) GetApiV1AdminSystemJobsJobId(ctx context.Context, jobId string,
 
 // PostApiV1AdminSystemMaintenanceWithBody Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8568,7 +8568,7 @@ func (c *Client) PostApiV1AdminSystemMaintenanceWithBody(ctx context.Context, co
 
 // PostApiV1AdminSystemMaintenance Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8587,7 +8587,7 @@ func (c *Client) PostApiV1AdminSystemMaintenance(ctx context.Context, body PostA
 
 // GetApiV1AdminTokens List unexpired admin tokens
 //
-// Needs admin:read and admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/tokens (the `GetApiV1AdminTokens` operationId).
 func (c *Client) GetApiV1AdminTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8604,7 +8604,7 @@ func (c *Client) GetApiV1AdminTokens(ctx context.Context, reqEditors ...RequestE
 
 // PostApiV1AdminTokensWithBody Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8623,7 +8623,7 @@ func (c *Client) PostApiV1AdminTokensWithBody(ctx context.Context, contentType s
 
 // PostApiV1AdminTokens Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8642,7 +8642,7 @@ func (c *Client) PostApiV1AdminTokens(ctx context.Context, body PostApiV1AdminTo
 
 // DeleteApiV1AdminTokensId Revoke an admin token by its jti
 //
-// Needs admin:super and admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/tokens/{id} (the `DeleteApiV1AdminTokensId` operationId).
 func (c *Client) DeleteApiV1AdminTokensId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8659,7 +8659,7 @@ func (c *Client) DeleteApiV1AdminTokensId(ctx context.Context, id string, reqEdi
 
 // GetApiV1AdminUsers List users
 //
-// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/users (the `GetApiV1AdminUsers` operationId).
 func (c *Client) GetApiV1AdminUsers(ctx context.Context, params *GetApiV1AdminUsersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8676,7 +8676,7 @@ func (c *Client) GetApiV1AdminUsers(ctx context.Context, params *GetApiV1AdminUs
 
 // PostApiV1AdminUsersBulkUpdateWithBody Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8695,7 +8695,7 @@ func (c *Client) PostApiV1AdminUsersBulkUpdateWithBody(ctx context.Context, cont
 
 // PostApiV1AdminUsersBulkUpdate Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8714,7 +8714,7 @@ func (c *Client) PostApiV1AdminUsersBulkUpdate(ctx context.Context, body PostApi
 
 // GetApiV1AdminUsersId One user in full
 //
-// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs admin:read. Rate limit scope: admin_v1.
+// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/users/{id} (the `GetApiV1AdminUsersId` operationId).
 func (c *Client) GetApiV1AdminUsersId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8731,7 +8731,7 @@ func (c *Client) GetApiV1AdminUsersId(ctx context.Context, id string, reqEditors
 
 // PutApiV1AdminUsersIdWithBody Change a user's status, role, verification or notes
 //
-// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8750,7 +8750,7 @@ func (c *Client) PutApiV1AdminUsersIdWithBody(ctx context.Context, id string, co
 
 // PutApiV1AdminUsersId Change a user's status, role, verification or notes
 //
-// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8769,7 +8769,7 @@ func (c *Client) PutApiV1AdminUsersId(ctx context.Context, id string, body PutAp
 
 // PostApiV1AdminUsersIdBanWithBody Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8788,7 +8788,7 @@ func (c *Client) PostApiV1AdminUsersIdBanWithBody(ctx context.Context, id string
 
 // PostApiV1AdminUsersIdBan Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8807,7 +8807,7 @@ func (c *Client) PostApiV1AdminUsersIdBan(ctx context.Context, id string, body P
 
 // GetApiV1AdminUsersIdNotes Staff notes on a user, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/users/{id}/notes (the `GetApiV1AdminUsersIdNotes` operationId).
 func (c *Client) GetApiV1AdminUsersIdNotes(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8824,7 +8824,7 @@ func (c *Client) GetApiV1AdminUsersIdNotes(ctx context.Context, id string, reqEd
 
 // PostApiV1AdminUsersIdNotesWithBody Add a note (or a warning) on a user
 //
-// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8843,7 +8843,7 @@ func (c *Client) PostApiV1AdminUsersIdNotesWithBody(ctx context.Context, id stri
 
 // PostApiV1AdminUsersIdNotes Add a note (or a warning) on a user
 //
-// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8862,7 +8862,7 @@ func (c *Client) PostApiV1AdminUsersIdNotes(ctx context.Context, id string, body
 
 // DeleteApiV1AdminUsersIdSessions Sign a user out everywhere
 //
-// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs admin:delete. Rate limit scope: admin_v1.
+// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/users/{id}/sessions (the `DeleteApiV1AdminUsersIdSessions` operationId).
 func (c *Client) DeleteApiV1AdminUsersIdSessions(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8879,7 +8879,7 @@ func (c *Client) DeleteApiV1AdminUsersIdSessions(ctx context.Context, id string,
 
 // GetApiV1AdminUsersIdSessions A user's signed-in sessions
 //
-// Live sessions, most recently used first; current marks the caller's own session. Needs admin:read. Rate limit scope: admin_v1.
+// Live sessions, most recently used first; current marks the caller's own session. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/users/{id}/sessions (the `GetApiV1AdminUsersIdSessions` operationId).
 func (c *Client) GetApiV1AdminUsersIdSessions(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8896,7 +8896,7 @@ func (c *Client) GetApiV1AdminUsersIdSessions(ctx context.Context, id string, re
 
 // DeleteApiV1AdminUsersIdSessionsSessionId Revoke one of a user's sessions
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/users/{id}/sessions/{sessionId} (the `DeleteApiV1AdminUsersIdSessionsSessionId` operationId).
 func (c *Client) DeleteApiV1AdminUsersIdSessionsSessionId(ctx context.Context, id string, sessionId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8913,7 +8913,7 @@ func (c *Client) DeleteApiV1AdminUsersIdSessionsSessionId(ctx context.Context, i
 
 // GetApiV1AdminWebhooks List webhook endpoints (never their secrets)
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/webhooks (the `GetApiV1AdminWebhooks` operationId).
 func (c *Client) GetApiV1AdminWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8930,7 +8930,7 @@ func (c *Client) GetApiV1AdminWebhooks(ctx context.Context, reqEditors ...Reques
 
 // PostApiV1AdminWebhooksWithBody Register a webhook endpoint
 //
-// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8949,7 +8949,7 @@ func (c *Client) PostApiV1AdminWebhooksWithBody(ctx context.Context, contentType
 
 // PostApiV1AdminWebhooks Register a webhook endpoint
 //
-// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8968,7 +8968,7 @@ func (c *Client) PostApiV1AdminWebhooks(ctx context.Context, body PostApiV1Admin
 
 // DeleteApiV1AdminWebhooksId Delete a webhook endpoint and its delivery log
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/webhooks/{id} (the `DeleteApiV1AdminWebhooksId` operationId).
 func (c *Client) DeleteApiV1AdminWebhooksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8985,7 +8985,7 @@ func (c *Client) DeleteApiV1AdminWebhooksId(ctx context.Context, id string, reqE
 
 // GetApiV1AdminWebhooksId One webhook endpoint
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/webhooks/{id} (the `GetApiV1AdminWebhooksId` operationId).
 func (c *Client) GetApiV1AdminWebhooksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9002,7 +9002,7 @@ func (c *Client) GetApiV1AdminWebhooksId(ctx context.Context, id string, reqEdit
 
 // PatchApiV1AdminWebhooksIdWithBody Change a webhook endpoint's URL, events, description or active switch
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9021,7 +9021,7 @@ func (c *Client) PatchApiV1AdminWebhooksIdWithBody(ctx context.Context, id strin
 
 // PatchApiV1AdminWebhooksId Change a webhook endpoint's URL, events, description or active switch
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9040,7 +9040,7 @@ func (c *Client) PatchApiV1AdminWebhooksId(ctx context.Context, id string, body 
 
 // GetApiV1AdminWebhooksIdDeliveries A webhook endpoint's delivery log, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/webhooks/{id}/deliveries (the `GetApiV1AdminWebhooksIdDeliveries` operationId).
 func (c *Client) GetApiV1AdminWebhooksIdDeliveries(ctx context.Context, id string, params *GetApiV1AdminWebhooksIdDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9057,7 +9057,7 @@ func (c *Client) GetApiV1AdminWebhooksIdDeliveries(ctx context.Context, id strin
 
 // PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel Cancel a pending delivery: it is never attempted again
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/cancel (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel` operationId).
 func (c *Client) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9074,7 +9074,7 @@ func (c *Client) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel(ctx context.
 
 // PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry Queue a delivery again with a fresh round of attempts
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/retry (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry` operationId).
 func (c *Client) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9091,7 +9091,7 @@ func (c *Client) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry(ctx context.C
 
 // PostApiV1AdminWebhooksIdRotateSecret Give a webhook endpoint a new signing secret, shown this once
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/webhooks/{id}/rotate-secret (the `PostApiV1AdminWebhooksIdRotateSecret` operationId).
 func (c *Client) PostApiV1AdminWebhooksIdRotateSecret(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9108,7 +9108,7 @@ func (c *Client) PostApiV1AdminWebhooksIdRotateSecret(ctx context.Context, id st
 
 // PostApiV1AdminWebhooksIdTest Queue a ping message to a webhook endpoint
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/webhooks/{id}/test (the `PostApiV1AdminWebhooksIdTest` operationId).
 func (c *Client) PostApiV1AdminWebhooksIdTest(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15089,7 +15089,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminAnalyticsWithResponse Platform analytics over a period
 	//
-	// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs admin:read. Rate limit scope: admin_v1.
+	// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15098,7 +15098,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminAuditLogsWithResponse The audit log, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15107,7 +15107,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminAuditLogsExportWithResponse Export the audit log
 	//
-	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15116,7 +15116,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminAuditLogsVerifyWithResponse Re-walk the audit log's hash chain
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15125,7 +15125,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminBlocksWithResponse List blocks, newest first
 	//
-	// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs admin:read. Rate limit scope: admin_v1.
+	// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15134,7 +15134,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminBlocksWithBodyWithResponse Block an address range or an email domain
 	//
-	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15143,7 +15143,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminBlocksWithResponse Block an address range or an email domain
 	//
-	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15152,7 +15152,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminBlocksIdWithResponse Delete a block
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15161,7 +15161,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminFeatureFlagsWithResponse List feature flags, by name
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15170,7 +15170,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminFeatureFlagsNameWithResponse Delete a feature flag
 	//
-	// Needs admin:delete and admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15179,7 +15179,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminFeatureFlagsNameWithBodyWithResponse Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15188,7 +15188,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminFeatureFlagsNameWithResponse Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15197,7 +15197,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminLocksWithBodyWithResponse Take or renew an edit lock (5 minutes)
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15206,7 +15206,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminLocksWithResponse Take or renew an edit lock (5 minutes)
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15215,7 +15215,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminLocksTypeIdWithResponse Release your edit lock, or break someone else's
 	//
-	// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
+	// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15224,7 +15224,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminModerationReasonsWithResponse The reason presets for bans and moderation
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15233,7 +15233,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminModerationReasonsWithBodyWithResponse Replace the reason presets
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15242,7 +15242,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminModerationReasonsWithResponse Replace the reason presets
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15251,7 +15251,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcastWithBodyWithResponse Send or schedule a notification to many users
 	//
-	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15260,7 +15260,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcastWithResponse Send or schedule a notification to many users
 	//
-	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15269,7 +15269,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminNotificationsBroadcastsWithResponse Broadcasts, newest first, with recipients and reads
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15278,7 +15278,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminPostsWithResponse List posts with admin metadata
 	//
-	// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+	// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15287,7 +15287,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsBulkModerateWithBodyWithResponse One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15296,7 +15296,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsBulkModerateWithResponse One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15305,7 +15305,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsIdModerateWithBodyWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15314,7 +15314,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsIdModerateWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15323,7 +15323,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsIdModerateUndoWithResponse Undo your last decision on a post
 	//
-	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs posts:moderate. Rate limit scope: admin_v1.
+	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15332,7 +15332,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminReportsModerationWithResponse Reports and moderation actions in a window
 	//
-	// format=csv streams the window's moderation actions, one a row, as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+	// format=csv streams the window's moderation actions, one a row, as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15341,7 +15341,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminReportsUserActivityWithResponse Who was active in a window, and how
 	//
-	// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+	// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15350,7 +15350,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminSystemBackupsWithResponse Backups in BACKUP_DIR, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15359,7 +15359,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminSystemBackupsFileWithResponse Delete a backup
 	//
-	// Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15368,7 +15368,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminSystemBackupsFileWithResponse Download a backup
 	//
-	// Streamed as an attachment. It holds every session token and secret. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Streamed as an attachment. It holds every session token and secret. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15377,7 +15377,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminSystemJobsWithResponse Maintenance jobs, latest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15386,7 +15386,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminSystemJobsJobIdWithResponse One maintenance job: status, progress, result or error
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15395,7 +15395,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminSystemMaintenanceWithBodyWithResponse Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15404,7 +15404,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminSystemMaintenanceWithResponse Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15413,7 +15413,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminTokensWithResponse List unexpired admin tokens
 	//
-	// Needs admin:read and admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15422,7 +15422,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminTokensWithBodyWithResponse Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15431,7 +15431,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminTokensWithResponse Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15440,7 +15440,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminTokensIdWithResponse Revoke an admin token by its jti
 	//
-	// Needs admin:super and admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15449,7 +15449,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminUsersWithResponse List users
 	//
-	// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+	// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15458,7 +15458,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersBulkUpdateWithBodyWithResponse Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15467,7 +15467,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersBulkUpdateWithResponse Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15476,7 +15476,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminUsersIdWithResponse One user in full
 	//
-	// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs admin:read. Rate limit scope: admin_v1.
+	// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15485,7 +15485,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminUsersIdWithBodyWithResponse Change a user's status, role, verification or notes
 	//
-	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15494,7 +15494,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminUsersIdWithResponse Change a user's status, role, verification or notes
 	//
-	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15503,7 +15503,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdBanWithBodyWithResponse Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15512,7 +15512,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdBanWithResponse Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15521,7 +15521,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminUsersIdNotesWithResponse Staff notes on a user, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15530,7 +15530,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdNotesWithBodyWithResponse Add a note (or a warning) on a user
 	//
-	// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+	// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15539,7 +15539,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdNotesWithResponse Add a note (or a warning) on a user
 	//
-	// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+	// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15548,7 +15548,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminUsersIdSessionsWithResponse Sign a user out everywhere
 	//
-	// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs admin:delete. Rate limit scope: admin_v1.
+	// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15557,7 +15557,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminUsersIdSessionsWithResponse A user's signed-in sessions
 	//
-	// Live sessions, most recently used first; current marks the caller's own session. Needs admin:read. Rate limit scope: admin_v1.
+	// Live sessions, most recently used first; current marks the caller's own session. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15566,7 +15566,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminUsersIdSessionsSessionIdWithResponse Revoke one of a user's sessions
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15575,7 +15575,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminWebhooksWithResponse List webhook endpoints (never their secrets)
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15584,7 +15584,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksWithBodyWithResponse Register a webhook endpoint
 	//
-	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15593,7 +15593,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksWithResponse Register a webhook endpoint
 	//
-	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15602,7 +15602,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminWebhooksIdWithResponse Delete a webhook endpoint and its delivery log
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15611,7 +15611,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminWebhooksIdWithResponse One webhook endpoint
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15620,7 +15620,7 @@ type ClientWithResponsesInterface interface {
 
 	// PatchApiV1AdminWebhooksIdWithBodyWithResponse Change a webhook endpoint's URL, events, description or active switch
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15629,7 +15629,7 @@ type ClientWithResponsesInterface interface {
 
 	// PatchApiV1AdminWebhooksIdWithResponse Change a webhook endpoint's URL, events, description or active switch
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15638,7 +15638,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminWebhooksIdDeliveriesWithResponse A webhook endpoint's delivery log, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15647,7 +15647,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelWithResponse Cancel a pending delivery: it is never attempted again
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15656,7 +15656,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryWithResponse Queue a delivery again with a fresh round of attempts
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15665,7 +15665,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksIdRotateSecretWithResponse Give a webhook endpoint a new signing secret, shown this once
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15674,7 +15674,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksIdTestWithResponse Queue a ping message to a webhook endpoint
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -28846,7 +28846,7 @@ func (c *ClientWithResponses) PutApiUsersIdWithResponse(ctx context.Context, id 
 
 // GetApiV1AdminAnalyticsWithResponse Platform analytics over a period
 //
-// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs admin:read. Rate limit scope: admin_v1.
+// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28861,7 +28861,7 @@ func (c *ClientWithResponses) GetApiV1AdminAnalyticsWithResponse(ctx context.Con
 
 // GetApiV1AdminAuditLogsWithResponse The audit log, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28876,7 +28876,7 @@ func (c *ClientWithResponses) GetApiV1AdminAuditLogsWithResponse(ctx context.Con
 
 // GetApiV1AdminAuditLogsExportWithResponse Export the audit log
 //
-// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28891,7 +28891,7 @@ func (c *ClientWithResponses) GetApiV1AdminAuditLogsExportWithResponse(ctx conte
 
 // GetApiV1AdminAuditLogsVerifyWithResponse Re-walk the audit log's hash chain
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28906,7 +28906,7 @@ func (c *ClientWithResponses) GetApiV1AdminAuditLogsVerifyWithResponse(ctx conte
 
 // GetApiV1AdminBlocksWithResponse List blocks, newest first
 //
-// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs admin:read. Rate limit scope: admin_v1.
+// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28921,7 +28921,7 @@ func (c *ClientWithResponses) GetApiV1AdminBlocksWithResponse(ctx context.Contex
 
 // PostApiV1AdminBlocksWithBodyWithResponse Block an address range or an email domain
 //
-// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -28936,7 +28936,7 @@ func (c *ClientWithResponses) PostApiV1AdminBlocksWithBodyWithResponse(ctx conte
 
 // PostApiV1AdminBlocksWithResponse Block an address range or an email domain
 //
-// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -28951,7 +28951,7 @@ func (c *ClientWithResponses) PostApiV1AdminBlocksWithResponse(ctx context.Conte
 
 // DeleteApiV1AdminBlocksIdWithResponse Delete a block
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28966,7 +28966,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminBlocksIdWithResponse(ctx context.C
 
 // GetApiV1AdminFeatureFlagsWithResponse List feature flags, by name
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28981,7 +28981,7 @@ func (c *ClientWithResponses) GetApiV1AdminFeatureFlagsWithResponse(ctx context.
 
 // DeleteApiV1AdminFeatureFlagsNameWithResponse Delete a feature flag
 //
-// Needs admin:delete and admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -28996,7 +28996,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminFeatureFlagsNameWithResponse(ctx c
 
 // PutApiV1AdminFeatureFlagsNameWithBodyWithResponse Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29011,7 +29011,7 @@ func (c *ClientWithResponses) PutApiV1AdminFeatureFlagsNameWithBodyWithResponse(
 
 // PutApiV1AdminFeatureFlagsNameWithResponse Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:write and admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29026,7 +29026,7 @@ func (c *ClientWithResponses) PutApiV1AdminFeatureFlagsNameWithResponse(ctx cont
 
 // PostApiV1AdminLocksWithBodyWithResponse Take or renew an edit lock (5 minutes)
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29041,7 +29041,7 @@ func (c *ClientWithResponses) PostApiV1AdminLocksWithBodyWithResponse(ctx contex
 
 // PostApiV1AdminLocksWithResponse Take or renew an edit lock (5 minutes)
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29056,7 +29056,7 @@ func (c *ClientWithResponses) PostApiV1AdminLocksWithResponse(ctx context.Contex
 
 // DeleteApiV1AdminLocksTypeIdWithResponse Release your edit lock, or break someone else's
 //
-// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
+// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29071,7 +29071,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminLocksTypeIdWithResponse(ctx contex
 
 // GetApiV1AdminModerationReasonsWithResponse The reason presets for bans and moderation
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29086,7 +29086,7 @@ func (c *ClientWithResponses) GetApiV1AdminModerationReasonsWithResponse(ctx con
 
 // PutApiV1AdminModerationReasonsWithBodyWithResponse Replace the reason presets
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29101,7 +29101,7 @@ func (c *ClientWithResponses) PutApiV1AdminModerationReasonsWithBodyWithResponse
 
 // PutApiV1AdminModerationReasonsWithResponse Replace the reason presets
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29116,7 +29116,7 @@ func (c *ClientWithResponses) PutApiV1AdminModerationReasonsWithResponse(ctx con
 
 // PostApiV1AdminNotificationsBroadcastWithBodyWithResponse Send or schedule a notification to many users
 //
-// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29131,7 +29131,7 @@ func (c *ClientWithResponses) PostApiV1AdminNotificationsBroadcastWithBodyWithRe
 
 // PostApiV1AdminNotificationsBroadcastWithResponse Send or schedule a notification to many users
 //
-// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29146,7 +29146,7 @@ func (c *ClientWithResponses) PostApiV1AdminNotificationsBroadcastWithResponse(c
 
 // GetApiV1AdminNotificationsBroadcastsWithResponse Broadcasts, newest first, with recipients and reads
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29161,7 +29161,7 @@ func (c *ClientWithResponses) GetApiV1AdminNotificationsBroadcastsWithResponse(c
 
 // GetApiV1AdminPostsWithResponse List posts with admin metadata
 //
-// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29176,7 +29176,7 @@ func (c *ClientWithResponses) GetApiV1AdminPostsWithResponse(ctx context.Context
 
 // PostApiV1AdminPostsBulkModerateWithBodyWithResponse One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29191,7 +29191,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsBulkModerateWithBodyWithRespons
 
 // PostApiV1AdminPostsBulkModerateWithResponse One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs posts:moderate. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29206,7 +29206,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsBulkModerateWithResponse(ctx co
 
 // PostApiV1AdminPostsIdModerateWithBodyWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29221,7 +29221,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsIdModerateWithBodyWithResponse(
 
 // PostApiV1AdminPostsIdModerateWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs posts:moderate. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29236,7 +29236,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsIdModerateWithResponse(ctx cont
 
 // PostApiV1AdminPostsIdModerateUndoWithResponse Undo your last decision on a post
 //
-// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs posts:moderate. Rate limit scope: admin_v1.
+// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29251,7 +29251,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsIdModerateUndoWithResponse(ctx 
 
 // GetApiV1AdminReportsModerationWithResponse Reports and moderation actions in a window
 //
-// format=csv streams the window's moderation actions, one a row, as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+// format=csv streams the window's moderation actions, one a row, as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29266,7 +29266,7 @@ func (c *ClientWithResponses) GetApiV1AdminReportsModerationWithResponse(ctx con
 
 // GetApiV1AdminReportsUserActivityWithResponse Who was active in a window, and how
 //
-// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29281,7 +29281,7 @@ func (c *ClientWithResponses) GetApiV1AdminReportsUserActivityWithResponse(ctx c
 
 // GetApiV1AdminSystemBackupsWithResponse Backups in BACKUP_DIR, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29296,7 +29296,7 @@ func (c *ClientWithResponses) GetApiV1AdminSystemBackupsWithResponse(ctx context
 
 // DeleteApiV1AdminSystemBackupsFileWithResponse Delete a backup
 //
-// Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29311,7 +29311,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminSystemBackupsFileWithResponse(ctx 
 
 // GetApiV1AdminSystemBackupsFileWithResponse Download a backup
 //
-// Streamed as an attachment. It holds every session token and secret. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Streamed as an attachment. It holds every session token and secret. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29326,7 +29326,7 @@ func (c *ClientWithResponses) GetApiV1AdminSystemBackupsFileWithResponse(ctx con
 
 // GetApiV1AdminSystemJobsWithResponse Maintenance jobs, latest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29341,7 +29341,7 @@ func (c *ClientWithResponses) GetApiV1AdminSystemJobsWithResponse(ctx context.Co
 
 // GetApiV1AdminSystemJobsJobIdWithResponse One maintenance job: status, progress, result or error
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29356,7 +29356,7 @@ func (c *ClientWithResponses) GetApiV1AdminSystemJobsJobIdWithResponse(ctx conte
 
 // PostApiV1AdminSystemMaintenanceWithBodyWithResponse Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29371,7 +29371,7 @@ func (c *ClientWithResponses) PostApiV1AdminSystemMaintenanceWithBodyWithRespons
 
 // PostApiV1AdminSystemMaintenanceWithResponse Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:write and admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29386,7 +29386,7 @@ func (c *ClientWithResponses) PostApiV1AdminSystemMaintenanceWithResponse(ctx co
 
 // GetApiV1AdminTokensWithResponse List unexpired admin tokens
 //
-// Needs admin:read and admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29401,7 +29401,7 @@ func (c *ClientWithResponses) GetApiV1AdminTokensWithResponse(ctx context.Contex
 
 // PostApiV1AdminTokensWithBodyWithResponse Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29416,7 +29416,7 @@ func (c *ClientWithResponses) PostApiV1AdminTokensWithBodyWithResponse(ctx conte
 
 // PostApiV1AdminTokensWithResponse Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29431,7 +29431,7 @@ func (c *ClientWithResponses) PostApiV1AdminTokensWithResponse(ctx context.Conte
 
 // DeleteApiV1AdminTokensIdWithResponse Revoke an admin token by its jti
 //
-// Needs admin:super and admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29446,7 +29446,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminTokensIdWithResponse(ctx context.C
 
 // GetApiV1AdminUsersWithResponse List users
 //
-// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29461,7 +29461,7 @@ func (c *ClientWithResponses) GetApiV1AdminUsersWithResponse(ctx context.Context
 
 // PostApiV1AdminUsersBulkUpdateWithBodyWithResponse Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29476,7 +29476,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersBulkUpdateWithBodyWithResponse(
 
 // PostApiV1AdminUsersBulkUpdateWithResponse Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29491,7 +29491,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersBulkUpdateWithResponse(ctx cont
 
 // GetApiV1AdminUsersIdWithResponse One user in full
 //
-// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs admin:read. Rate limit scope: admin_v1.
+// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29506,7 +29506,7 @@ func (c *ClientWithResponses) GetApiV1AdminUsersIdWithResponse(ctx context.Conte
 
 // PutApiV1AdminUsersIdWithBodyWithResponse Change a user's status, role, verification or notes
 //
-// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29521,7 +29521,7 @@ func (c *ClientWithResponses) PutApiV1AdminUsersIdWithBodyWithResponse(ctx conte
 
 // PutApiV1AdminUsersIdWithResponse Change a user's status, role, verification or notes
 //
-// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29536,7 +29536,7 @@ func (c *ClientWithResponses) PutApiV1AdminUsersIdWithResponse(ctx context.Conte
 
 // PostApiV1AdminUsersIdBanWithBodyWithResponse Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29551,7 +29551,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdBanWithBodyWithResponse(ctx c
 
 // PostApiV1AdminUsersIdBanWithResponse Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs users:manage. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29566,7 +29566,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdBanWithResponse(ctx context.C
 
 // GetApiV1AdminUsersIdNotesWithResponse Staff notes on a user, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29581,7 +29581,7 @@ func (c *ClientWithResponses) GetApiV1AdminUsersIdNotesWithResponse(ctx context.
 
 // PostApiV1AdminUsersIdNotesWithBodyWithResponse Add a note (or a warning) on a user
 //
-// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29596,7 +29596,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdNotesWithBodyWithResponse(ctx
 
 // PostApiV1AdminUsersIdNotesWithResponse Add a note (or a warning) on a user
 //
-// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29611,7 +29611,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdNotesWithResponse(ctx context
 
 // DeleteApiV1AdminUsersIdSessionsWithResponse Sign a user out everywhere
 //
-// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs admin:delete. Rate limit scope: admin_v1.
+// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29626,7 +29626,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminUsersIdSessionsWithResponse(ctx co
 
 // GetApiV1AdminUsersIdSessionsWithResponse A user's signed-in sessions
 //
-// Live sessions, most recently used first; current marks the caller's own session. Needs admin:read. Rate limit scope: admin_v1.
+// Live sessions, most recently used first; current marks the caller's own session. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29641,7 +29641,7 @@ func (c *ClientWithResponses) GetApiV1AdminUsersIdSessionsWithResponse(ctx conte
 
 // DeleteApiV1AdminUsersIdSessionsSessionIdWithResponse Revoke one of a user's sessions
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29656,7 +29656,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminUsersIdSessionsSessionIdWithRespon
 
 // GetApiV1AdminWebhooksWithResponse List webhook endpoints (never their secrets)
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29671,7 +29671,7 @@ func (c *ClientWithResponses) GetApiV1AdminWebhooksWithResponse(ctx context.Cont
 
 // PostApiV1AdminWebhooksWithBodyWithResponse Register a webhook endpoint
 //
-// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29686,7 +29686,7 @@ func (c *ClientWithResponses) PostApiV1AdminWebhooksWithBodyWithResponse(ctx con
 
 // PostApiV1AdminWebhooksWithResponse Register a webhook endpoint
 //
-// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29701,7 +29701,7 @@ func (c *ClientWithResponses) PostApiV1AdminWebhooksWithResponse(ctx context.Con
 
 // DeleteApiV1AdminWebhooksIdWithResponse Delete a webhook endpoint and its delivery log
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29716,7 +29716,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminWebhooksIdWithResponse(ctx context
 
 // GetApiV1AdminWebhooksIdWithResponse One webhook endpoint
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29731,7 +29731,7 @@ func (c *ClientWithResponses) GetApiV1AdminWebhooksIdWithResponse(ctx context.Co
 
 // PatchApiV1AdminWebhooksIdWithBodyWithResponse Change a webhook endpoint's URL, events, description or active switch
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29746,7 +29746,7 @@ func (c *ClientWithResponses) PatchApiV1AdminWebhooksIdWithBodyWithResponse(ctx 
 
 // PatchApiV1AdminWebhooksIdWithResponse Change a webhook endpoint's URL, events, description or active switch
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29761,7 +29761,7 @@ func (c *ClientWithResponses) PatchApiV1AdminWebhooksIdWithResponse(ctx context.
 
 // GetApiV1AdminWebhooksIdDeliveriesWithResponse A webhook endpoint's delivery log, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29776,7 +29776,7 @@ func (c *ClientWithResponses) GetApiV1AdminWebhooksIdDeliveriesWithResponse(ctx 
 
 // PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelWithResponse Cancel a pending delivery: it is never attempted again
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29791,7 +29791,7 @@ func (c *ClientWithResponses) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel
 
 // PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryWithResponse Queue a delivery again with a fresh round of attempts
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29806,7 +29806,7 @@ func (c *ClientWithResponses) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryW
 
 // PostApiV1AdminWebhooksIdRotateSecretWithResponse Give a webhook endpoint a new signing secret, shown this once
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29821,7 +29821,7 @@ func (c *ClientWithResponses) PostApiV1AdminWebhooksIdRotateSecretWithResponse(c
 
 // PostApiV1AdminWebhooksIdTestWithResponse Queue a ping message to a webhook endpoint
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
