@@ -107,6 +107,9 @@ func newMatrix(t *testing.T, db *bun.DB) *matrix {
 		session("moderator-no-2fa", true, false, auth.RoleModerator),
 		admin,
 		token("admin-token-read", admin, auth.PermAdminRead),
+		// The contract's versioned gate: this token bans and moderates
+		// through /api/v1/admin, not through the unversioned family.
+		token("admin-token-read-write", admin, auth.PermAdminRead, auth.PermAdminWrite),
 		super,
 		token("super-token-write", super, auth.PermAdminWrite),
 		// Staff power used to read is staff power; a token acts as its
