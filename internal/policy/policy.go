@@ -434,10 +434,10 @@ func HoldsPower(who *auth.Principal, a Action) bool {
 // in the terms of the unversioned family and the console (users:manage,
 // posts:moderate); the versioned family's gate grants its own instead
 // (the admin role with admin:read, admin:write, admin:delete or
-// admin:super by method), and behind that gate the policy does not ask the
-// power again in other words: an admin's token scoped admin:write bans and
-// moderates through /api/v1/admin. A rule naming an admin:* permission
-// asks it at every door, the gate's included.
+// admin:super by method), and behind that gate the policy does not ask for
+// the power again under its other name: an admin's token scoped
+// admin:write bans and moderates through /api/v1/admin. A rule naming an
+// admin:* permission asks it at every door, the gate's included.
 func holds(who *auth.Principal, perm string) bool {
 	if who.Can(perm) {
 		return true
