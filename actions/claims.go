@@ -41,7 +41,7 @@ func (a *Actions) ReleasePost(ctx context.Context, who *auth.Principal, id int64
 		if err != nil {
 			return err
 		}
-		if err := a.Policy.Check(who, policy.ClaimPost, policy.Owned(post.AuthorID)); err != nil {
+		if err := a.Policy.Check(who, policy.ReleasePost, policy.Owned(post.AuthorID)); err != nil {
 			return err
 		}
 		released, err = a.Store.ReleaseClaim(ctx, id, callerID(who))

@@ -260,7 +260,7 @@ func (a *Actions) UndoModeration(ctx context.Context, who *auth.Principal, id in
 		if err != nil {
 			return err
 		}
-		if err := a.Policy.Check(who, policy.ModeratePost, t); err != nil {
+		if err := a.Policy.Check(who, policy.UndoModeration, t); err != nil {
 			return err
 		}
 		if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {

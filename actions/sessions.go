@@ -44,7 +44,11 @@ func (a *Actions) RevokeUserSessions(ctx context.Context, who *auth.Principal, i
 		if err != nil {
 			return err
 		}
-		if err := a.Policy.Check(who, policy.RevokeUserSession, person(target)); err != nil {
+		action := policy.RevokeUserSession
+		if sid == "" {
+			action = policy.RevokeUserSessions
+		}
+		if err := a.Policy.Check(who, action, person(target)); err != nil {
 			return err
 		}
 		if sid == "" {

@@ -47,7 +47,11 @@ func (a *Actions) Ban(ctx context.Context, who *auth.Principal, in BanInput) (*B
 		if err != nil {
 			return err
 		}
-		if err := a.Policy.Check(who, policy.BanUser, person(target)); err != nil {
+		action := policy.BanUser
+		if in.Unban {
+			action = policy.UnbanUser
+		}
+		if err := a.Policy.Check(who, action, person(target)); err != nil {
 			return err
 		}
 		if in.Unban {
@@ -183,7 +187,11 @@ func (a *Actions) banByStatus(ctx context.Context, who *auth.Principal, u *model
 	if ch.Status == nil || (*ch.Status != models.UserBanned && u.Status != models.UserBanned) {
 		return ch, nil
 	}
-	if err := a.Policy.Check(who, policy.BanUser, person(u)); err != nil {
+	action := policy.BanUser
+	if *ch.Status != models.UserBanned {
+		action = policy.UnbanUser
+	}
+	if err := a.Policy.Check(who, action, person(u)); err != nil {
 		return ch, err
 	}
 	status := *ch.Status

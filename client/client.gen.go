@@ -6212,42 +6212,42 @@ type ClientInterface interface {
 
 	// GetApiV1AdminAnalytics Platform analytics over a period
 	//
-	// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs admin:read. Rate limit scope: admin_v1.
+	// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/analytics (the `GetApiV1AdminAnalytics` operationId).
 	GetApiV1AdminAnalytics(ctx context.Context, params *GetApiV1AdminAnalyticsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminAuditLogs The audit log, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/audit-logs (the `GetApiV1AdminAuditLogs` operationId).
 	GetApiV1AdminAuditLogs(ctx context.Context, params *GetApiV1AdminAuditLogsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminAuditLogsExport Export the audit log
 	//
-	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/audit-logs/export (the `GetApiV1AdminAuditLogsExport` operationId).
 	GetApiV1AdminAuditLogsExport(ctx context.Context, params *GetApiV1AdminAuditLogsExportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminAuditLogsVerify Re-walk the audit log's hash chain
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/audit-logs/verify (the `GetApiV1AdminAuditLogsVerify` operationId).
 	GetApiV1AdminAuditLogsVerify(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminBlocks List blocks, newest first
 	//
-	// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs admin:read. Rate limit scope: admin_v1.
+	// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/blocks (the `GetApiV1AdminBlocks` operationId).
 	GetApiV1AdminBlocks(ctx context.Context, params *GetApiV1AdminBlocksParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminBlocksWithBody Block an address range or an email domain
 	//
-	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6256,7 +6256,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminBlocks Block an address range or an email domain
 	//
-	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6265,28 +6265,28 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminBlocksId Delete a block
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/blocks/{id} (the `DeleteApiV1AdminBlocksId` operationId).
 	DeleteApiV1AdminBlocksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminFeatureFlags List feature flags, by name
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/feature-flags (the `GetApiV1AdminFeatureFlags` operationId).
 	GetApiV1AdminFeatureFlags(ctx context.Context, params *GetApiV1AdminFeatureFlagsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteApiV1AdminFeatureFlagsName Delete a feature flag
 	//
-	// Needs admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/feature-flags/{name} (the `DeleteApiV1AdminFeatureFlagsName` operationId).
 	DeleteApiV1AdminFeatureFlagsName(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PutApiV1AdminFeatureFlagsNameWithBody Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6295,7 +6295,7 @@ type ClientInterface interface {
 
 	// PutApiV1AdminFeatureFlagsName Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6304,7 +6304,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminLocksWithBody Take or renew an edit lock (5 minutes)
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6313,7 +6313,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminLocks Take or renew an edit lock (5 minutes)
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6322,21 +6322,21 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminLocksTypeId Release your edit lock, or break someone else's
 	//
-	// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
+	// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/locks/{type}/{id} (the `DeleteApiV1AdminLocksTypeId` operationId).
 	DeleteApiV1AdminLocksTypeId(ctx context.Context, pType string, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminModerationReasons The reason presets for bans and moderation
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/moderation/reasons (the `GetApiV1AdminModerationReasons` operationId).
 	GetApiV1AdminModerationReasons(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PutApiV1AdminModerationReasonsWithBody Replace the reason presets
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6345,7 +6345,7 @@ type ClientInterface interface {
 
 	// PutApiV1AdminModerationReasons Replace the reason presets
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6354,7 +6354,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcastWithBody Send or schedule a notification to many users
 	//
-	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6363,7 +6363,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcast Send or schedule a notification to many users
 	//
-	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6372,21 +6372,21 @@ type ClientInterface interface {
 
 	// GetApiV1AdminNotificationsBroadcasts Broadcasts, newest first, with recipients and reads
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/notifications/broadcasts (the `GetApiV1AdminNotificationsBroadcasts` operationId).
 	GetApiV1AdminNotificationsBroadcasts(ctx context.Context, params *GetApiV1AdminNotificationsBroadcastsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminPosts List posts with admin metadata
 	//
-	// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+	// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/posts (the `GetApiV1AdminPosts` operationId).
 	GetApiV1AdminPosts(ctx context.Context, params *GetApiV1AdminPostsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminPostsBulkModerateWithBody One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6395,7 +6395,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsBulkModerate One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6404,7 +6404,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsIdModerateWithBody Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6413,7 +6413,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsIdModerate Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6422,63 +6422,63 @@ type ClientInterface interface {
 
 	// PostApiV1AdminPostsIdModerateUndo Undo your last decision on a post
 	//
-	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs admin:write. Rate limit scope: admin_v1.
+	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/posts/{id}/moderate/undo (the `PostApiV1AdminPostsIdModerateUndo` operationId).
 	PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminReportsModeration Reports and moderation actions in a window
 	//
-	// format=csv streams the window's moderation actions, one a row, as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+	// format=csv streams the window's moderation actions, one a row, as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/reports/moderation (the `GetApiV1AdminReportsModeration` operationId).
 	GetApiV1AdminReportsModeration(ctx context.Context, params *GetApiV1AdminReportsModerationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminReportsUserActivity Who was active in a window, and how
 	//
-	// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+	// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/reports/user-activity (the `GetApiV1AdminReportsUserActivity` operationId).
 	GetApiV1AdminReportsUserActivity(ctx context.Context, params *GetApiV1AdminReportsUserActivityParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminSystemBackups Backups in BACKUP_DIR, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/system/backups (the `GetApiV1AdminSystemBackups` operationId).
 	GetApiV1AdminSystemBackups(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteApiV1AdminSystemBackupsFile Delete a backup
 	//
-	// Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/system/backups/{file} (the `DeleteApiV1AdminSystemBackupsFile` operationId).
 	DeleteApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminSystemBackupsFile Download a backup
 	//
-	// Streamed as an attachment. It holds every session token and secret. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Streamed as an attachment. It holds every session token and secret. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/system/backups/{file} (the `GetApiV1AdminSystemBackupsFile` operationId).
 	GetApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminSystemJobs Maintenance jobs, latest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/system/jobs (the `GetApiV1AdminSystemJobs` operationId).
 	GetApiV1AdminSystemJobs(ctx context.Context, params *GetApiV1AdminSystemJobsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminSystemJobsJobId One maintenance job: status, progress, result or error
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/system/jobs/{jobId} (the `GetApiV1AdminSystemJobsJobId` operationId).
 	GetApiV1AdminSystemJobsJobId(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminSystemMaintenanceWithBody Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6487,7 +6487,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminSystemMaintenance Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6496,14 +6496,14 @@ type ClientInterface interface {
 
 	// GetApiV1AdminTokens List unexpired admin tokens
 	//
-	// Needs admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/tokens (the `GetApiV1AdminTokens` operationId).
 	GetApiV1AdminTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminTokensWithBody Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6512,7 +6512,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminTokens Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6521,21 +6521,21 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminTokensId Revoke an admin token by its jti
 	//
-	// Needs admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/tokens/{id} (the `DeleteApiV1AdminTokensId` operationId).
 	DeleteApiV1AdminTokensId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminUsers List users
 	//
-	// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+	// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/users (the `GetApiV1AdminUsers` operationId).
 	GetApiV1AdminUsers(ctx context.Context, params *GetApiV1AdminUsersParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminUsersBulkUpdateWithBody Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6544,7 +6544,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersBulkUpdate Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6553,14 +6553,14 @@ type ClientInterface interface {
 
 	// GetApiV1AdminUsersId One user in full
 	//
-	// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs admin:read. Rate limit scope: admin_v1.
+	// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/users/{id} (the `GetApiV1AdminUsersId` operationId).
 	GetApiV1AdminUsersId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PutApiV1AdminUsersIdWithBody Change a user's status, role, verification or notes
 	//
-	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6569,7 +6569,7 @@ type ClientInterface interface {
 
 	// PutApiV1AdminUsersId Change a user's status, role, verification or notes
 	//
-	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6578,7 +6578,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdBanWithBody Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6587,7 +6587,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdBan Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6596,14 +6596,14 @@ type ClientInterface interface {
 
 	// GetApiV1AdminUsersIdNotes Staff notes on a user, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/users/{id}/notes (the `GetApiV1AdminUsersIdNotes` operationId).
 	GetApiV1AdminUsersIdNotes(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminUsersIdNotesWithBody Add a note (or a warning) on a user
 	//
-	// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+	// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6612,7 +6612,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdNotes Add a note (or a warning) on a user
 	//
-	// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+	// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6621,28 +6621,28 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminUsersIdSessions Sign a user out everywhere
 	//
-	// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs admin:delete. Rate limit scope: admin_v1.
+	// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/users/{id}/sessions (the `DeleteApiV1AdminUsersIdSessions` operationId).
 	DeleteApiV1AdminUsersIdSessions(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminUsersIdSessions A user's signed-in sessions
 	//
-	// Live sessions, most recently used first; current marks the caller's own session. Needs admin:read. Rate limit scope: admin_v1.
+	// Live sessions, most recently used first; current marks the caller's own session. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/users/{id}/sessions (the `GetApiV1AdminUsersIdSessions` operationId).
 	GetApiV1AdminUsersIdSessions(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteApiV1AdminUsersIdSessionsSessionId Revoke one of a user's sessions
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/users/{id}/sessions/{sessionId} (the `DeleteApiV1AdminUsersIdSessionsSessionId` operationId).
 	DeleteApiV1AdminUsersIdSessionsSessionId(ctx context.Context, id string, sessionId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminUsersIdSilenceWithBody Silence a user for a time
 	//
-	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6651,7 +6651,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdSilence Silence a user for a time
 	//
-	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6660,21 +6660,21 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdUnsilence Lift a user's silence
 	//
-	// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs admin:write. Rate limit scope: admin_v1.
+	// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/users/{id}/unsilence (the `PostApiV1AdminUsersIdUnsilence` operationId).
 	PostApiV1AdminUsersIdUnsilence(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminWebhooks List webhook endpoints (never their secrets)
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/webhooks (the `GetApiV1AdminWebhooks` operationId).
 	GetApiV1AdminWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminWebhooksWithBody Register a webhook endpoint
 	//
-	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6683,7 +6683,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminWebhooks Register a webhook endpoint
 	//
-	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6692,21 +6692,21 @@ type ClientInterface interface {
 
 	// DeleteApiV1AdminWebhooksId Delete a webhook endpoint and its delivery log
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Corresponds with DELETE /api/v1/admin/webhooks/{id} (the `DeleteApiV1AdminWebhooksId` operationId).
 	DeleteApiV1AdminWebhooksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminWebhooksId One webhook endpoint
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/webhooks/{id} (the `GetApiV1AdminWebhooksId` operationId).
 	GetApiV1AdminWebhooksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PatchApiV1AdminWebhooksIdWithBody Change a webhook endpoint's URL, events, description or active switch
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6715,7 +6715,7 @@ type ClientInterface interface {
 
 	// PatchApiV1AdminWebhooksId Change a webhook endpoint's URL, events, description or active switch
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6724,35 +6724,35 @@ type ClientInterface interface {
 
 	// GetApiV1AdminWebhooksIdDeliveries A webhook endpoint's delivery log, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Corresponds with GET /api/v1/admin/webhooks/{id}/deliveries (the `GetApiV1AdminWebhooksIdDeliveries` operationId).
 	GetApiV1AdminWebhooksIdDeliveries(ctx context.Context, id string, params *GetApiV1AdminWebhooksIdDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel Cancel a pending delivery: it is never attempted again
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/cancel (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel` operationId).
 	PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry Queue a delivery again with a fresh round of attempts
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/retry (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry` operationId).
 	PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminWebhooksIdRotateSecret Give a webhook endpoint a new signing secret, shown this once
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/webhooks/{id}/rotate-secret (the `PostApiV1AdminWebhooksIdRotateSecret` operationId).
 	PostApiV1AdminWebhooksIdRotateSecret(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminWebhooksIdTest Queue a ping message to a webhook endpoint
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/webhooks/{id}/test (the `PostApiV1AdminWebhooksIdTest` operationId).
 	PostApiV1AdminWebhooksIdTest(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -8108,7 +8108,7 @@ func (c *Client) PutApiUsersId(ctx context.Context, id string, body PutApiUsersI
 
 // GetApiV1AdminAnalytics Platform analytics over a period
 //
-// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs admin:read. Rate limit scope: admin_v1.
+// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/analytics (the `GetApiV1AdminAnalytics` operationId).
 func (c *Client) GetApiV1AdminAnalytics(ctx context.Context, params *GetApiV1AdminAnalyticsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8125,7 +8125,7 @@ func (c *Client) GetApiV1AdminAnalytics(ctx context.Context, params *GetApiV1Adm
 
 // GetApiV1AdminAuditLogs The audit log, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/audit-logs (the `GetApiV1AdminAuditLogs` operationId).
 func (c *Client) GetApiV1AdminAuditLogs(ctx context.Context, params *GetApiV1AdminAuditLogsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8142,7 +8142,7 @@ func (c *Client) GetApiV1AdminAuditLogs(ctx context.Context, params *GetApiV1Adm
 
 // GetApiV1AdminAuditLogsExport Export the audit log
 //
-// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/audit-logs/export (the `GetApiV1AdminAuditLogsExport` operationId).
 func (c *Client) GetApiV1AdminAuditLogsExport(ctx context.Context, params *GetApiV1AdminAuditLogsExportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8159,7 +8159,7 @@ func (c *Client) GetApiV1AdminAuditLogsExport(ctx context.Context, params *GetAp
 
 // GetApiV1AdminAuditLogsVerify Re-walk the audit log's hash chain
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/audit-logs/verify (the `GetApiV1AdminAuditLogsVerify` operationId).
 func (c *Client) GetApiV1AdminAuditLogsVerify(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8176,7 +8176,7 @@ func (c *Client) GetApiV1AdminAuditLogsVerify(ctx context.Context, reqEditors ..
 
 // GetApiV1AdminBlocks List blocks, newest first
 //
-// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs admin:read. Rate limit scope: admin_v1.
+// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/blocks (the `GetApiV1AdminBlocks` operationId).
 func (c *Client) GetApiV1AdminBlocks(ctx context.Context, params *GetApiV1AdminBlocksParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8193,7 +8193,7 @@ func (c *Client) GetApiV1AdminBlocks(ctx context.Context, params *GetApiV1AdminB
 
 // PostApiV1AdminBlocksWithBody Block an address range or an email domain
 //
-// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8212,7 +8212,7 @@ func (c *Client) PostApiV1AdminBlocksWithBody(ctx context.Context, contentType s
 
 // PostApiV1AdminBlocks Block an address range or an email domain
 //
-// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8231,7 +8231,7 @@ func (c *Client) PostApiV1AdminBlocks(ctx context.Context, body PostApiV1AdminBl
 
 // DeleteApiV1AdminBlocksId Delete a block
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/blocks/{id} (the `DeleteApiV1AdminBlocksId` operationId).
 func (c *Client) DeleteApiV1AdminBlocksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8248,7 +8248,7 @@ func (c *Client) DeleteApiV1AdminBlocksId(ctx context.Context, id string, reqEdi
 
 // GetApiV1AdminFeatureFlags List feature flags, by name
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/feature-flags (the `GetApiV1AdminFeatureFlags` operationId).
 func (c *Client) GetApiV1AdminFeatureFlags(ctx context.Context, params *GetApiV1AdminFeatureFlagsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8265,7 +8265,7 @@ func (c *Client) GetApiV1AdminFeatureFlags(ctx context.Context, params *GetApiV1
 
 // DeleteApiV1AdminFeatureFlagsName Delete a feature flag
 //
-// Needs admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/feature-flags/{name} (the `DeleteApiV1AdminFeatureFlagsName` operationId).
 func (c *Client) DeleteApiV1AdminFeatureFlagsName(ctx context.Context, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8282,7 +8282,7 @@ func (c *Client) DeleteApiV1AdminFeatureFlagsName(ctx context.Context, name stri
 
 // PutApiV1AdminFeatureFlagsNameWithBody Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8301,7 +8301,7 @@ func (c *Client) PutApiV1AdminFeatureFlagsNameWithBody(ctx context.Context, name
 
 // PutApiV1AdminFeatureFlagsName Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8320,7 +8320,7 @@ func (c *Client) PutApiV1AdminFeatureFlagsName(ctx context.Context, name string,
 
 // PostApiV1AdminLocksWithBody Take or renew an edit lock (5 minutes)
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8339,7 +8339,7 @@ func (c *Client) PostApiV1AdminLocksWithBody(ctx context.Context, contentType st
 
 // PostApiV1AdminLocks Take or renew an edit lock (5 minutes)
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8358,7 +8358,7 @@ func (c *Client) PostApiV1AdminLocks(ctx context.Context, body PostApiV1AdminLoc
 
 // DeleteApiV1AdminLocksTypeId Release your edit lock, or break someone else's
 //
-// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
+// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/locks/{type}/{id} (the `DeleteApiV1AdminLocksTypeId` operationId).
 func (c *Client) DeleteApiV1AdminLocksTypeId(ctx context.Context, pType string, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8375,7 +8375,7 @@ func (c *Client) DeleteApiV1AdminLocksTypeId(ctx context.Context, pType string, 
 
 // GetApiV1AdminModerationReasons The reason presets for bans and moderation
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/moderation/reasons (the `GetApiV1AdminModerationReasons` operationId).
 func (c *Client) GetApiV1AdminModerationReasons(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8392,7 +8392,7 @@ func (c *Client) GetApiV1AdminModerationReasons(ctx context.Context, reqEditors 
 
 // PutApiV1AdminModerationReasonsWithBody Replace the reason presets
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8411,7 +8411,7 @@ func (c *Client) PutApiV1AdminModerationReasonsWithBody(ctx context.Context, con
 
 // PutApiV1AdminModerationReasons Replace the reason presets
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8430,7 +8430,7 @@ func (c *Client) PutApiV1AdminModerationReasons(ctx context.Context, body PutApi
 
 // PostApiV1AdminNotificationsBroadcastWithBody Send or schedule a notification to many users
 //
-// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8449,7 +8449,7 @@ func (c *Client) PostApiV1AdminNotificationsBroadcastWithBody(ctx context.Contex
 
 // PostApiV1AdminNotificationsBroadcast Send or schedule a notification to many users
 //
-// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8468,7 +8468,7 @@ func (c *Client) PostApiV1AdminNotificationsBroadcast(ctx context.Context, body 
 
 // GetApiV1AdminNotificationsBroadcasts Broadcasts, newest first, with recipients and reads
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/notifications/broadcasts (the `GetApiV1AdminNotificationsBroadcasts` operationId).
 func (c *Client) GetApiV1AdminNotificationsBroadcasts(ctx context.Context, params *GetApiV1AdminNotificationsBroadcastsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8485,7 +8485,7 @@ func (c *Client) GetApiV1AdminNotificationsBroadcasts(ctx context.Context, param
 
 // GetApiV1AdminPosts List posts with admin metadata
 //
-// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/posts (the `GetApiV1AdminPosts` operationId).
 func (c *Client) GetApiV1AdminPosts(ctx context.Context, params *GetApiV1AdminPostsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8502,7 +8502,7 @@ func (c *Client) GetApiV1AdminPosts(ctx context.Context, params *GetApiV1AdminPo
 
 // PostApiV1AdminPostsBulkModerateWithBody One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8521,7 +8521,7 @@ func (c *Client) PostApiV1AdminPostsBulkModerateWithBody(ctx context.Context, co
 
 // PostApiV1AdminPostsBulkModerate One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8540,7 +8540,7 @@ func (c *Client) PostApiV1AdminPostsBulkModerate(ctx context.Context, body PostA
 
 // PostApiV1AdminPostsIdModerateWithBody Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8559,7 +8559,7 @@ func (c *Client) PostApiV1AdminPostsIdModerateWithBody(ctx context.Context, id s
 
 // PostApiV1AdminPostsIdModerate Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8578,7 +8578,7 @@ func (c *Client) PostApiV1AdminPostsIdModerate(ctx context.Context, id string, b
 
 // PostApiV1AdminPostsIdModerateUndo Undo your last decision on a post
 //
-// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs admin:write. Rate limit scope: admin_v1.
+// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/posts/{id}/moderate/undo (the `PostApiV1AdminPostsIdModerateUndo` operationId).
 func (c *Client) PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8595,7 +8595,7 @@ func (c *Client) PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id strin
 
 // GetApiV1AdminReportsModeration Reports and moderation actions in a window
 //
-// format=csv streams the window's moderation actions, one a row, as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+// format=csv streams the window's moderation actions, one a row, as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/reports/moderation (the `GetApiV1AdminReportsModeration` operationId).
 func (c *Client) GetApiV1AdminReportsModeration(ctx context.Context, params *GetApiV1AdminReportsModerationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8612,7 +8612,7 @@ func (c *Client) GetApiV1AdminReportsModeration(ctx context.Context, params *Get
 
 // GetApiV1AdminReportsUserActivity Who was active in a window, and how
 //
-// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/reports/user-activity (the `GetApiV1AdminReportsUserActivity` operationId).
 func (c *Client) GetApiV1AdminReportsUserActivity(ctx context.Context, params *GetApiV1AdminReportsUserActivityParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8629,7 +8629,7 @@ func (c *Client) GetApiV1AdminReportsUserActivity(ctx context.Context, params *G
 
 // GetApiV1AdminSystemBackups Backups in BACKUP_DIR, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/system/backups (the `GetApiV1AdminSystemBackups` operationId).
 func (c *Client) GetApiV1AdminSystemBackups(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8646,7 +8646,7 @@ func (c *Client) GetApiV1AdminSystemBackups(ctx context.Context, reqEditors ...R
 
 // DeleteApiV1AdminSystemBackupsFile Delete a backup
 //
-// Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/system/backups/{file} (the `DeleteApiV1AdminSystemBackupsFile` operationId).
 func (c *Client) DeleteApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8663,7 +8663,7 @@ func (c *Client) DeleteApiV1AdminSystemBackupsFile(ctx context.Context, file str
 
 // GetApiV1AdminSystemBackupsFile Download a backup
 //
-// Streamed as an attachment. It holds every session token and secret. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Streamed as an attachment. It holds every session token and secret. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/system/backups/{file} (the `GetApiV1AdminSystemBackupsFile` operationId).
 func (c *Client) GetApiV1AdminSystemBackupsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8680,7 +8680,7 @@ func (c *Client) GetApiV1AdminSystemBackupsFile(ctx context.Context, file string
 
 // GetApiV1AdminSystemJobs Maintenance jobs, latest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/system/jobs (the `GetApiV1AdminSystemJobs` operationId).
 func (c *Client) GetApiV1AdminSystemJobs(ctx context.Context, params *GetApiV1AdminSystemJobsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8697,7 +8697,7 @@ func (c *Client) GetApiV1AdminSystemJobs(ctx context.Context, params *GetApiV1Ad
 
 // GetApiV1AdminSystemJobsJobId One maintenance job: status, progress, result or error
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/system/jobs/{jobId} (the `GetApiV1AdminSystemJobsJobId` operationId).
 func (c *Client) GetApiV1AdminSystemJobsJobId(ctx context.Context, jobId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8714,7 +8714,7 @@ func (c *Client) GetApiV1AdminSystemJobsJobId(ctx context.Context, jobId string,
 
 // PostApiV1AdminSystemMaintenanceWithBody Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8733,7 +8733,7 @@ func (c *Client) PostApiV1AdminSystemMaintenanceWithBody(ctx context.Context, co
 
 // PostApiV1AdminSystemMaintenance Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8752,7 +8752,7 @@ func (c *Client) PostApiV1AdminSystemMaintenance(ctx context.Context, body PostA
 
 // GetApiV1AdminTokens List unexpired admin tokens
 //
-// Needs admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/tokens (the `GetApiV1AdminTokens` operationId).
 func (c *Client) GetApiV1AdminTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8769,7 +8769,7 @@ func (c *Client) GetApiV1AdminTokens(ctx context.Context, reqEditors ...RequestE
 
 // PostApiV1AdminTokensWithBody Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8788,7 +8788,7 @@ func (c *Client) PostApiV1AdminTokensWithBody(ctx context.Context, contentType s
 
 // PostApiV1AdminTokens Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8807,7 +8807,7 @@ func (c *Client) PostApiV1AdminTokens(ctx context.Context, body PostApiV1AdminTo
 
 // DeleteApiV1AdminTokensId Revoke an admin token by its jti
 //
-// Needs admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/tokens/{id} (the `DeleteApiV1AdminTokensId` operationId).
 func (c *Client) DeleteApiV1AdminTokensId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8824,7 +8824,7 @@ func (c *Client) DeleteApiV1AdminTokensId(ctx context.Context, id string, reqEdi
 
 // GetApiV1AdminUsers List users
 //
-// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/users (the `GetApiV1AdminUsers` operationId).
 func (c *Client) GetApiV1AdminUsers(ctx context.Context, params *GetApiV1AdminUsersParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8841,7 +8841,7 @@ func (c *Client) GetApiV1AdminUsers(ctx context.Context, params *GetApiV1AdminUs
 
 // PostApiV1AdminUsersBulkUpdateWithBody Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8860,7 +8860,7 @@ func (c *Client) PostApiV1AdminUsersBulkUpdateWithBody(ctx context.Context, cont
 
 // PostApiV1AdminUsersBulkUpdate Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8879,7 +8879,7 @@ func (c *Client) PostApiV1AdminUsersBulkUpdate(ctx context.Context, body PostApi
 
 // GetApiV1AdminUsersId One user in full
 //
-// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs admin:read. Rate limit scope: admin_v1.
+// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/users/{id} (the `GetApiV1AdminUsersId` operationId).
 func (c *Client) GetApiV1AdminUsersId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8896,7 +8896,7 @@ func (c *Client) GetApiV1AdminUsersId(ctx context.Context, id string, reqEditors
 
 // PutApiV1AdminUsersIdWithBody Change a user's status, role, verification or notes
 //
-// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8915,7 +8915,7 @@ func (c *Client) PutApiV1AdminUsersIdWithBody(ctx context.Context, id string, co
 
 // PutApiV1AdminUsersId Change a user's status, role, verification or notes
 //
-// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8934,7 +8934,7 @@ func (c *Client) PutApiV1AdminUsersId(ctx context.Context, id string, body PutAp
 
 // PostApiV1AdminUsersIdBanWithBody Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8953,7 +8953,7 @@ func (c *Client) PostApiV1AdminUsersIdBanWithBody(ctx context.Context, id string
 
 // PostApiV1AdminUsersIdBan Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8972,7 +8972,7 @@ func (c *Client) PostApiV1AdminUsersIdBan(ctx context.Context, id string, body P
 
 // GetApiV1AdminUsersIdNotes Staff notes on a user, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/users/{id}/notes (the `GetApiV1AdminUsersIdNotes` operationId).
 func (c *Client) GetApiV1AdminUsersIdNotes(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8989,7 +8989,7 @@ func (c *Client) GetApiV1AdminUsersIdNotes(ctx context.Context, id string, reqEd
 
 // PostApiV1AdminUsersIdNotesWithBody Add a note (or a warning) on a user
 //
-// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9008,7 +9008,7 @@ func (c *Client) PostApiV1AdminUsersIdNotesWithBody(ctx context.Context, id stri
 
 // PostApiV1AdminUsersIdNotes Add a note (or a warning) on a user
 //
-// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9027,7 +9027,7 @@ func (c *Client) PostApiV1AdminUsersIdNotes(ctx context.Context, id string, body
 
 // DeleteApiV1AdminUsersIdSessions Sign a user out everywhere
 //
-// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs admin:delete. Rate limit scope: admin_v1.
+// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/users/{id}/sessions (the `DeleteApiV1AdminUsersIdSessions` operationId).
 func (c *Client) DeleteApiV1AdminUsersIdSessions(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9044,7 +9044,7 @@ func (c *Client) DeleteApiV1AdminUsersIdSessions(ctx context.Context, id string,
 
 // GetApiV1AdminUsersIdSessions A user's signed-in sessions
 //
-// Live sessions, most recently used first; current marks the caller's own session. Needs admin:read. Rate limit scope: admin_v1.
+// Live sessions, most recently used first; current marks the caller's own session. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/users/{id}/sessions (the `GetApiV1AdminUsersIdSessions` operationId).
 func (c *Client) GetApiV1AdminUsersIdSessions(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9061,7 +9061,7 @@ func (c *Client) GetApiV1AdminUsersIdSessions(ctx context.Context, id string, re
 
 // DeleteApiV1AdminUsersIdSessionsSessionId Revoke one of a user's sessions
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/users/{id}/sessions/{sessionId} (the `DeleteApiV1AdminUsersIdSessionsSessionId` operationId).
 func (c *Client) DeleteApiV1AdminUsersIdSessionsSessionId(ctx context.Context, id string, sessionId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9078,7 +9078,7 @@ func (c *Client) DeleteApiV1AdminUsersIdSessionsSessionId(ctx context.Context, i
 
 // PostApiV1AdminUsersIdSilenceWithBody Silence a user for a time
 //
-// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9097,7 +9097,7 @@ func (c *Client) PostApiV1AdminUsersIdSilenceWithBody(ctx context.Context, id st
 
 // PostApiV1AdminUsersIdSilence Silence a user for a time
 //
-// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9116,7 +9116,7 @@ func (c *Client) PostApiV1AdminUsersIdSilence(ctx context.Context, id string, bo
 
 // PostApiV1AdminUsersIdUnsilence Lift a user's silence
 //
-// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs admin:write. Rate limit scope: admin_v1.
+// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/users/{id}/unsilence (the `PostApiV1AdminUsersIdUnsilence` operationId).
 func (c *Client) PostApiV1AdminUsersIdUnsilence(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9133,7 +9133,7 @@ func (c *Client) PostApiV1AdminUsersIdUnsilence(ctx context.Context, id string, 
 
 // GetApiV1AdminWebhooks List webhook endpoints (never their secrets)
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/webhooks (the `GetApiV1AdminWebhooks` operationId).
 func (c *Client) GetApiV1AdminWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9150,7 +9150,7 @@ func (c *Client) GetApiV1AdminWebhooks(ctx context.Context, reqEditors ...Reques
 
 // PostApiV1AdminWebhooksWithBody Register a webhook endpoint
 //
-// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9169,7 +9169,7 @@ func (c *Client) PostApiV1AdminWebhooksWithBody(ctx context.Context, contentType
 
 // PostApiV1AdminWebhooks Register a webhook endpoint
 //
-// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9188,7 +9188,7 @@ func (c *Client) PostApiV1AdminWebhooks(ctx context.Context, body PostApiV1Admin
 
 // DeleteApiV1AdminWebhooksId Delete a webhook endpoint and its delivery log
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Corresponds with DELETE /api/v1/admin/webhooks/{id} (the `DeleteApiV1AdminWebhooksId` operationId).
 func (c *Client) DeleteApiV1AdminWebhooksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9205,7 +9205,7 @@ func (c *Client) DeleteApiV1AdminWebhooksId(ctx context.Context, id string, reqE
 
 // GetApiV1AdminWebhooksId One webhook endpoint
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/webhooks/{id} (the `GetApiV1AdminWebhooksId` operationId).
 func (c *Client) GetApiV1AdminWebhooksId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9222,7 +9222,7 @@ func (c *Client) GetApiV1AdminWebhooksId(ctx context.Context, id string, reqEdit
 
 // PatchApiV1AdminWebhooksIdWithBody Change a webhook endpoint's URL, events, description or active switch
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9241,7 +9241,7 @@ func (c *Client) PatchApiV1AdminWebhooksIdWithBody(ctx context.Context, id strin
 
 // PatchApiV1AdminWebhooksId Change a webhook endpoint's URL, events, description or active switch
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9260,7 +9260,7 @@ func (c *Client) PatchApiV1AdminWebhooksId(ctx context.Context, id string, body 
 
 // GetApiV1AdminWebhooksIdDeliveries A webhook endpoint's delivery log, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Corresponds with GET /api/v1/admin/webhooks/{id}/deliveries (the `GetApiV1AdminWebhooksIdDeliveries` operationId).
 func (c *Client) GetApiV1AdminWebhooksIdDeliveries(ctx context.Context, id string, params *GetApiV1AdminWebhooksIdDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9277,7 +9277,7 @@ func (c *Client) GetApiV1AdminWebhooksIdDeliveries(ctx context.Context, id strin
 
 // PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel Cancel a pending delivery: it is never attempted again
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/cancel (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel` operationId).
 func (c *Client) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9294,7 +9294,7 @@ func (c *Client) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel(ctx context.
 
 // PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry Queue a delivery again with a fresh round of attempts
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/webhooks/{id}/deliveries/{deliveryId}/retry (the `PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry` operationId).
 func (c *Client) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry(ctx context.Context, id string, deliveryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9311,7 +9311,7 @@ func (c *Client) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetry(ctx context.C
 
 // PostApiV1AdminWebhooksIdRotateSecret Give a webhook endpoint a new signing secret, shown this once
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/webhooks/{id}/rotate-secret (the `PostApiV1AdminWebhooksIdRotateSecret` operationId).
 func (c *Client) PostApiV1AdminWebhooksIdRotateSecret(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9328,7 +9328,7 @@ func (c *Client) PostApiV1AdminWebhooksIdRotateSecret(ctx context.Context, id st
 
 // PostApiV1AdminWebhooksIdTest Queue a ping message to a webhook endpoint
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/webhooks/{id}/test (the `PostApiV1AdminWebhooksIdTest` operationId).
 func (c *Client) PostApiV1AdminWebhooksIdTest(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15498,7 +15498,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminAnalyticsWithResponse Platform analytics over a period
 	//
-	// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs admin:read. Rate limit scope: admin_v1.
+	// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15507,7 +15507,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminAuditLogsWithResponse The audit log, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15516,7 +15516,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminAuditLogsExportWithResponse Export the audit log
 	//
-	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15525,7 +15525,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminAuditLogsVerifyWithResponse Re-walk the audit log's hash chain
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15534,7 +15534,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminBlocksWithResponse List blocks, newest first
 	//
-	// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs admin:read. Rate limit scope: admin_v1.
+	// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15543,7 +15543,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminBlocksWithBodyWithResponse Block an address range or an email domain
 	//
-	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15552,7 +15552,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminBlocksWithResponse Block an address range or an email domain
 	//
-	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+	// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15561,7 +15561,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminBlocksIdWithResponse Delete a block
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15570,7 +15570,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminFeatureFlagsWithResponse List feature flags, by name
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15579,7 +15579,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminFeatureFlagsNameWithResponse Delete a feature flag
 	//
-	// Needs admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15588,7 +15588,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminFeatureFlagsNameWithBodyWithResponse Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15597,7 +15597,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminFeatureFlagsNameWithResponse Create or change a feature flag
 	//
-	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
+	// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15606,7 +15606,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminLocksWithBodyWithResponse Take or renew an edit lock (5 minutes)
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15615,7 +15615,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminLocksWithResponse Take or renew an edit lock (5 minutes)
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15624,7 +15624,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminLocksTypeIdWithResponse Release your edit lock, or break someone else's
 	//
-	// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
+	// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15633,7 +15633,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminModerationReasonsWithResponse The reason presets for bans and moderation
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15642,7 +15642,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminModerationReasonsWithBodyWithResponse Replace the reason presets
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15651,7 +15651,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminModerationReasonsWithResponse Replace the reason presets
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15660,7 +15660,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcastWithBodyWithResponse Send or schedule a notification to many users
 	//
-	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15669,7 +15669,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminNotificationsBroadcastWithResponse Send or schedule a notification to many users
 	//
-	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+	// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15678,7 +15678,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminNotificationsBroadcastsWithResponse Broadcasts, newest first, with recipients and reads
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15687,7 +15687,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminPostsWithResponse List posts with admin metadata
 	//
-	// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+	// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15696,7 +15696,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsBulkModerateWithBodyWithResponse One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15705,7 +15705,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsBulkModerateWithResponse One moderation decision for up to 200 posts
 	//
-	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15714,7 +15714,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsIdModerateWithBodyWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15723,7 +15723,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsIdModerateWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 	//
-	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
+	// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15732,7 +15732,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminPostsIdModerateUndoWithResponse Undo your last decision on a post
 	//
-	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs admin:write. Rate limit scope: admin_v1.
+	// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15741,7 +15741,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminReportsModerationWithResponse Reports and moderation actions in a window
 	//
-	// format=csv streams the window's moderation actions, one a row, as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+	// format=csv streams the window's moderation actions, one a row, as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15750,7 +15750,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminReportsUserActivityWithResponse Who was active in a window, and how
 	//
-	// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+	// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15759,7 +15759,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminSystemBackupsWithResponse Backups in BACKUP_DIR, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15768,7 +15768,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminSystemBackupsFileWithResponse Delete a backup
 	//
-	// Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15777,7 +15777,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminSystemBackupsFileWithResponse Download a backup
 	//
-	// Streamed as an attachment. It holds every session token and secret. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// Streamed as an attachment. It holds every session token and secret. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15786,7 +15786,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminSystemJobsWithResponse Maintenance jobs, latest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15795,7 +15795,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminSystemJobsJobIdWithResponse One maintenance job: status, progress, result or error
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15804,7 +15804,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminSystemMaintenanceWithBodyWithResponse Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15813,7 +15813,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminSystemMaintenanceWithResponse Queue a maintenance job
 	//
-	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
+	// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15822,7 +15822,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminTokensWithResponse List unexpired admin tokens
 	//
-	// Needs admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15831,7 +15831,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminTokensWithBodyWithResponse Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15840,7 +15840,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminTokensWithResponse Mint an admin token
 	//
-	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+	// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15849,7 +15849,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminTokensIdWithResponse Revoke an admin token by its jti
 	//
-	// Needs admin:super. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15858,7 +15858,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminUsersWithResponse List users
 	//
-	// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+	// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15867,7 +15867,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersBulkUpdateWithBodyWithResponse Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15876,7 +15876,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersBulkUpdateWithResponse Change up to 500 users at once
 	//
-	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15885,7 +15885,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminUsersIdWithResponse One user in full
 	//
-	// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs admin:read. Rate limit scope: admin_v1.
+	// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15894,7 +15894,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminUsersIdWithBodyWithResponse Change a user's status, role, verification or notes
 	//
-	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15903,7 +15903,7 @@ type ClientWithResponsesInterface interface {
 
 	// PutApiV1AdminUsersIdWithResponse Change a user's status, role, verification or notes
 	//
-	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+	// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15912,7 +15912,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdBanWithBodyWithResponse Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15921,7 +15921,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdBanWithResponse Ban or unban a user
 	//
-	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
+	// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15930,7 +15930,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminUsersIdNotesWithResponse Staff notes on a user, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15939,7 +15939,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdNotesWithBodyWithResponse Add a note (or a warning) on a user
 	//
-	// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+	// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15948,7 +15948,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdNotesWithResponse Add a note (or a warning) on a user
 	//
-	// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+	// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15957,7 +15957,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminUsersIdSessionsWithResponse Sign a user out everywhere
 	//
-	// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs admin:delete. Rate limit scope: admin_v1.
+	// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15966,7 +15966,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminUsersIdSessionsWithResponse A user's signed-in sessions
 	//
-	// Live sessions, most recently used first; current marks the caller's own session. Needs admin:read. Rate limit scope: admin_v1.
+	// Live sessions, most recently used first; current marks the caller's own session. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15975,7 +15975,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminUsersIdSessionsSessionIdWithResponse Revoke one of a user's sessions
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -15984,7 +15984,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdSilenceWithBodyWithResponse Silence a user for a time
 	//
-	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15993,7 +15993,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdSilenceWithResponse Silence a user for a time
 	//
-	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
+	// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16002,7 +16002,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdUnsilenceWithResponse Lift a user's silence
 	//
-	// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs admin:write. Rate limit scope: admin_v1.
+	// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16011,7 +16011,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminWebhooksWithResponse List webhook endpoints (never their secrets)
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16020,7 +16020,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksWithBodyWithResponse Register a webhook endpoint
 	//
-	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16029,7 +16029,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksWithResponse Register a webhook endpoint
 	//
-	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+	// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16038,7 +16038,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiV1AdminWebhooksIdWithResponse Delete a webhook endpoint and its delivery log
 	//
-	// Needs admin:delete. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16047,7 +16047,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminWebhooksIdWithResponse One webhook endpoint
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16056,7 +16056,7 @@ type ClientWithResponsesInterface interface {
 
 	// PatchApiV1AdminWebhooksIdWithBodyWithResponse Change a webhook endpoint's URL, events, description or active switch
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16065,7 +16065,7 @@ type ClientWithResponsesInterface interface {
 
 	// PatchApiV1AdminWebhooksIdWithResponse Change a webhook endpoint's URL, events, description or active switch
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16074,7 +16074,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetApiV1AdminWebhooksIdDeliveriesWithResponse A webhook endpoint's delivery log, newest first
 	//
-	// Needs admin:read. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16083,7 +16083,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelWithResponse Cancel a pending delivery: it is never attempted again
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16092,7 +16092,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryWithResponse Queue a delivery again with a fresh round of attempts
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16101,7 +16101,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksIdRotateSecretWithResponse Give a webhook endpoint a new signing secret, shown this once
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16110,7 +16110,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminWebhooksIdTestWithResponse Queue a ping message to a webhook endpoint
 	//
-	// Needs admin:write. Rate limit scope: admin_v1.
+	// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -29844,7 +29844,7 @@ func (c *ClientWithResponses) PutApiUsersIdWithResponse(ctx context.Context, id 
 
 // GetApiV1AdminAnalyticsWithResponse Platform analytics over a period
 //
-// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs admin:read. Rate limit scope: admin_v1.
+// Only the sections metrics names (all by default), read from counters, indexes and the daily roll-ups, never from raw events beyond an hourly series' day or two. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29859,7 +29859,7 @@ func (c *ClientWithResponses) GetApiV1AdminAnalyticsWithResponse(ctx context.Con
 
 // GetApiV1AdminAuditLogsWithResponse The audit log, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29874,7 +29874,7 @@ func (c *ClientWithResponses) GetApiV1AdminAuditLogsWithResponse(ctx context.Con
 
 // GetApiV1AdminAuditLogsExportWithResponse Export the audit log
 //
-// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Every entry the list's filters select, newest first, streamed as an attachment; the export is itself audited. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29889,7 +29889,7 @@ func (c *ClientWithResponses) GetApiV1AdminAuditLogsExportWithResponse(ctx conte
 
 // GetApiV1AdminAuditLogsVerifyWithResponse Re-walk the audit log's hash chain
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29904,7 +29904,7 @@ func (c *ClientWithResponses) GetApiV1AdminAuditLogsVerifyWithResponse(ctx conte
 
 // GetApiV1AdminBlocksWithResponse List blocks, newest first
 //
-// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs admin:read. Rate limit scope: admin_v1.
+// Expired blocks stay listed (expired: true) until deleted; they stop applying when they expire. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29919,7 +29919,7 @@ func (c *ClientWithResponses) GetApiV1AdminBlocksWithResponse(ctx context.Contex
 
 // PostApiV1AdminBlocksWithBodyWithResponse Block an address range or an email domain
 //
-// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29934,7 +29934,7 @@ func (c *ClientWithResponses) PostApiV1AdminBlocksWithBodyWithResponse(ctx conte
 
 // PostApiV1AdminBlocksWithResponse Block an address range or an email domain
 //
-// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs admin:write. Rate limit scope: admin_v1.
+// An ip block refuses from its range sign-in, registration and every change outside the admin routes (posts, reports, profiles, passwords, two-factor, sessions, analytics), and ends any non-staff session seen from it; an email_domain block refuses registration with an email under the domain or its subdomains. It applies on every instance at once. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29949,7 +29949,7 @@ func (c *ClientWithResponses) PostApiV1AdminBlocksWithResponse(ctx context.Conte
 
 // DeleteApiV1AdminBlocksIdWithResponse Delete a block
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29964,7 +29964,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminBlocksIdWithResponse(ctx context.C
 
 // GetApiV1AdminFeatureFlagsWithResponse List feature flags, by name
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29979,7 +29979,7 @@ func (c *ClientWithResponses) GetApiV1AdminFeatureFlagsWithResponse(ctx context.
 
 // DeleteApiV1AdminFeatureFlagsNameWithResponse Delete a feature flag
 //
-// Needs admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -29994,7 +29994,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminFeatureFlagsNameWithResponse(ctx c
 
 // PutApiV1AdminFeatureFlagsNameWithBodyWithResponse Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30009,7 +30009,7 @@ func (c *ClientWithResponses) PutApiV1AdminFeatureFlagsNameWithBodyWithResponse(
 
 // PutApiV1AdminFeatureFlagsNameWithResponse Create or change a feature flag
 //
-// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs admin:super. Rate limit scope: admin_v1.
+// 200 with a changed flag; 201 with a new one, which starts disabled at 0%. Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30024,7 +30024,7 @@ func (c *ClientWithResponses) PutApiV1AdminFeatureFlagsNameWithResponse(ctx cont
 
 // PostApiV1AdminLocksWithBodyWithResponse Take or renew an edit lock (5 minutes)
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30039,7 +30039,7 @@ func (c *ClientWithResponses) PostApiV1AdminLocksWithBodyWithResponse(ctx contex
 
 // PostApiV1AdminLocksWithResponse Take or renew an edit lock (5 minutes)
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30054,7 +30054,7 @@ func (c *ClientWithResponses) PostApiV1AdminLocksWithResponse(ctx context.Contex
 
 // DeleteApiV1AdminLocksTypeIdWithResponse Release your edit lock, or break someone else's
 //
-// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs admin:delete. Rate limit scope: admin_v1.
+// Breaking another admin's lock needs a role above the holder's (admin:super breaks any); it is audited as lock.break. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30069,7 +30069,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminLocksTypeIdWithResponse(ctx contex
 
 // GetApiV1AdminModerationReasonsWithResponse The reason presets for bans and moderation
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30084,7 +30084,7 @@ func (c *ClientWithResponses) GetApiV1AdminModerationReasonsWithResponse(ctx con
 
 // PutApiV1AdminModerationReasonsWithBodyWithResponse Replace the reason presets
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30099,7 +30099,7 @@ func (c *ClientWithResponses) PutApiV1AdminModerationReasonsWithBodyWithResponse
 
 // PutApiV1AdminModerationReasonsWithResponse Replace the reason presets
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30114,7 +30114,7 @@ func (c *ClientWithResponses) PutApiV1AdminModerationReasonsWithResponse(ctx con
 
 // PostApiV1AdminNotificationsBroadcastWithBodyWithResponse Send or schedule a notification to many users
 //
-// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30129,7 +30129,7 @@ func (c *ClientWithResponses) PostApiV1AdminNotificationsBroadcastWithBodyWithRe
 
 // PostApiV1AdminNotificationsBroadcastWithResponse Send or schedule a notification to many users
 //
-// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs admin:write. Rate limit scope: admin_v1.
+// A broadcast is one row that every inbox of its audience reads: an immediate one is in all of them when this answers; a scheduled one is in them from its time, and its job records it sent once, whichever instance runs it. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30144,7 +30144,7 @@ func (c *ClientWithResponses) PostApiV1AdminNotificationsBroadcastWithResponse(c
 
 // GetApiV1AdminNotificationsBroadcastsWithResponse Broadcasts, newest first, with recipients and reads
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30159,7 +30159,7 @@ func (c *ClientWithResponses) GetApiV1AdminNotificationsBroadcastsWithResponse(c
 
 // GetApiV1AdminPostsWithResponse List posts with admin metadata
 //
-// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+// Filtered by status, author, open reports and a substring of the title; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30174,7 +30174,7 @@ func (c *ClientWithResponses) GetApiV1AdminPostsWithResponse(ctx context.Context
 
 // PostApiV1AdminPostsBulkModerateWithBodyWithResponse One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30189,7 +30189,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsBulkModerateWithBodyWithRespons
 
 // PostApiV1AdminPostsBulkModerateWithResponse One moderation decision for up to 200 posts
 //
-// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry; each post gets its moderation record. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30204,7 +30204,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsBulkModerateWithResponse(ctx co
 
 // PostApiV1AdminPostsIdModerateWithBodyWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30219,7 +30219,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsIdModerateWithBodyWithResponse(
 
 // PostApiV1AdminPostsIdModerateWithResponse Approve, hide, delete, flag or dismiss the reports of a post
 //
-// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs admin:write. Rate limit scope: admin_v1.
+// Every action is kept as a moderation record and says what happens to the post's open reports: approve and dismiss dismiss them (not upheld), hide and delete resolve them (upheld), flag keeps them open. Delete removes the post; its settled reports stay counted. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30234,7 +30234,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsIdModerateWithResponse(ctx cont
 
 // PostApiV1AdminPostsIdModerateUndoWithResponse Undo your last decision on a post
 //
-// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs admin:write. Rate limit scope: admin_v1.
+// Within 10 minutes of it, and not a delete: the post's previous status back and exactly the reports that decision settled open again, kept as an undo record. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30249,7 +30249,7 @@ func (c *ClientWithResponses) PostApiV1AdminPostsIdModerateUndoWithResponse(ctx 
 
 // GetApiV1AdminReportsModerationWithResponse Reports and moderation actions in a window
 //
-// format=csv streams the window's moderation actions, one a row, as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+// format=csv streams the window's moderation actions, one a row, as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30264,7 +30264,7 @@ func (c *ClientWithResponses) GetApiV1AdminReportsModerationWithResponse(ctx con
 
 // GetApiV1AdminReportsUserActivityWithResponse Who was active in a window, and how
 //
-// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs admin:read. Rate limit scope: admin_v1.
+// The users with posts, sign-ins or events in the window, in id order, with totals over every row. format=csv streams the same rows (every row unless limit or offset is given) as an attachment. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30279,7 +30279,7 @@ func (c *ClientWithResponses) GetApiV1AdminReportsUserActivityWithResponse(ctx c
 
 // GetApiV1AdminSystemBackupsWithResponse Backups in BACKUP_DIR, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30294,7 +30294,7 @@ func (c *ClientWithResponses) GetApiV1AdminSystemBackupsWithResponse(ctx context
 
 // DeleteApiV1AdminSystemBackupsFileWithResponse Delete a backup
 //
-// Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30309,7 +30309,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminSystemBackupsFileWithResponse(ctx 
 
 // GetApiV1AdminSystemBackupsFileWithResponse Download a backup
 //
-// Streamed as an attachment. It holds every session token and secret. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// Streamed as an attachment. It holds every session token and secret. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30324,7 +30324,7 @@ func (c *ClientWithResponses) GetApiV1AdminSystemBackupsFileWithResponse(ctx con
 
 // GetApiV1AdminSystemJobsWithResponse Maintenance jobs, latest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30339,7 +30339,7 @@ func (c *ClientWithResponses) GetApiV1AdminSystemJobsWithResponse(ctx context.Co
 
 // GetApiV1AdminSystemJobsJobIdWithResponse One maintenance job: status, progress, result or error
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30354,7 +30354,7 @@ func (c *ClientWithResponses) GetApiV1AdminSystemJobsJobIdWithResponse(ctx conte
 
 // PostApiV1AdminSystemMaintenanceWithBodyWithResponse Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30369,7 +30369,7 @@ func (c *ClientWithResponses) PostApiV1AdminSystemMaintenanceWithBodyWithRespons
 
 // PostApiV1AdminSystemMaintenanceWithResponse Queue a maintenance job
 //
-// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs admin:super. Rate limit scope: admin_system.
+// The job queue runs it in the background, one job of an action at a time on every instance; GET /system/jobs/{jobId} follows its progress and result. Needs the admin role and admin:super. Rate limit scope: admin_system.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30384,7 +30384,7 @@ func (c *ClientWithResponses) PostApiV1AdminSystemMaintenanceWithResponse(ctx co
 
 // GetApiV1AdminTokensWithResponse List unexpired admin tokens
 //
-// Needs admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30399,7 +30399,7 @@ func (c *ClientWithResponses) GetApiV1AdminTokensWithResponse(ctx context.Contex
 
 // PostApiV1AdminTokensWithBodyWithResponse Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30414,7 +30414,7 @@ func (c *ClientWithResponses) PostApiV1AdminTokensWithBodyWithResponse(ctx conte
 
 // PostApiV1AdminTokensWithResponse Mint an admin token
 //
-// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
+// The JWT is shown this once. A token never carries a permission its maker lacks, and never mints another. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30429,7 +30429,7 @@ func (c *ClientWithResponses) PostApiV1AdminTokensWithResponse(ctx context.Conte
 
 // DeleteApiV1AdminTokensIdWithResponse Revoke an admin token by its jti
 //
-// Needs admin:super. Rate limit scope: admin_v1.
+// Needs the admin role and admin:super. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30444,7 +30444,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminTokensIdWithResponse(ctx context.C
 
 // GetApiV1AdminUsersWithResponse List users
 //
-// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs admin:read. Rate limit scope: admin_v1.
+// Filtered by status, highest role and a substring of the username or email; sorted as asked, then by id. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30459,7 +30459,7 @@ func (c *ClientWithResponses) GetApiV1AdminUsersWithResponse(ctx context.Context
 
 // PostApiV1AdminUsersBulkUpdateWithBodyWithResponse Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30474,7 +30474,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersBulkUpdateWithBodyWithResponse(
 
 // PostApiV1AdminUsersBulkUpdateWithResponse Change up to 500 users at once
 //
-// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+// All or nothing, in one transaction with one audit entry that keeps each user's fields before and after. Needs the admin role and admin:super. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30489,7 +30489,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersBulkUpdateWithResponse(ctx cont
 
 // GetApiV1AdminUsersIdWithResponse One user in full
 //
-// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs admin:read. Rate limit scope: admin_v1.
+// The record with the profile, every role, the ban history, the latest 10 posts and the latest 20 audit entries about the user. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30504,7 +30504,7 @@ func (c *ClientWithResponses) GetApiV1AdminUsersIdWithResponse(ctx context.Conte
 
 // PutApiV1AdminUsersIdWithBodyWithResponse Change a user's status, role, verification or notes
 //
-// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30519,7 +30519,7 @@ func (c *ClientWithResponses) PutApiV1AdminUsersIdWithBodyWithResponse(ctx conte
 
 // PutApiV1AdminUsersIdWithResponse Change a user's status, role, verification or notes
 //
-// Every field optional, at least one. The audit entry keeps the fields before and after. Needs admin:write. Rate limit scope: admin_v1.
+// Every field optional, at least one. The audit entry keeps the fields before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30534,7 +30534,7 @@ func (c *ClientWithResponses) PutApiV1AdminUsersIdWithResponse(ctx context.Conte
 
 // PostApiV1AdminUsersIdBanWithBodyWithResponse Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30549,7 +30549,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdBanWithBodyWithResponse(ctx c
 
 // PostApiV1AdminUsersIdBanWithResponse Ban or unban a user
 //
-// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs admin:write. Rate limit scope: admin_v1.
+// A ban replaces the one in force; a temporary one ends by itself. An unban of a user no ban holds changes nothing (ban: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30564,7 +30564,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdBanWithResponse(ctx context.C
 
 // GetApiV1AdminUsersIdNotesWithResponse Staff notes on a user, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30579,7 +30579,7 @@ func (c *ClientWithResponses) GetApiV1AdminUsersIdNotesWithResponse(ctx context.
 
 // PostApiV1AdminUsersIdNotesWithBodyWithResponse Add a note (or a warning) on a user
 //
-// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30594,7 +30594,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdNotesWithBodyWithResponse(ctx
 
 // PostApiV1AdminUsersIdNotesWithResponse Add a note (or a warning) on a user
 //
-// Append-only. A warning counts as a strike in the user's history. Needs admin:write. Rate limit scope: admin_v1.
+// Append-only. A warning counts as a strike in the user's history. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30609,7 +30609,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdNotesWithResponse(ctx context
 
 // DeleteApiV1AdminUsersIdSessionsWithResponse Sign a user out everywhere
 //
-// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs admin:delete. Rate limit scope: admin_v1.
+// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30624,7 +30624,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminUsersIdSessionsWithResponse(ctx co
 
 // GetApiV1AdminUsersIdSessionsWithResponse A user's signed-in sessions
 //
-// Live sessions, most recently used first; current marks the caller's own session. Needs admin:read. Rate limit scope: admin_v1.
+// Live sessions, most recently used first; current marks the caller's own session. Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30639,7 +30639,7 @@ func (c *ClientWithResponses) GetApiV1AdminUsersIdSessionsWithResponse(ctx conte
 
 // DeleteApiV1AdminUsersIdSessionsSessionIdWithResponse Revoke one of a user's sessions
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30654,7 +30654,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminUsersIdSessionsSessionIdWithRespon
 
 // PostApiV1AdminUsersIdSilenceWithBodyWithResponse Silence a user for a time
 //
-// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30669,7 +30669,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdSilenceWithBodyWithResponse(c
 
 // PostApiV1AdminUsersIdSilenceWithResponse Silence a user for a time
 //
-// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs admin:write. Rate limit scope: admin_v1.
+// The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30684,7 +30684,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdSilenceWithResponse(ctx conte
 
 // PostApiV1AdminUsersIdUnsilenceWithResponse Lift a user's silence
 //
-// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs admin:write. Rate limit scope: admin_v1.
+// The silence in force ends now. Of a user no silence holds it changes nothing (silencedUntil: null). Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30699,7 +30699,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdUnsilenceWithResponse(ctx con
 
 // GetApiV1AdminWebhooksWithResponse List webhook endpoints (never their secrets)
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30714,7 +30714,7 @@ func (c *ClientWithResponses) GetApiV1AdminWebhooksWithResponse(ctx context.Cont
 
 // PostApiV1AdminWebhooksWithBodyWithResponse Register a webhook endpoint
 //
-// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30729,7 +30729,7 @@ func (c *ClientWithResponses) PostApiV1AdminWebhooksWithBodyWithResponse(ctx con
 
 // PostApiV1AdminWebhooksWithResponse Register a webhook endpoint
 //
-// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs admin:write. Rate limit scope: admin_v1.
+// The signing secret is shown this once. The URL must be http(s), without credentials, and not name a loopback, private or link-local address. Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30744,7 +30744,7 @@ func (c *ClientWithResponses) PostApiV1AdminWebhooksWithResponse(ctx context.Con
 
 // DeleteApiV1AdminWebhooksIdWithResponse Delete a webhook endpoint and its delivery log
 //
-// Needs admin:delete. Rate limit scope: admin_v1.
+// Needs the admin role and admin:delete. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30759,7 +30759,7 @@ func (c *ClientWithResponses) DeleteApiV1AdminWebhooksIdWithResponse(ctx context
 
 // GetApiV1AdminWebhooksIdWithResponse One webhook endpoint
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30774,7 +30774,7 @@ func (c *ClientWithResponses) GetApiV1AdminWebhooksIdWithResponse(ctx context.Co
 
 // PatchApiV1AdminWebhooksIdWithBodyWithResponse Change a webhook endpoint's URL, events, description or active switch
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30789,7 +30789,7 @@ func (c *ClientWithResponses) PatchApiV1AdminWebhooksIdWithBodyWithResponse(ctx 
 
 // PatchApiV1AdminWebhooksIdWithResponse Change a webhook endpoint's URL, events, description or active switch
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30804,7 +30804,7 @@ func (c *ClientWithResponses) PatchApiV1AdminWebhooksIdWithResponse(ctx context.
 
 // GetApiV1AdminWebhooksIdDeliveriesWithResponse A webhook endpoint's delivery log, newest first
 //
-// Needs admin:read. Rate limit scope: admin_v1.
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30819,7 +30819,7 @@ func (c *ClientWithResponses) GetApiV1AdminWebhooksIdDeliveriesWithResponse(ctx 
 
 // PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancelWithResponse Cancel a pending delivery: it is never attempted again
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30834,7 +30834,7 @@ func (c *ClientWithResponses) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdCancel
 
 // PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryWithResponse Queue a delivery again with a fresh round of attempts
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30849,7 +30849,7 @@ func (c *ClientWithResponses) PostApiV1AdminWebhooksIdDeliveriesDeliveryIdRetryW
 
 // PostApiV1AdminWebhooksIdRotateSecretWithResponse Give a webhook endpoint a new signing secret, shown this once
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -30864,7 +30864,7 @@ func (c *ClientWithResponses) PostApiV1AdminWebhooksIdRotateSecretWithResponse(c
 
 // PostApiV1AdminWebhooksIdTestWithResponse Queue a ping message to a webhook endpoint
 //
-// Needs admin:write. Rate limit scope: admin_v1.
+// Needs the admin role and admin:write. Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -350,7 +350,7 @@ func TestUserUpdate(t *testing.T) {
 			t.Fatalf("admin's update: %d %s", res.Code, res.Body)
 		}
 		entries := app.AuditEntries(t)
-		if len(entries) != 2 || entries[0].Action != "user.update" || entries[0].Status != 404 || entries[1].Action != "user.update" ||
+		if len(entries) != 2 || entries[0].Action != "user.profile" || entries[0].Status != 404 || entries[1].Action != "user.profile" ||
 			entries[1].TargetType != "user" || entries[1].TargetID != itoa(ada.ID) || *entries[1].AdminID != admin.ID || entries[1].Status != 200 {
 			t.Fatalf("audit entries %+v, want the admin's two updates of other accounts (404, 200)", entries)
 		}

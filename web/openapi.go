@@ -198,6 +198,8 @@ func describe(r Route) string {
 		parts = append(parts, r.Doc.Description)
 	}
 	switch {
+	case r.Gate != "":
+		parts = append(parts, "Needs the admin role and "+r.Gate+".")
 	case len(r.Permissions) > 0 && r.MetricsToken:
 		parts = append(parts, "Needs "+strings.Join(r.Permissions, " and ")+", or the METRICS_TOKEN as a bearer token.")
 	case len(r.Permissions) > 0:

@@ -107,6 +107,9 @@ func newMatrix(t *testing.T, db *bun.DB) *matrix {
 		session("moderator-no-2fa", true, false, auth.RoleModerator),
 		admin,
 		token("admin-token-read", admin, auth.PermAdminRead),
+		// The contract's versioned gate: this token bans and moderates
+		// through /api/v1/admin, not through the unversioned family.
+		token("admin-token-read-write", admin, auth.PermAdminRead, auth.PermAdminWrite),
 		super,
 		token("super-token-write", super, auth.PermAdminWrite),
 		// Staff power used to read is staff power; a token acts as its
@@ -826,10 +829,10 @@ func TestEveryActionHasADoor(t *testing.T) {
 		// asks admin:read of every caller alike.
 		policy.SeeAnalytics: "GET /admin, the dashboard's analytics for those who may read them",
 		// Asked inside another action's door: a lock of a feature flag
-		// is taken through the locks route (lock.take), and a decision
+		// is taken through the locks route (lock.acquire), and a decision
 		// that undoes a standing one through the moderation, undo and
 		// general post routes (post.moderate, post.edit).
-		policy.TakeFlagLock:      "POST /api/v1/admin/locks with type feature_flag, the door of lock.take",
+		policy.TakeFlagLock:      "POST /api/v1/admin/locks with type feature_flag, the door of lock.acquire",
 		policy.ReverseModeration: "the doors of post.moderate and post.edit, when a decision undoes a standing one",
 	}
 	for a := range policy.Table {

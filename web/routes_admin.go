@@ -19,7 +19,7 @@ func adminRoutes(hs handlerSet) []Route {
 		{Method: http.MethodPost, Path: api.PathAdminUserBan, Handler: hs.adminUsers.Ban, Action: policy.BanUser, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
 			Audit: Audit{Action: "user.ban", Target: "user"},
 			Doc:   Doc{Summary: "Ban a user", Body: api.AdminBanRequest{}, Response: api.AdminBanResult{}}},
-		{Method: http.MethodPost, Path: api.PathAdminUserUnban, Handler: hs.adminUsers.Unban, Action: policy.BanUser, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
+		{Method: http.MethodPost, Path: api.PathAdminUserUnban, Handler: hs.adminUsers.Unban, Action: policy.UnbanUser, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
 			Audit: Audit{Action: "user.unban", Target: "user"},
 			Doc: Doc{Summary: "End a user's ban", Response: api.AdminBanResult{},
 				Errors: map[int]string{http.StatusConflict: "The user is not banned."}}},

@@ -20,9 +20,9 @@ type Action string
 const (
 	Register         Action = "user.register"
 	ChangePassword   Action = "auth.password"
-	SetUpTwoFactor   Action = "auth.2fa_setup"
-	EnableTwoFactor  Action = "auth.2fa_enable"
-	DisableTwoFactor Action = "auth.2fa_disable"
+	SetUpTwoFactor   Action = "two_factor.setup"
+	EnableTwoFactor  Action = "two_factor.enable"
+	DisableTwoFactor Action = "two_factor.disable"
 	RevokeOwnSession Action = "session.revoke"
 	// LinkProvider links an external sign-in provider's account to one's
 	// own, from the account page: another way into the account, so it
@@ -33,26 +33,26 @@ const (
 	// device): today only the CLI's operator does it.
 	ResetTwoFactor Action = "user.2fa_reset"
 
-	BanUser           Action = "user.ban" // ban and unban
+	BanUser           Action = "user.ban" // and unban, at the v1 door whose body says which
 	UpdateUser        Action = "user.update"
 	ChangeRole        Action = "user.role"
 	BulkUpdateUsers   Action = "users.bulk_update"
 	EditProfile       Action = "user.profile"
 	DeleteAccount     Action = "user.delete"
 	ViewUserSessions  Action = "user.sessions"
-	RevokeUserSession Action = "user.sessions_revoke"
+	RevokeUserSession Action = "user.revoke_session"
 	AddUserNote       Action = "user.note"
 	// SilenceUser makes a member read-only for a time (they sign in and
 	// read, but do not post, report or edit); UnsilenceUser lifts it early.
 	SilenceUser   Action = "user.silence"
 	UnsilenceUser Action = "user.unsilence"
 
-	EditPost     Action = "post.edit"
+	EditPost     Action = "post.update"
 	DeletePost   Action = "post.delete"
 	ModeratePost Action = "post.moderate"
 	BulkModerate Action = "posts.bulk_moderate"
 	// ClaimPost claims a post of the moderation queue ("Ana is
-	// reviewing"), renews the claim, or lets it go.
+	// reviewing") or renews the claim; ReleasePost lets it go.
 	ClaimPost Action = "post.claim"
 
 	MintToken   Action = "token.create"
@@ -69,8 +69,8 @@ const (
 	// TakeFlagLock one on a feature flag, which asks what changing the
 	// flag asks (UpdateFeatureFlag). ReleaseLock lets one's own lock go, or breaks someone
 	// else's.
-	TakeLock     Action = "lock.take"
-	TakeFlagLock Action = "lock.take_flag"
+	TakeLock     Action = "lock.acquire"
+	TakeFlagLock Action = "lock.acquire_flag"
 	ReleaseLock  Action = "lock.release"
 
 	// CreateWebhook registers a webhook endpoint. The others change,
@@ -121,6 +121,25 @@ const (
 	// page's, so a session's.
 	WatchModeration Action = "moderation.watch"
 )
+
+// Actions split from another so that each action names the audit action
+// its routes write: each has the rule of the action it was split from
+// (twins).
+const (
+	UnbanUser          Action = "user.unban"
+	RevokeUserSessions Action = "user.revoke_sessions" // all of a user's sessions
+	UndoModeration     Action = "post.moderate_undo"
+	ReleasePost        Action = "post.release"
+)
+
+// twins maps each split action to the one whose rule it shares.
+var twins = map[Action]Action{UnbanUser: BanUser, RevokeUserSessions: RevokeUserSession, UndoModeration: ModeratePost, ReleasePost: ClaimPost}
+
+func init() {
+	for a, twin := range twins {
+		Table[a] = Table[twin]
+	}
+}
 
 // Confirm says when a session caller needs a fresh confirmation of its
 // password or code (bearer tokens were minted under one and are scoped).
@@ -445,10 +464,10 @@ func HoldsPower(who *auth.Principal, a Action) bool {
 // in the terms of the unversioned family and the console (users:manage,
 // posts:moderate); the versioned family's gate grants its own instead
 // (the admin role with admin:read, admin:write, admin:delete or
-// admin:super by method), and behind that gate the policy does not ask the
-// power again in other words: an admin's token scoped admin:write bans and
-// moderates through /api/v1/admin. A rule naming an admin:* permission
-// asks it at every door, the gate's included.
+// admin:super by method), and behind that gate the policy does not ask for
+// the power again under its other name: an admin's token scoped
+// admin:write bans and moderates through /api/v1/admin. A rule naming an
+// admin:* permission asks it at every door, the gate's included.
 func holds(who *auth.Principal, perm string) bool {
 	if who.Can(perm) {
 		return true
