@@ -41,8 +41,8 @@ func CheckFlag(name string, u *V1FlagUpdate) error {
 	if u != nil && u.Description != nil {
 		d := strings.TrimSpace(*u.Description)
 		u.Description = &d
-		if len([]rune(d)) > 500 {
-			issues = append(issues, FieldIssue("description", "too_big", "description must be at most 500 characters"))
+		if len([]rune(d)) > MaxFlagDescription {
+			issues = append(issues, FieldIssue("description", "too_big", atMost("description", MaxFlagDescription)))
 		}
 	}
 	if len(issues) > 0 {
@@ -60,3 +60,7 @@ type DeletedFlag struct {
 	Deleted bool   `json:"deleted"`
 	Name    string `json:"name"`
 }
+
+// MaxFlagDescription is the longest description of a feature flag, in
+// characters; the console's description fields take it as their maxlength.
+const MaxFlagDescription = 500
