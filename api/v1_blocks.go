@@ -50,7 +50,7 @@ func (r *V1BlockRequest) Check(now time.Time, normalize func(kind, value string)
 		value = v
 	}
 	if len([]rune(r.Reason)) > MaxBlockReason {
-		issues = append(issues, FieldIssue("reason", "too_big", "reason must be at most 500 characters"))
+		issues = append(issues, FieldIssue("reason", "too_big", atMost("reason", MaxBlockReason)))
 	}
 	var expires *time.Time
 	if r.ExpiresAt != "" {

@@ -29,3 +29,4 @@ type DeletedFlag struct {
 	Deleted bool   `json:"deleted"`
 	Name    string `json:"name"`
 }
+

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -149,6 +150,15 @@ func (r *V1ModerationRequest) Check() error {
 	return nil
 }
 
+// MaxModerationReason is the longest reason of a moderation decision, in
+// characters; the console's reason fields take it as their maxlength.
+const MaxModerationReason = 500
+
+// atMost is the message of a field over its limit of n characters.
+func atMost(field string, n int) string {
+	return field + " must be at most " + strconv.Itoa(n) + " characters"
+}
+
 func (r *V1ModerationRequest) issues() []Issue {
 	var issues []Issue
 	switch r.Action {
@@ -157,11 +167,11 @@ func (r *V1ModerationRequest) issues() []Issue {
 		issues = append(issues, FieldIssue("action", "invalid_enum_value", "action must be approve, hide, delete, flag or dismiss"))
 	}
 	r.Reason = strings.TrimSpace(r.Reason)
-	if len([]rune(r.Reason)) > 500 {
-		issues = append(issues, FieldIssue("reason", "too_big", "reason must be at most 500 characters"))
+	if len([]rune(r.Reason)) > MaxModerationReason {
+		issues = append(issues, FieldIssue("reason", "too_big", atMost("reason", MaxModerationReason)))
 	}
 	if len([]rune(r.Notes)) > MaxAdminNotes {
-		issues = append(issues, FieldIssue("notes", "too_big", "notes must be at most 2000 characters"))
+		issues = append(issues, FieldIssue("notes", "too_big", atMost("notes", MaxAdminNotes)))
 	}
 	return issues
 }

@@ -226,7 +226,7 @@ func (u *V1UserUpdate) issues(none, fields string, banned bool) []Issue {
 		issues = append(issues, FieldIssue("role", "invalid_enum_value", "role must be user, moderator or admin"))
 	}
 	if u.Notes != nil && len([]rune(*u.Notes)) > MaxAdminNotes {
-		issues = append(issues, FieldIssue("notes", "too_big", "notes must be at most 2000 characters"))
+		issues = append(issues, FieldIssue("notes", "too_big", atMost("notes", MaxAdminNotes)))
 	}
 	return issues
 }
@@ -379,7 +379,7 @@ func (n *V1NewNote) Check() error {
 	case l == 0:
 		issues = append(issues, FieldIssue("body", "too_small", "a note needs a body"))
 	case l > MaxAdminNotes:
-		issues = append(issues, FieldIssue("body", "too_big", "body must be at most 2000 characters"))
+		issues = append(issues, FieldIssue("body", "too_big", atMost("body", MaxAdminNotes)))
 	}
 	if n.Kind == "" {
 		n.Kind = "note"

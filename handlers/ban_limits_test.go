@@ -16,16 +16,19 @@ import (
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
-// TestBanLimitsDocumentedAsTheActionDefinesThem: the API documents the
-// ban action's limits (maxLength in the OpenAPI document) as the action
+// TestActionLimitsDocumentedAsTheActionsDefineThem: the API documents the
+// actions' limits (maxLength in the OpenAPI document) as the action
 // defines them, so the number is written once and the docs follow it.
-func TestBanLimitsDocumentedAsTheActionDefinesThem(t *testing.T) {
+func TestActionLimitsDocumentedAsTheActionsDefineThem(t *testing.T) {
 	for _, tt := range []struct {
 		body       any
 		field, tag string
 		want       int
 	}{
 		{api.V1BanRequest{}, "Reason", "maxLength", actions.MaxBanReason},
+		{api.V1FlagUpdate{}, "Description", "maxLength", actions.MaxFlagDescription},
+		{api.WebhookRequest{}, "Description", "maxLength", actions.MaxWebhookDescription},
+		{api.WebhookPatch{}, "Description", "maxLength", actions.MaxWebhookDescription},
 		{api.V1BanRequest{}, "Notes", "maxLength", actions.MaxBanNotes},
 		{api.AdminBanRequest{}, "Reason", "maxLength", actions.MaxBanReason},
 		{api.AdminBanRequest{}, "Notes", "maxLength", actions.MaxBanNotes},
@@ -36,7 +39,7 @@ func TestBanLimitsDocumentedAsTheActionDefinesThem(t *testing.T) {
 			t.Fatalf("%T has no field %s", tt.body, tt.field)
 		}
 		if got := f.Tag.Get(tt.tag); got != strconv.Itoa(tt.want) {
-			t.Errorf("%T.%s documents %s %q; the ban action's limit is %d", tt.body, tt.field, tt.tag, got, tt.want)
+			t.Errorf("%T.%s documents %s %q; the action's limit is %d", tt.body, tt.field, tt.tag, got, tt.want)
 		}
 	}
 }

@@ -50,7 +50,7 @@ func (h FeatureFlags) List(c echo.Context) error {
 	res := api.Page(out, total, page)
 	query := consoleQuery(c, "", true)
 	query.Path = api.PathConsoleFlags
-	l := views.FlagList{Flags: out, Pagination: res.Meta.Pagination, Query: query}
+	l := views.FlagList{Flags: out, Pagination: res.Meta.Pagination, Query: query, DescriptionLimit: actions.MaxFlagDescription}
 	return respond(c, http.StatusOK, res, View{Partial: views.FlagTable(l), Page: views.FlagsPage(l)})
 }
 

@@ -1,6 +1,10 @@
 package views
 
-import "github.com/plazahq/plaza/api"
+import (
+	"slices"
+
+	"github.com/plazahq/plaza/api"
+)
 
 // NavItem is one entry of the console's sidebar navigation.
 type NavItem struct {
@@ -42,10 +46,17 @@ func ConsoleNav(v Viewer) []NavGroup {
 // to answer which of them a viewer may open.
 func ConsolePaths() []string {
 	var out []string
+	for _, it := range navItems() {
+		out = append(out, it.Href)
+	}
+	return out
+}
+
+// navItems is every entry of the sidebar, in order.
+func navItems() []NavItem {
+	var out []NavItem
 	for _, g := range consoleNav() {
-		for _, it := range g.Items {
-			out = append(out, it.Href)
-		}
+		out = append(out, g.Items...)
 	}
 	return out
 }
@@ -83,12 +94,5 @@ func consoleNav() []NavGroup {
 // ConsoleHas reports whether the console has the page key, for links
 // between pages: none may lead to a page that is not there.
 func ConsoleHas(key string) bool {
-	for _, g := range consoleNav() {
-		for _, it := range g.Items {
-			if it.Key == key {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(navItems(), func(it NavItem) bool { return it.Key == key })
 }
