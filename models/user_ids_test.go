@@ -165,12 +165,16 @@ func usersSchema(t *testing.T, db *bun.DB) []string {
 // usersRows is every user row, every column, as text.
 func usersRows(t *testing.T, db *bun.DB) []string {
 	t.Helper()
-	var users []models.User
-	if err := db.NewSelect().Model(&users).Order("id").Scan(context.Background()); err != nil {
+	// Rows as maps, not models.User: the step runs on the schema of an
+	// earlier migration, and the columns later ones add are left out.
+	var users []map[string]any
+	if err := db.NewSelect().Table("users").Order("id").Scan(context.Background(), &users); err != nil {
 		t.Fatal(err)
 	}
 	out := make([]string, len(users))
 	for i, u := range users {
+		delete(u, "silenced_until")
+		delete(u, "silence_reason")
 		b, err := json.Marshal(u)
 		if err != nil {
 			t.Fatal(err)
