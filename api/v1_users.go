@@ -401,10 +401,10 @@ type V1Strike struct {
 	By     *string `json:"by" description:"The staff member's username; null once that account is deleted."`
 }
 
-// V1SilenceRequest is the body of POST /api/v1/admin/users/{id}/silence
+// SilenceRequest is the body of POST /api/v1/admin/users/{id}/silence
 // and of POST /api/admin/users/{id}/silence: the silence action checks it
 // (actions.MaxSilence, actions.MaxSilenceReason).
-type V1SilenceRequest struct {
+type SilenceRequest struct {
 	Duration string `json:"duration" required:"true" pattern:"^[1-9][0-9]*[mhdw]$" description:"<n>m, <n>h, <n>d or <n>w, at most 30d."`
 	Reason   string `json:"reason" required:"true" minLength:"1" maxLength:"500"`
 }

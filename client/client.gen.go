@@ -2877,6 +2877,13 @@ type SignInRequest struct {
 // SignedOut defines model for SignedOut.
 type SignedOut = map[string]interface{}
 
+// SilenceRequest defines model for SilenceRequest.
+type SilenceRequest struct {
+	// Duration <n>m, <n>h, <n>d or <n>w, at most 30d.
+	Duration string `json:"duration"`
+	Reason   string `json:"reason"`
+}
+
 // Token defines model for Token.
 type Token struct {
 	CreatedAt   time.Time  `json:"createdAt"`
@@ -4019,13 +4026,6 @@ type V1SeriesPoint struct {
 	NewUsers *int `json:"newUsers,omitempty"`
 }
 
-// V1SilenceRequest defines model for V1SilenceRequest.
-type V1SilenceRequest struct {
-	// Duration <n>m, <n>h, <n>d or <n>w, at most 30d.
-	Duration string `json:"duration"`
-	Reason   string `json:"reason"`
-}
-
 // V1SilenceResult defines model for V1SilenceResult.
 type V1SilenceResult struct {
 	SilenceReason *string    `json:"silenceReason"`
@@ -4660,7 +4660,7 @@ type GetApiV1AdminWebhooksIdDeliveriesParams struct {
 type PostApiAdminUsersIdBanJSONRequestBody = AdminBanRequest
 
 // PostApiAdminUsersIdSilenceJSONRequestBody defines body for PostApiAdminUsersIdSilence for application/json ContentType.
-type PostApiAdminUsersIdSilenceJSONRequestBody = V1SilenceRequest
+type PostApiAdminUsersIdSilenceJSONRequestBody = SilenceRequest
 
 // PostApiAnalyticsCollectJSONRequestBody defines body for PostApiAnalyticsCollect for application/json ContentType.
 type PostApiAnalyticsCollectJSONRequestBody PostApiAnalyticsCollectJSONBody
@@ -4753,7 +4753,7 @@ type PostApiV1AdminUsersIdBanJSONRequestBody = V1BanRequest
 type PostApiV1AdminUsersIdNotesJSONRequestBody = V1NewNote
 
 // PostApiV1AdminUsersIdSilenceJSONRequestBody defines body for PostApiV1AdminUsersIdSilence for application/json ContentType.
-type PostApiV1AdminUsersIdSilenceJSONRequestBody = V1SilenceRequest
+type PostApiV1AdminUsersIdSilenceJSONRequestBody = SilenceRequest
 
 // PostApiV1AdminWebhooksJSONRequestBody defines body for PostApiV1AdminWebhooks for application/json ContentType.
 type PostApiV1AdminWebhooksJSONRequestBody = WebhookRequest

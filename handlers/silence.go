@@ -15,7 +15,7 @@ import (
 // silenceInput is the silence action's input from a request's body: a
 // duration the syntax cannot read passes as zero, which the action refuses
 // with the one message every door shares.
-func silenceInput(id int64, req api.V1SilenceRequest) actions.SilenceInput {
+func silenceInput(id int64, req api.SilenceRequest) actions.SilenceInput {
 	d, err := api.ParseDuration(req.Duration)
 	if err != nil {
 		d = 0
@@ -42,7 +42,7 @@ func (h V1Users) Silence(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var req api.V1SilenceRequest
+	var req api.SilenceRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func (h AdminUsers) Silence(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var req api.V1SilenceRequest
+	var req api.SilenceRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}

@@ -2,9 +2,8 @@ package models_test
 
 import (
 	"context"
-	"fmt"
+	"encoding/json"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -86,8 +85,7 @@ func TestUserIDsMigrationKeepsUsers(t *testing.T) {
 			exec(`INSERT INTO audit_log (created_at, admin_id, admin_username, action, target_type, target_id, status, details, prev_hash, hash)
 				VALUES (?, 7, 'gone', 'user.update', 'user', '2', 200, '{}', '', 'h')`, day)
 			before := usersSchema(t, db)
-			columns := usersColumns(t, db)
-			rows := usersRows(t, db, columns)
+			rows := usersRows(t, db)
 			// A connection that read the schema before the step must pick
 			// ids by the new definition after it, as every pooled one of a
 			// running instance would.
@@ -112,7 +110,7 @@ func TestUserIDsMigrationKeepsUsers(t *testing.T) {
 			if after := usersSchema(t, db); !slices.Equal(after, before) {
 				t.Errorf("users' indexes and triggers\n after %v\nbefore %v", after, before)
 			}
-			if after := usersRows(t, db, columns); !slices.Equal(after, rows) {
+			if after := usersRows(t, db); !slices.Equal(after, rows) {
 				t.Errorf("users\n after %v\nbefore %v", after, rows)
 			}
 			var posts, roles int
@@ -164,44 +162,24 @@ func usersSchema(t *testing.T, db *bun.DB) []string {
 	return out
 }
 
-// usersRows is every user row, the columns given, as text.
-func usersRows(t *testing.T, db *bun.DB, columns []string) []string {
+// usersRows is every user row, every column, as text.
+func usersRows(t *testing.T, db *bun.DB) []string {
 	t.Helper()
-	rows, err := db.QueryContext(context.Background(), "SELECT "+strings.Join(columns, ", ")+" FROM users ORDER BY id")
-	if err != nil {
+	// Rows as maps, not models.User: the step runs on the schema of an
+	// earlier migration, and the columns later ones add are left out.
+	var users []map[string]any
+	if err := db.NewSelect().Table("users").Order("id").Scan(context.Background(), &users); err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		vals := make([]any, len(columns))
-		ptrs := make([]any, len(columns))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+	out := make([]string, len(users))
+	for i, u := range users {
+		delete(u, "silenced_until")
+		delete(u, "silence_reason")
+		b, err := json.Marshal(u)
+		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, fmt.Sprint(vals...))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
+		out[i] = string(b)
 	}
 	return out
-}
-
-// usersColumns are the columns of users now: the rows compared across a
-// step are those of the columns it found, whatever later steps add.
-func usersColumns(t *testing.T, db *bun.DB) []string {
-	t.Helper()
-	rows, err := db.QueryContext(context.Background(), "SELECT * FROM users WHERE 1 = 0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cols
 }

@@ -95,7 +95,7 @@ func v1Routes(hs handlerSet) []Route {
 					http.StatusLocked:    "Another admin holds the user's edit lock (lockedBy, lockedAt).",
 				}}}),
 		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1UserSilence, Handler: hs.v1Users.Silence, Action: policy.SilenceUser, Audit: Audit{Action: "user.silence", Target: "user"},
-			Doc: Doc{Summary: "Silence a user for a time", Body: api.V1SilenceRequest{}, Response: api.V1Of[api.V1SilenceResult]{},
+			Doc: Doc{Summary: "Silence a user for a time", Body: api.SilenceRequest{}, Response: api.V1Of[api.V1SilenceResult]{},
 				Description: "The user stays read-only until the silence ends: they sign in and read, but writing, editing or reporting a post and editing their profile answer 403 USER_SILENCED. A silence replaces the one in force and ends by itself.",
 				Errors: map[int]string{
 					http.StatusForbidden: "Yourself, or a super admin unless you are one.",
