@@ -11,8 +11,6 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
-
-	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // Broadcast statuses: scheduled until its time, sent from then on. A
@@ -92,13 +90,14 @@ func (s *Store) insertBroadcast(ctx context.Context, b *Broadcast) error {
 }
 
 // SendScheduledBroadcast marks scheduled broadcast id sent, once: it
-// counts its recipients, emits broadcast.sent and tells its sender. The
+// counts its recipients, tells its sender and calls sent (the job's
+// action: it queues broadcast.sent) in the same change. The
 // broadcast's row is locked for the change, so two workers that reach it
 // together (which River's unique job rules out, but a restore or a stray
 // job might not) take turns, and the second finds it sent. Run early (a
 // clock ahead of the database's), it changes nothing and says how long
 // until its time.
-func (s *Store) SendScheduledBroadcast(ctx context.Context, id int64) (wait time.Duration, err error) {
+func (s *Store) SendScheduledBroadcast(ctx context.Context, id int64, sent func(context.Context, *Broadcast) error) (wait time.Duration, err error) {
 	err = s.Change(ctx, func(ctx context.Context) error {
 		b, err := s.lockBroadcast(ctx, id)
 		if err != nil || b.Status != BroadcastScheduled {
@@ -108,7 +107,10 @@ func (s *Store) SendScheduledBroadcast(ctx context.Context, id int64) (wait time
 			return nil
 		}
 		wait = 0
-		return s.markSent(ctx, b)
+		if err := s.markSent(ctx, b); err != nil {
+			return err
+		}
+		return sent(ctx, b)
 	})
 	return wait, err
 }
@@ -121,12 +123,6 @@ func (s *Store) markSent(ctx context.Context, b *Broadcast) error {
 	}
 	b.Status, b.Recipients = BroadcastSent, n
 	if _, err := s.db(ctx).NewUpdate().Model(b).Column("status", "recipients").WherePK().Exec(ctx); err != nil {
-		return err
-	}
-	err = s.EmitWebhookEvent(ctx, webhook.EventBroadcastSent, map[string]any{"broadcastId": idText(b.ID),
-		"title": b.Title, "type": b.Type, "targets": b.Targets, "recipients": b.Recipients, "delivered": b.Recipients,
-		"sentAt": timeText(&b.SentAt), "deliveredAt": timeText(&b.SentAt)})
-	if err != nil {
 		return err
 	}
 	return s.tellSender(ctx, b)
