@@ -25,8 +25,12 @@ func emit(ctx context.Context, store *models.Store, event string, data map[strin
 	return store.QueueWebhookEvent(ctx, event, body)
 }
 
-// broadcastSent queues broadcast.sent about b, sent now or at its time.
+// broadcastSent tells of b, sent now or at its time: a note in its
+// sender's inbox and the broadcast.sent message.
 func broadcastSent(ctx context.Context, store *models.Store, b *models.Broadcast) error {
+	if err := store.TellSender(ctx, b); err != nil {
+		return err
+	}
 	return emit(ctx, store, webhook.EventBroadcastSent, map[string]any{"broadcastId": itoa(b.ID),
 		"title": b.Title, "type": b.Type, "targets": b.Targets, "recipients": b.Recipients, "delivered": b.Recipients,
 		"sentAt": stamp(&b.SentAt), "deliveredAt": stamp(&b.SentAt)})
