@@ -55,7 +55,13 @@ func mustUser(t *testing.T, s *models.Store, email string, roles ...string) int6
 func mustBroadcast(t *testing.T, s *models.Store, title string, targets []string, at *time.Time, by *int64) *models.Broadcast {
 	t.Helper()
 	b := &models.Broadcast{Title: title, Message: title + " text", Type: "info", Targets: targets, CreatedBy: by}
-	if err := s.Change(context.Background(), func(ctx context.Context) error { return s.SendBroadcast(ctx, b, at) }); err != nil {
+	err := s.Change(context.Background(), func(ctx context.Context) error {
+		if err := s.SendBroadcast(ctx, b, at); err != nil || b.Status != models.BroadcastSent {
+			return err
+		}
+		return s.TellSender(ctx, b) // as the send action does for one sent now
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return b
