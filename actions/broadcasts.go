@@ -70,6 +70,11 @@ func (a *Actions) SendBroadcast(ctx context.Context, who *auth.Principal, in Bro
 		if err := a.Store.SendBroadcast(ctx, b, read.at); err != nil {
 			return err
 		}
+		if b.Status == models.BroadcastSent {
+			if err := broadcastSent(ctx, a.Store, b); err != nil {
+				return err
+			}
+		}
 		audit.Target(ctx, "broadcast", itoa(b.ID), map[string]any{
 			"title": b.Title, "type": b.Type, "targets": b.Targets, "schedule": in.Schedule, "recipients": b.Recipients})
 		return nil

@@ -233,6 +233,9 @@ func (a *Actions) ModeratePost(ctx context.Context, who *auth.Principal, id int6
 		if err != nil {
 			return err
 		}
+		if err := a.moderated(ctx, who, id, post.AuthorID, from, m); err != nil {
+			return err
+		}
 		audit.Target(ctx, "post", itoa(id), map[string]any{"action": m.Action, "reason": m.Reason,
 			"from": from, "notifyAuthor": m.NotifyAuthor, "notifyReporters": m.NotifyReporters})
 		if m.Action != "delete" {
@@ -323,6 +326,9 @@ func (a *Actions) BulkModerate(ctx context.Context, who *auth.Principal, ids []i
 			}
 			if err != nil {
 				return fmt.Errorf("moderate post %d: %w", id, err)
+			}
+			if err := a.moderated(ctx, who, id, authors[id], was, m); err != nil {
+				return err
 			}
 			from[itoa(id)] = was
 		}

@@ -80,7 +80,7 @@ func (a *Actions) Silence(ctx context.Context, who *auth.Principal, in SilenceIn
 		}
 		audit.Target(ctx, "user", itoa(in.UserID), map[string]any{"reason": in.Reason, "duration": in.DurationText,
 			"before": silenceFields(&target.User, a.Now()), "after": silenceFields(&out.User.User, a.Now())})
-		return a.Store.EmitWebhookEvent(ctx, webhook.EventUserSilenced, map[string]any{"userId": itoa(in.UserID),
+		return a.emit(ctx, webhook.EventUserSilenced, map[string]any{"userId": itoa(in.UserID),
 			"silencedBy": itoa(callerID(who)), "reason": in.Reason, "silencedUntil": webhook.Time(until)})
 	})
 	if err != nil {

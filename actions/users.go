@@ -9,6 +9,7 @@ import (
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
 )
@@ -85,6 +86,11 @@ func (a *Actions) ban(ctx context.Context, who *auth.Principal, in BanInput, out
 		return err
 	}
 	out.Ban = b
+	err = a.emit(ctx, webhook.EventUserBanned, map[string]any{"userId": itoa(in.UserID), "banId": itoa(b.ID),
+		"bannedBy": itoa(callerID(who)), "reason": in.Reason, "expiresAt": stamp(b.ExpiresAt)})
+	if err != nil {
+		return err
+	}
 	details := map[string]any{"reason": in.Reason, "duration": in.DurationText, "expiresAt": stamp(b.ExpiresAt), "banId": b.ID}
 	if in.RemoveContent {
 		if out.HiddenPosts, err = a.Store.HideUserPosts(ctx, in.UserID, callerID(who), in.Reason); err != nil {

@@ -54,6 +54,9 @@ func (a *Actions) CreateWebhook(ctx context.Context, who *auth.Principal, in Web
 		if id := callerID(who); id != 0 {
 			w.CreatedBy = &id
 		}
+		if w.Secret, err = webhook.NewSecret(); err != nil {
+			return err
+		}
 		if err := a.Store.CreateWebhook(ctx, w); err != nil {
 			return err
 		}
@@ -96,7 +99,11 @@ func (a *Actions) UpdateWebhook(ctx context.Context, who *auth.Principal, id int
 func (a *Actions) RotateWebhookSecret(ctx context.Context, who *auth.Principal, id int64) (*models.Webhook, error) {
 	var w *models.Webhook
 	err := a.onWebhook(ctx, who, policy.RotateWebhookSecret, id, func(ctx context.Context) (err error) {
-		if w, err = a.Store.RotateWebhookSecret(ctx, id); err != nil {
+		secret, err := webhook.NewSecret()
+		if err != nil {
+			return err
+		}
+		if w, err = a.Store.RotateWebhookSecret(ctx, id, secret); err != nil {
 			return err
 		}
 		audit.Target(ctx, "webhook", itoa(id), nil)
@@ -110,7 +117,11 @@ func (a *Actions) RotateWebhookSecret(ctx context.Context, who *auth.Principal, 
 func (a *Actions) TestWebhook(ctx context.Context, who *auth.Principal, id int64) (*models.WebhookDelivery, error) {
 	var d *models.WebhookDelivery
 	err := a.onWebhook(ctx, who, policy.TestWebhook, id, func(ctx context.Context) (err error) {
-		if d, err = a.Store.PingWebhook(ctx, id); err != nil {
+		body, err := webhook.Message(webhook.EventPing, a.Store.Timestamp(), map[string]any{"webhookId": itoa(id)})
+		if err != nil {
+			return err
+		}
+		if d, err = a.Store.QueueWebhookDelivery(ctx, id, webhook.EventPing, body); err != nil {
 			return err
 		}
 		audit.Target(ctx, "webhook", itoa(id), map[string]any{"delivery": itoa(d.ID)})

@@ -20,11 +20,13 @@ import (
 	"github.com/riverqueue/river/rivertype"
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/netguard"
+	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -453,8 +455,9 @@ func hasMessage(ms []message, data map[string]any) bool {
 	})
 }
 
-// TestWebhookEventsRollBack: a change that fails queues no message, and
-// no job.
+// TestWebhookEventsRollBack: an action whose change fails queues no
+// message, and no job: the actions queue their messages in their own
+// transaction (the outbox).
 func TestWebhookEventsRollBack(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		a := apptest.New(t, db) // no job queue working: only what is queued counts
@@ -471,23 +474,26 @@ func TestWebhookEventsRollBack(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
+		acts := actions.New(a.Store, policy.Policy{Now: time.Now}, []byte("secret"), nil)
+		who := &auth.Principal{UserID: root.ID, Via: auth.ViaOperator, Roles: []string{auth.RoleSuperAdmin},
+			Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}
 		boom := errors.New("boom")
 		changes := map[string]func(ctx context.Context) error{
 			"user.banned": func(ctx context.Context) error {
-				_, err := a.Store.BanUser(ctx, models.BanInput{UserID: ada.ID, AdminID: root.ID, Reason: "spam"})
+				_, err := acts.Ban(ctx, who, actions.BanInput{UserID: ada.ID, Reason: "spam"})
 				return err
 			},
 			"post.moderated": func(ctx context.Context) error {
-				_, err := a.Store.ModeratePost(ctx, models.Moderation{PostID: post, AdminID: root.ID, Action: "hide"})
+				_, err := acts.ModeratePost(ctx, who, post, actions.Moderation{Action: "hide"})
 				return err
 			},
 			"report.created": func(ctx context.Context) error {
-				_, _, err := a.Store.ReportPost(ctx, post, ada.ID, "rude", "")
+				_, err := acts.FileReport(ctx, post, ada.ID, "rude", "")
 				return err
 			},
 			"broadcast.sent": func(ctx context.Context) error {
-				b := &models.Broadcast{Title: "T", Message: "M", Type: "info", Targets: []string{"all"}}
-				return a.Store.SendBroadcast(ctx, b, nil)
+				_, err := acts.SendBroadcast(ctx, who, actions.BroadcastInput{Title: "T", Message: "M", Targets: []string{"all"}})
+				return err
 			},
 		}
 		for event, change := range changes {

@@ -314,7 +314,7 @@ func (h Posts) Report(c echo.Context) error {
 	}
 	var r *models.PostReport
 	err = h.Store.Change(ctx, func(ctx context.Context) (err error) {
-		r, _, err = h.Store.ReportPost(ctx, post.ID, p.UserID, reason, comment)
+		r, err = h.Actions.FileReport(ctx, post.ID, p.UserID, reason, comment)
 		return err
 	})
 	switch {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/webhook"
+	"github.com/plazahq/plaza/internal/wiretime"
 )
 
 // auditKeyedKey is the setting that records where the chain became keyed:
@@ -87,7 +87,7 @@ func (s *Store) SealAuditChain(ctx context.Context) (AuditKeying, error) {
 		if err != nil {
 			return err
 		}
-		c = auditCutOver{After: start.ID, Hash: start.Hash, KeyID: audit.KeyID(s.AuditKey), At: webhook.Time(s.now())}
+		c = auditCutOver{After: start.ID, Hash: start.Hash, KeyID: audit.KeyID(s.AuditKey), At: wiretime.Format(s.now())}
 		var last AuditEntry
 		err = db.NewSelect().Model(&last).Column("id", "hash").OrderExpr("id DESC").Limit(1).Scan(ctx)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -147,23 +147,7 @@ func (s *Store) AuditAnchor(ctx context.Context) (audit.Anchor, error) {
 		}
 		row.N += start.Count
 	}
-	a := audit.Anchor{Count: row.N, LastID: strconv.FormatInt(row.ID, 10), LastHash: row.Hash, At: webhook.Time(s.now())}
+	a := audit.Anchor{Count: row.N, LastID: strconv.FormatInt(row.ID, 10), LastHash: row.Hash, At: wiretime.Format(s.now())}
 	a.Sign(s.AuditKey)
 	return a, nil
-}
-
-// SendAuditAnchor sends the chain's anchor to every active webhook
-// endpoint subscribed to audit.anchor; none subscribed, it does nothing.
-func (s *Store) SendAuditAnchor(ctx context.Context) error {
-	if ok, err := s.webhookSubscribed(ctx, webhook.EventAuditAnchor); err != nil || !ok {
-		return err // the count is not free on a long log: taken only when wanted
-	}
-	a, err := s.AuditAnchor(ctx)
-	if err != nil {
-		return err
-	}
-	data := map[string]any{"count": a.Count, "lastId": a.LastID, "lastHash": a.LastHash, "at": a.At, "signature": a.Signature}
-	return s.Change(ctx, func(ctx context.Context) error {
-		return s.EmitWebhookEvent(ctx, webhook.EventAuditAnchor, data)
-	})
 }

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-
-	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // ErrNotBanned is an unban of a user no ban holds.
@@ -78,8 +76,7 @@ func (s *Store) BanUser(ctx context.Context, in BanInput) (*Ban, error) {
 	if err := endLocksOf(ctx, db, "?", in.UserID); err != nil {
 		return nil, err
 	}
-	return b, s.EmitWebhookEvent(ctx, webhook.EventUserBanned, map[string]any{"userId": idText(in.UserID),
-		"banId": idText(b.ID), "bannedBy": idText(in.AdminID), "reason": in.Reason, "expiresAt": timeText(b.ExpiresAt)})
+	return b, nil
 }
 
 // UnbanUser ends the ban in force and makes the user active. A user no ban

@@ -11,8 +11,6 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/schema"
-
-	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // Broadcast statuses: scheduled until its time, sent from then on. A
@@ -44,8 +42,8 @@ var ErrNoJobQueue = errors.New("no job queue")
 // SendBroadcast stores b, sent at once when at is nil, else scheduled for
 // at. Either way its time (SentAt) is fixed now, so inboxes show it from
 // that moment on without further writes. A broadcast sent now counts its
-// recipients and tells of itself at once; a scheduled one queues the job
-// that does so at its time. Call it inside a change.
+// recipients at once (its caller tells of it); a scheduled one queues the
+// job that does so at its time. Call it inside a change.
 func (s *Store) SendBroadcast(ctx context.Context, b *Broadcast, at *time.Time) error {
 	now := s.now()
 	b.CreatedAt, b.Status, b.ScheduledAt, b.SentAt, b.Recipients = now, BroadcastScheduled, nil, now, 0
@@ -92,13 +90,14 @@ func (s *Store) insertBroadcast(ctx context.Context, b *Broadcast) error {
 }
 
 // SendScheduledBroadcast marks scheduled broadcast id sent, once: it
-// counts its recipients, emits broadcast.sent and tells its sender. The
+// counts its recipients and calls sent (the job's action: it tells its
+// sender and queues broadcast.sent) in the same change. The
 // broadcast's row is locked for the change, so two workers that reach it
 // together (which River's unique job rules out, but a restore or a stray
 // job might not) take turns, and the second finds it sent. Run early (a
 // clock ahead of the database's), it changes nothing and says how long
 // until its time.
-func (s *Store) SendScheduledBroadcast(ctx context.Context, id int64) (wait time.Duration, err error) {
+func (s *Store) SendScheduledBroadcast(ctx context.Context, id int64, sent func(context.Context, *Broadcast) error) (wait time.Duration, err error) {
 	err = s.Change(ctx, func(ctx context.Context) error {
 		b, err := s.lockBroadcast(ctx, id)
 		if err != nil || b.Status != BroadcastScheduled {
@@ -108,12 +107,15 @@ func (s *Store) SendScheduledBroadcast(ctx context.Context, id int64) (wait time
 			return nil
 		}
 		wait = 0
-		return s.markSent(ctx, b)
+		if err := s.markSent(ctx, b); err != nil {
+			return err
+		}
+		return sent(ctx, b)
 	})
 	return wait, err
 }
 
-// markSent records that b is sent, with its recipients, and tells of it.
+// markSent records that b is sent, with its recipients.
 func (s *Store) markSent(ctx context.Context, b *Broadcast) error {
 	n, err := s.countAudience(ctx, b.Targets, b.SentAt)
 	if err != nil {
@@ -123,13 +125,7 @@ func (s *Store) markSent(ctx context.Context, b *Broadcast) error {
 	if _, err := s.db(ctx).NewUpdate().Model(b).Column("status", "recipients").WherePK().Exec(ctx); err != nil {
 		return err
 	}
-	err = s.EmitWebhookEvent(ctx, webhook.EventBroadcastSent, map[string]any{"broadcastId": idText(b.ID),
-		"title": b.Title, "type": b.Type, "targets": b.Targets, "recipients": b.Recipients, "delivered": b.Recipients,
-		"sentAt": timeText(&b.SentAt), "deliveredAt": timeText(&b.SentAt)})
-	if err != nil {
-		return err
-	}
-	return s.tellSender(ctx, b)
+	return nil
 }
 
 // countAudience counts the accounts targets name among those made up to
@@ -236,8 +232,9 @@ func (s *Store) MissingUsers(ctx context.Context, ids []int64) ([]int64, error) 
 	return missing, nil
 }
 
-// tellSender puts a note that b went out in its sender's inbox.
-func (s *Store) tellSender(ctx context.Context, b *Broadcast) error {
+// TellSender puts a note that b went out in its sender's inbox. Call it
+// inside a change.
+func (s *Store) TellSender(ctx context.Context, b *Broadcast) error {
 	if b.CreatedBy == nil {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/internal/jobs"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/models"
@@ -34,7 +35,7 @@ func broadcastStore(t *testing.T, db *bun.DB) (*models.Store, *clock) {
 	s := models.NewStore(db)
 	c := &clock{now: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
 	s.Now = c.Now
-	runner, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: s, Analytics: s, Broadcasts: s, Metrics: metrics.New(nil), Log: discard()})
+	runner, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: s, Analytics: s, Broadcasts: actions.BroadcastJob{Store: s}, Metrics: metrics.New(nil), Log: discard()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,13 @@ func mustUser(t *testing.T, s *models.Store, email string, roles ...string) int6
 func mustBroadcast(t *testing.T, s *models.Store, title string, targets []string, at *time.Time, by *int64) *models.Broadcast {
 	t.Helper()
 	b := &models.Broadcast{Title: title, Message: title + " text", Type: "info", Targets: targets, CreatedBy: by}
-	if err := s.Change(context.Background(), func(ctx context.Context) error { return s.SendBroadcast(ctx, b, at) }); err != nil {
+	err := s.Change(context.Background(), func(ctx context.Context) error {
+		if err := s.SendBroadcast(ctx, b, at); err != nil || b.Status != models.BroadcastSent {
+			return err
+		}
+		return s.TellSender(ctx, b) // as the send action does for one sent now
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return b
@@ -236,6 +243,7 @@ func TestScheduledBroadcast(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s, c := broadcastStore(t, db)
+		job := actions.BroadcastJob{Store: s} // the job's door, which queues broadcast.sent
 		sender := mustUser(t, s, "sender@example.com", models.RoleAdmin)
 		reader := mustUser(t, s, "reader@example.com")
 		mustUser(t, s, "reader2@example.com")
@@ -256,7 +264,7 @@ func TestScheduledBroadcast(t *testing.T) {
 		if r := broadcastRow(t, s, b.ID); r.Status != models.BroadcastScheduled || r.Recipients != 0 {
 			t.Errorf("before its time: %+v", r.Broadcast)
 		}
-		if wait, err := s.SendScheduledBroadcast(ctx, b.ID); err != nil || wait != 30*time.Minute {
+		if wait, err := job.SendScheduledBroadcast(ctx, b.ID); err != nil || wait != 30*time.Minute {
 			t.Errorf("early job: wait %v (%v), want 30m", wait, err)
 		}
 		mustUser(t, s, "joined-before@example.com")
@@ -272,10 +280,10 @@ func TestScheduledBroadcast(t *testing.T) {
 		var wg sync.WaitGroup
 		errs := make([]error, 2)
 		for i := range errs {
-			wg.Go(func() { _, errs[i] = s.SendScheduledBroadcast(ctx, b.ID) })
+			wg.Go(func() { _, errs[i] = job.SendScheduledBroadcast(ctx, b.ID) })
 		}
 		wg.Wait()
-		if _, err := s.SendScheduledBroadcast(ctx, toAll.ID); err != nil {
+		if _, err := job.SendScheduledBroadcast(ctx, toAll.ID); err != nil {
 			errs = append(errs, err)
 		}
 		if err := errors.Join(errs...); err != nil {

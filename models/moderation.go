@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // Moderation is one moderation decision to apply.
@@ -84,12 +82,6 @@ func (s *Store) ModeratePost(ctx context.Context, m Moderation) (string, error) 
 		return "", err
 	}
 	if err := s.applyModeration(ctx, p, m.Action, to); err != nil {
-		return "", err
-	}
-	err = s.EmitWebhookEvent(ctx, webhook.EventPostModerated, map[string]any{"postId": idText(p.ID),
-		"authorId": idText(p.AuthorID), "action": m.Action, "fromStatus": p.Status, "toStatus": to,
-		"moderatorId": idText(m.AdminID), "reason": m.Reason})
-	if err != nil {
 		return "", err
 	}
 	if m.NotifyReporters {

@@ -12,7 +12,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/internal/trust"
-	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // The general API's posts and reports (docs/api.md, "Posts").
@@ -292,9 +291,7 @@ func (s *Store) ReportPost(ctx context.Context, postID, userID int64, reason, co
 	if err := s.announce(ctx, ModerationNews{Kind: NewsReport, PostID: postID}); err != nil {
 		return nil, false, err
 	}
-	err = s.EmitWebhookEvent(ctx, webhook.EventReportCreated, map[string]any{"reportId": idText(r.ID),
-		"postId": idText(postID), "reporterId": idText(userID), "reason": reason, "postFlagged": flagged})
-	return r, flagged, err
+	return r, flagged, nil
 }
 
 func (s *Store) insertReport(ctx context.Context, db bun.IDB, postID, userID int64, reason, comment string) (*PostReport, error) {

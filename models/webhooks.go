@@ -13,8 +13,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-
-	"github.com/plazahq/plaza/internal/webhook"
 )
 
 // Delivery statuses: pending until the receiver takes it or the retries
@@ -67,13 +65,14 @@ type WebhookDelivery struct {
 	NextAttemptAt *time.Time `bun:""`
 }
 
-// CreateWebhook stores w, active, with a new secret. Call it inside a
-// change.
+// CreateWebhook stores w with its secret (w.Secret, in the clear: the
+// caller makes it), sealed for storage. Call it inside a change.
 func (s *Store) CreateWebhook(ctx context.Context, w *Webhook) error {
-	secret, err := webhook.NewSecret()
-	if err != nil {
-		return err
+	secret := w.Secret
+	if len(secret) == 0 {
+		return errors.New("create webhook: no secret")
 	}
+	var err error
 	now := s.now()
 	w.CreatedAt, w.UpdatedAt = now, now
 	if w.Secret, err = s.sealSecret(secret); err != nil {
@@ -226,7 +225,7 @@ func (s *Store) UpdateWebhook(ctx context.Context, id int64, ch WebhookChange) (
 // a resume either sees the mark or makes the check fail.
 func (s *Store) HoldWebhookDelivery(ctx context.Context, id int64) (bool, error) {
 	res, err := s.db(ctx).NewUpdate().Model((*WebhookDelivery)(nil)).Set("last_error = ?", DeliveryHeld).Set("next_attempt_at = NULL").
-		Where("wd.id = ? AND wd.status = ? AND wd.event <> ?", id, DeliveryPending, webhook.EventPing).
+		Where("wd.id = ? AND wd.status = ? AND wd.event <> ?", id, DeliveryPending, EventPing).
 		Where("EXISTS (SELECT 1 FROM webhooks AS wh WHERE wh.id = wd.webhook_id AND NOT wh.active)").Exec(ctx)
 	if err != nil {
 		return false, fmt.Errorf("hold webhook delivery %d: %w", id, err)
@@ -253,17 +252,18 @@ func (s *Store) releaseHeldDeliveries(ctx context.Context, id int64) error {
 	return nil
 }
 
-// RotateWebhookSecret gives endpoint id a new secret and returns the
-// endpoint. Messages already queued are signed with the new one when they
-// are sent. Call it inside a change.
-func (s *Store) RotateWebhookSecret(ctx context.Context, id int64) (*Webhook, error) {
+// RotateWebhookSecret gives endpoint id the new secret (the caller makes
+// it) and returns the endpoint. Messages already queued are signed with
+// the new one when they are sent. Call it inside a change.
+func (s *Store) RotateWebhookSecret(ctx context.Context, id int64, secret []byte) (*Webhook, error) {
 	w, err := s.WebhookByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if w.Secret, err = webhook.NewSecret(); err != nil {
-		return nil, err
+	if len(secret) == 0 {
+		return nil, errors.New("rotate webhook secret: no secret")
 	}
+	w.Secret = secret
 	sealed, err := s.sealSecret(w.Secret)
 	if err != nil {
 		return nil, err
@@ -294,11 +294,12 @@ func (s *Store) WebhookDeliveries(ctx context.Context, id int64, limit, offset i
 	return rows, int(n), err
 }
 
-// EmitWebhookEvent queues a message about an event to every active
-// endpoint subscribed to it: a delivery row and its job, in the change
-// under way, so that they exist if and only if the change commits. Without
-// a job queue (a command that opened the database alone) it does nothing.
-func (s *Store) EmitWebhookEvent(ctx context.Context, event string, data map[string]any) error {
+// QueueWebhookEvent is the outbox: it queues body, the message about
+// event an action built, to every active endpoint subscribed to event: a
+// delivery row and its job, in the change under way, so that they exist
+// if and only if the change commits. Without a job queue (a command that
+// opened the database alone) it does nothing.
+func (s *Store) QueueWebhookEvent(ctx context.Context, event string, body []byte) error {
 	if s.Queue == nil {
 		return nil
 	}
@@ -310,15 +311,16 @@ func (s *Store) EmitWebhookEvent(ctx context.Context, event string, data map[str
 		if !slices.Contains(h.Events, event) {
 			continue
 		}
-		if _, err := s.queueDelivery(ctx, h.ID, event, data); err != nil {
+		if _, err := s.queueDelivery(ctx, h.ID, event, body); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// webhookSubscribed reports whether an active endpoint subscribes to event.
-func (s *Store) webhookSubscribed(ctx context.Context, event string) (bool, error) {
+// WebhookSubscribed reports whether an active endpoint subscribes to
+// event, for a message costly to build.
+func (s *Store) WebhookSubscribed(ctx context.Context, event string) (bool, error) {
 	var hooks []Webhook
 	if err := s.db(ctx).NewSelect().Model(&hooks).Column("events").Where("wh.active = ?", true).Scan(ctx); err != nil {
 		return false, err
@@ -326,16 +328,21 @@ func (s *Store) webhookSubscribed(ctx context.Context, event string) (bool, erro
 	return slices.ContainsFunc(hooks, func(h Webhook) bool { return slices.Contains(h.Events, event) }), nil
 }
 
-// PingWebhook queues a ping message to endpoint id, active or not, and
-// returns its delivery. Call it inside a change.
-func (s *Store) PingWebhook(ctx context.Context, id int64) (*WebhookDelivery, error) {
+// EventPing is the test message's event (the webhook package's name for
+// it): a paused endpoint still receives it.
+const EventPing = "ping"
+
+// QueueWebhookDelivery queues body, a message about event, to endpoint
+// hookID, active or not, and returns its delivery (a test message). Call
+// it inside a change.
+func (s *Store) QueueWebhookDelivery(ctx context.Context, hookID int64, event string, body []byte) (*WebhookDelivery, error) {
 	if s.Queue == nil {
 		return nil, ErrNoJobQueue
 	}
-	if _, err := s.WebhookByID(ctx, id); err != nil {
+	if _, err := s.WebhookByID(ctx, hookID); err != nil {
 		return nil, err
 	}
-	return s.queueDelivery(ctx, id, webhook.EventPing, map[string]any{"webhookId": fmt.Sprint(id)})
+	return s.queueDelivery(ctx, hookID, event, body)
 }
 
 // RetryWebhookDelivery queues delivery did of endpoint id once more, its
@@ -380,12 +387,8 @@ func (s *Store) CancelWebhookDelivery(ctx context.Context, id, did int64) (*Webh
 	return nil, ErrNotPending
 }
 
-func (s *Store) queueDelivery(ctx context.Context, hookID int64, event string, data map[string]any) (*WebhookDelivery, error) {
+func (s *Store) queueDelivery(ctx context.Context, hookID int64, event string, body []byte) (*WebhookDelivery, error) {
 	now := s.now()
-	body, err := webhook.Message(event, now, data)
-	if err != nil {
-		return nil, err
-	}
 	d := &WebhookDelivery{WebhookID: hookID, MessageID: "msg_" + strings.ReplaceAll(uuid.NewString(), "-", ""),
 		Event: event, Payload: string(body), Status: DeliveryPending, CreatedAt: now, NextAttemptAt: &now}
 	if _, err := s.db(ctx).NewInsert().Model(d).Returning("id").Exec(ctx); err != nil {
@@ -455,11 +458,3 @@ func (s *Store) RecordWebhookAttempt(ctx context.Context, id int64, status int, 
 
 // idText is an id as the versioned admin family writes it: a string.
 func idText(id int64) string { return strconv.FormatInt(id, 10) }
-
-// timeText is an optional time as messages write it, or nil.
-func timeText(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return webhook.Time(*t)
-}

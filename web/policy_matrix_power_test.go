@@ -106,8 +106,9 @@ func webhookDoor(body string) fixture {
 		var d *models.WebhookDelivery
 		ctx := context.Background()
 		err := m.app.Store.Change(ctx, func(ctx context.Context) (err error) {
+			w.Secret = []byte("matrix-secret")
 			if err = m.app.Store.CreateWebhook(ctx, w); err == nil {
-				d, err = m.app.Store.PingWebhook(ctx, w.ID)
+				d, err = m.app.Store.QueueWebhookDelivery(ctx, w.ID, models.EventPing, []byte(`{"type":"ping"}`))
 			}
 			return err
 		})

@@ -10,6 +10,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/internal/jobs"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/models"
@@ -74,7 +75,7 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 			}
 		}
 
-		r, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: store, Analytics: store, Broadcasts: store, Metrics: metrics.New(nil), Log: slog.New(slog.DiscardHandler)})
+		r, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: store, Analytics: store, Broadcasts: actions.BroadcastJob{Store: store}, Metrics: metrics.New(nil), Log: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,69 @@
+package actions
+
+import (
+	"context"
+	"time"
+
+	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/webhook"
+	"github.com/plazahq/plaza/models"
+)
+
+// emit queues the webhook message about event, with data, to every
+// endpoint subscribed to it, in the change under way (the outbox): an
+// action that causes an event says so here, and a change rolled back
+// queues nothing.
+func (a *Actions) emit(ctx context.Context, event string, data map[string]any) error {
+	return emit(ctx, a.Store, event, data)
+}
+
+func emit(ctx context.Context, store *models.Store, event string, data map[string]any) error {
+	body, err := webhook.Message(event, store.Timestamp(), data)
+	if err != nil {
+		return err
+	}
+	return store.QueueWebhookEvent(ctx, event, body)
+}
+
+// broadcastSent tells of b, sent now or at its time: a note in its
+// sender's inbox and the broadcast.sent message.
+func broadcastSent(ctx context.Context, store *models.Store, b *models.Broadcast) error {
+	if err := store.TellSender(ctx, b); err != nil {
+		return err
+	}
+	return emit(ctx, store, webhook.EventBroadcastSent, map[string]any{"broadcastId": itoa(b.ID),
+		"title": b.Title, "type": b.Type, "targets": b.Targets, "recipients": b.Recipients, "delivered": b.Recipients,
+		"sentAt": stamp(&b.SentAt), "deliveredAt": stamp(&b.SentAt)})
+}
+
+// BroadcastJob is the scheduled broadcast's job, its own door: at the
+// broadcast's time it marks it sent and queues broadcast.sent in one
+// change, as SendBroadcast does for one sent at once.
+type BroadcastJob struct{ Store *models.Store }
+
+// SendScheduledBroadcast sends scheduled broadcast id once; asked early,
+// it changes nothing and says how long to wait.
+func (j BroadcastJob) SendScheduledBroadcast(ctx context.Context, id int64) (time.Duration, error) {
+	return j.Store.SendScheduledBroadcast(ctx, id, func(ctx context.Context, b *models.Broadcast) error {
+		return broadcastSent(ctx, j.Store, b)
+	})
+}
+
+// moderated queues post.moderated about decision m on post id of
+// author's, whose status was from.
+func (a *Actions) moderated(ctx context.Context, who *auth.Principal, id, author int64, from string, m Moderation) error {
+	return a.emit(ctx, webhook.EventPostModerated, map[string]any{"postId": itoa(id), "authorId": itoa(author),
+		"action": m.Action, "fromStatus": from, "toStatus": models.ModerationTarget(m.Action, from),
+		"moderatorId": itoa(callerID(who)), "reason": m.Reason})
+}
+
+// FileReport files userID's report on post postID and queues
+// report.created, in the change under way; it returns the report.
+func (a *Actions) FileReport(ctx context.Context, postID, userID int64, reason, comment string) (*models.PostReport, error) {
+	r, flagged, err := a.Store.ReportPost(ctx, postID, userID, reason, comment)
+	if err != nil {
+		return nil, err
+	}
+	return r, a.emit(ctx, webhook.EventReportCreated, map[string]any{"reportId": itoa(r.ID),
+		"postId": itoa(postID), "reporterId": itoa(userID), "reason": reason, "postFlagged": flagged})
+}
