@@ -241,26 +241,6 @@ func (h TwoFactor) Disable(c echo.Context) error {
 	return respondShown(c, http.StatusOK, api.TwoFactorDisabled{}, views.TwoFactorPanel(res), Done{Toast: "Two-factor sign-in is off"})
 }
 
-// checkPassword checks the caller's password through the one password
-// check, under sign-in's failure throttle: 422 on the password field when
-// it is wrong.
-func (h TwoFactor) checkPassword(ctx context.Context, p *auth.Principal, password string) error {
-	m, err := meterFrom(ctx)
-	if err != nil {
-		return err
-	}
-	u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
-	if err != nil {
-		return err
-	}
-	err = h.Actions.CheckPassword(ctx, m, p.Email, password, u.PasswordHash)
-	if !errors.Is(err, auth.ErrBadPassword) {
-		return err
-	}
-	keepAudit(ctx, map[string]any{"failed": "password"})
-	return api.Invalid(api.FieldIssue("password", "invalid_string", "That password is wrong"))
-}
-
 // Confirm answers POST /api/auth/confirm {password} or {totp}: dangerous
 // actions then need no new confirmation for policy.ConfirmWindow. Wrong answers are
 // 422, count as failed sign-ins and are audited.
@@ -274,34 +254,17 @@ func (h TwoFactor) Confirm(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	setAuditTarget(ctx, "user", strconv.FormatInt(p.UserID, 10), nil)
-	if req.TOTP != "" {
-		if err := h.checkCode(ctx, p, req.TOTP); err != nil {
-			return err
-		}
-	} else if err := h.checkPassword(ctx, p, req.Password); err != nil {
+	m, err := meterFrom(ctx)
+	if err != nil {
+		return err
+	}
+	if err := h.Actions.Confirm(ctx, p, actions.Confirmation{Password: req.Password, Code: req.TOTP, Tries: m}); err != nil {
 		return err
 	}
 	now := h.Factor.Now()
 	h.Sessions.Put(ctx, session.ConfirmedKey, now.Unix())
 	until := api.Timestamp(now.Add(policy.ConfirmWindow))
 	return respondAction(c, http.StatusOK, api.Confirmed{Confirmed: true, Until: &until}, Done{Toast: "Confirmed"})
-}
-
-func (h TwoFactor) checkCode(ctx context.Context, p *auth.Principal, code string) error {
-	m, err := meterFrom(ctx)
-	if err != nil {
-		return err
-	}
-	err = attempt(ctx, m, p.Email, func() error {
-		_, err := h.Factor.Verify(ctx, p.UserID, code, "")
-		return err
-	})
-	if errors.Is(err, models.ErrNotFound) || errors.Is(err, errTOTPInvalid) {
-		keepAudit(ctx, map[string]any{"failed": "totp"})
-		return api.Invalid(api.FieldIssue("totp", "invalid_string", "That code is wrong or was already used"))
-	}
-	return err
 }
 
 // Confirmation answers GET /api/auth/confirm: whether the session's last

@@ -157,7 +157,7 @@ func authRoutes(hs handlerSet) []Route {
 					"(422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too.",
 				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session; or an account without a password, " +
 					"which an operator resets instead (plaza user reset-2fa)."}}},
-		{Method: http.MethodPost, Path: api.PathConfirm, Handler: hs.twoFactor.Confirm, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+		{Method: http.MethodPost, Path: api.PathConfirm, Handler: hs.twoFactor.Confirm, Action: policy.ConfirmIdentity, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Audit: Audit{Action: "auth.confirm", Target: "user", Optional: true},
 			Doc: Doc{Summary: "Confirm it's you before dangerous actions", Body: api.Confirmation{}, Response: api.Confirmed{},
 				Description: "The password, or a code for an enrolled account: routes marked for it then work for 10 minutes. " +
