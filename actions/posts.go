@@ -163,8 +163,10 @@ func (a *Actions) publishing(ctx context.Context, who *auth.Principal, post *mod
 
 // DeletePost deletes a post: its author's own, or anyone's with
 // admin:delete (and, for a staff session, two-factor sign-in when the
-// instance requires it). Staff acting on someone else's post are audited,
-// allowed or not, and wait for another admin's edit lock.
+// instance requires it). Staff removing someone else's post take the
+// moderation delete (ModeratePost's): a moderation record, the reports
+// settled, post.moderated sent; they are audited, allowed or not, and
+// wait for another admin's edit lock.
 func (a *Actions) DeletePost(ctx context.Context, who *auth.Principal, id int64) error {
 	return a.Store.Change(ctx, func(ctx context.Context) error {
 		post, err := a.visiblePost(ctx, who, id)
@@ -183,9 +185,8 @@ func (a *Actions) DeletePost(ctx context.Context, who *auth.Principal, id int64)
 			return err
 		}
 		if !own {
-			if err := a.Store.CheckLock(ctx, "post", itoa(post.ID), callerID(who)); err != nil {
-				return err
-			}
+			_, err := a.moderate(ctx, who, post, Moderation{Action: "delete"})
+			return err
 		}
 		return a.Store.RemovePost(ctx, post.ID)
 	})
@@ -215,30 +216,41 @@ func (a *Actions) ModeratePost(ctx context.Context, who *auth.Principal, id int6
 		if err != nil {
 			return err
 		}
-		if err := a.checkModeration(ctx, who, policy.ModeratePost, m.Action, post.AuthorID); err != nil {
-			return err
-		}
-		if err := a.checkReversal(ctx, who, post, models.ModerationTarget(m.Action, post.Status)); err != nil {
-			return err
-		}
-		if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
-			return err
-		}
-		from, err := a.Store.ModeratePost(ctx, m.model(who, id))
-		if errors.Is(err, models.ErrDraftNotApproved) {
-			return &InvalidError{Field: "action", Reason: "a draft is published by its author, not approved"}
-		}
-		if err != nil {
-			return err
-		}
-		audit.Target(ctx, "post", itoa(id), map[string]any{"action": m.Action, "reason": m.Reason,
-			"from": from, "notifyAuthor": m.NotifyAuthor, "notifyReporters": m.NotifyReporters})
-		if m.Action != "delete" {
-			out, err = a.Store.ListedPostByID(ctx, id)
-		}
+		out, err = a.moderate(ctx, who, post, m)
 		return err
 	})
 	return out, err
+}
+
+// moderate is every door's one moderation decision on post, inside the
+// caller's change: the policy, reversal and lock checks, the record with
+// its effects (models.ModeratePost: reports settled, post.moderated sent,
+// notices) and the audit details. It returns the post as it now is (nil
+// after a delete).
+func (a *Actions) moderate(ctx context.Context, who *auth.Principal, post *models.PostRecord, m Moderation) (*models.ListedPost, error) {
+	id := post.ID
+	if err := a.checkModeration(ctx, who, policy.ModeratePost, m.Action, post.AuthorID); err != nil {
+		return nil, err
+	}
+	if err := a.checkReversal(ctx, who, post, models.ModerationTarget(m.Action, post.Status)); err != nil {
+		return nil, err
+	}
+	if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
+		return nil, err
+	}
+	from, err := a.Store.ModeratePost(ctx, m.model(who, id))
+	if errors.Is(err, models.ErrDraftNotApproved) {
+		return nil, &InvalidError{Field: "action", Reason: "a draft is published by its author, not approved"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	audit.Target(ctx, "post", itoa(id), map[string]any{"action": m.Action, "reason": m.Reason,
+		"from": from, "notifyAuthor": m.NotifyAuthor, "notifyReporters": m.NotifyReporters})
+	if m.Action == "delete" {
+		return nil, nil
+	}
+	return a.Store.ListedPostByID(ctx, id)
 }
 
 // UndoModeration undoes the caller's own last decision on post id within
