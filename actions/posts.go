@@ -456,3 +456,49 @@ func postDiff(before, after *models.PostRecord) map[string]any {
 	diff("status", before.Status, after.Status)
 	return map[string]any{"before": b, "after": a}
 }
+
+// ErrOwnReport refuses a report on one's own post.
+var ErrOwnReport = errors.New("one's own post cannot be reported")
+
+// CreatePost writes a post whose author is who (its input checked by the
+// caller): published, or a draft. models.ErrUserNotActive when who may
+// not post.
+func (a *Actions) CreatePost(ctx context.Context, who *auth.Principal, in models.PostInput) (*models.PostRecord, error) {
+	if err := a.ActAsSelf(who, policy.CreatePost); err != nil {
+		return nil, err
+	}
+	in.AuthorID = who.UserID
+	var post *models.PostRecord
+	err := a.Store.Change(ctx, func(ctx context.Context) (err error) {
+		post, err = a.Store.CreateUserPost(ctx, in)
+		return err
+	})
+	return post, err
+}
+
+// ReportPost files who's report on post id, which who may see (else
+// models.ErrNotFound) and did not write
+// (ErrOwnReport): one open report per user and post
+// (models.ErrAlreadyReported). Enough weight of open reports flags a
+// published post (models.ReportPost).
+func (a *Actions) ReportPost(ctx context.Context, who *auth.Principal, id int64, reason, comment string) (*models.PostReport, error) {
+	if err := a.ActAsSelf(who, policy.ReportPost); err != nil {
+		return nil, err
+	}
+	var r *models.PostReport
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		post, err := a.Store.PostRecordByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := a.SeePost(who, post); err != nil {
+			return err
+		}
+		if owns(who, post.AuthorID) {
+			return ErrOwnReport
+		}
+		r, _, err = a.Store.ReportPost(ctx, post.ID, who.UserID, reason, comment)
+		return err
+	})
+	return r, err
+}
