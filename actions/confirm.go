@@ -95,9 +95,12 @@ func (a *Actions) confirmCode(ctx context.Context, u *models.User, field, code s
 		if err != nil {
 			return err
 		}
-		ok, err := a.spendCode(ctx, tf, code)
-		if err == nil && !ok {
+		used, left, err := a.spendCode(ctx, tf, code, "")
+		if err == nil && used == "" {
 			return errWrongSecret
+		}
+		if used == usedRecoveryCode {
+			audit.Keep(ctx, map[string]any{"used": used, "recoveryCodesLeft": left})
 		}
 		return err
 	})
@@ -111,23 +114,77 @@ func (a *Actions) confirmCode(ctx context.Context, u *models.User, field, code s
 // errWrongSecret is a wrong code inside tried, which keeps it counted.
 var errWrongSecret = errors.New("wrong code")
 
-// spendCode uses code once: six digits are a TOTP code of a later time
-// step than the last one used, anything else a recovery code.
-func (a *Actions) spendCode(ctx context.Context, tf *models.TwoFactor, code string) (bool, error) {
+// What spendCode used.
+const (
+	usedTOTP         = "totp"
+	usedRecoveryCode = "recovery_code"
+)
+
+// spendCode is the one check of a second factor's code, which it spends:
+// a TOTP code of a later time step than the last one used, or an unused
+// recovery code (then how many are left). code is either, told apart by
+// its form (six digits are a TOTP code); recovery, when given, is a
+// recovery code only. It answers what was used, "" for a wrong code.
+func (a *Actions) spendCode(ctx context.Context, tf *models.TwoFactor, code, recovery string) (used string, left int, err error) {
 	digits := strings.ReplaceAll(strings.TrimSpace(code), " ", "")
-	if _, err := strconv.Atoi(digits); err != nil || len(digits) != 6 {
-		ok, _, err := a.Store.UseRecoveryCode(ctx, tf.UserID, auth.HashRecoveryCode(code))
-		return ok, err
+	if _, err := strconv.Atoi(digits); recovery == "" && (err != nil || len(digits) != 6) {
+		recovery = code
+	}
+	if recovery != "" {
+		ok, left, err := a.Store.UseRecoveryCode(ctx, tf.UserID, auth.HashRecoveryCode(recovery))
+		if !ok || err != nil {
+			return "", 0, err
+		}
+		return usedRecoveryCode, left, nil
 	}
 	secret, err := a.box().Open(tf.Secret)
 	if err != nil {
-		return false, err
+		return "", 0, err
 	}
 	step, ok := auth.CheckTOTP(secret, digits, a.Now(), tf.LastStep)
 	if !ok {
-		return false, nil
+		return "", 0, nil
 	}
-	return a.Store.UseTOTPStep(ctx, tf.UserID, step)
+	if ok, err = a.Store.UseTOTPStep(ctx, tf.UserID, step); !ok || err != nil {
+		return "", 0, err
+	}
+	return usedTOTP, 0, nil
+}
+
+// ErrWrongCode is a sign-in code that is wrong, already used, or given
+// for an account without two-factor sign-in.
+var ErrWrongCode = errors.New("the code is wrong or was already used")
+
+// SignInCode is sign-in's second step for u: a TOTP code (totp) or a
+// recovery code, checked and spent by the one code check under the
+// throttle. It names what was used (a recovery code is audited with how
+// many are left), or answers ErrWrongCode.
+func (a *Actions) SignInCode(ctx context.Context, tries Attempts, u *models.User, totp, recovery string) (string, error) {
+	var used string
+	// The code is spent at once, outside the request's change: sign-in
+	// writes its session beside it, and a spent code stays spent whatever
+	// becomes of the rest of the sign-in.
+	err := tried(ctx, tries, u.Email, func() error {
+		tf, err := a.Store.TwoFactorOf(ctx, u.ID)
+		if errors.Is(err, models.ErrNotFound) {
+			return ErrWrongCode
+		}
+		if err != nil {
+			return err
+		}
+		var left int
+		if used, left, err = a.spendCode(ctx, tf, totp, recovery); err != nil {
+			return err
+		}
+		if used == "" {
+			return ErrWrongCode
+		}
+		if used == usedRecoveryCode {
+			audit.Keep(ctx, map[string]any{"recoveryCodesLeft": left})
+		}
+		return nil
+	})
+	return used, err
 }
 
 // Confirmation is a signed-in person confirming it is them before

@@ -185,7 +185,7 @@ func (a *Actions) DeletePost(ctx context.Context, who *auth.Principal, id int64)
 			return err
 		}
 		if !own {
-			_, err := a.moderate(ctx, who, post, Moderation{Action: "delete"})
+			_, err := a.moderate(ctx, who, policy.DeletePost, post, Moderation{Action: "delete"})
 			return err
 		}
 		return a.Store.RemovePost(ctx, post.ID)
@@ -216,20 +216,21 @@ func (a *Actions) ModeratePost(ctx context.Context, who *auth.Principal, id int6
 		if err != nil {
 			return err
 		}
-		out, err = a.moderate(ctx, who, post, m)
+		out, err = a.moderate(ctx, who, policy.ModeratePost, post, m)
 		return err
 	})
 	return out, err
 }
 
 // moderate is every door's one moderation decision on post, inside the
-// caller's change: the policy, reversal and lock checks, the record with
-// its effects (models.ModeratePost: reports settled, post.moderated sent,
-// notices) and the audit details. It returns the post as it now is (nil
-// after a delete).
-func (a *Actions) moderate(ctx context.Context, who *auth.Principal, post *models.PostRecord, m Moderation) (*models.ListedPost, error) {
+// caller's change: the policy (rule: moderation, or for a staff delete
+// through the posts API the post deletion that door is), reversal and
+// lock checks, the record with its effects (models.ModeratePost: reports
+// settled, post.moderated sent, notices) and the audit details. It
+// returns the post as it now is (nil after a delete).
+func (a *Actions) moderate(ctx context.Context, who *auth.Principal, rule policy.Action, post *models.PostRecord, m Moderation) (*models.ListedPost, error) {
 	id := post.ID
-	if err := a.checkModeration(ctx, who, policy.ModeratePost, m.Action, post.AuthorID); err != nil {
+	if err := a.checkModeration(ctx, who, rule, m.Action, post.AuthorID); err != nil {
 		return nil, err
 	}
 	if err := a.checkReversal(ctx, who, post, models.ModerationTarget(m.Action, post.Status)); err != nil {

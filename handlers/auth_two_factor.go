@@ -26,15 +26,12 @@ const pendingWindow = 5 * time.Minute
 // TwoFactorStore is what two-factor sign-in needs of the user store.
 type TwoFactorStore interface {
 	TwoFactorOf(ctx context.Context, userID int64) (*models.TwoFactor, error)
-	UseTOTPStep(ctx context.Context, userID, step int64) (bool, error)
-	UseRecoveryCode(ctx context.Context, userID int64, hash string) (bool, int, error)
 	UserByEmail(ctx context.Context, email string) (*models.User, error)
 }
 
 // SecondFactor checks the codes of enrolled users.
 type SecondFactor struct {
 	Store TwoFactorStore
-	Box   auth.SecretBox
 	Now   func() time.Time
 }
 
@@ -52,42 +49,6 @@ func (f SecondFactor) Enabled(ctx context.Context, userID int64) (bool, error) {
 		return false, nil
 	}
 	return err == nil && tf.EnabledAt != nil, err
-}
-
-// Verify accepts a TOTP code not used before, or an unused recovery code,
-// and spends it; errTOTPInvalid otherwise. It names what was used.
-func (f SecondFactor) Verify(ctx context.Context, userID int64, code, recovery string) (string, error) {
-	if code != "" {
-		tf, err := f.Store.TwoFactorOf(ctx, userID)
-		if err != nil {
-			return "", err
-		}
-		secret, err := f.Box.Open(tf.Secret)
-		if err != nil {
-			return "", err
-		}
-		step, ok := auth.CheckTOTP(secret, code, f.Now(), tf.LastStep)
-		if !ok {
-			return "", errTOTPInvalid
-		}
-		if ok, err = f.Store.UseTOTPStep(ctx, userID, step); err != nil || !ok {
-			return "", cmpErr(err, errTOTPInvalid)
-		}
-		return "totp", nil
-	}
-	ok, left, err := f.Store.UseRecoveryCode(ctx, userID, auth.HashRecoveryCode(recovery))
-	if err != nil || !ok {
-		return "", cmpErr(err, errTOTPInvalid)
-	}
-	keepAudit(ctx, map[string]any{"recoveryCodesLeft": left})
-	return "recovery_code", nil
-}
-
-func cmpErr(err, fallback error) error {
-	if err != nil {
-		return err
-	}
-	return fallback
 }
 
 // splitCode reads the one field of the sign-in page's code step: six digits
