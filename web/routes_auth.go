@@ -120,9 +120,9 @@ func authRoutes(hs handlerSet) []Route {
 		{Method: http.MethodPost, Path: api.PathPassword, Handler: hs.password.Handle, Action: policy.ChangePassword, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Doc: Doc{Summary: "Change your password", Body: api.PasswordChange{}, Response: api.PasswordChanged{},
 				Description: "Every other session of yours ends in the same transaction; the one this request came with stays. " +
-					"A wrong current password counts as a failed sign-in for your email.",
+					"A wrong current password is 422 on currentPassword and counts as a failed sign-in for your email.",
 				Errors: map[int]string{
-					http.StatusForbidden:       "The current password is wrong, or the account has none (it signs in through a provider).",
+					http.StatusForbidden:       "The account has no password (it signs in through a provider).",
 					http.StatusTooManyRequests: "Too many failed sign-ins or password checks for this email or IP.",
 				}}},
 		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Action: policy.SeeOwnAccount, Permissions: moderate,
