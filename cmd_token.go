@@ -43,7 +43,12 @@ func (e env) token(ctx context.Context, args []string) int {
 		return e.fail(err)
 	}
 	defer rt.Close()
-	tok, err := operatorActions(rt).MintToken(ctx, actions.Operator(), actions.TokenInput{UserID: u.ID, Permissions: list, TTL: ttl, Name: name})
+	acts := operatorActions(rt)
+	var tok *actions.NewToken
+	err = acts.Operate(ctx, "token.create", "plaza token create", func(ctx context.Context) (err error) {
+		tok, err = acts.MintToken(ctx, actions.Operator(), actions.TokenInput{UserID: u.ID, Permissions: list, TTL: ttl, Name: name})
+		return err
+	})
 	if err != nil {
 		return e.fail(err)
 	}
@@ -60,12 +65,9 @@ func checkTokenFlags(email, perms, ttlText string) ([]string, time.Duration, str
 	if perms == "" || err != nil {
 		return nil, 0, "--permissions must list one or more of " + strings.Join(auth.AllPermissions(), ", ")
 	}
-	ttl, err := time.ParseDuration(ttlText)
+	ttl, err := actions.ParseTokenTTL(ttlText)
 	if err != nil {
-		ttl, err = api.ParseDuration(ttlText)
-	}
-	if err != nil || ttl < time.Minute {
-		return nil, 0, "--ttl must be a duration of at least 1m, e.g. 24h or 30d"
+		return nil, 0, "--ttl " + actions.TokenTTLRule // the API's rule, in its words
 	}
 	return list, ttl, ""
 }

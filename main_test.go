@@ -369,6 +369,43 @@ func TestTokenCreateCommand(t *testing.T) {
 	}
 }
 
+// TestTokenCreateIsTheAPIsMint: the command mints through the API's
+// action: the same lifetime rule (at most 365 days, refused with the API's
+// words) and an audit entry token.create by the operator, written with the
+// token's record. Before, the command took any lifetime and left no entry.
+func TestTokenCreateIsTheAPIsMint(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			db, dbURL := dbtest.OpenURL(t, dialect)
+			ctx := context.Background()
+			vars := baseEnv(dbURL, "JWT_SECRET", "a-jwt-secret-of-at-least-32-characters")
+			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "ops@example.com", "--password", "long enough pass", "--role", "admin"); code != 0 {
+				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
+			}
+			code, out, stderr := runCmd(t, vars, "token", "create", "--email", "ops@example.com", "--permissions", "admin:read", "--ttl", "400d")
+			if code != exitUsage || out != "" || !strings.Contains(stderr, "ttl must be a duration between 1m and 365d, e.g. 24h or 30d") {
+				t.Errorf("a 400-day token: exit %d, stdout %q, stderr %q; want 2 and the API's rule", code, out, stderr)
+			}
+			code, out, stderr = runCmd(t, vars, "token", "create", "--email", "ops@example.com", "--permissions", "admin:read", "--ttl", "365d")
+			if code != 0 {
+				t.Fatalf("a 365-day token: exit %d, %q %q", code, out, stderr)
+			}
+			claims, err := auth.ParseToken([]byte("a-jwt-secret-of-at-least-32-characters"), strings.TrimSpace(out), time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var entries []models.AuditEntry
+			if err := db.NewSelect().Model(&entries).Where("action = ?", "token.create").Scan(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 1 || entries[0].TargetType != "token" || entries[0].TargetID != claims.ID ||
+				entries[0].AdminUsername != "operator" || entries[0].Details["expiresAt"] == nil {
+				t.Errorf("audit entries %+v; want one token.create of token %s by the operator", entries, claims.ID)
+			}
+		})
+	}
+}
+
 // TestTokenCreateAccountScopes: the command line gives the account scopes
 // the console's form gives, to any user: a member's token that acts as the
 // member.

@@ -8,12 +8,10 @@ import (
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
-	"github.com/plazahq/plaza/models"
 )
 
 // Refusals of the account actions.
 var (
-	ErrWrongPassword  = errors.New("the password is not correct")
 	ErrNoPassword     = errors.New("this account has no password to confirm with")
 	ErrLastSuperAdmin = errors.New("the last active super admin cannot be deleted")
 )
@@ -52,10 +50,7 @@ func (a *Actions) DeleteAccount(ctx context.Context, who *auth.Principal, in Del
 			return err
 		}
 		if self {
-			if in.Password == "" {
-				return &InvalidError{Field: "password", Reason: "password is required to delete your own account"}
-			}
-			if err := a.checkOwnPassword(ctx, target, in.Password, in.Tries); err != nil {
+			if err := a.confirmPassword(ctx, target, "password", in.Password, in.Tries); err != nil {
 				return err
 			}
 		}
@@ -70,22 +65,6 @@ func (a *Actions) DeleteAccount(ctx context.Context, who *auth.Principal, in Del
 		}
 		return nil
 	})
-}
-
-// checkOwnPassword is the password a person confirms their own dangerous
-// action with, under sign-in's failure throttle.
-func (a *Actions) checkOwnPassword(ctx context.Context, u *models.User, password string, tries Attempts) error {
-	if password == "" {
-		return &InvalidError{Field: "password", Reason: "password is required"}
-	}
-	if u.PasswordHash == nil {
-		return ErrNoPassword
-	}
-	err := a.CheckPassword(ctx, tries, u.Email, password, u.PasswordHash)
-	if errors.Is(err, auth.ErrBadPassword) {
-		return ErrWrongPassword
-	}
-	return err
 }
 
 func (a *Actions) keepLastSuperAdmin(ctx context.Context, id int64, roles []string) error {

@@ -10,9 +10,11 @@
 package actions
 
 import (
+	"context"
 	"strconv"
 	"time"
 
+	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
@@ -43,6 +45,29 @@ func New(store *models.Store, pol policy.Policy, secret []byte, blocks EmailBloc
 func Operator() *auth.Principal {
 	return &auth.Principal{Username: "operator", Via: auth.ViaOperator,
 		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}
+}
+
+// Operate runs fn, an operator's command (the CLI), as a request is run:
+// one unit of work whose audit entry, named action and written by the
+// operator, commits with the changes fn makes, or not at all when fn
+// fails. So an action audits itself at every door, the CLI included.
+func (a *Actions) Operate(ctx context.Context, action, command string, fn func(ctx context.Context) error) error {
+	d := &audit.Draft{Action: action, AdminUsername: Operator().Username, UserAgent: command}
+	w := a.Store.NewWork(d)
+	err := fn(models.WithWork(audit.WithDraft(ctx, d), w))
+	if _, ferr := w.Finish(ctx, err == nil, operatorStatus(err)); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// operatorStatus is the status an operator's command is audited with: as
+// the API answers a success.
+func operatorStatus(err error) int {
+	if err != nil {
+		return 500
+	}
+	return 200
 }
 
 // InvalidError is input an action refuses: a field and why, rendered as

@@ -2,7 +2,6 @@ package actions
 
 import (
 	"context"
-	"errors"
 
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
@@ -36,14 +35,7 @@ func (a *Actions) ChangePassword(ctx context.Context, who *auth.Principal, in Pa
 	if err != nil {
 		return none, err
 	}
-	if u.PasswordHash == nil {
-		return none, ErrNoPassword
-	}
-	err = a.CheckPassword(ctx, in.Throttle, u.Email, in.Current, u.PasswordHash)
-	if errors.Is(err, auth.ErrBadPassword) {
-		return none, ErrWrongPassword
-	}
-	if err != nil {
+	if err := a.confirmPassword(ctx, u, "currentPassword", in.Current, in.Throttle); err != nil {
 		return none, err
 	}
 	hash, err := a.Passwords.Hash(ctx, in.New)

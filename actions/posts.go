@@ -165,8 +165,10 @@ func (a *Actions) publishing(ctx context.Context, who *auth.Principal, post *mod
 
 // DeletePost deletes a post: its author's own, or anyone's with
 // admin:delete (and, for a staff session, two-factor sign-in when the
-// instance requires it). Staff acting on someone else's post are audited,
-// allowed or not, and wait for another admin's edit lock.
+// instance requires it). Staff removing someone else's post take the
+// moderation delete (ModeratePost's): a moderation record, the reports
+// settled, post.moderated sent; they are audited, allowed or not, and
+// wait for another admin's edit lock.
 func (a *Actions) DeletePost(ctx context.Context, who *auth.Principal, id int64) error {
 	return a.Store.Change(ctx, func(ctx context.Context) error {
 		post, err := a.visiblePost(ctx, who, id)
@@ -185,9 +187,8 @@ func (a *Actions) DeletePost(ctx context.Context, who *auth.Principal, id int64)
 			return err
 		}
 		if !own {
-			if err := a.Store.CheckLock(ctx, "post", itoa(post.ID), callerID(who)); err != nil {
-				return err
-			}
+			_, err := a.moderate(ctx, who, policy.DeletePost, post, Moderation{Action: "delete"})
+			return err
 		}
 		return a.Store.RemovePost(ctx, post.ID)
 	})
@@ -217,33 +218,45 @@ func (a *Actions) ModeratePost(ctx context.Context, who *auth.Principal, id int6
 		if err != nil {
 			return err
 		}
-		if err := a.checkModeration(ctx, who, policy.ModeratePost, m.Action, post.AuthorID); err != nil {
-			return err
-		}
-		if err := a.checkReversal(ctx, who, post, models.ModerationTarget(m.Action, post.Status)); err != nil {
-			return err
-		}
-		if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
-			return err
-		}
-		from, err := a.Store.ModeratePost(ctx, m.model(who, id))
-		if errors.Is(err, models.ErrDraftNotApproved) {
-			return &InvalidError{Field: "action", Reason: "a draft is published by its author, not approved"}
-		}
-		if err != nil {
-			return err
-		}
-		if err := a.moderated(ctx, who, id, post.AuthorID, from, m); err != nil {
-			return err
-		}
-		audit.Target(ctx, "post", itoa(id), map[string]any{"action": m.Action, "reason": m.Reason,
-			"from": from, "notifyAuthor": m.NotifyAuthor, "notifyReporters": m.NotifyReporters})
-		if m.Action != "delete" {
-			out, err = a.Store.ListedPostByID(ctx, id)
-		}
+		out, err = a.moderate(ctx, who, policy.ModeratePost, post, m)
 		return err
 	})
 	return out, err
+}
+
+// moderate is every door's one moderation decision on post, inside the
+// caller's change: the policy (rule: moderation, or for a staff delete
+// through the posts API the post deletion that door is), reversal and
+// lock checks, the record with its effects (models.ModeratePost: reports
+// settled, post.moderated sent, notices) and the audit details. It
+// returns the post as it now is (nil after a delete).
+func (a *Actions) moderate(ctx context.Context, who *auth.Principal, rule policy.Action, post *models.PostRecord, m Moderation) (*models.ListedPost, error) {
+	id := post.ID
+	if err := a.checkModeration(ctx, who, rule, m.Action, post.AuthorID); err != nil {
+		return nil, err
+	}
+	if err := a.checkReversal(ctx, who, post, models.ModerationTarget(m.Action, post.Status)); err != nil {
+		return nil, err
+	}
+	if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
+		return nil, err
+	}
+	from, err := a.Store.ModeratePost(ctx, m.model(who, id))
+	if errors.Is(err, models.ErrDraftNotApproved) {
+		return nil, &InvalidError{Field: "action", Reason: "a draft is published by its author, not approved"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := a.moderated(ctx, who, id, post.AuthorID, from, m); err != nil {
+		return nil, err
+	}
+	audit.Target(ctx, "post", itoa(id), map[string]any{"action": m.Action, "reason": m.Reason,
+		"from": from, "notifyAuthor": m.NotifyAuthor, "notifyReporters": m.NotifyReporters})
+	if m.Action == "delete" {
+		return nil, nil
+	}
+	return a.Store.ListedPostByID(ctx, id)
 }
 
 // UndoModeration undoes the caller's own last decision on post id within
@@ -451,4 +464,50 @@ func postDiff(before, after *models.PostRecord) map[string]any {
 	diff("tags", strings.Join(before.Tags(), ","), strings.Join(after.Tags(), ","))
 	diff("status", before.Status, after.Status)
 	return map[string]any{"before": b, "after": a}
+}
+
+// ErrOwnReport refuses a report on one's own post.
+var ErrOwnReport = errors.New("one's own post cannot be reported")
+
+// CreatePost writes a post whose author is who (its input checked by the
+// caller): published, or a draft. models.ErrUserNotActive when who may
+// not post.
+func (a *Actions) CreatePost(ctx context.Context, who *auth.Principal, in models.PostInput) (*models.PostRecord, error) {
+	if err := a.speak(ctx, who, policy.CreatePost); err != nil {
+		return nil, err
+	}
+	in.AuthorID = who.UserID
+	var post *models.PostRecord
+	err := a.Store.Change(ctx, func(ctx context.Context) (err error) {
+		post, err = a.Store.CreateUserPost(ctx, in)
+		return err
+	})
+	return post, err
+}
+
+// ReportPost files who's report on post id, which who may see (else
+// models.ErrNotFound) and did not write
+// (ErrOwnReport): one open report per user and post
+// (models.ErrAlreadyReported). Enough weight of open reports flags a
+// published post (models.ReportPost).
+func (a *Actions) ReportPost(ctx context.Context, who *auth.Principal, id int64, reason, comment string) (*models.PostReport, error) {
+	if err := a.speak(ctx, who, policy.ReportPost); err != nil {
+		return nil, err
+	}
+	var r *models.PostReport
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		post, err := a.Store.PostRecordByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := a.SeePost(who, post); err != nil {
+			return err
+		}
+		if owns(who, post.AuthorID) {
+			return ErrOwnReport
+		}
+		r, err = a.FileReport(ctx, post.ID, who.UserID, reason, comment)
+		return err
+	})
+	return r, err
 }

@@ -135,9 +135,9 @@ func (e *SilencedError) Error() string {
 	return "silenced until " + wiretime.Format(e.Until)
 }
 
-// Speak is ActAsSelf for the writes a silence stops (writing a post,
+// speak is ActAsSelf for the writes a silence stops (writing a post,
 // filing a report): the policy's answer, then the caller's silence.
-func (a *Actions) Speak(ctx context.Context, who *auth.Principal, act policy.Action) error {
+func (a *Actions) speak(ctx context.Context, who *auth.Principal, act policy.Action) error {
 	if err := a.ActAsSelf(who, act); err != nil {
 		return err
 	}

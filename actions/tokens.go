@@ -4,12 +4,42 @@ import (
 	"context"
 	"time"
 
+	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
 )
+
+// Token lifetimes, whatever the door (the API, the console, the CLI).
+const (
+	DefaultTokenTTL = 24 * time.Hour
+	MinTokenTTL     = time.Minute
+	MaxTokenTTL     = 365 * 24 * time.Hour
+)
+
+// TokenTTLRule is what a token's lifetime must be, in the words every
+// door answers with, after the name of its field (ttl, --ttl).
+const TokenTTLRule = "must be a duration between 1m and 365d, e.g. 24h or 30d"
+
+// ParseTokenTTL reads a token lifetime as a Go duration (24h) or
+// <n>m|h|d|w (30d), within MinTokenTTL and MaxTokenTTL; "" is the default.
+func ParseTokenTTL(text string) (time.Duration, error) {
+	if text == "" {
+		return DefaultTokenTTL, nil
+	}
+	d, err := time.ParseDuration(text)
+	if err != nil {
+		d, err = api.ParseDuration(text)
+	}
+	if err != nil || !validTTL(d) {
+		return 0, &InvalidError{Field: "ttl", Reason: "ttl " + TokenTTLRule}
+	}
+	return d, nil
+}
+
+func validTTL(d time.Duration) bool { return d >= MinTokenTTL && d <= MaxTokenTTL }
 
 // TokenInput is an admin API token to mint.
 type TokenInput struct {
@@ -36,6 +66,9 @@ func (a *Actions) MintToken(ctx context.Context, who *auth.Principal, in TokenIn
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		if err := a.Policy.Check(who, policy.MintToken, policy.Platform); err != nil {
 			return err
+		}
+		if !validTTL(in.TTL) {
+			return &InvalidError{Field: "ttl", Reason: "ttl " + TokenTTLRule}
 		}
 		maker := who.UserID
 		subject, createdBy := in.UserID, &maker

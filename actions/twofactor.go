@@ -3,8 +3,6 @@ package actions
 import (
 	"context"
 	"errors"
-	"strconv"
-	"strings"
 
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
@@ -12,16 +10,9 @@ import (
 	"github.com/plazahq/plaza/models"
 )
 
-// Refusals of the two-factor actions. A wrong password or code is invalid
-// input on its field (422), as these routes have always answered, and
-// counts as a failed sign-in.
-var (
-	ErrTwoFactorOn    = errors.New("two-factor sign-in is already on")
-	errWrongCode      = &InvalidError{Field: "code", Reason: "That code does not match; check the time on your device and type the code it shows now"}
-	errPasswordWrong  = &InvalidError{Field: "password", Reason: "That password is wrong"}
-	errPasswordNeeded = &InvalidError{Field: "password", Reason: "password is required"}
-	errCodeNeeded     = &InvalidError{Field: "code", Reason: "A code from your authenticator app, or a recovery code, is required"}
-)
+// ErrTwoFactorOn refuses to enrol an account whose two-factor sign-in is
+// on. A wrong password or code is WrongSecret, as at every door.
+var ErrTwoFactorOn = errors.New("two-factor sign-in is already on")
 
 // Attempts is sign-in's failure throttle, which wrong passwords and codes
 // count against so that these actions are no way round it: Check refuses
@@ -59,12 +50,14 @@ func (a *Actions) SetUpTwoFactor(ctx context.Context, who *auth.Principal, in Tw
 			return policy.ErrNeedsConfirmation
 		}
 		if u.PasswordHash != nil {
-			if err := a.checkPasswordCounted(ctx, u, in.Password, in.Tries); err != nil {
+			if err := a.confirmPassword(ctx, u, "password", in.Password, in.Tries); err != nil {
 				return err
 			}
 		}
-		if on, err := a.Store.TwoFactorEnabled(ctx, u.ID); err != nil || on {
-			return errOr(err, ErrTwoFactorOn)
+		if on, err := a.Store.TwoFactorEnabled(ctx, u.ID); err != nil {
+			return err
+		} else if on {
+			return ErrTwoFactorOn
 		}
 		if out, err = auth.NewEnrolment(in.Issuer, u.Email); err != nil {
 			return err
@@ -96,9 +89,6 @@ func (a *Actions) EnableTwoFactor(ctx context.Context, who *auth.Principal, code
 		if err != nil {
 			return err
 		}
-		if err := check(ctx, tries, u.Email); err != nil {
-			return err
-		}
 		tf, err := a.Store.TwoFactorOf(ctx, u.ID)
 		if err != nil {
 			return err
@@ -110,9 +100,20 @@ func (a *Actions) EnableTwoFactor(ctx context.Context, who *auth.Principal, code
 		if err != nil {
 			return err
 		}
-		step, ok := auth.CheckTOTP(secret, code, a.Now(), 0)
-		if !ok {
-			return failed(ctx, tries, u.Email, errWrongCode)
+		var step int64
+		err = tried(ctx, tries, u.Email, func() error {
+			var ok bool
+			if step, ok = auth.CheckTOTP(secret, code, a.Now(), 0); !ok {
+				return errWrongSecret
+			}
+			return nil
+		})
+		if errors.Is(err, errWrongSecret) {
+			audit.Keep(ctx, map[string]any{"failed": "code"})
+			return WrongSecret("code", wrongCode)
+		}
+		if err != nil {
+			return err
 		}
 		var hashes []string
 		if codes, hashes, err = auth.NewRecoveryCodes(); err != nil {
@@ -145,63 +146,18 @@ func (a *Actions) DisableTwoFactor(ctx context.Context, who *auth.Principal, in 
 		if err != nil {
 			return err
 		}
-		if err := a.checkPasswordCounted(ctx, u, in.Password, in.Tries); err != nil {
+		if err := a.confirmPassword(ctx, u, "password", in.Password, in.Tries); err != nil {
 			return err
 		}
-		if err := a.checkCurrentCode(ctx, u, in.Code, in.Tries); err != nil {
+		if on, err := a.Store.TwoFactorEnabled(ctx, u.ID); err != nil || !on {
+			return err // a pending or absent enrolment has nothing to prove
+		}
+		if err := a.confirmCode(ctx, u, "code", in.Code, in.Tries); err != nil {
 			return err
 		}
 		_, err = a.Store.DisableTwoFactor(ctx, u.ID)
 		return err
 	})
-}
-
-// checkCurrentCode asks an account whose two-factor sign-in is on for a
-// code of its app not used before, or an unused recovery code, and spends
-// it; a wrong one counts as a failed sign-in and is audited. A pending or
-// absent enrolment has nothing to prove.
-func (a *Actions) checkCurrentCode(ctx context.Context, u *models.User, code string, tries Attempts) error {
-	tf, err := a.Store.TwoFactorOf(ctx, u.ID)
-	if errors.Is(err, models.ErrNotFound) || err == nil && tf.EnabledAt == nil {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if strings.TrimSpace(code) == "" {
-		return errCodeNeeded
-	}
-	if err := check(ctx, tries, u.Email); err != nil {
-		return err
-	}
-	ok, err := a.spendCode(ctx, tf, code)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		audit.Keep(ctx, map[string]any{"failed": "code"})
-		return failed(ctx, tries, u.Email, errWrongCode)
-	}
-	return nil
-}
-
-// spendCode uses code once: six digits are a TOTP code of a later time
-// step than the last one used, anything else a recovery code.
-func (a *Actions) spendCode(ctx context.Context, tf *models.TwoFactor, code string) (bool, error) {
-	digits := strings.ReplaceAll(strings.TrimSpace(code), " ", "")
-	if _, err := strconv.Atoi(digits); err != nil || len(digits) != 6 {
-		ok, _, err := a.Store.UseRecoveryCode(ctx, tf.UserID, auth.HashRecoveryCode(code))
-		return ok, err
-	}
-	secret, err := a.box().Open(tf.Secret)
-	if err != nil {
-		return false, err
-	}
-	step, ok := auth.CheckTOTP(secret, digits, a.Now(), tf.LastStep)
-	if !ok {
-		return false, nil
-	}
-	return a.Store.UseTOTPStep(ctx, tf.UserID, step)
 }
 
 // ownAccount asks the policy whether who may take action on its own
@@ -215,46 +171,6 @@ func (a *Actions) ownAccount(ctx context.Context, who *auth.Principal, action po
 }
 
 func (a *Actions) box() auth.SecretBox { return auth.NewSecretBox(string(a.Secret)) }
-
-// checkPasswordCounted checks u's password under the throttle: a wrong
-// one counts as a failed sign-in for u's email and is audited.
-func (a *Actions) checkPasswordCounted(ctx context.Context, u *models.User, password string, tries Attempts) error {
-	if password == "" {
-		return errPasswordNeeded
-	}
-	if u.PasswordHash == nil {
-		return ErrNoPassword
-	}
-	err := a.CheckPassword(ctx, tries, u.Email, password, u.PasswordHash)
-	if errors.Is(err, auth.ErrBadPassword) {
-		audit.Keep(ctx, map[string]any{"failed": "password"})
-		return errPasswordWrong
-	}
-	return err
-}
-
-func check(ctx context.Context, tries Attempts, subject string) error {
-	if tries == nil {
-		return nil
-	}
-	return tries.Check(ctx, subject)
-}
-
-// failed counts one failure and answers refusal, or the throttle's own
-// refusal once the failures are spent.
-func failed(ctx context.Context, tries Attempts, subject string, refusal error) error {
-	if tries == nil {
-		return refusal
-	}
-	return errOr(tries.Take(ctx, subject, 1), refusal)
-}
-
-func errOr(err, fallback error) error {
-	if err != nil {
-		return err
-	}
-	return fallback
-}
 
 // ResetTwoFactor turns off user u's two-factor sign-in for someone who
 // lost their device, recording by whom; it reports whether any was on.

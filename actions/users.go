@@ -102,6 +102,9 @@ func (a *Actions) ban(ctx context.Context, who *auth.Principal, in BanInput, out
 	return nil
 }
 
+// unban is the one way a ban is lifted by someone, whatever the door (the
+// unban routes, a status change, a bulk status change): the ban in force
+// ends by who and the user is active again.
 func (a *Actions) unban(ctx context.Context, who *auth.Principal, in BanInput, out *BanResult) error {
 	b, err := a.Store.ActiveBan(ctx, in.UserID)
 	if err != nil {
@@ -261,6 +264,10 @@ func (a *Actions) BulkUpdateUsers(ctx context.Context, who *auth.Principal, ids 
 		if err != nil {
 			return err
 		}
+		unbanned, err := a.unbanByStatus(ctx, who, before, ch)
+		if err != nil {
+			return err
+		}
 		if out.Updated, err = a.Store.BulkUpdateUsers(ctx, ids, callerID(who), ch.model()); err != nil {
 			return err
 		}
@@ -271,13 +278,37 @@ func (a *Actions) BulkUpdateUsers(ctx context.Context, who *auth.Principal, ids 
 		for i := range out.Users {
 			changes[i] = map[string]any{"id": itoa(out.Users[i].ID), "before": UserFields(&before[i]), "after": UserFields(&out.Users[i])}
 		}
-		audit.Target(ctx, "users", "", map[string]any{"count": len(out.Users), "users": changes})
+		audit.Target(ctx, "users", "", map[string]any{"count": len(out.Users), "users": changes, "unbanned": unbanned})
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &out, nil
+}
+
+// unbanByStatus lifts, through the unban action (its policy entry and its
+// one implementation, unban), the ban of each banned user a bulk status
+// change (active or inactive) names, and returns their ids.
+func (a *Actions) unbanByStatus(ctx context.Context, who *auth.Principal, users []models.ListedUser, ch UserChange) ([]string, error) {
+	out := []string{}
+	if ch.Status == nil {
+		return out, nil
+	}
+	for i := range users {
+		if users[i].Status != models.UserBanned {
+			continue
+		}
+		if err := a.Policy.Check(who, policy.BanUser, person(&users[i])); err != nil {
+			return nil, err
+		}
+		var res BanResult
+		if err := a.unban(ctx, who, BanInput{UserID: users[i].ID, Unban: true}, &res); err != nil {
+			return nil, err
+		}
+		out = append(out, itoa(users[i].ID))
+	}
+	return out, nil
 }
 
 // bulkTargets reads the users a bulk change names, in id order, after

@@ -5840,7 +5840,7 @@ type ClientInterface interface {
 
 	// PostApiAuthPasswordWithBody Change your password
 	//
-	// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password is 422 on currentPassword and counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -5849,7 +5849,7 @@ type ClientInterface interface {
 
 	// PostApiAuthPassword Change your password
 	//
-	// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password is 422 on currentPassword and counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6169,7 +6169,7 @@ type ClientInterface interface {
 
 	// DeleteApiUsersIdWithBody Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
+	// Deleting your own account needs your password in the body (422 on password without it, or with a wrong one, which counts as a failed sign-in); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6178,7 +6178,7 @@ type ClientInterface interface {
 
 	// DeleteApiUsersId Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
+	// Deleting your own account needs your password in the body (422 on password without it, or with a wrong one, which counts as a failed sign-in); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7256,7 +7256,7 @@ func (c *Client) PostApiAuthLinksProvider(ctx context.Context, provider string, 
 
 // PostApiAuthPasswordWithBody Change your password
 //
-// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password is 422 on currentPassword and counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type.
 //
@@ -7275,7 +7275,7 @@ func (c *Client) PostApiAuthPasswordWithBody(ctx context.Context, contentType st
 
 // PostApiAuthPassword Change your password
 //
-// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password is 422 on currentPassword and counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8015,7 +8015,7 @@ func (c *Client) PostApiUsers(ctx context.Context, body PostApiUsersJSONRequestB
 
 // DeleteApiUsersIdWithBody Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
+// Deleting your own account needs your password in the body (422 on password without it, or with a wrong one, which counts as a failed sign-in); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8034,7 +8034,7 @@ func (c *Client) DeleteApiUsersIdWithBody(ctx context.Context, id string, conten
 
 // DeleteApiUsersId Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
+// Deleting your own account needs your password in the body (422 on password without it, or with a wrong one, which counts as a failed sign-in); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -15072,7 +15072,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiAuthPasswordWithBodyWithResponse Change your password
 	//
-	// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password is 422 on currentPassword and counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15081,7 +15081,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiAuthPasswordWithResponse Change your password
 	//
-	// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password is 422 on currentPassword and counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15453,7 +15453,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiUsersIdWithBodyWithResponse Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
+	// Deleting your own account needs your password in the body (422 on password without it, or with a wrong one, which counts as a failed sign-in); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15462,7 +15462,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteApiUsersIdWithResponse Delete an account
 	//
-	// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
+	// Deleting your own account needs your password in the body (422 on password without it, or with a wrong one, which counts as a failed sign-in); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -29130,7 +29130,7 @@ func (c *ClientWithResponses) PostApiAuthLinksProviderWithResponse(ctx context.C
 
 // PostApiAuthPasswordWithBodyWithResponse Change your password
 //
-// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password is 422 on currentPassword and counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29145,7 +29145,7 @@ func (c *ClientWithResponses) PostApiAuthPasswordWithBodyWithResponse(ctx contex
 
 // PostApiAuthPasswordWithResponse Change your password
 //
-// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+// Every other session of yours ends in the same transaction; the one this request came with stays. A wrong current password is 422 on currentPassword and counts as a failed sign-in for your email. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29769,7 +29769,7 @@ func (c *ClientWithResponses) PostApiUsersWithResponse(ctx context.Context, body
 
 // DeleteApiUsersIdWithBodyWithResponse Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
+// Deleting your own account needs your password in the body (422 on password without it, or with a wrong one, which counts as a failed sign-in); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29784,7 +29784,7 @@ func (c *ClientWithResponses) DeleteApiUsersIdWithBodyWithResponse(ctx context.C
 
 // DeleteApiUsersIdWithResponse Delete an account
 //
-// Deleting your own account needs your password in the body (422 on password without it); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
+// Deleting your own account needs your password in the body (422 on password without it, or with a wrong one, which counts as a failed sign-in); staff deleting someone else's send no body. Needs a signed-in caller. A session caller acting on what is not its own must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -20,12 +20,6 @@ type TokenStore interface {
 	PeopleFinder
 }
 
-// Token lifetimes accepted by POST /api/v1/admin/tokens.
-const (
-	DefaultTokenTTL = 24 * time.Hour
-	MaxTokenTTL     = 365 * 24 * time.Hour
-)
-
 // Tokens mints, lists and revokes admin API tokens (docs/console.md, "API tokens").
 // Every route needs admin:super; minting, a signed-in session under a
 // fresh confirmation. Statuses: 201, 200, 401, 403, 404, 422.
@@ -67,16 +61,9 @@ func checkTokenRequest(req api.TokenRequest) ([]string, time.Duration, error) {
 	case len(perms) == 0:
 		issues = append(issues, api.FieldIssue("permissions", "too_small", "at least one permission is required"))
 	}
-	ttl := DefaultTokenTTL
-	if req.TTL != "" {
-		d, err := time.ParseDuration(req.TTL)
-		if err != nil {
-			d, err = api.ParseDuration(req.TTL)
-		}
-		if err != nil || d < time.Minute || d > MaxTokenTTL {
-			issues = append(issues, api.FieldIssue("ttl", "invalid_string", "ttl must be a duration between 1m and 365d, e.g. 24h or 30d"))
-		}
-		ttl = d
+	ttl, err := actions.ParseTokenTTL(req.TTL)
+	if err != nil {
+		issues = append(issues, api.FieldIssue("ttl", "invalid_string", "ttl "+actions.TokenTTLRule))
 	}
 	if len(issues) > 0 {
 		return nil, 0, api.Invalid(issues...)

@@ -22,7 +22,6 @@ type V1UserStore interface {
 	ListUsers(ctx context.Context, f models.UserListFilter) ([]models.ListedUser, int, error)
 	UserDetail(ctx context.Context, id int64) (*models.UserDetail, error)
 	ListedUserByID(ctx context.Context, id int64) (*models.ListedUser, error)
-	Change(ctx context.Context, fn func(ctx context.Context) error) error
 	CheckLock(ctx context.Context, typ, id string, userID int64) error
 	UserNotes(ctx context.Context, id int64) ([]models.ListedNote, error)
 	PeopleFinder

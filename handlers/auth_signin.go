@@ -57,10 +57,11 @@ type SignIn struct {
 	SessionLimits func(roles []string) session.Limits
 }
 
-// PasswordChecker is the one check of a password a request gives, under
-// sign-in's failure throttle (actions.Actions.CheckPassword).
+// PasswordChecker is the one check of a password a request gives, and of
+// a sign-in code, under sign-in's failure throttle (actions.Actions).
 type PasswordChecker interface {
 	CheckPassword(ctx context.Context, tries actions.Attempts, email, password string, hash *string) error
+	SignInCode(ctx context.Context, tries actions.Attempts, u *models.User, totp, recovery string) (string, error)
 }
 
 // Page answers GET /api/auth/signin.
@@ -201,18 +202,14 @@ func (h SignIn) secondFactor(c echo.Context, user *models.User, totp, recovery s
 	if err != nil {
 		return err
 	}
-	var method string
-	err = attempt(ctx, m, user.Email, func() (err error) {
-		method, err = h.Factor.Verify(ctx, user.ID, totp, recovery)
-		return err
-	})
-	if errors.Is(err, errTOTPInvalid) {
+	method, err := h.Passwords.SignInCode(ctx, m, user, totp, recovery)
+	if errors.Is(err, actions.ErrWrongCode) {
 		failed := "totp"
 		if totp == "" {
 			failed = "recovery_code"
 		}
 		auditActor(ctx, user, map[string]any{"failed": failed})
-		return err
+		return errTOTPInvalid
 	}
 	if err != nil {
 		return err

@@ -26,15 +26,12 @@ const pendingWindow = 5 * time.Minute
 // TwoFactorStore is what two-factor sign-in needs of the user store.
 type TwoFactorStore interface {
 	TwoFactorOf(ctx context.Context, userID int64) (*models.TwoFactor, error)
-	UseTOTPStep(ctx context.Context, userID, step int64) (bool, error)
-	UseRecoveryCode(ctx context.Context, userID int64, hash string) (bool, int, error)
 	UserByEmail(ctx context.Context, email string) (*models.User, error)
 }
 
 // SecondFactor checks the codes of enrolled users.
 type SecondFactor struct {
 	Store TwoFactorStore
-	Box   auth.SecretBox
 	Now   func() time.Time
 }
 
@@ -52,42 +49,6 @@ func (f SecondFactor) Enabled(ctx context.Context, userID int64) (bool, error) {
 		return false, nil
 	}
 	return err == nil && tf.EnabledAt != nil, err
-}
-
-// Verify accepts a TOTP code not used before, or an unused recovery code,
-// and spends it; errTOTPInvalid otherwise. It names what was used.
-func (f SecondFactor) Verify(ctx context.Context, userID int64, code, recovery string) (string, error) {
-	if code != "" {
-		tf, err := f.Store.TwoFactorOf(ctx, userID)
-		if err != nil {
-			return "", err
-		}
-		secret, err := f.Box.Open(tf.Secret)
-		if err != nil {
-			return "", err
-		}
-		step, ok := auth.CheckTOTP(secret, code, f.Now(), tf.LastStep)
-		if !ok {
-			return "", errTOTPInvalid
-		}
-		if ok, err = f.Store.UseTOTPStep(ctx, userID, step); err != nil || !ok {
-			return "", cmpErr(err, errTOTPInvalid)
-		}
-		return "totp", nil
-	}
-	ok, left, err := f.Store.UseRecoveryCode(ctx, userID, auth.HashRecoveryCode(recovery))
-	if err != nil || !ok {
-		return "", cmpErr(err, errTOTPInvalid)
-	}
-	keepAudit(ctx, map[string]any{"recoveryCodesLeft": left})
-	return "recovery_code", nil
-}
-
-func cmpErr(err, fallback error) error {
-	if err != nil {
-		return err
-	}
-	return fallback
 }
 
 // splitCode reads the one field of the sign-in page's code step: six digits
@@ -241,26 +202,6 @@ func (h TwoFactor) Disable(c echo.Context) error {
 	return respondShown(c, http.StatusOK, api.TwoFactorDisabled{}, views.TwoFactorPanel(res), Done{Toast: "Two-factor sign-in is off"})
 }
 
-// checkPassword checks the caller's password through the one password
-// check, under sign-in's failure throttle: 422 on the password field when
-// it is wrong.
-func (h TwoFactor) checkPassword(ctx context.Context, p *auth.Principal, password string) error {
-	m, err := meterFrom(ctx)
-	if err != nil {
-		return err
-	}
-	u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
-	if err != nil {
-		return err
-	}
-	err = h.Actions.CheckPassword(ctx, m, p.Email, password, u.PasswordHash)
-	if !errors.Is(err, auth.ErrBadPassword) {
-		return err
-	}
-	keepAudit(ctx, map[string]any{"failed": "password"})
-	return api.Invalid(api.FieldIssue("password", "invalid_string", "That password is wrong"))
-}
-
 // Confirm answers POST /api/auth/confirm {password} or {totp}: dangerous
 // actions then need no new confirmation for policy.ConfirmWindow. Wrong answers are
 // 422, count as failed sign-ins and are audited.
@@ -274,34 +215,17 @@ func (h TwoFactor) Confirm(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	setAuditTarget(ctx, "user", strconv.FormatInt(p.UserID, 10), nil)
-	if req.TOTP != "" {
-		if err := h.checkCode(ctx, p, req.TOTP); err != nil {
-			return err
-		}
-	} else if err := h.checkPassword(ctx, p, req.Password); err != nil {
+	m, err := meterFrom(ctx)
+	if err != nil {
+		return err
+	}
+	if err := h.Actions.Confirm(ctx, p, actions.Confirmation{Password: req.Password, Code: req.TOTP, Tries: m}); err != nil {
 		return err
 	}
 	now := h.Factor.Now()
 	h.Sessions.Put(ctx, session.ConfirmedKey, now.Unix())
 	until := api.Timestamp(now.Add(policy.ConfirmWindow))
 	return respondAction(c, http.StatusOK, api.Confirmed{Confirmed: true, Until: &until}, Done{Toast: "Confirmed"})
-}
-
-func (h TwoFactor) checkCode(ctx context.Context, p *auth.Principal, code string) error {
-	m, err := meterFrom(ctx)
-	if err != nil {
-		return err
-	}
-	err = attempt(ctx, m, p.Email, func() error {
-		_, err := h.Factor.Verify(ctx, p.UserID, code, "")
-		return err
-	})
-	if errors.Is(err, models.ErrNotFound) || errors.Is(err, errTOTPInvalid) {
-		keepAudit(ctx, map[string]any{"failed": "totp"})
-		return api.Invalid(api.FieldIssue("totp", "invalid_string", "That code is wrong or was already used"))
-	}
-	return err
 }
 
 // Confirmation answers GET /api/auth/confirm: whether the session's last

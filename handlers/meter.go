@@ -21,21 +21,6 @@ type Meter interface {
 	Refund(ctx context.Context, subject string)
 }
 
-// attempt counts one try at a secret (a password, a code) for subject
-// before check runs, so that tries sent together cannot all pass a window
-// with one left, and gives it back when check passes: only failures stay
-// counted. A spent window refuses before check runs.
-func attempt(ctx context.Context, m Meter, subject string, check func() error) error {
-	if err := m.Take(ctx, subject, 1); err != nil {
-		return err
-	}
-	err := check()
-	if err == nil {
-		m.Refund(ctx, subject)
-	}
-	return err
-}
-
 type meterKey struct{}
 
 // WithMeter gives the request's handler its Meter.

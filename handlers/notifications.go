@@ -14,12 +14,10 @@ import (
 	"github.com/plazahq/plaza/views"
 )
 
-// InboxStore is what the inbox handlers need.
+// InboxStore is what the inbox handlers read; changes are the actions'
+// MarkRead and Dismiss.
 type InboxStore interface {
-	Change(ctx context.Context, fn func(ctx context.Context) error) error
 	Inbox(ctx context.Context, user int64, limit, offset int) ([]models.InboxItem, int, int, error)
-	MarkRead(ctx context.Context, user int64, key models.InboxKey) (*models.InboxItem, error)
-	Dismiss(ctx context.Context, user int64, key models.InboxKey) error
 }
 
 // Notifications answers the signed-in user's inbox: reading it is
@@ -70,11 +68,12 @@ func (h Notifications) Badge(c echo.Context) error {
 // broadcast, read. Another user's notification, or a broadcast not in the
 // caller's inbox, is 404. Statuses: 200, 401, 404.
 func (h Notifications) Read(c echo.Context) error {
-	var n *models.InboxItem
-	err := h.change(c, func(ctx context.Context, user int64, key models.InboxKey) (err error) {
-		n, err = h.Store.MarkRead(ctx, user, key)
+	key, err := inboxKey(c)
+	if err != nil {
 		return err
-	})
+	}
+	ctx := c.Request().Context()
+	n, err := h.Actions.MarkRead(ctx, auth.PrincipalFrom(ctx), key)
 	if err != nil {
 		return err
 	}
@@ -86,8 +85,12 @@ func (h Notifications) Read(c echo.Context) error {
 // that is not in the inbox (another user's, or dismissed already) is 404.
 // Statuses: 204, 401, 404.
 func (h Notifications) Dismiss(c echo.Context) error {
-	err := h.change(c, h.Store.Dismiss)
+	key, err := inboxKey(c)
 	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if err := h.Actions.Dismiss(ctx, auth.PrincipalFrom(ctx), key); err != nil {
 		return err
 	}
 	if api.FormatOf(c.Request()) == api.FormatPartial {
@@ -98,22 +101,14 @@ func (h Notifications) Dismiss(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-// change runs fn in a change for the caller and the message the path's id
-// names; an id of neither form is 404.
-func (h Notifications) change(c echo.Context, fn func(ctx context.Context, user int64, key models.InboxKey) error) error {
+// inboxKey reads the message the path's id names; an id of neither form
+// is 404.
+func inboxKey(c echo.Context) (models.InboxKey, error) {
 	id, broadcast, ok := api.ParseNotificationID(c.Param("id"))
 	if !ok {
-		return api.ErrNotFound
+		return models.InboxKey{}, api.ErrNotFound
 	}
-	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
-	if err := h.Actions.ActAsSelf(p, policy.ManageInbox); err != nil {
-		return err
-	}
-	user := p.UserID
-	return h.Store.Change(ctx, func(ctx context.Context) error {
-		return fn(ctx, user, models.InboxKey{ID: id, Broadcast: broadcast})
-	})
+	return models.InboxKey{ID: id, Broadcast: broadcast}, nil
 }
 
 func notification(n *models.InboxItem) api.Notification {

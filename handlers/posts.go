@@ -17,14 +17,11 @@ import (
 	"github.com/plazahq/plaza/models"
 )
 
-// PostStore is what the general API's post handlers need besides the
-// actions.
+// PostStore is what the general API's post handlers read; every change is
+// an action.
 type PostStore interface {
-	Change(ctx context.Context, fn func(ctx context.Context) error) error
 	PostFeed(ctx context.Context, f models.PostFeedFilter) ([]models.PostRecord, int, error)
 	PostRecordByID(ctx context.Context, id int64) (*models.PostRecord, error)
-	CreateUserPost(ctx context.Context, in models.PostInput) (*models.PostRecord, error)
-	ReportPost(ctx context.Context, postID, userID int64, reason, comment string) (*models.PostReport, bool, error)
 }
 
 // Posts serves the general API's posts and reports (docs/api.md,
@@ -158,21 +155,14 @@ func (h Posts) Create(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if err := h.Actions.Speak(ctx, auth.PrincipalFrom(ctx), policy.CreatePost); err != nil {
-		return err
-	}
-	in := models.PostInput{AuthorID: auth.PrincipalFrom(ctx).UserID, Title: strings.TrimSpace(req.Title), Content: req.Content, Published: req.Published}
+	in := models.PostInput{Title: strings.TrimSpace(req.Title), Content: req.Content, Published: req.Published}
 	tags, tagIssues := checkTags(req.Tags)
 	in.Tags = tags
 	issues := collect(tagIssues, textIssue("title", in.Title, 1, maxTitleLen, true), contentIssue(in.Content))
 	if len(issues) > 0 {
 		return api.Invalid(issues...)
 	}
-	var post *models.PostRecord
-	err := h.Store.Change(ctx, func(ctx context.Context) (err error) {
-		post, err = h.Store.CreateUserPost(ctx, in)
-		return err
-	})
+	post, err := h.Actions.CreatePost(ctx, auth.PrincipalFrom(ctx), in)
 	if errors.Is(err, models.ErrUserNotActive) {
 		return errCannotPost
 	}
@@ -284,17 +274,9 @@ func (h Posts) Delete(c echo.Context) error {
 // post cannot be reported (403). The fifth user's open report flags a
 // published post (models.ReportPost).
 func (h Posts) Report(c echo.Context) error {
-	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
-	if err := h.Actions.Speak(ctx, p, policy.ReportPost); err != nil {
-		return err
-	}
-	post, err := h.visible(ctx, c)
+	id, err := pathID(c)
 	if err != nil {
 		return err
-	}
-	if p.UserID == post.AuthorID {
-		return errOwnPost
 	}
 	var req api.ReportRequest
 	if err := decodeJSON(c, &req); err != nil {
@@ -312,12 +294,11 @@ func (h Posts) Report(c echo.Context) error {
 	if len(issues) > 0 {
 		return api.Invalid(issues...)
 	}
-	var r *models.PostReport
-	err = h.Store.Change(ctx, func(ctx context.Context) (err error) {
-		r, err = h.Actions.FileReport(ctx, post.ID, p.UserID, reason, comment)
-		return err
-	})
+	ctx := c.Request().Context()
+	r, err := h.Actions.ReportPost(ctx, auth.PrincipalFrom(ctx), id, reason, comment)
 	switch {
+	case errors.Is(err, actions.ErrOwnReport):
+		return errOwnPost
 	case errors.Is(err, models.ErrAlreadyReported):
 		return api.Invalid(api.FieldIssue("id", "custom", "you have an open report on this post already"))
 	case errors.Is(err, models.ErrUserNotActive):

@@ -10,8 +10,9 @@ import (
 
 // UserAdminChange is an admin's partial update of a user; nil fields stay.
 type UserAdminChange struct {
-	// Status is active or inactive; either ends a ban in force (a ban is
-	// made through BanUser, which records its reason).
+	// Status is active or inactive. It ends no ban: a ban is made through
+	// BanUser and lifted through UnbanUser (the actions' ban and unban),
+	// before the status changes.
 	Status *string
 	// Roles replace the user's roles ("user" is always kept).
 	Roles      []string
@@ -42,9 +43,6 @@ func (s *Store) updateUsers(ctx context.Context, ids []int64, adminID int64, ch 
 	db, now := s.db(ctx), s.now()
 	q := db.NewUpdate().Model((*User)(nil)).Set("updated_at = ?", now).Where("id IN (?)", bun.In(ids))
 	if ch.Status != nil {
-		if err := endBans(ctx, db, ids, adminID, now); err != nil {
-			return 0, err
-		}
 		q = q.Set("status = ?", *ch.Status).Set("is_active = ?", *ch.Status != UserInactive)
 		if *ch.Status == UserInactive {
 			if err := s.endAccess(ctx, ids); err != nil {

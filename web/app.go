@@ -170,7 +170,7 @@ func blockCheck(d Deps) BlockGuard {
 func newHandlers(d Deps) handlerSet {
 	health := handlers.Health{DB: d.Store, Replica: d.Store, Limiter: d.Limiter, Version: d.Version, Started: d.Started, Now: d.Now}
 	providers := oauthProviderList(d.OAuthProviders, d.Config.PublicAppURL)
-	factor := handlers.SecondFactor{Store: d.Store, Box: auth.NewSecretBox(d.Config.JWTSecret), Now: d.Now}
+	factor := handlers.SecondFactor{Store: d.Store, Now: d.Now}
 	acts := actions.New(d.Store, policyOf(d), []byte(d.Config.JWTSecret), blockCheck(d))
 	if d.Passwords != nil {
 		acts.Passwords = d.Passwords

@@ -159,8 +159,6 @@ func classifyRefusal(err error) *api.Error {
 		return errTwoFactorRequired
 	case errors.Is(err, policy.ErrNeedsConfirmation):
 		return errSudoRequired
-	case errors.Is(err, actions.ErrWrongPassword):
-		return forbidden("The password is not correct", "")
 	case errors.Is(err, actions.ErrNoPassword):
 		return forbidden("This account has no password to confirm with (it signs in through a provider)", "")
 	case errors.Is(err, auth.ErrBusy):

@@ -403,6 +403,7 @@ var doorFixtures = map[string]fixture{
 	"DELETE " + api.PathAdminV1Block:        heldBlockDoor,
 	"DELETE " + api.PathSessions:            ownAccountDoor(``, nil),
 	"DELETE " + api.PathSessionOne:          ownAccountDoor(``, ownSession),
+	"POST " + api.PathConfirm:               ownAccountDoor(`{"password":"`+password+`"}`, nil),
 	"POST " + api.PathTwoFactorSetup:        ownAccountDoor(`{"password":"`+password+`"}`, nil),
 	"POST " + api.PathTwoFactorEnable:       ownAccountDoor(``, enableBody),
 	"POST " + api.PathTwoFactorDisable:      ownAccountDoor(`{"password":"`+password+`","code":"none"}`, enrolFirst),

@@ -120,9 +120,9 @@ func authRoutes(hs handlerSet) []Route {
 		{Method: http.MethodPost, Path: api.PathPassword, Handler: hs.password.Handle, Action: policy.ChangePassword, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Doc: Doc{Summary: "Change your password", Body: api.PasswordChange{}, Response: api.PasswordChanged{},
 				Description: "Every other session of yours ends in the same transaction; the one this request came with stays. " +
-					"A wrong current password counts as a failed sign-in for your email.",
+					"A wrong current password is 422 on currentPassword and counts as a failed sign-in for your email.",
 				Errors: map[int]string{
-					http.StatusForbidden:       "The current password is wrong, or the account has none (it signs in through a provider).",
+					http.StatusForbidden:       "The account has no password (it signs in through a provider).",
 					http.StatusTooManyRequests: "Too many failed sign-ins or password checks for this email or IP.",
 				}}},
 		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Action: policy.SeeOwnAccount, Permissions: moderate,
@@ -157,7 +157,7 @@ func authRoutes(hs handlerSet) []Route {
 					"(422 on the field when missing or wrong, a wrong one counted as a failed sign-in); the recovery codes go too.",
 				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session; or an account without a password, " +
 					"which an operator resets instead (plaza user reset-2fa)."}}},
-		{Method: http.MethodPost, Path: api.PathConfirm, Handler: hs.twoFactor.Confirm, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
+		{Method: http.MethodPost, Path: api.PathConfirm, Handler: hs.twoFactor.Confirm, Action: policy.ConfirmIdentity, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true,
 			Audit: Audit{Action: "auth.confirm", Target: "user", Optional: true},
 			Doc: Doc{Summary: "Confirm it's you before dangerous actions", Body: api.Confirmation{}, Response: api.Confirmed{},
 				Description: "The password, or a code for an enrolled account: routes marked for it then work for 10 minutes. " +

@@ -24,6 +24,9 @@ const (
 	EnableTwoFactor  Action = "two_factor.enable"
 	DisableTwoFactor Action = "two_factor.disable"
 	RevokeOwnSession Action = "session.revoke"
+	// ConfirmIdentity is re-entering one's password or code before
+	// dangerous actions (POST /api/auth/confirm).
+	ConfirmIdentity Action = "auth.confirm"
 	// LinkProvider links an external sign-in provider's account to one's
 	// own, from the account page: another way into the account, so it
 	// takes a fresh confirmation. UnlinkProvider removes such a link.
@@ -197,6 +200,7 @@ var Table = map[Action]Rule{
 	EnableTwoFactor:  {Owner: true, SessionOnly: true},
 	DisableTwoFactor: {Owner: true, SessionOnly: true},
 	RevokeOwnSession: {Owner: true, SessionOnly: true},
+	ConfirmIdentity:  {Owner: true, SessionOnly: true},
 	LinkProvider:     {Owner: true, SessionOnly: true, Confirm: ConfirmAlways},
 	UnlinkProvider:   {Owner: true, SessionOnly: true},
 	ResetTwoFactor:   {Permission: auth.PermAdminSuper, Rank: true, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
