@@ -380,7 +380,7 @@ func TestUserDeleteSelf(t *testing.T) {
 		path := "/api/users/" + itoa(ada.ID)
 
 		wantError(t, apptest.Do(t, app, "DELETE", path, cookie), 422, api.CodeValidationError, "password")
-		wantError(t, apptest.DoBody(t, app, "DELETE", path, cookie, `{"password":"wrong password"}`), 403, api.CodeForbidden, "")
+		wantError(t, apptest.DoBody(t, app, "DELETE", path, cookie, `{"password":"wrong password"}`), 422, api.CodeValidationError, "password")
 		wantError(t, apptest.DoBody(t, app, "DELETE", path, cookie, `{"password":"x","force":true}`), 422, api.CodeValidationError, "force")
 		res = apptest.DoBody(t, app, "DELETE", path, cookie, `{"password":"long enough secret"}`)
 		if res.Code != 200 || strings.TrimSpace(res.Body.String()) != `{"deleted":true,"id":"`+itoa(ada.ID)+`"}` {
