@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/plazahq/plaza/app"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/gctune"
@@ -133,7 +134,7 @@ func firstStart(ctx context.Context, store *models.Store, cfg config.Config) (*f
 		return nil, err
 	}
 	_, err = store.CreateUser(ctx, models.NewUser{Email: a.email, Username: "admin", Name: "Administrator",
-		PasswordHash: hash, Roles: auth.ImpliedRoles(models.RoleSuperAdmin), IsVerified: true})
+		PasswordHash: hash, Roles: access.ImpliedRoles(models.RoleSuperAdmin), IsVerified: true})
 	if errors.Is(err, models.ErrConflict) {
 		return nil, nil // another instance bootstrapped at the same moment
 	}

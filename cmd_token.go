@@ -9,7 +9,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 )
 
 const tokenUsage = "Usage: plaza token create --email E --permissions admin:read,admin:write[,account:read,account:write] [--ttl 24h] [--name N]\n"
@@ -61,9 +61,9 @@ func checkTokenFlags(email, perms, ttlText string) ([]string, time.Duration, str
 	if !strings.Contains(email, "@") {
 		return nil, 0, "--email is required"
 	}
-	list, err := auth.ParsePermissions(strings.Split(perms, ","))
+	list, err := access.ParsePermissions(strings.Split(perms, ","))
 	if perms == "" || err != nil {
-		return nil, 0, "--permissions must list one or more of " + strings.Join(auth.AllPermissions(), ", ")
+		return nil, 0, "--permissions must list one or more of " + strings.Join(access.AllPermissions(), ", ")
 	}
 	ttl, err := actions.ParseTokenTTL(ttlText)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/app"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/jobs"
@@ -135,7 +136,7 @@ func (e env) user(ctx context.Context, args []string) int {
 	}
 	defer rt.Close()
 	u, err := rt.Store.CreateUser(ctx, models.NewUser{Email: email, Username: username, Name: name,
-		PasswordHash: hash, Roles: auth.ImpliedRoles(role), IsVerified: true})
+		PasswordHash: hash, Roles: access.ImpliedRoles(role), IsVerified: true})
 	if errors.Is(err, models.ErrConflict) {
 		return e.fail(fmt.Errorf("a user with email %s (or that username) already exists", email))
 	}

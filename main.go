@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/app"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 )
 
 // Refusals of the account actions.
@@ -32,7 +32,7 @@ type DeleteAccountInput struct {
 // owner's. One's own needs the password; someone else's needs users:manage
 // and a fresh confirmation; a super admin's needs admin:super; nobody
 // deletes the last active super admin.
-func (a *Actions) DeleteAccount(ctx context.Context, who *auth.Principal, in DeleteAccountInput) error {
+func (a *Actions) DeleteAccount(ctx context.Context, who *access.Principal, in DeleteAccountInput) error {
 	self := who != nil && who.UserID == in.UserID
 	if !self && policy.HoldsPower(who, policy.DeleteAccount) {
 		audit.Keep(ctx, nil) // staff deleting someone's account, allowed or not
@@ -68,7 +68,7 @@ func (a *Actions) DeleteAccount(ctx context.Context, who *auth.Principal, in Del
 }
 
 func (a *Actions) keepLastSuperAdmin(ctx context.Context, id int64, roles []string) error {
-	if !slices.Contains(roles, auth.RoleSuperAdmin) {
+	if !slices.Contains(roles, access.RoleSuperAdmin) {
 		return nil
 	}
 	others, err := a.Store.OtherActiveSuperAdmins(ctx, id)

@@ -14,9 +14,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -42,9 +43,9 @@ func New(store *models.Store, pol policy.Policy, secret []byte, blocks EmailBloc
 
 // Operator is the principal of whoever runs the plaza binary against the
 // database (the CLI): every permission, and nothing to confirm.
-func Operator() *auth.Principal {
-	return &auth.Principal{Username: "operator", Via: auth.ViaOperator,
-		Roles: []string{auth.RoleSuperAdmin}, Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}
+func Operator() *access.Principal {
+	return &access.Principal{Username: "operator", Via: access.ViaOperator,
+		Roles: []string{access.RoleSuperAdmin}, Permissions: access.RolePermissions([]string{access.RoleSuperAdmin})}
 }
 
 // Operate runs fn, an operator's command (the CLI), as a request is run:
@@ -84,7 +85,7 @@ func (e *InvalidError) Error() string { return e.Field + ": " + e.Reason }
 
 // id of the caller for locks and records; the operator and anonymous
 // callers hold no locks.
-func callerID(who *auth.Principal) int64 {
+func callerID(who *access.Principal) int64 {
 	if who == nil {
 		return 0
 	}

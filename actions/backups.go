@@ -4,10 +4,10 @@ import (
 	"context"
 	"os"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/backups"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -16,7 +16,7 @@ import (
 // caller closes the file. A backup holds every session token and secret,
 // so a download asks a session for a fresh confirmation, as the much
 // smaller audit export does.
-func (a *Actions) OpenBackup(ctx context.Context, who *auth.Principal, dir, name string) (*os.File, backups.File, error) {
+func (a *Actions) OpenBackup(ctx context.Context, who *access.Principal, dir, name string) (*os.File, backups.File, error) {
 	audit.Target(ctx, "backup", name, nil)
 	if err := a.Policy.Check(who, policy.DownloadBackup, policy.Platform); err != nil {
 		return nil, backups.File{}, err
@@ -25,7 +25,7 @@ func (a *Actions) OpenBackup(ctx context.Context, who *auth.Principal, dir, name
 }
 
 // DeleteBackup removes the backup file name from the folder dir for good.
-func (a *Actions) DeleteBackup(ctx context.Context, who *auth.Principal, dir, name string) error {
+func (a *Actions) DeleteBackup(ctx context.Context, who *access.Principal, dir, name string) error {
 	audit.Target(ctx, "backup", name, nil)
 	if err := a.Policy.Check(who, policy.DeleteBackup, policy.Platform); err != nil {
 		return err
@@ -54,7 +54,7 @@ func (e *ServingError) Error() string {
 
 // Restore replaces the database with a backup: never through a bearer
 // token, never under a serving instance unless forced.
-func (a *Actions) Restore(ctx context.Context, who *auth.Principal, in RestoreInput) error {
+func (a *Actions) Restore(ctx context.Context, who *access.Principal, in RestoreInput) error {
 	if err := a.Policy.Check(who, policy.Restore, policy.Platform); err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ type AuditExport struct {
 // ExportAudit checks that who may export the audit log and returns the
 // function that reads the entries the export selects, newest first, for
 // the caller to stream.
-func (a *Actions) ExportAudit(ctx context.Context, who *auth.Principal, in AuditExport) (func(fn func(*models.AuditEntry) error) error, error) {
+func (a *Actions) ExportAudit(ctx context.Context, who *access.Principal, in AuditExport) (func(fn func(*models.AuditEntry) error) error, error) {
 	audit.Target(ctx, "", "", map[string]any{"format": in.Format, "query": in.Query})
 	if err := a.Policy.Check(who, policy.ExportAudit, policy.Platform); err != nil {
 		return nil, err

@@ -6,10 +6,10 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/blocks"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -34,7 +34,7 @@ type BlockInput struct {
 // its audit entry in the same commit; the instance's cache and every other
 // instance's learn of it as it commits (models.Store.Changed, the change
 // channel). A kind and value blocked already is *models.DuplicateBlockError.
-func (a *Actions) CreateBlock(ctx context.Context, who *auth.Principal, in BlockInput) (*models.Block, error) {
+func (a *Actions) CreateBlock(ctx context.Context, who *access.Principal, in BlockInput) (*models.Block, error) {
 	var b *models.Block
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		var err error
@@ -65,7 +65,7 @@ func (a *Actions) CreateBlock(ctx context.Context, who *auth.Principal, in Block
 
 // newBlock is the block in asks for, its value normalised, or why it is
 // not one.
-func (a *Actions) newBlock(who *auth.Principal, in BlockInput) (*models.Block, error) {
+func (a *Actions) newBlock(who *access.Principal, in BlockInput) (*models.Block, error) {
 	value, err := blocks.Normalize(in.Kind, in.Value)
 	if err != nil {
 		field := "value"
@@ -93,7 +93,7 @@ func (a *Actions) newBlock(who *auth.Principal, in BlockInput) (*models.Block, e
 // who signed in from, or hold a session at, an address it covers, the
 // highest ranked one other than the caller (the rank rule then protects
 // them); no one for a domain block or a range no staff member used.
-func (a *Actions) blockTarget(ctx context.Context, who *auth.Principal, b *models.Block) (policy.Target, error) {
+func (a *Actions) blockTarget(ctx context.Context, who *access.Principal, b *models.Block) (policy.Target, error) {
 	if b.Kind != blocks.KindIP {
 		return policy.Platform, nil
 	}
@@ -111,8 +111,8 @@ func (a *Actions) blockTarget(ctx context.Context, who *auth.Principal, b *model
 		if err != nil || sa.UserID == callerID(who) || !p.Contains(ip.Unmap()) {
 			continue
 		}
-		if r := auth.RoleRank(sa.TopRole); r > best {
-			t, best = policy.Person(sa.UserID, auth.ImpliedRoles(sa.TopRole)), r
+		if r := access.RoleRank(sa.TopRole); r > best {
+			t, best = policy.Person(sa.UserID, access.ImpliedRoles(sa.TopRole)), r
 		}
 	}
 	return t, nil
@@ -148,7 +148,7 @@ func tooWide(value, callerIP string, callerNet netip.Prefix) error {
 
 // DeleteBlock removes block id and returns it, with its audit entry in the
 // same commit; an unknown id is models.ErrNotFound.
-func (a *Actions) DeleteBlock(ctx context.Context, who *auth.Principal, id int64) (*models.Block, error) {
+func (a *Actions) DeleteBlock(ctx context.Context, who *access.Principal, id int64) (*models.Block, error) {
 	var gone *models.Block
 	err := a.Store.Change(ctx, func(ctx context.Context) (err error) {
 		if err := a.Policy.Check(who, policy.DeleteBlock, policy.Platform); err != nil {

@@ -9,8 +9,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/actions"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -29,24 +29,24 @@ func TestBlockActions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		session := func(twoFactor bool, perms ...string) *auth.Principal {
-			return &auth.Principal{UserID: writer.ID, Via: auth.ViaSession, TwoFactor: twoFactor,
-				Permissions: append(auth.Permissions{auth.PermPostsModerate}, perms...)}
+		session := func(twoFactor bool, perms ...string) *access.Principal {
+			return &access.Principal{UserID: writer.ID, Via: access.ViaSession, TwoFactor: twoFactor,
+				Permissions: append(access.Permissions{access.PermPostsModerate}, perms...)}
 		}
 		in := actions.BlockInput{Kind: "ip", Value: "203.0.113.9/24", Reason: "spam"}
 
 		var fe *policy.ForbiddenError
-		if _, err := acts.CreateBlock(ctx, session(true), in); !errors.As(err, &fe) || fe.Need != auth.PermAdminWrite {
+		if _, err := acts.CreateBlock(ctx, session(true), in); !errors.As(err, &fe) || fe.Need != access.PermAdminWrite {
 			t.Errorf("a moderator blocks: %v, want a refusal for want of admin:write", err)
 		}
-		if _, err := acts.CreateBlock(ctx, session(false, auth.PermAdminWrite), in); !errors.Is(err, policy.ErrNeedsSecondFactor) {
+		if _, err := acts.CreateBlock(ctx, session(false, access.PermAdminWrite), in); !errors.Is(err, policy.ErrNeedsSecondFactor) {
 			t.Errorf("staff without two-factor sign-in blocks: %v, want ErrNeedsSecondFactor", err)
 		}
 		if rows, total, err := store.Blocks(ctx, "", 10, 0); err != nil || total != 0 {
 			t.Fatalf("%d blocks stored after refusals (%v): %+v", total, err, rows)
 		}
 
-		admin := session(true, auth.PermAdminWrite)
+		admin := session(true, access.PermAdminWrite)
 		b, err := acts.CreateBlock(ctx, admin, in)
 		if err != nil || b.Value != "203.0.113.0/24" || b.CreatedBy == nil || *b.CreatedBy != writer.ID {
 			t.Fatalf("create: %+v, %v", b, err)
@@ -67,7 +67,7 @@ func TestBlockActions(t *testing.T) {
 			}
 		}
 
-		if _, err := acts.DeleteBlock(ctx, admin, b.ID); !errors.As(err, &fe) || fe.Need != auth.PermAdminDelete {
+		if _, err := acts.DeleteBlock(ctx, admin, b.ID); !errors.As(err, &fe) || fe.Need != access.PermAdminDelete {
 			t.Errorf("delete without admin:delete: %v", err)
 		}
 		gone, err := acts.DeleteBlock(ctx, actions.Operator(), b.ID)

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -50,7 +50,7 @@ type broadcast struct {
 // entry in the same commit: sent now, it is in every inbox of its
 // audience and its webhook message is queued when this returns. A user
 // target that names no user is an *InvalidError on that target.
-func (a *Actions) SendBroadcast(ctx context.Context, who *auth.Principal, in BroadcastInput) (*models.Broadcast, error) {
+func (a *Actions) SendBroadcast(ctx context.Context, who *access.Principal, in BroadcastInput) (*models.Broadcast, error) {
 	var b *models.Broadcast
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		if err := a.Policy.Check(who, policy.SendBroadcast, policy.Platform); err != nil {

@@ -3,9 +3,9 @@ package actions
 import (
 	"context"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
 )
@@ -13,7 +13,7 @@ import (
 // ClaimPost claims post id of the moderation queue for who ("Ana is
 // reviewing"), or renews who's claim, for models.ClaimLease. Another
 // moderator's claim that still holds is *models.LockedError.
-func (a *Actions) ClaimPost(ctx context.Context, who *auth.Principal, id int64) (*models.Claim, error) {
+func (a *Actions) ClaimPost(ctx context.Context, who *access.Principal, id int64) (*models.Claim, error) {
 	var out *models.Claim
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		post, err := a.Store.PostRecordByID(ctx, id)
@@ -34,7 +34,7 @@ func (a *Actions) ClaimPost(ctx context.Context, who *auth.Principal, id int64) 
 
 // ReleasePost lets who's claim on post id go and reports whether who held
 // one; another moderator's claim stays.
-func (a *Actions) ReleasePost(ctx context.Context, who *auth.Principal, id int64) (bool, error) {
+func (a *Actions) ReleasePost(ctx context.Context, who *access.Principal, id int64) (bool, error) {
 	var released bool
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		post, err := a.Store.PostRecordByID(ctx, id)

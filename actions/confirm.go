@@ -6,9 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -199,7 +200,7 @@ type Confirmation struct {
 // check; the caller then marks its session confirmed (policy.ConfirmWindow).
 // A wrong answer is audited, counted as a failed sign-in and refused on
 // its field (password or totp).
-func (a *Actions) Confirm(ctx context.Context, who *auth.Principal, in Confirmation) error {
+func (a *Actions) Confirm(ctx context.Context, who *access.Principal, in Confirmation) error {
 	return a.Store.Change(ctx, func(ctx context.Context) error {
 		u, err := a.ownAccount(ctx, who, policy.ConfirmIdentity)
 		if err != nil {

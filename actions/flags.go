@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -32,7 +32,7 @@ type FlagResult struct {
 // PutFeatureFlag creates flag name or changes it, under its edit lock
 // (another admin's is *models.LockedError), with the flag before and
 // after in the audit entry.
-func (a *Actions) PutFeatureFlag(ctx context.Context, who *auth.Principal, name string, ch FlagChange) (*FlagResult, error) {
+func (a *Actions) PutFeatureFlag(ctx context.Context, who *access.Principal, name string, ch FlagChange) (*FlagResult, error) {
 	var out FlagResult
 	err := a.Store.ChangeLocked(ctx, LockFeatureFlag, name, callerID(who), func(ctx context.Context) (err error) {
 		if err := a.Policy.Check(who, policy.UpdateFeatureFlag, policy.Platform); err != nil {
@@ -59,7 +59,7 @@ func (a *Actions) PutFeatureFlag(ctx context.Context, who *auth.Principal, name 
 
 // DeleteFeatureFlag removes flag name under its edit lock, with the flag
 // before in the audit entry; an unknown name is models.ErrNotFound.
-func (a *Actions) DeleteFeatureFlag(ctx context.Context, who *auth.Principal, name string) error {
+func (a *Actions) DeleteFeatureFlag(ctx context.Context, who *access.Principal, name string) error {
 	return a.Store.ChangeLocked(ctx, LockFeatureFlag, name, callerID(who), func(ctx context.Context) error {
 		if err := a.Policy.Check(who, policy.DeleteFeatureFlag, policy.Platform); err != nil {
 			return err

@@ -3,14 +3,14 @@ package actions
 import (
 	"context"
 
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 )
 
 // MarkRead marks a notification or broadcast in who's inbox read and
 // returns it; one not in the inbox is models.ErrNotFound.
-func (a *Actions) MarkRead(ctx context.Context, who *auth.Principal, key models.InboxKey) (*models.InboxItem, error) {
+func (a *Actions) MarkRead(ctx context.Context, who *access.Principal, key models.InboxKey) (*models.InboxItem, error) {
 	var n *models.InboxItem
 	err := a.inbox(ctx, who, func(ctx context.Context, user int64) (err error) {
 		n, err = a.Store.MarkRead(ctx, user, key)
@@ -21,7 +21,7 @@ func (a *Actions) MarkRead(ctx context.Context, who *auth.Principal, key models.
 
 // Dismiss takes a notification or broadcast out of who's inbox for good;
 // one not in the inbox is models.ErrNotFound.
-func (a *Actions) Dismiss(ctx context.Context, who *auth.Principal, key models.InboxKey) error {
+func (a *Actions) Dismiss(ctx context.Context, who *access.Principal, key models.InboxKey) error {
 	return a.inbox(ctx, who, func(ctx context.Context, user int64) error {
 		return a.Store.Dismiss(ctx, user, key)
 	})
@@ -29,7 +29,7 @@ func (a *Actions) Dismiss(ctx context.Context, who *auth.Principal, key models.I
 
 // inbox runs fn as a change to who's own inbox, once the policy allows it
 // (a bearer token needs account:write).
-func (a *Actions) inbox(ctx context.Context, who *auth.Principal, fn func(ctx context.Context, user int64) error) error {
+func (a *Actions) inbox(ctx context.Context, who *access.Principal, fn func(ctx context.Context, user int64) error) error {
 	if err := a.ActAsSelf(who, policy.ManageInbox); err != nil {
 		return err
 	}

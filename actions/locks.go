@@ -5,9 +5,9 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
 )
@@ -25,7 +25,7 @@ const (
 // never one's own, which would shield it from a ban or demotion), a post
 // its author's (rank, never one's own), a feature flag asks what changing
 // the flag asks. A lock another admin holds is *models.LockedError.
-func (a *Actions) TakeLock(ctx context.Context, who *auth.Principal, typ, id string) (*models.Lock, error) {
+func (a *Actions) TakeLock(ctx context.Context, who *access.Principal, typ, id string) (*models.Lock, error) {
 	var l *models.Lock
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		rule, t, err := a.lockRule(ctx, typ, id)
@@ -91,7 +91,7 @@ type ReleasedLock struct {
 // holder's (admin:super acts over anyone), and is audited as lock.break.
 // A caller who may not break it is told the lock holds
 // (*models.LockedError), as when asking for it. No lock is a no-op.
-func (a *Actions) ReleaseLock(ctx context.Context, who *auth.Principal, typ, id string) (*ReleasedLock, error) {
+func (a *Actions) ReleaseLock(ctx context.Context, who *access.Principal, typ, id string) (*ReleasedLock, error) {
 	var out ReleasedLock
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		held, err := a.Store.LockHolder(ctx, typ, id)

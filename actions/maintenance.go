@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -47,7 +47,7 @@ func (e *SignOutsError) Error() string {
 // QueueMaintenance queues a maintenance job, with its audit entry in the
 // same commit, and returns it. Another job of the action queued or
 // running is a *models.BusyError.
-func (a *Actions) QueueMaintenance(ctx context.Context, who *auth.Principal, in MaintenanceInput) (*models.MaintenanceJob, error) {
+func (a *Actions) QueueMaintenance(ctx context.Context, who *access.Principal, in MaintenanceInput) (*models.MaintenanceJob, error) {
 	j := &models.MaintenanceJob{ID: uuid.NewString(), Action: in.Action, Scope: in.Scope, Notify: in.Notify}
 	if id := callerID(who); id != 0 {
 		j.QueuedBy = &id

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 )
@@ -51,7 +51,7 @@ func (j BroadcastJob) SendScheduledBroadcast(ctx context.Context, id int64) (tim
 
 // moderated queues post.moderated about decision m on post id of
 // author's, whose status was from.
-func (a *Actions) moderated(ctx context.Context, who *auth.Principal, id, author int64, from string, m Moderation) error {
+func (a *Actions) moderated(ctx context.Context, who *access.Principal, id, author int64, from string, m Moderation) error {
 	return a.emit(ctx, webhook.EventPostModerated, map[string]any{"postId": itoa(id), "authorId": itoa(author),
 		"action": m.Action, "fromStatus": from, "toStatus": models.ModerationTarget(m.Action, from),
 		"moderatorId": itoa(callerID(who)), "reason": m.Reason})

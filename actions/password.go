@@ -3,8 +3,8 @@ package actions
 import (
 	"context"
 
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -26,7 +26,7 @@ type PasswordChange struct {
 // rule), ending the caller's other sessions and revoking their API tokens
 // in the same transaction. It reports what ended. The caller renews its
 // own session's id afterwards.
-func (a *Actions) ChangePassword(ctx context.Context, who *auth.Principal, in PasswordChange) (models.PasswordChanged, error) {
+func (a *Actions) ChangePassword(ctx context.Context, who *access.Principal, in PasswordChange) (models.PasswordChanged, error) {
 	var none models.PasswordChanged
 	if err := a.Policy.Check(who, policy.ChangePassword, policy.Owned(callerID(who))); err != nil {
 		return none, err

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -35,7 +35,7 @@ func (e PostEdit) rewrites() bool { return e.Title != nil || e.Content != nil ||
 // policy lets see unpublished posts; the policy's refusal when only a
 // second factor stands between staff and it; else not found, so that a
 // post one may not see is one that does not exist.
-func (a *Actions) SeePost(who *auth.Principal, post *models.PostRecord) error {
+func (a *Actions) SeePost(who *access.Principal, post *models.PostRecord) error {
 	if post.Status == models.PostPublished || a.Policy.May(who, policy.SeeOwnAccount, policy.Owned(post.AuthorID)) {
 		return nil
 	}
@@ -45,7 +45,7 @@ func (a *Actions) SeePost(who *auth.Principal, post *models.PostRecord) error {
 // staffSees is whether who sees someone else's unpublished post on staff
 // power: staff power used to read is staff power, so an unenrolled staff
 // session under REQUIRE_STAFF_2FA gets the policy's refusal.
-func (a *Actions) staffSees(who *auth.Principal, post *models.PostRecord) error {
+func (a *Actions) staffSees(who *access.Principal, post *models.PostRecord) error {
 	err := a.Policy.Check(who, policy.SeeUnpublishedPosts, policy.Platform)
 	if err == nil || errors.Is(err, policy.ErrNeedsSecondFactor) {
 		return err
@@ -56,7 +56,7 @@ func (a *Actions) staffSees(who *auth.Principal, post *models.PostRecord) error 
 // ActAsSelf asks the policy whether who may take act as itself (write a
 // post, file a report, change or read its own inbox and sessions): a
 // bearer token needs the account scope the rule names.
-func (a *Actions) ActAsSelf(who *auth.Principal, act policy.Action) error {
+func (a *Actions) ActAsSelf(who *access.Principal, act policy.Action) error {
 	return a.Policy.Check(who, act, policy.AsSelf(who))
 }
 
@@ -70,7 +70,7 @@ func (a *Actions) ActAsSelf(who *auth.Principal, act policy.Action) error {
 // is kept, which is what the moderation action is for. Staff acting on
 // someone else's post are audited, allowed or not, and wait for another
 // admin's edit lock.
-func (a *Actions) EditPost(ctx context.Context, who *auth.Principal, in PostEdit) (*models.PostRecord, error) {
+func (a *Actions) EditPost(ctx context.Context, who *access.Principal, in PostEdit) (*models.PostRecord, error) {
 	var after *models.PostRecord
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		post, err := a.visiblePost(ctx, who, in.PostID)
@@ -120,7 +120,7 @@ func (a *Actions) EditPost(ctx context.Context, who *auth.Principal, in PostEdit
 
 // publishing is the status the published flag asks of post, nil for none,
 // once the policy allows the author's edit or the moderation it is.
-func (a *Actions) publishing(ctx context.Context, who *auth.Principal, post *models.PostRecord, published *bool) (*string, error) {
+func (a *Actions) publishing(ctx context.Context, who *access.Principal, post *models.PostRecord, published *bool) (*string, error) {
 	if published == nil {
 		return nil, nil
 	}
@@ -169,7 +169,7 @@ func (a *Actions) publishing(ctx context.Context, who *auth.Principal, post *mod
 // moderation delete (ModeratePost's): a moderation record, the reports
 // settled, post.moderated sent; they are audited, allowed or not, and
 // wait for another admin's edit lock.
-func (a *Actions) DeletePost(ctx context.Context, who *auth.Principal, id int64) error {
+func (a *Actions) DeletePost(ctx context.Context, who *access.Principal, id int64) error {
 	return a.Store.Change(ctx, func(ctx context.Context) error {
 		post, err := a.visiblePost(ctx, who, id)
 		if err != nil {
@@ -203,7 +203,7 @@ type Moderation struct {
 	NotifyReporters bool
 }
 
-func (m Moderation) model(who *auth.Principal, id int64) models.Moderation {
+func (m Moderation) model(who *access.Principal, id int64) models.Moderation {
 	return models.Moderation{PostID: id, AdminID: callerID(who), Action: m.Action, Reason: m.Reason, Notes: m.Notes,
 		NotifyAuthor: m.NotifyAuthor, NotifyReporters: m.NotifyReporters}
 }
@@ -211,7 +211,7 @@ func (m Moderation) model(who *auth.Principal, id int64) models.Moderation {
 // ModeratePost applies one decision to post id, kept as a moderation
 // record with its audit entry, and returns the post as it now is (nil
 // after a delete).
-func (a *Actions) ModeratePost(ctx context.Context, who *auth.Principal, id int64, m Moderation) (*models.ListedPost, error) {
+func (a *Actions) ModeratePost(ctx context.Context, who *access.Principal, id int64, m Moderation) (*models.ListedPost, error) {
 	var out *models.ListedPost
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		post, err := a.Store.PostRecordByID(ctx, id)
@@ -230,7 +230,7 @@ func (a *Actions) ModeratePost(ctx context.Context, who *auth.Principal, id int6
 // lock checks, the record with its effects (models.ModeratePost: reports
 // settled, post.moderated sent, notices) and the audit details. It
 // returns the post as it now is (nil after a delete).
-func (a *Actions) moderate(ctx context.Context, who *auth.Principal, rule policy.Action, post *models.PostRecord, m Moderation) (*models.ListedPost, error) {
+func (a *Actions) moderate(ctx context.Context, who *access.Principal, rule policy.Action, post *models.PostRecord, m Moderation) (*models.ListedPost, error) {
 	id := post.ID
 	if err := a.checkModeration(ctx, who, rule, m.Action, post.AuthorID); err != nil {
 		return nil, err
@@ -264,7 +264,7 @@ func (a *Actions) moderate(ctx context.Context, who *auth.Principal, rule policy
 // exactly the reports that decision settled open again, kept as an undo
 // record with its audit entry. Undoing is moderating, under the same
 // policy entry; someone else's edit lock on the post refuses it too.
-func (a *Actions) UndoModeration(ctx context.Context, who *auth.Principal, id int64) (*models.Undone, *models.ListedPost, error) {
+func (a *Actions) UndoModeration(ctx context.Context, who *access.Principal, id int64) (*models.Undone, *models.ListedPost, error) {
 	var undone *models.Undone
 	var out *models.ListedPost
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
@@ -302,7 +302,7 @@ func (a *Actions) UndoModeration(ctx context.Context, who *auth.Principal, id in
 // one change with one audit entry, or to none: the policy is asked for
 // each post, a bulk decision needs a fresh confirmation, and no other
 // admin may hold any one's edit lock. It returns how many it moderated.
-func (a *Actions) BulkModerate(ctx context.Context, who *auth.Principal, ids []int64, m Moderation) (int, error) {
+func (a *Actions) BulkModerate(ctx context.Context, who *access.Principal, ids []int64, m Moderation) (int, error) {
 	var n int
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		authors, err := a.Store.PostAuthors(ctx, ids)
@@ -355,7 +355,7 @@ func (a *Actions) BulkModerate(ctx context.Context, who *auth.Principal, ids []i
 // checkModeration asks the policy about one decision on a post of
 // author's: a delete is a post deletion first (admin:delete, unless the
 // post is the caller's own), and every decision is moderation (rule).
-func (a *Actions) checkModeration(ctx context.Context, who *auth.Principal, rule policy.Action, decision string, author int64) error {
+func (a *Actions) checkModeration(ctx context.Context, who *access.Principal, rule policy.Action, decision string, author int64) error {
 	t, err := a.authorTarget(ctx, author)
 	if err != nil {
 		return err
@@ -391,7 +391,7 @@ var severity = map[string]int{models.PostDraft: 0, models.PostPublished: 0, mode
 // moderator (admin:super acts over anyone; one's own decision is one's to
 // reverse). A status no one's decision set (the auto-flag) asks nothing
 // more.
-func (a *Actions) checkReversal(ctx context.Context, who *auth.Principal, post *models.PostRecord, to string) error {
+func (a *Actions) checkReversal(ctx context.Context, who *access.Principal, post *models.PostRecord, to string) error {
 	if severity[to] >= severity[post.Status] {
 		return nil
 	}
@@ -408,7 +408,7 @@ func (a *Actions) checkReversal(ctx context.Context, who *auth.Principal, post *
 
 // checkReversals is checkReversal for each post of ids under one
 // decision.
-func (a *Actions) checkReversals(ctx context.Context, who *auth.Principal, ids []int64, decision string) error {
+func (a *Actions) checkReversals(ctx context.Context, who *access.Principal, ids []int64, decision string) error {
 	if decision != "approve" && decision != "dismiss" && decision != "flag" {
 		return nil // hide and delete take a post further down, never back
 	}
@@ -426,7 +426,7 @@ func (a *Actions) checkReversals(ctx context.Context, who *auth.Principal, ids [
 
 // visiblePost loads post id for who: one who may not see it is told it
 // does not exist.
-func (a *Actions) visiblePost(ctx context.Context, who *auth.Principal, id int64) (*models.PostRecord, error) {
+func (a *Actions) visiblePost(ctx context.Context, who *access.Principal, id int64) (*models.PostRecord, error) {
 	post, err := a.Store.PostRecordByID(ctx, id)
 	if err != nil {
 		return nil, err
@@ -443,13 +443,13 @@ func (a *Actions) visiblePost(ctx context.Context, who *auth.Principal, id int64
 // keepStaffAttempt audits staff acting on someone else's post, whether
 // the policy allows it or not: a refused attempt at staff power is worth
 // a record too. A plain user's refusal is no admin action.
-func keepStaffAttempt(ctx context.Context, who *auth.Principal, post *models.PostRecord) {
+func keepStaffAttempt(ctx context.Context, who *access.Principal, post *models.PostRecord) {
 	if policy.HoldsPower(who, policy.ModeratePost) || policy.HoldsPower(who, policy.DeletePost) {
 		audit.Keep(ctx, map[string]any{"authorId": itoa(post.AuthorID)})
 	}
 }
 
-func owns(who *auth.Principal, owner int64) bool { return who != nil && who.UserID == owner }
+func owns(who *access.Principal, owner int64) bool { return who != nil && who.UserID == owner }
 
 // postDiff is the audit entry's before and after of the changed fields.
 func postDiff(before, after *models.PostRecord) map[string]any {
@@ -472,7 +472,7 @@ var ErrOwnReport = errors.New("one's own post cannot be reported")
 // CreatePost writes a post whose author is who (its input checked by the
 // caller): published, or a draft. models.ErrUserNotActive when who may
 // not post.
-func (a *Actions) CreatePost(ctx context.Context, who *auth.Principal, in models.PostInput) (*models.PostRecord, error) {
+func (a *Actions) CreatePost(ctx context.Context, who *access.Principal, in models.PostInput) (*models.PostRecord, error) {
 	if err := a.speak(ctx, who, policy.CreatePost); err != nil {
 		return nil, err
 	}
@@ -490,7 +490,7 @@ func (a *Actions) CreatePost(ctx context.Context, who *auth.Principal, in models
 // (ErrOwnReport): one open report per user and post
 // (models.ErrAlreadyReported). Enough weight of open reports flags a
 // published post (models.ReportPost).
-func (a *Actions) ReportPost(ctx context.Context, who *auth.Principal, id int64, reason, comment string) (*models.PostReport, error) {
+func (a *Actions) ReportPost(ctx context.Context, who *access.Principal, id int64, reason, comment string) (*models.PostReport, error) {
 	if err := a.speak(ctx, who, policy.ReportPost); err != nil {
 		return nil, err
 	}

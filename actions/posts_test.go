@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/plazahq/plaza/actions"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/config"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -52,49 +52,49 @@ func TestPostActionsPolicy(t *testing.T) {
 		}
 		return u
 	}
-	session := func(u *models.User, roles ...string) *auth.Principal {
-		return &auth.Principal{UserID: u.ID, Roles: roles, Permissions: auth.RolePermissions(roles), Via: auth.ViaSession, TwoFactor: true, ConfirmedAt: now}
+	session := func(u *models.User, roles ...string) *access.Principal {
+		return &access.Principal{UserID: u.ID, Roles: roles, Permissions: access.RolePermissions(roles), Via: access.ViaSession, TwoFactor: true, ConfirmedAt: now}
 	}
 	ada, bob := user("ada@example.com"), user("bob@example.com")
-	mod, admin := user("mod@example.com", auth.RoleModerator), user("admin@example.com", auth.RoleAdmin)
-	noFactor := session(admin, auth.RoleAdmin)
+	mod, admin := user("mod@example.com", access.RoleModerator), user("admin@example.com", access.RoleAdmin)
+	noFactor := session(admin, access.RoleAdmin)
 	noFactor.TwoFactor = false
-	stale := session(admin, auth.RoleAdmin)
+	stale := session(admin, access.RoleAdmin)
 	stale.ConfirmedAt = now.Add(-11 * time.Minute)
-	token := &auth.Principal{UserID: admin.ID, Roles: []string{auth.RoleAdmin}, Permissions: auth.Permissions{auth.PermAdminDelete}, Via: auth.ViaToken}
+	token := &access.Principal{UserID: admin.ID, Roles: []string{access.RoleAdmin}, Permissions: access.Permissions{access.PermAdminDelete}, Via: access.ViaToken}
 
 	title := "Rewritten"
 	ops := []struct {
 		name string
-		do   func(who *auth.Principal, id int64) error
+		do   func(who *access.Principal, id int64) error
 	}{
-		{"edit", func(who *auth.Principal, id int64) error {
+		{"edit", func(who *access.Principal, id int64) error {
 			_, err := acts.EditPost(ctx, who, actions.PostEdit{PostID: id, Title: &title})
 			return err
 		}},
-		{"delete", func(who *auth.Principal, id int64) error { return acts.DeletePost(ctx, who, id) }},
-		{"hide", func(who *auth.Principal, id int64) error {
+		{"delete", func(who *access.Principal, id int64) error { return acts.DeletePost(ctx, who, id) }},
+		{"hide", func(who *access.Principal, id int64) error {
 			_, err := acts.ModeratePost(ctx, who, id, actions.Moderation{Action: "hide"})
 			return err
 		}},
-		{"moderation delete", func(who *auth.Principal, id int64) error {
+		{"moderation delete", func(who *access.Principal, id int64) error {
 			_, err := acts.ModeratePost(ctx, who, id, actions.Moderation{Action: "delete"})
 			return err
 		}},
-		{"bulk hide", func(who *auth.Principal, id int64) error {
+		{"bulk hide", func(who *access.Principal, id int64) error {
 			_, err := acts.BulkModerate(ctx, who, []int64{id}, actions.Moderation{Action: "hide"})
 			return err
 		}},
 	}
 	tests := []struct {
 		name string
-		who  *auth.Principal
+		who  *access.Principal
 		want [5]string // edit, delete, hide, moderation delete, bulk hide
 	}{
 		{"the author", session(ada), [5]string{"ok", "ok", "needs posts:moderate", "needs posts:moderate", "needs posts:moderate"}},
 		{"another user", session(bob), [5]string{"not owner", "needs admin:delete", "needs posts:moderate", "needs admin:delete", "needs posts:moderate"}},
-		{"a moderator", session(mod, auth.RoleModerator), [5]string{"not owner", "needs admin:delete", "ok", "needs admin:delete", "ok"}},
-		{"an admin", session(admin, auth.RoleAdmin), [5]string{"not owner", "ok", "ok", "ok", "ok"}},
+		{"a moderator", session(mod, access.RoleModerator), [5]string{"not owner", "needs admin:delete", "ok", "needs admin:delete", "ok"}},
+		{"an admin", session(admin, access.RoleAdmin), [5]string{"not owner", "ok", "ok", "ok", "ok"}},
 		{"an admin without two-factor sign-in", noFactor, [5]string{"not owner", "2fa", "2fa", "2fa", "2fa"}},
 		{"an admin who confirmed 11 minutes ago", stale, [5]string{"not owner", "ok", "ok", "ok", "confirm"}},
 		{"a token with admin:delete only", token, [5]string{"not owner", "ok", "needs posts:moderate", "needs posts:moderate", "needs posts:moderate"}},

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 )
 
 // The reason presets' limits.
@@ -42,7 +42,7 @@ func ModerationReasons(ctx context.Context, s SettingReader) ([]string, error) {
 // SetModerationReasons replaces the reason presets with reasons, each
 // trimmed, with the list before and after in the audit entry, and
 // returns the list stored.
-func (a *Actions) SetModerationReasons(ctx context.Context, who *auth.Principal, reasons []string) ([]string, error) {
+func (a *Actions) SetModerationReasons(ctx context.Context, who *access.Principal, reasons []string) ([]string, error) {
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		if err := a.Policy.Check(who, policy.UpdateModerationReasons, policy.Platform); err != nil {
 			return err

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -18,7 +18,7 @@ type EmailBlocker interface {
 // Register opens an account from checked input (the password still in
 // the clear, to be hashed here), unless its email domain is blocked or
 // its email taken.
-func (a *Actions) Register(ctx context.Context, who *auth.Principal, reg models.NewRegistration, password string) (*models.User, error) {
+func (a *Actions) Register(ctx context.Context, who *access.Principal, reg models.NewRegistration, password string) (*models.User, error) {
 	if err := a.Policy.Check(who, policy.Register, policy.Platform); err != nil {
 		return nil, err
 	}

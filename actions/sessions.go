@@ -3,9 +3,9 @@ package actions
 import (
 	"context"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -19,7 +19,7 @@ type UserSessionList struct {
 // UserSessions lists user id's live sessions for staff. A session's list
 // says where its owner is signed in, so a super admin's is for super
 // admins only, as ending them is.
-func (a *Actions) UserSessions(ctx context.Context, who *auth.Principal, id int64) (*UserSessionList, error) {
+func (a *Actions) UserSessions(ctx context.Context, who *access.Principal, id int64) (*UserSessionList, error) {
 	target, err := a.Store.ListedUserByID(ctx, id)
 	if err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func (a *Actions) UserSessions(ctx context.Context, who *auth.Principal, id int6
 // RevokeUserSessions ends user id's session of public id sid, or every
 // session of the user when sid is "", and says how many ended: staff
 // signing someone out, never someone who outranks them.
-func (a *Actions) RevokeUserSessions(ctx context.Context, who *auth.Principal, id int64, sid string) (int, error) {
+func (a *Actions) RevokeUserSessions(ctx context.Context, who *access.Principal, id int64, sid string) (int, error) {
 	var n int
 	err := a.Store.Change(ctx, func(ctx context.Context) (err error) {
 		target, err := a.Store.ListedUserByID(ctx, id)
@@ -71,7 +71,7 @@ func (a *Actions) RevokeUserSessions(ctx context.Context, who *auth.Principal, i
 // RevokeOwnSession ends the caller's own session of public id sid (the
 // current one too: that is signing out); an id of no session of theirs is
 // models.ErrNotFound.
-func (a *Actions) RevokeOwnSession(ctx context.Context, who *auth.Principal, sid string) error {
+func (a *Actions) RevokeOwnSession(ctx context.Context, who *access.Principal, sid string) error {
 	return a.Store.Change(ctx, func(ctx context.Context) error {
 		if err := a.Policy.Check(who, policy.RevokeOwnSession, policy.Owned(callerID(who))); err != nil {
 			return err
@@ -82,7 +82,7 @@ func (a *Actions) RevokeOwnSession(ctx context.Context, who *auth.Principal, sid
 
 // RevokeOtherOwnSessions ends every session of the caller's but the one of
 // token keep (the one the request came with), and says how many ended.
-func (a *Actions) RevokeOtherOwnSessions(ctx context.Context, who *auth.Principal, keep string) (int, error) {
+func (a *Actions) RevokeOtherOwnSessions(ctx context.Context, who *access.Principal, keep string) (int, error) {
 	var n int
 	err := a.Store.Change(ctx, func(ctx context.Context) (err error) {
 		if err := a.Policy.Check(who, policy.RevokeOwnSession, policy.Owned(callerID(who))); err != nil {

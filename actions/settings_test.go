@@ -10,9 +10,9 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/actions"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/netguard"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -26,12 +26,12 @@ func TestSettingsActions(t *testing.T) {
 		ctx := context.Background()
 		store := models.NewStore(db)
 		acts := actions.New(store, policy.Policy{Now: time.Now}, []byte("secret"), nil)
-		admin := &auth.Principal{UserID: 1, Via: auth.ViaToken, Permissions: auth.Permissions{auth.PermAdminRead, auth.PermAdminWrite}}
+		admin := &access.Principal{UserID: 1, Via: access.ViaToken, Permissions: access.Permissions{access.PermAdminRead, access.PermAdminWrite}}
 		op := actions.Operator()
 
 		var fe *policy.ForbiddenError
 		on := true
-		if _, err := acts.PutFeatureFlag(ctx, admin, "beta", actions.FlagChange{Enabled: &on}); !errors.As(err, &fe) || fe.Need != auth.PermAdminSuper {
+		if _, err := acts.PutFeatureFlag(ctx, admin, "beta", actions.FlagChange{Enabled: &on}); !errors.As(err, &fe) || fe.Need != access.PermAdminSuper {
 			t.Errorf("an admin without admin:super puts a flag: %v", err)
 		}
 		big, long := 101, strings.Repeat("x", actions.MaxFlagDescription+1)
@@ -69,8 +69,8 @@ func TestSettingsActions(t *testing.T) {
 			t.Errorf("delete again: %v, want not found", err)
 		}
 
-		moderator := &auth.Principal{UserID: 2, Via: auth.ViaToken, Permissions: auth.Permissions{auth.PermPostsModerate}}
-		if _, err := acts.SetModerationReasons(ctx, moderator, []string{"Spam"}); !errors.As(err, &fe) || fe.Need != auth.PermAdminWrite {
+		moderator := &access.Principal{UserID: 2, Via: access.ViaToken, Permissions: access.Permissions{access.PermPostsModerate}}
+		if _, err := acts.SetModerationReasons(ctx, moderator, []string{"Spam"}); !errors.As(err, &fe) || fe.Need != access.PermAdminWrite {
 			t.Errorf("a moderator sets the presets: %v", err)
 		}
 		tooMany := make([]string, actions.MaxReasons+1)
@@ -105,13 +105,13 @@ func TestWebhookActions(t *testing.T) {
 		store := models.NewStore(db)
 		acts := actions.New(store, policy.Policy{Now: time.Now}, []byte("secret"), nil)
 		acts.Targets = webhook.NewSender(netguard.New(netguard.Config{}), time.Second, "test")
-		super, err := store.CreateUser(ctx, models.NewUser{Email: "super@example.com", Roles: auth.ImpliedRoles(auth.RoleSuperAdmin)})
+		super, err := store.CreateUser(ctx, models.NewUser{Email: "super@example.com", Roles: access.ImpliedRoles(access.RoleSuperAdmin)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		admin := &auth.Principal{UserID: super.ID + 1, Via: auth.ViaToken, Permissions: auth.Permissions{auth.PermAdminWrite, auth.PermAdminDelete}}
-		owner := &auth.Principal{UserID: super.ID, Via: auth.ViaToken, Roles: auth.ImpliedRoles(auth.RoleSuperAdmin),
-			Permissions: auth.RolePermissions(auth.ImpliedRoles(auth.RoleSuperAdmin))}
+		admin := &access.Principal{UserID: super.ID + 1, Via: access.ViaToken, Permissions: access.Permissions{access.PermAdminWrite, access.PermAdminDelete}}
+		owner := &access.Principal{UserID: super.ID, Via: access.ViaToken, Roles: access.ImpliedRoles(access.RoleSuperAdmin),
+			Permissions: access.RolePermissions(access.ImpliedRoles(access.RoleSuperAdmin))}
 		url, desc := "https://hooks.example.com/x", strings.Repeat("d", actions.MaxWebhookDescription+1)
 		private := "http://10.0.0.1/hook"
 		for field, in := range map[string]actions.WebhookInput{

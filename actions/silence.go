@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
@@ -58,7 +58,7 @@ type SilenceResult struct {
 // Silence makes a user read-only until now + Duration: they sign in and
 // read, but Speak, EditPost and EditProfile refuse their own writes with
 // *SilencedError. A silence in force is replaced; time alone lifts it.
-func (a *Actions) Silence(ctx context.Context, who *auth.Principal, in SilenceInput) (*SilenceResult, error) {
+func (a *Actions) Silence(ctx context.Context, who *access.Principal, in SilenceInput) (*SilenceResult, error) {
 	var out SilenceResult
 	err := a.Store.ChangeLocked(ctx, "user", itoa(in.UserID), callerID(who), func(ctx context.Context) error {
 		target, err := a.Store.ListedUserByID(ctx, in.UserID)
@@ -91,7 +91,7 @@ func (a *Actions) Silence(ctx context.Context, who *auth.Principal, in SilenceIn
 
 // Unsilence lifts a user's silence before its time; of a user no silence
 // holds it changes nothing (NotSilenced).
-func (a *Actions) Unsilence(ctx context.Context, who *auth.Principal, userID int64) (*SilenceResult, error) {
+func (a *Actions) Unsilence(ctx context.Context, who *access.Principal, userID int64) (*SilenceResult, error) {
 	var out SilenceResult
 	err := a.Store.ChangeLocked(ctx, "user", itoa(userID), callerID(who), func(ctx context.Context) error {
 		target, err := a.Store.ListedUserByID(ctx, userID)
@@ -137,7 +137,7 @@ func (e *SilencedError) Error() string {
 
 // speak is ActAsSelf for the writes a silence stops (writing a post,
 // filing a report): the policy's answer, then the caller's silence.
-func (a *Actions) speak(ctx context.Context, who *auth.Principal, act policy.Action) error {
+func (a *Actions) speak(ctx context.Context, who *access.Principal, act policy.Action) error {
 	if err := a.ActAsSelf(who, act); err != nil {
 		return err
 	}
@@ -146,8 +146,8 @@ func (a *Actions) speak(ctx context.Context, who *auth.Principal, act policy.Act
 
 // checkVoice refuses who's own write while a silence holds them; the
 // operator and anonymous callers hold none.
-func (a *Actions) checkVoice(ctx context.Context, who *auth.Principal) error {
-	if who == nil || who.UserID == 0 || who.Via == auth.ViaOperator {
+func (a *Actions) checkVoice(ctx context.Context, who *access.Principal) error {
+	if who == nil || who.UserID == 0 || who.Via == access.ViaOperator {
 		return nil
 	}
 	u, err := a.Store.UserByID(ctx, who.UserID)

@@ -4,10 +4,11 @@ import (
 	"context"
 	"time"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
 )
@@ -61,7 +62,7 @@ type NewToken struct {
 // fresh confirmation, or the operator, mints one, never a bearer token: a
 // token that mints tokens outlives its own revocation through them. A
 // token never carries a permission its maker lacks.
-func (a *Actions) MintToken(ctx context.Context, who *auth.Principal, in TokenInput) (*NewToken, error) {
+func (a *Actions) MintToken(ctx context.Context, who *access.Principal, in TokenInput) (*NewToken, error) {
 	var out NewToken
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		if err := a.Policy.Check(who, policy.MintToken, policy.Platform); err != nil {
@@ -73,9 +74,9 @@ func (a *Actions) MintToken(ctx context.Context, who *auth.Principal, in TokenIn
 		maker := who.UserID
 		subject, createdBy := in.UserID, &maker
 		switch {
-		case who.Via == auth.ViaOperator && subject == 0:
+		case who.Via == access.ViaOperator && subject == 0:
 			return &InvalidError{Field: "user", Reason: "name the user the token acts as"}
-		case who.Via == auth.ViaOperator:
+		case who.Via == access.ViaOperator:
 			createdBy = nil // no user made it
 		case subject == 0:
 			subject = who.UserID
@@ -107,7 +108,7 @@ func (a *Actions) MintToken(ctx context.Context, who *auth.Principal, in TokenIn
 
 // RevokeToken ends the token jti at once; models.ErrNotFound when no
 // unrevoked token has it.
-func (a *Actions) RevokeToken(ctx context.Context, who *auth.Principal, jti string) error {
+func (a *Actions) RevokeToken(ctx context.Context, who *access.Principal, jti string) error {
 	return a.Store.Change(ctx, func(ctx context.Context) error {
 		if err := a.Policy.Check(who, policy.RevokeToken, policy.Platform); err != nil {
 			return err

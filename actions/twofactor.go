@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -39,7 +40,7 @@ type TwoFactorSetupInput struct {
 // needs the account's password, or, for an account without one (it signs
 // in through a provider), a fresh confirmation: a stolen session alone
 // must not enrol its thief's authenticator and lock the owner out.
-func (a *Actions) SetUpTwoFactor(ctx context.Context, who *auth.Principal, in TwoFactorSetupInput) (*auth.Enrolment, error) {
+func (a *Actions) SetUpTwoFactor(ctx context.Context, who *access.Principal, in TwoFactorSetupInput) (*auth.Enrolment, error) {
 	var out auth.Enrolment
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		u, err := a.ownAccount(ctx, who, policy.SetUpTwoFactor)
@@ -82,7 +83,7 @@ func (a *Actions) SetUpTwoFactor(ctx context.Context, who *auth.Principal, in Tw
 // app shows now, and returns the ten recovery codes, shown once. It
 // confirms nothing: a dangerous action after it still asks for its own
 // confirmation. models.ErrNotFound: no setup under way.
-func (a *Actions) EnableTwoFactor(ctx context.Context, who *auth.Principal, code string, tries Attempts) ([]string, error) {
+func (a *Actions) EnableTwoFactor(ctx context.Context, who *access.Principal, code string, tries Attempts) ([]string, error) {
 	var codes []string
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		u, err := a.ownAccount(ctx, who, policy.EnableTwoFactor)
@@ -140,7 +141,7 @@ type TwoFactorRemoval struct {
 // so that a leaked password alone cannot strip the second factor; an
 // account without a password keeps its enrolment until an operator resets
 // it (plaza user reset-2fa).
-func (a *Actions) DisableTwoFactor(ctx context.Context, who *auth.Principal, in TwoFactorRemoval) error {
+func (a *Actions) DisableTwoFactor(ctx context.Context, who *access.Principal, in TwoFactorRemoval) error {
 	return a.Store.Change(ctx, func(ctx context.Context) error {
 		u, err := a.ownAccount(ctx, who, policy.DisableTwoFactor)
 		if err != nil {
@@ -162,7 +163,7 @@ func (a *Actions) DisableTwoFactor(ctx context.Context, who *auth.Principal, in 
 
 // ownAccount asks the policy whether who may take action on its own
 // account, names the account in the audit entry, and reads it.
-func (a *Actions) ownAccount(ctx context.Context, who *auth.Principal, action policy.Action) (*models.User, error) {
+func (a *Actions) ownAccount(ctx context.Context, who *access.Principal, action policy.Action) (*models.User, error) {
 	if err := a.Policy.Check(who, action, policy.Owned(callerID(who))); err != nil {
 		return nil, err
 	}
@@ -174,7 +175,7 @@ func (a *Actions) box() auth.SecretBox { return auth.NewSecretBox(string(a.Secre
 
 // ResetTwoFactor turns off user u's two-factor sign-in for someone who
 // lost their device, recording by whom; it reports whether any was on.
-func (a *Actions) ResetTwoFactor(ctx context.Context, who *auth.Principal, u *models.User, by string) (bool, error) {
+func (a *Actions) ResetTwoFactor(ctx context.Context, who *access.Principal, u *models.User, by string) (bool, error) {
 	roles, err := a.Store.UserRoles(ctx, u.ID)
 	if err != nil {
 		return false, err

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/internal/wiretime"
 	"github.com/plazahq/plaza/models"
@@ -38,7 +38,7 @@ type BanResult struct {
 }
 
 // Ban bans or unbans a user: the same rules and record whichever door.
-func (a *Actions) Ban(ctx context.Context, who *auth.Principal, in BanInput) (*BanResult, error) {
+func (a *Actions) Ban(ctx context.Context, who *access.Principal, in BanInput) (*BanResult, error) {
 	if err := in.check(); err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (a *Actions) Ban(ctx context.Context, who *auth.Principal, in BanInput) (*B
 	return &out, nil
 }
 
-func (a *Actions) ban(ctx context.Context, who *auth.Principal, in BanInput, out *BanResult) error {
+func (a *Actions) ban(ctx context.Context, who *access.Principal, in BanInput, out *BanResult) error {
 	b, err := a.Store.BanUser(ctx, models.BanInput{UserID: in.UserID, AdminID: callerID(who), Reason: in.Reason, Notes: in.Notes, Duration: in.Duration})
 	if err != nil {
 		return err
@@ -105,7 +105,7 @@ func (a *Actions) ban(ctx context.Context, who *auth.Principal, in BanInput, out
 // unban is the one way a ban is lifted by someone, whatever the door (the
 // unban routes, a status change, a bulk status change): the ban in force
 // ends by who and the user is active again.
-func (a *Actions) unban(ctx context.Context, who *auth.Principal, in BanInput, out *BanResult) error {
+func (a *Actions) unban(ctx context.Context, who *access.Principal, in BanInput, out *BanResult) error {
 	b, err := a.Store.ActiveBan(ctx, in.UserID)
 	if err != nil {
 		return err
@@ -138,7 +138,7 @@ const DefaultBanReason = "Status set to banned"
 func (ch UserChange) model() models.UserAdminChange {
 	out := models.UserAdminChange{Status: ch.Status, IsVerified: ch.IsVerified, Notes: ch.Notes}
 	if ch.Role != nil {
-		out.Roles = auth.ImpliedRoles(*ch.Role)
+		out.Roles = access.ImpliedRoles(*ch.Role)
 	}
 	return out
 }
@@ -157,7 +157,7 @@ func (ch UserChange) action() policy.Action {
 // banned bans the user through the ban action, and status active or
 // inactive of a banned user first lifts the ban through the unban action,
 // so a ban is made and ended by one action whatever the door.
-func (a *Actions) UpdateUser(ctx context.Context, who *auth.Principal, id int64, ch UserChange) (*models.ListedUser, error) {
+func (a *Actions) UpdateUser(ctx context.Context, who *access.Principal, id int64, ch UserChange) (*models.ListedUser, error) {
 	if err := checkBanReason(ch.BanReason); err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func (a *Actions) UpdateUser(ctx context.Context, who *auth.Principal, id int64,
 // left of the change. Banned bans a user no ban holds (one already banned
 // keeps the ban in force); active lifts a ban in force; inactive lifts it
 // and leaves the deactivation to the rest of the change.
-func (a *Actions) banByStatus(ctx context.Context, who *auth.Principal, u *models.ListedUser, ch UserChange) (UserChange, error) {
+func (a *Actions) banByStatus(ctx context.Context, who *access.Principal, u *models.ListedUser, ch UserChange) (UserChange, error) {
 	if ch.Status == nil || (*ch.Status != models.UserBanned && u.Status != models.UserBanned) {
 		return ch, nil
 	}
@@ -225,7 +225,7 @@ func (a *Actions) banByStatus(ctx context.Context, who *auth.Principal, u *model
 
 // checkUserChange asks the policy about each part of the change: a status
 // change may not be one's own, a role change needs a confirmation too.
-func (a *Actions) checkUserChange(who *auth.Principal, u *models.ListedUser, ch UserChange) error {
+func (a *Actions) checkUserChange(who *access.Principal, u *models.ListedUser, ch UserChange) error {
 	if err := a.Policy.Check(who, ch.action(), person(u)); err != nil {
 		return err
 	}
@@ -257,7 +257,7 @@ type BulkResult struct {
 // BulkUpdateUsers applies one change to every named user in one
 // transaction with one audit entry holding each user's before and after,
 // or to none: the policy is asked for each user.
-func (a *Actions) BulkUpdateUsers(ctx context.Context, who *auth.Principal, ids []int64, ch UserChange) (*BulkResult, error) {
+func (a *Actions) BulkUpdateUsers(ctx context.Context, who *access.Principal, ids []int64, ch UserChange) (*BulkResult, error) {
 	var out BulkResult
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		before, err := a.bulkTargets(ctx, who, ids, ch)
@@ -290,7 +290,7 @@ func (a *Actions) BulkUpdateUsers(ctx context.Context, who *auth.Principal, ids 
 // unbanByStatus lifts, through the unban action (its policy entry and its
 // one implementation, unban), the ban of each banned user a bulk status
 // change (active or inactive) names, and returns their ids.
-func (a *Actions) unbanByStatus(ctx context.Context, who *auth.Principal, users []models.ListedUser, ch UserChange) ([]string, error) {
+func (a *Actions) unbanByStatus(ctx context.Context, who *access.Principal, users []models.ListedUser, ch UserChange) ([]string, error) {
 	out := []string{}
 	if ch.Status == nil {
 		return out, nil
@@ -314,7 +314,7 @@ func (a *Actions) unbanByStatus(ctx context.Context, who *auth.Principal, users 
 // bulkTargets reads the users a bulk change names, in id order, after
 // checking that all exist, that the policy allows each, and that no other
 // admin holds any one's edit lock.
-func (a *Actions) bulkTargets(ctx context.Context, who *auth.Principal, ids []int64, ch UserChange) ([]models.ListedUser, error) {
+func (a *Actions) bulkTargets(ctx context.Context, who *access.Principal, ids []int64, ch UserChange) ([]models.ListedUser, error) {
 	users, err := a.Store.ListedUsersByID(ctx, ids)
 	if err != nil {
 		return nil, err
@@ -363,7 +363,7 @@ func missingIDs(ids []int64, found []models.ListedUser) []string {
 
 // EditProfile changes a user's public profile: the user itself, or staff
 // holding users:manage (audited, and waiting for another admin's lock).
-func (a *Actions) EditProfile(ctx context.Context, who *auth.Principal, id int64, ch models.ProfileChange) (*models.User, error) {
+func (a *Actions) EditProfile(ctx context.Context, who *access.Principal, id int64, ch models.ProfileChange) (*models.User, error) {
 	self := who != nil && who.UserID == id
 	if !self && policy.HoldsPower(who, policy.EditProfile) {
 		audit.Keep(ctx, nil) // staff changing someone's profile, allowed or not
@@ -395,7 +395,7 @@ func (a *Actions) EditProfile(ctx context.Context, who *auth.Principal, id int64
 
 // change runs fn as one change; staff changing someone else's resource
 // first checks that no other admin holds its edit lock.
-func (a *Actions) change(ctx context.Context, who *auth.Principal, typ string, owner int64, fn func(ctx context.Context) error) error {
+func (a *Actions) change(ctx context.Context, who *access.Principal, typ string, owner int64, fn func(ctx context.Context) error) error {
 	if who != nil && who.UserID == owner {
 		return a.Store.Change(ctx, fn)
 	}
@@ -438,7 +438,7 @@ func stamp(t *time.Time) *string {
 // history), on user id, with its audit entry. A note is an action on the
 // person: rank protects a super admin, and nobody notes or warns
 // themself.
-func (a *Actions) AddNote(ctx context.Context, who *auth.Principal, id int64, kind, body string) (*models.UserNote, error) {
+func (a *Actions) AddNote(ctx context.Context, who *access.Principal, id int64, kind, body string) (*models.UserNote, error) {
 	var note *models.UserNote
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		u, err := a.Store.ListedUserByID(ctx, id)

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 )
@@ -34,7 +34,7 @@ type WebhookInput struct {
 // CreateWebhook registers an endpoint made by who, active unless in says
 // otherwise, with its audit entry in the same commit. The endpoint
 // returned carries its signing secret, for the caller to show this once.
-func (a *Actions) CreateWebhook(ctx context.Context, who *auth.Principal, in WebhookInput) (*models.Webhook, error) {
+func (a *Actions) CreateWebhook(ctx context.Context, who *access.Principal, in WebhookInput) (*models.Webhook, error) {
 	var w *models.Webhook
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		if err := a.Policy.Check(who, policy.CreateWebhook, policy.Platform); err != nil {
@@ -73,7 +73,7 @@ func (a *Actions) CreateWebhook(ctx context.Context, who *auth.Principal, in Web
 // switch (at least one), and returns it as it now is. An endpoint is its
 // maker's: rank protects a super admin's from redirection by anyone
 // without admin:super. An unknown id is models.ErrNotFound.
-func (a *Actions) UpdateWebhook(ctx context.Context, who *auth.Principal, id int64, in WebhookInput) (*models.Webhook, error) {
+func (a *Actions) UpdateWebhook(ctx context.Context, who *access.Principal, id int64, in WebhookInput) (*models.Webhook, error) {
 	var w *models.Webhook
 	err := a.onWebhook(ctx, who, policy.UpdateWebhook, id, func(ctx context.Context) (err error) {
 		if in.URL == nil && in.Events == nil && in.Description == nil && in.Active == nil {
@@ -96,7 +96,7 @@ func (a *Actions) UpdateWebhook(ctx context.Context, who *auth.Principal, id int
 // RotateWebhookSecret gives endpoint id a new signing secret and returns
 // the endpoint with it, to be shown this once; the old one stops signing
 // at once, queued messages included.
-func (a *Actions) RotateWebhookSecret(ctx context.Context, who *auth.Principal, id int64) (*models.Webhook, error) {
+func (a *Actions) RotateWebhookSecret(ctx context.Context, who *access.Principal, id int64) (*models.Webhook, error) {
 	var w *models.Webhook
 	err := a.onWebhook(ctx, who, policy.RotateWebhookSecret, id, func(ctx context.Context) (err error) {
 		secret, err := webhook.NewSecret()
@@ -114,7 +114,7 @@ func (a *Actions) RotateWebhookSecret(ctx context.Context, who *auth.Principal, 
 
 // TestWebhook queues a ping message to endpoint id and returns its
 // delivery.
-func (a *Actions) TestWebhook(ctx context.Context, who *auth.Principal, id int64) (*models.WebhookDelivery, error) {
+func (a *Actions) TestWebhook(ctx context.Context, who *access.Principal, id int64) (*models.WebhookDelivery, error) {
 	var d *models.WebhookDelivery
 	err := a.onWebhook(ctx, who, policy.TestWebhook, id, func(ctx context.Context) (err error) {
 		body, err := webhook.Message(webhook.EventPing, a.Store.Timestamp(), map[string]any{"webhookId": itoa(id)})
@@ -132,20 +132,20 @@ func (a *Actions) TestWebhook(ctx context.Context, who *auth.Principal, id int64
 
 // RetryWebhookDelivery queues delivery did of endpoint id again with a
 // fresh round of attempts.
-func (a *Actions) RetryWebhookDelivery(ctx context.Context, who *auth.Principal, id, did int64) (*models.WebhookDelivery, error) {
+func (a *Actions) RetryWebhookDelivery(ctx context.Context, who *access.Principal, id, did int64) (*models.WebhookDelivery, error) {
 	return a.onDelivery(ctx, who, policy.RetryWebhookDelivery, id, did, a.Store.RetryWebhookDelivery)
 }
 
 // CancelWebhookDelivery cancels pending delivery did of endpoint id: it
 // is never attempted again. One no longer pending is
 // models.ErrNotPending.
-func (a *Actions) CancelWebhookDelivery(ctx context.Context, who *auth.Principal, id, did int64) (*models.WebhookDelivery, error) {
+func (a *Actions) CancelWebhookDelivery(ctx context.Context, who *access.Principal, id, did int64) (*models.WebhookDelivery, error) {
 	return a.onDelivery(ctx, who, policy.CancelWebhookDelivery, id, did, a.Store.CancelWebhookDelivery)
 }
 
 // DeleteWebhook deletes endpoint id and its delivery log; messages still
 // queued for it are dropped.
-func (a *Actions) DeleteWebhook(ctx context.Context, who *auth.Principal, id int64) error {
+func (a *Actions) DeleteWebhook(ctx context.Context, who *access.Principal, id int64) error {
 	return a.onWebhook(ctx, who, policy.DeleteWebhook, id, func(ctx context.Context) error {
 		if err := a.Store.DeleteWebhook(ctx, id); err != nil {
 			return err
@@ -157,7 +157,7 @@ func (a *Actions) DeleteWebhook(ctx context.Context, who *auth.Principal, id int
 
 // onDelivery runs change on a delivery of endpoint id under rule, naming
 // the delivery and its new status in the audit entry.
-func (a *Actions) onDelivery(ctx context.Context, who *auth.Principal, rule policy.Action, id, did int64,
+func (a *Actions) onDelivery(ctx context.Context, who *access.Principal, rule policy.Action, id, did int64,
 	change func(ctx context.Context, id, did int64) (*models.WebhookDelivery, error)) (*models.WebhookDelivery, error) {
 	var d *models.WebhookDelivery
 	err := a.onWebhook(ctx, who, rule, id, func(ctx context.Context) (err error) {
@@ -172,7 +172,7 @@ func (a *Actions) onDelivery(ctx context.Context, who *auth.Principal, rule poli
 
 // onWebhook runs fn on endpoint id in one change, once the policy allows
 // rule on it: the endpoint's maker is the person acted on.
-func (a *Actions) onWebhook(ctx context.Context, who *auth.Principal, rule policy.Action, id int64, fn func(ctx context.Context) error) error {
+func (a *Actions) onWebhook(ctx context.Context, who *access.Principal, rule policy.Action, id int64, fn func(ctx context.Context) error) error {
 	return a.Store.Change(ctx, func(ctx context.Context) error {
 		w, err := a.Store.WebhookByID(ctx, id)
 		if err != nil {

@@ -1,7 +1,7 @@
 package api
 
 import (
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/states"
 )
 
@@ -10,26 +10,26 @@ import (
 // the clients of the wire contract and its tests. Pages never name them:
 // they read the policy's answers (views.Abilities).
 const (
-	PermAdminRead     = auth.PermAdminRead
-	PermAdminWrite    = auth.PermAdminWrite
-	PermAdminDelete   = auth.PermAdminDelete
-	PermAdminSuper    = auth.PermAdminSuper
-	PermUsersManage   = auth.PermUsersManage
-	PermPostsModerate = auth.PermPostsModerate
+	PermAdminRead     = access.PermAdminRead
+	PermAdminWrite    = access.PermAdminWrite
+	PermAdminDelete   = access.PermAdminDelete
+	PermAdminSuper    = access.PermAdminSuper
+	PermUsersManage   = access.PermUsersManage
+	PermPostsModerate = access.PermPostsModerate
 	// The account scopes: what a token does as its own user on the
 	// general API (docs/api.md, "Token scopes").
-	ScopeAccountRead  = auth.ScopeAccountRead
-	ScopeAccountWrite = auth.ScopeAccountWrite
+	ScopeAccountRead  = access.ScopeAccountRead
+	ScopeAccountWrite = access.ScopeAccountWrite
 )
 
 // Roles, lowest to highest, as they travel on the wire (a user's role, a
 // role filter or choice), re-exported from internal/auth like the
 // permissions.
 const (
-	RoleUser       = auth.RoleUser
-	RoleModerator  = auth.RoleModerator
-	RoleAdmin      = auth.RoleAdmin
-	RoleSuperAdmin = auth.RoleSuperAdmin
+	RoleUser       = access.RoleUser
+	RoleModerator  = access.RoleModerator
+	RoleAdmin      = access.RoleAdmin
+	RoleSuperAdmin = access.RoleSuperAdmin
 )
 
 // User and post statuses as they travel on the wire (a user's or a post's

@@ -29,4 +29,3 @@ type DeletedFlag struct {
 	Deleted bool   `json:"deleted"`
 	Name    string `json:"name"`
 }
-

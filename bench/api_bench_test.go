@@ -23,6 +23,7 @@ import (
 
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/web"
@@ -89,11 +90,11 @@ func benchAdmin(b *testing.B, s *models.Store, secret []byte) http.Header {
 	const email = "bench-admin@plaza.invalid"
 	u, err := s.UserByEmail(ctx, email)
 	if err != nil {
-		if u, err = s.CreateUser(ctx, models.NewUser{Email: email, Roles: auth.ImpliedRoles(auth.RoleSuperAdmin)}); err != nil {
+		if u, err = s.CreateUser(ctx, models.NewUser{Email: email, Roles: access.ImpliedRoles(access.RoleSuperAdmin)}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	tok, claims, err := auth.NewToken(secret, u.ID, auth.AllPermissions(), time.Now(), time.Hour)
+	tok, claims, err := auth.NewToken(secret, u.ID, access.AllPermissions(), time.Now(), time.Hour)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/client"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -31,8 +31,8 @@ func TestFlows(t *testing.T) {
 		}
 		srv := httptest.NewServer(app)
 		t.Cleanup(srv.Close)
-		super := app.User(t, "root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-		bearer, _ := app.TokenFor(t, super.ID, auth.AllPermissions()...)
+		super := app.User(t, "root@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
+		bearer, _ := app.TokenFor(t, super.ID, access.AllPermissions()...)
 		admin := newClient(t, srv.URL, func(_ context.Context, req *http.Request) error {
 			req.Header.Set("Authorization", bearer.Get("Authorization"))
 			return nil

@@ -12,7 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -84,7 +84,7 @@ func TestDeletedAccountsOtherDeviceSignsNobodyIn(t *testing.T) {
 					}
 					newID = mustID(t, decodeAs[api.User](t, res).ID)
 				} else {
-					newID = app.UserWithPassword(t, "root@example.com", "another long secret", auth.ImpliedRoles(auth.RoleSuperAdmin)...).ID
+					newID = app.UserWithPassword(t, "root@example.com", "another long secret", access.ImpliedRoles(access.RoleSuperAdmin)...).ID
 				}
 				if newID <= id {
 					t.Errorf("the next account has id %d, not above the deleted account's %d", newID, id)
@@ -130,9 +130,9 @@ func TestDeactivationEndsSessionsAndTokens(t *testing.T) {
 		app := apptest.New(t, db)
 		rootH, _ := app.Admin(t)
 		for _, door := range []string{"one", "bulk"} {
-			mod := app.UserWithPassword(t, door+"@example.com", "long enough secret", auth.RoleAdmin)
+			mod := app.UserWithPassword(t, door+"@example.com", "long enough secret", access.RoleAdmin)
 			session := app.SessionFor(t, mod.ID)
-			tokenH, jti := app.TokenFor(t, mod.ID, auth.PermAdminRead)
+			tokenH, jti := app.TokenFor(t, mod.ID, access.PermAdminRead)
 			res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/users/"+itoa(mod.ID), rootH, `{"status":"inactive"}`)
 			if door == "bulk" {
 				res = apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", rootH,

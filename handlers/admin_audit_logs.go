@@ -12,7 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -132,7 +132,7 @@ func (h AuditLogs) Export(c echo.Context) error {
 		f.Limit, f.Offset = 0, 0
 	}
 	ctx := c.Request().Context()
-	each, err := h.Actions.ExportAudit(ctx, auth.PrincipalFrom(ctx), actions.AuditExport{Filter: f, Format: format, Query: c.Request().URL.RawQuery})
+	each, err := h.Actions.ExportAudit(ctx, access.PrincipalFrom(ctx), actions.AuditExport{Filter: f, Format: format, Query: c.Request().URL.RawQuery})
 	if err != nil {
 		return err
 	}

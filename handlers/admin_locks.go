@@ -7,7 +7,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 )
 
 // Locks takes, renews, releases and breaks admins' edit leases
@@ -31,7 +31,7 @@ func (h Locks) Acquire(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	setAuditTarget(ctx, req.Type, req.ID, nil)
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	l, err := h.Actions.TakeLock(ctx, p, req.Type, req.ID)
 	if err != nil {
 		return err
@@ -50,7 +50,7 @@ func (h Locks) Release(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	setAuditTarget(ctx, typ, id, nil)
-	if _, err := h.Actions.ReleaseLock(ctx, auth.PrincipalFrom(ctx), typ, id); err != nil {
+	if _, err := h.Actions.ReleaseLock(ctx, access.PrincipalFrom(ctx), typ, id); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, api.OK(api.ReleasedLock{Released: true, Type: typ, ID: id}))

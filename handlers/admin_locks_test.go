@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -15,8 +15,8 @@ func TestLockAcrossInstances(t *testing.T) {
 	{
 		db := dbtest.Open(t, "postgres")
 		a, b := apptest.New(t, db), apptest.New(t, db)
-		ada := a.User(t, "ada@example.com", auth.RoleAdmin)
-		bob := a.User(t, "bob@example.com", auth.RoleAdmin)
+		ada := a.User(t, "ada@example.com", access.RoleAdmin)
+		bob := a.User(t, "bob@example.com", access.RoleAdmin)
 		adaH, bobH := a.SessionFor(t, ada.ID), a.SessionFor(t, bob.ID)
 
 		res := apptest.DoBody(t, a, "POST", "/api/v1/admin/locks", adaH, `{"type":"user","id":"7"}`)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -41,7 +41,7 @@ func (h Tokens) Create(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	tok, err := h.Actions.MintToken(ctx, auth.PrincipalFrom(ctx), actions.TokenInput{Permissions: perms, TTL: ttl, Name: req.Name})
+	tok, err := h.Actions.MintToken(ctx, access.PrincipalFrom(ctx), actions.TokenInput{Permissions: perms, TTL: ttl, Name: req.Name})
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (h Tokens) Create(c echo.Context) error {
 
 func checkTokenRequest(req api.TokenRequest) ([]string, time.Duration, error) {
 	var issues []api.Issue
-	perms, err := auth.ParsePermissions(req.Permissions)
+	perms, err := access.ParsePermissions(req.Permissions)
 	switch {
 	case err != nil:
 		issues = append(issues, api.FieldIssue("permissions", "invalid_enum_value", err.Error()))
@@ -95,7 +95,7 @@ func (h Tokens) List(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	l := views.TokenList{Tokens: out, People: people, Offered: auth.AllPermissions()}
+	l := views.TokenList{Tokens: out, People: people, Offered: access.AllPermissions()}
 	return respond(c, http.StatusOK, api.OK(out), View{Partial: views.TokenTable(l), Page: views.TokensPage(l)})
 }
 
@@ -104,7 +104,7 @@ func (h Tokens) List(c echo.Context) error {
 func (h Tokens) Revoke(c echo.Context) error {
 	ctx := c.Request().Context()
 	jti := c.Param("id")
-	if err := h.Actions.RevokeToken(ctx, auth.PrincipalFrom(ctx), jti); err != nil {
+	if err := h.Actions.RevokeToken(ctx, access.PrincipalFrom(ctx), jti); err != nil {
 		return err
 	}
 	return respondAction(c, http.StatusOK, api.OK(api.RevokedToken{Revoked: true, ID: jti}),

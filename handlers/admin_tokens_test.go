@@ -10,7 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -58,7 +58,7 @@ func TestTokenCannotMintToken(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		cookie, root := app.Admin(t)
-		parent, _ := app.TokenFor(t, root.ID, auth.PermAdminRead, auth.PermAdminWrite, auth.PermAdminSuper)
+		parent, _ := app.TokenFor(t, root.ID, access.PermAdminRead, access.PermAdminWrite, access.PermAdminSuper)
 		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/tokens", parent, `{"permissions":["admin:read","admin:super"],"ttl":"365d"}`)
 		if res.Code != 403 || !contains(res.Body.String(), `"FORBIDDEN"`) {
 			t.Errorf("a bearer token minting a token: %d %s, want 403", res.Code, res.Body)
@@ -102,8 +102,8 @@ func TestTokenRequestValidation(t *testing.T) {
 // TestDemotionDisablesToken: a token keeps only what its user's roles grant now.
 func TestDemotionDisablesToken(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
-	u := app.User(t, "ada@example.com", auth.RoleAdmin)
-	bearer, _ := app.TokenFor(t, u.ID, auth.PermAdminRead)
+	u := app.User(t, "ada@example.com", access.RoleAdmin)
+	bearer, _ := app.TokenFor(t, u.ID, access.PermAdminRead)
 	if res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", bearer); res.Code != 200 {
 		t.Fatalf("as admin: %d", res.Code)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -91,7 +91,7 @@ func (h AdminUsers) Unban(c echo.Context) error {
 // it now is.
 func (h AdminUsers) ban(c echo.Context, in actions.BanInput) error {
 	ctx := c.Request().Context()
-	res, err := h.Actions.Ban(ctx, auth.PrincipalFrom(ctx), in)
+	res, err := h.Actions.Ban(ctx, access.PrincipalFrom(ctx), in)
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func adminUser(r *models.AdminUserRow) api.AdminUser {
 		ProviderName: r.ProviderName, ProviderEmail: r.ProviderEmail, ProviderVerified: r.ProviderVerified,
 		ProviderLastUsed: api.OptionalTimestamp(r.ProviderLastUsed),
 		RoleCount:        r.RoleCount, RoleNames: r.RoleNames,
-		HasAdmin: has(auth.RoleAdmin, auth.RoleSuperAdmin), HasModerator: has(auth.RoleModerator),
+		HasAdmin: has(access.RoleAdmin, access.RoleSuperAdmin), HasModerator: has(access.RoleModerator),
 		SubscriptionCount: r.SubscriptionCount, ActiveSubscriptions: r.ActiveSubscriptions,
 		SubscriptionNames: r.SubscriptionNames, HasActiveSubscription: r.ActiveSubscriptions > 0,
 		IsTimedOut: r.ActiveTimeoutID != nil, TimeoutCount: r.TimeoutCount, ActiveTimeoutReason: r.ActiveTimeoutReason,

@@ -14,7 +14,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -22,11 +22,11 @@ import (
 func TestAdminUsersListAccess(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		a := apptest.New(t, db)
-		admin := a.User(t, "admin@example.com", auth.RoleAdmin)
-		mod := a.User(t, "mod@example.com", auth.RoleModerator)
+		admin := a.User(t, "admin@example.com", access.RoleAdmin)
+		mod := a.User(t, "mod@example.com", access.RoleModerator)
 		plain := a.User(t, "plain@example.com")
-		readOnly, _ := a.TokenFor(t, admin.ID, auth.PermAdminRead)
-		manage, _ := a.TokenFor(t, admin.ID, auth.PermUsersManage)
+		readOnly, _ := a.TokenFor(t, admin.ID, access.PermAdminRead)
+		manage, _ := a.TokenFor(t, admin.ID, access.PermUsersManage)
 		for _, tt := range []struct {
 			name   string
 			header http.Header
@@ -112,7 +112,7 @@ func TestAdminUsersListRecords(t *testing.T) {
 		for i := range 45 {
 			a.User(t, fmt.Sprintf("member%02d@example.com", i))
 		}
-		gus := a.User(t, "gus@example.com", auth.RoleModerator)
+		gus := a.User(t, "gus@example.com", access.RoleModerator)
 		now := a.Store.Timestamp()
 		st := &models.SubscriptionType{Name: "supporter", CreatedAt: now}
 		db.NewInsert().Model(st).Exec(ctx)
@@ -177,7 +177,7 @@ func TestAdminBanAndUnban(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		a := apptest.New(t, db)
 		rootH, root := a.Admin(t)
-		admin := a.User(t, "admin@example.com", auth.RoleAdmin)
+		admin := a.User(t, "admin@example.com", access.RoleAdmin)
 		adminH := a.SessionFor(t, admin.ID)
 		gus := a.UserWithPassword(t, "gus@example.com", "correct horse battery")
 		gusSession := a.SessionFor(t, gus.ID)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -121,7 +121,7 @@ func (h V1Posts) Moderate(c echo.Context) error {
 			title = rec.Title
 		}
 	}
-	post, err := h.Actions.ModeratePost(ctx, auth.PrincipalFrom(ctx), id, moderation(req.Action, req.Reason, req.Notes, req.NotifyAuthor, req.NotifyReporters))
+	post, err := h.Actions.ModeratePost(ctx, access.PrincipalFrom(ctx), id, moderation(req.Action, req.Reason, req.Notes, req.NotifyAuthor, req.NotifyReporters))
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func (h V1Posts) BulkModerate(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	n, err := h.Actions.BulkModerate(ctx, auth.PrincipalFrom(ctx), ids, moderation(req.Action, req.Reason, req.Notes, req.NotifyAuthor, req.NotifyReporters))
+	n, err := h.Actions.BulkModerate(ctx, access.PrincipalFrom(ctx), ids, moderation(req.Action, req.Reason, req.Notes, req.NotifyAuthor, req.NotifyReporters))
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -205,9 +205,9 @@ func TestV1ModerationRefusals(t *testing.T) {
 		if res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(999999), admin, `{"action":"hide"}`); res.Code != 404 {
 			t.Errorf("an unknown post: %d", res.Code)
 		}
-		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		boss := app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		// The route asks the moderation's own permission; the delete asks admin:delete besides.
-		writer, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead, auth.PermAdminWrite, auth.PermPostsModerate)
+		writer, _ := app.TokenFor(t, boss.ID, access.PermAdminRead, access.PermAdminWrite, access.PermPostsModerate)
 		res := apptest.DoBody(t, app, "POST", api.AdminV1ModeratePath(post), writer, `{"action":"delete"}`)
 		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:delete" {
 			t.Errorf("delete without admin:delete: %d %s", res.Code, res.Body)
@@ -274,8 +274,8 @@ func TestV1BulkModeration(t *testing.T) {
 		if code, _ := bulk(admin, `{"postIds":["`+strings.Join(many, `","`)+`"],"action":"hide"}`); code != 422 {
 			t.Errorf("201 ids: %d", code)
 		}
-		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
-		writer, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead, auth.PermAdminWrite, auth.PermPostsModerate)
+		boss := app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
+		writer, _ := app.TokenFor(t, boss.ID, access.PermAdminRead, access.PermAdminWrite, access.PermPostsModerate)
 		if code, body := bulk(writer, `{"postIds":["`+ids[3]+`"],"action":"delete"}`); code != 403 || !strings.Contains(body, `"requiredPermission":"admin:delete"`) {
 			t.Errorf("delete without admin:delete: %d %s", code, body)
 		}
@@ -294,7 +294,7 @@ func TestConsoleModerationRoutes(t *testing.T) {
 	db := dbtest.Open(t, "sqlite")
 	app := apptest.New(t, db)
 	author := app.User(t, "author@example.com")
-	mod := app.SessionFor(t, app.User(t, "mod@example.com", auth.RoleModerator).ID)
+	mod := app.SessionFor(t, app.User(t, "mod@example.com", access.RoleModerator).ID)
 	newPostAs(t, app, author.ID, "Queue one")
 	newPostAs(t, app, author.ID, "Queue two")
 	one, two := postByTitle(t, db, "Queue one"), postByTitle(t, db, "Queue two")

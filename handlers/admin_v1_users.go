@@ -10,9 +10,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -60,7 +60,7 @@ func (h V1Users) List(c echo.Context) error {
 	page := api.Page(out, total, p.Page)
 	list := views.UserList{Users: out, Pagination: page.Meta.Pagination,
 		Query:     consoleQuery(c, "created_at", true),
-		MayCreate: h.Actions.Policy.May(auth.PrincipalFrom(c.Request().Context()), policy.Register, policy.Platform)}
+		MayCreate: h.Actions.Policy.May(access.PrincipalFrom(c.Request().Context()), policy.Register, policy.Platform)}
 	return respond(c, http.StatusOK, page, View{Partial: views.UserTable(list), Page: views.UsersPage(list)})
 }
 
@@ -107,7 +107,7 @@ func (h V1Users) Get(c echo.Context) error {
 // hold on the user's edit lock.
 func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.UserPage, error) {
 	id, _ := strconv.ParseInt(u.ID, 10, 64)
-	who, target, pol := auth.PrincipalFrom(ctx), policy.Person(id, u.Roles), h.Actions.Policy
+	who, target, pol := access.PrincipalFrom(ctx), policy.Person(id, u.Roles), h.Actions.Policy
 	page := views.UserPage{User: u, SeesSessions: pol.May(who, policy.ViewUserSessions, target),
 		MayEdit: pol.May(who, policy.UpdateUser, target), MayBan: pol.May(who, policy.BanUser, target),
 		MaySilence: pol.May(who, policy.SilenceUser, target), MayNote: pol.May(who, policy.AddUserNote, target),
@@ -134,7 +134,7 @@ func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.Use
 		return page, err
 	}
 	var locked *models.LockedError
-	if err := h.Store.CheckLock(ctx, "user", u.ID, auth.PrincipalFrom(ctx).UserID); errors.As(err, &locked) {
+	if err := h.Store.CheckLock(ctx, "user", u.ID, access.PrincipalFrom(ctx).UserID); errors.As(err, &locked) {
 		page.LockedBy, page.LockedAt = locked.By, api.Timestamp(locked.At)
 	} else if err != nil {
 		return page, err
@@ -191,7 +191,7 @@ func (h V1Users) Update(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	ch := actions.UserChange{Status: req.Status, Role: req.Role, IsVerified: req.IsVerified, Notes: req.Notes, BanReason: req.BanReason()}
-	after, err := h.Actions.UpdateUser(ctx, auth.PrincipalFrom(ctx), id, ch)
+	after, err := h.Actions.UpdateUser(ctx, access.PrincipalFrom(ctx), id, ch)
 	if err != nil {
 		return err
 	}
@@ -218,7 +218,7 @@ func (h V1Users) Ban(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	res, err := h.Actions.Ban(ctx, auth.PrincipalFrom(ctx), actions.BanInput{UserID: id, Unban: req.Action == "unban",
+	res, err := h.Actions.Ban(ctx, access.PrincipalFrom(ctx), actions.BanInput{UserID: id, Unban: req.Action == "unban",
 		Reason: req.Reason, Notes: req.Notes, Duration: d, DurationText: req.Duration, RemoveContent: req.RemoveContent})
 	if err != nil {
 		return err
@@ -255,7 +255,7 @@ func (h V1Users) BulkUpdate(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	ch := actions.UserChange{Status: req.Changes.Status, Role: req.Changes.Role, IsVerified: req.Changes.IsVerified}
-	res, err := h.Actions.BulkUpdateUsers(ctx, auth.PrincipalFrom(ctx), ids, ch)
+	res, err := h.Actions.BulkUpdateUsers(ctx, access.PrincipalFrom(ctx), ids, ch)
 	if err != nil {
 		return err
 	}
@@ -294,7 +294,7 @@ func (h V1Users) AddNote(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	caller := auth.PrincipalFrom(ctx)
+	caller := access.PrincipalFrom(ctx)
 	note, err := h.Actions.AddNote(ctx, caller, id, req.Kind, req.Body)
 	if err != nil {
 		return err

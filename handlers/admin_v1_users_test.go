@@ -16,7 +16,7 @@ import (
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -64,8 +64,8 @@ func TestV1UserList(t *testing.T) {
 		ctx := context.Background()
 		app := apptest.New(t, db)
 		admin, root := app.Admin(t)
-		mod := app.User(t, "Mira.Mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
-		boss := app.User(t, "boss@example.org", auth.ImpliedRoles(auth.RoleAdmin)...)
+		mod := app.User(t, "Mira.Mod@example.com", access.ImpliedRoles(access.RoleModerator)...)
+		boss := app.User(t, "boss@example.org", access.ImpliedRoles(access.RoleAdmin)...)
 		ada := app.User(t, "ada@example.org")
 		zed := app.User(t, "zed@example.com")
 		login := time.Date(2026, 11, 20, 9, 30, 0, 123e6, time.UTC)
@@ -178,7 +178,7 @@ func TestV1UserListRefusals(t *testing.T) {
 			}
 		}
 		user := app.User(t, "plain@example.com")
-		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+		mod := app.User(t, "mod@example.com", access.ImpliedRoles(access.RoleModerator)...)
 		for who, h := range map[string]http.Header{"nobody": nil, "a user": app.SessionFor(t, user.ID), "a moderator": app.SessionFor(t, mod.ID)} {
 			want := 403
 			if h == nil {
@@ -204,7 +204,7 @@ func TestV1UserDetail(t *testing.T) {
 		ctx := context.Background()
 		app := apptest.New(t, db)
 		admin, root := app.Admin(t)
-		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+		mod := app.User(t, "mod@example.com", access.ImpliedRoles(access.RoleModerator)...)
 		db.NewUpdate().Model((*models.User)(nil)).Set("name = 'Mo Derator'").Set("bio = 'Hi'").Where("id = ?", mod.ID).Exec(ctx)
 		for i := range 12 {
 			newPostAs(t, app, mod.ID, fmt.Sprint("Post ", i))
@@ -255,7 +255,7 @@ func TestV1UserDetail(t *testing.T) {
 				t.Errorf("user %s: %d %s, want 404", id, res.Code, res.Body)
 			}
 		}
-		other := app.User(t, "other.mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+		other := app.User(t, "other.mod@example.com", access.ImpliedRoles(access.RoleModerator)...)
 		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users/"+itoa(mod.ID), app.SessionFor(t, other.ID)); res.Code != 403 {
 			t.Errorf("a moderator reads a user in full: %d", res.Code)
 		}
@@ -451,8 +451,8 @@ func TestV1UserUpdateBans(t *testing.T) {
 		// behind the versioned gate (the admin role and admin:write for a
 		// PUT) the rule asks no users:manage: an admin's token scoped
 		// admin:read,admin:write makes a ban and lifts it alike.
-		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
-		writer, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead, auth.PermAdminWrite)
+		boss := app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
+		writer, _ := app.TokenFor(t, boss.ID, access.PermAdminRead, access.PermAdminWrite)
 		if code, status := put(writer, `{"status":"active"}`); code != 200 || status != "active" {
 			t.Errorf("reactivating an inactive user: %d %s", code, status)
 		}
@@ -462,9 +462,9 @@ func TestV1UserUpdateBans(t *testing.T) {
 		if code, status := put(writer, `{"status":"active"}`); code != 200 || status != "active" {
 			t.Errorf("lifting a ban by an admin:write token through v1: %d %s", code, status)
 		}
-		reader, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead)
+		reader, _ := app.TokenFor(t, boss.ID, access.PermAdminRead)
 		res := apptest.DoBody(t, app, "PUT", path, reader, `{"status":"banned"}`)
-		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != auth.PermAdminWrite {
+		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != access.PermAdminWrite {
 			t.Errorf("a ban by a read-only token: %d %s", res.Code, res.Body)
 		}
 	})
@@ -497,13 +497,13 @@ func TestV1UserUpdateRefusals(t *testing.T) {
 				t.Errorf("one's own %s: %d %s", body, res.Code, res.Body)
 			}
 		}
-		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		boss := app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		bossSession := app.SessionFor(t, boss.ID)
 		res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/users/"+itoa(root.ID), bossSession, `{"isVerified":true}`)
 		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.Code != "INSUFFICIENT_ADMIN_PERMISSIONS" || e.Error.RequiredPermission != "admin:super" {
 			t.Errorf("an admin changes a super admin: %d %s", res.Code, res.Body)
 		}
-		reader, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead)
+		reader, _ := app.TokenFor(t, boss.ID, access.PermAdminRead)
 		res = apptest.DoBody(t, app, "PUT", path, reader, `{"isVerified":true}`)
 		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:write" {
 			t.Errorf("a read-only token: %d %s", res.Code, res.Body)
@@ -563,7 +563,7 @@ func TestV1Ban(t *testing.T) {
 		var clock atomic.Int64
 		clock.Store(time.Now().UnixNano())
 		app.Store.Now = func() time.Time { return time.Unix(0, clock.Load()).UTC() }
-		u := app.User(t, "member@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		u := app.User(t, "member@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		for dur, want := range map[string]time.Duration{"30m": 30 * time.Minute, "2h": 2 * time.Hour, "3d": 72 * time.Hour, "1w": 7 * 24 * time.Hour} {
 			code, got := banV1(t, app, admin, u.ID, `{"action":"ban","reason":"spam","duration":"`+dur+`"}`)
 			if code != 200 || got.User.Status != "banned" || got.Ban == nil || got.Ban.ExpiresAt == nil || got.Ban.CreatedBy != itoa(root.ID) {
@@ -586,7 +586,7 @@ func TestV1Ban(t *testing.T) {
 		}
 
 		session := app.SessionFor(t, u.ID)
-		token, _ := app.TokenFor(t, u.ID, auth.PermAdminRead)
+		token, _ := app.TokenFor(t, u.ID, access.PermAdminRead)
 		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users", token); res.Code != 200 {
 			t.Fatalf("the admin's token before the ban: %d", res.Code)
 		}
@@ -651,13 +651,13 @@ func TestV1BanRefusals(t *testing.T) {
 			res.Body.String() != `{"error":"You cannot do this to your own account"}`+"\n" {
 			t.Errorf("banning oneself through the unversioned family: %d %s", res.Code, res.Body)
 		}
-		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		boss := app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		bossSession := app.SessionFor(t, boss.ID)
 		res = apptest.DoBody(t, app, "POST", "/api/v1/admin/users/"+itoa(root.ID)+"/ban", bossSession, ban)
 		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:super" {
 			t.Errorf("an admin bans a super admin: %d %s", res.Code, res.Body)
 		}
-		other := app.User(t, "other@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		other := app.User(t, "other@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		if code, _ := banV1(t, app, super, other.ID, ban); code != 200 {
 			t.Errorf("a super admin bans a super admin: %d", code)
 		}
@@ -775,7 +775,7 @@ func TestV1BulkUpdateRefusals(t *testing.T) {
 			t.Errorf("empty changes: %s; the message must offer what changes takes, which is not notes", msg)
 		}
 		ok := `{"userIds":` + idList(ids) + `,"changes":{"isVerified":true}}`
-		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		boss := app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", app.SessionFor(t, boss.ID), ok)
 		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:super" {
 			t.Errorf("an admin without admin:super: %d %s", res.Code, res.Body)
@@ -785,7 +785,7 @@ func TestV1BulkUpdateRefusals(t *testing.T) {
 		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.Code != api.CodeSelfActionForbidden {
 			t.Errorf("one's own role among the changes: %d %s", res.Code, res.Body)
 		}
-		other := app.User(t, "other@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		other := app.User(t, "other@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", app.SessionFor(t, other.ID), `{"type":"user","id":"`+ids[2]+`"}`)
 		res = apptest.DoBody(t, app, "POST", "/api/v1/admin/users/bulk-update", super, ok)
 		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 423 || e.Error.LockedBy != "other" {
@@ -861,7 +861,7 @@ func TestV1StrikesStillStanding(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		admin, _ := app.Admin(t)
-		other := app.SessionFor(t, app.User(t, "second@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...).ID)
+		other := app.SessionFor(t, app.User(t, "second@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...).ID)
 		u := app.User(t, "member@example.com")
 		posts := map[string]int64{}
 		for _, title := range []string{"Undone", "Overturned", "Dismissed", "Hidden", "Deleted", "Hidden again"} {

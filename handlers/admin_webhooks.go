@@ -10,7 +10,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
@@ -42,7 +42,7 @@ func (h Webhooks) Create(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	w, err := h.Actions.CreateWebhook(ctx, auth.PrincipalFrom(ctx),
+	w, err := h.Actions.CreateWebhook(ctx, access.PrincipalFrom(ctx),
 		actions.WebhookInput{URL: &req.URL, Events: req.Events, Description: &req.Description, Active: req.Active})
 	if err != nil {
 		return err
@@ -105,7 +105,7 @@ func (h Webhooks) Update(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	w, err := h.Actions.UpdateWebhook(ctx, auth.PrincipalFrom(ctx), id,
+	w, err := h.Actions.UpdateWebhook(ctx, access.PrincipalFrom(ctx), id,
 		actions.WebhookInput{URL: req.URL, Events: req.Events, Description: req.Description, Active: req.Active})
 	if err != nil {
 		return err
@@ -125,7 +125,7 @@ func (h Webhooks) Delete(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if err := h.Actions.DeleteWebhook(ctx, auth.PrincipalFrom(ctx), id); err != nil {
+	if err := h.Actions.DeleteWebhook(ctx, access.PrincipalFrom(ctx), id); err != nil {
 		return err
 	}
 	return respondAction(c, http.StatusOK, api.OK(api.DeletedWebhook{Deleted: true, ID: itoa(id)}),
@@ -141,7 +141,7 @@ func (h Webhooks) RotateSecret(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	w, err := h.Actions.RotateWebhookSecret(ctx, auth.PrincipalFrom(ctx), id)
+	w, err := h.Actions.RotateWebhookSecret(ctx, access.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func (h Webhooks) Test(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	d, err := h.Actions.TestWebhook(ctx, auth.PrincipalFrom(ctx), id)
+	d, err := h.Actions.TestWebhook(ctx, access.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ func (h Webhooks) Retry(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	d, err := h.Actions.RetryWebhookDelivery(ctx, auth.PrincipalFrom(ctx), id, did)
+	d, err := h.Actions.RetryWebhookDelivery(ctx, access.PrincipalFrom(ctx), id, did)
 	if err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func (h Webhooks) Cancel(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	d, err := h.Actions.CancelWebhookDelivery(ctx, auth.PrincipalFrom(ctx), id, did)
+	d, err := h.Actions.CancelWebhookDelivery(ctx, access.PrincipalFrom(ctx), id, did)
 	if errors.Is(err, models.ErrNotPending) {
 		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict,
 			Message: "Only a pending delivery can be cancelled; this one is already settled", Cause: err}

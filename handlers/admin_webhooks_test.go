@@ -21,12 +21,12 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/netguard"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -146,8 +146,8 @@ func TestWebhookRegistration(t *testing.T) {
 		a := apptest.New(t, db)
 		admin, _ := a.Admin(t)
 		_, userH := userWith(t, a, "user@example.com")
-		_, modH := userWith(t, a, "mod@example.com", auth.RoleModerator)
-		root, _ := a.TokenFor(t, mustUser(t, a, "reader@example.com"), auth.PermAdminRead)
+		_, modH := userWith(t, a, "mod@example.com", access.RoleModerator)
+		root, _ := a.TokenFor(t, mustUser(t, a, "reader@example.com"), access.PermAdminRead)
 		good := `{"url":"https://hooks.example.com/plaza","events":["user.banned"]}`
 		for _, c := range []struct {
 			name   string
@@ -252,7 +252,7 @@ func audited(t *testing.T, a *apptest.App, action, id string, status int) bool {
 
 func mustUser(t *testing.T, a *apptest.App, email string) int64 {
 	t.Helper()
-	return a.User(t, email, auth.RoleAdmin).ID
+	return a.User(t, email, access.RoleAdmin).ID
 }
 
 // TestWebhookPrivateTargetsInjected: an address policy that allows
@@ -475,8 +475,8 @@ func TestWebhookEventsRollBack(t *testing.T) {
 			t.Fatal(err)
 		}
 		acts := actions.New(a.Store, policy.Policy{Now: time.Now}, []byte("secret"), nil)
-		who := &auth.Principal{UserID: root.ID, Via: auth.ViaOperator, Roles: []string{auth.RoleSuperAdmin},
-			Permissions: auth.RolePermissions([]string{auth.RoleSuperAdmin})}
+		who := &access.Principal{UserID: root.ID, Via: access.ViaOperator, Roles: []string{access.RoleSuperAdmin},
+			Permissions: access.RolePermissions([]string{access.RoleSuperAdmin})}
 		boom := errors.New("boom")
 		changes := map[string]func(ctx context.Context) error{
 			"user.banned": func(ctx context.Context) error {

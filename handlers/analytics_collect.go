@@ -14,8 +14,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/analytics"
-	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -68,8 +68,8 @@ type CollectEvent struct {
 func (h CollectEvent) Handle(c echo.Context) error {
 	req := c.Request()
 	ctx := req.Context()
-	pr := auth.PrincipalFrom(ctx)
-	if pr == nil || pr.Via != auth.ViaSession {
+	pr := access.PrincipalFrom(ctx)
+	if pr == nil || pr.Via != access.ViaSession {
 		return api.ErrCollectNoSession
 	}
 	body, err := readLimited(req, analytics.MaxBodyBytes)

@@ -23,6 +23,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/analytics"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
@@ -66,8 +67,8 @@ func withHeader(h http.Header, kv ...string) http.Header {
 
 func TestCollectNeedsASession(t *testing.T) {
 	app := collectApp(t, dbtest.Open(t, "sqlite"))
-	u := app.User(t, "ada@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-	token, _ := app.TokenFor(t, u.ID, auth.AllPermissions()...)
+	u := app.User(t, "ada@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
+	token, _ := app.TokenFor(t, u.ID, access.AllPermissions()...)
 	body := `{"event_type":"page_view","event_data":{}}`
 	for name, h := range map[string]http.Header{
 		"anonymous":         nil,

@@ -12,7 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -256,7 +256,7 @@ func TestAnalyticsRefusals(t *testing.T) {
 		} {
 			wantInvalid(t, app, "GET", "/api/v1/admin/analytics?"+query, root, "", field)
 		}
-		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+		mod := app.User(t, "mod@example.com", access.ImpliedRoles(access.RoleModerator)...)
 		wantAdminOnly(t, app, app.SessionFor(t, mod.ID), "GET", "/api/v1/admin/analytics", "")
 	})
 }

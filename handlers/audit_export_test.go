@@ -12,7 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -82,7 +82,7 @@ func TestAuditExport(t *testing.T) {
 		if res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs/export?format=xml", root); res.Code != 422 {
 			t.Errorf("format=xml: %d", res.Code)
 		}
-		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		boss := app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		res = apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs/export", app.SessionFor(t, boss.ID))
 		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:super" {
 			t.Errorf("an admin without admin:super: %d %s", res.Code, res.Body)

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
@@ -46,7 +47,7 @@ func (l ProviderLinks) Of(ctx context.Context, userID int64) (api.ProviderLinks,
 // ListLinks answers GET /api/auth/links: the caller's linked provider accounts.
 func (h OAuth) ListLinks(c echo.Context) error {
 	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	res, err := h.Links.Of(ctx, p.UserID)
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func (h OAuth) ListLinks(c echo.Context) error {
 // email, to this account only.
 func (h OAuth) BeginLink(c echo.Context) error {
 	ctx := c.Request().Context()
-	who := auth.PrincipalFrom(ctx)
+	who := access.PrincipalFrom(ctx)
 	if err := h.Actions.MayLinkProvider(who); err != nil {
 		return err
 	}
@@ -83,8 +84,8 @@ func (h OAuth) BeginLink(c echo.Context) error {
 func (h OAuth) finishLink(c echo.Context, userID int64, id models.OAuthIdentity) error {
 	ctx := c.Request().Context()
 	name := auth.ProviderName(id.Provider)
-	who := auth.PrincipalFrom(ctx)
-	if who == nil || who.Via != auth.ViaSession || who.UserID != userID {
+	who := access.PrincipalFrom(ctx)
+	if who == nil || who.Via != access.ViaSession || who.UserID != userID {
 		return h.refuse(c, "Sign in again, then link "+name+" from your account page", nil)
 	}
 	if err := h.Actions.LinkProvider(ctx, who, id); err != nil {
@@ -98,7 +99,7 @@ func (h OAuth) finishLink(c echo.Context, userID int64, id models.OAuthIdentity)
 // into an account without a password. htmx gets the page's card again.
 func (h OAuth) Unlink(c echo.Context) error {
 	ctx := c.Request().Context()
-	who := auth.PrincipalFrom(ctx)
+	who := access.PrincipalFrom(ctx)
 	id := c.Param("provider")
 	n, err := h.Actions.UnlinkProvider(ctx, who, id)
 	if err != nil {

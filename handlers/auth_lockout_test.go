@@ -10,7 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
@@ -56,7 +56,7 @@ const (
 func TestSignInLockoutSparesTheOwner(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db, func(d *web.Deps) { d.Config.RateLimit.SignInByEmailTotal = 25 })
-		ada := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		ada := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 		right := `{"email":"ada@example.com","password":"correct horse"}`
 		wrong := `{"email":"ada@example.com","password":"wrong horse"}`
 

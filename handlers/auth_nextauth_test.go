@@ -14,7 +14,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
@@ -157,7 +157,7 @@ func answerToken(t *testing.T, res *httptest.ResponseRecorder) string {
 func TestNextAuthCredentials(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
-		app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 		refusals := []struct{ name, email, password string }{
 			{"wrong password", "ada@example.com", "wrong horse"},
 			{"unknown email", "nobody@example.com", "correct horse"},
@@ -212,7 +212,7 @@ func TestNextAuthCredentials(t *testing.T) {
 // none ends, no provider's sign-in starts.
 func TestNextAuthCSRFRefused(t *testing.T) {
 	app, _ := newOAuthApp(t, dbtest.Open(t, "sqlite"))
-	ada := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+	ada := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 	stranger := newNextAuthClient(t, app)
 	strangerToken := stranger.csrfToken()
 	forms := map[string]url.Values{
@@ -303,7 +303,7 @@ func TestNextAuthTwoFactor(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := newClock()
 		app := clockedApp(t, db, clock)
-		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 		secret, recovery := enrol(t, app, clock, app.SessionFor(t, u.ID))
 		clock.Add(30 * time.Second)
 		tests := []struct {
@@ -345,7 +345,7 @@ func TestNextAuthTwoFactor(t *testing.T) {
 // Plaza's own sign-in count against one budget per email.
 func TestNextAuthSharesTheThrottle(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
-	app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+	app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 	limit := app.Deps.Config.RateLimit.SignInByEmail
 	for i := range limit {
 		var code int
@@ -404,7 +404,7 @@ func TestNextAuthProviderSignIn(t *testing.T) {
 // answers {url}; Plaza's own form and JSON sign-out are as they were.
 func TestNextAuthSignOut(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
-	app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+	app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 	c := newNextAuthClient(t, app)
 	if res := c.signIn("ada@example.com", "correct horse", nil); res.Code != 200 {
 		t.Fatalf("sign in: %d %s", res.Code, res.Body)

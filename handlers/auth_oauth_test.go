@@ -20,6 +20,7 @@ import (
 
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/handlers"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -615,7 +616,7 @@ func TestOAuthLinkFromAccountPage(t *testing.T) {
 		if page.Code != 200 || !strings.Contains(page.Body.String(), `data-testid="provider-link-gitlab"`) {
 			t.Fatalf("account page: %d, want a way to link GitLab: %.300s", page.Code, page.Body)
 		}
-		token, _ := app.TokenFor(t, ada.ID, auth.PermAdminRead)
+		token, _ := app.TokenFor(t, ada.ID, access.PermAdminRead)
 		if res := apptest.Do(t, app, "POST", "/api/auth/links/gitlab", token); res.Code != 403 {
 			t.Errorf("a token starts a link: %d %s", res.Code, res.Body)
 		}

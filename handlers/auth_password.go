@@ -7,7 +7,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 )
 
 // ChangePassword answers POST /api/auth/password {currentPassword,
@@ -28,7 +28,7 @@ func (h ChangePassword) Handle(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	// A missing current password is a malformed request, not a guess: 422,
 	// uncounted, as the document marks the field required.
 	var issues []api.Issue

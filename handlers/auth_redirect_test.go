@@ -9,7 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -36,7 +36,7 @@ var offSite = []string{
 func TestSignInNeverRedirectsOffSite(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app, f := newOAuthApp(t, db)
-		app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 		// Lin signs in through GitLab: her account is made on the first round.
 		f.gitlabUser = `{"id":78,"username":"lin","name":"Lin","email":"lin@example.com","confirmed_at":"2024-01-02T03:04:05Z"}`
 		for _, cb := range offSite {
@@ -60,7 +60,7 @@ func TestSignInNeverRedirectsOffSite(t *testing.T) {
 func TestTwoFactorStepNeverRedirectsOffSite(t *testing.T) {
 	clock := newClock()
 	app := clockedApp(t, dbtest.Open(t, "sqlite"), clock)
-	u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+	u := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 	secret, _ := enrol(t, app, clock, app.SessionFor(t, u.ID))
 	hdr := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Accept": {"text/html"}}
 	for _, cb := range offSite {

@@ -6,7 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/views"
 )
 
@@ -19,15 +19,15 @@ type Session struct {
 // Handle answers GET /api/auth/session.
 func (h Session) Handle(c echo.Context) error {
 	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	noStore(c)
-	if p == nil || p.Via != auth.ViaSession {
+	if p == nil || p.Via != access.ViaSession {
 		return c.JSON(http.StatusOK, api.NoSession{})
 	}
 	return c.JSON(http.StatusOK, api.Session{User: principalUser(p), Expires: api.Timestamp(h.Sessions.Deadline(ctx))})
 }
 
-func principalUser(p *auth.Principal) api.SessionUser {
+func principalUser(p *access.Principal) api.SessionUser {
 	u := api.SessionUser{ID: itoa(p.UserID), Email: p.Email, Role: p.Role()}
 	if p.Name != "" {
 		u.Name = &p.Name
@@ -65,7 +65,7 @@ type SignOut struct {
 // Page answers GET /api/auth/signout.
 func (h SignOut) Page(c echo.Context) error {
 	var email string
-	if p := auth.PrincipalFrom(c.Request().Context()); p != nil {
+	if p := access.PrincipalFrom(c.Request().Context()); p != nil {
 		email = p.Email
 	}
 	return render(c, http.StatusOK, views.SignOutPage(api.SignOutPage{Email: email}))

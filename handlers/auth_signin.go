@@ -12,6 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/device"
 	"github.com/plazahq/plaza/internal/session"
@@ -326,6 +327,6 @@ func (h SignIn) markDevice(c echo.Context, userID int64, email string) {
 }
 
 func sessionUser(u *models.User, roles []string) api.SessionUser {
-	role := auth.HighestRole(roles)
+	role := access.HighestRole(roles)
 	return api.SessionUser{ID: strconv.FormatInt(u.ID, 10), Name: u.Name, Email: u.Email, Image: u.Image, Role: role}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -34,7 +34,7 @@ func cookieHeader(token string) http.Header {
 func TestSignInJSON(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
-		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 		res := apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, `{"email":"Ada@Example.com","password":"correct horse"}`)
 		if res.Code != 200 {
 			t.Fatalf("got %d %s", res.Code, res.Body)
@@ -106,7 +106,7 @@ func form(vals url.Values) (http.Header, string) {
 
 func TestSignInForm(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
-	app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+	app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 	tests := []struct{ callback, want string }{
 		{"", "/admin"},
 		{"/admin/users?page=2", "/admin/users?page=2"},
@@ -218,7 +218,7 @@ func TestSignOut(t *testing.T) {
 func TestBannedUsersSessionDies(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
-		u := app.User(t, "ada@example.com", auth.RoleAdmin)
+		u := app.User(t, "ada@example.com", access.RoleAdmin)
 		cookie := app.SessionFor(t, u.ID)
 		if res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", cookie); res.Code != 200 {
 			t.Fatalf("before the ban: %d", res.Code)
@@ -248,7 +248,7 @@ func TestCrossOriginProtection(t *testing.T) {
 	if res.Code != 403 || strings.Contains(res.Body.String(), "INSUFFICIENT") {
 		t.Errorf("cross-site cookie POST: %d %s, want 403", res.Code, res.Body)
 	}
-	bearer, _ := app.TokenFor(t, super.ID, auth.PermAdminWrite)
+	bearer, _ := app.TokenFor(t, super.ID, access.PermAdminWrite)
 	bearer.Set("Origin", "https://evil.example")
 	bearer.Set("Sec-Fetch-Site", "cross-site")
 	if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", bearer, `{"type":"post","id":"2"}`); res.Code != 201 {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -19,7 +19,7 @@ import (
 // browser's cache and the site's storage.
 func TestConsolePagesLeaveNoCopy(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
-	admin := app.User(t, "ada@example.com", auth.RoleAdmin)
+	admin := app.User(t, "ada@example.com", access.RoleAdmin)
 	page := apptest.Do(t, app, "GET", "/admin/users", http.Header{"Cookie": app.SessionFor(t, admin.ID)["Cookie"], "Accept": {"text/html"}})
 	body := page.Body.String()
 	if page.Code != http.StatusOK || page.Header().Get("Cache-Control") != "no-store" {

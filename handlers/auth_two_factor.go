@@ -11,10 +11,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
@@ -86,9 +86,9 @@ type TwoFactor struct {
 	Links ProviderLinks
 }
 
-func (h TwoFactor) caller(c echo.Context) (*auth.Principal, error) {
-	p := auth.PrincipalFrom(c.Request().Context())
-	if p == nil || p.Via != auth.ViaSession {
+func (h TwoFactor) caller(c echo.Context) (*access.Principal, error) {
+	p := access.PrincipalFrom(c.Request().Context())
+	if p == nil || p.Via != access.ViaSession {
 		return nil, &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: "Two-factor settings need a signed-in session, not a token"}
 	}
 	return p, nil
@@ -112,7 +112,7 @@ func (h TwoFactor) Page(c echo.Context) error {
 	return respond(c, http.StatusOK, res, View{Page: views.TwoFactorPage(res, links), Partial: views.TwoFactorPanel(res)})
 }
 
-func (h TwoFactor) status(ctx context.Context, p *auth.Principal) (api.TwoFactorStatus, error) {
+func (h TwoFactor) status(ctx context.Context, p *access.Principal) (api.TwoFactorStatus, error) {
 	res := api.TwoFactorStatus{Required: h.Actions.Policy.MustEnrol(p)}
 	u, err := h.Factor.Store.UserByEmail(ctx, p.Email)
 	if err != nil {
@@ -147,7 +147,7 @@ func (h TwoFactor) Setup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	en, err := h.Actions.SetUpTwoFactor(ctx, auth.PrincipalFrom(ctx), actions.TwoFactorSetupInput{Password: req.Password, Issuer: h.Issuer, Tries: m})
+	en, err := h.Actions.SetUpTwoFactor(ctx, access.PrincipalFrom(ctx), actions.TwoFactorSetupInput{Password: req.Password, Issuer: h.Issuer, Tries: m})
 	if err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func (h TwoFactor) Enable(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	codes, err := h.Actions.EnableTwoFactor(ctx, auth.PrincipalFrom(ctx), req.Code, m)
+	codes, err := h.Actions.EnableTwoFactor(ctx, access.PrincipalFrom(ctx), req.Code, m)
 	if err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func (h TwoFactor) Disable(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	if err := h.Actions.DisableTwoFactor(ctx, p, actions.TwoFactorRemoval{Password: req.Password, Code: req.Code, Tries: m}); err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -99,7 +100,7 @@ func TestTwoFactorEnrolAndSignIn(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := newClock()
 		app := clockedApp(t, db, clock)
-		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 		session := app.SessionFor(t, u.ID)
 
 		res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", session, setupBody)
@@ -182,7 +183,7 @@ func TestTwoFactorDisableNeedsACode(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := newClock()
 		app := clockedApp(t, db, clock)
-		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 		session := app.SessionFor(t, u.ID)
 		secret, _ := enrol(t, app, clock, session)
 		used := code(t, secret, clock.Now()) // enabled it
@@ -226,7 +227,7 @@ func TestTwoFactorThrottle(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := newClock()
 		app := clockedApp(t, db, clock)
-		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 		secret, _ := enrol(t, app, clock, app.SessionFor(t, u.ID))
 		limit := app.Deps.Config.RateLimit.SignInByEmail
 		for i := range limit {
@@ -247,7 +248,7 @@ func TestTwoFactorSignInForm(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := newClock()
 		app := clockedApp(t, db, clock)
-		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 		secret, recovery := enrol(t, app, clock, app.SessionFor(t, u.ID))
 		clock.Add(30 * time.Second)
 		form := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Accept": {"text/html"}}
@@ -300,9 +301,9 @@ func TestStaffTwoFactorRequired(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := newClock()
 		app := clockedApp(t, db, clock, func(d *web.Deps) { d.Config.RequireStaff2FA = true })
-		admin := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		admin := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 		session := app.SessionFor(t, admin.ID)
-		token, _ := app.TokenFor(t, admin.ID, auth.PermAdminRead)
+		token, _ := app.TokenFor(t, admin.ID, access.PermAdminRead)
 		member := app.User(t, "bo@example.com")
 		html := func(h http.Header) http.Header { h = h.Clone(); h.Set("Accept", "text/html"); return h }
 		tests := []struct {
@@ -341,9 +342,9 @@ func TestSudoMode(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := newClock()
 		app := clockedApp(t, db, clock)
-		super := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleSuperAdmin)
+		super := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleSuperAdmin)
 		session := app.SessionFor(t, super.ID) // just signed in
-		token, _ := app.TokenFor(t, super.ID, auth.PermAdminWrite, auth.PermAdminSuper)
+		token, _ := app.TokenFor(t, super.ID, access.PermAdminWrite, access.PermAdminSuper)
 		mint := func(h http.Header) *http.Response {
 			return apptest.DoBody(t, app, "POST", "/api/v1/admin/tokens", h, `{"permissions":["admin:read"],"ttl":"1h"}`).Result()
 		}
@@ -416,7 +417,7 @@ func TestTwoFactorSetupNeedsPassword(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := newClock()
 		app := clockedApp(t, db, clock)
-		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		session := app.SessionFor(t, u.ID)
 		clock.Add(11 * time.Minute) // the sign-in no longer counts as a confirmation
 		for _, body := range []string{"", `{}`, `{"password":""}`, `{"password":"wrong"}`} {
@@ -446,8 +447,8 @@ func TestTwoFactorSetupNeedsPassword(t *testing.T) {
 
 		// An account that signs in through a provider has no password: its
 		// sign-in (or a confirmation) must be fresh.
-		fresh := app.User(t, "fresh@example.com", auth.RoleAdmin)
-		stale := app.User(t, "stale@example.com", auth.RoleAdmin)
+		fresh := app.User(t, "fresh@example.com", access.RoleAdmin)
+		stale := app.User(t, "stale@example.com", access.RoleAdmin)
 		staleSession := app.SessionFor(t, stale.ID)
 		clock.Add(11 * time.Minute)
 		res = apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", staleSession, `{}`)
@@ -457,7 +458,7 @@ func TestTwoFactorSetupNeedsPassword(t *testing.T) {
 		if res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", app.SessionFor(t, fresh.ID), `{}`); res.Code != 200 {
 			t.Errorf("setup without a password, just signed in: %d %s", res.Code, res.Body)
 		}
-		token, _ := app.TokenFor(t, fresh.ID, auth.PermAdminRead)
+		token, _ := app.TokenFor(t, fresh.ID, access.PermAdminRead)
 		if res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", token, `{}`); res.Code != 403 {
 			t.Errorf("setup with a bearer token: %d %s, want 403", res.Code, res.Body)
 		}

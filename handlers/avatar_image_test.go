@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/avatar"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -50,7 +50,7 @@ func TestAvatarImage(t *testing.T) {
 // gzipped and cacheable for a year, and only for the console's people.
 func TestConsoleAvatar(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
-	mod := app.User(t, "mo@example.com", auth.RoleModerator)
+	mod := app.User(t, "mo@example.com", access.RoleModerator)
 	h := app.SessionFor(t, mod.ID)
 	h.Set("Accept-Encoding", "gzip")
 	res := apptest.Do(t, app, "GET", "/admin/avatar?seed=Ada&size=64", h)
@@ -82,7 +82,7 @@ func TestConsoleAvatar(t *testing.T) {
 // console's people; a sheet of no seed, an empty seed or over 100 is 400.
 func TestConsoleAvatarSheet(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
-	mod := app.User(t, "mo@example.com", auth.RoleModerator)
+	mod := app.User(t, "mo@example.com", access.RoleModerator)
 	h := app.SessionFor(t, mod.ID)
 	h.Set("Accept-Encoding", "gzip")
 	res := apptest.Do(t, app, "GET", "/admin/avatars?seeds=1,Ada,3", h)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/backups"
 	"github.com/plazahq/plaza/views"
 )
@@ -39,7 +39,7 @@ func (h Backups) List(c echo.Context) error {
 // streamed as an attachment.
 func (h Backups) Download(c echo.Context) error {
 	ctx := c.Request().Context()
-	f, info, err := h.Actions.OpenBackup(ctx, auth.PrincipalFrom(ctx), h.Dir, c.Param("file"))
+	f, info, err := h.Actions.OpenBackup(ctx, access.PrincipalFrom(ctx), h.Dir, c.Param("file"))
 	if err != nil {
 		return backupError(err)
 	}
@@ -54,7 +54,7 @@ func (h Backups) Download(c echo.Context) error {
 func (h Backups) Delete(c echo.Context) error {
 	ctx := c.Request().Context()
 	name := c.Param("file")
-	if err := h.Actions.DeleteBackup(ctx, auth.PrincipalFrom(ctx), h.Dir, name); err != nil {
+	if err := h.Actions.DeleteBackup(ctx, access.PrincipalFrom(ctx), h.Dir, name); err != nil {
 		return backupError(err)
 	}
 	return respondAction(c, http.StatusOK, api.OK(api.DeletedBackup{Deleted: true, File: name}), Done{Toast: "Deleted " + name, Events: []string{"plaza:backups"}})

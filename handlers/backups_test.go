@@ -10,7 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
@@ -23,9 +23,9 @@ func TestBackupDownloadNeedsConfirmation(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := newClock()
 		app := clockedApp(t, db, clock)
-		root := app.UserWithPassword(t, "root@example.com", "correct horse", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		root := app.UserWithPassword(t, "root@example.com", "correct horse", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		session := app.SessionFor(t, root.ID)
-		token, _ := app.TokenFor(t, root.ID, auth.PermAdminRead, auth.PermAdminDelete, auth.PermAdminSuper)
+		token, _ := app.TokenFor(t, root.ID, access.PermAdminRead, access.PermAdminDelete, access.PermAdminSuper)
 		made, err := app.Store.Backup(t.Context(), app.Runtime.Config.BackupDir, app.Runtime.Config.DatabaseURL)
 		if err != nil {
 			t.Fatal(err)

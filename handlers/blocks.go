@@ -10,7 +10,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/blocks"
 	"github.com/plazahq/plaza/internal/clientnet"
 	"github.com/plazahq/plaza/models"
@@ -89,7 +89,7 @@ func (h Blocks) Create(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	b, err := h.Actions.CreateBlock(ctx, auth.PrincipalFrom(ctx),
+	b, err := h.Actions.CreateBlock(ctx, access.PrincipalFrom(ctx),
 		actions.BlockInput{Kind: req.Kind, Value: value, Reason: req.Reason, ExpiresAt: expires,
 			CallerIP: c.RealIP(), CallerNetwork: clientnet.Parse(c.RealIP(), h.IPv6Prefix)})
 	var dup *models.DuplicateBlockError
@@ -115,7 +115,7 @@ func (h Blocks) Delete(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	gone, err := h.Actions.DeleteBlock(ctx, auth.PrincipalFrom(ctx), id)
+	gone, err := h.Actions.DeleteBlock(ctx, access.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -155,7 +155,7 @@ func TestBlockValidation(t *testing.T) {
 		if res := apptest.Do(t, app, "GET", api.PathAdminV1Blocks+"?kind=asn", super); res.Code != 422 || !strings.Contains(res.Body.String(), `"field":"kind"`) {
 			t.Errorf("list of an unknown kind: %d %s", res.Code, res.Body)
 		}
-		mod := app.User(t, "mod@example.com", auth.RoleModerator)
+		mod := app.User(t, "mod@example.com", access.RoleModerator)
 		for _, h := range []http.Header{nil, app.SessionFor(t, mod.ID)} {
 			res := apptest.Do(t, app, "GET", api.PathAdminV1Blocks, h)
 			if res.Code != 401 && res.Code != 403 {
@@ -176,7 +176,7 @@ func TestBlocksRefuse(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app, clock := blockApp(t, db)
 		super, root := app.Admin(t)
-		app.UserWithPassword(t, "ada@example.org", "correct horse", auth.RoleUser)
+		app.UserWithPassword(t, "ada@example.org", "correct horse", access.RoleUser)
 		poster := app.User(t, "poster@example.org")
 		session := app.SessionFor(t, poster.ID)
 		block(t, app, super, `{"kind":"ip","value":"203.0.113.0/24"}`)

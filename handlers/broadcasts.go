@@ -8,7 +8,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -35,7 +35,7 @@ func (h Broadcasts) Send(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	b, err := h.Actions.SendBroadcast(ctx, auth.PrincipalFrom(ctx), actions.BroadcastInput{Title: req.Title, Message: req.Message,
+	b, err := h.Actions.SendBroadcast(ctx, access.PrincipalFrom(ctx), actions.BroadcastInput{Title: req.Title, Message: req.Message,
 		Type: req.Type, Targets: req.Targets, Schedule: req.Schedule})
 	if err != nil {
 		return err

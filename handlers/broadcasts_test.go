@@ -14,7 +14,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -82,8 +82,8 @@ func TestBroadcastTargets(t *testing.T) {
 		app := apptest.New(t, db) // no job queue working
 		root, rootUser := app.Admin(t)
 		plain1, plain2 := app.User(t, "plain1@example.com"), app.User(t, "plain2@example.com")
-		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
-		admin := app.User(t, "admin@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		mod := app.User(t, "mod@example.com", access.ImpliedRoles(access.RoleModerator)...)
+		admin := app.User(t, "admin@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		everyone := []int64{rootUser.ID, plain1.ID, plain2.ID, mod.ID, admin.ID}
 		cases := []struct {
 			targets string
@@ -195,9 +195,9 @@ func TestBroadcastRefusals(t *testing.T) {
 		if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/notifications/broadcast", nil, good); res.Code != 401 {
 			t.Errorf("anonymous: %d", res.Code)
 		}
-		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
-		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
-		readOnly, _ := app.TokenFor(t, boss.ID, auth.PermAdminRead)
+		mod := app.User(t, "mod@example.com", access.ImpliedRoles(access.RoleModerator)...)
+		boss := app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
+		readOnly, _ := app.TokenFor(t, boss.ID, access.PermAdminRead)
 		for who, h := range map[string]http.Header{"a moderator": app.SessionFor(t, mod.ID), "an admin:read token": readOnly} {
 			if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/notifications/broadcast", h, good); res.Code != 403 {
 				t.Errorf("%s: %d %s", who, res.Code, res.Body)

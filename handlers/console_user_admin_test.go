@@ -11,7 +11,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -26,8 +26,8 @@ import (
 func TestConsoleCreatesAndDeletesUsers(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
-		admin := app.User(t, "ana@plaza.test", auth.RoleAdmin)
-		super := app.User(t, "root@plaza.test", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		admin := app.User(t, "ana@plaza.test", access.RoleAdmin)
+		super := app.User(t, "root@plaza.test", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		page := withHeader(app.SessionFor(t, admin.ID), "Accept", "text/html")
 		list := docOf(t, app, api.PathConsoleUsers, page)
 		if form := list.Find(`dialog#new-user form[hx-post="` + api.PathUsers + `"]`); form.Length() != 1 || list.Find(`[data-testid="new-user-open"]`).Length() != 1 {

@@ -7,9 +7,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/views"
 )
 
@@ -44,7 +44,7 @@ func (h Dashboard) Handle(c echo.Context) error {
 	if _, ok := dashboardPeriods[period]; !ok {
 		return api.Invalid(api.FieldIssue("period", "invalid_enum_value", "period must be day, week, month or year"))
 	}
-	who := auth.PrincipalFrom(ctx)
+	who := access.PrincipalFrom(ctx)
 	d := views.Dashboard{Health: h.Health.Check(ctx), Period: period,
 		MayModerate: h.Policy.May(who, policy.ModeratePost, policy.Platform)}
 	var err error

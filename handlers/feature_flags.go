@@ -8,7 +8,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/flags"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
@@ -64,7 +64,7 @@ func (h FeatureFlags) Put(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	res, err := h.Actions.PutFeatureFlag(ctx, auth.PrincipalFrom(ctx), name,
+	res, err := h.Actions.PutFeatureFlag(ctx, access.PrincipalFrom(ctx), name,
 		actions.FlagChange{Enabled: req.Enabled, RolloutPercentage: req.RolloutPercentage, Description: req.Description})
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func (h FeatureFlags) Put(c echo.Context) error {
 func (h FeatureFlags) Delete(c echo.Context) error {
 	name := c.Param("name")
 	ctx := c.Request().Context()
-	if err := h.Actions.DeleteFeatureFlag(ctx, auth.PrincipalFrom(ctx), name); err != nil {
+	if err := h.Actions.DeleteFeatureFlag(ctx, access.PrincipalFrom(ctx), name); err != nil {
 		return err
 	}
 	return respondAction(c, http.StatusOK, api.OK(api.DeletedFlag{Deleted: true, Name: name}),
@@ -110,7 +110,7 @@ func (h FeatureFlags) ForUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	user := auth.PrincipalFrom(ctx).UserID
+	user := access.PrincipalFrom(ctx).UserID
 	out := make(api.FlagsForUser, len(all))
 	for _, f := range all {
 		out[f.Name] = flags.On(f.Name, f.Enabled, f.Percent, user)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/flags"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -128,12 +128,12 @@ func TestFeatureFlagRefusals(t *testing.T) {
 				t.Errorf("a body that is not an object created flag %s", name)
 			}
 		}
-		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		boss := app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		res := apptest.DoBody(t, app, "PUT", "/api/v1/admin/feature-flags/beta", app.SessionFor(t, boss.ID), `{"enabled":true}`)
 		if e := decodeV1Error(t, res.Body.Bytes()); res.Code != 403 || e.Error.RequiredPermission != "admin:super" {
 			t.Errorf("an admin without admin:super: %d %s", res.Code, res.Body)
 		}
-		other := app.User(t, "other@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		other := app.User(t, "other@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		otherSession := app.SessionFor(t, other.ID)
 		if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", otherSession, `{"type":"feature_flag","id":"beta"}`); res.Code != 201 {
 			t.Fatalf("lock: %d %s", res.Code, res.Body)

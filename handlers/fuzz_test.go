@@ -10,7 +10,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
 )
@@ -37,8 +37,8 @@ func newFuzzTarget(f testing.TB, dialect string) fuzzTarget {
 		l.SignInByEmail, l.SignInByIP, l.Avatar = 1<<30, 1<<30, 1<<30
 		l.Register = 1 << 30
 	})
-	super := app.User(f, "super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-	token, _ := app.TokenFor(f, super.ID, auth.AllPermissions()...)
+	super := app.User(f, "super@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
+	token, _ := app.TokenFor(f, super.ID, access.AllPermissions()...)
 	session := app.SessionFor(f, super.ID)
 	session.Set("Origin", app.Deps.Config.PublicAppURL)
 	var routes []web.Route

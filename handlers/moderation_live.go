@@ -11,10 +11,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/live"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -57,7 +57,7 @@ func (h Claims) Claim(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	claim, err := h.Actions.ClaimPost(ctx, auth.PrincipalFrom(ctx), id)
+	claim, err := h.Actions.ClaimPost(ctx, access.PrincipalFrom(ctx), id)
 	var held *models.LockedError
 	if errors.As(err, &held) { // said as a review, not as an edit lock
 		return &api.Error{Status: http.StatusLocked, Code: api.CodeResourceLocked, Message: held.By + " is reviewing this post", Cause: err}
@@ -78,7 +78,7 @@ func (h Claims) Release(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	released, err := h.Actions.ReleasePost(ctx, auth.PrincipalFrom(ctx), id)
+	released, err := h.Actions.ReleasePost(ctx, access.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ const writeWait = 10 * time.Second
 // as it ends.
 func (h QueueEvents) Stream(c echo.Context) error {
 	ctx := c.Request().Context()
-	who := auth.PrincipalFrom(ctx)
+	who := access.PrincipalFrom(ctx)
 	if err := h.Policy.Check(who, policy.WatchModeration, policy.Platform); err != nil {
 		return err
 	}

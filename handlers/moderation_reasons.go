@@ -8,7 +8,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 )
 
 // ReasonStore is what reading the reason presets needs; replacing them
@@ -41,7 +41,7 @@ func (h ModerationReasons) Put(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	reasons, err := h.Actions.SetModerationReasons(ctx, auth.PrincipalFrom(ctx), req.Reasons)
+	reasons, err := h.Actions.SetModerationReasons(ctx, access.PrincipalFrom(ctx), req.Reasons)
 	if err != nil {
 		return err
 	}

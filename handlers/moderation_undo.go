@@ -6,7 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -24,7 +24,7 @@ func (h V1Posts) Undo(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	undone, post, err := h.Actions.UndoModeration(ctx, auth.PrincipalFrom(ctx), id)
+	undone, post, err := h.Actions.UndoModeration(ctx, access.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}

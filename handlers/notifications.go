@@ -7,9 +7,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -36,7 +36,7 @@ func (h Notifications) List(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	if err := h.Actions.ActAsSelf(p, policy.SeeOwnAccount); err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (h Notifications) List(c echo.Context) error {
 // notifications are unread, as the console header's bell shows it.
 func (h Notifications) Badge(c echo.Context) error {
 	ctx := c.Request().Context()
-	_, _, unread, err := h.Store.Inbox(ctx, auth.PrincipalFrom(ctx).UserID, 1, 0)
+	_, _, unread, err := h.Store.Inbox(ctx, access.PrincipalFrom(ctx).UserID, 1, 0)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (h Notifications) Read(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	n, err := h.Actions.MarkRead(ctx, auth.PrincipalFrom(ctx), key)
+	n, err := h.Actions.MarkRead(ctx, access.PrincipalFrom(ctx), key)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (h Notifications) Dismiss(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if err := h.Actions.Dismiss(ctx, auth.PrincipalFrom(ctx), key); err != nil {
+	if err := h.Actions.Dismiss(ctx, access.PrincipalFrom(ctx), key); err != nil {
 		return err
 	}
 	if api.FormatOf(c.Request()) == api.FormatPartial {

@@ -19,7 +19,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -181,12 +181,12 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"GET /api/v1/admin/tokens": asSuper("/api/v1/admin/tokens", "", 200),
 	"POST /api/v1/admin/tokens": func(t *testing.T, e sampleEnv) sampleRequest {
 		// A token never mints another: a super admin's fresh session does.
-		u := e.app.User(t, "minter@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		u := e.app.User(t, "minter@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		return sampleRequest{"/api/v1/admin/tokens", e.app.SessionFor(t, u.ID), `{"permissions":["admin:read"],"ttl":"1h","name":"sample"}`, http.StatusCreated}
 	},
 	"DELETE /api/v1/admin/tokens/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
-		u := e.app.User(t, "holder@example.com", auth.RoleAdmin)
-		_, jti := e.app.TokenFor(t, u.ID, auth.PermAdminRead)
+		u := e.app.User(t, "holder@example.com", access.RoleAdmin)
+		_, jti := e.app.TokenFor(t, u.ID, access.PermAdminRead)
 		return sampleRequest{"/api/v1/admin/tokens/" + jti, e.super, "", 200}
 	},
 	"GET /admin/users": asSuper("/admin/users?limit=5&search=a", "", 200),
@@ -223,7 +223,7 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	// A stream ends as the server stops: the instance's feed closes here
 	// once the sample's stream has subscribed to it.
 	"GET /admin/moderation/events": func(t *testing.T, e sampleEnv) sampleRequest {
-		mod := e.app.User(t, "watcher@example.com", auth.RoleModerator)
+		mod := e.app.User(t, "watcher@example.com", access.RoleModerator)
 		feed := e.app.Deps.Moderation
 		go func() {
 			for deadline := time.Now().Add(10 * time.Second); feed.Subscribers() == 0 && time.Now().Before(deadline); {
@@ -626,8 +626,8 @@ func newSampleEnv(t *testing.T, db *bun.DB, more ...func(*web.Deps)) sampleEnv {
 			m(d)
 		}
 	})
-	super := app.User(t, "super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-	token, _ := app.TokenFor(t, super.ID, auth.AllPermissions()...)
+	super := app.User(t, "super@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
+	token, _ := app.TokenFor(t, super.ID, access.AllPermissions()...)
 	user := app.User(t, "user@example.com")
 	return sampleEnv{app: app, super: token, session: app.SessionFor(t, user.ID), page: page.URL, oauth: f}
 }

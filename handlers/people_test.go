@@ -11,7 +11,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -22,8 +22,8 @@ func TestConsoleShowsPeopleByName(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		root, rootUser := app.Admin(t)
-		ana := app.User(t, "ana@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
-		carl := app.User(t, "carl@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		ana := app.User(t, "ana@example.com", access.ImpliedRoles(access.RoleAdmin)...)
+		carl := app.User(t, "carl@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		bob := app.User(t, "bob@example.com")
 		anaSession := app.SessionFor(t, ana.ID)
 		must := func(res interface{ Result() *http.Response }, what string) {
@@ -39,7 +39,7 @@ func TestConsoleShowsPeopleByName(t *testing.T) {
 		must(apptest.Do(t, app, "GET", "/api/v1/admin/users", app.SessionFor(t, carl.ID)), "list as carl")
 		must(apptest.DoBody(t, app, "POST", "/api/v1/admin/blocks", anaSession, `{"kind":"ip","value":"203.0.113.0/24"}`), "block")
 		must(apptest.DoBody(t, app, "POST", "/api/v1/admin/notifications/broadcast", anaSession, `{"title":"T","message":"M","targets":["all"]}`), "broadcast")
-		app.TokenFor(t, ana.ID, auth.PermAdminRead)
+		app.TokenFor(t, ana.ID, access.PermAdminRead)
 		must(apptest.DoBody(t, app, "POST", "/api/v1/admin/system/maintenance", root, `{"action":"cache_clear"}`), "maintenance")
 		app.FlushAudit(t)
 		ctx := context.Background()

@@ -9,7 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -20,7 +20,7 @@ func TestConsoleFiltersTakeNames(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		root, rootUser := app.Admin(t)
-		ana := app.User(t, "ana.lima@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		ana := app.User(t, "ana.lima@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		anaSession := app.SessionFor(t, ana.ID)
 		apptest.Do(t, app, "GET", "/api/v1/admin/users", anaSession)
 		apptest.Do(t, app, "GET", "/api/v1/admin/users", root)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -21,8 +21,8 @@ import (
 func TestAdminCannotRenameSuperAdmin(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
-		_, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
-		other, _ := userWith(t, app, "other-root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		_, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
+		other, _ := userWith(t, app, "other-root@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 
 		res := apptest.DoBody(t, app, "PUT", "/api/users/"+itoa(other.ID), adminH, `{"name":"Renamed by an admin"}`)
 		wantError(t, res, 403, api.CodeForbidden, "")
@@ -38,8 +38,8 @@ func TestAdminCannotUnbanSuperAdmin(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		rootH, _ := app.Admin(t)
-		_, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
-		other, _ := userWith(t, app, "other-root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		_, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
+		other, _ := userWith(t, app, "other-root@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 
 		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/"+itoa(other.ID)+"/ban", rootH, `{"action":"ban","reason":"between super admins"}`)
 		if res.Code != 200 {
@@ -61,8 +61,8 @@ func TestScopedSuperAdminTokenDoesNotOutrankSuperAdmins(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		_, root := app.Admin(t)
-		other, _ := userWith(t, app, "other-root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-		tok, _ := app.TokenFor(t, root.ID, auth.PermAdminWrite, auth.PermUsersManage)
+		other, _ := userWith(t, app, "other-root@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
+		tok, _ := app.TokenFor(t, root.ID, access.PermAdminWrite, access.PermUsersManage)
 
 		res := apptest.DoBody(t, app, "POST", "/api/v1/admin/users/"+itoa(other.ID)+"/ban", tok, `{"action":"ban","reason":"scoped token"}`)
 		if res.Code != 403 {
@@ -88,13 +88,13 @@ func TestGeneralAccountDeletionNeedsSecondFactorAndConfirmation(t *testing.T) {
 		clock := newClock()
 		strict := clockedApp(t, db, clock, func(d *web.Deps) { d.Config.RequireStaff2FA = true })
 		ada, _ := userWith(t, strict, "ada@example.com")
-		_, adminH := userWith(t, strict, "admin@example.com", auth.RoleAdmin)
+		_, adminH := userWith(t, strict, "admin@example.com", access.RoleAdmin)
 		res := apptest.Do(t, strict, "DELETE", "/api/users/"+itoa(ada.ID), adminH)
 		wantError(t, res, 403, api.CodeTwoFactorRequired, "")
 
 		app := clockedApp(t, db, clock)
 		bob, _ := userWith(t, app, "bob@example.com")
-		_, admin2H := userWith(t, app, "admin2@example.com", auth.RoleAdmin)
+		_, admin2H := userWith(t, app, "admin2@example.com", access.RoleAdmin)
 		clock.Add(11 * time.Minute) // the sign-in's confirmation has lapsed
 		res = apptest.Do(t, app, "DELETE", "/api/users/"+itoa(bob.ID), admin2H)
 		wantError(t, res, 403, api.CodeSudoRequired, "")
@@ -127,7 +127,7 @@ func TestUserPageOffersOnlyAllowedControls(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		_, root := app.Admin(t)
-		admin, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
+		admin, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
 		plain := app.User(t, "plain@example.com")
 		page := func(id int64) string {
 			h := adminH.Clone()

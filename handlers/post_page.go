@@ -6,7 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -25,7 +25,7 @@ func (h V1Posts) Page(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := h.Actions.SeePost(auth.PrincipalFrom(ctx), &models.PostRecord{Post: post.Post}); err != nil {
+	if err := h.Actions.SeePost(access.PrincipalFrom(ctx), &models.PostRecord{Post: post.Post}); err != nil {
 		return err
 	}
 	decisions, err := h.Store.PostDecisions(ctx, id)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/seed"
 )
@@ -27,7 +27,7 @@ func TestPostPage(t *testing.T) {
 		if _, err := seed.Demo(context.Background(), app.Store); err != nil {
 			t.Fatal(err)
 		}
-		admin := app.User(t, "ana@plaza.test", auth.RoleAdmin)
+		admin := app.User(t, "ana@plaza.test", access.RoleAdmin)
 		h := withHeader(app.SessionFor(t, admin.ID), "Accept", "text/html")
 		var post struct {
 			ID       int64

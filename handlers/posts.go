@@ -11,9 +11,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -54,7 +54,7 @@ var tagPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 // with the policy's reason, rather than shown less without a word.
 func (h Posts) List(c echo.Context) error {
 	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	staffRead := h.Actions.Policy.Check(p, policy.SeeUnpublishedPosts, policy.Platform)
 	f, err := parsePostFeed(c, p, staffRead == nil)
 	if err != nil {
@@ -80,7 +80,7 @@ func (h Posts) List(c echo.Context) error {
 
 // parsePostFeed reads the feed's query for p; seesAll lists every
 // unpublished post where others see only their own.
-func parsePostFeed(c echo.Context, p *auth.Principal, seesAll bool) (models.PostFeedFilter, error) {
+func parsePostFeed(c echo.Context, p *access.Principal, seesAll bool) (models.PostFeedFilter, error) {
 	q := c.QueryParams()
 	page, issues := api.ParseGeneralPage(q)
 	author, is := api.ParseID(q, "author")
@@ -135,7 +135,7 @@ func (h Posts) visible(ctx context.Context, c echo.Context) (*models.PostRecord,
 	if err != nil {
 		return nil, err
 	}
-	if err := h.Actions.SeePost(auth.PrincipalFrom(ctx), post); err != nil {
+	if err := h.Actions.SeePost(access.PrincipalFrom(ctx), post); err != nil {
 		return nil, err
 	}
 	return post, nil
@@ -162,7 +162,7 @@ func (h Posts) Create(c echo.Context) error {
 	if len(issues) > 0 {
 		return api.Invalid(issues...)
 	}
-	post, err := h.Actions.CreatePost(ctx, auth.PrincipalFrom(ctx), in)
+	post, err := h.Actions.CreatePost(ctx, access.PrincipalFrom(ctx), in)
 	if errors.Is(err, models.ErrUserNotActive) {
 		return errCannotPost
 	}
@@ -221,7 +221,7 @@ func (h Posts) Update(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	after, err := h.Actions.EditPost(ctx, auth.PrincipalFrom(ctx), actions.PostEdit{PostID: id,
+	after, err := h.Actions.EditPost(ctx, access.PrincipalFrom(ctx), actions.PostEdit{PostID: id,
 		Title: edit.Title, Content: edit.Content, Tags: edit.Tags, Published: req.Published})
 	if err != nil {
 		return err
@@ -263,7 +263,7 @@ func (h Posts) Delete(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if err := h.Actions.DeletePost(ctx, auth.PrincipalFrom(ctx), id); err != nil {
+	if err := h.Actions.DeletePost(ctx, access.PrincipalFrom(ctx), id); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, api.Deleted{Deleted: true, ID: itoa(id)})
@@ -295,7 +295,7 @@ func (h Posts) Report(c echo.Context) error {
 		return api.Invalid(issues...)
 	}
 	ctx := c.Request().Context()
-	r, err := h.Actions.ReportPost(ctx, auth.PrincipalFrom(ctx), id, reason, comment)
+	r, err := h.Actions.ReportPost(ctx, access.PrincipalFrom(ctx), id, reason, comment)
 	switch {
 	case errors.Is(err, actions.ErrOwnReport):
 		return errOwnPost

@@ -12,7 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -93,8 +93,8 @@ func TestModeratorCannotDeleteOthersPost(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		ada, adaH := userWith(t, app, "ada@example.com")
-		mod, modH := userWith(t, app, "mod@example.com", auth.RoleModerator)
-		admin, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
+		mod, modH := userWith(t, app, "mod@example.com", access.RoleModerator)
+		admin, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
 		p := writePost(t, app, adaH, `{"title":"Ada's","content":"x","published":true}`)
 		draft := writePost(t, app, adaH, `{"title":"Ada's draft","content":"x"}`)
 		own := writePost(t, app, modH, `{"title":"The moderator's","content":"x","published":true}`)
@@ -136,9 +136,9 @@ func TestStaffCannotRewriteOthersPost(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		_, adaH := userWith(t, app, "ada@example.com")
-		_, modH := userWith(t, app, "mod@example.com", auth.RoleModerator)
-		_, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
-		_, superH := userWith(t, app, "super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		_, modH := userWith(t, app, "mod@example.com", access.RoleModerator)
+		_, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
+		_, superH := userWith(t, app, "super@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		p := writePost(t, app, adaH, `{"title":"Original","content":"Ada's words","tags":["mine"],"published":true}`)
 		before := storedPost(t, app, p.ID)
 
@@ -187,7 +187,7 @@ func TestStaffPublishingOthersPostIsModeration(t *testing.T) {
 		app := apptest.New(t, db)
 		_, adaH := userWith(t, app, "ada@example.com")
 		_, bobH := userWith(t, app, "bob@example.com")
-		mod, modH := userWith(t, app, "mod@example.com", auth.RoleModerator)
+		mod, modH := userWith(t, app, "mod@example.com", access.RoleModerator)
 		p := writePost(t, app, adaH, `{"title":"Contested","content":"x","published":true}`)
 		draft := writePost(t, app, adaH, `{"title":"Not yet","content":"x"}`)
 		if res := report(t, app, bobH, p.ID, "spam"); res.Code != 201 {
@@ -266,8 +266,8 @@ func TestGeneralPostDeleteNeedsStaffSecondFactor(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db, func(d *web.Deps) { d.Config.RequireStaff2FA = true })
 		_, adaH := userWith(t, app, "ada@example.com")
-		_, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
-		_, modH := userWith(t, app, "mod@example.com", auth.RoleModerator)
+		_, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
+		_, modH := userWith(t, app, "mod@example.com", access.RoleModerator)
 		p := writePost(t, app, adaH, `{"title":"Ada's","content":"x","published":true}`)
 		flagged := writePost(t, app, adaH, `{"title":"Flagged","content":"x","published":true}`)
 		setStatus(t, app, flagged.ID, models.PostFlagged)
@@ -295,8 +295,8 @@ func TestBulkModerationNeedsConfirmation(t *testing.T) {
 		clock := newClock()
 		app := clockedApp(t, db, clock)
 		admin, root := app.Admin(t)
-		mod := app.SessionFor(t, app.User(t, "mod@example.com", auth.RoleModerator).ID)
-		token, _ := app.TokenFor(t, root.ID, auth.PermAdminWrite, auth.PermPostsModerate)
+		mod := app.SessionFor(t, app.User(t, "mod@example.com", access.RoleModerator).ID)
+		token, _ := app.TokenFor(t, root.ID, access.PermAdminWrite, access.PermPostsModerate)
 		newPostAs(t, app, app.User(t, "author@example.com").ID, "One")
 		one := itoa(postByTitle(t, db, "One"))
 		body := `{"postIds":["` + one + `"],"action":"flag"}`

@@ -15,7 +15,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/trust"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -71,7 +71,7 @@ func TestPostLifecycle(t *testing.T) {
 		app := apptest.New(t, db)
 		ada, adaH := userWith(t, app, "ada@example.com")
 		_, bobH := userWith(t, app, "bob@example.com")
-		_, modH := userWith(t, app, "mod@example.com", auth.RoleModerator)
+		_, modH := userWith(t, app, "mod@example.com", access.RoleModerator)
 
 		p := writePost(t, app, adaH, `{"title":"  Notes on the engine ","content":"It weaves algebraic patterns.","tags":["Math","math"," history "],"published":true}`)
 		if p.Title != "Notes on the engine" || p.AuthorID != itoa(ada.ID) || p.Author.ID != itoa(ada.ID) || p.Author.Username != ada.Username ||
@@ -185,8 +185,8 @@ func TestPostPermissions(t *testing.T) {
 		app := apptest.New(t, db)
 		ada, adaH := userWith(t, app, "ada@example.com")
 		_, bobH := userWith(t, app, "bob@example.com")
-		mod, modH := userWith(t, app, "mod@example.com", auth.RoleModerator)
-		_, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
+		mod, modH := userWith(t, app, "mod@example.com", access.RoleModerator)
+		_, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
 		p := writePost(t, app, adaH, `{"title":"Mine","content":"By Ada","published":true}`)
 		draft := writePost(t, app, adaH, `{"title":"Secret","content":"Draft"}`)
 
@@ -253,7 +253,7 @@ func TestPostList(t *testing.T) {
 		app := apptest.New(t, db)
 		ada, adaH := userWith(t, app, "ada@example.com")
 		_, bobH := userWith(t, app, "bob@example.com")
-		_, modH := userWith(t, app, "mod@example.com", auth.RoleModerator)
+		_, modH := userWith(t, app, "mod@example.com", access.RoleModerator)
 		a1 := writePost(t, app, adaH, `{"title":"Beta","content":"x","tags":["go"],"published":true}`)
 		b1 := writePost(t, app, bobH, `{"title":"alpha","content":"x","tags":["go","web"],"published":true}`)
 		a2 := writePost(t, app, adaH, `{"title":"Gamma","content":"x","tags":["web"],"published":true}`)
@@ -403,7 +403,7 @@ func TestReportAutoFlag(t *testing.T) {
 			t.Errorf("the author sees the flagged post as %+v", got)
 		}
 		// A sixth report on the flagged post is counted and flags nothing again.
-		_, h := userWith(t, app, "sixth@example.com", auth.RoleModerator)
+		_, h := userWith(t, app, "sixth@example.com", access.RoleModerator)
 		if res := report(t, app, h, p.ID, "me too"); res.Code != http.StatusCreated {
 			t.Errorf("sixth report: %d %s", res.Code, res.Body)
 		}
@@ -456,7 +456,7 @@ func TestCountersFollowDeletions(t *testing.T) {
 		ada, adaH := userWith(t, app, "ada@example.com")
 		bob, bobH := userWith(t, app, "bob@example.com")
 		_, carolH := userWith(t, app, "carol@example.com")
-		_, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
+		_, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
 		a1 := writePost(t, app, adaH, `{"title":"A1","content":"x","published":true}`)
 		a2 := writePost(t, app, adaH, `{"title":"A2","content":"x","published":true}`)
 		b1 := writePost(t, app, bobH, `{"title":"B1","content":"x","published":true}`)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -371,7 +372,7 @@ func TestRacingLocks(t *testing.T) {
 		app := raceApp(t, db)
 		admins := make([]http.Header, *racers)
 		for i := range admins {
-			admins[i] = app.SessionFor(t, app.User(t, fmt.Sprintf("admin%d@example.com", i), auth.ImpliedRoles(auth.RoleSuperAdmin)...).ID)
+			admins[i] = app.SessionFor(t, app.User(t, fmt.Sprintf("admin%d@example.com", i), access.ImpliedRoles(access.RoleSuperAdmin)...).ID)
 		}
 		rs := race(t, app, *racers, func(i int) (string, string, http.Header, string) {
 			return "POST", "/api/v1/admin/locks", admins[i], `{"type":"post","id":"41"}`

@@ -11,7 +11,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -37,9 +37,9 @@ func wantCode(t *testing.T, what string, res interface {
 func TestLocksGoThroughThePolicy(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		a := apptest.New(t, db)
-		ada, adaH := userWith(t, a, "ada@example.com", auth.RoleAdmin)
-		_, bobH := userWith(t, a, "bob@example.com", auth.RoleAdmin)
-		root, rootH := userWith(t, a, "root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		ada, adaH := userWith(t, a, "ada@example.com", access.RoleAdmin)
+		_, bobH := userWith(t, a, "bob@example.com", access.RoleAdmin)
+		root, rootH := userWith(t, a, "root@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		plain, _ := userWith(t, a, "plain@example.com")
 		post := createPost(t, a, ada.ID)
 
@@ -67,7 +67,7 @@ func TestLocksGoThroughThePolicy(t *testing.T) {
 
 		// A ban or a demotion of the holder ends their locks.
 		for _, end := range []string{"ban", "demotion"} {
-			held, heldH := userWith(t, a, end+"-holder@example.com", auth.RoleAdmin)
+			held, heldH := userWith(t, a, end+"-holder@example.com", access.RoleAdmin)
 			wantCode(t, end+": the holder locks a member", apptest.DoBody(t, a, "POST", api.PathAdminLocks, heldH, lockBody("user", plain.ID)), 201)
 			method, target, body := "POST", fmt.Sprintf("/api/v1/admin/users/%d/ban", held.ID), `{"action":"ban","reason":"rogue"}`
 			if end == "demotion" {
@@ -114,11 +114,11 @@ func postStatus(t *testing.T, a *apptest.App, id int64) string {
 func TestNobodyModeratesTheirOwnPost(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		a := apptest.New(t, db)
-		mod, modH := userWith(t, a, "mod@example.com", auth.RoleModerator)
-		_, peerH := userWith(t, a, "peer@example.com", auth.RoleModerator)
-		_, adminH := userWith(t, a, "admin@example.com", auth.RoleAdmin)
-		_, rootH := userWith(t, a, "root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-		_, root2H := userWith(t, a, "root2@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		mod, modH := userWith(t, a, "mod@example.com", access.RoleModerator)
+		_, peerH := userWith(t, a, "peer@example.com", access.RoleModerator)
+		_, adminH := userWith(t, a, "admin@example.com", access.RoleAdmin)
+		_, rootH := userWith(t, a, "root@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
+		_, root2H := userWith(t, a, "root2@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		reporter, reporterH := userWith(t, a, "reporter@example.com")
 		_ = reporter
 
@@ -205,9 +205,9 @@ func TestNobodyModeratesTheirOwnPost(t *testing.T) {
 func TestRankCoversNotesBlocksAndWebhooks(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		a := apptest.New(t, db)
-		admin, adminH := userWith(t, a, "admin@example.com", auth.RoleAdmin)
-		root, rootH := userWith(t, a, "root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-		_, root2H := userWith(t, a, "root2@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		admin, adminH := userWith(t, a, "admin@example.com", access.RoleAdmin)
+		root, rootH := userWith(t, a, "root@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
+		_, root2H := userWith(t, a, "root2@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		plain, _ := userWith(t, a, "plain@example.com")
 
 		notes := func(id int64) string { return fmt.Sprintf("/api/v1/admin/users/%d/notes", id) }
@@ -218,7 +218,7 @@ func TestRankCoversNotesBlocksAndWebhooks(t *testing.T) {
 		wantCode(t, "a super admin warns a super admin", apptest.DoBody(t, a, "POST", notes(root.ID), root2H, `{"body":"careful","kind":"warning"}`), 201)
 
 		// A decision against a post is a strike against its author.
-		_, modH := userWith(t, a, "mod@example.com", auth.RoleModerator)
+		_, modH := userWith(t, a, "mod@example.com", access.RoleModerator)
 		rootPost := createPost(t, a, root.ID)
 		moderate := func(path string, h http.Header, action string) *httptest.ResponseRecorder {
 			return apptest.DoBody(t, a, "POST", fmt.Sprintf(path, rootPost), h, `{"action":"`+action+`","reason":"strike"}`)

@@ -21,7 +21,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -142,7 +142,7 @@ func TestModerationReport(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		root, rootUser := app.Admin(t)
-		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		mod := app.User(t, "mod@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		author := app.User(t, "author@example.com")
 		ids := map[string]int64{}
 		for _, title := range []string{"Spam", "Rude", "Fine"} {
@@ -235,7 +235,7 @@ func TestReportRefusals(t *testing.T) {
 		} {
 			wantInvalid(t, app, "GET", "/api/v1/admin/reports/"+query, root, "", field)
 		}
-		mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+		mod := app.User(t, "mod@example.com", access.ImpliedRoles(access.RoleModerator)...)
 		for _, path := range []string{"user-activity", "moderation?format=csv"} {
 			wantAdminOnly(t, app, app.SessionFor(t, mod.ID), "GET", "/api/v1/admin/reports/"+path, "")
 		}

@@ -12,9 +12,9 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -49,7 +49,7 @@ func (h Search) answer(c echo.Context, withType bool, kind string) error {
 	if kind != "" {
 		p.Type = kind
 	}
-	caller := auth.PrincipalFrom(c.Request().Context())
+	caller := access.PrincipalFrom(c.Request().Context())
 	q := models.SearchQuery{Text: p.Text, Limit: p.Page.Limit, Offset: p.Page.Offset,
 		AllPosts: h.Policy.May(caller, policy.SeeUnpublishedPosts, policy.Platform),
 		AllUsers: h.Policy.May(caller, policy.SeePrivateProfiles, policy.Platform)}

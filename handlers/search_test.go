@@ -13,7 +13,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -69,7 +69,7 @@ func TestSearchPostsRanksAndHides(t *testing.T) {
 				t.Errorf("%s: %v (total %d); want the title match, then the body match, and nothing hidden", name, ids(got.Results), got.Total)
 			}
 		}
-		mod := a.SessionFor(t, a.User(t, "mod@example.com", auth.RoleModerator).ID)
+		mod := a.SessionFor(t, a.User(t, "mod@example.com", access.RoleModerator).ID)
 		got := search(t, a, mod, "/api/search/posts", "moderation")
 		seen := strings.Join(ids(got.Results), " ")
 		for _, p := range []api.Post{titled, body, hidden, flagged, draft} {

@@ -7,10 +7,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/device"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -35,7 +35,7 @@ type UserSessions struct {
 func (h UserSessions) Mine(c echo.Context) error {
 	ctx := c.Request().Context()
 	noStore(c)
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	if err := h.Actions.ActAsSelf(p, policy.SeeOwnAccount); err != nil {
 		return err // a bearer token without account:read sees no addresses
 	}
@@ -54,7 +54,7 @@ func (h UserSessions) Mine(c echo.Context) error {
 // no session of the caller's is 404; a bearer token is 403.
 func (h UserSessions) RevokeMine(c echo.Context) error {
 	ctx := c.Request().Context()
-	if err := h.Actions.RevokeOwnSession(ctx, auth.PrincipalFrom(ctx), c.Param("id")); err != nil {
+	if err := h.Actions.RevokeOwnSession(ctx, access.PrincipalFrom(ctx), c.Param("id")); err != nil {
 		return err
 	}
 	return respondAction(c, http.StatusOK, api.SessionsRevoked{Revoked: 1},
@@ -65,7 +65,7 @@ func (h UserSessions) RevokeMine(c echo.Context) error {
 // caller's but the one the request came with ends. A bearer token is 403.
 func (h UserSessions) RevokeOthers(c echo.Context) error {
 	ctx := c.Request().Context()
-	n, err := h.Actions.RevokeOtherOwnSessions(ctx, auth.PrincipalFrom(ctx), h.Sessions.Token(ctx))
+	n, err := h.Actions.RevokeOtherOwnSessions(ctx, access.PrincipalFrom(ctx), h.Sessions.Token(ctx))
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (h UserSessions) List(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.Actions.UserSessions(ctx, auth.PrincipalFrom(ctx), id)
+	res, err := h.Actions.UserSessions(ctx, access.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func (h UserSessions) revoke(c echo.Context, sid string) error {
 	if err != nil {
 		return err
 	}
-	n, err := h.Actions.RevokeUserSessions(ctx, auth.PrincipalFrom(ctx), id, sid)
+	n, err := h.Actions.RevokeUserSessions(ctx, access.PrincipalFrom(ctx), id, sid)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -123,7 +123,7 @@ func TestSessionListAndRevoke(t *testing.T) {
 		}
 		// A token with account:read lists its owner's sessions but ends
 		// none: a leaked token must not sign its owner out.
-		token, _ := app.TokenFor(t, ada.ID, auth.ScopeAccountRead)
+		token, _ := app.TokenFor(t, ada.ID, access.ScopeAccountRead)
 		if res := apptest.Do(t, app, "GET", api.PathSessions, token); res.Code != 200 {
 			t.Errorf("list with a token: %d %s", res.Code, res.Body)
 		}
@@ -174,7 +174,7 @@ func TestAdminUserSessions(t *testing.T) {
 		if res := apptest.Do(t, app, "GET", api.AdminV1UserSessionsPath("99999"), admin); res.Code != 404 {
 			t.Errorf("unknown user: %d, want 404", res.Code)
 		}
-		moderator := app.SessionFor(t, app.User(t, "mod@example.com", auth.RoleModerator).ID)
+		moderator := app.SessionFor(t, app.User(t, "mod@example.com", access.RoleModerator).ID)
 		if res := apptest.Do(t, app, "DELETE", path, moderator); res.Code != 403 {
 			t.Errorf("a moderator: %d, want 403", res.Code)
 		}
@@ -197,11 +197,11 @@ func TestAdminUserSessions(t *testing.T) {
 func TestAdminCannotTouchSuperAdminSessions(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
-		root := app.UserWithPassword(t, "root2@example.com", "correct horse", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		root := app.UserWithPassword(t, "root2@example.com", "correct horse", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		victim := signIn(t, app, "root2@example.com", "correct horse", firefoxLinux)
-		ada := app.User(t, "ada@example.com", auth.RoleAdmin)
+		ada := app.User(t, "ada@example.com", access.RoleAdmin)
 		admin := app.SessionFor(t, ada.ID)
-		token, _ := app.TokenFor(t, ada.ID, auth.PermAdminRead, auth.PermAdminDelete)
+		token, _ := app.TokenFor(t, ada.ID, access.PermAdminRead, access.PermAdminDelete)
 		path := api.AdminV1UserSessionsPath(itoa(root.ID))
 		htmx := func(h http.Header) http.Header { h = h.Clone(); h.Set("HX-Request", "true"); return h }
 		card := htmx(admin)
@@ -327,9 +327,9 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 func TestPasswordChangeRenewsSessionAndRevokesTokens(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
-		u := app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+		u := app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 		here := signIn(t, app, "ada@example.com", "correct horse", firefoxLinux)
-		token, _ := app.TokenFor(t, u.ID, auth.PermAdminRead)
+		token, _ := app.TokenFor(t, u.ID, access.PermAdminRead)
 		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users", token); res.Code != 200 {
 			t.Fatalf("token before the change: %d %s", res.Code, res.Body)
 		}

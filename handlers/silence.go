@@ -8,7 +8,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -47,7 +47,7 @@ func (h V1Users) Silence(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	res, err := h.Actions.Silence(ctx, auth.PrincipalFrom(ctx), silenceInput(id, req))
+	res, err := h.Actions.Silence(ctx, access.PrincipalFrom(ctx), silenceInput(id, req))
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (h V1Users) Unsilence(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	res, err := h.Actions.Unsilence(ctx, auth.PrincipalFrom(ctx), id)
+	res, err := h.Actions.Unsilence(ctx, access.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (h AdminUsers) Silence(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	res, err := h.Actions.Silence(ctx, auth.PrincipalFrom(ctx), silenceInput(id, req))
+	res, err := h.Actions.Silence(ctx, access.PrincipalFrom(ctx), silenceInput(id, req))
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (h AdminUsers) Unsilence(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	res, err := h.Actions.Unsilence(ctx, auth.PrincipalFrom(ctx), id)
+	res, err := h.Actions.Unsilence(ctx, access.PrincipalFrom(ctx), id)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -174,7 +174,7 @@ func TestSilenceInput(t *testing.T) {
 		app, _ := silenceApp(t, db)
 		root, rootUser := app.Admin(t)
 		member, _ := userWith(t, app, "quiet@example.com")
-		_, bossH := userWith(t, app, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		_, bossH := userWith(t, app, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		v1 := api.AdminV1UserPath(member.ID) + "/silence"
 		old := api.PathAdminUsers + "/" + itoa(member.ID) + "/silence"
 		for _, c := range []struct{ body, field string }{

@@ -10,7 +10,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -35,7 +35,7 @@ func newStaffReadsFixture(t *testing.T, app *apptest.App) staffReadsFixture {
 	f.draft = writePost(t, app, h, `{"title":"Zebulon draft","content":"unfinished thoughts"}`)
 	f.hidden = writePost(t, app, h, `{"title":"Zebulon hidden","content":"taken down","published":true}`)
 	setStatus(t, app, f.hidden.ID, models.PostHidden)
-	admin, _ := userWith(t, app, "admin@example.com", auth.RoleAdmin)
+	admin, _ := userWith(t, app, "admin@example.com", access.RoleAdmin)
 	f.adminID = admin.ID
 	return f
 }

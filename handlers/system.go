@@ -10,7 +10,7 @@ import (
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -46,7 +46,7 @@ func (h System) Maintenance(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	console := api.FormatOf(c.Request()) == api.FormatPartial
-	j, err := h.Actions.QueueMaintenance(ctx, auth.PrincipalFrom(ctx), actions.MaintenanceInput{
+	j, err := h.Actions.QueueMaintenance(ctx, access.PrincipalFrom(ctx), actions.MaintenanceInput{
 		Action: req.Action, Scope: req.Scope, Notify: req.Notify, EndsSessions: req.EndsSessions(),
 		KeepSession: h.Sessions.Token(ctx), Confirm: req.Confirm, AlwaysConfirm: console})
 	var (

@@ -23,7 +23,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -81,7 +81,7 @@ func TestCacheClear(t *testing.T) {
 		})
 		root, rootUser := app.Admin(t)
 		other := app.SessionFor(t, app.User(t, "ada@example.com").ID)
-		colleague := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		colleague := app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		insertRows(t, db, &models.Session{Token: "stale", Data: []byte("x"), Expiry: time.Now().Add(-time.Hour)})
 		job := runJob(t, app, root, `{"action":"cache_clear","scope":"sessions"}`)
 		if job.Status != "completed" || job.Result["expiredSessions"] != float64(1) {
@@ -427,7 +427,7 @@ func TestMaintenanceRefusals(t *testing.T) {
 		} {
 			wantInvalid(t, app, "POST", "/api/v1/admin/system/maintenance", root, body, field)
 		}
-		boss := app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...)
+		boss := app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...)
 		if r := post(app.SessionFor(t, boss.ID), `{"action":"rebuild_search"}`); r.code != 403 || !strings.Contains(r.body, "admin:super") {
 			t.Errorf("an admin without admin:super: %d %s", r.code, r.body)
 		}
@@ -530,7 +530,7 @@ func TestBackupFiles(t *testing.T) {
 			!strings.Contains(res.Header().Get("Content-Disposition"), made[0]) {
 			t.Errorf("download: %d, %d bytes of %d", res.Code, res.Body.Len(), len(want))
 		}
-		boss := app.SessionFor(t, app.User(t, "boss@example.com", auth.ImpliedRoles(auth.RoleAdmin)...).ID)
+		boss := app.SessionFor(t, app.User(t, "boss@example.com", access.ImpliedRoles(access.RoleAdmin)...).ID)
 		if res := apptest.Do(t, app, "GET", "/api/v1/admin/system/backups/"+made[0], boss); res.Code != 403 {
 			t.Errorf("download without admin:super: %d", res.Code)
 		}

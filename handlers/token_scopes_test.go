@@ -7,7 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -20,11 +20,11 @@ import (
 func TestAdminReadTokenOnlyReads(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
-		admin, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
+		admin, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
 		_, adaH := userWith(t, app, "ada@example.com")
 		own := writePost(t, app, adminH, `{"title":"The admin's","content":"x","published":true}`)
 		ada := writePost(t, app, adaH, `{"title":"Ada's","content":"x","published":true}`)
-		tok, _ := app.TokenFor(t, admin.ID, auth.PermAdminRead)
+		tok, _ := app.TokenFor(t, admin.ID, access.PermAdminRead)
 		me := "/api/users/" + itoa(admin.ID)
 
 		for _, c := range []struct{ method, path, body string }{

@@ -11,9 +11,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -51,7 +52,7 @@ func (h Users) List(c echo.Context) error {
 		return api.Invalid(issues...)
 	}
 	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	f := models.ProfileFilter{All: h.seesPrivate(p), Limit: page.Limit, Offset: page.Offset}
 	if h.Actions.Policy.May(p, policy.SeeOwnAccount, policy.AsSelf(p)) {
 		f.ViewerID = p.UserID
@@ -79,7 +80,7 @@ func (h Users) Get(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	if !u.Listed() && !h.seesOwn(p, id) {
 		if err := h.Actions.Policy.Check(p, policy.SeePrivateProfiles, policy.Platform); err != nil {
 			return hiddenProfile(err)
@@ -100,19 +101,19 @@ func hiddenProfile(err error) error {
 
 // seesPrivate reports whether p may see every profile, private and banned
 // ones too, with their emails and statuses: the policy's call.
-func (h Users) seesPrivate(p *auth.Principal) bool {
+func (h Users) seesPrivate(p *access.Principal) bool {
 	return h.Actions.Policy.May(p, policy.SeePrivateProfiles, policy.Platform)
 }
 
 // seesOwn reports whether p is user id reading its own private data (a
 // bearer token with account:read).
-func (h Users) seesOwn(p *auth.Principal, id int64) bool {
+func (h Users) seesOwn(p *access.Principal, id int64) bool {
 	return h.Actions.Policy.May(p, policy.SeeOwnAccount, policy.Owned(id))
 }
 
 // record shows u to viewer: the email and the sign-in activity to the user
 // itself and to those who see private profiles, the status to the latter.
-func (h Users) record(u *models.User, viewer *auth.Principal) api.User {
+func (h Users) record(u *models.User, viewer *access.Principal) api.User {
 	out := api.User{ID: itoa(u.ID), Username: u.Username, Name: u.Name, EmailVerified: api.OptionalTimestamp(u.EmailVerified),
 		Image: u.Image, ProfilePublic: u.ProfilePublic, Bio: u.Bio, Location: u.Location,
 		CreatedAt: api.Timestamp(u.CreatedAt), PostCount: u.PostCount}
@@ -140,7 +141,7 @@ func (h Users) Register(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	u, err := h.Actions.Register(ctx, auth.PrincipalFrom(ctx), reg, req.Password)
+	u, err := h.Actions.Register(ctx, access.PrincipalFrom(ctx), reg, req.Password)
 	if err != nil {
 		return err
 	}
@@ -225,7 +226,7 @@ func (h Users) Update(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	after, err := h.Actions.EditProfile(ctx, p, id, ch)
 	if err != nil {
 		return err
@@ -301,13 +302,13 @@ func (h Users) Delete(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	p := auth.PrincipalFrom(ctx)
+	p := access.PrincipalFrom(ctx)
 	m, err := meterFrom(ctx)
 	if err != nil {
 		return err
 	}
 	in := actions.DeleteAccountInput{UserID: id, Password: req.Password, Tries: m}
-	if p != nil && p.Via == auth.ViaSession {
+	if p != nil && p.Via == access.ViaSession {
 		in.EndSession = h.Sessions.Destroy
 	}
 	if err := h.Actions.DeleteAccount(ctx, p, in); err != nil {

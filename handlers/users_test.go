@@ -13,7 +13,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -207,7 +207,7 @@ func TestUserList(t *testing.T) {
 		ada, _ := userWith(t, app, "ada@example.com")
 		bob, bobH := userWith(t, app, "bob@example.com")
 		carol, _ := userWith(t, app, "carol@example.com")
-		_, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
+		_, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
 		app.Store.DB.NewUpdate().Model((*models.User)(nil)).Set("profile_public = ?", false).Where("id = ?", bob.ID).Exec(ctx)
 		app.Store.DB.NewUpdate().Model((*models.User)(nil)).Set("status = 'banned'").Where("id = ?", carol.ID).Exec(ctx)
 
@@ -258,7 +258,7 @@ func TestUserGet(t *testing.T) {
 		ada, adaH := userWith(t, app, "ada@example.com")
 		bob, bobH := userWith(t, app, "bob@example.com")
 		carol, _ := userWith(t, app, "carol@example.com")
-		_, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
+		_, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
 		app.Store.DB.NewUpdate().Model((*models.User)(nil)).Set("profile_public = ?", false).Where("id = ?", bob.ID).Exec(ctx)
 		app.Store.DB.NewUpdate().Model((*models.User)(nil)).Set("status = 'banned'").Where("id = ?", carol.ID).Exec(ctx)
 
@@ -312,8 +312,8 @@ func TestUserUpdate(t *testing.T) {
 		app := apptest.New(t, db)
 		ada, adaH := userWith(t, app, "ada@example.com")
 		bob, bobH := userWith(t, app, "bob@example.com")
-		_, modH := userWith(t, app, "mod@example.com", auth.RoleModerator)
-		admin, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
+		_, modH := userWith(t, app, "mod@example.com", access.RoleModerator)
+		admin, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
 		path := "/api/users/" + itoa(ada.ID)
 
 		res := apptest.DoBody(t, app, "PUT", path, adaH, `{"name":"Ada L.","bio":" Counts. ","location":"London","image":"https://example.com/a.png"}`)
@@ -360,7 +360,7 @@ func TestUserUpdate(t *testing.T) {
 		}
 
 		// Another admin's edit lock holds the admin back (423), not the user.
-		other, _ := userWith(t, app, "other-admin@example.com", auth.RoleAdmin)
+		other, _ := userWith(t, app, "other-admin@example.com", access.RoleAdmin)
 		if _, err := app.Store.AcquireLock(context.Background(), "user", itoa(bob.ID), other.ID); err != nil {
 			t.Fatal(err)
 		}
@@ -414,8 +414,8 @@ func TestUserDeleteByOthers(t *testing.T) {
 		app := apptest.New(t, db)
 		ada, _ := userWith(t, app, "ada@example.com")
 		_, bobH := userWith(t, app, "bob@example.com")
-		admin, adminH := userWith(t, app, "admin@example.com", auth.RoleAdmin)
-		root, rootH := userWith(t, app, "root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		admin, adminH := userWith(t, app, "admin@example.com", access.RoleAdmin)
+		root, rootH := userWith(t, app, "root@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		del := func(h http.Header, id int64, body string) *httptest.ResponseRecorder {
 			return apptest.DoBody(t, app, "DELETE", "/api/users/"+itoa(id), h, body)
 		}
@@ -430,7 +430,7 @@ func TestUserDeleteByOthers(t *testing.T) {
 		// The last super admin cannot go, even by its own hand.
 		wantError(t, del(rootH, root.ID, `{"password":"long enough secret"}`), 403, api.CodeForbidden, "")
 
-		second, secondH := userWith(t, app, "second@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		second, secondH := userWith(t, app, "second@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		if res := del(rootH, second.ID, ""); res.Code != 200 {
 			t.Fatalf("super admin deleting another: %d %s", res.Code, res.Body)
 		}

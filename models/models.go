@@ -5,7 +5,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/states"
 )
 
@@ -68,10 +68,10 @@ type Role struct {
 
 // Role names, lowest to highest: internal/auth's.
 const (
-	RoleUser       = auth.RoleUser
-	RoleModerator  = auth.RoleModerator
-	RoleAdmin      = auth.RoleAdmin
-	RoleSuperAdmin = auth.RoleSuperAdmin
+	RoleUser       = access.RoleUser
+	RoleModerator  = access.RoleModerator
+	RoleAdmin      = access.RoleAdmin
+	RoleSuperAdmin = access.RoleSuperAdmin
 )
 
 // UserRole grants a role to a user.

@@ -3,9 +3,9 @@ package web
 import (
 	"net/http"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/views"
 )
 
@@ -25,7 +25,7 @@ func gatesOf(rs []Route) gates {
 // declared permissions and the staff second factor (authorize's gate),
 // then the policy's answer for the action it is a door to, perhaps once
 // the caller confirms it's them. A path the table lacks lets no one.
-func (p *pipeline) lets(pr *auth.Principal, method, path string) bool {
+func (p *pipeline) lets(pr *access.Principal, method, path string) bool {
 	r, ok := p.gates[method+" "+path]
 	if !ok || pr == nil || p.gate(pr, r) != nil {
 		return false
@@ -43,7 +43,7 @@ func (p *pipeline) lets(pr *auth.Principal, method, path string) bool {
 // abilities are what the console shows pr: each control's answer is its
 // route's (views.Abilities), so a page offers nothing that would answer
 // 403, and says nothing of permissions.
-func (p *pipeline) abilities(pr *auth.Principal) views.Abilities {
+func (p *pipeline) abilities(pr *access.Principal) views.Abilities {
 	may := func(method, path string) bool { return p.lets(pr, method, path) }
 	a := views.Abilities{
 		Pages:           map[string]bool{},

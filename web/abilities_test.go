@@ -7,7 +7,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/views"
 )
@@ -25,8 +25,8 @@ func TestSidebarFollowsTheRoutes(t *testing.T) {
 			keyOf[it.Href] = it.Key
 		}
 	}
-	for _, role := range []string{auth.RoleModerator, auth.RoleAdmin, auth.RoleSuperAdmin} {
-		u := app.User(t, role+"@example.com", auth.ImpliedRoles(role)...)
+	for _, role := range []string{access.RoleModerator, access.RoleAdmin, access.RoleSuperAdmin} {
+		u := app.User(t, role+"@example.com", access.ImpliedRoles(role)...)
 		h := app.SessionFor(t, u.ID)
 		h.Set("Accept", "text/html")
 		page := apptest.Do(t, app, http.MethodGet, api.PathConsole, h)
@@ -46,7 +46,7 @@ func TestSidebarFollowsTheRoutes(t *testing.T) {
 		}
 		flags := apptest.Do(t, app, http.MethodGet, api.PathConsoleFlags, h)
 		offered := regexp.MustCompile(`data-testid="flag-new-open"`).MatchString(flags.Body.String())
-		if want := role == auth.RoleSuperAdmin; flags.Code == http.StatusOK && offered != want {
+		if want := role == access.RoleSuperAdmin; flags.Code == http.StatusOK && offered != want {
 			t.Errorf("%s: the flags page offers a new flag: %v", role, offered)
 		}
 	}

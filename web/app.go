@@ -21,8 +21,10 @@ import (
 	"github.com/markbates/goth"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/analytics"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/avatar"
@@ -35,7 +37,6 @@ import (
 	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/live"
 	"github.com/plazahq/plaza/internal/metrics"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/quotes"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/internal/session"
@@ -303,7 +304,7 @@ func newSessionLimits(c config.Config) sessionLimits {
 
 // of is the limits of pr's session: a staff member's (moderator and up)
 // or a member's.
-func (l sessionLimits) of(pr *auth.Principal) session.Limits {
+func (l sessionLimits) of(pr *access.Principal) session.Limits {
 	if pr.Staff() {
 		return l.staff
 	}
@@ -312,7 +313,7 @@ func (l sessionLimits) of(pr *auth.Principal) session.Limits {
 
 // forRoles is the limits of a session of someone holding roles.
 func (l sessionLimits) forRoles(roles []string) session.Limits {
-	return l.of(&auth.Principal{Permissions: auth.RolePermissions(roles)})
+	return l.of(&access.Principal{Permissions: access.RolePermissions(roles)})
 }
 
 // sessionCookie names the session cookie over plain HTTP; behind https it

@@ -14,8 +14,8 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
-	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -35,7 +35,7 @@ func TestAuditRecordsAllowedAndDenied(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		cookie, super := app.Admin(t)
-		mod := app.User(t, "mod@example.com", auth.RoleModerator)
+		mod := app.User(t, "mod@example.com", access.RoleModerator)
 		h := cookie.Clone()
 		h.Set("User-Agent", "plaza-test/1.0")
 

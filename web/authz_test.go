@@ -11,10 +11,11 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -66,11 +67,11 @@ func TestRoutesDeriveTheirPermissions(t *testing.T) {
 			continue
 		}
 		for _, p := range web.Declared(r) {
-			if p != auth.PermAdminSuper {
+			if p != access.PermAdminSuper {
 				t.Errorf("%s %s says %s: a versioned route asks its gate, or admin:super", r.Method, r.Path, p)
 			}
 		}
-		if len(r.Permissions) != 1 || r.Permissions[0] != r.Gate || r.Gate == auth.PermUsersManage || r.Gate == auth.PermPostsModerate {
+		if len(r.Permissions) != 1 || r.Permissions[0] != r.Gate || r.Gate == access.PermUsersManage || r.Gate == access.PermPostsModerate {
 			t.Errorf("%s %s: permissions %v, gate %q; the versioned family asks its gate alone", r.Method, r.Path, r.Permissions, r.Gate)
 		}
 	}
@@ -99,21 +100,21 @@ func matrixCallers(t *testing.T, app *apptest.App) callers {
 	t.Helper()
 	ctx := context.Background()
 	user := app.User(t, "user@example.com")
-	mod := app.User(t, "mod@example.com", auth.RoleModerator)
-	adm := app.User(t, "admin@example.com", auth.RoleAdmin)
-	super := app.User(t, "super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-	banned := app.User(t, "banned@example.com", auth.RoleAdmin)
+	mod := app.User(t, "mod@example.com", access.RoleModerator)
+	adm := app.User(t, "admin@example.com", access.RoleAdmin)
+	super := app.User(t, "super@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
+	banned := app.User(t, "banned@example.com", access.RoleAdmin)
 
-	readonly, _ := app.TokenFor(t, adm.ID, auth.PermAdminRead)
-	revoked, jti := app.TokenFor(t, super.ID, auth.AllPermissions()...)
+	readonly, _ := app.TokenFor(t, adm.ID, access.PermAdminRead)
+	revoked, jti := app.TokenFor(t, super.ID, access.AllPermissions()...)
 	if err := app.Store.RevokeAPIToken(ctx, jti); err != nil {
 		t.Fatal(err)
 	}
-	bannedTok, _ := app.TokenFor(t, banned.ID, auth.AllPermissions()...)
+	bannedTok, _ := app.TokenFor(t, banned.ID, access.AllPermissions()...)
 	app.Store.DB.NewUpdate().Model((*models.User)(nil)).Set("status = 'banned'").Where("id = ?", banned.ID).Exec(ctx)
 
 	expired, err := auth.SignToken([]byte(app.Deps.Config.JWTSecret), auth.TokenClaims{UserID: super.ID,
-		Permissions: auth.AllPermissions(), IssuedAt: time.Now().Add(-2 * time.Hour), ExpiresAt: time.Now().Add(-time.Hour), ID: "expired-jti"})
+		Permissions: access.AllPermissions(), IssuedAt: time.Now().Add(-2 * time.Hour), ExpiresAt: time.Now().Add(-time.Hour), ID: "expired-jti"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestPermissionMatrix(t *testing.T) {
 				t.Run(tt.method+" "+tt.path+"/"+caller, func(t *testing.T) {
 					path := tt.path
 					if strings.Contains(path, "{jti}") {
-						_, jti := app.TokenFor(t, super.ID, auth.PermAdminRead)
+						_, jti := app.TokenFor(t, super.ID, access.PermAdminRead)
 						path = strings.Replace(path, "{jti}", jti, 1)
 					}
 					body := strings.Replace(tt.body, "{n}", caller, 1)

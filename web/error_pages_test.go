@@ -8,7 +8,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
@@ -18,7 +18,7 @@ import (
 func TestConsoleErrorPagesInWords(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
 	admin, _ := app.Admin(t)
-	mod := app.User(t, "mod@example.com", auth.ImpliedRoles(auth.RoleModerator)...)
+	mod := app.User(t, "mod@example.com", access.ImpliedRoles(access.RoleModerator)...)
 	page := func(h http.Header) http.Header {
 		out := http.Header{"Accept": {"text/html"}}
 		for k, v := range h {

@@ -13,10 +13,11 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/metrics"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/views"
 )
@@ -137,7 +138,7 @@ func classifyRefusal(err error) *api.Error {
 		se *actions.SilencedError
 	)
 	switch {
-	case errors.As(err, &fe) && auth.IsAccountScope(fe.Need):
+	case errors.As(err, &fe) && access.IsAccountScope(fe.Need):
 		return forbidden("This token does not carry "+fe.Need+", which acting as its user here needs", fe.Need)
 	case errors.As(err, &fe):
 		return forbidden("Insufficient permissions", fe.Need)
@@ -148,7 +149,7 @@ func classifyRefusal(err error) *api.Error {
 	case errors.Is(err, policy.ErrSelf):
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeSelfActionForbidden, Message: "You cannot do this to your own account", Cause: err}
 	case errors.Is(err, policy.ErrOutranked):
-		return forbidden("You act only on people of a role below yours; a super admin acts on anyone", auth.PermAdminSuper)
+		return forbidden("You act only on people of a role below yours; a super admin acts on anyone", access.PermAdminSuper)
 	case errors.Is(err, policy.ErrOwn):
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeSelfActionForbidden, Message: "Nobody acts as staff on their own account or post", Cause: err}
 	case errors.Is(err, policy.ErrNeedsHigherRole):

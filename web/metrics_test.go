@@ -9,7 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/jobs"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -21,7 +21,7 @@ func TestMetrics(t *testing.T) {
 	apptest.Do(t, app, "GET", "/api/nowhere/42", nil)
 	cookie, super := app.Admin(t)
 	user := app.User(t, "u@example.com")
-	bearer, _ := app.TokenFor(t, super.ID, auth.PermAdminRead)
+	bearer, _ := app.TokenFor(t, super.ID, access.PermAdminRead)
 	tests := []struct {
 		name   string
 		h      http.Header
@@ -67,7 +67,7 @@ func TestMetricsFamilies(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db, func(d *web.Deps) { d.Config.MetricsToken = "scrape-secret" })
 		_, super := app.Admin(t)
-		token, _ := app.TokenFor(t, super.ID, auth.PermAdminRead, auth.PermAdminDelete, auth.PermAdminSuper)
+		token, _ := app.TokenFor(t, super.ID, access.PermAdminRead, access.PermAdminDelete, access.PermAdminSuper)
 		if _, err := app.Runtime.Jobs.Client().Insert(context.Background(), jobs.SweepArgs{}, nil); err != nil {
 			t.Fatal(err)
 		}

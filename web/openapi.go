@@ -12,11 +12,11 @@ import (
 
 	"github.com/alexedwards/scs/v2"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/openapi"
-	"github.com/plazahq/plaza/internal/policy"
 )
 
 // Outcome is an answer a route documents besides its success and its

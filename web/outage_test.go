@@ -20,7 +20,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/internal/redistest"
 	"github.com/plazahq/plaza/internal/tcpproxy"
@@ -64,7 +64,7 @@ func TestDatabaseOutageUnderLoad(t *testing.T) {
 	srv := httptest.NewServer(a)
 	t.Cleanup(srv.Close)
 	rootSession, root := a.Admin(t)
-	token, _ := a.TokenFor(t, root.ID, auth.AllPermissions()...)
+	token, _ := a.TokenFor(t, root.ID, access.AllPermissions()...)
 	l := &load{base: srv.URL, client: srv.Client(), refusals: true}
 	stopLoad := l.start(t, a, token, rootSession)
 
@@ -140,7 +140,7 @@ func TestRedisOutageUnderLoad(t *testing.T) {
 	srv := httptest.NewServer(a)
 	t.Cleanup(srv.Close)
 	rootSession, root := a.Admin(t)
-	token, _ := a.TokenFor(t, root.ID, auth.AllPermissions()...)
+	token, _ := a.TokenFor(t, root.ID, access.AllPermissions()...)
 	l := &load{base: srv.URL, client: srv.Client(), counted: true}
 	limiterIs := func(want string, fallback float64) func() bool {
 		return func() bool {

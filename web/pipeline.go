@@ -16,13 +16,14 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/metrics"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
@@ -48,7 +49,7 @@ type pipeline struct {
 	headers    http.Header // the security headers
 	blocks     BlockGuard
 	policy     policy.Policy
-	gates      gates // the route table, for what the console shows (abilities)
+	gates      gates        // the route table, for what the console shows (abilities)
 	static     *staticFiles // the versions pages link static files by
 	queue      handlers.QueueCounter
 	deviceKey  []byte    // signs device cookies (device.Key)
@@ -135,8 +136,8 @@ func (p *pipeline) blockedSession(r Route) echo.MiddlewareFunc {
 				return next(c) // refuseBlocked has checked a blockable route already
 			}
 			ctx := c.Request().Context()
-			pr := auth.PrincipalFrom(ctx)
-			end := ends && pr != nil && pr.Via == auth.ViaSession && !pr.Staff()
+			pr := access.PrincipalFrom(ctx)
+			end := ends && pr != nil && pr.Via == access.ViaSession && !pr.Staff()
 			if !end && !r.Blockable {
 				return next(c)
 			}
@@ -284,7 +285,7 @@ func (p *pipeline) authenticate(r Route) echo.MiddlewareFunc {
 
 func (p *pipeline) authenticated(c echo.Context, next echo.HandlerFunc, pages bool) error {
 	ctx := c.Request().Context()
-	var pr *auth.Principal
+	var pr *access.Principal
 	var err error
 	if raw, ok := bearer(c.Request()); ok {
 		if p.cfg.MetricsToken != "" && subtle.ConstantTimeCompare([]byte(raw), []byte(p.cfg.MetricsToken)) == 1 {
@@ -300,8 +301,8 @@ func (p *pipeline) authenticated(c echo.Context, next echo.HandlerFunc, pages bo
 			return err
 		}
 	}
-	ctx = auth.WithPrincipal(ctx, pr)
-	if pages && pr.Can(auth.PermPostsModerate) {
+	ctx = access.WithPrincipal(ctx, pr)
+	if pages && pr.Can(access.PermPostsModerate) {
 		ctx = views.WithNow(views.WithViewer(ctx, p.viewerOf(pr)), p.now())
 	}
 	c.SetRequest(c.Request().WithContext(ctx))
@@ -326,7 +327,7 @@ func (p *pipeline) queueBadge(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // viewerOf is the staff member a console page is drawn for.
-func (p *pipeline) viewerOf(pr *auth.Principal) views.Viewer {
+func (p *pipeline) viewerOf(pr *access.Principal) views.Viewer {
 	return views.Viewer{ID: pr.UserID, Name: cmp.Or(pr.Name, pr.Username), Email: pr.Email, Role: pr.Role(),
 		May: p.abilities(pr), TwoFactor: pr.TwoFactor}
 }
@@ -346,7 +347,7 @@ func bearer(r *http.Request) (string, bool) {
 // (the account scopes, which bound what it does as its user, stay), so
 // demoting or banning a user disables its tokens too, and a token re-signed
 // with a leaked secret gains neither permissions nor time over its record.
-func (p *pipeline) fromToken(ctx context.Context, raw string) (*auth.Principal, error) {
+func (p *pipeline) fromToken(ctx context.Context, raw string) (*access.Principal, error) {
 	now := p.now()
 	if pr, ok := p.principals.Get(raw, now); ok {
 		return pr, nil
@@ -364,8 +365,8 @@ func (p *pipeline) fromToken(ctx context.Context, raw string) (*auth.Principal, 
 		!now.Before(acc.TokenExpiresAt) {
 		return nil, auth.ErrInvalidToken
 	}
-	pr := principalOf(&acc.Account, auth.ViaToken)
-	pr.Permissions = auth.TokenGrant(auth.Permissions(claims.Permissions).Intersect(auth.Permissions(acc.TokenPermissionList())), pr.Roles)
+	pr := principalOf(&acc.Account, access.ViaToken)
+	pr.Permissions = access.TokenGrant(access.Permissions(claims.Permissions).Intersect(access.Permissions(acc.TokenPermissionList())), pr.Roles)
 	pr.TokenID = claims.ID
 	if acc.TokenLastUsedAt == nil || now.Sub(*acc.TokenLastUsedAt) > time.Minute {
 		go p.touchToken(claims.ID) // bookkeeping only; the request does not wait for it
@@ -393,7 +394,7 @@ func (p *pipeline) touchToken(jti string) {
 // deactivated user's session is destroyed on its next request. The
 // once-a-minute write-back also records where the session was last used
 // from, for the user's list of sessions, at no cost to other requests.
-func (p *pipeline) fromSession(ctx context.Context, c echo.Context) (*auth.Principal, error) {
+func (p *pipeline) fromSession(ctx context.Context, c echo.Context) (*access.Principal, error) {
 	uid := p.sessions.GetInt64(ctx, session.UserKey)
 	if uid == 0 {
 		return nil, nil
@@ -418,7 +419,7 @@ func (p *pipeline) fromSession(ctx context.Context, c echo.Context) (*auth.Princ
 // carry them, so that the store and the cookie end it in time too. A
 // member promoted mid-session is held to the staff limits from the next
 // request on, counted from the sign-in.
-func (p *pipeline) limitSession(ctx context.Context, pr *auth.Principal, now time.Time) (over bool, err error) {
+func (p *pipeline) limitSession(ctx context.Context, pr *access.Principal, now time.Time) (over bool, err error) {
 	lim := p.limits.of(pr)
 	started := sessionStarted(ctx, p.sessions)
 	seen := started
@@ -444,7 +445,7 @@ func sessionStarted(ctx context.Context, sm *scs.SessionManager) time.Time {
 
 // withConfirmation is pr with when this session last confirmed its password
 // or code: a copy, since pr is shared by every session of the user.
-func (p *pipeline) withConfirmation(ctx context.Context, pr *auth.Principal) *auth.Principal {
+func (p *pipeline) withConfirmation(ctx context.Context, pr *access.Principal) *access.Principal {
 	at := p.sessions.GetInt64(ctx, session.ConfirmedKey)
 	if at == 0 {
 		return pr
@@ -457,7 +458,7 @@ func (p *pipeline) withConfirmation(ctx context.Context, pr *auth.Principal) *au
 // sessionPrincipal is the principal of the signed-in user uid, from the
 // instance's cache when nothing changed; nil when the user may no longer
 // sign in, whose session is then destroyed.
-func (p *pipeline) sessionPrincipal(ctx context.Context, key string, uid int64, now time.Time) (*auth.Principal, error) {
+func (p *pipeline) sessionPrincipal(ctx context.Context, key string, uid int64, now time.Time) (*access.Principal, error) {
 	if pr, ok := p.principals.Get(key, now); ok {
 		return pr, nil
 	}
@@ -469,15 +470,15 @@ func (p *pipeline) sessionPrincipal(ctx context.Context, key string, uid int64, 
 	if err != nil {
 		return nil, err
 	}
-	pr := principalOf(acc, auth.ViaSession)
+	pr := principalOf(acc, access.ViaSession)
 	p.principals.Put(key, pr, gen, now, time.Time{})
 	return pr, nil
 }
 
-func principalOf(acc *models.Account, via string) *auth.Principal {
+func principalOf(acc *models.Account, via string) *access.Principal {
 	roles := acc.Roles()
-	pr := &auth.Principal{UserID: acc.ID, Username: acc.Username, Email: acc.Email,
-		Roles: roles, Permissions: auth.RolePermissions(roles), Via: via, TwoFactor: acc.TwoFactor}
+	pr := &access.Principal{UserID: acc.ID, Username: acc.Username, Email: acc.Email,
+		Roles: roles, Permissions: access.RolePermissions(roles), Via: via, TwoFactor: acc.TwoFactor}
 	if acc.Name != nil {
 		pr.Name = *acc.Name
 	}
@@ -508,7 +509,7 @@ func (p *pipeline) rateLimit(r Route) echo.MiddlewareFunc {
 			return next
 		}
 		return func(c echo.Context) error {
-			pr := auth.PrincipalFrom(c.Request().Context())
+			pr := access.PrincipalFrom(c.Request().Context())
 			if r.Scope == ScopeAdminV1 || r.Scope == ScopeAdminSystem {
 				c.Response().Header().Set("X-Admin-Tier", pr.Tier())
 			}
@@ -534,7 +535,7 @@ func (p *pipeline) meter(s Scope) echo.MiddlewareFunc {
 // authorize enforces the route's declared needs: a signed-in caller and
 // every listed permission, and the admin role behind the versioned
 // family's gate, whose permission the request then carries to the policy
-// (auth.Principal.Gate).
+// (access.Principal.Gate).
 func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		if len(r.Permissions) == 0 && !r.SignIn {
@@ -545,7 +546,7 @@ func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 			if r.MetricsToken && ctx.Value(metricsBearerKey{}) == true {
 				return next(c)
 			}
-			pr := auth.PrincipalFrom(ctx)
+			pr := access.PrincipalFrom(ctx)
 			if pr == nil {
 				if ctx.Value(authErrKey{}) != nil {
 					return api.ErrInvalidToken
@@ -556,7 +557,7 @@ func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 				return err
 			}
 			if r.Gate != "" {
-				c.SetRequest(c.Request().WithContext(auth.WithPrincipal(ctx, pr.Through(r.Gate))))
+				c.SetRequest(c.Request().WithContext(access.WithPrincipal(ctx, pr.Through(r.Gate))))
 			}
 			return next(c)
 		}
@@ -565,7 +566,7 @@ func (p *pipeline) authorize(r Route) echo.MiddlewareFunc {
 
 // gate is the route's own check of a signed-in caller: every listed
 // permission, and the staff second factor where the instance requires it.
-func (p *pipeline) gate(pr *auth.Principal, r Route) error {
+func (p *pipeline) gate(pr *access.Principal, r Route) error {
 	for _, perm := range r.Permissions {
 		if !pr.Can(perm) {
 			return &api.PermissionError{Required: perm}
@@ -574,7 +575,7 @@ func (p *pipeline) gate(pr *auth.Principal, r Route) error {
 	if r.Gate != "" && !pr.HasAdminRole() {
 		return &api.PermissionError{Required: r.Gate} // the versioned family is the admin role's
 	}
-	if pr.Via == auth.ViaSession && len(r.Permissions) > 0 && p.policy.MustEnrol(pr) && !pr.TwoFactor {
+	if pr.Via == access.ViaSession && len(r.Permissions) > 0 && p.policy.MustEnrol(pr) && !pr.TwoFactor {
 		return errTwoFactorRequired
 	}
 	return nil
@@ -622,7 +623,7 @@ func (p *pipeline) attempt(c echo.Context, req *http.Request, r Route, next echo
 	ctx := req.Context()
 	d = &audit.Draft{Action: r.Audit.Action, TargetType: r.Audit.Target, TargetID: c.Param("id"),
 		IPAddress: c.RealIP(), UserAgent: req.UserAgent(), Optional: r.Audit.Optional}
-	if pr := auth.PrincipalFrom(ctx); pr != nil {
+	if pr := access.PrincipalFrom(ctx); pr != nil {
 		d.AdminID, d.AdminUsername = &pr.UserID, pr.Username
 	}
 	w := p.store.NewWork(d)

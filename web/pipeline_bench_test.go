@@ -9,7 +9,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/gctune"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -55,8 +55,8 @@ func pipelineApp(b *testing.B) (*apptest.App, http.Header) {
 			{Method: http.MethodGet, Path: "/bench/bare", Handler: noop, Family: api.FamilyConsole, Scope: web.ScopeExempt},
 		}
 	})
-	u := app.User(b, "bench@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-	header, _ := app.TokenFor(b, u.ID, auth.PermAdminRead)
+	u := app.User(b, "bench@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
+	header, _ := app.TokenFor(b, u.ID, access.PermAdminRead)
 	return app, header
 }
 

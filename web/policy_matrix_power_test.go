@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/web"
 )
@@ -71,7 +71,7 @@ func lockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target
 // releasing it breaks someone else's lock.
 func heldLockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
 	member := m.person(t, caller{}, false)
-	roles := []string{auth.RoleAdmin}
+	roles := []string{access.RoleAdmin}
 	if super {
 		roles = m.staffRoles()
 	}

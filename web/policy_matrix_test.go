@@ -15,10 +15,11 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -63,7 +64,7 @@ type caller struct {
 	name   string
 	user   *models.User // nil for the anonymous caller
 	header http.Header
-	who    *auth.Principal
+	who    *access.Principal
 	strict bool // sent to the instance with REQUIRE_STAFF_2FA on
 	owner  bool // the owner or author of the target
 	scopes []string
@@ -91,33 +92,33 @@ func newMatrix(t *testing.T, db *bun.DB) *matrix {
 	m.strict = apptest.New(t, db, setup, func(d *web.Deps) { d.Config.RequireStaff2FA = true })
 	session := func(name string, strict, owner bool, roles ...string) caller {
 		u := m.app.UserWithPassword(t, name+"@example.com", password, roles...)
-		rs := append([]string{auth.RoleUser}, roles...)
+		rs := append([]string{access.RoleUser}, roles...)
 		return caller{name: name, user: u, header: m.app.SessionFor(t, u.ID), strict: strict, owner: owner,
-			who: &auth.Principal{UserID: u.ID, Roles: rs, Permissions: auth.RolePermissions(rs), Via: auth.ViaSession, ConfirmedAt: time.Now()}}
+			who: &access.Principal{UserID: u.ID, Roles: rs, Permissions: access.RolePermissions(rs), Via: access.ViaSession, ConfirmedAt: time.Now()}}
 	}
 	m.session = session
 	token := func(name string, of caller, scopes ...string) caller { return m.token(t, name, of, scopes...) }
-	admin := session("admin", false, false, auth.RoleAdmin)
-	super := session("super", false, false, auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+	admin := session("admin", false, false, access.RoleAdmin)
+	super := session("super", false, false, access.ImpliedRoles(access.RoleSuperAdmin)...)
 	m.callers = []caller{
 		{name: "anonymous"},
 		session("user", false, false),
 		session("owner", false, true),
-		session("moderator", false, false, auth.RoleModerator),
-		session("moderator-no-2fa", true, false, auth.RoleModerator),
+		session("moderator", false, false, access.RoleModerator),
+		session("moderator-no-2fa", true, false, access.RoleModerator),
 		admin,
-		token("admin-token-read", admin, auth.PermAdminRead),
+		token("admin-token-read", admin, access.PermAdminRead),
 		// The contract's versioned gate: this token bans and moderates
 		// through /api/v1/admin, not through the unversioned family.
-		token("admin-token-read-write", admin, auth.PermAdminRead, auth.PermAdminWrite),
+		token("admin-token-read-write", admin, access.PermAdminRead, access.PermAdminWrite),
 		super,
-		token("super-token-write", super, auth.PermAdminWrite),
+		token("super-token-write", super, access.PermAdminWrite),
 		// Staff power used to read is staff power; a token acts as its
 		// user only within its account scopes.
-		session("admin-no-2fa", true, false, auth.RoleAdmin),
-		token("owner-token-read", session("token-owner-r", false, true), auth.ScopeAccountRead),
-		token("owner-token-write", session("token-owner-w", false, true), auth.ScopeAccountWrite),
-		token("admin-owner-token-read", session("admin-owner", false, true, auth.RoleAdmin), auth.PermAdminRead),
+		session("admin-no-2fa", true, false, access.RoleAdmin),
+		token("owner-token-read", session("token-owner-r", false, true), access.ScopeAccountRead),
+		token("owner-token-write", session("token-owner-w", false, true), access.ScopeAccountWrite),
+		token("admin-owner-token-read", session("admin-owner", false, true, access.RoleAdmin), access.PermAdminRead),
 	}
 	m.staff = super.user.ID
 	return m
@@ -127,15 +128,15 @@ func newMatrix(t *testing.T, db *bun.DB) *matrix {
 func (m *matrix) token(t *testing.T, name string, of caller, scopes ...string) caller {
 	h, _ := m.app.TokenFor(t, of.user.ID, scopes...)
 	return caller{name: name, user: of.user, header: h, owner: of.owner, scopes: scopes,
-		who: &auth.Principal{UserID: of.user.ID, Roles: of.who.Roles, Via: auth.ViaToken,
-			Permissions: auth.TokenGrant(auth.Permissions(scopes), of.who.Roles)}}
+		who: &access.Principal{UserID: of.user.ID, Roles: of.who.Roles, Via: access.ViaToken,
+			Permissions: access.TokenGrant(access.Permissions(scopes), of.who.Roles)}}
 }
 
 // clone is a new caller of c's kind for an action on the caller's own
 // account; anonymous and token callers are refused before any change, so
 // they stay as they are.
 func (m *matrix) clone(t *testing.T, c caller) caller {
-	if c.user == nil || c.who.Via != auth.ViaSession {
+	if c.user == nil || c.who.Via != access.ViaSession {
 		return c
 	}
 	return m.session(fmt.Sprintf("%s-%d", c.name, m.seq.Add(1)), c.strict, c.owner, c.who.Roles[1:]...)
@@ -145,7 +146,7 @@ func (m *matrix) clone(t *testing.T, c caller) caller {
 // deletions end an owner, so each request gets its own.
 func (m *matrix) owner(t *testing.T, c caller) caller {
 	s := m.session(fmt.Sprintf("owner-%d", m.seq.Add(1)), false, true, c.who.Roles[1:]...)
-	if c.who.Via == auth.ViaToken {
+	if c.who.Via == access.ViaToken {
 		return m.token(t, c.name, s, c.scopes...)
 	}
 	return s
@@ -170,7 +171,7 @@ type fixture func(t *testing.T, m *matrix, c caller, r web.Route, super bool) ta
 // action acts on, round after round: a super admin, and the peers of the
 // matrix's staff callers (admin on admin, moderator on moderator), which
 // rank among equals refuses.
-var staffTargets = [][]string{auth.ImpliedRoles(auth.RoleSuperAdmin), {auth.RoleAdmin}, {auth.RoleModerator}}
+var staffTargets = [][]string{access.ImpliedRoles(access.RoleSuperAdmin), {access.RoleAdmin}, {access.RoleModerator}}
 
 func (m *matrix) walk(t *testing.T, r web.Route, fx fixture) {
 	variants := [][]string{nil}
@@ -217,7 +218,7 @@ func expected(r web.Route, who caller, a policy.Action, t policy.Target) string 
 		if r.Gate != "" && !who.who.HasAdminRole() {
 			return forbidden // the versioned family is the admin role's
 		}
-		if who.who.Via == auth.ViaSession && pol.MustEnrol(who.who) && !who.who.TwoFactor {
+		if who.who.Via == access.ViaSession && pol.MustEnrol(who.who) && !who.who.TwoFactor {
 			return secondFactor
 		}
 	}
@@ -308,7 +309,7 @@ func (m *matrix) person(t *testing.T, c caller, super bool) *models.User {
 }
 
 func personTarget(u *models.User, roles ...string) policy.Target {
-	return policy.Person(u.ID, append([]string{auth.RoleUser}, roles...))
+	return policy.Person(u.ID, append([]string{access.RoleUser}, roles...))
 }
 
 func (m *matrix) personOf(t *testing.T, c caller, super bool) (*models.User, policy.Target) {
@@ -323,7 +324,7 @@ func (m *matrix) personOf(t *testing.T, c caller, super bool) (*models.User, pol
 // unless the walk says otherwise.
 func (m *matrix) staffRoles() []string {
 	if m.staffTarget == nil {
-		return auth.ImpliedRoles(auth.RoleSuperAdmin)
+		return access.ImpliedRoles(access.RoleSuperAdmin)
 	}
 	return m.staffTarget
 }
@@ -571,14 +572,14 @@ func (m *matrix) code(t *testing.T, secret string) string {
 }
 
 func enableBody(t *testing.T, m *matrix, c caller, r web.Route) (string, string) {
-	if c.user == nil || c.who.Via != auth.ViaSession {
+	if c.user == nil || c.who.Via != access.ViaSession {
 		return "", `{"code":"123456"}`
 	}
 	return "", `{"code":"` + m.code(t, m.setUp(t, c)) + `"}`
 }
 
 func enrolFirst(t *testing.T, m *matrix, c caller, r web.Route) (string, string) {
-	if c.user == nil || c.who.Via != auth.ViaSession {
+	if c.user == nil || c.who.Via != access.ViaSession {
 		return "", ""
 	}
 	res := m.send(t, c, http.MethodPost, api.PathTwoFactorEnable, `{"code":"`+m.code(t, m.setUp(t, c))+`"}`)
@@ -597,7 +598,7 @@ func githubLink(t *testing.T, m *matrix, c caller, r web.Route) (string, string)
 
 // linkedGitHub links a GitHub account to a session caller first.
 func linkedGitHub(t *testing.T, m *matrix, c caller, r web.Route) (string, string) {
-	if c.user != nil && c.who.Via == auth.ViaSession {
+	if c.user != nil && c.who.Via == access.ViaSession {
 		id := models.OAuthIdentity{Provider: "github", ProviderUserID: fmt.Sprint("matrix-", m.seq.Add(1)), Email: c.user.Email, EmailVerified: true}
 		if err := m.app.Store.LinkProvider(context.Background(), c.user.ID, id); err != nil {
 			t.Fatal(err)
@@ -615,7 +616,7 @@ func personSessionDoor(t *testing.T, m *matrix, c caller, r web.Route, super boo
 
 // tokenDoor is a door to a token the super admin holds.
 func tokenDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
-	_, jti := m.app.TokenFor(t, m.staff, auth.PermAdminRead)
+	_, jti := m.app.TokenFor(t, m.staff, access.PermAdminRead)
 	return target{path: strings.Replace(r.Path, ":id", jti, 1), policy: policy.Platform}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -21,10 +22,10 @@ func TestCallerChangesReachEveryInstance(t *testing.T) {
 	db := dbtest.Open(t, "postgres")
 	a, b := apptest.New(t, db), apptest.New(t, db)
 	root, _ := a.Admin(t)
-	ada := a.User(t, "ada@example.com", auth.RoleAdmin)
-	bob := a.User(t, "bob@example.com", auth.RoleAdmin)
-	adaToken, _ := a.TokenFor(t, ada.ID, auth.PermAdminRead)
-	bobToken, bobJTI := a.TokenFor(t, bob.ID, auth.PermAdminRead)
+	ada := a.User(t, "ada@example.com", access.RoleAdmin)
+	bob := a.User(t, "bob@example.com", access.RoleAdmin)
+	adaToken, _ := a.TokenFor(t, ada.ID, access.PermAdminRead)
+	bobToken, bobJTI := a.TokenFor(t, bob.ID, access.PermAdminRead)
 	bobSession := a.SessionFor(t, bob.ID)
 	for _, h := range []http.Header{adaToken, bobToken, bobSession} {
 		if res := apptest.Do(t, b, "GET", "/api/v1/admin/audit-logs", h); res.Code != 200 {
@@ -58,8 +59,8 @@ func TestCacheOffWhileListenerAway(t *testing.T) {
 		return app.Deps.Principals.Enabled() && app.Deps.Flags.Enabled() && app.Deps.Blocks.Enabled()
 	})
 
-	u := app.User(t, "ada@example.com", auth.RoleAdmin)
-	h, _ := app.TokenFor(t, u.ID, auth.PermAdminRead)
+	u := app.User(t, "ada@example.com", access.RoleAdmin)
+	h, _ := app.TokenFor(t, u.ID, access.PermAdminRead)
 	if res := apptest.Do(t, app, "GET", "/api/v1/admin/audit-logs", h); res.Code != http.StatusOK {
 		t.Fatalf("before the ban: %d %s", res.Code, res.Body)
 	}
@@ -95,8 +96,8 @@ func waitForStatus(t *testing.T, app *apptest.App, h http.Header, status int, wh
 func TestTokenRecordBoundsItsClaims(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
-		admin := app.User(t, "ada@example.com", auth.RoleAdmin)
-		_, jti := app.TokenFor(t, admin.ID, auth.PermAdminRead)
+		admin := app.User(t, "ada@example.com", access.RoleAdmin)
+		_, jti := app.TokenFor(t, admin.ID, access.PermAdminRead)
 		rec, err := app.Store.APITokenByJTI(context.Background(), jti)
 		if err != nil {
 			t.Fatal(err)
@@ -110,7 +111,7 @@ func TestTokenRecordBoundsItsClaims(t *testing.T) {
 			}
 			return http.Header{"Authorization": {"Bearer " + raw}}
 		}
-		wider := forge([]string{auth.PermAdminRead, auth.PermAdminWrite}, rec.ExpiresAt)
+		wider := forge([]string{access.PermAdminRead, access.PermAdminWrite}, rec.ExpiresAt)
 		if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/locks", wider, `{"type":"user","id":"42"}`); res.Code != http.StatusForbidden {
 			t.Errorf("widened permissions: %d %s, want 403", res.Code, res.Body)
 		}
@@ -124,7 +125,7 @@ func TestTokenRecordBoundsItsClaims(t *testing.T) {
 			t.Fatal(err)
 		}
 		app.Deps.Principals.Purge()
-		longer := forge([]string{auth.PermAdminRead}, time.Now().Add(24*time.Hour))
+		longer := forge([]string{access.PermAdminRead}, time.Now().Add(24*time.Hour))
 		if res := apptest.Do(t, app, "GET", "/api/v1/admin/users", longer); res.Code != http.StatusUnauthorized {
 			t.Errorf("past the stored expiry: %d %s, want 401", res.Code, res.Body)
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/ratelimit"
 	"github.com/plazahq/plaza/internal/redistest"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -19,7 +19,7 @@ import (
 func TestRateLimitHeaders(t *testing.T) {
 	app := apptest.New(t, dbtest.Open(t, "sqlite"))
 	cookie, super := app.Admin(t)
-	adm := app.User(t, "adm@example.com", auth.RoleAdmin)
+	adm := app.User(t, "adm@example.com", access.RoleAdmin)
 	tests := []struct {
 		name, path  string
 		h           http.Header

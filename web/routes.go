@@ -7,10 +7,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/access"
 )
 
 // Route is one line of the URL space: who answers a method and path, and
@@ -166,10 +166,10 @@ func (r Route) asksConfirmation() bool {
 }
 
 // v1Gate is the permission the versioned family's gate asks by method;
-// admin:super satisfies each (auth.Permissions.Has).
+// admin:super satisfies each (access.Permissions.Has).
 var v1Gate = map[string]string{
-	http.MethodGet: auth.PermAdminRead, http.MethodPost: auth.PermAdminWrite, http.MethodPut: auth.PermAdminWrite,
-	http.MethodPatch: auth.PermAdminWrite, http.MethodDelete: auth.PermAdminDelete,
+	http.MethodGet: access.PermAdminRead, http.MethodPost: access.PermAdminWrite, http.MethodPut: access.PermAdminWrite,
+	http.MethodPatch: access.PermAdminWrite, http.MethodDelete: access.PermAdminDelete,
 }
 
 // AdminV1 completes a versioned admin route: its family and tier scope,
@@ -184,8 +184,8 @@ var v1Gate = map[string]string{
 func AdminV1(r Route) Route {
 	r.declared = r.Permissions
 	r.Gate = v1Gate[r.Method]
-	if policy.Table[r.Action].Permission == auth.PermAdminSuper || slices.Contains(r.Permissions, auth.PermAdminSuper) {
-		r.Gate = auth.PermAdminSuper
+	if policy.Table[r.Action].Permission == access.PermAdminSuper || slices.Contains(r.Permissions, access.PermAdminSuper) {
+		r.Gate = access.PermAdminSuper
 	}
 	r.Family = api.FamilyV1
 	if r.Scope == "" {
@@ -226,7 +226,7 @@ func ConsolePage(apiRoute string, r Route) Route {
 		r.Scope = ScopeExempt
 	}
 	if len(r.Permissions) == 0 && policy.Table[r.Action].Permission == "" {
-		r.Permissions = []string{auth.PermAdminRead}
+		r.Permissions = []string{access.PermAdminRead}
 	}
 	r.Doc.ContentType = "text/html"
 	r.Doc.Description = strings.TrimSpace("HTML for a browser and htmx; the same JSON as GET " + apiRoute + " otherwise. " + r.Doc.Description)

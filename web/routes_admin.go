@@ -3,15 +3,15 @@ package web
 import (
 	"net/http"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
-	"github.com/plazahq/plaza/internal/policy"
+	"github.com/plazahq/plaza/internal/access"
 )
 
 // adminRoutes is the unversioned admin family (docs/api.md, "Unversioned
 // admin").
 func adminRoutes(hs handlerSet) []Route {
-	manage := []string{auth.PermUsersManage}
+	manage := []string{access.PermUsersManage}
 	return []Route{
 		{Method: http.MethodGet, Path: api.PathAdminUsers, Handler: hs.adminUsers.List, Family: api.FamilyAdmin, Scope: ScopeAdminUsers,
 			Permissions: manage, Audit: Audit{Action: "users.list"},
@@ -25,7 +25,7 @@ func adminRoutes(hs handlerSet) []Route {
 				Errors: map[int]string{http.StatusConflict: "The user is not banned."}}},
 		{Method: http.MethodPost, Path: api.PathAdminUserSilence, Handler: hs.adminUsers.Silence, Action: policy.SilenceUser, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
 			Audit: Audit{Action: "user.silence", Target: "user"},
-			Doc: Doc{Summary: "Silence a user for a time", Body: api.SilenceRequest{}, Response: api.AdminSilenceResult{}}},
+			Doc:   Doc{Summary: "Silence a user for a time", Body: api.SilenceRequest{}, Response: api.AdminSilenceResult{}}},
 		{Method: http.MethodPost, Path: api.PathAdminUserUnsilence, Handler: hs.adminUsers.Unsilence, Action: policy.UnsilenceUser, Family: api.FamilyAdmin, Scope: ScopeAPIAdmin,
 			Audit: Audit{Action: "user.unsilence", Target: "user"},
 			Doc: Doc{Summary: "Lift a user's silence", Response: api.AdminSilenceResult{},

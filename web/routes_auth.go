@@ -3,10 +3,10 @@ package web
 import (
 	"net/http"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/openapi"
-	"github.com/plazahq/plaza/internal/policy"
 )
 
 // authRoutes is sign-in, sessions, passwords, two-factor sign-in and
@@ -14,7 +14,7 @@ import (
 func authRoutes(hs handlerSet) []Route {
 	console := api.FamilyConsole
 	general := api.FamilyGeneral
-	moderate := []string{auth.PermPostsModerate}
+	moderate := []string{access.PermPostsModerate}
 	return []Route{
 		{Method: http.MethodGet, Path: api.PathSignIn, Handler: hs.signIn.Page, Family: general, Scope: ScopeGeneral,
 			Doc: Doc{Summary: "The sign-in page", Query: api.CallbackQuery{}, ContentType: "text/html"}},

@@ -3,8 +3,8 @@ package web
 import (
 	"net/http"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/policy"
 )
 
 // generalRoutes is the general API: the API's own description, search,

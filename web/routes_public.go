@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/openapi"
 )
 
@@ -48,7 +48,7 @@ func publicRoutes(d Deps, hs handlerSet) []Route {
 					http.StatusServiceUnavailable:    "The events could not be stored now (the writer's queue is full, or the database cannot be reached): nothing was acknowledged; retry after Retry-After seconds.",
 				}}},
 		{Method: http.MethodGet, Path: api.PathMetrics, Handler: metricsHandler(d.Metrics, d.Logger), Family: general, Scope: ScopeExempt,
-			Permissions: []string{auth.PermAdminRead}, MetricsToken: true,
+			Permissions: []string{access.PermAdminRead}, MetricsToken: true,
 			Doc: Doc{Summary: "Prometheus metrics", ContentType: "text/plain"}},
 	}
 }

@@ -3,10 +3,10 @@ package web
 import (
 	"net/http"
 
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/openapi"
-	"github.com/plazahq/plaza/internal/policy"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -51,7 +51,7 @@ func v1Routes(hs handlerSet) []Route {
 				Errors: map[int]string{http.StatusNotFound: "No such webhook (or delivery).",
 					http.StatusConflict: "CONFLICT: the delivery is not pending (delivered, failed or already cancelled)."}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminTokens, Handler: hs.tokens.List,
-			Permissions: []string{auth.PermAdminSuper}, Audit: Audit{Action: "token.list"},
+			Permissions: []string{access.PermAdminSuper}, Audit: Audit{Action: "token.list"},
 			Doc: Doc{Summary: "List unexpired admin tokens", Response: api.V1Of[[]api.Token]{}}}),
 		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminTokens, Handler: hs.tokens.Create, Action: policy.MintToken,
 			Audit: Audit{Action: "token.create", Target: "token"},

@@ -11,7 +11,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/handlers"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/clientnet"
 	"github.com/plazahq/plaza/internal/device"
 	"github.com/plazahq/plaza/internal/ratelimit"
@@ -64,7 +64,7 @@ type bucket struct {
 // An IP is the client's network (clientnet.Key): an IPv6 client is
 // counted by its /64 (RATE_LIMIT_IPV6_PREFIX), whichever of its addresses
 // it sends from.
-func (p *pipeline) buckets(s Scope, c echo.Context, pr *auth.Principal, subject string) []bucket {
+func (p *pipeline) buckets(s Scope, c echo.Context, pr *access.Principal, subject string) []bucket {
 	l := p.cfg.RateLimit
 	ip := "ip:" + clientnet.Key(c.RealIP(), p.cfg.IPv6Prefix)
 	caller := ip
@@ -73,7 +73,7 @@ func (p *pipeline) buckets(s Scope, c echo.Context, pr *auth.Principal, subject 
 	}
 	switch s {
 	case ScopeAdminV1:
-		if pr.Tier() == auth.TierSuper {
+		if pr.Tier() == access.TierSuper {
 			return []bucket{{"admin_v1_super", ratelimit.PerHour(l.AdminSuper), caller}}
 		}
 		return []bucket{{"admin_v1_general", ratelimit.PerHour(l.AdminGeneral), caller}}
@@ -232,18 +232,18 @@ type meter struct {
 var _ handlers.Meter = meter{}
 
 func (m meter) Check(ctx context.Context, subject string) error {
-	return m.p.count(m.c, m.scope, m.p.buckets(m.scope, m.c, auth.PrincipalFrom(ctx), subject), 0)
+	return m.p.count(m.c, m.scope, m.p.buckets(m.scope, m.c, access.PrincipalFrom(ctx), subject), 0)
 }
 
 func (m meter) Take(ctx context.Context, subject string, n int64) error {
-	return m.p.count(m.c, m.scope, m.p.buckets(m.scope, m.c, auth.PrincipalFrom(ctx), subject), n)
+	return m.p.count(m.c, m.scope, m.p.buckets(m.scope, m.c, access.PrincipalFrom(ctx), subject), n)
 }
 
 // Refund takes -1 from each bucket, straight from the limiter: the
 // response keeps the headers of the Take it undoes. Should the window
 // have turned over in between, the new one starts one try richer.
 func (m meter) Refund(ctx context.Context, subject string) {
-	for _, b := range m.p.buckets(m.scope, m.c, auth.PrincipalFrom(ctx), subject) {
+	for _, b := range m.p.buckets(m.scope, m.c, access.PrincipalFrom(ctx), subject) {
 		if _, err := m.p.limiter.Take(ctx, b.name, b.rate, b.key, -1); err != nil && !errors.Is(err, ratelimit.ErrLimited) {
 			m.p.log.Error("rate limiter unavailable; a refund was lost", "scope", string(m.scope), "error", err)
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -23,7 +23,7 @@ func TestSessionEndsOnEveryInstance(t *testing.T) {
 	db := dbtest.Open(t, "postgres")
 	a, b := apptest.New(t, db), apptest.New(t, db)
 	root, _ := a.Admin(t)
-	bob := a.User(t, "bob@example.com", auth.RoleAdmin)
+	bob := a.User(t, "bob@example.com", access.RoleAdmin)
 	key := "user:" + strconv.FormatInt(bob.ID, 10)
 	desk, laptop, phone := a.SessionFor(t, bob.ID), a.SessionFor(t, bob.ID), a.SessionFor(t, bob.ID)
 	apptest.WaitFor(t, "b to remember bob and his sessions", func() bool {
@@ -63,7 +63,7 @@ func TestSessionEndsOnEveryInstance(t *testing.T) {
 func TestSessionWrittenBackOnAnotherInstance(t *testing.T) {
 	db := dbtest.Open(t, "postgres")
 	a, b := apptest.New(t, db), apptest.New(t, db)
-	bob := a.User(t, "bob@example.com", auth.RoleAdmin)
+	bob := a.User(t, "bob@example.com", access.RoleAdmin)
 	desk := a.SessionFor(t, bob.ID)
 	apptest.WaitFor(t, "b to hold the session", func() bool {
 		if res := apptest.Do(t, b, "GET", "/api/v1/admin/audit-logs", desk); res.Code != http.StatusOK {

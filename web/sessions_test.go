@@ -13,7 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/session"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -28,7 +28,7 @@ func TestSessionIdleDeadlineMovesOncePerMinute(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		clock := &testClock{now: time.Now().UTC().Truncate(time.Second)}
 		app := apptest.New(t, db, func(d *web.Deps) { d.Now = clock.Now; d.Store.Now = clock.Now })
-		u := app.User(t, "mod@example.com", auth.RoleModerator)
+		u := app.User(t, "mod@example.com", access.RoleModerator)
 		h := app.SessionFor(t, u.ID)
 		expiry := func() time.Time {
 			var s models.Session
@@ -86,7 +86,7 @@ func TestHostCookieBehindHTTPS(t *testing.T) {
 		d.Config.PublicAppURL = "https://plaza.example"
 		d.Sessions = web.NewSessions(d.Store, d.Config.PublicAppURL)
 	})
-	app.UserWithPassword(t, "ada@example.com", "correct horse", auth.RoleAdmin)
+	app.UserWithPassword(t, "ada@example.com", "correct horse", access.RoleAdmin)
 	res := apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, `{"email":"ada@example.com","password":"correct horse"}`)
 	var got *http.Cookie
 	for _, c := range res.Result().Cookies() {
@@ -121,8 +121,8 @@ func TestTokenCallersGetAnEmptySession(t *testing.T) {
 		d.ExtraRoutes = []web.Route{web.AdminV1(web.Route{Method: http.MethodGet, Path: "/api/v1/admin/probe/session",
 			Handler: probe, Audit: web.Audit{Action: "probe.session"}})}
 	})
-	u := app.User(t, "root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
-	token, _ := app.TokenFor(t, u.ID, auth.PermAdminRead)
+	u := app.User(t, "root@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
+	token, _ := app.TokenFor(t, u.ID, access.PermAdminRead)
 	res := apptest.Do(t, app, http.MethodGet, "/api/v1/admin/probe/session", token)
 	if res.Code != http.StatusNoContent || res.Header().Get("Set-Cookie") != "" {
 		t.Fatalf("token only: %d, Set-Cookie %q; want 204 and no cookie", res.Code, res.Header().Get("Set-Cookie"))

@@ -11,7 +11,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -62,7 +62,7 @@ func stillSignedIn(t *testing.T, app *apptest.App, h http.Header, email string) 
 func TestStaffSessionLimits(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app, clock := staffLimitsApp(t, db)
-		app.UserWithPassword(t, "mod@example.com", "correct horse battery", auth.RoleModerator)
+		app.UserWithPassword(t, "mod@example.com", "correct horse battery", access.RoleModerator)
 		app.UserWithPassword(t, "amy@example.com", "correct horse battery")
 
 		signIn := clock.Now()
@@ -118,13 +118,13 @@ func TestStaffSessionLimits(t *testing.T) {
 func TestPromotionBringsStaffLimits(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app, clock := staffLimitsApp(t, db)
-		boss := app.User(t, "boss@example.com", auth.RoleAdmin)
+		boss := app.User(t, "boss@example.com", access.RoleAdmin)
 		old := app.UserWithPassword(t, "old@example.com", "correct horse battery")
 		young := app.UserWithPassword(t, "young@example.com", "correct horse battery")
 		promote := func(u *models.User) {
 			t.Helper()
 			err := app.Store.Change(context.Background(), func(ctx context.Context) error {
-				return app.Store.UpdateUserAsAdmin(ctx, u.ID, boss.ID, models.UserAdminChange{Roles: []string{auth.RoleModerator}})
+				return app.Store.UpdateUserAsAdmin(ctx, u.ID, boss.ID, models.UserAdminChange{Roles: []string{access.RoleModerator}})
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -29,9 +29,9 @@ type gateApp struct {
 
 func newGateApp(t *testing.T, db *bun.DB) *gateApp {
 	g := &gateApp{app: apptest.New(t, db)}
-	g.admin = g.app.User(t, "gate-admin@example.com", auth.RoleAdmin)
-	g.other = g.app.User(t, "gate-other-admin@example.com", auth.RoleAdmin)
-	g.moderator = g.app.User(t, "gate-moderator@example.com", auth.RoleModerator)
+	g.admin = g.app.User(t, "gate-admin@example.com", access.RoleAdmin)
+	g.other = g.app.User(t, "gate-other-admin@example.com", access.RoleAdmin)
+	g.moderator = g.app.User(t, "gate-moderator@example.com", access.RoleModerator)
 	g.member = g.app.User(t, "gate-member@example.com")
 	g.post = g.newPost(t)
 	return g
@@ -93,7 +93,7 @@ func requiredPermission(t *testing.T, body string) string {
 func TestV1GateTokenBansAndModerates(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		g := newGateApp(t, db)
-		tok, _ := g.app.TokenFor(t, g.admin.ID, auth.PermAdminRead, auth.PermAdminWrite)
+		tok, _ := g.app.TokenFor(t, g.admin.ID, access.PermAdminRead, access.PermAdminWrite)
 		if code, body := send(t, g, tok, http.MethodPost, fmt.Sprintf("%s/%d/moderate", api.PathAdminV1Posts, g.post), `{"action":"hide","reason":"gate"}`); code != http.StatusOK {
 			t.Errorf("moderating with admin:read,admin:write: %d %s", code, body)
 		}
@@ -111,9 +111,9 @@ func TestV1GateTokenBansAndModerates(t *testing.T) {
 			t.Errorf("the unversioned ban by an admin's session: %d %s", code, body)
 		}
 		// A token without admin:write is refused, naming it.
-		read, _ := g.app.TokenFor(t, g.admin.ID, auth.PermAdminRead)
+		read, _ := g.app.TokenFor(t, g.admin.ID, access.PermAdminRead)
 		code, body = send(t, g, read, http.MethodPost, fmt.Sprintf("%s/%d/moderate", api.PathAdminV1Posts, g.postBy(t, g.app.User(t, "gate-author@example.com"))), `{"action":"hide"}`)
-		if code != http.StatusForbidden || requiredPermission(t, body) != auth.PermAdminWrite {
+		if code != http.StatusForbidden || requiredPermission(t, body) != access.PermAdminWrite {
 			t.Errorf("moderating with admin:read alone: %d %s", code, body)
 		}
 	})
@@ -136,11 +136,11 @@ func TestV1GateRefusesModerators(t *testing.T) {
 				t.Errorf("%s %s: a moderator's session got %d %.200s", r.Method, r.Path, code, body)
 				continue
 			}
-			want := map[string]string{http.MethodGet: auth.PermAdminRead, http.MethodDelete: auth.PermAdminDelete}[r.Method]
+			want := map[string]string{http.MethodGet: access.PermAdminRead, http.MethodDelete: access.PermAdminDelete}[r.Method]
 			if want == "" {
-				want = auth.PermAdminWrite
+				want = access.PermAdminWrite
 			}
-			if got := requiredPermission(t, body); got != want && got != auth.PermAdminSuper {
+			if got := requiredPermission(t, body); got != want && got != access.PermAdminSuper {
 				t.Errorf("%s %s: requiredPermission %q, want %s", r.Method, r.Path, got, want)
 			}
 		}
@@ -166,12 +166,12 @@ func TestRankAmongEquals(t *testing.T) {
 		if code != http.StatusForbidden {
 			t.Errorf("an admin banning another admin through the unversioned family: %d %s", code, body)
 		}
-		peer := g.app.User(t, "gate-peer-moderator@example.com", auth.RoleModerator)
+		peer := g.app.User(t, "gate-peer-moderator@example.com", access.RoleModerator)
 		code, body = send(t, g, g.session(t, g.moderator), http.MethodPost, strings.Replace(api.PathConsoleModeratePost, ":id", fmt.Sprint(g.postBy(t, peer)), 1), `{"action":"hide"}`)
 		if code != http.StatusForbidden {
 			t.Errorf("a moderator hiding another moderator's post: %d %s", code, body)
 		}
-		super := g.app.User(t, "gate-super@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+		super := g.app.User(t, "gate-super@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		code, body = send(t, g, g.session(t, super), http.MethodPost, fmt.Sprintf("%s/%d/ban", api.PathAdminV1Users, g.other.ID), `{"action":"ban","reason":"peer"}`)
 		if code != http.StatusOK {
 			t.Errorf("a super admin banning an admin: %d %s", code, body)

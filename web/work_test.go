@@ -14,6 +14,7 @@ import (
 
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/models"
@@ -28,7 +29,7 @@ func probe(t *testing.T, db *bun.DB, then func(c echo.Context) error) *apptest.A
 	var app *apptest.App
 	handler := func(c echo.Context) error {
 		ctx := c.Request().Context()
-		_, claims, err := auth.NewToken([]byte("k"), 1, []string{auth.PermAdminRead}, time.Now(), time.Hour)
+		_, claims, err := auth.NewToken([]byte("k"), 1, []string{access.PermAdminRead}, time.Now(), time.Hour)
 		if err != nil {
 			return err
 		}
@@ -219,7 +220,7 @@ func TestRacedRequestRunsAgain(t *testing.T) {
 		b, _ := io.ReadAll(c.Request().Body) // read before the change, as handlers do
 		bodies = append(bodies, string(b))
 		audit.DraftFrom(ctx).Set("body", string(b))
-		_, claims, err := auth.NewToken([]byte("k"), 1, []string{auth.PermAdminRead}, time.Now(), time.Hour)
+		_, claims, err := auth.NewToken([]byte("k"), 1, []string{access.PermAdminRead}, time.Now(), time.Hour)
 		if err != nil {
 			return err
 		}

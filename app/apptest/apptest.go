@@ -21,6 +21,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/plazahq/plaza/app"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/openapi/validate"
@@ -219,7 +220,7 @@ func (a *App) TokenFor(t testing.TB, userID int64, perms ...string) (http.Header
 // Admin is a signed-in super admin's session header.
 func (a *App) Admin(t testing.TB) (http.Header, *models.User) {
 	t.Helper()
-	u := a.User(t, "root@example.com", auth.ImpliedRoles(auth.RoleSuperAdmin)...)
+	u := a.User(t, "root@example.com", access.ImpliedRoles(access.RoleSuperAdmin)...)
 	return a.SessionFor(t, u.ID), u
 }
 

@@ -32,6 +32,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/tcpproxy"
@@ -106,7 +107,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	admins, err := signIn(ctx, store, base, o.admins, auth.ImpliedRoles(models.RoleSuperAdmin))
+	admins, err := signIn(ctx, store, base, o.admins, access.ImpliedRoles(models.RoleSuperAdmin))
 	if err != nil {
 		return err
 	}

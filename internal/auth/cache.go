@@ -3,6 +3,7 @@ package auth
 import (
 	"time"
 
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/fresh"
 )
 
@@ -13,15 +14,15 @@ import (
 // news may be missed (package fresh). A nil or disabled cache misses every
 // time.
 type PrincipalCache struct {
-	c *fresh.Cache[Principal]
+	c *fresh.Cache[access.Principal]
 }
 
 // NewPrincipalCache holds up to size callers for ttl each; it starts disabled.
 func NewPrincipalCache(size int, ttl time.Duration) *PrincipalCache {
-	return &PrincipalCache{c: fresh.New[Principal](size, ttl)}
+	return &PrincipalCache{c: fresh.New[access.Principal](size, ttl)}
 }
 
-func (c *PrincipalCache) cache() *fresh.Cache[Principal] {
+func (c *PrincipalCache) cache() *fresh.Cache[access.Principal] {
 	if c == nil {
 		return nil
 	}
@@ -32,7 +33,7 @@ func (c *PrincipalCache) cache() *fresh.Cache[Principal] {
 func (c *PrincipalCache) Generation() uint64 { return c.cache().Generation() }
 
 // Get returns a copy of the principal cached under key if it is still good at now.
-func (c *PrincipalCache) Get(key string, now time.Time) (*Principal, bool) {
+func (c *PrincipalCache) Get(key string, now time.Time) (*access.Principal, bool) {
 	p, ok := c.cache().Get(key, now)
 	if !ok {
 		return nil, false
@@ -42,7 +43,7 @@ func (c *PrincipalCache) Get(key string, now time.Time) (*Principal, bool) {
 
 // Put caches p under key until now+TTL or expires, whichever is first,
 // unless the cache was purged since gen was read.
-func (c *PrincipalCache) Put(key string, p *Principal, gen uint64, now, expires time.Time) {
+func (c *PrincipalCache) Put(key string, p *access.Principal, gen uint64, now, expires time.Time) {
 	if p != nil {
 		c.cache().Put(key, *p, gen, now, expires)
 	}

@@ -3,11 +3,13 @@ package auth
 import (
 	"testing"
 	"time"
+
+	"github.com/plazahq/plaza/internal/access"
 )
 
 func TestPrincipalCache(t *testing.T) {
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	ada := &Principal{UserID: 7, Username: "ada", Permissions: Permissions{PermAdminRead}}
+	ada := &access.Principal{UserID: 7, Username: "ada", Permissions: access.Permissions{access.PermAdminRead}}
 	c := NewPrincipalCache(10, 5*time.Second)
 
 	c.Put("k", ada, c.Generation(), now, time.Time{})
@@ -55,7 +57,7 @@ func TestPrincipalCache(t *testing.T) {
 
 func TestNilPrincipalCache(t *testing.T) {
 	var c *PrincipalCache
-	c.Put("k", &Principal{UserID: 1}, c.Generation(), time.Now(), time.Time{})
+	c.Put("k", &access.Principal{UserID: 1}, c.Generation(), time.Now(), time.Time{})
 	c.Purge()
 	c.SetEnabled(true)
 	if _, ok := c.Get("k", time.Now()); ok || c.Enabled() {

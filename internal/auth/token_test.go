@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/plazahq/plaza/internal/access"
 )
 
 var secret = []byte(strings.Repeat("k", 32))
 
 func TestTokenRoundTrip(t *testing.T) {
 	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
-	in := TokenClaims{UserID: 42, Permissions: []string{PermAdminRead}, IssuedAt: now, ExpiresAt: now.Add(time.Hour), ID: "abc"}
+	in := TokenClaims{UserID: 42, Permissions: []string{access.PermAdminRead}, IssuedAt: now, ExpiresAt: now.Add(time.Hour), ID: "abc"}
 	raw, err := SignToken(secret, in)
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +28,7 @@ func TestTokenRoundTrip(t *testing.T) {
 
 func TestTokenRejects(t *testing.T) {
 	now := time.Date(2026, 11, 22, 3, 0, 0, 0, time.UTC)
-	good := TokenClaims{UserID: 1, Permissions: []string{PermAdminRead}, IssuedAt: now, ExpiresAt: now.Add(time.Hour), ID: "j"}
+	good := TokenClaims{UserID: 1, Permissions: []string{access.PermAdminRead}, IssuedAt: now, ExpiresAt: now.Add(time.Hour), ID: "j"}
 	sign := func(method jwt.SigningMethod, key any, claims jwt.Claims) string {
 		s, err := jwt.NewWithClaims(method, claims).SignedString(key)
 		if err != nil {
@@ -59,29 +60,29 @@ func TestTokenRejects(t *testing.T) {
 }
 
 func TestPermissions(t *testing.T) {
-	admin := RolePermissions([]string{RoleUser, RoleAdmin})
-	super := RolePermissions([]string{RoleAdmin, RoleSuperAdmin})
-	mod := RolePermissions([]string{RoleUser, RoleModerator})
-	if !admin.Has(PermAdminDelete) || admin.Has(PermAdminSuper) {
+	admin := access.RolePermissions([]string{access.RoleUser, access.RoleAdmin})
+	super := access.RolePermissions([]string{access.RoleAdmin, access.RoleSuperAdmin})
+	mod := access.RolePermissions([]string{access.RoleUser, access.RoleModerator})
+	if !admin.Has(access.PermAdminDelete) || admin.Has(access.PermAdminSuper) {
 		t.Errorf("admin permissions %v", admin)
 	}
-	if !super.Has(PermAdminSuper) || !(Permissions{PermAdminSuper}).Has(PermAdminDelete) {
+	if !super.Has(access.PermAdminSuper) || !(access.Permissions{access.PermAdminSuper}).Has(access.PermAdminDelete) {
 		t.Errorf("admin:super must satisfy every admin permission")
 	}
-	if mod.Has(PermAdminRead) || !mod.Has(PermPostsModerate) {
+	if mod.Has(access.PermAdminRead) || !mod.Has(access.PermPostsModerate) {
 		t.Errorf("moderator permissions %v", mod)
 	}
-	token := Permissions{PermAdminRead, PermAdminWrite, PermAdminSuper}
-	if got := token.Intersect(admin); got.Has(PermAdminSuper) || !got.Has(PermAdminWrite) {
+	token := access.Permissions{access.PermAdminRead, access.PermAdminWrite, access.PermAdminSuper}
+	if got := token.Intersect(admin); got.Has(access.PermAdminSuper) || !got.Has(access.PermAdminWrite) {
 		t.Errorf("token ∩ admin = %v: a demoted super admin's token must lose admin:super", got)
 	}
-	if got := token.Intersect(RolePermissions([]string{RoleUser})); len(got) != 0 {
+	if got := token.Intersect(access.RolePermissions([]string{access.RoleUser})); len(got) != 0 {
 		t.Errorf("token ∩ user = %v, want nothing", got)
 	}
-	if HighestRole([]string{RoleUser, RoleSuperAdmin, RoleAdmin}) != RoleSuperAdmin || HighestRole(nil) != RoleUser {
+	if access.HighestRole([]string{access.RoleUser, access.RoleSuperAdmin, access.RoleAdmin}) != access.RoleSuperAdmin || access.HighestRole(nil) != access.RoleUser {
 		t.Error("HighestRole")
 	}
-	if _, err := ParsePermissions([]string{"admin:read", "root"}); err == nil {
+	if _, err := access.ParsePermissions([]string{"admin:read", "root"}); err == nil {
 		t.Error("unknown permission accepted")
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/go-rod/rod/lib/input"
 
 	"github.com/plazahq/plaza/api"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/seed"
 )
@@ -44,8 +44,8 @@ func TestTwoModeratorsDeskWalk(t *testing.T) {
 	if len(queue) < 200 {
 		t.Fatalf("the seeded queue holds %d posts awaiting a decision, want at least 200", len(queue))
 	}
-	lea := pz.User(t, "lea@plaza.test", auth.RoleModerator)
-	mia := pz.User(t, "mia@plaza.test", auth.RoleModerator)
+	lea := pz.User(t, "lea@plaza.test", access.RoleModerator)
+	mia := pz.User(t, "mia@plaza.test", access.RoleModerator)
 
 	// Mia works from the oldest post up, on one Lea's 50 cannot reach.
 	m, mc := pz.as(t, mia, "/admin/moderation?sort=created_at&order=asc")

@@ -17,7 +17,7 @@ import (
 
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/app/apptest"
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -60,9 +60,9 @@ func startPlazaWith(t *testing.T, opts app.Options, mutate ...func(*web.Deps)) *
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &plaza{App: app, base: base,
-		super:   app.User(t, "root@plaza.test", auth.RoleAdmin, auth.RoleSuperAdmin),
-		admin:   app.User(t, "ana@plaza.test", auth.RoleAdmin),
-		modUser: app.User(t, "mo@plaza.test", auth.RoleModerator),
+		super:   app.User(t, "root@plaza.test", access.RoleAdmin, access.RoleSuperAdmin),
+		admin:   app.User(t, "ana@plaza.test", access.RoleAdmin),
+		modUser: app.User(t, "mo@plaza.test", access.RoleModerator),
 	}
 }
 

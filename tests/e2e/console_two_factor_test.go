@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-rod/rod"
 
+	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/web"
 )
@@ -53,7 +54,7 @@ func totp(t *testing.T, secret string, at time.Time) string {
 func TestConsoleTwoFactor(t *testing.T) {
 	clock := &shiftedClock{}
 	pz := startPlaza(t, func(d *web.Deps) { d.Now = clock.Now })
-	u := pz.UserWithPassword(t, "tess@plaza.test", "correct horse battery", auth.RoleAdmin, auth.RoleSuperAdmin)
+	u := pz.UserWithPassword(t, "tess@plaza.test", "correct horse battery", access.RoleAdmin, access.RoleSuperAdmin)
 	p, c := pz.as(t, u, "/admin")
 	step(t, p, "open the page from the account menu", func(p *rod.Page) {
 		settled(p)

@@ -8,8 +8,7 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
-
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 )
 
 // nextAuthSource is next-auth/react's client functions (next-auth 4.24,
@@ -115,7 +114,7 @@ func TestNextAuthClient(t *testing.T) {
 func startNextAuthApp(t *testing.T) string {
 	t.Helper()
 	srv, app := startAppOf(t)
-	app.UserWithPassword(t, "ada@plaza.test", "correct horse", auth.RoleAdmin)
+	app.UserWithPassword(t, "ada@plaza.test", "correct horse", access.RoleAdmin)
 	return srv.URL
 }
 

@@ -10,7 +10,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/access"
 )
 
 // Action names one rule-bearing action.
@@ -203,66 +203,66 @@ var Table = map[Action]Rule{
 	ConfirmIdentity:  {Owner: true, SessionOnly: true},
 	LinkProvider:     {Owner: true, SessionOnly: true, Confirm: ConfirmAlways},
 	UnlinkProvider:   {Owner: true, SessionOnly: true},
-	ResetTwoFactor:   {Permission: auth.PermAdminSuper, Rank: true, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
+	ResetTwoFactor:   {Permission: access.PermAdminSuper, Rank: true, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
 
-	BanUser:           {Permission: auth.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
-	UpdateUser:        {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
-	ChangeRole:        {Permission: auth.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true, Confirm: ConfirmAlways},
-	BulkUpdateUsers:   {Permission: auth.PermAdminSuper, Rank: true, SecondFactor: true, Confirm: ConfirmAlways},
-	EditProfile:       {Permission: auth.PermUsersManage, Owner: true, Rank: true, SecondFactor: true, Scope: auth.ScopeAccountWrite},
-	DeleteAccount:     {Permission: auth.PermUsersManage, Owner: true, Rank: true, SecondFactor: true, Confirm: ConfirmOthers, Scope: auth.ScopeAccountWrite},
-	ViewUserSessions:  {Permission: auth.PermAdminRead, Rank: true, SecondFactor: true},
-	RevokeUserSession: {Permission: auth.PermAdminDelete, Rank: true, SecondFactor: true},
-	AddUserNote:       {Permission: auth.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true},
-	SilenceUser:       {Permission: auth.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
-	UnsilenceUser:     {Permission: auth.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
+	BanUser:           {Permission: access.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
+	UpdateUser:        {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},
+	ChangeRole:        {Permission: access.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true, Confirm: ConfirmAlways},
+	BulkUpdateUsers:   {Permission: access.PermAdminSuper, Rank: true, SecondFactor: true, Confirm: ConfirmAlways},
+	EditProfile:       {Permission: access.PermUsersManage, Owner: true, Rank: true, SecondFactor: true, Scope: access.ScopeAccountWrite},
+	DeleteAccount:     {Permission: access.PermUsersManage, Owner: true, Rank: true, SecondFactor: true, Confirm: ConfirmOthers, Scope: access.ScopeAccountWrite},
+	ViewUserSessions:  {Permission: access.PermAdminRead, Rank: true, SecondFactor: true},
+	RevokeUserSession: {Permission: access.PermAdminDelete, Rank: true, SecondFactor: true},
+	AddUserNote:       {Permission: access.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true},
+	SilenceUser:       {Permission: access.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
+	UnsilenceUser:     {Permission: access.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
 
-	EditPost:     {Owner: true, Scope: auth.ScopeAccountWrite},
-	DeletePost:   {Permission: auth.PermAdminDelete, Owner: true, Rank: true, SecondFactor: true, Scope: auth.ScopeAccountWrite},
-	ModeratePost: {Permission: auth.PermPostsModerate, Rank: true, NotOwn: true, SecondFactor: true},
-	BulkModerate: {Permission: auth.PermPostsModerate, Rank: true, NotOwn: true, SecondFactor: true, Confirm: ConfirmAlways},
-	ClaimPost:    {Permission: auth.PermPostsModerate, SecondFactor: true},
+	EditPost:     {Owner: true, Scope: access.ScopeAccountWrite},
+	DeletePost:   {Permission: access.PermAdminDelete, Owner: true, Rank: true, SecondFactor: true, Scope: access.ScopeAccountWrite},
+	ModeratePost: {Permission: access.PermPostsModerate, Rank: true, NotOwn: true, SecondFactor: true},
+	BulkModerate: {Permission: access.PermPostsModerate, Rank: true, NotOwn: true, SecondFactor: true, Confirm: ConfirmAlways},
+	ClaimPost:    {Permission: access.PermPostsModerate, SecondFactor: true},
 
-	MintToken:   {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
-	RevokeToken: {Permission: auth.PermAdminSuper, SecondFactor: true},
+	MintToken:   {Permission: access.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
+	RevokeToken: {Permission: access.PermAdminSuper, SecondFactor: true},
 
-	CreateBlock: {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
-	DeleteBlock: {Permission: auth.PermAdminDelete, SecondFactor: true},
+	CreateBlock: {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},
+	DeleteBlock: {Permission: access.PermAdminDelete, SecondFactor: true},
 
-	ReverseModeration: {Permission: auth.PermPostsModerate, Outrank: true, SecondFactor: true},
+	ReverseModeration: {Permission: access.PermPostsModerate, Outrank: true, SecondFactor: true},
 
-	TakeLock:     {Permission: auth.PermAdminWrite, Rank: true, NotOwn: true, SecondFactor: true},
-	TakeFlagLock: {Permission: auth.PermAdminSuper, SecondFactor: true},
-	ReleaseLock:  {Permission: auth.PermAdminDelete, Outrank: true, SecondFactor: true},
+	TakeLock:     {Permission: access.PermAdminWrite, Rank: true, NotOwn: true, SecondFactor: true},
+	TakeFlagLock: {Permission: access.PermAdminSuper, SecondFactor: true},
+	ReleaseLock:  {Permission: access.PermAdminDelete, Outrank: true, SecondFactor: true},
 
-	CreateWebhook:         {Permission: auth.PermAdminWrite, SecondFactor: true},
-	UpdateWebhook:         {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
-	RotateWebhookSecret:   {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
-	TestWebhook:           {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
-	RetryWebhookDelivery:  {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
-	CancelWebhookDelivery: {Permission: auth.PermAdminWrite, Rank: true, SecondFactor: true},
-	DeleteWebhook:         {Permission: auth.PermAdminDelete, Rank: true, SecondFactor: true},
+	CreateWebhook:         {Permission: access.PermAdminWrite, SecondFactor: true},
+	UpdateWebhook:         {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},
+	RotateWebhookSecret:   {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},
+	TestWebhook:           {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},
+	RetryWebhookDelivery:  {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},
+	CancelWebhookDelivery: {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},
+	DeleteWebhook:         {Permission: access.PermAdminDelete, Rank: true, SecondFactor: true},
 
-	UpdateModerationReasons: {Permission: auth.PermAdminWrite, SecondFactor: true},
-	UpdateFeatureFlag:       {Permission: auth.PermAdminSuper, SecondFactor: true},
-	DeleteFeatureFlag:       {Permission: auth.PermAdminSuper, SecondFactor: true},
-	QueueMaintenance:        {Permission: auth.PermAdminSuper, SecondFactor: true},
-	SendBroadcast:           {Permission: auth.PermAdminWrite, SecondFactor: true},
+	UpdateModerationReasons: {Permission: access.PermAdminWrite, SecondFactor: true},
+	UpdateFeatureFlag:       {Permission: access.PermAdminSuper, SecondFactor: true},
+	DeleteFeatureFlag:       {Permission: access.PermAdminSuper, SecondFactor: true},
+	QueueMaintenance:        {Permission: access.PermAdminSuper, SecondFactor: true},
+	SendBroadcast:           {Permission: access.PermAdminWrite, SecondFactor: true},
 
-	DownloadBackup: {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
-	DeleteBackup:   {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
-	Restore:        {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
-	ExportAudit:    {Permission: auth.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
+	DownloadBackup: {Permission: access.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
+	DeleteBackup:   {Permission: access.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
+	Restore:        {Permission: access.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
+	ExportAudit:    {Permission: access.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways},
 
-	CreatePost:  {Owner: true, Scope: auth.ScopeAccountWrite},
-	ReportPost:  {Owner: true, Scope: auth.ScopeAccountWrite},
-	ManageInbox: {Owner: true, Scope: auth.ScopeAccountWrite},
+	CreatePost:  {Owner: true, Scope: access.ScopeAccountWrite},
+	ReportPost:  {Owner: true, Scope: access.ScopeAccountWrite},
+	ManageInbox: {Owner: true, Scope: access.ScopeAccountWrite},
 
-	SeeUnpublishedPosts: {Permission: auth.PermPostsModerate, SecondFactor: true},
-	SeePrivateProfiles:  {Permission: auth.PermUsersManage, SecondFactor: true},
-	SeeOwnAccount:       {Owner: true, Scope: auth.ScopeAccountRead},
-	SeeAnalytics:        {Permission: auth.PermAdminRead, SecondFactor: true},
-	WatchModeration:     {Permission: auth.PermPostsModerate, SecondFactor: true, SessionOnly: true},
+	SeeUnpublishedPosts: {Permission: access.PermPostsModerate, SecondFactor: true},
+	SeePrivateProfiles:  {Permission: access.PermUsersManage, SecondFactor: true},
+	SeeOwnAccount:       {Owner: true, Scope: access.ScopeAccountRead},
+	SeeAnalytics:        {Permission: access.PermAdminRead, SecondFactor: true},
+	WatchModeration:     {Permission: access.PermPostsModerate, SecondFactor: true, SessionOnly: true},
 }
 
 // ConfirmWindow is how long a confirmation (the sign-in itself, or
@@ -289,7 +289,7 @@ var Platform = Target{}
 
 // AsSelf is the target of who acting as itself: on its own account, its
 // inbox, or a post or report it files.
-func AsSelf(who *auth.Principal) Target {
+func AsSelf(who *access.Principal) Target {
 	if who == nil {
 		return Platform
 	}
@@ -310,7 +310,7 @@ type Policy struct {
 // comes before what depends on the target: the staff families ask it of an
 // unenrolled staff session before any handler runs, whatever the request
 // acts on.
-func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
+func (p Policy) Check(who *access.Principal, a Action, t Target) error {
 	r, ok := Table[a]
 	if !ok {
 		return &UnknownActionError{Action: a}
@@ -321,7 +321,7 @@ func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 		}
 		return ErrSignInRequired
 	}
-	if r.SessionOnly && who.Via == auth.ViaToken {
+	if r.SessionOnly && who.Via == access.ViaToken {
 		return ErrSessionOnly
 	}
 	if r.Anonymous {
@@ -365,23 +365,23 @@ func (p Policy) Check(who *auth.Principal, a Action, t Target) error {
 // of roles. admin:super in the effective permissions acts over anyone;
 // without it (a super admin's token scoped below it) the caller counts as
 // an admin, as the rank rule reads it.
-func outranks(who *auth.Principal, roles []string) bool {
-	if who.Can(auth.PermAdminSuper) {
+func outranks(who *access.Principal, roles []string) bool {
+	if who.Can(access.PermAdminSuper) {
 		return true
 	}
-	mine := auth.HighestRole(who.Roles)
-	if mine == auth.RoleSuperAdmin {
-		mine = auth.RoleAdmin
+	mine := access.HighestRole(who.Roles)
+	if mine == access.RoleSuperAdmin {
+		mine = access.RoleAdmin
 	}
-	return auth.RoleRank(mine) > auth.RoleRank(auth.HighestRole(roles))
+	return access.RoleRank(mine) > access.RoleRank(access.HighestRole(roles))
 }
 
 // checkSecondFactor asks a staff session for two-factor sign-in where the
 // instance requires it. The CLI's operator and bearer tokens are past it.
-func (p Policy) checkSecondFactor(who *auth.Principal, r Rule) error {
+func (p Policy) checkSecondFactor(who *access.Principal, r Rule) error {
 	// Check returned already when the caller acted on its own resource,
 	// so a rule with a permission got here on staff power.
-	if who.Via == auth.ViaSession && r.SecondFactor && r.Permission != "" && p.RequireStaff2FA && who.Staff() && !who.TwoFactor {
+	if who.Via == access.ViaSession && r.SecondFactor && r.Permission != "" && p.RequireStaff2FA && who.Staff() && !who.TwoFactor {
 		return ErrNeedsSecondFactor
 	}
 	return nil
@@ -389,8 +389,8 @@ func (p Policy) checkSecondFactor(who *auth.Principal, r Rule) error {
 
 // checkSession asks a session for a fresh confirmation where the rule
 // wants one. The CLI's operator and bearer tokens are past it.
-func (p Policy) checkSession(who *auth.Principal, r Rule, t Target) error {
-	if who.Via != auth.ViaSession {
+func (p Policy) checkSession(who *access.Principal, r Rule, t Target) error {
+	if who.Via != access.ViaSession {
 		return nil
 	}
 	needs := r.Confirm == ConfirmAlways || r.Confirm == ConfirmOthers && t.Owner != who.UserID
@@ -403,8 +403,8 @@ func (p Policy) checkSession(who *auth.Principal, r Rule, t Target) error {
 // checkOwn applies to the owner acting on its own resource what its rule
 // asks of every session: a fresh confirmation when the rule always wants
 // one. Staff power is not in play, so the second factor is not asked.
-func (p Policy) checkOwn(who *auth.Principal, r Rule) error {
-	if r.Confirm == ConfirmAlways && who.Via == auth.ViaSession && !p.Confirmed(who) {
+func (p Policy) checkOwn(who *access.Principal, r Rule) error {
+	if r.Confirm == ConfirmAlways && who.Via == access.ViaSession && !p.Confirmed(who) {
 		return ErrNeedsConfirmation
 	}
 	return nil
@@ -412,20 +412,20 @@ func (p Policy) checkOwn(who *auth.Principal, r Rule) error {
 
 // Confirmed reports whether who confirmed its password or code within
 // ConfirmWindow.
-func (p Policy) Confirmed(who *auth.Principal) bool {
+func (p Policy) Confirmed(who *access.Principal) bool {
 	return who != nil && !who.ConfirmedAt.IsZero() && p.Now().Sub(who.ConfirmedAt) < ConfirmWindow
 }
 
 // May reports whether who may take action a on t; for what a page shows,
 // never in place of Check before a write.
-func (p Policy) May(who *auth.Principal, a Action, t Target) bool {
+func (p Policy) May(who *access.Principal, a Action, t Target) bool {
 	return p.Check(who, a, t) == nil
 }
 
 // MayOnceConfirmed reports whether who may take action a on t, perhaps
 // only after confirming its password or code: whether a page offers the
 // control, the console asking for the confirmation when it is used.
-func (p Policy) MayOnceConfirmed(who *auth.Principal, a Action, t Target) bool {
+func (p Policy) MayOnceConfirmed(who *access.Principal, a Action, t Target) bool {
 	err := p.Check(who, a, t)
 	return err == nil || errors.Is(err, ErrNeedsConfirmation)
 }
@@ -459,7 +459,7 @@ func (e *UnknownActionError) Error() string { return "no policy rule for " + str
 // HoldsPower reports whether who holds the staff permission action a asks
 // for acting on someone else's resource: its attempts at that are admin
 // actions, audited whether allowed or not.
-func HoldsPower(who *auth.Principal, a Action) bool {
+func HoldsPower(who *access.Principal, a Action) bool {
 	r := Table[a]
 	return r.Permission != "" && holds(who, r.Permission)
 }
@@ -472,16 +472,16 @@ func HoldsPower(who *auth.Principal, a Action) bool {
 // the power again under its other name: an admin's token scoped
 // admin:write bans and moderates through /api/v1/admin. A rule naming an
 // admin:* permission asks it at every door, the gate's included.
-func holds(who *auth.Principal, perm string) bool {
+func holds(who *access.Principal, perm string) bool {
 	if who.Can(perm) {
 		return true
 	}
-	unversioned := perm == auth.PermUsersManage || perm == auth.PermPostsModerate
+	unversioned := perm == access.PermUsersManage || perm == access.PermPostsModerate
 	return unversioned && who.Gate != "" && who.Can(who.Gate)
 }
 
 // MustEnrol reports whether who has to turn on two-factor sign-in before
 // using staff power: staff, on an instance that requires it of them.
-func (p Policy) MustEnrol(who *auth.Principal) bool {
+func (p Policy) MustEnrol(who *access.Principal) bool {
 	return p.RequireStaff2FA && who.Staff()
 }
