@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/plazahq/plaza/internal/access"
@@ -28,12 +29,21 @@ func emit(ctx context.Context, store *models.Store, event string, data map[strin
 // broadcastSent tells of b, sent now or at its time: a note in its
 // sender's inbox and the broadcast.sent message.
 func broadcastSent(ctx context.Context, store *models.Store, b *models.Broadcast) error {
-	if err := store.TellSender(ctx, b); err != nil {
+	if err := store.Notify(ctx, senderNote(b)); err != nil {
 		return err
 	}
 	return emit(ctx, store, webhook.EventBroadcastSent, map[string]any{"broadcastId": itoa(b.ID),
 		"title": b.Title, "type": b.Type, "targets": b.Targets, "recipients": b.Recipients, "delivered": b.Recipients,
 		"sentAt": stamp(&b.SentAt), "deliveredAt": stamp(&b.SentAt)})
+}
+
+// senderNote is the note that b went out, for its sender's inbox.
+func senderNote(b *models.Broadcast) []models.Notification {
+	if b.CreatedBy == nil {
+		return nil
+	}
+	return []models.Notification{{UserID: *b.CreatedBy, Type: "success", Title: "Broadcast sent",
+		Message: fmt.Sprintf("%q is in the inbox of %d users.", b.Title, b.Recipients)}}
 }
 
 // BroadcastJob is the scheduled broadcast's job, its own door: at the
@@ -49,9 +59,13 @@ func (j BroadcastJob) SendScheduledBroadcast(ctx context.Context, id int64) (tim
 	})
 }
 
-// moderated queues post.moderated about decision m on post id of
-// author's, whose status was from.
-func (a *Actions) moderated(ctx context.Context, who *access.Principal, id, author int64, from string, m Moderation) error {
+// moderated sends what decision m on post id did: the notices it asks
+// for, and post.moderated.
+func (a *Actions) moderated(ctx context.Context, who *access.Principal, id int64, d models.Decided, m Moderation) error {
+	if err := a.notifyDecision(ctx, d, m); err != nil {
+		return err
+	}
+	author, from := d.AuthorID, d.From
 	return a.emit(ctx, webhook.EventPostModerated, map[string]any{"postId": itoa(id), "authorId": itoa(author),
 		"action": m.Action, "fromStatus": from, "toStatus": models.ModerationTarget(m.Action, from),
 		"moderatorId": itoa(callerID(who)), "reason": m.Reason})

@@ -204,8 +204,7 @@ type Moderation struct {
 }
 
 func (m Moderation) model(who *access.Principal, id int64) models.Moderation {
-	return models.Moderation{PostID: id, AdminID: callerID(who), Action: m.Action, Reason: m.Reason, Notes: m.Notes,
-		NotifyAuthor: m.NotifyAuthor, NotifyReporters: m.NotifyReporters}
+	return models.Moderation{PostID: id, AdminID: callerID(who), Action: m.Action, Reason: m.Reason, Notes: m.Notes}
 }
 
 // ModeratePost applies one decision to post id, kept as a moderation
@@ -227,8 +226,8 @@ func (a *Actions) ModeratePost(ctx context.Context, who *access.Principal, id in
 // moderate is every door's one moderation decision on post, inside the
 // caller's change: the policy (rule: moderation, or for a staff delete
 // through the posts API the post deletion that door is), reversal and
-// lock checks, the record with its effects (models.ModeratePost: reports
-// settled, post.moderated sent, notices) and the audit details. It
+// lock checks, the record (models.ModeratePost: reports settled), what
+// it sends (the notices asked for, post.moderated) and the audit details. It
 // returns the post as it now is (nil after a delete).
 func (a *Actions) moderate(ctx context.Context, who *access.Principal, rule policy.Action, post *models.PostRecord, m Moderation) (*models.ListedPost, error) {
 	id := post.ID
@@ -241,18 +240,18 @@ func (a *Actions) moderate(ctx context.Context, who *access.Principal, rule poli
 	if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
 		return nil, err
 	}
-	from, err := a.Store.ModeratePost(ctx, m.model(who, id))
+	d, err := a.Store.ModeratePost(ctx, m.model(who, id))
 	if errors.Is(err, models.ErrDraftNotApproved) {
 		return nil, &InvalidError{Field: "action", Reason: "a draft is published by its author, not approved"}
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := a.moderated(ctx, who, id, post.AuthorID, from, m); err != nil {
+	if err := a.moderated(ctx, who, id, d, m); err != nil {
 		return nil, err
 	}
 	audit.Target(ctx, "post", itoa(id), map[string]any{"action": m.Action, "reason": m.Reason,
-		"from": from, "notifyAuthor": m.NotifyAuthor, "notifyReporters": m.NotifyReporters})
+		"from": d.From, "notifyAuthor": m.NotifyAuthor, "notifyReporters": m.NotifyReporters})
 	if m.Action == "delete" {
 		return nil, nil
 	}
@@ -333,17 +332,17 @@ func (a *Actions) BulkModerate(ctx context.Context, who *access.Principal, ids [
 		}
 		from := make(map[string]string, len(ids))
 		for _, id := range ids {
-			was, err := a.Store.ModeratePost(ctx, m.model(who, id))
+			d, err := a.Store.ModeratePost(ctx, m.model(who, id))
 			if errors.Is(err, models.ErrDraftNotApproved) {
 				return &InvalidError{Field: "postIds", Reason: "post " + itoa(id) + " is a draft, which its author publishes"}
 			}
 			if err != nil {
 				return fmt.Errorf("moderate post %d: %w", id, err)
 			}
-			if err := a.moderated(ctx, who, id, authors[id], was, m); err != nil {
+			if err := a.moderated(ctx, who, id, d, m); err != nil {
 				return err
 			}
-			from[itoa(id)] = was
+			from[itoa(id)] = d.From
 		}
 		n = len(ids)
 		audit.Target(ctx, "posts", "", map[string]any{"action": m.Action, "reason": m.Reason, "count": n, "from": from})

@@ -232,19 +232,6 @@ func (s *Store) MissingUsers(ctx context.Context, ids []int64) ([]int64, error) 
 	return missing, nil
 }
 
-// TellSender puts a note that b went out in its sender's inbox. Call it
-// inside a change.
-func (s *Store) TellSender(ctx context.Context, b *Broadcast) error {
-	if b.CreatedBy == nil {
-		return nil
-	}
-	note := &Notification{UserID: *b.CreatedBy, Type: "success", CreatedAt: s.now(),
-		Title:   "Broadcast sent",
-		Message: fmt.Sprintf("%q is in the inbox of %d users.", b.Title, b.Recipients)}
-	_, err := s.db(ctx).NewInsert().Model(note).Exec(ctx)
-	return err
-}
-
 // lockBroadcast reads broadcast id, locked until the change ends.
 func (s *Store) lockBroadcast(ctx context.Context, id int64) (*Broadcast, error) {
 	b := new(Broadcast)

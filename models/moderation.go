@@ -10,13 +10,11 @@ import (
 
 // Moderation is one moderation decision to apply.
 type Moderation struct {
-	PostID          int64
-	AdminID         int64
-	Action          string // approve, hide, delete, flag or dismiss
-	Reason          string
-	Notes           string
-	NotifyAuthor    bool
-	NotifyReporters bool
+	PostID  int64
+	AdminID int64
+	Action  string // approve, hide, delete, flag or dismiss
+	Reason  string
+	Notes   string
 }
 
 // ErrDraftNotApproved is an approve of a draft, which only its author
@@ -55,44 +53,35 @@ func moderationTarget(action, from string) string {
 // moderator, the time and the decision; a flag keeps them open, the post
 // in review, the record naming who looked. Delete settles the reports,
 // then removes the row, the record and the settled reports
-// (settled_reports) staying. With NotifyAuthor the author, and with
-// NotifyReporters each reporter of the settled reports, finds a
-// notification in the inbox. It returns the status the post had. Call it
-// inside a change.
-func (s *Store) ModeratePost(ctx context.Context, m Moderation) (string, error) {
+// (settled_reports) staying. It tells nobody: the action that decided
+// asks for the notices it wants (Store.Notify). It returns what the
+// decision did. Call it inside a change.
+func (s *Store) ModeratePost(ctx context.Context, m Moderation) (Decided, error) {
 	db, now := s.db(ctx), s.now()
 	p, err := s.lockPost(ctx, m.PostID)
 	if err != nil {
-		return "", err
+		return Decided{}, err
 	}
 	if m.Action == "approve" && p.Status == PostDraft {
-		return "", fmt.Errorf("post %d: %w", p.ID, ErrDraftNotApproved)
+		return Decided{}, fmt.Errorf("post %d: %w", p.ID, ErrDraftNotApproved)
 	}
 	to := moderationTarget(m.Action, p.Status)
 	rec := &ModerationAction{PostID: p.ID, PostTitle: p.Title, AdminID: &m.AdminID, Action: m.Action, Reason: m.Reason,
 		Notes: m.Notes, FromStatus: p.Status, ToStatus: to, CreatedAt: now, AuthorID: &p.AuthorID}
 	if _, err := db.NewInsert().Model(rec).Returning("id").Exec(ctx); err != nil {
-		return "", fmt.Errorf("record moderation of post %d: %w", p.ID, err)
+		return Decided{}, fmt.Errorf("record moderation of post %d: %w", p.ID, err)
 	}
 	if err := s.announceDecision(ctx, rec); err != nil {
-		return "", err
+		return Decided{}, err
 	}
 	reporters, err := s.settleReports(ctx, p.ID, rec)
 	if err != nil {
-		return "", err
+		return Decided{}, err
 	}
 	if err := s.applyModeration(ctx, p, m.Action, to); err != nil {
-		return "", err
+		return Decided{}, err
 	}
-	if m.NotifyReporters {
-		if err := s.notifyReporters(ctx, p, m.Action, reporters); err != nil {
-			return "", err
-		}
-	}
-	if m.NotifyAuthor {
-		return p.Status, s.notifyAuthor(ctx, p, m)
-	}
-	return p.Status, nil
+	return Decided{From: p.Status, Title: p.Title, AuthorID: p.AuthorID, Reporters: reporters}, nil
 }
 
 // lockPost reads post id, holding its row on PostgreSQL so that two
@@ -161,59 +150,34 @@ func (s *Store) setPostStatus(ctx context.Context, p *Post, to string) error {
 	return err
 }
 
-// authorNotice is what the author's inbox says of each action.
-var authorNotice = map[string]struct{ title, kind string }{
-	"approve": {"Your post was approved", "success"},
-	"hide":    {"Your post was hidden", "warning"},
-	"flag":    {"Your post was flagged for review", "warning"},
-	"delete":  {"Your post was removed", "critical"},
-	"dismiss": {"Reports on your post were dismissed", "success"},
+// Decided is what one moderation decision did: the status the post had,
+// its title and author, and who filed the reports it settled.
+type Decided struct {
+	From      string
+	Title     string
+	AuthorID  int64
+	Reporters []int64
 }
 
-func (s *Store) notifyAuthor(ctx context.Context, p *Post, m Moderation) error {
-	n := authorNotice[m.Action]
-	msg := fmt.Sprintf("%q: %s", p.Title, m.Reason)
-	if m.Reason == "" {
-		msg = fmt.Sprintf("%q", p.Title)
-	}
-	note := &Notification{UserID: p.AuthorID, Title: n.title, Message: msg, Type: n.kind, CreatedAt: s.now()}
-	if _, err := s.db(ctx).NewInsert().Model(note).Exec(ctx); err != nil {
-		return fmt.Errorf("notify the author of post %d: %w", p.ID, err)
-	}
-	return nil
-}
-
-// ReporterNotice is what a reporter's inbox says of the decision on the
-// post they reported: the outcome in words.
-func ReporterNotice(action string) string {
-	switch action {
-	case "hide":
-		return "Thanks: the post you reported was hidden"
-	case "delete":
-		return "Thanks: the post you reported was removed"
-	}
-	return "Thanks for your report: we reviewed the post and left it up"
-}
-
-// notifyReporters tells each of reporters the outcome of action on p, one
-// notification each, in one statement.
-func (s *Store) notifyReporters(ctx context.Context, p *Post, action string, reporters []int64) error {
-	if len(reporters) == 0 {
+// Notify writes notes to their users' inboxes, in one statement: the
+// notices an action asks for. Call it inside a change.
+func (s *Store) Notify(ctx context.Context, notes []Notification) error {
+	if len(notes) == 0 {
 		return nil
 	}
-	kind := "info"
-	if reportOutcome[action] == ReportResolved {
-		kind = "success"
-	}
-	notes := make([]Notification, len(reporters))
-	for i, id := range reporters {
-		notes[i] = Notification{UserID: id, Title: ReporterNotice(action), Message: fmt.Sprintf("%q", p.Title), Type: kind, CreatedAt: s.now()}
+	now := s.now()
+	for i := range notes {
+		notes[i].CreatedAt = now
 	}
 	if _, err := s.db(ctx).NewInsert().Model(&notes).Exec(ctx); err != nil {
-		return fmt.Errorf("notify the reporters of post %d: %w", p.ID, err)
+		return fmt.Errorf("notify %d users: %w", len(notes), err)
 	}
 	return nil
 }
+
+// ReportSettled reports whether action resolves (upholds) the reports it
+// settles, rather than dismissing them.
+func ReportSettled(action string) bool { return reportOutcome[action] == ReportResolved }
 
 // UndoWindow is how long after a decision its moderator may undo it.
 const UndoWindow = 10 * time.Minute

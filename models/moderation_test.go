@@ -46,7 +46,7 @@ func TestSettledReportsOutliveThePost(t *testing.T) {
 		}
 		decide := func(post int64, action string) {
 			change(func(ctx context.Context) error {
-				_, err := s.ModeratePost(ctx, models.Moderation{PostID: post, AdminID: admin, Action: action, NotifyReporters: true})
+				_, err := s.ModeratePost(ctx, models.Moderation{PostID: post, AdminID: admin, Action: action})
 				return err
 			})
 		}
