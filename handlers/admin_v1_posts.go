@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
@@ -24,6 +25,7 @@ type V1PostStore interface {
 	ListedPostByID(ctx context.Context, id int64) (*models.ListedPost, error)
 	PostDecisions(ctx context.Context, id int64) ([]models.PostDecision, error)
 	UsernamesByID(ctx context.Context, ids []int64) (map[int64]string, error)
+	ListedUsersByID(ctx context.Context, ids []int64) ([]models.ListedUser, error)
 }
 
 // V1Posts answers the versioned admin family's posts routes
@@ -75,6 +77,9 @@ func (h V1Posts) List(c echo.Context) error {
 	}
 	list := views.PostQueue{Posts: out, Pagination: page.Meta.Pagination, Query: consoleQuery(c, "open_reports", true)}
 	if list.Reasons, err = h.Reasons.read(ctx); err != nil {
+		return err
+	}
+	if list.Decisions, err = h.decisions(ctx, rows); err != nil {
 		return err
 	}
 	return respond(c, http.StatusOK, page, View{Partial: views.PostQueueList(list), Page: views.ModerationPage(list)})
@@ -191,4 +196,40 @@ func (h V1Posts) BulkModerate(c echo.Context) error {
 		}
 	}
 	return respondAction(c, http.StatusOK, api.OK(out), done)
+}
+
+// decisions asks the policy, for each post of the queue's page, whether
+// the viewer may decide it: the target is the author with the author's
+// highest role, as the moderation action asks. The page's authors are
+// read in one query.
+func (h V1Posts) decisions(ctx context.Context, rows []models.ListedPost) (map[string]views.Decision, error) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, 0, len(rows))
+	for i := range rows {
+		ids = append(ids, rows[i].AuthorID)
+	}
+	authors, err := h.Store.ListedUsersByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	roles := make(map[int64]string, len(authors))
+	for _, u := range authors {
+		if u.TopRole != nil {
+			roles[u.ID] = *u.TopRole
+		}
+	}
+	who := access.PrincipalFrom(ctx)
+	out := make(map[string]views.Decision, len(rows))
+	for i := range rows {
+		author := rows[i].AuthorID
+		target := policy.Owned(author)
+		if role, ok := roles[author]; ok {
+			target = policy.Person(author, []string{role})
+		}
+		out[itoa(rows[i].ID)] = views.Decision{May: h.Actions.Policy.May(who, policy.ModeratePost, target),
+			Own: who != nil && who.UserID == author, AuthorRole: roles[author]}
+	}
+	return out, nil
 }

@@ -15,6 +15,41 @@ type PostQueue struct {
 	Pagination api.Pagination
 	Query      Query
 	Reasons    []string
+	// Decisions is, by post id, whether the viewer may decide each post
+	// (the policy's answer); a post missing from it shows no decision.
+	Decisions map[string]Decision
+}
+
+// Decision is what the viewer may do with one post of the queue: decide
+// it, or only read it, since the rank rule or its own authorship leaves
+// the decision to someone else (Own, AuthorRole say who).
+type Decision struct {
+	May        bool
+	Own        bool   // the viewer wrote the post
+	AuthorRole string // the author's highest role
+}
+
+// decider is who decides a post whose author holds role, as the rank rule
+// reads it: someone of a strictly higher role.
+var decider = map[string]string{api.RoleModerator: "an admin", api.RoleAdmin: "a super admin", api.RoleSuperAdmin: "another super admin"}
+
+// roleTitle is whose post it is, by the author's highest role.
+var roleTitle = map[string]string{api.RoleModerator: "A moderator's post", api.RoleAdmin: "An admin's post", api.RoleSuperAdmin: "A super admin's post"}
+
+// heldNote is the one line a post the viewer may not decide shows in
+// place of its decisions.
+func heldNote(d Decision) string {
+	who := decider[d.AuthorRole]
+	if who == "" {
+		who = "another moderator"
+	}
+	if d.Own {
+		return "Your post: " + who + " decides"
+	}
+	if title, ok := roleTitle[d.AuthorRole]; ok {
+		return title + ": " + who + " decides"
+	}
+	return "Not yours to decide"
 }
 
 // ConsoleModeratePath is where the console's queue moderates a post.

@@ -15,7 +15,8 @@ import (
 func TestQueueRowDecisions(t *testing.T) {
 	post := api.V1Post{ID: "7", Title: "Cheap pills", Content: "Buy now", Status: "flagged",
 		Author: api.V1PostAuthor{ID: "3", Username: "spammer"}, Reports: []api.V1Report{{Reason: "spam", Status: "open"}}}
-	doc := render(t, views.PostQueueList(views.PostQueue{Posts: []api.V1Post{post}, Pagination: api.Pagination{Total: 1, Limit: 50}}))
+	doc := render(t, views.PostQueueList(views.PostQueue{Posts: []api.V1Post{post}, Pagination: api.Pagination{Total: 1, Limit: 50},
+		Decisions: map[string]views.Decision{"7": {May: true}}}))
 	row := testid(t, doc, "post-row-7")
 	for action, key := range map[string]string{"approve": "a", "hide": "h", "flag": "f", "dismiss": "x"} {
 		b := row.Find(`[data-testid="` + action + `"]`)
@@ -70,5 +71,26 @@ func TestPostContextPanelView(t *testing.T) {
 	}
 	if href := testid(t, doc, "context-where").AttrOr("href", ""); !strings.HasPrefix(href, "/admin/moderation?") || !strings.Contains(href, "author=3") {
 		t.Errorf("where it lives: %q", href)
+	}
+}
+
+// TestQueueRowHeld: a post the viewer may not decide offers no decision
+// and no bulk checkbox, but says in one line who decides; its context
+// still opens.
+func TestQueueRowHeld(t *testing.T) {
+	posts := []api.V1Post{{ID: "7", Title: "Mine", Author: api.V1PostAuthor{ID: "3"}}, {ID: "8", Title: "Peer's", Author: api.V1PostAuthor{ID: "4"}}}
+	doc := render(t, views.PostQueueList(views.PostQueue{Posts: posts, Pagination: api.Pagination{Total: 2, Limit: 50},
+		Decisions: map[string]views.Decision{"7": {Own: true, AuthorRole: api.RoleModerator}, "8": {AuthorRole: api.RoleModerator}}}))
+	for id, note := range map[string]string{"7": "Your post: an admin decides", "8": "A moderator's post: an admin decides"} {
+		row := testid(t, doc, "post-row-"+id)
+		if n := row.Find(`[data-decision], [data-select], [data-testid="delete-open"]`).Length(); n != 0 {
+			t.Errorf("post %s: %d decision controls", id, n)
+		}
+		if got := text(row.Find(`[data-testid="decision-held"]`)); got != note {
+			t.Errorf("post %s: note %q, want %q", id, got, note)
+		}
+		if row.Find(`[data-testid="context-open"]`).Length() != 1 {
+			t.Errorf("post %s: no context", id)
+		}
 	}
 }
