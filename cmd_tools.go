@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
@@ -167,7 +168,12 @@ func (e env) resetTwoFactor(ctx context.Context, args []string) int {
 		return e.fail(err)
 	}
 	defer rt.Close()
-	removed, err := operatorActions(rt).ResetTwoFactor(ctx, actions.Operator(), u, "plaza user reset-2fa")
+	var removed bool
+	acts := operatorActions(rt)
+	err = acts.Operate(ctx, string(policy.ResetTwoFactor), "plaza user reset-2fa", func(ctx context.Context) (err error) {
+		removed, err = acts.ResetTwoFactor(ctx, actions.Operator(), u, "plaza user reset-2fa")
+		return err
+	})
 	if err != nil {
 		return e.fail(err)
 	}

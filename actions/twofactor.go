@@ -174,14 +174,26 @@ func (a *Actions) ownAccount(ctx context.Context, who *access.Principal, action 
 func (a *Actions) box() auth.SecretBox { return auth.NewSecretBox(string(a.Secret)) }
 
 // ResetTwoFactor turns off user u's two-factor sign-in for someone who
-// lost their device, recording by whom; it reports whether any was on.
+// lost their device, its audit entry recording by whom; it reports
+// whether any was on (none: nothing changes, nothing is recorded).
 func (a *Actions) ResetTwoFactor(ctx context.Context, who *access.Principal, u *models.User, by string) (bool, error) {
-	roles, err := a.Store.UserRoles(ctx, u.ID)
-	if err != nil {
+	if on, err := a.Store.TwoFactorEnabled(ctx, u.ID); err != nil || !on {
 		return false, err
 	}
-	if err := a.Policy.Check(who, policy.ResetTwoFactor, policy.Person(u.ID, roles)); err != nil {
-		return false, err
-	}
-	return a.Store.ResetTwoFactor(ctx, u, by)
+	var removed bool
+	err := a.Store.Change(ctx, func(ctx context.Context) error {
+		roles, err := a.Store.UserRoles(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		if err := a.Policy.Check(who, policy.ResetTwoFactor, policy.Person(u.ID, roles)); err != nil {
+			return err
+		}
+		if removed, err = a.Store.DisableTwoFactor(ctx, u.ID); err != nil || !removed {
+			return err
+		}
+		audit.Target(ctx, "user", itoa(u.ID), map[string]any{"by": by, "email": u.Email})
+		return nil
+	})
+	return removed, err
 }

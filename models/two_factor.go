@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -142,20 +141,4 @@ func (s *Store) TwoFactorEnabled(ctx context.Context, userID int64) (bool, error
 		return false, nil
 	}
 	return err == nil && tf.EnabledAt != nil, err
-}
-
-// ResetTwoFactor removes a user's enrolment for an operator (the person
-// lost their device) and writes the audit entry in the same transaction;
-// false when the user had none.
-func (s *Store) ResetTwoFactor(ctx context.Context, u *User, by string) (bool, error) {
-	var removed bool
-	err := s.Change(ctx, func(ctx context.Context) error {
-		var err error
-		if removed, err = s.DisableTwoFactor(ctx, u.ID); err != nil || !removed {
-			return err
-		}
-		return s.AppendAudit(ctx, s.db(ctx), &AuditEntry{Action: "two_factor.reset", TargetType: "user",
-			TargetID: strconv.FormatInt(u.ID, 10), Status: 200, Details: map[string]any{"by": by, "email": u.Email}})
-	})
-	return removed, err
 }

@@ -34,7 +34,7 @@ const (
 	UnlinkProvider Action = "auth.unlink_provider"
 	// ResetTwoFactor turns off someone else's two-factor sign-in (a lost
 	// device): today only the CLI's operator does it.
-	ResetTwoFactor Action = "user.2fa_reset"
+	ResetTwoFactor Action = "two_factor.reset"
 
 	BanUser           Action = "user.ban" // and unban, at the v1 door whose body says which
 	UpdateUser        Action = "user.update"
