@@ -3,6 +3,8 @@ package actions
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -12,16 +14,24 @@ import (
 	"github.com/plazahq/plaza/models"
 )
 
-// MaintenanceInput is a maintenance job to queue: its action and scope,
-// checked against the wire contract's list by the caller.
+// MaintenanceScopes are each maintenance action's scopes; the first is
+// the default.
+var MaintenanceScopes = map[string][]string{
+	"cache_clear":     {"all", "sessions", "previews", "queries"},
+	"rebuild_search":  {"all", "users", "posts"},
+	"cleanup_uploads": {"all", "avatars", "attachments"},
+	"backup_database": {"all"},
+}
+
+// MaintenanceInput is a maintenance job to queue: its action and scope
+// (empty: the action's default).
 type MaintenanceInput struct {
 	Action string
 	Scope  string
 	Notify bool
-	// EndsSessions says the job signs out every session but KeepSession
-	// (the caller's, "" from the command line).
-	EndsSessions bool
-	KeepSession  string
+	// KeepSession is the caller's session, which a job that signs
+	// everyone out spares ("" from the command line).
+	KeepSession string
 	// Confirm is how many other sessions the caller agreed to end; a
 	// count no longer right is a *SignOutsError. AlwaysConfirm refuses a
 	// job that ends sessions without one (the console always asks).
@@ -44,10 +54,36 @@ func (e *SignOutsError) Error() string {
 	return fmt.Sprintf("this signs out %d other sessions, not %d: send confirm %d to go ahead", e.Sessions, *e.Given, e.Sessions)
 }
 
+// check is the one validation of a maintenance request: a known action,
+// and one of its scopes (the first when none is given).
+func (in *MaintenanceInput) check() error {
+	scopes, ok := MaintenanceScopes[in.Action]
+	if !ok {
+		return &InvalidError{Field: "action", Code: "invalid_enum_value",
+			Reason: "action must be cache_clear, rebuild_search, cleanup_uploads or backup_database"}
+	}
+	if in.Scope == "" {
+		in.Scope = scopes[0]
+	}
+	if !slices.Contains(scopes, in.Scope) {
+		return &InvalidError{Field: "scope", Code: "invalid_enum_value", Reason: "the scopes of " + in.Action + " are " + strings.Join(scopes, ", ")}
+	}
+	return nil
+}
+
+// endsSessions reports whether the job signs other people out (clearing
+// every cache).
+func (in *MaintenanceInput) endsSessions() bool {
+	return in.Action == "cache_clear" && in.Scope == "all"
+}
+
 // QueueMaintenance queues a maintenance job, with its audit entry in the
 // same commit, and returns it. Another job of the action queued or
 // running is a *models.BusyError.
 func (a *Actions) QueueMaintenance(ctx context.Context, who *access.Principal, in MaintenanceInput) (*models.MaintenanceJob, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
 	j := &models.MaintenanceJob{ID: uuid.NewString(), Action: in.Action, Scope: in.Scope, Notify: in.Notify}
 	if id := callerID(who); id != 0 {
 		j.QueuedBy = &id
@@ -56,7 +92,7 @@ func (a *Actions) QueueMaintenance(ctx context.Context, who *access.Principal, i
 		if err := a.Policy.Check(who, policy.QueueMaintenance, policy.Platform); err != nil {
 			return err
 		}
-		if in.EndsSessions {
+		if in.endsSessions() {
 			if err := a.checkSignOuts(ctx, in); err != nil {
 				return err
 			}

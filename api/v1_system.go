@@ -1,16 +1,5 @@
 package api
 
-import "strings"
-
-// MaintenanceScopes are each maintenance action's scopes; the first is
-// the default.
-var MaintenanceScopes = map[string][]string{
-	"cache_clear":     {"all", "sessions", "previews", "queries"},
-	"rebuild_search":  {"all", "users", "posts"},
-	"cleanup_uploads": {"all", "avatars", "attachments"},
-	"backup_database": {"all"},
-}
-
 // V1MaintenanceRequest is the body of POST /api/v1/admin/system/maintenance.
 type V1MaintenanceRequest struct {
 	Action string `json:"action" required:"true" enum:"cache_clear,rebuild_search,cleanup_uploads,backup_database"`
@@ -18,27 +7,6 @@ type V1MaintenanceRequest struct {
 	Notify bool   `json:"notify,omitempty" description:"Put the outcome in every admin's inbox."`
 	// Confirm is how many other sessions the caller agreed to end.
 	Confirm *int `json:"confirm,omitempty" minimum:"0" description:"cache_clear with scope all: how many sessions other than the caller's it agreed to end. Optional for API clients; when given and no longer the count, 409. The console always asks for it."`
-}
-
-// EndsSessions reports whether the request signs other people out
-// (cache_clear of scope all).
-func (r *V1MaintenanceRequest) EndsSessions() bool {
-	return r.Action == "cache_clear" && r.Scope == "all"
-}
-
-// Check fills the default scope and says what is wrong.
-func (r *V1MaintenanceRequest) Check() error {
-	scopes, ok := MaintenanceScopes[r.Action]
-	if !ok {
-		return Invalid(FieldIssue("action", "invalid_enum_value", "action must be cache_clear, rebuild_search, cleanup_uploads or backup_database"))
-	}
-	if r.Scope == "" {
-		r.Scope = "all"
-	}
-	if !oneOf(r.Scope, scopes) {
-		return Invalid(FieldIssue("scope", "invalid_enum_value", "the scopes of "+r.Action+" are "+strings.Join(scopes, ", ")))
-	}
-	return nil
 }
 
 // V1QueuedJob answers the 202 of a maintenance request.

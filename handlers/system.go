@@ -41,13 +41,10 @@ func (h System) Maintenance(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	if err := req.Check(); err != nil {
-		return err
-	}
 	ctx := c.Request().Context()
 	console := api.FormatOf(c.Request()) == api.FormatPartial
 	j, err := h.Actions.QueueMaintenance(ctx, access.PrincipalFrom(ctx), actions.MaintenanceInput{
-		Action: req.Action, Scope: req.Scope, Notify: req.Notify, EndsSessions: req.EndsSessions(),
+		Action: req.Action, Scope: req.Scope, Notify: req.Notify,
 		KeepSession: h.Sessions.Token(ctx), Confirm: req.Confirm, AlwaysConfirm: console})
 	var (
 		busy  *models.BusyError
@@ -113,7 +110,8 @@ func (h System) Jobs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	list := views.JobList{Jobs: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true), People: people}
+	list := views.JobList{Jobs: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true), People: people,
+		Scopes: actions.MaintenanceScopes}
 	return respond(c, http.StatusOK, res, View{Partial: views.JobTable(list), Page: views.SystemPage(list)})
 }
 
