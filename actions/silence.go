@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,7 +43,7 @@ func (in *SilenceInput) check() error {
 	case in.Reason == "":
 		return &InvalidError{Field: "reason", Reason: "a reason is required to silence"}
 	case len([]rune(in.Reason)) > MaxSilenceReason:
-		return &InvalidError{Field: "reason", Reason: "reason must be at most 500 characters"}
+		return &InvalidError{Field: "reason", Reason: "reason must be at most " + strconv.Itoa(MaxSilenceReason) + " characters"}
 	}
 	return nil
 }

@@ -112,7 +112,7 @@ func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.Use
 		MayEdit: pol.May(who, policy.UpdateUser, target), MayBan: pol.May(who, policy.BanUser, target),
 		MaySilence: pol.May(who, policy.SilenceUser, target), MayNote: pol.May(who, policy.AddUserNote, target),
 		MayDelete: who != nil && who.UserID != id && pol.MayOnceConfirmed(who, policy.DeleteAccount, target),
-		BanLimits: views.BanLimits{Reason: actions.MaxBanReason, Notes: actions.MaxBanNotes}}
+		BanLimits: views.BanLimits{Reason: actions.MaxBanReason, Notes: actions.MaxBanNotes, SilenceReason: actions.MaxSilenceReason}}
 	notes, err := h.Store.UserNotes(ctx, id)
 	if err != nil {
 		return page, err

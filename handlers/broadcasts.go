@@ -77,7 +77,8 @@ func (h Broadcasts) List(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	list := views.BroadcastList{Broadcasts: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true), People: people}
+	list := views.BroadcastList{Broadcasts: out, Pagination: res.Meta.Pagination, Query: consoleQuery(c, "", true), People: people,
+		TitleLimit: actions.MaxBroadcastTitle, MessageLimit: actions.MaxBroadcastMessage}
 	return respond(c, http.StatusOK, res, View{Partial: views.BroadcastTable(list), Page: views.BroadcastsPage(list)})
 }
 
