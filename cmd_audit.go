@@ -46,7 +46,7 @@ func (e env) auditAnchor(ctx context.Context, args []string) int {
 		return e.fail(err)
 	}
 	defer rt.Close()
-	a, err := rt.Store.AuditAnchor(ctx)
+	a, err := rt.Store.Audit.AuditAnchor(ctx)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -80,7 +80,7 @@ func (e env) auditVerify(ctx context.Context, args []string) int {
 		return e.fail(err)
 	}
 	defer rt.Close()
-	v, err := rt.Store.VerifyAuditAgainst(ctx, anchor)
+	v, err := rt.Store.Audit.VerifyAuditAgainst(ctx, anchor)
 	if errors.Is(err, models.ErrAnchorSignature) {
 		return e.fail(fmt.Errorf("%s: %w", file, err))
 	}

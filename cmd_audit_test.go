@@ -36,7 +36,7 @@ func TestAuditCommands(t *testing.T) {
 				t.Helper()
 				for i := range n {
 					e := &models.AuditEntry{AdminUsername: "ada", Action: "users.list", Status: 200, Details: map[string]any{"i": i}}
-					if err := s.AppendAudit(ctx, db, e); err != nil {
+					if err := s.Audit.AppendAudit(ctx, db, e); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -109,7 +109,7 @@ type firstAdmin struct {
 // firstStart creates the first super admin and the demo community on an
 // empty database, and says whom it created (nil on any later start).
 func firstStart(ctx context.Context, store *models.Store, cfg config.Config) (*firstAdmin, error) {
-	n, err := store.CountUsers(ctx)
+	n, err := store.Users.CountUsers(ctx)
 	if err != nil || n > 0 {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func firstStart(ctx context.Context, store *models.Store, cfg config.Config) (*f
 	if err != nil {
 		return nil, err
 	}
-	_, err = store.CreateUser(ctx, models.NewUser{Email: a.email, Username: "admin", Name: "Administrator",
+	_, err = store.Users.CreateUser(ctx, models.NewUser{Email: a.email, Username: "admin", Name: "Administrator",
 		PasswordHash: hash, Roles: access.ImpliedRoles(models.RoleSuperAdmin), IsVerified: true})
 	if errors.Is(err, models.ErrConflict) {
 		return nil, nil // another instance bootstrapped at the same moment

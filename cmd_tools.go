@@ -6,14 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/plazahq/plaza/actions"
 	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/app"
-	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/jobs"
@@ -100,8 +98,6 @@ func (e env) migrate(ctx context.Context, args []string) int {
 	return exitOK
 }
 
-var roleNames = []string{models.RoleUser, models.RoleModerator, models.RoleAdmin, models.RoleSuperAdmin}
-
 const userUsage = "Usage: plaza user create --email E --password P [--role user|moderator|admin|super_admin] [--name N] [--username U]\n" +
 	"       plaza user reset-2fa --email E\n"
 
@@ -123,26 +119,24 @@ func (e env) user(ctx context.Context, args []string) int {
 	if !ok {
 		return code
 	}
-	if msg := checkUserFlags(email, password, role); msg != "" {
-		fmt.Fprintf(e.stderr, "plaza user create: %s\n", msg)
+	in := actions.NewAccount{Email: email, Password: password, Role: role, Name: name, Username: username}
+	if err := in.Check(); err != nil {
+		fmt.Fprintf(e.stderr, "plaza user create: %s\n", flagWords(err))
 		return exitUsage
-	}
-	hash, err := auth.HashPassword(password)
-	if err != nil {
-		return e.fail(err)
 	}
 	rt, err := e.open(ctx, app.Options{})
 	if err != nil {
 		return e.fail(err)
 	}
 	defer rt.Close()
-	u, err := rt.Store.CreateUser(ctx, models.NewUser{Email: email, Username: username, Name: name,
-		PasswordHash: hash, Roles: access.ImpliedRoles(role), IsVerified: true})
-	if errors.Is(err, models.ErrConflict) {
-		return e.fail(fmt.Errorf("a user with email %s (or that username) already exists", email))
-	}
+	acts := operatorActions(rt)
+	var u *models.User
+	err = acts.Operate(ctx, string(policy.CreateAccount), "plaza user create", func(ctx context.Context) (err error) {
+		u, err = acts.CreateAccount(ctx, actions.Operator(), in)
+		return err
+	})
 	if err != nil {
-		return e.fail(err)
+		return e.fail(errors.New(flagWords(err)))
 	}
 	fmt.Fprintf(e.stdout, "created user %d (%s, %s) with role %s\n", u.ID, u.Username, u.Email, role)
 	return exitOK
@@ -185,19 +179,23 @@ func (e env) resetTwoFactor(ctx context.Context, args []string) int {
 	return exitOK
 }
 
-func checkUserFlags(email, password, role string) string {
-	var weak *auth.PasswordRuleError
+// flagWords is an action's refusal of its input in the command's terms:
+// each refused field as the flag that gave it.
+func flagWords(err error) string {
+	var several actions.Invalid
+	var one *actions.InvalidError
 	switch {
-	case !strings.Contains(email, "@"):
-		return "--email is required and must be an email address"
-	case password == "":
-		return fmt.Sprintf("--password is required and must have at least %d characters", auth.MinPasswordLen)
-	case errors.As(auth.CheckNewPassword(password, email), &weak):
-		return "--password " + weak.Reason
-	case !slices.Contains(roleNames, role):
-		return "--role must be one of " + strings.Join(roleNames, ", ")
+	case errors.As(err, &several):
+	case errors.As(err, &one):
+		several = actions.Invalid{one}
+	default:
+		return err.Error()
 	}
-	return ""
+	words := make([]string, len(several))
+	for i, ie := range several {
+		words[i] = "--" + ie.Field + ": " + ie.Reason
+	}
+	return strings.Join(words, "; ")
 }
 
 func (e env) backup(ctx context.Context, args []string) int {
@@ -209,7 +207,7 @@ func (e env) backup(ctx context.Context, args []string) int {
 		return e.fail(err)
 	}
 	defer rt.Close()
-	path, err := rt.Store.Backup(ctx, rt.Config.BackupDir, rt.Config.DatabaseURL)
+	path, err := rt.Store.Maintenance.Backup(ctx, rt.Config.BackupDir, rt.Config.DatabaseURL)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -271,28 +269,35 @@ func (e env) restore(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	if err := e.analyzeRestored(ctx); err != nil {
+	if err := e.analyzeRestored(ctx, actions.RestoreInput{File: file, Force: force}); err != nil {
 		return e.fail(err)
 	}
 	fmt.Fprintf(e.stdout, "restored %s\n", file)
 	return exitOK
 }
 
-// analyzeRestored brings the planner statistics of the restored database
+// analyzeRestored records the restore in the restored audit log, and brings the planner statistics of the restored database
 // up to date: a dump carries none; and tells every instance to reload its
 // users index, since the restore skipped the change log. Before, on PostgreSQL, the events a
 // logical dump put in the default partition (months this database had no
 // partition for) move to partitions of their months.
-func (e env) analyzeRestored(ctx context.Context) error {
+func (e env) analyzeRestored(ctx context.Context, in actions.RestoreInput) error {
 	rt, err := e.open(ctx, app.Options{})
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
+	acts := operatorActions(rt)
+	err = acts.Operate(ctx, string(policy.Restore), "plaza restore", func(ctx context.Context) error {
+		return acts.Restored(ctx, actions.Operator(), in)
+	})
+	if err != nil {
+		return err
+	}
 	if err := models.ForgetUserIndexes(ctx, rt.DB); err != nil {
 		return err
 	}
-	if _, err := rt.Store.EnsureEventPartitions(ctx, time.Now(), jobs.Retention); err != nil {
+	if _, err := rt.Store.Analytics.EnsureEventPartitions(ctx, time.Now(), jobs.Retention); err != nil {
 		return err
 	}
 	return models.AnalyzeAll(ctx, rt.DB)

@@ -114,7 +114,7 @@ func (e env) openForUser(ctx context.Context, email string) (*app.Runtime, *mode
 	if err != nil {
 		return nil, nil, err
 	}
-	u, err := rt.Store.UserByEmail(ctx, email)
+	u, err := rt.Store.Users.UserByEmail(ctx, email)
 	if err != nil {
 		rt.Close()
 		return nil, nil, fmt.Errorf("no user with email %s", email)

@@ -252,6 +252,17 @@ func TestUserCreateCommand(t *testing.T) {
 			if code != exitError || !strings.Contains(stderr, "already exists") {
 				t.Errorf("duplicate: exit %d, %q", code, stderr)
 			}
+			// The command is the account action's door: its entry is the
+			// action's, and it refuses an address as the API does.
+			var n int
+			err = db.NewRaw("SELECT count(*) FROM audit_log WHERE action = 'user.create' AND admin_username = 'operator'").Scan(context.Background(), &n)
+			if err != nil || n != 1 {
+				t.Errorf("%d user.create entries (%v), want 1", n, err)
+			}
+			code, _, stderr = runCmd(t, vars, "user", "create", "--email", "ada@localhost", "--password", "long enough pass")
+			if code != exitUsage || !strings.Contains(stderr, "--email: email must be a valid email address") {
+				t.Errorf("an address without a domain: exit %d, %q", code, stderr)
+			}
 		})
 	}
 }
@@ -266,21 +277,21 @@ func TestUserResetTwoFactorCommand(t *testing.T) {
 				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
 			}
 			store := models.NewStore(db)
-			u, err := store.UserByEmail(ctx, "mod@example.com")
+			u, err := store.Users.UserByEmail(ctx, "mod@example.com")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := store.StartTwoFactor(ctx, u.ID, "sealed"); err != nil {
+			if err := store.Auth.StartTwoFactor(ctx, u.ID, "sealed"); err != nil {
 				t.Fatal(err)
 			}
-			if err := store.EnableTwoFactor(ctx, u.ID, 1, []string{"h1", "h2"}); err != nil {
+			if err := store.Auth.EnableTwoFactor(ctx, u.ID, 1, []string{"h1", "h2"}); err != nil {
 				t.Fatal(err)
 			}
 			code, out, stderr := runCmd(t, vars, "user", "reset-2fa", "--email", "MOD@example.com")
 			if code != 0 || !strings.Contains(out, "two-factor sign-in of mod@example.com is off") {
 				t.Fatalf("reset: exit %d, %q %q", code, out, stderr)
 			}
-			if on, err := store.TwoFactorEnabled(ctx, u.ID); on || err != nil {
+			if on, err := store.Auth.TwoFactorEnabled(ctx, u.ID); on || err != nil {
 				t.Errorf("still enrolled after the reset: %v %v", on, err)
 			}
 			var n int
@@ -309,7 +320,7 @@ func TestTokenCreateCommand(t *testing.T) {
 			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "ops@example.com", "--password", "long enough pass", "--role", "admin"); code != 0 {
 				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
 			}
-			u, err := models.NewStore(db).UserByEmail(ctx, "ops@example.com")
+			u, err := models.NewStore(db).Users.UserByEmail(ctx, "ops@example.com")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -629,6 +640,14 @@ func TestRestoreCommand(t *testing.T) {
 			if !slices.Equal(emails, []string{"kept@example.com"}) {
 				t.Errorf("restored users %v, want only kept@example.com", emails)
 			}
+			// The restored log ends with the restore, by the operator.
+			var last struct {
+				Action, AdminUsername, TargetID string
+			}
+			err := openURL(t, dbURL).NewRaw(`SELECT action, admin_username, target_id FROM audit_log ORDER BY id DESC LIMIT 1`).Scan(context.Background(), &last.Action, &last.AdminUsername, &last.TargetID)
+			if err != nil || last.Action != "backup.restore" || last.AdminUsername != "operator" || last.TargetID != filepath.Base(path) {
+				t.Errorf("the restored log ends with %+v (%v), want backup.restore of %s by the operator", last, err, filepath.Base(path))
+			}
 			stats := `SELECT count(DISTINCT tbl) FROM sqlite_stat1 WHERE tbl = 'users'`
 			if dialect == config.DialectPostgres {
 				stats = `SELECT count(*) FROM pg_stat_user_tables WHERE relname = 'users' AND last_analyze IS NOT NULL`
@@ -797,7 +816,7 @@ func TestLogicalDumpRestoreFromBeforeTitles(t *testing.T) {
 	if posts != 80 || differ != 0 {
 		t.Errorf("restored %d posts of 80; %d differ from their copy in post_titles", posts, differ)
 	}
-	page, err := models.NewStore(db).ListPostsAdmin(ctx, models.PostListFilter{Search: "changed after the backup"})
+	page, err := models.NewStore(db).Posts.ListPostsAdmin(ctx, models.PostListFilter{Search: "changed after the backup"})
 	if err != nil || page.Total != 0 {
 		t.Errorf("a search for a title the backup never held found %d posts (%v)", page.Total, err)
 	}

@@ -38,11 +38,11 @@ func (a *Actions) DeleteAccount(ctx context.Context, who *access.Principal, in D
 		audit.Keep(ctx, nil) // staff deleting someone's account, allowed or not
 	}
 	return a.change(ctx, who, "user", in.UserID, func(ctx context.Context) error {
-		target, err := a.Store.UserByID(ctx, in.UserID)
+		target, err := a.Store.Users.UserByID(ctx, in.UserID)
 		if err != nil {
 			return err
 		}
-		roles, err := a.Store.UserRoles(ctx, in.UserID)
+		roles, err := a.Store.Users.UserRoles(ctx, in.UserID)
 		if err != nil {
 			return err
 		}
@@ -57,7 +57,7 @@ func (a *Actions) DeleteAccount(ctx context.Context, who *access.Principal, in D
 		if err := a.keepLastSuperAdmin(ctx, in.UserID, roles); err != nil {
 			return err
 		}
-		if err := a.Store.DeleteUserAccount(ctx, in.UserID); err != nil {
+		if err := a.Store.Users.DeleteUserAccount(ctx, in.UserID); err != nil {
 			return err
 		}
 		if self && in.EndSession != nil {
@@ -71,7 +71,7 @@ func (a *Actions) keepLastSuperAdmin(ctx context.Context, id int64, roles []stri
 	if !slices.Contains(roles, access.RoleSuperAdmin) {
 		return nil
 	}
-	others, err := a.Store.OtherActiveSuperAdmins(ctx, id)
+	others, err := a.Store.Users.OtherActiveSuperAdmins(ctx, id)
 	if err == nil && others == 0 {
 		return ErrLastSuperAdmin
 	}

@@ -79,6 +79,9 @@ type InvalidError struct {
 	Field  string
 	Reason string
 	Code   string
+	// Path, when set, is where in the input the refused value sits
+	// (["tags", "2"]; empty for the input as a whole); nil reads [Field].
+	Path []string
 }
 
 func (e *InvalidError) Error() string { return e.Field + ": " + e.Reason }

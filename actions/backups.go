@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"os"
+	"path/filepath"
 
 	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/internal/access"
@@ -58,7 +59,7 @@ func (a *Actions) Restore(ctx context.Context, who *access.Principal, in Restore
 	if err := a.Policy.Check(who, policy.Restore, policy.Platform); err != nil {
 		return err
 	}
-	leader, serving, err := a.Store.ServingLeader(ctx)
+	leader, serving, err := a.Store.Maintenance.ServingLeader(ctx)
 	switch {
 	case err != nil:
 		return err
@@ -66,6 +67,19 @@ func (a *Actions) Restore(ctx context.Context, who *access.Principal, in Restore
 		return &ServingError{Leader: leader}
 	}
 	return in.Replace(ctx)
+}
+
+// Restored records on the restored database that it was restored, and
+// from which file: the log that came back with the backup ends with the
+// restore, so the chain tells what happened to the data since.
+func (a *Actions) Restored(ctx context.Context, who *access.Principal, in RestoreInput) error {
+	if err := a.Policy.Check(who, policy.Restore, policy.Platform); err != nil {
+		return err
+	}
+	return a.Store.Change(ctx, func(ctx context.Context) error { // the entry commits with a change, even one that writes nothing else
+		audit.Target(ctx, "backup", filepath.Base(in.File), map[string]any{"file": in.File, "forced": in.Force})
+		return nil
+	})
 }
 
 // AuditExport is an export of the audit log: the entries Filter selects,
@@ -84,5 +98,5 @@ func (a *Actions) ExportAudit(ctx context.Context, who *access.Principal, in Aud
 	if err := a.Policy.Check(who, policy.ExportAudit, policy.Platform); err != nil {
 		return nil, err
 	}
-	return func(fn func(*models.AuditEntry) error) error { return a.Store.EachAuditEntry(ctx, in.Filter, fn) }, nil
+	return func(fn func(*models.AuditEntry) error) error { return a.Store.Audit.EachAuditEntry(ctx, in.Filter, fn) }, nil
 }

@@ -51,7 +51,7 @@ func (a *Actions) CreateBlock(ctx context.Context, who *access.Principal, in Blo
 		if err := a.Policy.Check(who, policy.CreateBlock, t); err != nil {
 			return err
 		}
-		if err := a.Store.CreateBlock(ctx, b); err != nil {
+		if err := a.Store.Blocklist.CreateBlock(ctx, b); err != nil {
 			return err
 		}
 		audit.Target(ctx, "block", itoa(b.ID), blockFields(b))
@@ -101,7 +101,7 @@ func (a *Actions) blockTarget(ctx context.Context, who *access.Principal, b *mod
 	if err != nil {
 		return policy.Target{}, &InvalidError{Field: "value", Reason: err.Error()}
 	}
-	addrs, err := a.Store.StaffAddresses(ctx)
+	addrs, err := a.Store.Blocklist.StaffAddresses(ctx)
 	if err != nil {
 		return policy.Target{}, err
 	}
@@ -154,7 +154,7 @@ func (a *Actions) DeleteBlock(ctx context.Context, who *access.Principal, id int
 		if err := a.Policy.Check(who, policy.DeleteBlock, policy.Platform); err != nil {
 			return err
 		}
-		if gone, err = a.Store.DeleteBlock(ctx, id); err != nil {
+		if gone, err = a.Store.Blocklist.DeleteBlock(ctx, id); err != nil {
 			return err
 		}
 		audit.Target(ctx, "block", itoa(id), map[string]any{"before": blockFields(gone)})

@@ -25,7 +25,7 @@ func TestBlockActions(t *testing.T) {
 		ctx := context.Background()
 		store := models.NewStore(db)
 		acts := actions.New(store, policy.Policy{RequireStaff2FA: true, Now: time.Now}, []byte("secret"), nil)
-		writer, err := store.CreateUser(ctx, models.NewUser{Email: "writer@example.com"})
+		writer, err := store.Users.CreateUser(ctx, models.NewUser{Email: "writer@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +42,7 @@ func TestBlockActions(t *testing.T) {
 		if _, err := acts.CreateBlock(ctx, session(false, access.PermAdminWrite), in); !errors.Is(err, policy.ErrNeedsSecondFactor) {
 			t.Errorf("staff without two-factor sign-in blocks: %v, want ErrNeedsSecondFactor", err)
 		}
-		if rows, total, err := store.Blocks(ctx, "", 10, 0); err != nil || total != 0 {
+		if rows, total, err := store.Blocklist.Blocks(ctx, "", 10, 0); err != nil || total != 0 {
 			t.Fatalf("%d blocks stored after refusals (%v): %+v", total, err, rows)
 		}
 

@@ -67,7 +67,7 @@ func (a *Actions) SendBroadcast(ctx context.Context, who *access.Principal, in B
 		if id := callerID(who); id != 0 {
 			b.CreatedBy = &id
 		}
-		if err := a.Store.SendBroadcast(ctx, b, read.at); err != nil {
+		if err := a.Store.Notices.SendBroadcast(ctx, b, read.at); err != nil {
 			return err
 		}
 		if b.Status == models.BroadcastSent {
@@ -91,10 +91,10 @@ func (a *Actions) checkBroadcast(in *BroadcastInput) (broadcast, error) {
 	in.Title, in.Message = strings.TrimSpace(in.Title), strings.TrimSpace(in.Message)
 	in.Type = cmp.Or(in.Type, BroadcastTypes[0])
 	in.Schedule = cmp.Or(in.Schedule, "immediate")
-	if err := checkText("title", in.Title, MaxBroadcastTitle); err != nil {
+	if err := checkText("title", in.Title, 1, MaxBroadcastTitle, false); err != nil {
 		return broadcast{}, err
 	}
-	if err := checkText("message", in.Message, MaxBroadcastMessage); err != nil {
+	if err := checkText("message", in.Message, 1, MaxBroadcastMessage, false); err != nil {
 		return broadcast{}, err
 	}
 	if !slices.Contains(BroadcastTypes, in.Type) {
@@ -107,18 +107,6 @@ func (a *Actions) checkBroadcast(in *BroadcastInput) (broadcast, error) {
 	}
 	out.at, err = a.readSchedule(in.Schedule)
 	return out, err
-}
-
-// checkText refuses a text field that is empty or longer than most
-// characters.
-func checkText(field, v string, most int) error {
-	switch n := len([]rune(v)); {
-	case n == 0:
-		return &InvalidError{Field: field, Reason: field + " is required"}
-	case n > most:
-		return &InvalidError{Field: field, Reason: field + " must be at most " + strconv.Itoa(most) + " characters"}
-	}
-	return nil
 }
 
 // roleTargets are the targets that name the users of a highest role.
@@ -173,7 +161,7 @@ func (a *Actions) readSchedule(s string) (*time.Time, error) {
 
 // checkAudience refuses the first user target that names no user.
 func (a *Actions) checkAudience(ctx context.Context, in broadcast) error {
-	missing, err := a.Store.MissingUsers(ctx, in.users)
+	missing, err := a.Store.Notices.MissingUsers(ctx, in.users)
 	if err != nil || len(missing) == 0 {
 		return err
 	}

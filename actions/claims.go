@@ -16,14 +16,19 @@ import (
 func (a *Actions) ClaimPost(ctx context.Context, who *access.Principal, id int64) (*models.Claim, error) {
 	var out *models.Claim
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
-		post, err := a.Store.PostRecordByID(ctx, id)
+		post, err := a.Store.Posts.PostRecordByID(ctx, id)
 		if err != nil {
 			return err
 		}
 		if err := a.Policy.Check(who, policy.ClaimPost, policy.Owned(post.AuthorID)); err != nil {
 			return err
 		}
-		if out, err = a.Store.ClaimPost(ctx, id, callerID(who)); err != nil {
+		if out, err = a.Store.Desk.ClaimPost(ctx, id, callerID(who)); err != nil {
+			return err
+		}
+		until := out.ExpiresAt
+		news := models.ModerationNews{Kind: models.NewsClaim, PostID: id, ByID: out.UserID, By: out.Username, Until: &until}
+		if err := a.Store.Desk.Announce(ctx, news); err != nil {
 			return err
 		}
 		audit.Target(ctx, "post", itoa(id), map[string]any{"expiresAt": wiretime.Format(out.ExpiresAt)})
@@ -37,16 +42,21 @@ func (a *Actions) ClaimPost(ctx context.Context, who *access.Principal, id int64
 func (a *Actions) ReleasePost(ctx context.Context, who *access.Principal, id int64) (bool, error) {
 	var released bool
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
-		post, err := a.Store.PostRecordByID(ctx, id)
+		post, err := a.Store.Posts.PostRecordByID(ctx, id)
 		if err != nil {
 			return err
 		}
 		if err := a.Policy.Check(who, policy.ReleasePost, policy.Owned(post.AuthorID)); err != nil {
 			return err
 		}
-		released, err = a.Store.ReleaseClaim(ctx, id, callerID(who))
+		if released, err = a.Store.Desk.ReleaseClaim(ctx, id, callerID(who)); err != nil {
+			return err
+		}
 		audit.Target(ctx, "post", itoa(id), map[string]any{"released": released})
-		return err
+		if !released {
+			return nil // another's claim, or none: nothing changed to tell
+		}
+		return a.Store.Desk.Announce(ctx, models.ModerationNews{Kind: models.NewsClaim, PostID: id, ByID: callerID(who), By: who.Username, Released: true})
 	})
 	return released, err
 }

@@ -89,7 +89,7 @@ func (a *Actions) confirmCode(ctx context.Context, u *models.User, field, code s
 		return &InvalidError{Field: field, Reason: "A code from your authenticator app, or a recovery code, is required"}
 	}
 	err := tried(ctx, tries, u.Email, func() error {
-		tf, err := a.Store.TwoFactorOf(ctx, u.ID)
+		tf, err := a.Store.Auth.TwoFactorOf(ctx, u.ID)
 		if errors.Is(err, models.ErrNotFound) || err == nil && tf.EnabledAt == nil {
 			return errWrongSecret // no code is right: counted as wrong
 		}
@@ -132,7 +132,7 @@ func (a *Actions) spendCode(ctx context.Context, tf *models.TwoFactor, code, rec
 		recovery = code
 	}
 	if recovery != "" {
-		ok, left, err := a.Store.UseRecoveryCode(ctx, tf.UserID, auth.HashRecoveryCode(recovery))
+		ok, left, err := a.Store.Auth.UseRecoveryCode(ctx, tf.UserID, auth.HashRecoveryCode(recovery))
 		if !ok || err != nil {
 			return "", 0, err
 		}
@@ -146,7 +146,7 @@ func (a *Actions) spendCode(ctx context.Context, tf *models.TwoFactor, code, rec
 	if !ok {
 		return "", 0, nil
 	}
-	if ok, err = a.Store.UseTOTPStep(ctx, tf.UserID, step); !ok || err != nil {
+	if ok, err = a.Store.Auth.UseTOTPStep(ctx, tf.UserID, step); !ok || err != nil {
 		return "", 0, err
 	}
 	return usedTOTP, 0, nil
@@ -166,7 +166,7 @@ func (a *Actions) SignInCode(ctx context.Context, tries Attempts, u *models.User
 	// writes its session beside it, and a spent code stays spent whatever
 	// becomes of the rest of the sign-in.
 	err := tried(ctx, tries, u.Email, func() error {
-		tf, err := a.Store.TwoFactorOf(ctx, u.ID)
+		tf, err := a.Store.Auth.TwoFactorOf(ctx, u.ID)
 		if errors.Is(err, models.ErrNotFound) {
 			return ErrWrongCode
 		}

@@ -41,7 +41,7 @@ func (a *Actions) PutFeatureFlag(ctx context.Context, who *access.Principal, nam
 		if err := checkFlag(name, &ch); err != nil {
 			return err
 		}
-		if out.Before, out.After, err = a.Store.PutFeatureFlag(ctx, name, ch, callerID(who)); err != nil {
+		if out.Before, out.After, err = a.Store.Settings.PutFeatureFlag(ctx, name, ch, callerID(who)); err != nil {
 			return err
 		}
 		details := map[string]any{"after": flagFields(out.After)}
@@ -67,7 +67,7 @@ func (a *Actions) DeleteFeatureFlag(ctx context.Context, who *access.Principal, 
 		if err := checkFlag(name, nil); err != nil {
 			return err
 		}
-		gone, err := a.Store.DeleteFeatureFlag(ctx, name)
+		gone, err := a.Store.Settings.DeleteFeatureFlag(ctx, name)
 		if err != nil {
 			return err
 		}

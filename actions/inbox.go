@@ -13,7 +13,7 @@ import (
 func (a *Actions) MarkRead(ctx context.Context, who *access.Principal, key models.InboxKey) (*models.InboxItem, error) {
 	var n *models.InboxItem
 	err := a.inbox(ctx, who, func(ctx context.Context, user int64) (err error) {
-		n, err = a.Store.MarkRead(ctx, user, key)
+		n, err = a.Store.Notices.MarkRead(ctx, user, key)
 		return err
 	})
 	return n, err
@@ -23,7 +23,7 @@ func (a *Actions) MarkRead(ctx context.Context, who *access.Principal, key model
 // one not in the inbox is models.ErrNotFound.
 func (a *Actions) Dismiss(ctx context.Context, who *access.Principal, key models.InboxKey) error {
 	return a.inbox(ctx, who, func(ctx context.Context, user int64) error {
-		return a.Store.Dismiss(ctx, user, key)
+		return a.Store.Notices.Dismiss(ctx, user, key)
 	})
 }
 

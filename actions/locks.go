@@ -35,7 +35,7 @@ func (a *Actions) TakeLock(ctx context.Context, who *access.Principal, typ, id s
 		if err := a.Policy.Check(who, rule, t); err != nil {
 			return err
 		}
-		l, err = a.Store.AcquireLock(ctx, typ, id, callerID(who))
+		l, err = a.Store.Desk.AcquireLock(ctx, typ, id, callerID(who))
 		return err
 	})
 	return l, err
@@ -53,7 +53,7 @@ func (a *Actions) lockRule(ctx context.Context, typ, id string) (policy.Action, 
 	}
 	owner := n
 	if typ == LockPost {
-		post, err := a.Store.PostRecordByID(ctx, n)
+		post, err := a.Store.Posts.PostRecordByID(ctx, n)
 		if errors.Is(err, models.ErrNotFound) {
 			return policy.TakeLock, policy.Platform, nil
 		}
@@ -69,7 +69,7 @@ func (a *Actions) lockRule(ctx context.Context, typ, id string) (policy.Action, 
 // personTarget is the policy target of an action on what user id owns;
 // an id no user has owns nothing.
 func (a *Actions) personTarget(ctx context.Context, id int64) (policy.Target, error) {
-	u, err := a.Store.ListedUserByID(ctx, id)
+	u, err := a.Store.Users.ListedUserByID(ctx, id)
 	if errors.Is(err, models.ErrNotFound) {
 		return policy.Platform, nil
 	}
@@ -94,7 +94,7 @@ type ReleasedLock struct {
 func (a *Actions) ReleaseLock(ctx context.Context, who *access.Principal, typ, id string) (*ReleasedLock, error) {
 	var out ReleasedLock
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
-		held, err := a.Store.LockHolder(ctx, typ, id)
+		held, err := a.Store.Desk.LockHolder(ctx, typ, id)
 		if err != nil || held == nil {
 			return err
 		}
@@ -105,18 +105,18 @@ func (a *Actions) ReleaseLock(ctx context.Context, who *access.Principal, typ, i
 		t.Owner = held.LockedBy
 		err = a.Policy.Check(who, policy.ReleaseLock, t)
 		if errors.Is(err, policy.ErrNeedsHigherRole) {
-			return a.Store.CheckLock(ctx, typ, id, callerID(who))
+			return a.Store.Desk.CheckLock(ctx, typ, id, callerID(who))
 		}
 		if err != nil {
 			return err
 		}
 		if held.LockedBy == callerID(who) {
-			return a.Store.ReleaseLock(ctx, typ, id, held.LockedBy)
+			return a.Store.Desk.ReleaseLock(ctx, typ, id, held.LockedBy)
 		}
 		out.Broke = held.LockedBy
 		audit.Act(ctx, "lock.break")
 		audit.Target(ctx, typ, id, map[string]any{"holder": itoa(held.LockedBy), "lockedAt": wiretime.Format(held.LockedAt)})
-		return a.Store.BreakLock(ctx, typ, id)
+		return a.Store.Desk.BreakLock(ctx, typ, id)
 	})
 	return &out, err
 }

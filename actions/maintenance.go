@@ -97,7 +97,7 @@ func (a *Actions) QueueMaintenance(ctx context.Context, who *access.Principal, i
 				return err
 			}
 		}
-		if err := a.Store.QueueMaintenance(ctx, j, in.KeepSession); err != nil {
+		if err := a.Store.Maintenance.QueueMaintenance(ctx, j, in.KeepSession); err != nil {
 			return err
 		}
 		audit.Target(ctx, "job", j.ID, map[string]any{"action": j.Action, "scope": j.Scope, "notify": j.Notify})
@@ -115,7 +115,7 @@ func (a *Actions) checkSignOuts(ctx context.Context, in MaintenanceInput) error 
 	if in.Confirm == nil && !in.AlwaysConfirm {
 		return nil
 	}
-	sessions, people, err := a.Store.OtherLiveSessions(ctx, in.KeepSession)
+	sessions, people, err := a.Store.Auth.OtherLiveSessions(ctx, in.KeepSession)
 	if err != nil {
 		return err
 	}

@@ -50,5 +50,5 @@ func (a *Actions) notifyDecision(ctx context.Context, d models.Decided, m Modera
 			notes = append(notes, models.Notification{UserID: id, Title: reporterNotice(m.Action), Message: fmt.Sprintf("%q", d.Title), Type: kind})
 		}
 	}
-	return a.Store.Notify(ctx, notes)
+	return a.Store.Notices.Notify(ctx, notes)
 }

@@ -23,13 +23,13 @@ func emit(ctx context.Context, store *models.Store, event string, data map[strin
 	if err != nil {
 		return err
 	}
-	return store.QueueWebhookEvent(ctx, event, body)
+	return store.Hooks.QueueWebhookEvent(ctx, event, body)
 }
 
 // broadcastSent tells of b, sent now or at its time: a note in its
 // sender's inbox and the broadcast.sent message.
 func broadcastSent(ctx context.Context, store *models.Store, b *models.Broadcast) error {
-	if err := store.Notify(ctx, senderNote(b)); err != nil {
+	if err := store.Notices.Notify(ctx, senderNote(b)); err != nil {
 		return err
 	}
 	return emit(ctx, store, webhook.EventBroadcastSent, map[string]any{"broadcastId": itoa(b.ID),
@@ -54,7 +54,7 @@ type BroadcastJob struct{ Store *models.Store }
 // SendScheduledBroadcast sends scheduled broadcast id once; asked early,
 // it changes nothing and says how long to wait.
 func (j BroadcastJob) SendScheduledBroadcast(ctx context.Context, id int64) (time.Duration, error) {
-	return j.Store.SendScheduledBroadcast(ctx, id, func(ctx context.Context, b *models.Broadcast) error {
+	return j.Store.Notices.SendScheduledBroadcast(ctx, id, func(ctx context.Context, b *models.Broadcast) error {
 		return broadcastSent(ctx, j.Store, b)
 	})
 }
@@ -63,6 +63,9 @@ func (j BroadcastJob) SendScheduledBroadcast(ctx context.Context, id int64) (tim
 // for, and post.moderated.
 func (a *Actions) moderated(ctx context.Context, who *access.Principal, id int64, d models.Decided, m Moderation) error {
 	if err := a.notifyDecision(ctx, d, m); err != nil {
+		return err
+	}
+	if err := a.Store.Desk.Announce(ctx, decisionNews(who, id, d.Title, m.Action)); err != nil {
 		return err
 	}
 	author, from := d.AuthorID, d.From
@@ -74,10 +77,20 @@ func (a *Actions) moderated(ctx context.Context, who *access.Principal, id int64
 // FileReport files userID's report on post postID and queues
 // report.created, in the change under way; it returns the report.
 func (a *Actions) FileReport(ctx context.Context, postID, userID int64, reason, comment string) (*models.PostReport, error) {
-	r, flagged, err := a.Store.ReportPost(ctx, postID, userID, reason, comment)
+	r, flagged, err := a.Store.Posts.ReportPost(ctx, postID, userID, reason, comment)
 	if err != nil {
+		return nil, err
+	}
+	if err := a.Store.Desk.Announce(ctx, models.ModerationNews{Kind: models.NewsReport, PostID: postID}); err != nil {
 		return nil, err
 	}
 	return r, a.emit(ctx, webhook.EventReportCreated, map[string]any{"reportId": itoa(r.ID),
 		"postId": itoa(postID), "reporterId": itoa(userID), "reason": reason, "postFlagged": flagged})
+}
+
+// decisionNews is the desk's news of who's decision action on post id:
+// every moderator's queue drops the post, and a toast names who decided.
+func decisionNews(who *access.Principal, id int64, title, action string) models.ModerationNews {
+	return models.ModerationNews{Kind: models.NewsDecision, PostID: id, Title: title, Action: action,
+		ByID: callerID(who), By: who.Username}
 }

@@ -31,7 +31,10 @@ func (a *Actions) ChangePassword(ctx context.Context, who *access.Principal, in 
 	if err := a.Policy.Check(who, policy.ChangePassword, policy.Owned(callerID(who))); err != nil {
 		return none, err
 	}
-	u, err := a.Store.UserByID(ctx, who.UserID)
+	if err := in.check(who.Email); err != nil {
+		return none, err
+	}
+	u, err := a.Store.Users.UserByID(ctx, who.UserID)
 	if err != nil {
 		return none, err
 	}
@@ -42,5 +45,16 @@ func (a *Actions) ChangePassword(ctx context.Context, who *access.Principal, in 
 	if err != nil {
 		return none, err
 	}
-	return a.Store.ChangePassword(ctx, u.ID, hash, in.KeepSession)
+	return a.Store.Auth.ChangePassword(ctx, u.ID, hash, in.KeepSession)
+}
+
+// check refuses a change with no current password (a malformed request,
+// not a guess: it is never counted against sign-in's throttle) or a new
+// password the rule refuses.
+func (in PasswordChange) check(email string) error {
+	var missing *InvalidError
+	if in.Current == "" {
+		missing = &InvalidError{Field: "currentPassword", Code: "too_small", Reason: "currentPassword is required"}
+	}
+	return refusal(missing, checkNewPassword("newPassword", in.New, email))
 }

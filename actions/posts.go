@@ -71,6 +71,9 @@ func (a *Actions) ActAsSelf(who *access.Principal, act policy.Action) error {
 // someone else's post are audited, allowed or not, and wait for another
 // admin's edit lock.
 func (a *Actions) EditPost(ctx context.Context, who *access.Principal, in PostEdit) (*models.PostRecord, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
 	var after *models.PostRecord
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
 		post, err := a.visiblePost(ctx, who, in.PostID)
@@ -103,11 +106,11 @@ func (a *Actions) EditPost(ctx context.Context, who *access.Principal, in PostEd
 			return nil
 		}
 		if !own {
-			if err := a.Store.CheckLock(ctx, "post", itoa(post.ID), callerID(who)); err != nil {
+			if err := a.Store.Desk.CheckLock(ctx, "post", itoa(post.ID), callerID(who)); err != nil {
 				return err
 			}
 		}
-		if after, err = a.Store.EditPost(ctx, post.ID, edit); err != nil {
+		if after, err = a.Store.Posts.EditPost(ctx, post.ID, edit); err != nil {
 			return err
 		}
 		if !own || edit.Status != nil {
@@ -190,7 +193,7 @@ func (a *Actions) DeletePost(ctx context.Context, who *access.Principal, id int6
 			_, err := a.moderate(ctx, who, policy.DeletePost, post, Moderation{Action: "delete"})
 			return err
 		}
-		return a.Store.RemovePost(ctx, post.ID)
+		return a.Store.Posts.RemovePost(ctx, post.ID)
 	})
 }
 
@@ -213,7 +216,7 @@ func (m Moderation) model(who *access.Principal, id int64) models.Moderation {
 func (a *Actions) ModeratePost(ctx context.Context, who *access.Principal, id int64, m Moderation) (*models.ListedPost, error) {
 	var out *models.ListedPost
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
-		post, err := a.Store.PostRecordByID(ctx, id)
+		post, err := a.Store.Posts.PostRecordByID(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -237,10 +240,10 @@ func (a *Actions) moderate(ctx context.Context, who *access.Principal, rule poli
 	if err := a.checkReversal(ctx, who, post, models.ModerationTarget(m.Action, post.Status)); err != nil {
 		return nil, err
 	}
-	if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
+	if err := a.Store.Desk.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
 		return nil, err
 	}
-	d, err := a.Store.ModeratePost(ctx, m.model(who, id))
+	d, err := a.Store.Desk.ModeratePost(ctx, m.model(who, id))
 	if errors.Is(err, models.ErrDraftNotApproved) {
 		return nil, &InvalidError{Field: "action", Reason: "a draft is published by its author, not approved"}
 	}
@@ -255,7 +258,7 @@ func (a *Actions) moderate(ctx context.Context, who *access.Principal, rule poli
 	if m.Action == "delete" {
 		return nil, nil
 	}
-	return a.Store.ListedPostByID(ctx, id)
+	return a.Store.Posts.ListedPostByID(ctx, id)
 }
 
 // UndoModeration undoes the caller's own last decision on post id within
@@ -267,7 +270,7 @@ func (a *Actions) UndoModeration(ctx context.Context, who *access.Principal, id 
 	var undone *models.Undone
 	var out *models.ListedPost
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
-		post, err := a.Store.PostRecordByID(ctx, id)
+		post, err := a.Store.Posts.PostRecordByID(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -278,10 +281,10 @@ func (a *Actions) UndoModeration(ctx context.Context, who *access.Principal, id 
 		if err := a.Policy.Check(who, policy.UndoModeration, t); err != nil {
 			return err
 		}
-		if err := a.Store.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
+		if err := a.Store.Desk.CheckLock(ctx, "post", itoa(id), callerID(who)); err != nil {
 			return err
 		}
-		undone, err = a.Store.UndoModeration(ctx, id, callerID(who))
+		undone, err = a.Store.Desk.UndoModeration(ctx, id, callerID(who))
 		switch {
 		case errors.Is(err, models.ErrNothingToUndo):
 			return &InvalidError{Field: "id", Reason: "there is no decision of yours on this post from the last 10 minutes to undo"}
@@ -290,8 +293,11 @@ func (a *Actions) UndoModeration(ctx context.Context, who *access.Principal, id 
 		case err != nil:
 			return err
 		}
+		if err := a.Store.Desk.Announce(ctx, decisionNews(who, id, undone.Title, "undo")); err != nil {
+			return err
+		}
 		audit.Target(ctx, "post", itoa(id), map[string]any{"undid": undone.Action, "to": undone.Status, "reopened": undone.Reopened})
-		out, err = a.Store.ListedPostByID(ctx, id)
+		out, err = a.Store.Posts.ListedPostByID(ctx, id)
 		return err
 	})
 	return undone, out, err
@@ -304,7 +310,7 @@ func (a *Actions) UndoModeration(ctx context.Context, who *access.Principal, id 
 func (a *Actions) BulkModerate(ctx context.Context, who *access.Principal, ids []int64, m Moderation) (int, error) {
 	var n int
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
-		authors, err := a.Store.PostAuthors(ctx, ids)
+		authors, err := a.Store.Posts.PostAuthors(ctx, ids)
 		if err != nil {
 			return err
 		}
@@ -327,12 +333,12 @@ func (a *Actions) BulkModerate(ctx context.Context, who *access.Principal, ids [
 		if err := a.checkReversals(ctx, who, ids, m.Action); err != nil {
 			return err
 		}
-		if err := a.Store.CheckLocks(ctx, "post", keys, callerID(who)); err != nil {
+		if err := a.Store.Desk.CheckLocks(ctx, "post", keys, callerID(who)); err != nil {
 			return err
 		}
 		from := make(map[string]string, len(ids))
 		for _, id := range ids {
-			d, err := a.Store.ModeratePost(ctx, m.model(who, id))
+			d, err := a.Store.Desk.ModeratePost(ctx, m.model(who, id))
 			if errors.Is(err, models.ErrDraftNotApproved) {
 				return &InvalidError{Field: "postIds", Reason: "post " + itoa(id) + " is a draft, which its author publishes"}
 			}
@@ -371,7 +377,7 @@ func (a *Actions) checkModeration(ctx context.Context, who *access.Principal, ru
 // the author's, with the author's role, since a decision against a post is
 // one against its author (a strike).
 func (a *Actions) authorTarget(ctx context.Context, author int64) (policy.Target, error) {
-	u, err := a.Store.ListedUserByID(ctx, author)
+	u, err := a.Store.Users.ListedUserByID(ctx, author)
 	if errors.Is(err, models.ErrNotFound) {
 		return policy.Owned(author), nil
 	}
@@ -394,7 +400,7 @@ func (a *Actions) checkReversal(ctx context.Context, who *access.Principal, post
 	if severity[to] >= severity[post.Status] {
 		return nil
 	}
-	decider, err := a.Store.StandingDecider(ctx, post.ID, post.Status)
+	decider, err := a.Store.Desk.StandingDecider(ctx, post.ID, post.Status)
 	if err != nil || decider == nil {
 		return err
 	}
@@ -412,7 +418,7 @@ func (a *Actions) checkReversals(ctx context.Context, who *access.Principal, ids
 		return nil // hide and delete take a post further down, never back
 	}
 	for _, id := range ids {
-		post, err := a.Store.PostRecordByID(ctx, id)
+		post, err := a.Store.Posts.PostRecordByID(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -426,7 +432,7 @@ func (a *Actions) checkReversals(ctx context.Context, who *access.Principal, ids
 // visiblePost loads post id for who: one who may not see it is told it
 // does not exist.
 func (a *Actions) visiblePost(ctx context.Context, who *access.Principal, id int64) (*models.PostRecord, error) {
-	post, err := a.Store.PostRecordByID(ctx, id)
+	post, err := a.Store.Posts.PostRecordByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -472,13 +478,16 @@ var ErrOwnReport = errors.New("one's own post cannot be reported")
 // caller): published, or a draft. models.ErrUserNotActive when who may
 // not post.
 func (a *Actions) CreatePost(ctx context.Context, who *access.Principal, in models.PostInput) (*models.PostRecord, error) {
+	if err := checkNewPost(&in); err != nil {
+		return nil, err
+	}
 	if err := a.speak(ctx, who, policy.CreatePost); err != nil {
 		return nil, err
 	}
 	in.AuthorID = who.UserID
 	var post *models.PostRecord
 	err := a.Store.Change(ctx, func(ctx context.Context) (err error) {
-		post, err = a.Store.CreateUserPost(ctx, in)
+		post, err = a.Store.Posts.CreateUserPost(ctx, in)
 		return err
 	})
 	return post, err
@@ -490,12 +499,15 @@ func (a *Actions) CreatePost(ctx context.Context, who *access.Principal, in mode
 // (models.ErrAlreadyReported). Enough weight of open reports flags a
 // published post (models.ReportPost).
 func (a *Actions) ReportPost(ctx context.Context, who *access.Principal, id int64, reason, comment string) (*models.PostReport, error) {
+	if err := checkReport(&reason, &comment); err != nil {
+		return nil, err
+	}
 	if err := a.speak(ctx, who, policy.ReportPost); err != nil {
 		return nil, err
 	}
 	var r *models.PostReport
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
-		post, err := a.Store.PostRecordByID(ctx, id)
+		post, err := a.Store.Posts.PostRecordByID(ctx, id)
 		if err != nil {
 			return err
 		}

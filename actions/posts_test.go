@@ -46,7 +46,7 @@ func TestPostActionsPolicy(t *testing.T) {
 	now := time.Now()
 	acts := actions.New(store, policy.Policy{RequireStaff2FA: true, Now: func() time.Time { return now }}, []byte("test secret"), nil)
 	user := func(email string, roles ...string) *models.User {
-		u, err := store.CreateUser(ctx, models.NewUser{Email: email, Roles: roles})
+		u, err := store.Users.CreateUser(ctx, models.NewUser{Email: email, Roles: roles})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestPostActionsPolicy(t *testing.T) {
 		for i, op := range ops {
 			var p *models.PostRecord
 			err := store.Change(ctx, func(ctx context.Context) (err error) {
-				p, err = store.CreateUserPost(ctx, models.PostInput{AuthorID: ada.ID, Title: "Ada's", Content: "x", Published: true})
+				p, err = store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: ada.ID, Title: "Ada's", Content: "x", Published: true})
 				return err
 			})
 			if err != nil {

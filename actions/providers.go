@@ -25,7 +25,7 @@ func (a *Actions) LinkProvider(ctx context.Context, who *access.Principal, id mo
 			return err
 		}
 		audit.Keep(ctx, map[string]any{"provider": id.Provider})
-		return a.Store.LinkProvider(ctx, who.UserID, id)
+		return a.Store.Auth.LinkProvider(ctx, who.UserID, id)
 	})
 }
 
@@ -40,7 +40,7 @@ func (a *Actions) UnlinkProvider(ctx context.Context, who *access.Principal, pro
 		}
 		audit.Keep(ctx, map[string]any{"provider": provider})
 		var err error
-		n, err = a.Store.UnlinkProvider(ctx, who.UserID, provider)
+		n, err = a.Store.Auth.UnlinkProvider(ctx, who.UserID, provider)
 		return err
 	})
 	return n, err

@@ -51,7 +51,7 @@ func (a *Actions) SetModerationReasons(ctx context.Context, who *access.Principa
 		if reasons, err = checkReasons(reasons); err != nil {
 			return err
 		}
-		before, err := ModerationReasons(ctx, a.Store)
+		before, err := ModerationReasons(ctx, a.Store.Settings)
 		if err != nil {
 			return err
 		}
@@ -60,7 +60,7 @@ func (a *Actions) SetModerationReasons(ctx context.Context, who *access.Principa
 			return err
 		}
 		audit.Target(ctx, "settings", reasonsKey, map[string]any{"before": before, "after": reasons})
-		return a.Store.PutSetting(ctx, reasonsKey, string(value))
+		return a.Store.Settings.PutSetting(ctx, reasonsKey, string(value))
 	})
 	if err != nil {
 		return nil, err

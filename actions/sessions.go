@@ -20,14 +20,14 @@ type UserSessionList struct {
 // says where its owner is signed in, so a super admin's is for super
 // admins only, as ending them is.
 func (a *Actions) UserSessions(ctx context.Context, who *access.Principal, id int64) (*UserSessionList, error) {
-	target, err := a.Store.ListedUserByID(ctx, id)
+	target, err := a.Store.Users.ListedUserByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if err := a.Policy.Check(who, policy.ViewUserSessions, person(target)); err != nil {
 		return nil, err
 	}
-	rows, err := a.Store.UserSessions(ctx, id)
+	rows, err := a.Store.Auth.UserSessions(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func (a *Actions) UserSessions(ctx context.Context, who *access.Principal, id in
 func (a *Actions) RevokeUserSessions(ctx context.Context, who *access.Principal, id int64, sid string) (int, error) {
 	var n int
 	err := a.Store.Change(ctx, func(ctx context.Context) (err error) {
-		target, err := a.Store.ListedUserByID(ctx, id)
+		target, err := a.Store.Users.ListedUserByID(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -52,13 +52,13 @@ func (a *Actions) RevokeUserSessions(ctx context.Context, who *access.Principal,
 			return err
 		}
 		if sid == "" {
-			if n, err = a.Store.EndUserSessions(ctx, id, ""); err != nil {
+			if n, err = a.Store.Auth.EndUserSessions(ctx, id, ""); err != nil {
 				return err
 			}
 			audit.Target(ctx, "user", itoa(id), map[string]any{"revoked": n})
 			return nil
 		}
-		if err := a.Store.EndUserSession(ctx, id, sid); err != nil {
+		if err := a.Store.Auth.EndUserSession(ctx, id, sid); err != nil {
 			return err
 		}
 		n = 1
@@ -76,7 +76,7 @@ func (a *Actions) RevokeOwnSession(ctx context.Context, who *access.Principal, s
 		if err := a.Policy.Check(who, policy.RevokeOwnSession, policy.Owned(callerID(who))); err != nil {
 			return err
 		}
-		return a.Store.EndUserSession(ctx, who.UserID, sid)
+		return a.Store.Auth.EndUserSession(ctx, who.UserID, sid)
 	})
 }
 
@@ -88,7 +88,7 @@ func (a *Actions) RevokeOtherOwnSessions(ctx context.Context, who *access.Princi
 		if err := a.Policy.Check(who, policy.RevokeOwnSession, policy.Owned(callerID(who))); err != nil {
 			return err
 		}
-		n, err = a.Store.EndUserSessions(ctx, who.UserID, keep)
+		n, err = a.Store.Auth.EndUserSessions(ctx, who.UserID, keep)
 		return err
 	})
 	return n, err

@@ -48,7 +48,7 @@ func TestSettingsActions(t *testing.T) {
 				t.Errorf("flag %s %+v: %v, want invalid %s", name, ch, err, field)
 			}
 		}
-		if flags, _ := store.FeatureFlags(ctx); len(flags) != 0 {
+		if flags, _ := store.Settings.FeatureFlags(ctx); len(flags) != 0 {
 			t.Fatalf("flags stored after refusals: %+v", flags)
 		}
 		desc := "  the new editor  "
@@ -83,13 +83,13 @@ func TestSettingsActions(t *testing.T) {
 				t.Errorf("%d reasons %.40q: %v, want invalid reasons", len(bad), bad, err)
 			}
 		}
-		if got, err := actions.ModerationReasons(ctx, store); err != nil || strings.Join(got, ",") != strings.Join(actions.DefaultReasons, ",") {
+		if got, err := actions.ModerationReasons(ctx, store.Settings); err != nil || strings.Join(got, ",") != strings.Join(actions.DefaultReasons, ",") {
 			t.Fatalf("presets after refusals: %v, %v", got, err)
 		}
 		if _, err := acts.SetModerationReasons(ctx, admin, []string{" Spam ", "Scam"}); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := actions.ModerationReasons(ctx, store); strings.Join(got, ",") != "Spam,Scam" {
+		if got, _ := actions.ModerationReasons(ctx, store.Settings); strings.Join(got, ",") != "Spam,Scam" {
 			t.Errorf("presets: %v, want them trimmed", got)
 		}
 	})
@@ -105,7 +105,7 @@ func TestWebhookActions(t *testing.T) {
 		store := models.NewStore(db)
 		acts := actions.New(store, policy.Policy{Now: time.Now}, []byte("secret"), nil)
 		acts.Targets = webhook.NewSender(netguard.New(netguard.Config{}), time.Second, "test")
-		super, err := store.CreateUser(ctx, models.NewUser{Email: "super@example.com", Roles: access.ImpliedRoles(access.RoleSuperAdmin)})
+		super, err := store.Users.CreateUser(ctx, models.NewUser{Email: "super@example.com", Roles: access.ImpliedRoles(access.RoleSuperAdmin)})
 		if err != nil {
 			t.Fatal(err)
 		}

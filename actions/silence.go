@@ -62,7 +62,7 @@ type SilenceResult struct {
 func (a *Actions) Silence(ctx context.Context, who *access.Principal, in SilenceInput) (*SilenceResult, error) {
 	var out SilenceResult
 	err := a.Store.ChangeLocked(ctx, "user", itoa(in.UserID), callerID(who), func(ctx context.Context) error {
-		target, err := a.Store.ListedUserByID(ctx, in.UserID)
+		target, err := a.Store.Users.ListedUserByID(ctx, in.UserID)
 		if err != nil {
 			return err
 		}
@@ -73,10 +73,10 @@ func (a *Actions) Silence(ctx context.Context, who *access.Principal, in Silence
 			return err
 		}
 		until := a.Now().Add(in.Duration)
-		if err := a.Store.SilenceUser(ctx, in.UserID, until, in.Reason); err != nil {
+		if err := a.Store.Sanctions.SilenceUser(ctx, in.UserID, until, in.Reason); err != nil {
 			return err
 		}
-		if out.User, err = a.Store.ListedUserByID(ctx, in.UserID); err != nil {
+		if out.User, err = a.Store.Users.ListedUserByID(ctx, in.UserID); err != nil {
 			return err
 		}
 		audit.Target(ctx, "user", itoa(in.UserID), map[string]any{"reason": in.Reason, "duration": in.DurationText,
@@ -95,19 +95,19 @@ func (a *Actions) Silence(ctx context.Context, who *access.Principal, in Silence
 func (a *Actions) Unsilence(ctx context.Context, who *access.Principal, userID int64) (*SilenceResult, error) {
 	var out SilenceResult
 	err := a.Store.ChangeLocked(ctx, "user", itoa(userID), callerID(who), func(ctx context.Context) error {
-		target, err := a.Store.ListedUserByID(ctx, userID)
+		target, err := a.Store.Users.ListedUserByID(ctx, userID)
 		if err != nil {
 			return err
 		}
 		if err := a.Policy.Check(who, policy.UnsilenceUser, person(target)); err != nil {
 			return err
 		}
-		lifted, err := a.Store.UnsilenceUser(ctx, userID)
+		lifted, err := a.Store.Sanctions.UnsilenceUser(ctx, userID)
 		if err != nil {
 			return err
 		}
 		out.NotSilenced = !lifted
-		if out.User, err = a.Store.ListedUserByID(ctx, userID); err != nil {
+		if out.User, err = a.Store.Users.ListedUserByID(ctx, userID); err != nil {
 			return err
 		}
 		audit.Target(ctx, "user", itoa(userID), map[string]any{
@@ -151,7 +151,7 @@ func (a *Actions) checkVoice(ctx context.Context, who *access.Principal) error {
 	if who == nil || who.UserID == 0 || who.Via == access.ViaOperator {
 		return nil
 	}
-	u, err := a.Store.UserByID(ctx, who.UserID)
+	u, err := a.Store.Users.UserByID(ctx, who.UserID)
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func (a *Actions) MintToken(ctx context.Context, who *access.Principal, in Token
 			return err
 		}
 		out = NewToken{Token: tok, Record: models.NewAPIToken(claims, in.Name, createdBy)}
-		if err := a.Store.RecordAPIToken(ctx, out.Record); err != nil {
+		if err := a.Store.Auth.RecordAPIToken(ctx, out.Record); err != nil {
 			return err
 		}
 		audit.Target(ctx, "token", claims.ID, map[string]any{"permissions": in.Permissions,
@@ -114,6 +114,6 @@ func (a *Actions) RevokeToken(ctx context.Context, who *access.Principal, jti st
 			return err
 		}
 		audit.Target(ctx, "token", jti, nil)
-		return a.Store.RevokeAPIToken(ctx, jti)
+		return a.Store.Auth.RevokeAPIToken(ctx, jti)
 	})
 }

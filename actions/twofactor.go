@@ -55,7 +55,7 @@ func (a *Actions) SetUpTwoFactor(ctx context.Context, who *access.Principal, in 
 				return err
 			}
 		}
-		if on, err := a.Store.TwoFactorEnabled(ctx, u.ID); err != nil {
+		if on, err := a.Store.Auth.TwoFactorEnabled(ctx, u.ID); err != nil {
 			return err
 		} else if on {
 			return ErrTwoFactorOn
@@ -67,7 +67,7 @@ func (a *Actions) SetUpTwoFactor(ctx context.Context, who *access.Principal, in 
 		if err != nil {
 			return err
 		}
-		err = a.Store.StartTwoFactor(ctx, u.ID, sealed)
+		err = a.Store.Auth.StartTwoFactor(ctx, u.ID, sealed)
 		if errors.Is(err, models.ErrConflict) {
 			return ErrTwoFactorOn
 		}
@@ -90,7 +90,7 @@ func (a *Actions) EnableTwoFactor(ctx context.Context, who *access.Principal, co
 		if err != nil {
 			return err
 		}
-		tf, err := a.Store.TwoFactorOf(ctx, u.ID)
+		tf, err := a.Store.Auth.TwoFactorOf(ctx, u.ID)
 		if err != nil {
 			return err
 		}
@@ -120,7 +120,7 @@ func (a *Actions) EnableTwoFactor(ctx context.Context, who *access.Principal, co
 		if codes, hashes, err = auth.NewRecoveryCodes(); err != nil {
 			return err
 		}
-		return a.Store.EnableTwoFactor(ctx, u.ID, step, hashes)
+		return a.Store.Auth.EnableTwoFactor(ctx, u.ID, step, hashes)
 	})
 	if err != nil {
 		return nil, err
@@ -150,13 +150,13 @@ func (a *Actions) DisableTwoFactor(ctx context.Context, who *access.Principal, i
 		if err := a.confirmPassword(ctx, u, "password", in.Password, in.Tries); err != nil {
 			return err
 		}
-		if on, err := a.Store.TwoFactorEnabled(ctx, u.ID); err != nil || !on {
+		if on, err := a.Store.Auth.TwoFactorEnabled(ctx, u.ID); err != nil || !on {
 			return err // a pending or absent enrolment has nothing to prove
 		}
 		if err := a.confirmCode(ctx, u, "code", in.Code, in.Tries); err != nil {
 			return err
 		}
-		_, err = a.Store.DisableTwoFactor(ctx, u.ID)
+		_, err = a.Store.Auth.DisableTwoFactor(ctx, u.ID)
 		return err
 	})
 }
@@ -168,7 +168,7 @@ func (a *Actions) ownAccount(ctx context.Context, who *access.Principal, action 
 		return nil, err
 	}
 	audit.Target(ctx, "user", itoa(who.UserID), nil)
-	return a.Store.UserByID(ctx, who.UserID)
+	return a.Store.Users.UserByID(ctx, who.UserID)
 }
 
 func (a *Actions) box() auth.SecretBox { return auth.NewSecretBox(string(a.Secret)) }
@@ -177,19 +177,19 @@ func (a *Actions) box() auth.SecretBox { return auth.NewSecretBox(string(a.Secre
 // lost their device, its audit entry recording by whom; it reports
 // whether any was on (none: nothing changes, nothing is recorded).
 func (a *Actions) ResetTwoFactor(ctx context.Context, who *access.Principal, u *models.User, by string) (bool, error) {
-	if on, err := a.Store.TwoFactorEnabled(ctx, u.ID); err != nil || !on {
+	if on, err := a.Store.Auth.TwoFactorEnabled(ctx, u.ID); err != nil || !on {
 		return false, err
 	}
 	var removed bool
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
-		roles, err := a.Store.UserRoles(ctx, u.ID)
+		roles, err := a.Store.Users.UserRoles(ctx, u.ID)
 		if err != nil {
 			return err
 		}
 		if err := a.Policy.Check(who, policy.ResetTwoFactor, policy.Person(u.ID, roles)); err != nil {
 			return err
 		}
-		if removed, err = a.Store.DisableTwoFactor(ctx, u.ID); err != nil || !removed {
+		if removed, err = a.Store.Auth.DisableTwoFactor(ctx, u.ID); err != nil || !removed {
 			return err
 		}
 		audit.Target(ctx, "user", itoa(u.ID), map[string]any{"by": by, "email": u.Email})

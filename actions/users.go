@@ -44,7 +44,7 @@ func (a *Actions) Ban(ctx context.Context, who *access.Principal, in BanInput) (
 	}
 	var out BanResult
 	err := a.Store.ChangeLocked(ctx, "user", itoa(in.UserID), callerID(who), func(ctx context.Context) error {
-		target, err := a.Store.ListedUserByID(ctx, in.UserID)
+		target, err := a.Store.Users.ListedUserByID(ctx, in.UserID)
 		if err != nil {
 			return err
 		}
@@ -63,7 +63,7 @@ func (a *Actions) Ban(ctx context.Context, who *access.Principal, in BanInput) (
 		if err != nil {
 			return err
 		}
-		if out.User, err = a.Store.ListedUserByID(ctx, in.UserID); err != nil {
+		if out.User, err = a.Store.Users.ListedUserByID(ctx, in.UserID); err != nil {
 			return err
 		}
 		verb := "ban"
@@ -81,7 +81,7 @@ func (a *Actions) Ban(ctx context.Context, who *access.Principal, in BanInput) (
 }
 
 func (a *Actions) ban(ctx context.Context, who *access.Principal, in BanInput, out *BanResult) error {
-	b, err := a.Store.BanUser(ctx, models.BanInput{UserID: in.UserID, AdminID: callerID(who), Reason: in.Reason, Notes: in.Notes, Duration: in.Duration})
+	b, err := a.Store.Sanctions.BanUser(ctx, models.BanInput{UserID: in.UserID, AdminID: callerID(who), Reason: in.Reason, Notes: in.Notes, Duration: in.Duration})
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (a *Actions) ban(ctx context.Context, who *access.Principal, in BanInput, o
 	}
 	details := map[string]any{"reason": in.Reason, "duration": in.DurationText, "expiresAt": stamp(b.ExpiresAt), "banId": b.ID}
 	if in.RemoveContent {
-		if out.HiddenPosts, err = a.Store.HideUserPosts(ctx, in.UserID, callerID(who), in.Reason); err != nil {
+		if out.HiddenPosts, err = a.Store.Users.HideUserPosts(ctx, in.UserID, callerID(who), in.Reason); err != nil {
 			return err
 		}
 		details["hiddenPosts"] = out.HiddenPosts
@@ -106,11 +106,11 @@ func (a *Actions) ban(ctx context.Context, who *access.Principal, in BanInput, o
 // unban routes, a status change, a bulk status change): the ban in force
 // ends by who and the user is active again.
 func (a *Actions) unban(ctx context.Context, who *access.Principal, in BanInput, out *BanResult) error {
-	b, err := a.Store.ActiveBan(ctx, in.UserID)
+	b, err := a.Store.Sanctions.ActiveBan(ctx, in.UserID)
 	if err != nil {
 		return err
 	}
-	err = a.Store.UnbanUser(ctx, in.UserID, callerID(who))
+	err = a.Store.Sanctions.UnbanUser(ctx, in.UserID, callerID(who))
 	if errors.Is(err, models.ErrNotBanned) {
 		out.NotBanned = true
 		return nil
@@ -163,7 +163,7 @@ func (a *Actions) UpdateUser(ctx context.Context, who *access.Principal, id int6
 	}
 	var after *models.ListedUser
 	err := a.Store.ChangeLocked(ctx, "user", itoa(id), callerID(who), func(ctx context.Context) error {
-		before, err := a.Store.ListedUserByID(ctx, id)
+		before, err := a.Store.Users.ListedUserByID(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -174,11 +174,11 @@ func (a *Actions) UpdateUser(ctx context.Context, who *access.Principal, id int6
 			return err
 		}
 		if ch.Status != nil || ch.Role != nil || ch.IsVerified != nil || ch.Notes != nil {
-			if err := a.Store.UpdateUserAsAdmin(ctx, id, callerID(who), ch.model()); err != nil {
+			if err := a.Store.Users.UpdateUserAsAdmin(ctx, id, callerID(who), ch.model()); err != nil {
 				return err
 			}
 		}
-		if after, err = a.Store.ListedUserByID(ctx, id); err != nil {
+		if after, err = a.Store.Users.ListedUserByID(ctx, id); err != nil {
 			return err
 		}
 		audit.Target(ctx, "user", itoa(id), map[string]any{"before": UserFields(before), "after": UserFields(after)})
@@ -268,10 +268,10 @@ func (a *Actions) BulkUpdateUsers(ctx context.Context, who *access.Principal, id
 		if err != nil {
 			return err
 		}
-		if out.Updated, err = a.Store.BulkUpdateUsers(ctx, ids, callerID(who), ch.model()); err != nil {
+		if out.Updated, err = a.Store.Users.BulkUpdateUsers(ctx, ids, callerID(who), ch.model()); err != nil {
 			return err
 		}
-		if out.Users, err = a.Store.ListedUsersByID(ctx, ids); err != nil {
+		if out.Users, err = a.Store.Users.ListedUsersByID(ctx, ids); err != nil {
 			return err
 		}
 		changes := make([]map[string]any, len(out.Users))
@@ -315,7 +315,7 @@ func (a *Actions) unbanByStatus(ctx context.Context, who *access.Principal, user
 // checking that all exist, that the policy allows each, and that no other
 // admin holds any one's edit lock.
 func (a *Actions) bulkTargets(ctx context.Context, who *access.Principal, ids []int64, ch UserChange) ([]models.ListedUser, error) {
-	users, err := a.Store.ListedUsersByID(ctx, ids)
+	users, err := a.Store.Users.ListedUsersByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +334,7 @@ func (a *Actions) bulkTargets(ctx context.Context, who *access.Principal, ids []
 	for i, id := range ids {
 		keys[i] = itoa(id)
 	}
-	return users, a.Store.CheckLocks(ctx, "user", keys, callerID(who))
+	return users, a.Store.Desk.CheckLocks(ctx, "user", keys, callerID(who))
 }
 
 // MissingError names the ids of a batch that match nothing; nothing changed.
@@ -364,13 +364,16 @@ func missingIDs(ids []int64, found []models.ListedUser) []string {
 // EditProfile changes a user's public profile: the user itself, or staff
 // holding users:manage (audited, and waiting for another admin's lock).
 func (a *Actions) EditProfile(ctx context.Context, who *access.Principal, id int64, ch models.ProfileChange) (*models.User, error) {
+	if err := checkProfile(&ch); err != nil {
+		return nil, err
+	}
 	self := who != nil && who.UserID == id
 	if !self && policy.HoldsPower(who, policy.EditProfile) {
 		audit.Keep(ctx, nil) // staff changing someone's profile, allowed or not
 	}
 	var after *models.User
 	err := a.change(ctx, who, "user", id, func(ctx context.Context) error {
-		target, err := a.Store.ListedUserByID(ctx, id)
+		target, err := a.Store.Users.ListedUserByID(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -382,7 +385,7 @@ func (a *Actions) EditProfile(ctx context.Context, who *access.Principal, id int
 				return err
 			}
 		}
-		if after, err = a.Store.UpdateProfile(ctx, id, ch); err != nil {
+		if after, err = a.Store.Users.UpdateProfile(ctx, id, ch); err != nil {
 			return err
 		}
 		if !self {
@@ -441,14 +444,14 @@ func stamp(t *time.Time) *string {
 func (a *Actions) AddNote(ctx context.Context, who *access.Principal, id int64, kind, body string) (*models.UserNote, error) {
 	var note *models.UserNote
 	err := a.Store.Change(ctx, func(ctx context.Context) error {
-		u, err := a.Store.ListedUserByID(ctx, id)
+		u, err := a.Store.Users.ListedUserByID(ctx, id)
 		if err != nil {
 			return err
 		}
 		if err := a.Policy.Check(who, policy.AddUserNote, person(u)); err != nil {
 			return err
 		}
-		if note, err = a.Store.AddUserNote(ctx, id, callerID(who), kind, body); err != nil {
+		if note, err = a.Store.Sanctions.AddUserNote(ctx, id, callerID(who), kind, body); err != nil {
 			return err
 		}
 		audit.Target(ctx, "user", itoa(id), map[string]any{"kind": kind, "noteId": note.ID})

@@ -57,7 +57,7 @@ func (a *Actions) CreateWebhook(ctx context.Context, who *access.Principal, in W
 		if w.Secret, err = webhook.NewSecret(); err != nil {
 			return err
 		}
-		if err := a.Store.CreateWebhook(ctx, w); err != nil {
+		if err := a.Store.Hooks.CreateWebhook(ctx, w); err != nil {
 			return err
 		}
 		audit.Target(ctx, "webhook", itoa(w.ID), webhookFields(w))
@@ -84,7 +84,7 @@ func (a *Actions) UpdateWebhook(ctx context.Context, who *access.Principal, id i
 			return err
 		}
 		ch := models.WebhookChange{URL: in.URL, Events: events, Active: in.Active, Description: in.Description}
-		if w, err = a.Store.UpdateWebhook(ctx, id, ch); err != nil {
+		if w, err = a.Store.Hooks.UpdateWebhook(ctx, id, ch); err != nil {
 			return err
 		}
 		audit.Target(ctx, "webhook", itoa(id), webhookFields(w))
@@ -103,7 +103,7 @@ func (a *Actions) RotateWebhookSecret(ctx context.Context, who *access.Principal
 		if err != nil {
 			return err
 		}
-		if w, err = a.Store.RotateWebhookSecret(ctx, id, secret); err != nil {
+		if w, err = a.Store.Hooks.RotateWebhookSecret(ctx, id, secret); err != nil {
 			return err
 		}
 		audit.Target(ctx, "webhook", itoa(id), nil)
@@ -121,7 +121,7 @@ func (a *Actions) TestWebhook(ctx context.Context, who *access.Principal, id int
 		if err != nil {
 			return err
 		}
-		if d, err = a.Store.QueueWebhookDelivery(ctx, id, webhook.EventPing, body); err != nil {
+		if d, err = a.Store.Hooks.QueueWebhookDelivery(ctx, id, webhook.EventPing, body); err != nil {
 			return err
 		}
 		audit.Target(ctx, "webhook", itoa(id), map[string]any{"delivery": itoa(d.ID)})
@@ -133,21 +133,21 @@ func (a *Actions) TestWebhook(ctx context.Context, who *access.Principal, id int
 // RetryWebhookDelivery queues delivery did of endpoint id again with a
 // fresh round of attempts.
 func (a *Actions) RetryWebhookDelivery(ctx context.Context, who *access.Principal, id, did int64) (*models.WebhookDelivery, error) {
-	return a.onDelivery(ctx, who, policy.RetryWebhookDelivery, id, did, a.Store.RetryWebhookDelivery)
+	return a.onDelivery(ctx, who, policy.RetryWebhookDelivery, id, did, a.Store.Hooks.RetryWebhookDelivery)
 }
 
 // CancelWebhookDelivery cancels pending delivery did of endpoint id: it
 // is never attempted again. One no longer pending is
 // models.ErrNotPending.
 func (a *Actions) CancelWebhookDelivery(ctx context.Context, who *access.Principal, id, did int64) (*models.WebhookDelivery, error) {
-	return a.onDelivery(ctx, who, policy.CancelWebhookDelivery, id, did, a.Store.CancelWebhookDelivery)
+	return a.onDelivery(ctx, who, policy.CancelWebhookDelivery, id, did, a.Store.Hooks.CancelWebhookDelivery)
 }
 
 // DeleteWebhook deletes endpoint id and its delivery log; messages still
 // queued for it are dropped.
 func (a *Actions) DeleteWebhook(ctx context.Context, who *access.Principal, id int64) error {
 	return a.onWebhook(ctx, who, policy.DeleteWebhook, id, func(ctx context.Context) error {
-		if err := a.Store.DeleteWebhook(ctx, id); err != nil {
+		if err := a.Store.Hooks.DeleteWebhook(ctx, id); err != nil {
 			return err
 		}
 		audit.Target(ctx, "webhook", itoa(id), nil)
@@ -174,7 +174,7 @@ func (a *Actions) onDelivery(ctx context.Context, who *access.Principal, rule po
 // rule on it: the endpoint's maker is the person acted on.
 func (a *Actions) onWebhook(ctx context.Context, who *access.Principal, rule policy.Action, id int64, fn func(ctx context.Context) error) error {
 	return a.Store.Change(ctx, func(ctx context.Context) error {
-		w, err := a.Store.WebhookByID(ctx, id)
+		w, err := a.Store.Hooks.WebhookByID(ctx, id)
 		if err != nil {
 			return err
 		}

@@ -43,18 +43,18 @@ type UserListQuery struct {
 
 // Registration is the body of POST /api/users.
 type Registration struct {
-	Name     string `json:"name" required:"true"`
-	Email    string `json:"email" required:"true"`
+	Name     string `json:"name" required:"true" maxLength:"100"`
+	Email    string `json:"email" required:"true" maxLength:"254"`
 	Password string `json:"password" required:"true"`
 }
 
 // ProfileUpdate is the body of PUT /api/users/{id}: every field optional,
 // at least one given. An empty image removes the picture.
 type ProfileUpdate struct {
-	Name          *string  `json:"name"`
-	Bio           *string  `json:"bio"`
-	Location      *string  `json:"location"`
-	Image         *string  `json:"image"`
+	Name          *string  `json:"name" maxLength:"100"`
+	Bio           *string  `json:"bio" maxLength:"500"`
+	Location      *string  `json:"location" maxLength:"100"`
+	Image         *string  `json:"image" maxLength:"2048"`
 	ProfilePublic *bool    `json:"profile_public"`
 	_             struct{} `minProperties:"1"`
 }
@@ -118,18 +118,18 @@ type PostListQuery struct {
 
 // NewPost is the body of POST /api/posts.
 type NewPost struct {
-	Title     string   `json:"title" required:"true"`
-	Content   string   `json:"content" required:"true"`
-	Tags      []string `json:"tags"`
+	Title     string   `json:"title" required:"true" maxLength:"200"`
+	Content   string   `json:"content" required:"true" maxLength:"50000"`
+	Tags      []string `json:"tags" maxItems:"10"`
 	Published bool     `json:"published"`
 }
 
 // PostUpdate is the body of PUT /api/posts/{id}: every field optional, at
 // least one given.
 type PostUpdate struct {
-	Title     *string   `json:"title"`
-	Content   *string   `json:"content"`
-	Tags      *[]string `json:"tags"`
+	Title     *string   `json:"title" maxLength:"200"`
+	Content   *string   `json:"content" maxLength:"50000"`
+	Tags      *[]string `json:"tags" maxItems:"10"`
 	Published *bool     `json:"published"`
 	_         struct{}  `minProperties:"1"`
 }

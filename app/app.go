@@ -98,7 +98,7 @@ type maintainer struct {
 }
 
 func (m maintainer) ArchiveAudit(ctx context.Context) error {
-	_, _, err := m.store.ArchiveAudit(ctx, time.Now().Add(-m.retention), m.cfg.BackupDir, m.archiveKey)
+	_, _, err := m.store.Audit.ArchiveAudit(ctx, time.Now().Add(-m.retention), m.cfg.BackupDir, m.archiveKey)
 	return err
 }
 
@@ -112,11 +112,11 @@ func ArchiveKey(jwtSecret string) []byte {
 }
 
 func (m maintainer) RunMaintenance(ctx context.Context, id, keepKey string) error {
-	return m.store.RunMaintenance(ctx, id, keepKey, m.cfg)
+	return m.store.Maintenance.RunMaintenance(ctx, id, keepKey, m.cfg)
 }
 
 func (m maintainer) ScheduledBackup(ctx context.Context) error {
-	return m.store.ScheduledBackup(ctx, m.cfg)
+	return m.store.Maintenance.ScheduledBackup(ctx, m.cfg)
 }
 
 // Runtime is an open Plaza.
@@ -182,24 +182,24 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 	// derived from JWT_SECRET; those stored before sealing came are sealed
 	// now.
 	rt.Store.Secrets = auth.NewSecretBox(rt.Config.JWTSecret)
-	if n, err := rt.Store.SealWebhookSecrets(ctx); err != nil {
+	if n, err := rt.Store.Hooks.SealWebhookSecrets(ctx); err != nil {
 		return fmt.Errorf("seal webhook secrets: %w", err)
 	} else if n > 0 {
 		rt.Log.Info("sealed webhook secrets stored in the clear", "count", n)
 	}
 	rt.Webhooks = newWebhookSender(rt.Config, opts.WebhookNet)
-	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store, Analytics: rt.Store, Broadcasts: actions.BroadcastJob{Store: rt.Store},
+	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store.Upkeep(), Analytics: rt.Store.Analytics, Broadcasts: actions.BroadcastJob{Store: rt.Store},
 		Webhooks: webhookDeliverer{store: rt.Store, sender: rt.Webhooks}, WebhookBackoff: opts.WebhookBackoff,
 		Maintenance: maintainer{store: rt.Store, cfg: models.MaintenanceConfig{UploadsDir: rt.Config.UploadsDir,
 			BackupDir: rt.Config.BackupDir, DatabaseURL: rt.Config.DatabaseURL, BackupKeep: rt.Config.BackupKeep},
 			retention: time.Duration(rt.Config.AuditRetentionDays) * 24 * time.Hour, archiveKey: ArchiveKey(rt.Config.JWTSecret)},
 		Metrics: rt.Metrics, Log: rt.Log, RescueAfter: opts.RescueJobsAfter, BackupEvery: rt.Config.BackupEvery,
-		AuditRetention: rt.Config.AuditRetentionDays > 0, AuditAnchors: rt.Store, AuditAnchorEvery: rt.Config.AuditAnchorEvery})
+		AuditRetention: rt.Config.AuditRetentionDays > 0, AuditAnchors: anchorer(rt.Store), AuditAnchorEvery: rt.Config.AuditAnchorEvery})
 	if err != nil {
 		return err
 	}
 	rt.Store.Queue = rt.Jobs
-	rt.Metrics.WatchJobQueue(rt.Store.JobCounts) // River's tables exist once migrated
+	rt.Metrics.WatchJobQueue(rt.Store.Maintenance.JobCounts) // River's tables exist once migrated
 	return rt.openReplica(ctx)
 }
 
@@ -212,7 +212,7 @@ func (rt *Runtime) keyAuditChain(ctx context.Context) error {
 	}
 	rt.Config.AuditKey = secret // a runtime opened again with this Config keys alike
 	rt.Store.AuditKey = audit.ChainKey(secret)
-	k, err := rt.Store.SealAuditChain(ctx)
+	k, err := rt.Store.Audit.SealAuditChain(ctx)
 	if err != nil {
 		return fmt.Errorf("key the audit chain: %w", err)
 	}
@@ -297,7 +297,7 @@ func (rt *Runtime) keepUserIndexes(ctx context.Context) {
 		tick := time.NewTicker(userIndexWarmth)
 		defer tick.Stop()
 		for {
-			if err := rt.Store.WarmUserIndexes(ctx); err != nil && ctx.Err() == nil {
+			if err := rt.Store.Users.WarmUserIndexes(ctx); err != nil && ctx.Err() == nil {
 				rt.Log.Warn("keep the users index current", "error", err)
 			}
 			select {
@@ -349,7 +349,7 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 	d := web.Deps{Config: rt.Config, Store: rt.Store, Webhooks: rt.Webhooks, Logger: rt.Log, Static: o.Static, Version: o.Version,
 		VersionErr: o.VersionErr, Started: o.Started, Now: func() time.Time { return time.Now().UTC() },
 		Limiter: limiter, Metrics: rt.Metrics, Sessions: web.NewSessions(rt.Store, rt.Config.PublicAppURL)}
-	d.Audit = rt.Store.NewAuditBatcher(rt.Log)
+	d.Audit = rt.Store.Audit.NewAuditBatcher(rt.Log)
 	rt.onClose(d.Audit.Close)
 	d.Events = web.NewCollector(rt.Store, rt.Log, rt.Metrics)
 	rt.onClose(d.Events.Close) // before the audit writer and the database: every accepted event is written
@@ -405,7 +405,7 @@ func ensureSecrets(ctx context.Context, store *models.Store, cfg *config.Config)
 		if *s.dst != "" {
 			continue
 		}
-		v, err := store.EnsureSetting(ctx, s.key, gen)
+		v, err := store.Settings.EnsureSetting(ctx, s.key, gen)
 		if err != nil {
 			return err
 		}

@@ -87,30 +87,30 @@ func TestReplicaServesLagTolerantReads(t *testing.T) {
 func fillReplica(t *testing.T, s *models.Store) {
 	t.Helper()
 	ctx := context.Background()
-	u, err := s.CreateUser(ctx, models.NewUser{Username: "replica_marker", Email: "replica@example.com"})
+	u, err := s.Users.CreateUser(ctx, models.NewUser{Username: "replica_marker", Email: "replica@example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reporter, err := s.CreateUser(ctx, models.NewUser{Username: "replica_reporter", Email: "reporter@example.com"})
+	reporter, err := s.Users.CreateUser(ctx, models.NewUser{Username: "replica_reporter", Email: "reporter@example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = s.Change(ctx, func(ctx context.Context) error {
-		p, err := s.CreateUserPost(ctx, models.PostInput{AuthorID: u.ID, Title: "replica_marker's post", Content: "only here", Published: true})
+		p, err := s.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: u.ID, Title: "replica_marker's post", Content: "only here", Published: true})
 		if err != nil {
 			return err
 		}
-		if _, _, err := s.ReportPost(ctx, p.ID, reporter.ID, "spam", ""); err != nil {
+		if _, _, err := s.Posts.ReportPost(ctx, p.ID, reporter.ID, "spam", ""); err != nil {
 			return err
 		}
-		_, err = s.ModeratePost(ctx, models.Moderation{PostID: p.ID, AdminID: u.ID, Action: "hide", Reason: "spam"})
+		_, err = s.Desk.ModeratePost(ctx, models.Moderation{PostID: p.ID, AdminID: u.ID, Action: "hide", Reason: "spam"})
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := &models.AuditEntry{AdminUsername: "replica_marker", Action: "user.update", TargetType: "user", TargetID: fmt.Sprint(u.ID), Status: 200, Details: map[string]any{}}
-	if err := s.AppendAudit(ctx, s.DB, e); err != nil {
+	if err := s.Audit.AppendAudit(ctx, s.DB, e); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -30,14 +30,14 @@ type webhookDeliverer struct {
 }
 
 func (d webhookDeliverer) DeliverWebhook(ctx context.Context, id int64, final bool, retryIn time.Duration) error {
-	m, err := d.store.WebhookMessage(ctx, id)
+	m, err := d.store.Hooks.WebhookMessage(ctx, id)
 	if errors.Is(err, models.ErrNotFound) {
 		return nil // the endpoint was deleted: nobody to tell
 	}
 	if err != nil || m.Delivery.Status != models.DeliveryPending {
 		return err // delivered, given up on, or cancelled by an admin: never sent again
 	}
-	if held, err := d.store.HoldWebhookDelivery(ctx, id); held || err != nil {
+	if held, err := d.store.Hooks.HoldWebhookDelivery(ctx, id); held || err != nil {
 		return err // a paused endpoint's message waits for its resume
 	}
 	res := d.sender.Send(ctx, m.URL, m.Secret, m.Delivery.MessageID, d.store.Timestamp(), []byte(m.Delivery.Payload))
@@ -47,7 +47,7 @@ func (d webhookDeliverer) DeliverWebhook(ctx context.Context, id int64, final bo
 		text = res.Err.Error()
 	}
 	err = d.store.Change(ctx, func(ctx context.Context) error {
-		return d.store.RecordWebhookAttempt(ctx, id, res.StatusCode, text, final || refused, retryIn)
+		return d.store.Hooks.RecordWebhookAttempt(ctx, id, res.StatusCode, text, final || refused, retryIn)
 	})
 	switch {
 	case err != nil:

@@ -88,9 +88,9 @@ func benchWeb(b *testing.B) (*app.Runtime, web.Deps, string, http.Header) {
 func benchAdmin(b *testing.B, s *models.Store, secret []byte) http.Header {
 	ctx := context.Background()
 	const email = "bench-admin@plaza.invalid"
-	u, err := s.UserByEmail(ctx, email)
+	u, err := s.Users.UserByEmail(ctx, email)
 	if err != nil {
-		if u, err = s.CreateUser(ctx, models.NewUser{Email: email, Roles: access.ImpliedRoles(access.RoleSuperAdmin)}); err != nil {
+		if u, err = s.Users.CreateUser(ctx, models.NewUser{Email: email, Roles: access.ImpliedRoles(access.RoleSuperAdmin)}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -99,7 +99,7 @@ func benchAdmin(b *testing.B, s *models.Store, secret []byte) http.Header {
 		b.Fatal(err)
 	}
 	if err := s.Change(ctx, func(ctx context.Context) error {
-		return s.RecordAPIToken(ctx, models.NewAPIToken(claims, "bench", nil))
+		return s.Auth.RecordAPIToken(ctx, models.NewAPIToken(claims, "bench", nil))
 	}); err != nil {
 		b.Fatal(err)
 	}
@@ -424,7 +424,7 @@ func BenchmarkBroadcast(b *testing.B) {
 		id := postBroadcast(b, base, h, fmt.Sprintf(`{"title":"Bench %d","message":"To everyone","targets":["all"]}`, i))
 		accept = append(accept, time.Since(start))
 		b.StopTimer()
-		items, _, _, err := rt.Store.Inbox(ctx, newest, 100, 0)
+		items, _, _, err := rt.Store.Notices.Inbox(ctx, newest, 100, 0)
 		if err != nil || !slices.ContainsFunc(items, func(it models.InboxItem) bool { return it.Broadcast && fmt.Sprint(it.ID) == id }) {
 			b.Fatalf("the newest user's inbox lacks broadcast %s right after the answer: %+v (%v)", id, items, err)
 		}
@@ -723,7 +723,7 @@ func editPostsWhile(b *testing.B, s *models.Store, top int64, during func()) []t
 			title, id := fmt.Sprintf("Edited while measuring %d", i), 1+rand.Int64N(top)
 			start := time.Now()
 			err := s.Change(context.Background(), func(ctx context.Context) error {
-				_, err := s.EditPost(ctx, id, models.PostEdit{Title: &title})
+				_, err := s.Posts.EditPost(ctx, id, models.PostEdit{Title: &title})
 				if errors.Is(err, models.ErrNotFound) {
 					return nil
 				}

@@ -22,13 +22,15 @@ func BenchmarkAuditAppend(b *testing.B) {
 	for _, dialect := range dbtest.Dialects {
 		b.Run(dialect+"/batched", func(b *testing.B) {
 			store := models.NewStore(dbtest.Open(b, dialect))
-			batcher := store.NewAuditBatcher(slog.New(slog.DiscardHandler))
+			batcher := store.Audit.NewAuditBatcher(slog.New(slog.DiscardHandler))
 			defer batcher.Close()
 			appendParallel(b, func(ctx context.Context, e *models.AuditEntry) error { return batcher.Append(ctx, e) })
 		})
 		b.Run(dialect+"/in-transaction", func(b *testing.B) {
 			store := models.NewStore(dbtest.Open(b, dialect))
-			appendParallel(b, func(ctx context.Context, e *models.AuditEntry) error { return store.AppendAudit(ctx, store.DB, e) })
+			appendParallel(b, func(ctx context.Context, e *models.AuditEntry) error {
+				return store.Audit.AppendAudit(ctx, store.DB, e)
+			})
 		})
 	}
 }

@@ -43,7 +43,7 @@ func BenchmarkInbox(b *testing.B) {
 	for i, u := range readers {
 		sessions[i] = sessionFor(b, d, u)
 	}
-	_, total, unread, err := s.Inbox(ctx, readers[0], 1, 0)
+	_, total, unread, err := s.Notices.Inbox(ctx, readers[0], 1, 0)
 	if err != nil || total < inboxBroadcasts/2 {
 		b.Fatalf("a reader's inbox holds %d (%v); the seeding went wrong", total, err)
 	}

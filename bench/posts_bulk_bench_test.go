@@ -61,7 +61,7 @@ func benchHideUserPosts(b *testing.B, store *models.Store, n int) {
 	}
 	for b.Loop() {
 		err := store.Change(ctx, func(ctx context.Context) error {
-			hidden, err := store.HideUserPosts(ctx, author.ID, admin.ID, "bench")
+			hidden, err := store.Users.HideUserPosts(ctx, author.ID, admin.ID, "bench")
 			if err == nil && hidden != n {
 				err = fmt.Errorf("hid %d posts of %d", hidden, n)
 			}
@@ -110,7 +110,7 @@ func benchSettleReports(b *testing.B, store *models.Store, n int) {
 	}
 	hide := models.Moderation{PostID: post.ID, AdminID: users[0].ID, Action: "hide", Reason: "spam"}
 	for b.Loop() {
-		if err := store.Change(ctx, func(ctx context.Context) error { _, err := store.ModeratePost(ctx, hide); return err }); err != nil {
+		if err := store.Change(ctx, func(ctx context.Context) error { _, err := store.Desk.ModeratePost(ctx, hide); return err }); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()

@@ -21,11 +21,11 @@ func BenchmarkUsersIndexLoad(b *testing.B) {
 	runtime.ReadMemStats(&before)
 	start := time.Now()
 	for _, sort := range []string{"created_at", "last_login_at", "post_count", "username", "email"} {
-		if _, _, err := rt.Store.ListUsers(ctx, models.UserListFilter{Sort: sort, Limit: 1}); err != nil {
+		if _, _, err := rt.Store.Users.ListUsers(ctx, models.UserListFilter{Sort: sort, Limit: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	if _, err := rt.Store.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 1}); err != nil {
+	if _, err := rt.Store.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 1}); err != nil {
 		b.Fatal(err)
 	}
 	took := time.Since(start)

@@ -144,7 +144,7 @@ func TestDeactivationEndsSessionsAndTokens(t *testing.T) {
 			if n := liveSessionsOf(t, app, mod.ID); n != 0 {
 				t.Errorf("%s: %d sessions live after deactivation", door, n)
 			}
-			tok, err := app.Store.APITokenByJTI(context.Background(), jti)
+			tok, err := app.Store.Auth.APITokenByJTI(context.Background(), jti)
 			if err != nil {
 				t.Fatal(err)
 			}

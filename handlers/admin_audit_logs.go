@@ -21,14 +21,13 @@ import (
 type AuditStore interface {
 	ListAudit(ctx context.Context, f models.AuditFilter) ([]models.AuditEntry, int, error)
 	VerifyAudit(ctx context.Context) (models.AuditVerification, error)
-	UserFinder
-	PeopleFinder
 }
 
 // AuditLogs lists, exports and verifies the audit log (docs/api.md,
 // "Audit log"). Statuses: 200, 401, 403, 422.
 type AuditLogs struct {
 	Store   AuditStore
+	People  People
 	Actions *actions.Actions
 	Log     *slog.Logger
 	Now     func() time.Time
@@ -56,7 +55,7 @@ func (h AuditLogs) List(c echo.Context) error {
 	if wantsJSON(c) {
 		return c.JSON(http.StatusOK, res)
 	}
-	people, err := lookUpPeople(c.Request().Context(), h.Store, auditPeople(out))
+	people, err := lookUpPeople(c.Request().Context(), h.People, auditPeople(out))
 	if err != nil {
 		return err
 	}
@@ -69,7 +68,7 @@ func (h AuditLogs) List(c echo.Context) error {
 func (h AuditLogs) parseQuery(c echo.Context) (models.AuditFilter, api.PageParams, error) {
 	q := c.QueryParams()
 	page, issues := api.ParsePage(q)
-	admin, is, err := personFilter(c, q, "adminId", h.Store)
+	admin, is, err := personFilter(c, q, "adminId", h.People)
 	if err != nil {
 		return models.AuditFilter{}, page, err
 	}

@@ -17,7 +17,6 @@ import (
 // TokenStore is what the token list needs.
 type TokenStore interface {
 	ListAPITokens(ctx context.Context) ([]models.APIToken, error)
-	PeopleFinder
 }
 
 // Tokens mints, lists and revokes admin API tokens (docs/console.md, "API tokens").
@@ -25,6 +24,7 @@ type TokenStore interface {
 // fresh confirmation. Statuses: 201, 200, 401, 403, 404, 422.
 type Tokens struct {
 	Store   TokenStore
+	People  People
 	Actions *actions.Actions
 }
 
@@ -91,7 +91,7 @@ func (h Tokens) List(c echo.Context) error {
 	for i, t := range out {
 		ids[i] = t.UserID
 	}
-	people, err := lookUpPeople(c.Request().Context(), h.Store, ids)
+	people, err := lookUpPeople(c.Request().Context(), h.People, ids)
 	if err != nil {
 		return err
 	}

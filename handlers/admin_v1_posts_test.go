@@ -188,7 +188,7 @@ func TestV1ModerationRefusals(t *testing.T) {
 		author := app.User(t, "author@example.com")
 		newPostAs(t, app, author.ID, "Published")
 		err := app.Store.Change(ctx, func(ctx context.Context) error {
-			_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: "Draft", Content: "x"})
+			_, err := app.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: "Draft", Content: "x"})
 			return err
 		})
 		if err != nil {
@@ -257,7 +257,7 @@ func TestV1BulkModeration(t *testing.T) {
 			t.Errorf("an unknown id: %d %s, %d records", code, body, records())
 		}
 		err := app.Store.Change(ctx, func(ctx context.Context) error {
-			_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: "Draft", Content: "x"})
+			_, err := app.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: "Draft", Content: "x"})
 			return err
 		})
 		if err != nil {

@@ -24,7 +24,6 @@ type V1UserStore interface {
 	ListedUserByID(ctx context.Context, id int64) (*models.ListedUser, error)
 	CheckLock(ctx context.Context, typ, id string, userID int64) error
 	UserNotes(ctx context.Context, id int64) ([]models.ListedNote, error)
-	PeopleFinder
 }
 
 // V1Users answers the versioned admin family's users routes
@@ -32,6 +31,7 @@ type V1UserStore interface {
 // same results.
 type V1Users struct {
 	Store   V1UserStore
+	People  People
 	Reasons ModerationReasons
 	Actions *actions.Actions
 	Now     func() time.Time
@@ -127,7 +127,7 @@ func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.Use
 			ids = append(ids, *b.CreatedBy)
 		}
 	}
-	if page.People, err = lookUpPeople(ctx, h.Store, ids); err != nil {
+	if page.People, err = lookUpPeople(ctx, h.People, ids); err != nil {
 		return page, err
 	}
 	if page.Reasons, err = h.Reasons.read(ctx); err != nil {

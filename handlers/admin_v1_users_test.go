@@ -73,7 +73,7 @@ func TestV1UserList(t *testing.T) {
 		db.NewUpdate().Model((*models.User)(nil)).Set("last_login_at = ?", login.Add(time.Hour)).Set("post_count = 2").Where("id = ?", zed.ID).Exec(ctx)
 		db.NewUpdate().Model((*models.User)(nil)).Set("status = 'inactive'").Set("is_active = ?", false).Where("id = ?", mod.ID).Exec(ctx)
 		if err := app.Store.Change(ctx, func(ctx context.Context) error {
-			_, err := app.Store.BanUser(ctx, models.BanInput{UserID: boss.ID, AdminID: root.ID, Reason: "spam", Duration: time.Hour})
+			_, err := app.Store.Sanctions.BanUser(ctx, models.BanInput{UserID: boss.ID, AdminID: root.ID, Reason: "spam", Duration: time.Hour})
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -265,7 +265,7 @@ func TestV1UserDetail(t *testing.T) {
 func newPostAs(t *testing.T, app *apptest.App, author int64, title string) {
 	t.Helper()
 	err := app.Store.Change(context.Background(), func(ctx context.Context) error {
-		_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: title, Content: "text", Published: true})
+		_, err := app.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: title, Content: "text", Published: true})
 		return err
 	})
 	if err != nil {
@@ -610,7 +610,7 @@ func TestV1Ban(t *testing.T) {
 			newPostAs(t, app, author.ID, fmt.Sprint("Post ", i))
 		}
 		draft := app.Store.Change(ctx, func(ctx context.Context) error {
-			_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: "Draft", Content: "x"})
+			_, err := app.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: "Draft", Content: "x"})
 			return err
 		})
 		if draft != nil {

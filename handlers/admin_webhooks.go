@@ -22,7 +22,6 @@ type WebhookStore interface {
 	Webhooks(ctx context.Context) ([]models.Webhook, error)
 	WebhookByID(ctx context.Context, id int64) (*models.Webhook, error)
 	WebhookDeliveries(ctx context.Context, id int64, limit, offset int) ([]models.WebhookDelivery, int, error)
-	PeopleFinder
 }
 
 // Webhooks answers the admin webhook routes: endpoints that get signed
@@ -31,6 +30,7 @@ type WebhookStore interface {
 // Statuses: 200, 201, 202, 401, 403, 404, 409, 422.
 type Webhooks struct {
 	Store   WebhookStore
+	People  People
 	Actions *actions.Actions
 }
 
@@ -72,7 +72,7 @@ func (h Webhooks) List(c echo.Context) error {
 			ids = append(ids, *w.CreatedBy)
 		}
 	}
-	people, err := lookUpPeople(c.Request().Context(), h.Store, ids)
+	people, err := lookUpPeople(c.Request().Context(), h.People, ids)
 	if err != nil {
 		return err
 	}

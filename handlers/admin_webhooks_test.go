@@ -376,7 +376,7 @@ func TestWebhookEvents(t *testing.T) {
 		var posts []int64
 		for _, title := range []string{"one", "two", "three", "four"} {
 			err := a.Store.Change(context.Background(), func(ctx context.Context) error {
-				p, err := a.Store.CreateUserPost(ctx, models.PostInput{AuthorID: carol.ID, Title: title, Content: "text", Published: true})
+				p, err := a.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: carol.ID, Title: title, Content: "text", Published: true})
 				posts = append(posts, p.ID)
 				return err
 			})
@@ -468,7 +468,7 @@ func TestWebhookEventsRollBack(t *testing.T) {
 		ctx := context.Background()
 		var post int64
 		if err := a.Store.Change(ctx, func(ctx context.Context) error {
-			p, err := a.Store.CreateUserPost(ctx, models.PostInput{AuthorID: carol.ID, Title: "t", Content: "c", Published: true})
+			p, err := a.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: carol.ID, Title: "t", Content: "c", Published: true})
 			post = p.ID
 			return err
 		}); err != nil {
@@ -530,7 +530,7 @@ func TestWebhookEventsRollBack(t *testing.T) {
 // ctx sees them.
 func countDeliveries(t *testing.T, ctx context.Context, a *apptest.App, event string) int {
 	t.Helper()
-	ds, _, err := a.Store.WebhookDeliveries(ctx, 1, 100, 0)
+	ds, _, err := a.Store.Hooks.WebhookDeliveries(ctx, 1, 100, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -332,7 +332,7 @@ type blockingSink struct {
 
 func (s blockingSink) InsertEvents(ctx context.Context, events []models.AnalyticsEvent) error {
 	<-s.release
-	return s.store.InsertEvents(ctx, events)
+	return s.store.Analytics.InsertEvents(ctx, events)
 }
 
 func TestCollectOverloaded(t *testing.T) {
@@ -409,7 +409,7 @@ func TestCollectShutdownFlush(t *testing.T) {
 		if len(acked) == 0 || refused == 0 {
 			t.Fatalf("%d events acknowledged, %d requests refused; want both", len(acked), refused)
 		}
-		missing, err := app.Store.MissingEvents(context.Background(), acked)
+		missing, err := app.Store.Analytics.MissingEvents(context.Background(), acked)
 		if err != nil || len(missing) > 0 {
 			t.Errorf("%d of %d acknowledged events are missing after the flush (%v)", len(missing), len(acked), err)
 		}
@@ -434,7 +434,7 @@ func TestCollectSurvivesCrash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.CreateUser(context.Background(), models.NewUser{Email: "crash@example.com", PasswordHash: hash}); err != nil {
+	if _, err := store.Users.CreateUser(context.Background(), models.NewUser{Email: "crash@example.com", PasswordHash: hash}); err != nil {
 		t.Fatal(err)
 	}
 	env := []string{"DATABASE_URL=" + dbURL, "PLAZA_ENV=test", "ADDR=127.0.0.1:0", "LOG_FORMAT=text", "SEED_DEMO=false",
@@ -451,7 +451,7 @@ func TestCollectSurvivesCrash(t *testing.T) {
 	srv.cmd.Wait()
 	acked := load.stop()
 	t.Logf("SIGKILL after %d acknowledged events", len(acked))
-	if missing, err := store.MissingEvents(context.Background(), acked); err != nil || len(missing) > 0 {
+	if missing, err := store.Analytics.MissingEvents(context.Background(), acked); err != nil || len(missing) > 0 {
 		t.Fatalf("%d of %d acknowledged events missing after SIGKILL (%v)", len(missing), len(acked), err)
 	}
 
@@ -467,7 +467,7 @@ func TestCollectSurvivesCrash(t *testing.T) {
 	if exit != nil {
 		t.Errorf("after SIGTERM: %v\n%s", exit, srv.log.String())
 	}
-	if missing, err := store.MissingEvents(context.Background(), acked); err != nil || len(missing) > 0 {
+	if missing, err := store.Analytics.MissingEvents(context.Background(), acked); err != nil || len(missing) > 0 {
 		t.Fatalf("%d of %d acknowledged events missing after SIGTERM (%v)", len(missing), len(acked), err)
 	}
 }

@@ -79,7 +79,7 @@ func analyticsFixture(t *testing.T, app *apptest.App, db *bun.DB, now time.Time)
 		events = append(events, models.AnalyticsEvent{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), EventType: "page_view",
 			EventData: map[string]any{}, PagePath: "/", OccurredAt: when, ReceivedAt: when})
 	}
-	if err := app.Store.InsertEvents(context.Background(), events); err != nil {
+	if err := app.Store.Analytics.InsertEvents(context.Background(), events); err != nil {
 		t.Fatal(err)
 	}
 	app.Store.Now = func() time.Time { return at(time.Hour) }

@@ -51,14 +51,14 @@ func TestAuditAnchorSentToWebhook(t *testing.T) {
 		if err := db.NewSelect().Model((*models.AuditEntry)(nil)).ColumnExpr("count(*)").Where("id <= ?", id).Scan(ctx, &n); err != nil || n != anchor.Count || n == 0 {
 			t.Errorf("the anchor counts %d entries up to %d, the log holds %d (%v)", anchor.Count, id, n, err)
 		}
-		if v, err := a.Store.VerifyAuditAgainst(ctx, &anchor); err != nil || !v.Valid {
+		if v, err := a.Store.Audit.VerifyAuditAgainst(ctx, &anchor); err != nil || !v.Valid {
 			t.Fatalf("verify against the sent anchor = %+v, %v", v, err)
 		}
 		a.FlushAudit(t)
 		if _, err := db.ExecContext(ctx, "DELETE FROM audit_log WHERE id >= ?", id); err != nil {
 			t.Fatal(err)
 		}
-		if v, err := a.Store.VerifyAuditAgainst(ctx, &anchor); err != nil || v.Valid || !v.Truncated {
+		if v, err := a.Store.Audit.VerifyAuditAgainst(ctx, &anchor); err != nil || v.Valid || !v.Truncated {
 			t.Errorf("verify of the cut chain against the sent anchor = %+v, %v; want truncated", v, err)
 		}
 	})

@@ -238,7 +238,7 @@ func TestOAuthSignInCreatesUser(t *testing.T) {
 			!strings.Contains(body, `"name":"Ada Lovelace"`) || !strings.Contains(body, `"image":"https://avatars.example/ada.png"`) {
 			t.Errorf("session after the callback: %s", body)
 		}
-		u, err := app.Store.UserByEmail(context.Background(), "ada@example.com")
+		u, err := app.Store.Users.UserByEmail(context.Background(), "ada@example.com")
 		if err != nil || u.Username != "adal" || u.EmailVerified == nil || u.LoginCount != 1 {
 			t.Errorf("created user %+v, %v", u, err)
 		}
@@ -263,7 +263,7 @@ func TestOAuthSignInCreatesUser(t *testing.T) {
 		if res.Code != http.StatusSeeOther || res.Header().Get("Location") != "/admin" {
 			t.Errorf("second sign-in: %d to %q", res.Code, res.Header().Get("Location"))
 		}
-		if n, _ := app.Store.CountUsers(context.Background()); n != 1 || len(links(t, app)) != 1 {
+		if n, _ := app.Store.Users.CountUsers(context.Background()); n != 1 || len(links(t, app)) != 1 {
 			t.Errorf("second sign-in made %d users, %d links; want 1, 1", n, len(links(t, app)))
 		}
 	})
@@ -284,7 +284,7 @@ func TestOAuthSignInLinksVerifiedEmail(t *testing.T) {
 		if !strings.Contains(body, `"id":"`+strconv.FormatInt(ada.ID, 10)+`"`) || !strings.Contains(body, `"role":"admin"`) {
 			t.Errorf("session: %s, want user %d", body, ada.ID)
 		}
-		if n, _ := app.Store.CountUsers(context.Background()); n != 1 {
+		if n, _ := app.Store.Users.CountUsers(context.Background()); n != 1 {
 			t.Errorf("%d users, want 1 (linked, not created)", n)
 		}
 		if rows := links(t, app); len(rows) != 1 || rows[0].UserID != ada.ID || rows[0].Provider != "gitlab" || rows[0].ProviderUserID != "77" {
@@ -327,7 +327,7 @@ func TestOAuthSignInRefusals(t *testing.T) {
 				}
 			})
 		}
-		if n, _ := app.Store.CountUsers(context.Background()); n != 2 || len(links(t, app)) != 0 {
+		if n, _ := app.Store.Users.CountUsers(context.Background()); n != 2 || len(links(t, app)) != 0 {
 			t.Errorf("refusals wrote: %d users, %d links; want 2, 0", n, len(links(t, app)))
 		}
 	})
@@ -380,7 +380,7 @@ func TestOAuthStateChecked(t *testing.T) {
 			}
 		})
 	}
-	if n, _ := app.Store.CountUsers(context.Background()); n != 0 {
+	if n, _ := app.Store.Users.CountUsers(context.Background()); n != 0 {
 		t.Errorf("%d users after refused callbacks, want 0", n)
 	}
 }
@@ -484,17 +484,17 @@ func TestOAuthNeverTakesOverAnAccount(t *testing.T) {
 			t.Fatalf("register: %d %s", res.Code, res.Body)
 		}
 		owner := signIn(t, app, "ada@example.com", "owner pass phrase 9", firefoxLinux)
-		ada, err := app.Store.UserByEmail(ctx, "ada@example.com")
+		ada, err := app.Store.Users.UserByEmail(ctx, "ada@example.com")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if _, err := app.Store.DB.NewInsert().Model(&models.UserRole{UserID: ada.ID, RoleID: roleID(t, app, "admin"), GrantedAt: time.Now()}).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if err := app.Store.StartTwoFactor(ctx, ada.ID, "the owner's secret"); err != nil {
+		if err := app.Store.Auth.StartTwoFactor(ctx, ada.ID, "the owner's secret"); err != nil {
 			t.Fatal(err)
 		}
-		if err := app.Store.EnableTwoFactor(ctx, ada.ID, 1, []string{"code"}); err != nil {
+		if err := app.Store.Auth.EnableTwoFactor(ctx, ada.ID, 1, []string{"code"}); err != nil {
 			t.Fatal(err)
 		}
 		// Grace has no password: her account was made by a GitHub sign-in.
@@ -508,7 +508,7 @@ func TestOAuthNeverTakesOverAnAccount(t *testing.T) {
 			{"sign-in history", `{"id":78,"username":"grace","email":"grace@example.com","confirmed_at":"2024-01-02T03:04:05Z"}`, "grace@example.com"},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
-				before, err := app.Store.UserByEmail(ctx, tt.email)
+				before, err := app.Store.Users.UserByEmail(ctx, tt.email)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -526,7 +526,7 @@ func TestOAuthNeverTakesOverAnAccount(t *testing.T) {
 					!strings.Contains(page.Body.String(), "then link GitLab from your account page") {
 					t.Errorf("browser: got %d %s, want the sign-in page with the message", page.Code, page.Body)
 				}
-				after, err := app.Store.UserByEmail(ctx, tt.email)
+				after, err := app.Store.Users.UserByEmail(ctx, tt.email)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -543,7 +543,7 @@ func TestOAuthNeverTakesOverAnAccount(t *testing.T) {
 		if !signedIn(t, app, owner) {
 			t.Error("the owner's session ended")
 		}
-		if on, err := app.Store.TwoFactorEnabled(ctx, ada.ID); err != nil || !on {
+		if on, err := app.Store.Auth.TwoFactorEnabled(ctx, ada.ID); err != nil || !on {
 			t.Errorf("the owner's authenticator is gone (%v)", err)
 		}
 		res = apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, `{"email":"ada@example.com","password":"owner pass phrase 9"}`)
@@ -564,14 +564,14 @@ func TestOAuthSignInAsksTheCode(t *testing.T) {
 		if res := signInWith(t, app, "github", "", nil); res.Code != http.StatusSeeOther {
 			t.Fatalf("first sign-in: %d %s", res.Code, res.Body)
 		}
-		u, err := app.Store.UserByEmail(ctx, "ada@example.com")
+		u, err := app.Store.Users.UserByEmail(ctx, "ada@example.com")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := app.Store.StartTwoFactor(ctx, u.ID, "secret"); err != nil {
+		if err := app.Store.Auth.StartTwoFactor(ctx, u.ID, "secret"); err != nil {
 			t.Fatal(err)
 		}
-		if err := app.Store.EnableTwoFactor(ctx, u.ID, 1, []string{"code"}); err != nil {
+		if err := app.Store.Auth.EnableTwoFactor(ctx, u.ID, 1, []string{"code"}); err != nil {
 			t.Fatal(err)
 		}
 		res := signInWith(t, app, "github", "", nil)

@@ -425,7 +425,7 @@ func TestTwoFactorSetupNeedsPassword(t *testing.T) {
 				t.Errorf("setup with %q: %d %s, want 422 on password", body, res.Code, res.Body)
 			}
 		}
-		if on, err := app.Store.TwoFactorEnabled(t.Context(), u.ID); err != nil || on {
+		if on, err := app.Store.Auth.TwoFactorEnabled(t.Context(), u.ID); err != nil || on {
 			t.Fatalf("enrolled after refusals: %v %v", on, err)
 		}
 		res := apptest.DoBody(t, app, "POST", "/api/auth/2fa/setup", session, `{"password":"correct horse"}`)

@@ -26,7 +26,7 @@ func TestBackupDownloadNeedsConfirmation(t *testing.T) {
 		root := app.UserWithPassword(t, "root@example.com", "correct horse", access.ImpliedRoles(access.RoleSuperAdmin)...)
 		session := app.SessionFor(t, root.ID)
 		token, _ := app.TokenFor(t, root.ID, access.PermAdminRead, access.PermAdminDelete, access.PermAdminSuper)
-		made, err := app.Store.Backup(t.Context(), app.Runtime.Config.BackupDir, app.Runtime.Config.DatabaseURL)
+		made, err := app.Store.Maintenance.Backup(t.Context(), app.Runtime.Config.BackupDir, app.Runtime.Config.DatabaseURL)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,6 +36,20 @@ func TestActionLimitsDocumentedAsTheActionsDefineThem(t *testing.T) {
 		{api.AdminBanRequest{}, "Reason", "maxLength", actions.MaxBanReason},
 		{api.AdminBanRequest{}, "Notes", "maxLength", actions.MaxBanNotes},
 		{api.V1UserUpdate{}, "Reason", "maxLength", actions.MaxBanReason},
+		{api.NewPost{}, "Title", "maxLength", actions.MaxPostTitle},
+		{api.NewPost{}, "Content", "maxLength", actions.MaxPostContent},
+		{api.NewPost{}, "Tags", "maxItems", actions.MaxPostTags},
+		{api.PostUpdate{}, "Title", "maxLength", actions.MaxPostTitle},
+		{api.PostUpdate{}, "Content", "maxLength", actions.MaxPostContent},
+		{api.PostUpdate{}, "Tags", "maxItems", actions.MaxPostTags},
+		{api.ReportRequest{}, "Reason", "maxLength", actions.MaxReportReason},
+		{api.ReportRequest{}, "Comment", "maxLength", actions.MaxReportComment},
+		{api.Registration{}, "Name", "maxLength", actions.MaxName},
+		{api.Registration{}, "Email", "maxLength", actions.MaxEmail},
+		{api.ProfileUpdate{}, "Name", "maxLength", actions.MaxName},
+		{api.ProfileUpdate{}, "Bio", "maxLength", actions.MaxBio},
+		{api.ProfileUpdate{}, "Location", "maxLength", actions.MaxLocation},
+		{api.ProfileUpdate{}, "Image", "maxLength", actions.MaxImage},
 	} {
 		f, ok := reflect.TypeOf(tt.body).FieldByName(tt.field)
 		if !ok {

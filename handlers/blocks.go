@@ -20,7 +20,6 @@ import (
 // BlockStore is what the block list needs.
 type BlockStore interface {
 	Blocks(ctx context.Context, kind string, limit, offset int) ([]models.Block, int, error)
-	PeopleFinder
 }
 
 // Blocks answers the admin's block routes (docs/api.md, "Blocks"): the
@@ -28,6 +27,7 @@ type BlockStore interface {
 // CreateBlock and DeleteBlock.
 type Blocks struct {
 	Store   BlockStore
+	People  People
 	Actions *actions.Actions
 	Now     func() time.Time
 	// IPv6Prefix is BlockCheck's: the caller's own network, which a block
@@ -68,7 +68,7 @@ func (h Blocks) List(c echo.Context) error {
 			ids = append(ids, *b.CreatedBy)
 		}
 	}
-	people, err := lookUpPeople(c.Request().Context(), h.Store, ids)
+	people, err := lookUpPeople(c.Request().Context(), h.People, ids)
 	if err != nil {
 		return err
 	}

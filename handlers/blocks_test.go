@@ -328,7 +328,7 @@ func TestBlockedAddressCannotEditPost(t *testing.T) {
 		if err != nil || reports != 0 {
 			t.Errorf("%d reports stored (%v), want none", reports, err)
 		}
-		if u, err := app.Store.UserByID(context.Background(), author.ID); err != nil || u.Bio != "" {
+		if u, err := app.Store.Users.UserByID(context.Background(), author.ID); err != nil || u.Bio != "" {
 			t.Errorf("the profile after the refusals: bio %q, %v", u.Bio, err)
 		}
 		signIn := `{"email":"author@example.org","password":"correct horse"}`
@@ -402,7 +402,7 @@ func TestBlockRefusesCallerAndEveryone(t *testing.T) {
 			}
 		}
 		block(t, app, admin, `{"kind":"ip","value":"198.51.100.0/24"}`)
-		if rows, total, err := app.Store.Blocks(context.Background(), "", 10, 0); err != nil || total != 1 {
+		if rows, total, err := app.Store.Blocklist.Blocks(context.Background(), "", 10, 0); err != nil || total != 1 {
 			t.Errorf("%d blocks stored (%v): %+v", total, err, rows)
 		}
 	})

@@ -17,12 +17,12 @@ import (
 // action.
 type BroadcastStore interface {
 	Broadcasts(ctx context.Context, limit, offset int) ([]models.BroadcastRow, int, error)
-	PeopleFinder
 }
 
 // Broadcasts answers the admin's broadcast routes.
 type Broadcasts struct {
 	Store   BroadcastStore
+	People  People
 	Actions *actions.Actions
 }
 
@@ -73,7 +73,7 @@ func (h Broadcasts) List(c echo.Context) error {
 			ids = append(ids, *b.CreatedBy)
 		}
 	}
-	people, err := lookUpPeople(c.Request().Context(), h.Store, ids)
+	people, err := lookUpPeople(c.Request().Context(), h.People, ids)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ func TestBulkActivateLiftsBansThroughTheUnban(t *testing.T) {
 		super, root := app.Admin(t)
 		ada, bob := app.User(t, "ada@example.com"), app.User(t, "bob@example.com")
 		err := app.Store.Change(ctx, func(ctx context.Context) error {
-			_, err := app.Store.BanUser(ctx, models.BanInput{UserID: ada.ID, AdminID: root.ID, Reason: "spam"})
+			_, err := app.Store.Sanctions.BanUser(ctx, models.BanInput{UserID: ada.ID, AdminID: root.ID, Reason: "spam"})
 			return err
 		})
 		if err != nil {
@@ -43,7 +43,7 @@ func TestBulkActivateLiftsBansThroughTheUnban(t *testing.T) {
 		if ban.EndedAt == nil || ban.EndedBy == nil || *ban.EndedBy != root.ID {
 			t.Errorf("the ban %+v, want ended by %s", ban, root.Username)
 		}
-		if u, err := app.Store.UserByID(ctx, ada.ID); err != nil || u.Status != models.UserActive {
+		if u, err := app.Store.Users.UserByID(ctx, ada.ID); err != nil || u.Status != models.UserActive {
 			t.Errorf("ada after the bulk update: %+v %v", u, err)
 		}
 		e := lastEntry(t, app, "users.bulk_update")

@@ -85,11 +85,11 @@ func TestDashboardNumbersSayWhatTheyCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	open, err := app.Store.OpenReports(ctx)
+	open, err := app.Store.Analytics.OpenReports(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	queue, err := app.Store.QueueCount(ctx)
+	queue, err := app.Store.Desk.QueueCount(ctx)
 	if err != nil || open == queue || queue == 0 {
 		t.Fatalf("the demo has %d open reports on %d posts (%v)", open, queue, err)
 	}

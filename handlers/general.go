@@ -5,9 +5,6 @@ import (
 	"context"
 	"io"
 	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -56,40 +53,4 @@ func decodeOptionalJSON(c echo.Context, dst any) error {
 	}
 	c.Request().Body = io.NopCloser(bytes.NewReader(body))
 	return decodeJSON(c, dst)
-}
-
-// textIssue checks a trimmed text field's length in characters, and that a
-// one-line field holds no control characters (newlines, escapes) that would
-// garble where it is shown.
-func textIssue(field, s string, minLen, maxLen int, oneLine bool) *api.Issue {
-	n := utf8.RuneCountInString(s)
-	var is api.Issue
-	switch {
-	case n < minLen && minLen == 1:
-		is = api.FieldIssue(field, "too_small", field+" is required")
-	case n < minLen:
-		is = api.FieldIssue(field, "too_small", field+" must be at least "+strconv.Itoa(minLen)+" characters")
-	case n > maxLen:
-		is = api.FieldIssue(field, "too_big", field+" must be at most "+strconv.Itoa(maxLen)+" characters")
-	case oneLine && strings.IndexFunc(s, unicode.IsControl) >= 0:
-		is = api.FieldIssue(field, "invalid_string", field+" must not contain control characters")
-	default:
-		return nil
-	}
-	return &is
-}
-
-// collect appends the issues that are not nil.
-func collect(issues []api.Issue, found ...*api.Issue) []api.Issue {
-	for _, is := range found {
-		if is != nil {
-			issues = append(issues, *is)
-		}
-	}
-	return issues
-}
-
-// noFieldsIssue refuses an update that changes nothing.
-func noFieldsIssue(fields string) api.Issue {
-	return api.Issue{Path: []string{}, Code: "too_small", Message: "at least one of " + fields + " is required"}
 }

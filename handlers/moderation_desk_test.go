@@ -374,7 +374,7 @@ func TestPostContextPanel(t *testing.T) {
 		d.moderate(t, earlier, `{"action":"hide"}`)
 		long := strings.Repeat("word ", 80) + "THE END"
 		err := d.app.Store.Change(context.Background(), func(ctx context.Context) error {
-			_, err := d.app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: d.author.ID, Title: "Long one", Content: long, Published: true})
+			_, err := d.app.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: d.author.ID, Title: "Long one", Content: long, Published: true})
 			return err
 		})
 		if err != nil {

@@ -130,7 +130,7 @@ func TestQueueEvents(t *testing.T) {
 		t.Cleanup(srv.Close)
 		ctx := context.Background()
 		newUser := func(name string, roles ...string) *models.User {
-			u, err := app.Store.CreateUser(ctx, models.NewUser{Email: name + "@example.com", Username: name, Roles: roles})
+			u, err := app.Store.Users.CreateUser(ctx, models.NewUser{Email: name + "@example.com", Username: name, Roles: roles})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -232,7 +232,7 @@ func TestClaimPost(t *testing.T) {
 		app := apptest.New(t, db)
 		ctx := context.Background()
 		newUser := func(name string, roles ...string) *models.User {
-			u, err := app.Store.CreateUser(ctx, models.NewUser{Email: name + "@example.com", Username: name, Roles: roles})
+			u, err := app.Store.Users.CreateUser(ctx, models.NewUser{Email: name + "@example.com", Username: name, Roles: roles})
 			if err != nil {
 				t.Fatal(err)
 			}

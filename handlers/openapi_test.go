@@ -89,7 +89,7 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"DELETE /api/auth/links/{provider}": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.UserWithPassword(t, "unlinking@example.com", "correct horse")
 		id := models.OAuthIdentity{Provider: "github", ProviderUserID: "sample-unlink", Email: u.Email, EmailVerified: true}
-		if err := e.app.Store.LinkProvider(context.Background(), u.ID, id); err != nil {
+		if err := e.app.Store.Auth.LinkProvider(context.Background(), u.ID, id); err != nil {
 			t.Fatal(err)
 		}
 		return sampleRequest{"/api/auth/links/github", e.app.SessionFor(t, u.ID), "", 200}
@@ -635,7 +635,7 @@ func newSampleEnv(t *testing.T, db *bun.DB, more ...func(*web.Deps)) sampleEnv {
 // sampleBackup writes a backup as the maintenance job would and names it.
 func sampleBackup(t *testing.T, e sampleEnv) string {
 	t.Helper()
-	path, err := e.app.Store.Backup(context.Background(), e.app.Runtime.Config.BackupDir, e.app.Runtime.Config.DatabaseURL)
+	path, err := e.app.Store.Maintenance.Backup(context.Background(), e.app.Runtime.Config.BackupDir, e.app.Runtime.Config.DatabaseURL)
 	if err != nil {
 		t.Fatal(err)
 	}

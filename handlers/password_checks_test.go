@@ -39,7 +39,7 @@ func TestOwnAccountDeletionSharesTheThrottle(t *testing.T) {
 		if res.Code != 429 || res.Header().Get("Retry-After") == "" || !strings.Contains(res.Body.String(), `"RATE_LIMITED"`) {
 			t.Errorf("after 10 failures: got %d %s, want 429 with Retry-After", res.Code, res.Body)
 		}
-		if _, err := app.Store.UserByID(context.Background(), ada.ID); err != nil {
+		if _, err := app.Store.Users.UserByID(context.Background(), ada.ID); err != nil {
 			t.Errorf("the account is gone: %v", err)
 		}
 		if res := apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, `{"email":"ada@example.com","password":"correct horse"}`); res.Code != 429 {

@@ -43,7 +43,7 @@ func TestConsoleShowsPeopleByName(t *testing.T) {
 		must(apptest.DoBody(t, app, "POST", "/api/v1/admin/system/maintenance", root, `{"action":"cache_clear"}`), "maintenance")
 		app.FlushAudit(t)
 		ctx := context.Background()
-		if err := app.Store.Change(ctx, func(ctx context.Context) error { return app.Store.DeleteUserAccount(ctx, carl.ID) }); err != nil {
+		if err := app.Store.Change(ctx, func(ctx context.Context) error { return app.Store.Users.DeleteUserAccount(ctx, carl.ID) }); err != nil {
 			t.Fatal(err)
 		}
 		get := func(path string) *goquery.Document {

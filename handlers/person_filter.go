@@ -71,6 +71,13 @@ func idText(id *int64) string {
 	return itoa(*id)
 }
 
+// People turns the people a console page names into ids and usernames
+// (the store's users part answers it).
+type People interface {
+	UserFinder
+	PeopleFinder
+}
+
 // PeopleFinder looks up accounts' usernames by id, a page at a time.
 type PeopleFinder interface {
 	UsernamesByID(ctx context.Context, ids []int64) (map[int64]string, error)

@@ -26,7 +26,7 @@ func TestAdminCannotRenameSuperAdmin(t *testing.T) {
 
 		res := apptest.DoBody(t, app, "PUT", "/api/users/"+itoa(other.ID), adminH, `{"name":"Renamed by an admin"}`)
 		wantError(t, res, 403, api.CodeForbidden, "")
-		if u, _ := app.Store.UserByID(context.Background(), other.ID); u.Name != nil && *u.Name == "Renamed by an admin" {
+		if u, _ := app.Store.Users.UserByID(context.Background(), other.ID); u.Name != nil && *u.Name == "Renamed by an admin" {
 			t.Fatal("an admin renamed a super admin")
 		}
 	})
@@ -49,7 +49,7 @@ func TestAdminCannotUnbanSuperAdmin(t *testing.T) {
 		if res.Code != 403 {
 			t.Fatalf("admin lifting a super admin's ban through the unversioned family: %d %s", res.Code, res.Body)
 		}
-		if u, _ := app.Store.UserByID(context.Background(), other.ID); u.Status != models.UserBanned {
+		if u, _ := app.Store.Users.UserByID(context.Background(), other.ID); u.Status != models.UserBanned {
 			t.Fatalf("status %q after the refused unban, want banned", u.Status)
 		}
 	})
@@ -101,7 +101,7 @@ func TestGeneralAccountDeletionNeedsSecondFactorAndConfirmation(t *testing.T) {
 		if res.Header().Get(web.SudoHeader) != "required" {
 			t.Errorf("no %s header on the refusal", web.SudoHeader)
 		}
-		if _, err := app.Store.UserByID(context.Background(), bob.ID); err != nil {
+		if _, err := app.Store.Users.UserByID(context.Background(), bob.ID); err != nil {
 			t.Fatalf("bob after the refused deletion: %v", err)
 		}
 		confirm(t, app, admin2H, "long enough secret")

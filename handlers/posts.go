@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -33,18 +31,6 @@ type Posts struct {
 	Store   PostStore
 	Actions *actions.Actions
 }
-
-// Limits of a post, in characters.
-const (
-	maxTitleLen   = 200
-	maxContentLen = 50_000
-	maxTags       = 10
-	maxReasonLen  = 500
-	maxCommentLen = 500
-)
-
-// tagPattern is a tag after lowercasing.
-var tagPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
 
 // List answers GET /api/posts?author&published&tag&sort&order&limit&offset.
 // published=false lists unpublished posts: all of them for moderators, the
@@ -92,8 +78,8 @@ func parsePostFeed(c echo.Context, p *access.Principal, seesAll bool) (models.Po
 	order, is := api.ParseChoice(q, "order", "desc", "asc", "desc")
 	issues = append(issues, is...)
 	tag := strings.ToLower(strings.TrimSpace(q.Get("tag")))
-	if q.Has("tag") && !tagPattern.MatchString(tag) {
-		issues = append(issues, api.FieldIssue("tag", "invalid_string", tagRule))
+	if q.Has("tag") && !actions.ValidTag(tag) {
+		issues = append(issues, api.FieldIssue("tag", "invalid_string", actions.TagRule))
 	}
 	f := models.PostFeedFilter{AuthorID: author, Tag: tag, Unpublished: published == "false", Moderator: seesAll,
 		Sort: sort, Desc: order == "desc", Limit: page.Limit, Offset: page.Offset}
@@ -105,8 +91,6 @@ func parsePostFeed(c echo.Context, p *access.Principal, seesAll bool) (models.Po
 	}
 	return f, nil
 }
-
-const tagRule = "a tag is 1 to 32 letters, digits or hyphens, starting with a letter or digit"
 
 func postRecord(p *models.PostRecord) api.Post {
 	return api.Post{ID: itoa(p.ID), Title: p.Title, Content: p.Content, AuthorID: itoa(p.AuthorID),
@@ -155,13 +139,7 @@ func (h Posts) Create(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	in := models.PostInput{Title: strings.TrimSpace(req.Title), Content: req.Content, Published: req.Published}
-	tags, tagIssues := checkTags(req.Tags)
-	in.Tags = tags
-	issues := collect(tagIssues, textIssue("title", in.Title, 1, maxTitleLen, true), contentIssue(in.Content))
-	if len(issues) > 0 {
-		return api.Invalid(issues...)
-	}
+	in := models.PostInput{Title: req.Title, Content: req.Content, Tags: req.Tags, Published: req.Published}
 	post, err := h.Actions.CreatePost(ctx, access.PrincipalFrom(ctx), in)
 	if errors.Is(err, models.ErrUserNotActive) {
 		return errCannotPost
@@ -170,34 +148,6 @@ func (h Posts) Create(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusCreated, postRecord(post))
-}
-
-// contentIssue requires some text (not only spaces), stored as given.
-func contentIssue(content string) *api.Issue {
-	if strings.TrimSpace(content) == "" {
-		is := api.FieldIssue("content", "too_small", "content is required")
-		return &is
-	}
-	return textIssue("content", content, 1, maxContentLen, false)
-}
-
-// checkTags lowercases and deduplicates tags, and names each that breaks
-// the rule.
-func checkTags(tags []string) ([]string, []api.Issue) {
-	if len(tags) > maxTags {
-		return nil, []api.Issue{api.FieldIssue("tags", "too_big", "at most 10 tags")}
-	}
-	out := make([]string, 0, len(tags))
-	var issues []api.Issue
-	for i, t := range tags {
-		t = strings.ToLower(strings.TrimSpace(t))
-		if !tagPattern.MatchString(t) {
-			issues = append(issues, api.Issue{Path: []string{"tags", itoa(int64(i))}, Code: "invalid_string", Message: tagRule})
-		} else if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return out, issues
 }
 
 // Update answers PUT /api/posts/{id} {title?, content?, tags?,
@@ -216,42 +166,13 @@ func (h Posts) Update(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	edit, err := checkPostUpdate(req)
-	if err != nil {
-		return err
-	}
 	ctx := c.Request().Context()
 	after, err := h.Actions.EditPost(ctx, access.PrincipalFrom(ctx), actions.PostEdit{PostID: id,
-		Title: edit.Title, Content: edit.Content, Tags: edit.Tags, Published: req.Published})
+		Title: req.Title, Content: req.Content, Tags: req.Tags, Published: req.Published})
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, postRecord(after))
-}
-
-func checkPostUpdate(req api.PostUpdate) (models.PostEdit, error) {
-	if req == (api.PostUpdate{}) {
-		return models.PostEdit{}, api.Invalid(noFieldsIssue("title, content, tags, published"))
-	}
-	var edit models.PostEdit
-	var issues []api.Issue
-	if req.Title != nil {
-		edit.Title = trimmed(*req.Title)
-		issues = collect(issues, textIssue("title", *edit.Title, 1, maxTitleLen, true))
-	}
-	if req.Content != nil {
-		edit.Content = req.Content
-		issues = collect(issues, contentIssue(*req.Content))
-	}
-	if req.Tags != nil {
-		tags, is := checkTags(*req.Tags)
-		edit.Tags = &tags
-		issues = append(issues, is...)
-	}
-	if len(issues) > 0 {
-		return edit, api.Invalid(issues...)
-	}
-	return edit, nil
 }
 
 // Delete answers DELETE /api/posts/{id} through the post delete action:
@@ -282,20 +203,8 @@ func (h Posts) Report(c echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	reason := strings.TrimSpace(req.Reason)
-	comment := strings.TrimSpace(req.Comment)
-	var issues []api.Issue
-	if is := textIssue("reason", reason, 1, maxReasonLen, false); is != nil {
-		issues = append(issues, *is)
-	}
-	if is := textIssue("comment", comment, 0, maxCommentLen, false); is != nil {
-		issues = append(issues, *is)
-	}
-	if len(issues) > 0 {
-		return api.Invalid(issues...)
-	}
 	ctx := c.Request().Context()
-	r, err := h.Actions.ReportPost(ctx, access.PrincipalFrom(ctx), id, reason, comment)
+	r, err := h.Actions.ReportPost(ctx, access.PrincipalFrom(ctx), id, req.Reason, req.Comment)
 	switch {
 	case errors.Is(err, actions.ErrOwnReport):
 		return errOwnPost

@@ -25,7 +25,7 @@ import (
 // storedPost reads a post straight from the database.
 func storedPost(t *testing.T, app *apptest.App, id string) *models.PostRecord {
 	t.Helper()
-	p, err := app.Store.PostRecordByID(context.Background(), mustID(t, id))
+	p, err := app.Store.Posts.PostRecordByID(context.Background(), mustID(t, id))
 	if err != nil {
 		t.Fatalf("post %s: %v", id, err)
 	}

@@ -34,7 +34,7 @@ func writePost(t *testing.T, app *apptest.App, h http.Header, body string) api.P
 // postCount is a user's stored post_count.
 func postCount(t *testing.T, app *apptest.App, id int64) int {
 	t.Helper()
-	u, err := app.Store.UserByID(context.Background(), id)
+	u, err := app.Store.Users.UserByID(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ func TestPostContentIsData(t *testing.T) {
 		if strings.Contains(res.Body.String(), "<script>") {
 			t.Errorf("the raw body carries markup unescaped: %s", res.Body)
 		}
-		stored, err := app.Store.PostRecordByID(context.Background(), mustID(t, p.ID))
+		stored, err := app.Store.Posts.PostRecordByID(context.Background(), mustID(t, p.ID))
 		if err != nil || stored.Content != content {
 			t.Errorf("stored content %q, %v", stored.Content, err)
 		}
@@ -378,7 +378,7 @@ func TestReportAutoFlag(t *testing.T) {
 			if r.ID == "" || r.PostID != p.ID || r.Reason != "spam" || r.Status != "open" || !strings.HasSuffix(r.CreatedAt, "Z") {
 				t.Errorf("report body %s", res.Body)
 			}
-			post, err := app.Store.PostRecordByID(ctx, id)
+			post, err := app.Store.Posts.PostRecordByID(ctx, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -440,7 +440,7 @@ func TestReportRules(t *testing.T) {
 		if res := report(t, app, bobH, p.ID, "back again"); res.Code != 201 {
 			t.Errorf("report after the first was resolved: %d %s", res.Code, res.Body)
 		}
-		post, _ := app.Store.PostRecordByID(ctx, mustID(t, p.ID))
+		post, _ := app.Store.Posts.PostRecordByID(ctx, mustID(t, p.ID))
 		if post.ReportCount != 2 || post.Status != models.PostPublished {
 			t.Errorf("report_count %d, status %s; want 2, published", post.ReportCount, post.Status)
 		}
@@ -475,7 +475,7 @@ func TestCountersFollowDeletions(t *testing.T) {
 			t.Fatalf("deleting bob: %d %s", res.Code, res.Body)
 		}
 		checkCounters(t, app)
-		post, _ := app.Store.PostRecordByID(context.Background(), mustID(t, a1.ID))
+		post, _ := app.Store.Posts.PostRecordByID(context.Background(), mustID(t, a1.ID))
 		if post.ReportCount != 1 || postCount(t, app, ada.ID) != 1 {
 			t.Errorf("a1 report_count %d (want carol's 1), ada's post_count %d (want 1)", post.ReportCount, postCount(t, app, ada.ID))
 		}
@@ -500,7 +500,7 @@ func TestBannedUserCannotPost(t *testing.T) {
 		}
 		// Under the model too, should a banned caller slip past the pipeline.
 		err := app.Store.Change(ctx, func(ctx context.Context) error {
-			_, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: eve.ID, Title: "T", Content: "C", Published: true})
+			_, err := app.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: eve.ID, Title: "T", Content: "C", Published: true})
 			return err
 		})
 		if !errors.Is(err, models.ErrUserNotActive) {

@@ -161,7 +161,7 @@ func checkRecounts(t *testing.T, app *apptest.App) {
 	t.Helper()
 	ctx, s := context.Background(), app.Store
 	kept := counters(t, s.DB)
-	for _, recount := range []func(context.Context) error{s.RecountUsers, s.RecountPosts, s.RecountOpenReports, s.RecountDailyCounts, s.RecountEventCounts} {
+	for _, recount := range []func(context.Context) error{s.Users.RecountUsers, s.Posts.RecountPosts, s.Posts.RecountOpenReports, s.Analytics.RecountDailyCounts, s.Analytics.RecountEventCounts} {
 		if err := recount(ctx); err != nil {
 			t.Fatal(err)
 		}

@@ -128,7 +128,7 @@ func TestRacingSignUps(t *testing.T) {
 			}
 			names[u.Username] = true
 		}
-		if n, _ := app.Store.CountUsers(context.Background()); n != *racers {
+		if n, _ := app.Store.Users.CountUsers(context.Background()); n != *racers {
 			t.Errorf("%d users, want %d", n, *racers)
 		}
 
@@ -161,7 +161,7 @@ func TestRacingFlagCreation(t *testing.T) {
 		if got := statuses(rs); got[http.StatusCreated] != 1 || got[http.StatusOK] != *racers-1 {
 			t.Errorf("answers %v, want one 201 and %d 200", got, *racers-1)
 		}
-		flags, err := app.Store.FeatureFlags(context.Background())
+		flags, err := app.Store.Settings.FeatureFlags(context.Background())
 		if err != nil || len(flags) != 1 {
 			t.Fatalf("flags %v %v, want one", flags, err)
 		}
@@ -358,7 +358,7 @@ func TestRacingSignIns(t *testing.T) {
 		if got := statuses(rs); got[http.StatusOK] != *racers {
 			t.Errorf("answers %v, want %d 200", got, *racers)
 		}
-		got, err := app.Store.UserByID(context.Background(), u.ID)
+		got, err := app.Store.Users.UserByID(context.Background(), u.ID)
 		if err != nil || got.LoginCount != *racers {
 			t.Errorf("login count %v (%v), want %d", got, err, *racers)
 		}

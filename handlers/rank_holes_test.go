@@ -85,7 +85,7 @@ func createPost(t *testing.T, a *apptest.App, author int64) int64 {
 	t.Helper()
 	var id int64
 	err := a.Store.Change(context.Background(), func(ctx context.Context) error {
-		p, err := a.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: "Mine", Content: "x", Published: true})
+		p, err := a.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: "Mine", Content: "x", Published: true})
 		if err == nil {
 			id = p.ID
 		}
@@ -99,7 +99,7 @@ func createPost(t *testing.T, a *apptest.App, author int64) int64 {
 
 func postStatus(t *testing.T, a *apptest.App, id int64) string {
 	t.Helper()
-	p, err := a.Store.PostRecordByID(context.Background(), id)
+	p, err := a.Store.Posts.PostRecordByID(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestRankCoversNotesBlocksAndWebhooks(t *testing.T) {
 		}
 		wantCode(t, "a super admin hides a super admin's post", moderate("/api/v1/admin/posts/%d/moderate", root2H, "hide"), 200)
 
-		if err := a.Store.RecordLogin(context.Background(), root.ID, "password", "198.51.100.7", "test"); err != nil {
+		if err := a.Store.Users.RecordLogin(context.Background(), root.ID, "password", "198.51.100.7", "test"); err != nil {
 			t.Fatal(err)
 		}
 		block := func(value string) string { return `{"kind":"ip","value":"` + value + `","reason":"abuse"}` }
@@ -246,7 +246,7 @@ func TestRankCoversNotesBlocksAndWebhooks(t *testing.T) {
 		wantCode(t, "an admin rotates a super admin's webhook", apptest.Do(t, a, "POST", at(hook.ID, "/rotate-secret"), adminH), 403)
 		wantCode(t, "an admin tests a super admin's webhook", apptest.Do(t, a, "POST", at(hook.ID, "/test"), adminH), 403)
 		wantCode(t, "an admin deletes a super admin's webhook", apptest.Do(t, a, "DELETE", at(hook.ID, ""), adminH), 403)
-		got, err := a.Store.WebhookByID(context.Background(), mustID(t, hook.ID))
+		got, err := a.Store.Hooks.WebhookByID(context.Background(), mustID(t, hook.ID))
 		if err != nil || got.URL != "https://hooks.example.com/root" {
 			t.Errorf("the super admin's webhook after the refusals: %+v %v", got, err)
 		}

@@ -40,7 +40,7 @@ func TestFreshReportersCannotHidePost(t *testing.T) {
 		post := writePost(t, app, adaH, `{"title":"Contested","content":"x","published":true}`)
 		status := func() string {
 			t.Helper()
-			p, err := app.Store.PostRecordByID(context.Background(), mustID(t, post.ID))
+			p, err := app.Store.Posts.PostRecordByID(context.Background(), mustID(t, post.ID))
 			if err != nil {
 				t.Fatal(err)
 			}

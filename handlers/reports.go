@@ -23,14 +23,14 @@ type ReportStore interface {
 	UserActivities(ctx context.Context, users []int64, start, end time.Time) (map[int64][]models.Activity, error)
 	ModerationReport(ctx context.Context, q models.ModerationQuery) (*models.ModerationSummary, error)
 	EachModerationAction(ctx context.Context, q models.ModerationQuery, fn func(*models.ModeratedPostRow) error) error
-	UserFinder
 }
 
 // Reports answers the admin reports, as JSON or as CSV streamed row by row.
 type Reports struct {
-	Store ReportStore
-	Now   func() time.Time
-	Log   *slog.Logger
+	Store  ReportStore
+	People People
+	Now    func() time.Time
+	Log    *slog.Logger
 }
 
 // UserActivity answers GET /api/v1/admin/reports/user-activity: the users
@@ -38,7 +38,7 @@ type Reports struct {
 func (h Reports) UserActivity(c echo.Context) error {
 	q := consoleWindow(c, h.Now())
 	p, issues := api.ParseReport(q, h.Now().UTC())
-	user, more, err := personFilter(c, q, "userId", h.Store)
+	user, more, err := personFilter(c, q, "userId", h.People)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func (h Reports) activityCSV(c echo.Context, q models.ActivityQuery) error {
 func (h Reports) Moderation(c echo.Context) error {
 	q := consoleWindow(c, h.Now())
 	p, issues := api.ParseReport(q, h.Now().UTC())
-	admin, more, err := personFilter(c, q, "adminId", h.Store)
+	admin, more, err := personFilter(c, q, "adminId", h.People)
 	if err != nil {
 		return err
 	}

@@ -278,7 +278,7 @@ func countLive(t *testing.T, db *bun.DB, uid string, app *apptest.App) int {
 
 func mustUserID(t *testing.T, app *apptest.App, email string) string {
 	t.Helper()
-	u, err := app.Store.UserByEmail(t.Context(), email)
+	u, err := app.Store.Users.UserByEmail(t.Context(), email)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,7 @@ func silenceWritePost(t *testing.T, app *apptest.App, author int64, title string
 	t.Helper()
 	var id int64
 	err := app.Store.Change(context.Background(), func(ctx context.Context) error {
-		p, err := app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: title, Content: "text", Published: true})
+		p, err := app.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: title, Content: "text", Published: true})
 		if err == nil {
 			id = p.ID
 		}
@@ -159,7 +159,7 @@ func TestSilence(t *testing.T) {
 
 func mustRoot(t *testing.T, app *apptest.App) int64 {
 	t.Helper()
-	u, err := app.Store.UserByEmail(context.Background(), "root@example.com")
+	u, err := app.Store.Users.UserByEmail(context.Background(), "root@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func TestStaffDeleteIsTheModerationDelete(t *testing.T) {
 		admin, root := app.Admin(t)
 		ada, bob := app.User(t, "ada@example.com"), app.User(t, "bob@example.com")
 		hook := &models.Webhook{URL: "http://127.0.0.1:9/hooks", Events: []string{webhook.EventPostModerated}, Active: true, Secret: bytes.Repeat([]byte{7}, 32)}
-		if err := app.Store.Change(ctx, func(ctx context.Context) error { return app.Store.CreateWebhook(ctx, hook) }); err != nil {
+		if err := app.Store.Change(ctx, func(ctx context.Context) error { return app.Store.Hooks.CreateWebhook(ctx, hook) }); err != nil {
 			t.Fatal(err)
 		}
 		newPostAs(t, app, ada.ID, "Cheap pills")

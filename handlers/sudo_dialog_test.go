@@ -19,10 +19,10 @@ func TestConfirmDialogOffersACodeOnlyWithTwoFactor(t *testing.T) {
 	plain, _ := app.Admin(t)
 	withCodes := app.User(t, "codes@example.com", "admin")
 	ctx := context.Background()
-	if err := app.Store.StartTwoFactor(ctx, withCodes.ID, "sealed"); err != nil {
+	if err := app.Store.Auth.StartTwoFactor(ctx, withCodes.ID, "sealed"); err != nil {
 		t.Fatal(err)
 	}
-	if err := app.Store.EnableTwoFactor(ctx, withCodes.ID, 1, []string{"hash"}); err != nil {
+	if err := app.Store.Auth.EnableTwoFactor(ctx, withCodes.ID, 1, []string{"hash"}); err != nil {
 		t.Fatal(err)
 	}
 	for name, c := range map[string]struct {

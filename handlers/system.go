@@ -20,12 +20,12 @@ import (
 type SystemStore interface {
 	MaintenanceJobByID(ctx context.Context, id string) (*models.MaintenanceJob, error)
 	MaintenanceJobs(ctx context.Context, limit, offset int) ([]models.MaintenanceJob, int, error)
-	PeopleFinder
 }
 
 // System answers the maintenance routes.
 type System struct {
 	Store    SystemStore
+	People   People
 	Actions  *actions.Actions
 	Sessions *scs.SessionManager
 }
@@ -81,7 +81,7 @@ func (h System) Job(c echo.Context) error {
 	if wantsJSON(c) {
 		return c.JSON(http.StatusOK, api.OK(job))
 	}
-	people, err := lookUpPeople(c.Request().Context(), h.Store, jobPeople([]api.V1Job{job}))
+	people, err := lookUpPeople(c.Request().Context(), h.People, jobPeople([]api.V1Job{job}))
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (h System) Jobs(c echo.Context) error {
 	if wantsJSON(c) {
 		return c.JSON(http.StatusOK, res)
 	}
-	people, err := lookUpPeople(c.Request().Context(), h.Store, jobPeople(out))
+	people, err := lookUpPeople(c.Request().Context(), h.People, jobPeople(out))
 	if err != nil {
 		return err
 	}

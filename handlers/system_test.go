@@ -488,7 +488,7 @@ func TestMaintenanceSurvivesARestart(t *testing.T) {
 		}
 		var job *models.MaintenanceJob
 		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-			if job, err = next.Store.MaintenanceJobByID(ctx, id); err != nil {
+			if job, err = next.Store.Maintenance.MaintenanceJobByID(ctx, id); err != nil {
 				t.Fatal(err)
 			}
 			if job.Status == models.JobCompleted || time.Now().After(deadline) {
@@ -547,7 +547,7 @@ func TestBackupFiles(t *testing.T) {
 		}
 		cfg := models.MaintenanceConfig{BackupDir: app.Runtime.Config.BackupDir, DatabaseURL: app.Runtime.Config.DatabaseURL, BackupKeep: 2}
 		for range 3 {
-			if err := app.Store.ScheduledBackup(context.Background(), cfg); err != nil {
+			if err := app.Store.Maintenance.ScheduledBackup(context.Background(), cfg); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -555,7 +555,7 @@ func TestBackupFiles(t *testing.T) {
 		if len(list.Data) != 2 || list.Data[1].File <= made[1] {
 			t.Errorf("after three scheduled backups keeping 2: %+v", list.Data)
 		}
-		jobs, _, err := app.Store.MaintenanceJobs(context.Background(), 10, 0)
+		jobs, _, err := app.Store.Maintenance.MaintenanceJobs(context.Background(), 10, 0)
 		if err != nil || len(jobs) != 5 || jobs[0].QueuedBy != nil || jobs[0].Status != models.JobCompleted {
 			t.Errorf("jobs after the scheduled backups: %+v (%v)", jobs, err)
 		}
@@ -577,7 +577,7 @@ func TestAuditRetentionJob(t *testing.T) {
 		t.Cleanup(rt.Close)
 		for _, age := range []time.Duration{5 * day, 4 * day, time.Hour} {
 			e := &models.AuditEntry{CreatedAt: time.Now().Add(-age).UTC(), Action: "test.entry", Status: 200, Details: map[string]any{}}
-			if err := rt.Store.AppendAudit(ctx, db, e); err != nil {
+			if err := rt.Store.Audit.AppendAudit(ctx, db, e); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -590,7 +590,7 @@ func TestAuditRetentionJob(t *testing.T) {
 		var v models.AuditVerification
 		apptest.WaitFor(t, "the archived entries to leave the log", func() bool {
 			archives, _ = filepath.Glob(filepath.Join(cfg.BackupDir, "audit-archive-*.jsonl"))
-			v, err = rt.Store.VerifyAudit(ctx)
+			v, err = rt.Store.Audit.VerifyAudit(ctx)
 			return len(archives) == 1 && err == nil && v.Checked == 1
 		})
 		sig, err := models.VerifyArchive(archives[0], app.ArchiveKey(rt.Config.JWTSecret))

@@ -103,11 +103,11 @@ func TestRegisterThenSignIn(t *testing.T) {
 			!u.ProfilePublic || u.PostCount != 0 || u.LastLogin != nil || !strings.HasSuffix(u.CreatedAt, "Z") {
 			t.Errorf("registered user %s", res.Body)
 		}
-		stored, err := app.Store.UserByEmail(context.Background(), "ada@example.com")
+		stored, err := app.Store.Users.UserByEmail(context.Background(), "ada@example.com")
 		if err != nil || stored.Status != models.UserActive || stored.PasswordHash == nil || strings.Contains(*stored.PasswordHash, "analytical") {
 			t.Fatalf("stored user %+v, %v", stored, err)
 		}
-		if roles, _ := app.Store.UserRoles(context.Background(), stored.ID); len(roles) != 1 || roles[0] != "user" {
+		if roles, _ := app.Store.Users.UserRoles(context.Background(), stored.ID); len(roles) != 1 || roles[0] != "user" {
 			t.Errorf("roles %v, want [user]", roles)
 		}
 		res = apptest.DoBody(t, app, "POST", "/api/auth/signin", nil, `{"email":"ADA@example.com","password":"analytical engine"}`)
@@ -158,7 +158,7 @@ func TestRegisterValidation(t *testing.T) {
 		}
 		res := apptest.DoBody(t, app, "POST", "/api/users", nil, `{"name":`)
 		wantError(t, res, http.StatusUnprocessableEntity, api.CodeValidationError, "*")
-		if n, _ := app.Store.CountUsers(context.Background()); n != 0 {
+		if n, _ := app.Store.Users.CountUsers(context.Background()); n != 0 {
 			t.Errorf("%d users after refused registrations, want 0", n)
 		}
 	})
@@ -361,7 +361,7 @@ func TestUserUpdate(t *testing.T) {
 
 		// Another admin's edit lock holds the admin back (423), not the user.
 		other, _ := userWith(t, app, "other-admin@example.com", access.RoleAdmin)
-		if _, err := app.Store.AcquireLock(context.Background(), "user", itoa(bob.ID), other.ID); err != nil {
+		if _, err := app.Store.Desk.AcquireLock(context.Background(), "user", itoa(bob.ID), other.ID); err != nil {
 			t.Fatal(err)
 		}
 		wantError(t, apptest.DoBody(t, app, "PUT", "/api/users/"+itoa(bob.ID), adminH, `{"bio":"x"}`), 423, api.CodeResourceLocked, "")

@@ -111,7 +111,7 @@ func (e *AccountInUseError) Unwrap() error { return ErrAccountInUse }
 // Two sign-ins of one new identity at once (a double-clicked consent)
 // both miss the link; the one that commits second finds its link or its
 // user's email taken (ErrConflict) and tries again, which finds them.
-func (s *Store) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (u *User, err error) {
+func (s Users) LinkOAuthUser(ctx context.Context, id OAuthIdentity) (u *User, err error) {
 	for range 3 {
 		if u, err = s.linkOAuthUser(ctx, id); !errors.Is(err, ErrConflict) {
 			break

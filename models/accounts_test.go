@@ -31,7 +31,7 @@ func TestLinkOAuthUserCreatesThenFinds(t *testing.T) {
 		s.Now = func() time.Time { return t0 }
 		id := models.OAuthIdentity{Provider: "github", ProviderUserID: "42", Email: "Ada@Example.com", EmailVerified: true,
 			Name: "Ada Lovelace", Username: "AdaL", AvatarURL: "https://img.example/ada.png"}
-		u, err := s.LinkOAuthUser(ctx, id)
+		u, err := s.Users.LinkOAuthUser(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +39,7 @@ func TestLinkOAuthUserCreatesThenFinds(t *testing.T) {
 			u.Image == nil || u.EmailVerified == nil || u.PasswordHash != nil || u.Status != models.UserActive {
 			t.Errorf("created %+v", u)
 		}
-		if roles, err := s.UserRoles(ctx, u.ID); err != nil || !slices.Equal(roles, []string{"user"}) {
+		if roles, err := s.Users.UserRoles(ctx, u.ID); err != nil || !slices.Equal(roles, []string{"user"}) {
 			t.Errorf("roles %v, %v; want [user]", roles, err)
 		}
 		rows := links(t, s)
@@ -54,7 +54,7 @@ func TestLinkOAuthUserCreatesThenFinds(t *testing.T) {
 		t1 := t0.Add(time.Hour)
 		s.Now = func() time.Time { return t1 }
 		id.Email = "ada@new.example"
-		again, err := s.LinkOAuthUser(ctx, id)
+		again, err := s.Users.LinkOAuthUser(ctx, id)
 		if err != nil || again.ID != u.ID {
 			t.Fatalf("second sign-in: %+v, %v", again, err)
 		}
@@ -62,7 +62,7 @@ func TestLinkOAuthUserCreatesThenFinds(t *testing.T) {
 		if len(rows) != 1 || *rows[0].Email != "ada@new.example" || !rows[0].LastUsedAt.Equal(t1) {
 			t.Errorf("links after the second sign-in %+v", rows)
 		}
-		if n, err := s.CountUsers(ctx); err != nil || n != 1 {
+		if n, err := s.Users.CountUsers(ctx); err != nil || n != 1 {
 			t.Errorf("%d users, %v; want 1", n, err)
 		}
 	})
@@ -72,18 +72,18 @@ func TestLinkOAuthUserByVerifiedEmail(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ada, err := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"}) // invited, never used
+		ada, err := s.Users.CreateUser(ctx, models.NewUser{Email: "ada@example.com"}) // invited, never used
 		if err != nil {
 			t.Fatal(err)
 		}
-		u, err := s.LinkOAuthUser(ctx, models.OAuthIdentity{Provider: "google", ProviderUserID: "g-1", Email: "ADA@example.com", EmailVerified: true})
+		u, err := s.Users.LinkOAuthUser(ctx, models.OAuthIdentity{Provider: "google", ProviderUserID: "g-1", Email: "ADA@example.com", EmailVerified: true})
 		if err != nil || u.ID != ada.ID || u.EmailVerified == nil {
 			t.Fatalf("got %+v, %v; want user %d with a verified email", u, err, ada.ID)
 		}
 		if rows := links(t, s); len(rows) != 1 || rows[0].UserID != ada.ID || rows[0].Provider != "google" {
 			t.Errorf("links %+v", rows)
 		}
-		if n, err := s.CountUsers(ctx); err != nil || n != 1 {
+		if n, err := s.Users.CountUsers(ctx); err != nil || n != 1 {
 			t.Errorf("%d users, %v; want 1", n, err)
 		}
 	})
@@ -96,27 +96,27 @@ func TestLinkOAuthUserLeavesAccountsInUse(t *testing.T) {
 		ctx := context.Background()
 		s := models.NewStore(db)
 		mk := func(email, hash string) *models.User {
-			u, err := s.CreateUser(ctx, models.NewUser{Email: email, PasswordHash: hash})
+			u, err := s.Users.CreateUser(ctx, models.NewUser{Email: email, PasswordHash: hash})
 			if err != nil {
 				t.Fatal(err)
 			}
 			return u
 		}
 		mk("password@example.com", "h")
-		if err := s.StartTwoFactor(ctx, mk("factor@example.com", "").ID, "sealed"); err != nil {
+		if err := s.Auth.StartTwoFactor(ctx, mk("factor@example.com", "").ID, "sealed"); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.RecordLogin(ctx, mk("signedin@example.com", "").ID, "credentials", "127.0.0.1", "test"); err != nil {
+		if err := s.Users.RecordLogin(ctx, mk("signedin@example.com", "").ID, "credentials", "127.0.0.1", "test"); err != nil {
 			t.Fatal(err)
 		}
 		for i, email := range []string{"password@example.com", "factor@example.com", "signedin@example.com"} {
 			t.Run(email, func(t *testing.T) {
-				u, err := s.LinkOAuthUser(ctx, models.OAuthIdentity{Provider: "gitlab", ProviderUserID: strconv.Itoa(i), Email: email, EmailVerified: true})
+				u, err := s.Users.LinkOAuthUser(ctx, models.OAuthIdentity{Provider: "gitlab", ProviderUserID: strconv.Itoa(i), Email: email, EmailVerified: true})
 				var ie *models.AccountInUseError
 				if u != nil || !errors.As(err, &ie) || ie.Provider != "gitlab" {
 					t.Errorf("got %+v, %v; want the account in use", u, err)
 				}
-				if after, err := s.UserByEmail(ctx, email); err != nil || after.EmailVerified != nil {
+				if after, err := s.Users.UserByEmail(ctx, email); err != nil || after.EmailVerified != nil {
 					t.Errorf("the account changed: %+v, %v", after, err)
 				}
 			})
@@ -131,14 +131,14 @@ func TestLinkOAuthUserRefusals(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		if _, err := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"}); err != nil {
+		if _, err := s.Users.CreateUser(ctx, models.NewUser{Email: "ada@example.com"}); err != nil {
 			t.Fatal(err)
 		}
-		banned, err := s.CreateUser(ctx, models.NewUser{Email: "bob@example.com"})
+		banned, err := s.Users.CreateUser(ctx, models.NewUser{Email: "bob@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		linked, err := s.LinkOAuthUser(ctx, models.OAuthIdentity{Provider: "discord", ProviderUserID: "d-9", Email: "cy@example.com", EmailVerified: true})
+		linked, err := s.Users.LinkOAuthUser(ctx, models.OAuthIdentity{Provider: "discord", ProviderUserID: "d-9", Email: "cy@example.com", EmailVerified: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,13 +175,13 @@ func TestLinkOAuthUserRefusals(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				u, err := s.LinkOAuthUser(ctx, tt.id)
+				u, err := s.Users.LinkOAuthUser(ctx, tt.id)
 				if u != nil || !tt.check(err) {
 					t.Errorf("got %+v, %v", u, err)
 				}
 			})
 		}
-		if n, err := s.CountUsers(ctx); err != nil || n != 3 {
+		if n, err := s.Users.CountUsers(ctx); err != nil || n != 3 {
 			t.Errorf("%d users after refusals, %v; want 3", n, err)
 		}
 		if after := links(t, s); len(after) != len(before) || !after[0].LastUsedAt.Equal(*before[0].LastUsedAt) {
@@ -195,7 +195,7 @@ func TestLinkOAuthUserUniqueUsername(t *testing.T) {
 		ctx := context.Background()
 		s := models.NewStore(db)
 		for _, email := range []string{"ada@one.example", "ada2@one.example"} {
-			if _, err := s.CreateUser(ctx, models.NewUser{Email: email}); err != nil {
+			if _, err := s.Users.CreateUser(ctx, models.NewUser{Email: email}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -208,7 +208,7 @@ func TestLinkOAuthUserUniqueUsername(t *testing.T) {
 			{models.OAuthIdentity{Provider: "google", ProviderUserID: "3", Email: "zed@two.example", EmailVerified: true, Name: "李雷"}, "zed"},
 		}
 		for _, tt := range tests {
-			u, err := s.LinkOAuthUser(ctx, tt.id)
+			u, err := s.Users.LinkOAuthUser(ctx, tt.id)
 			if err != nil || u.Username != tt.want {
 				t.Errorf("%+v: got %+v, %v; want username %s", tt.id, u, err, tt.want)
 			}

@@ -115,14 +115,14 @@ func (s *Store) rollupSets() *lru.Cache[rollupKey, *roaring64.Bitmap] {
 // RollUpActivity stores day's active users (who posted, signed in or sent
 // an event that UTC day) and their events, from the rows. Running it
 // again replaces the day's roll-up, so any instance may run it any time.
-func (s *Store) RollUpActivity(ctx context.Context, day time.Time) error {
+func (s Analytics) RollUpActivity(ctx context.Context, day time.Time) error {
 	return s.rollUpSpan(ctx, daySpan, dayOf(day))
 }
 
 // RollUpRecentHours rolls up again each hour of the last two days that
 // has ended (again, so that events sent late into an hour are counted),
 // and drops older hours' roll-ups.
-func (s *Store) RollUpRecentHours(ctx context.Context) error {
+func (s Analytics) RollUpRecentHours(ctx context.Context) error {
 	now := s.now()
 	first := dayOf(now).AddDate(0, 0, 1-hourlyActivityDays)
 	for h := first; !hourSpan.next(h).After(now); h = hourSpan.next(h) {
@@ -281,7 +281,7 @@ func (s *Store) rollups(ctx context.Context, span rollupSpan, from, to time.Time
 // missing or not final (max <= 0: all of them). It catches the report up
 // after an upgrade, a bulk load or a pause, and returns how many days it
 // rolled up.
-func (s *Store) RollUpPastActivity(ctx context.Context, max int) (int, error) {
+func (s Analytics) RollUpPastActivity(ctx context.Context, max int) (int, error) {
 	days, err := s.daysToRollUp(ctx, dayOf(s.now()))
 	if err != nil {
 		return 0, err
@@ -332,7 +332,7 @@ UNION SELECT %s FROM analytics_daily_stats WHERE day < ?`, key, key), today.Form
 // RollUpActivityWithEventsBefore rolls up again the days up to cutoff's
 // whose roll-up still counts events: after the retention delete they must
 // count only what is left.
-func (s *Store) RollUpActivityWithEventsBefore(ctx context.Context, cutoff time.Time) error {
+func (s Analytics) RollUpActivityWithEventsBefore(ctx context.Context, cutoff time.Time) error {
 	var days []struct{ Start anyTime }
 	err := s.db(ctx).NewSelect().TableExpr("activity_rollups").Column("start").Where("span = ?", daySpan.name).
 		Where("events > 0").Where("start <= ?", dayOf(cutoff)).Scan(ctx, &days)

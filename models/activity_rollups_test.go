@@ -26,7 +26,7 @@ func TestActivityRollUpsMatchTheRows(t *testing.T) {
 		s.Now = func() time.Time { return now }
 		var users []int64
 		for i := range 12 {
-			u, err := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("u%d@example.com", i), Username: fmt.Sprintf("u%d", i)})
+			u, err := s.Users.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("u%d@example.com", i), Username: fmt.Sprintf("u%d", i)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,13 +53,13 @@ func TestActivityRollUpsMatchTheRows(t *testing.T) {
 			}
 		}
 		check("before any roll-up")
-		if n, err := s.RollUpPastActivity(ctx, 0); err != nil || n == 0 {
+		if n, err := s.Analytics.RollUpPastActivity(ctx, 0); err != nil || n == 0 {
 			t.Fatalf("roll up past days: %d, %v", n, err)
 		}
-		if err := s.RollUpActivity(ctx, now); err != nil {
+		if err := s.Analytics.RollUpActivity(ctx, now); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.RollUpRecentHours(ctx); err != nil {
+		if err := s.Analytics.RollUpRecentHours(ctx); err != nil {
 			t.Fatal(err)
 		}
 		check("after the roll-ups")
@@ -72,10 +72,10 @@ func TestActivityRollUpsMatchTheRows(t *testing.T) {
 		// has rolled that hour and its day up again, as it does every run.
 		yesterday := now.AddDate(0, 0, -1)
 		insertActivity(t, db, users[5], 2, yesterday.Add(-time.Hour))
-		if err := s.RollUpRecentHours(ctx); err != nil {
+		if err := s.Analytics.RollUpRecentHours(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.RollUpActivity(ctx, yesterday); err != nil {
+		if err := s.Analytics.RollUpActivity(ctx, yesterday); err != nil {
 			t.Fatal(err)
 		}
 		check("after a write to yesterday and the job's next run")
@@ -84,23 +84,23 @@ func TestActivityRollUpsMatchTheRows(t *testing.T) {
 		// rows until the job rolls it up again.
 		third := now.AddDate(0, 0, -3)
 		s.Now = func() time.Time { return third }
-		if err := s.RollUpActivity(ctx, third); err != nil {
+		if err := s.Analytics.RollUpActivity(ctx, third); err != nil {
 			t.Fatal(err)
 		}
 		s.Now = func() time.Time { return now }
 		insertActivity(t, db, users[7], 4, third.Add(-time.Hour))
 		check("after a write to a day rolled up before it ended")
-		if n, err := s.RollUpPastActivity(ctx, 0); err != nil || n != 1 {
+		if n, err := s.Analytics.RollUpPastActivity(ctx, 0); err != nil || n != 1 {
 			t.Errorf("days rolled up again: %d, %v", n, err)
 		}
 		check("after rolling that day up again")
 
 		// The retention delete takes events; the roll-ups follow.
 		cutoff := now.AddDate(0, 0, -5)
-		if _, err := s.DeleteOldEvents(ctx, cutoff, 100); err != nil {
+		if _, err := s.Analytics.DeleteOldEvents(ctx, cutoff, 100); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.RollUpActivityWithEventsBefore(ctx, cutoff); err != nil {
+		if err := s.Analytics.RollUpActivityWithEventsBefore(ctx, cutoff); err != nil {
 			t.Fatal(err)
 		}
 		check("after the retention delete")
@@ -126,7 +126,7 @@ func insertActivity(t *testing.T, db *bun.DB, user int64, n int, at time.Time) {
 		events = append(events, newEvent(t, &user, "click", "s", at.Add(time.Duration(k)*time.Second)))
 	}
 	events = append(events, newEvent(t, nil, "click", "anonymous", at))
-	if err := models.NewStore(db).InsertEvents(ctx, events); err != nil {
+	if err := models.NewStore(db).Analytics.InsertEvents(ctx, events); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -138,7 +138,7 @@ func checkActivityPages(t *testing.T, s *models.Store, start, end time.Time, whe
 	ctx := context.Background()
 	var want []models.UserActivity
 	var sums models.ActivityTotals
-	err := s.EachUserActivity(ctx, models.ActivityQuery{Start: start, End: end}, func(r *models.UserActivity) error {
+	err := s.Analytics.EachUserActivity(ctx, models.ActivityQuery{Start: start, End: end}, func(r *models.UserActivity) error {
 		want = append(want, *r)
 		sums.Users, sums.Posts, sums.Logins, sums.Events = sums.Users+1, sums.Posts+r.Posts, sums.Logins+r.Logins, sums.Events+r.Events
 		return nil
@@ -148,7 +148,7 @@ func checkActivityPages(t *testing.T, s *models.Store, start, end time.Time, whe
 	}
 	var got []models.UserActivity
 	for offset := 0; offset < len(want)+3; offset += 3 {
-		page, totals, err := s.UserActivityPage(ctx, models.ActivityQuery{Start: start, End: end, Limit: 3, Offset: offset})
+		page, totals, err := s.Analytics.UserActivityPage(ctx, models.ActivityQuery{Start: start, End: end, Limit: 3, Offset: offset})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,7 +56,7 @@ type AdminUserPage struct {
 // ids and the count come from the users index (userIndex); the page is
 // then one statement, whatever its size, with each summary a subquery over
 // the picked rows alone.
-func (s *Store) AdminUsers(ctx context.Context, q AdminUsersQuery) (*AdminUserPage, error) {
+func (s Users) AdminUsers(ctx context.Context, q AdminUsersQuery) (*AdminUserPage, error) {
 	ctx = s.mayLag(ctx)
 	x, err := s.userIndex(ctx)
 	if err != nil {
@@ -87,7 +87,7 @@ func (s *Store) userCount(ctx context.Context) (int, error) {
 // are, for writers that skip triggers (a bulk load as replica), and has
 // every users index reload. It holds off other writers of users while it
 // counts. It does nothing on SQLite, whose bulk loads run the triggers.
-func (s *Store) RecountUsers(ctx context.Context) error {
+func (s Users) RecountUsers(ctx context.Context) error {
 	if s.Dialect() != "postgres" {
 		return nil
 	}
@@ -111,7 +111,7 @@ func (s *Store) RecountUsers(ctx context.Context) error {
 }
 
 // AdminUserByID reads one user as the admin list shows it.
-func (s *Store) AdminUserByID(ctx context.Context, id int64) (*AdminUserRow, error) {
+func (s Users) AdminUserByID(ctx context.Context, id int64) (*AdminUserRow, error) {
 	row := new(AdminUserRow)
 	err := adminUserSelect(s.db(ctx).NewSelect().Model(row), s.now()).Where("u.id = ?", id).Scan(ctx)
 	return row, notFound(err, "user")

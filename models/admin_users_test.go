@@ -55,7 +55,7 @@ func richUsers(t *testing.T, s *models.Store, n int) {
 		if i%10 == 0 {
 			roles = append(roles, models.RoleModerator)
 		}
-		u, err := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("user%03d@example.com", i), Name: fmt.Sprintf("User %03d", i), Roles: roles})
+		u, err := s.Users.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("user%03d@example.com", i), Name: fmt.Sprintf("User %03d", i), Roles: roles})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,12 +78,12 @@ func TestAdminUsersPageIsOneStatement(t *testing.T) {
 		ctx := context.Background()
 		s := models.NewStore(db)
 		richUsers(t, s, 120)
-		if _, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 1}); err != nil { // loads the users index
+		if _, err := s.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 1}); err != nil { // loads the users index
 			t.Fatal(err)
 		}
 		hook := &statements{}
 		db.AddQueryHook(hook)
-		res, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 100})
+		res, err := s.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestAdminUsersPageIsOneStatement(t *testing.T) {
 		if mod := rows[19]; mod.Email != "user100@example.com" || mod.RoleNames == nil || *mod.RoleNames != "user,moderator" || mod.RoleCount != 2 {
 			t.Errorf("moderator's roles: %+v", mod)
 		}
-		res, err = s.AdminUsers(ctx, models.AdminUsersQuery{Page: 2, Limit: 100, Search: "USER1"})
+		res, err = s.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: 2, Limit: 100, Search: "USER1"})
 		if err != nil || res.Total != 20 || len(res.Rows) != 0 {
 			t.Errorf("page 2 of a search matching 20: %+v, %v", res, err)
 		}
@@ -111,7 +111,7 @@ func TestAdminUsersPageIsOneStatement(t *testing.T) {
 		// the page, whatever the page's size.
 		var ran [2][]string
 		for i, limit := range []int{5, 100} {
-			res, err = s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: limit, Search: "user1"})
+			res, err = s.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: limit, Search: "user1"})
 			if err != nil || len(res.Rows) != min(limit, 20) {
 				t.Fatalf("a search page of %d: %d rows, %v", limit, len(res.Rows), err)
 			}
@@ -127,9 +127,9 @@ func TestAdminUsersSearch(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ada, _ := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com", Name: "Ada Lovelace"})
-		s.CreateUser(ctx, models.NewUser{Email: "bob_100%@example.com", Name: "Bob"})
-		s.CreateUser(ctx, models.NewUser{Email: "cy@example.com", Name: "Cy"})
+		ada, _ := s.Users.CreateUser(ctx, models.NewUser{Email: "ada@example.com", Name: "Ada Lovelace"})
+		s.Users.CreateUser(ctx, models.NewUser{Email: "bob_100%@example.com", Name: "Bob"})
+		s.Users.CreateUser(ctx, models.NewUser{Email: "cy@example.com", Name: "Cy"})
 		now := s.Timestamp()
 		gitlabEmail := "lovelace@gitlab.example"
 		db.NewInsert().Model(&models.ProviderAccount{UserID: ada.ID, Provider: "gitlab", ProviderUserID: "1", Email: &gitlabEmail, CreatedAt: now}).Exec(ctx)
@@ -137,7 +137,7 @@ func TestAdminUsersSearch(t *testing.T) {
 			"LOVELACE": "ada@example.com", "gitlab": "ada@example.com", "100%": "bob_100%@example.com",
 			"b_1": "bob_100%@example.com", "cy@": "cy@example.com", "%@": "bob_100%@example.com", "a_l": "", "zzz": "",
 		} {
-			res, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 20, Search: term})
+			res, err := s.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 20, Search: term})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,21 +160,21 @@ func TestTemporaryBanEndsWithTime(t *testing.T) {
 		var clock atomic.Int64
 		clock.Store(time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC).UnixNano())
 		s.Now = func() time.Time { return time.Unix(0, clock.Load()).UTC() }
-		admin, _ := s.CreateUser(ctx, models.NewUser{Email: "admin@example.com", Roles: []string{models.RoleAdmin}})
-		u, _ := s.CreateUser(ctx, models.NewUser{Email: "gus@example.com"})
+		admin, _ := s.Users.CreateUser(ctx, models.NewUser{Email: "admin@example.com", Roles: []string{models.RoleAdmin}})
+		u, _ := s.Users.CreateUser(ctx, models.NewUser{Email: "gus@example.com"})
 		err := s.Change(ctx, func(ctx context.Context) error {
-			_, err := s.BanUser(ctx, models.BanInput{UserID: u.ID, AdminID: admin.ID, Reason: "harassment", Duration: time.Hour})
+			_, err := s.Sanctions.BanUser(ctx, models.BanInput{UserID: u.ID, AdminID: admin.ID, Reason: "harassment", Duration: time.Hour})
 			return err
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		status := func() string {
-			got, err := s.UserByID(ctx, u.ID)
+			got, err := s.Users.UserByID(ctx, u.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
-			acc, err := s.AccountByID(ctx, u.ID)
+			acc, err := s.Users.AccountByID(ctx, u.ID)
 			if err != nil || acc.Status != got.Status {
 				t.Fatalf("account status %q, user status %q, %v", acc.Status, got.Status, err)
 			}
@@ -183,14 +183,14 @@ func TestTemporaryBanEndsWithTime(t *testing.T) {
 		if got := status(); got != models.UserBanned {
 			t.Fatalf("after the ban: %s", got)
 		}
-		if ban, err := s.ActiveBan(ctx, u.ID); err != nil || ban == nil || ban.Reason != "harassment" {
+		if ban, err := s.Sanctions.ActiveBan(ctx, u.ID); err != nil || ban == nil || ban.Reason != "harassment" {
 			t.Fatalf("active ban %+v, %v", ban, err)
 		}
 		clock.Add(int64(time.Hour))
 		if got := status(); got != models.UserActive {
 			t.Errorf("an hour later: %s, want active with nothing written", got)
 		}
-		if n, err := s.LiftExpiredBans(ctx); err != nil || n != 1 {
+		if n, err := s.Sanctions.LiftExpiredBans(ctx); err != nil || n != 1 {
 			t.Errorf("LiftExpiredBans = %d, %v", n, err)
 		}
 		var raw models.User
@@ -198,7 +198,7 @@ func TestTemporaryBanEndsWithTime(t *testing.T) {
 		if raw.Status != models.UserActive {
 			t.Errorf("the row still says %s after the sweep", raw.Status)
 		}
-		err = s.Change(ctx, func(ctx context.Context) error { return s.UnbanUser(ctx, u.ID, admin.ID) })
+		err = s.Change(ctx, func(ctx context.Context) error { return s.Sanctions.UnbanUser(ctx, u.ID, admin.ID) })
 		if !errors.Is(err, models.ErrNotBanned) {
 			t.Errorf("unbanning an active user: %v", err)
 		}
@@ -209,15 +209,15 @@ func TestBulkBannedStatusStaysBanned(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		u, _ := s.CreateUser(ctx, models.NewUser{Email: "gus@example.com"})
+		u, _ := s.Users.CreateUser(ctx, models.NewUser{Email: "gus@example.com"})
 		db.NewUpdate().Model((*models.User)(nil)).Set("status = 'banned'").Where("id = ?", u.ID).Exec(ctx)
-		if got, err := s.UserByID(ctx, u.ID); err != nil || got.Status != models.UserBanned {
+		if got, err := s.Users.UserByID(ctx, u.ID); err != nil || got.Status != models.UserBanned {
 			t.Errorf("a status set to banned without a ban row: %+v, %v", got, err)
 		}
-		if err := s.Change(ctx, func(ctx context.Context) error { return s.UnbanUser(ctx, u.ID, u.ID) }); err != nil {
+		if err := s.Change(ctx, func(ctx context.Context) error { return s.Sanctions.UnbanUser(ctx, u.ID, u.ID) }); err != nil {
 			t.Errorf("unban: %v", err)
 		}
-		if got, _ := s.UserByID(ctx, u.ID); got.Status != models.UserActive {
+		if got, _ := s.Users.UserByID(ctx, u.ID); got.Status != models.UserActive {
 			t.Errorf("after unban: %s", got.Status)
 		}
 	})
@@ -229,19 +229,19 @@ func TestAdminUsersPagesFromBothEnds(t *testing.T) {
 		s := models.NewStore(db)
 		var want []string
 		for i := range 45 {
-			u, err := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("u%02d@example.com", i)})
+			u, err := s.Users.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("u%02d@example.com", i)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			want = append([]string{u.Email}, want...)
 		}
-		doomed, _ := s.CreateUser(ctx, models.NewUser{Email: "doomed@example.com"})
+		doomed, _ := s.Users.CreateUser(ctx, models.NewUser{Email: "doomed@example.com"})
 		if _, err := db.NewDelete().Model((*models.User)(nil)).Where("id = ?", doomed.ID).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
 		var got []string
 		for page := 1; page <= 8; page++ {
-			res, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: page, Limit: 7})
+			res, err := s.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: page, Limit: 7})
 			if err != nil || res.Total != 45 {
 				t.Fatalf("page %d: %+v, %v", page, res, err)
 			}
@@ -270,15 +270,15 @@ func TestAdminUsersSearchCountIsExact(t *testing.T) {
 		if _, err := db.NewInsert().Model(&users).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		res, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 10, Search: "example.ORG"})
+		res, err := s.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 10, Search: "example.ORG"})
 		if err != nil || res.Total != len(users) || len(res.Rows) != 10 || res.Rows[0].Username != fmt.Sprint("many", len(users)-1) {
 			t.Fatalf("a search of %d matches: total %d, %d rows, %v", len(users), res.Total, len(res.Rows), err)
 		}
-		res, err = s.AdminUsers(ctx, models.AdminUsersQuery{Page: models.SearchCountCap/10 + 1, Limit: 10, Search: "example.org"})
+		res, err = s.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: models.SearchCountCap/10 + 1, Limit: 10, Search: "example.org"})
 		if err != nil || len(res.Rows) != 5 || res.Rows[4].Username != "many0" {
 			t.Errorf("the last page: %d rows, %v", len(res.Rows), err)
 		}
-		res, err = s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 10})
+		res, err = s.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 10})
 		if err != nil || res.Total != len(users) {
 			t.Errorf("the whole list after a bulk insert: total %d, %v", res.Total, err)
 		}
@@ -312,7 +312,7 @@ func TestAdminUsersDeepPages(t *testing.T) {
 		}
 		check := func(offset, limit int) {
 			t.Helper()
-			res, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: offset/limit + 1, Limit: limit})
+			res, err := s.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: offset/limit + 1, Limit: limit})
 			if err != nil {
 				t.Fatal(err)
 			}

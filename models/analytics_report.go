@@ -55,7 +55,7 @@ type ModerationFigures struct {
 }
 
 // UserAnalytics counts the users section of w.
-func (s *Store) UserAnalytics(ctx context.Context, w AnalyticsWindow) (*UserFigures, error) {
+func (s Analytics) UserAnalytics(ctx context.Context, w AnalyticsWindow) (*UserFigures, error) {
 	ctx = s.mayLag(ctx)
 	var f UserFigures
 	var err error
@@ -197,7 +197,7 @@ func wholeSpans(w AnalyticsWindow, floor func(time.Time) time.Time, step time.Du
 }
 
 // ContentAnalytics counts the content section of w.
-func (s *Store) ContentAnalytics(ctx context.Context, w AnalyticsWindow) (*ContentFigures, error) {
+func (s Analytics) ContentAnalytics(ctx context.Context, w AnalyticsWindow) (*ContentFigures, error) {
 	ctx = s.mayLag(ctx)
 	db := s.db(ctx)
 	var f ContentFigures
@@ -219,7 +219,7 @@ func (s *Store) ContentAnalytics(ctx context.Context, w AnalyticsWindow) (*Conte
 
 // EngagementAnalytics reads the engagement section of w from the daily
 // roll-ups of the days w touches, so its cost does not grow with events.
-func (s *Store) EngagementAnalytics(ctx context.Context, w AnalyticsWindow) (*EngagementFigures, error) {
+func (s Analytics) EngagementAnalytics(ctx context.Context, w AnalyticsWindow) (*EngagementFigures, error) {
 	ctx = s.mayLag(ctx)
 	db := s.db(ctx)
 	var f EngagementFigures
@@ -244,7 +244,7 @@ func (s *Store) EngagementAnalytics(ctx context.Context, w AnalyticsWindow) (*En
 }
 
 // ModerationAnalytics counts the moderation section of w.
-func (s *Store) ModerationAnalytics(ctx context.Context, w AnalyticsWindow) (*ModerationFigures, error) {
+func (s Analytics) ModerationAnalytics(ctx context.Context, w AnalyticsWindow) (*ModerationFigures, error) {
 	ctx = s.mayLag(ctx)
 	return s.moderationAnalytics(ctx, w, nil)
 }
@@ -347,7 +347,7 @@ type SeriesWants struct {
 // wants asks. Users, posts and actions are counted within w from the
 // daily and hourly counters; events cover whole days or hours, from the
 // daily roll-ups or the hourly counters of stored events.
-func (s *Store) AnalyticsSeries(ctx context.Context, w AnalyticsWindow, wants SeriesWants) ([]SeriesPoint, error) {
+func (s Analytics) AnalyticsSeries(ctx context.Context, w AnalyticsWindow, wants SeriesWants) ([]SeriesPoint, error) {
 	ctx = s.mayLag(ctx)
 	points, at := seriesBuckets(w)
 	add := func(into func(p *SeriesPoint) *int) func(key string, n int) {
@@ -547,7 +547,7 @@ var dailySources = []dailyMetric{usersMade, lastLogins, postsMade, reportsMade, 
 // RecountDailyCounts recomputes every daily counter from the rows, for
 // writers that skip triggers (a bulk load as replica). It holds off other
 // writers of the counted tables while it counts.
-func (s *Store) RecountDailyCounts(ctx context.Context) error {
+func (s Analytics) RecountDailyCounts(ctx context.Context) error {
 	return s.Change(ctx, func(ctx context.Context) error {
 		db := s.db(ctx)
 		pg := Dialect(db) == "postgres"
@@ -602,7 +602,7 @@ var eventsStored = dailyMetric{"events", "analytics_events", "occurred_at"}
 // RecountEventCounts sets the hourly counters of analytics events to the
 // events there are, for writers that skip triggers (a bulk load as
 // replica). It holds off ingestion while it counts.
-func (s *Store) RecountEventCounts(ctx context.Context) error {
+func (s Analytics) RecountEventCounts(ctx context.Context) error {
 	return s.Change(ctx, func(ctx context.Context) error {
 		db := s.db(ctx)
 		if Dialect(db) == "postgres" {

@@ -20,7 +20,7 @@ var auditLockKey = advisoryKey("plaza:audit")
 // AppendAudit links e to the end of the chain and inserts it. Call it inside
 // the transaction of the change it records, so both land or neither does;
 // given a plain *bun.DB it opens its own transaction.
-func (s *Store) AppendAudit(ctx context.Context, db bun.IDB, e *AuditEntry) error {
+func (s Audit) AppendAudit(ctx context.Context, db bun.IDB, e *AuditEntry) error {
 	if _, ok := db.(*bun.DB); ok {
 		return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			return s.AppendAudit(ctx, tx, e)
@@ -132,7 +132,7 @@ func (f AuditFilter) apply(q *bun.SelectQuery) *bun.SelectQuery {
 
 // ListAudit returns a page of entries, newest first, and the total
 // matching, from the replica when one is set.
-func (s *Store) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int, error) {
+func (s Audit) ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int, error) {
 	return s.listAudit(s.mayLag(ctx), f)
 }
 
@@ -161,7 +161,7 @@ func (s *Store) listAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, int
 // database sends them (f's limit and offset apply when set), so that an
 // export of the whole log takes no more memory than one entry. fn's error
 // stops it.
-func (s *Store) EachAuditEntry(ctx context.Context, f AuditFilter, fn func(*AuditEntry) error) error {
+func (s Audit) EachAuditEntry(ctx context.Context, f AuditFilter, fn func(*AuditEntry) error) error {
 	order := "al.id DESC"
 	if f.afterID != nil {
 		// An archive, in the chain's order; it deletes what it read, so it
@@ -212,7 +212,7 @@ const verifyPage = 1000
 // start retention left) and reports the first entry whose link or hash
 // does not hold. An archiving that commits while it walks moves the
 // start: a break found then is checked again from the new start.
-func (s *Store) VerifyAudit(ctx context.Context) (AuditVerification, error) {
+func (s Audit) VerifyAudit(ctx context.Context) (AuditVerification, error) {
 	return s.VerifyAuditAgainst(ctx, nil)
 }
 
@@ -220,7 +220,7 @@ func (s *Store) VerifyAudit(ctx context.Context) (AuditVerification, error) {
 // earlier (AuditAnchor): its entry must still be in the chain, with its
 // hash, at its place. An anchor not signed with the chain's key is
 // ErrAnchorSignature.
-func (s *Store) VerifyAuditAgainst(ctx context.Context, a *audit.Anchor) (AuditVerification, error) {
+func (s Audit) VerifyAuditAgainst(ctx context.Context, a *audit.Anchor) (AuditVerification, error) {
 	var w anchorWatch
 	if a != nil {
 		if !a.Signed(s.AuditKey) {

@@ -55,8 +55,8 @@ const (
 
 // NewAuditBatcher starts the batcher's writer; Close stops it after writing
 // everything queued.
-func (s *Store) NewAuditBatcher(log *slog.Logger) *AuditBatcher {
-	b := &AuditBatcher{store: s, log: log, in: make(chan batchItem, auditQueue)}
+func (s Audit) NewAuditBatcher(log *slog.Logger) *AuditBatcher {
+	b := &AuditBatcher{store: s.Store, log: log, in: make(chan batchItem, auditQueue)}
 	b.wg.Add(1)
 	go b.run()
 	return b

@@ -42,7 +42,7 @@ func (c auditCutOver) sealed(key []byte) bool {
 // cannot be read is returned unsealed, so that verify reports it.
 func (s *Store) cutOver(ctx context.Context) (auditCutOver, error) {
 	var c auditCutOver
-	v, ok, err := s.Setting(ctx, auditKeyedKey)
+	v, ok, err := s.Settings.Setting(ctx, auditKeyedKey)
 	if err != nil || !ok {
 		return c, err
 	}
@@ -68,7 +68,7 @@ type AuditKeying struct {
 // with AuditKey. It also seals a chain start that retention recorded
 // before starts were sealed. Call it at start, before anything is
 // audited; later calls only report what was recorded.
-func (s *Store) SealAuditChain(ctx context.Context) (AuditKeying, error) {
+func (s Audit) SealAuditChain(ctx context.Context) (AuditKeying, error) {
 	var k AuditKeying
 	err := s.Change(ctx, func(ctx context.Context) error {
 		db := s.db(ctx)
@@ -115,14 +115,14 @@ func (s *Store) putJSONSetting(ctx context.Context, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	return s.PutSetting(ctx, key, string(b))
+	return s.Settings.PutSetting(ctx, key, string(b))
 }
 
 // AuditAnchor is the chain's end now, signed with the chain's key: how
 // many entries the chain holds from its first one (archived ones
 // included), the last one's id and hash. Counted and read in one
 // statement, so in one snapshot.
-func (s *Store) AuditAnchor(ctx context.Context) (audit.Anchor, error) {
+func (s Audit) AuditAnchor(ctx context.Context) (audit.Anchor, error) {
 	var row struct {
 		ID    int64
 		Hash  string

@@ -67,11 +67,11 @@ func TestAuditRechainedWithoutKeyDetected(t *testing.T) {
 				s := models.NewStore(db)
 				s.AuditKey = testKey
 				appendEntries(t, s, 5)
-				if v, err := s.VerifyAudit(ctx); err != nil || !v.Valid || v.Checked != 5 || v.Unkeyed != 0 {
+				if v, err := s.Audit.VerifyAudit(ctx); err != nil || !v.Valid || v.Checked != 5 || v.Unkeyed != 0 {
 					t.Fatalf("verify before = %+v, %v", v, err)
 				}
 				ids := rechain(t, db, "UPDATE audit_log SET action = 'nothing.happened' WHERE id = ?", hash)
-				v, err := s.VerifyAudit(ctx)
+				v, err := s.Audit.VerifyAudit(ctx)
 				if err != nil || v.Valid || v.FirstBrokenID == nil || *v.FirstBrokenID != ids[0] {
 					t.Errorf("verify after a re-chain = %+v, %v; want broken at %d, the first entry re-hashed without the key", v, err, ids[0])
 				}
@@ -120,7 +120,7 @@ func TestAuditUnkeyedEntriesBeforeCutOver(t *testing.T) {
 		legacyChain(t, db, 3)
 		s := models.NewStore(db)
 		s.AuditKey = testKey
-		k, err := s.SealAuditChain(ctx)
+		k, err := s.Audit.SealAuditChain(ctx)
 		if err != nil || !k.Recorded || k.OtherKey {
 			t.Fatalf("seal: %+v %v", k, err)
 		}
@@ -136,7 +136,7 @@ func TestAuditUnkeyedEntriesBeforeCutOver(t *testing.T) {
 	}
 	broken := func(t *testing.T, s *models.Store, want int64) {
 		t.Helper()
-		v, err := s.VerifyAudit(context.Background())
+		v, err := s.Audit.VerifyAudit(context.Background())
 		if err != nil || v.Valid || v.FirstBrokenID == nil || (want != 0 && *v.FirstBrokenID != want) {
 			t.Errorf("verify = %+v, %v; want broken at %d", v, err, want)
 		}
@@ -145,17 +145,17 @@ func TestAuditUnkeyedEntriesBeforeCutOver(t *testing.T) {
 		ctx := context.Background()
 		t.Run("both verify", func(t *testing.T) {
 			s, ids := setup(t, db)
-			v, err := s.VerifyAudit(ctx)
+			v, err := s.Audit.VerifyAudit(ctx)
 			if err != nil || !v.Valid || v.Checked != 6 || v.Unkeyed != 3 {
 				t.Errorf("verify = %+v, %v; want 6 valid, 3 of them unkeyed", v, err)
 			}
-			again, err := s.SealAuditChain(ctx)
+			again, err := s.Audit.SealAuditChain(ctx)
 			if err != nil || again.Recorded || again.KeyedAfter != ids[2] || again.OtherKey {
 				t.Errorf("a second start: %+v %v; want the cut-over recorded first", again, err)
 			}
 			other := models.NewStore(db)
 			other.AuditKey = audit.ChainKey("some other secret of 32 characters")
-			if k, err := other.SealAuditChain(ctx); err != nil || !k.OtherKey {
+			if k, err := other.Audit.SealAuditChain(ctx); err != nil || !k.OtherKey {
 				t.Errorf("a start with another key: %+v %v; want OtherKey", k, err)
 			}
 		})
@@ -205,27 +205,27 @@ func TestAuditTruncationAgainstAnchor(t *testing.T) {
 		s := models.NewStore(db)
 		s.AuditKey = testKey
 		appendEntries(t, s, 5)
-		a, err := s.AuditAnchor(ctx)
+		a, err := s.Audit.AuditAnchor(ctx)
 		if err != nil || a.Count != 5 || !a.Signed(testKey) {
 			t.Fatalf("anchor %+v %v", a, err)
 		}
 		appendEntries(t, s, 2)
-		if v, err := s.VerifyAuditAgainst(ctx, &a); err != nil || !v.Valid || v.Truncated || v.Checked != 7 {
+		if v, err := s.Audit.VerifyAuditAgainst(ctx, &a); err != nil || !v.Valid || v.Truncated || v.Checked != 7 {
 			t.Fatalf("verify against the anchor = %+v, %v; want 7 valid", v, err)
 		}
 		anchored, _ := a.ID()
 		if _, err := db.ExecContext(ctx, "DELETE FROM audit_log WHERE id >= ?", anchored); err != nil {
 			t.Fatal(err)
 		}
-		if v, err := s.VerifyAudit(ctx); err != nil || !v.Valid {
+		if v, err := s.Audit.VerifyAudit(ctx); err != nil || !v.Valid {
 			t.Fatalf("the cut chain on its own = %+v, %v; the test expects it to look whole", v, err)
 		}
-		v, err := s.VerifyAuditAgainst(ctx, &a)
+		v, err := s.Audit.VerifyAuditAgainst(ctx, &a)
 		if err != nil || v.Valid || !v.Truncated || v.FirstBrokenID != nil {
 			t.Errorf("verify of the cut chain against the anchor = %+v, %v; want truncated", v, err)
 		}
 		appendEntries(t, s, 2)
-		v, err = s.VerifyAuditAgainst(ctx, &a)
+		v, err = s.Audit.VerifyAuditAgainst(ctx, &a)
 		// (SQLite may hand the anchored id to a new entry: still not the one anchored.)
 		if err != nil || v.Valid || !v.Truncated || v.FirstBrokenID == nil || *v.FirstBrokenID < anchored {
 			t.Errorf("verify of the cut chain, appended to, against the anchor = %+v, %v; want truncated from %d on", v, err, anchored)
@@ -233,12 +233,12 @@ func TestAuditTruncationAgainstAnchor(t *testing.T) {
 
 		forged := a
 		forged.Count--
-		if _, err := s.VerifyAuditAgainst(ctx, &forged); !errors.Is(err, models.ErrAnchorSignature) {
+		if _, err := s.Audit.VerifyAuditAgainst(ctx, &forged); !errors.Is(err, models.ErrAnchorSignature) {
 			t.Errorf("a changed anchor: %v, want ErrAnchorSignature", err)
 		}
 		forged = a
 		forged.Sign(audit.ChainKey("some other secret of 32 characters"))
-		if _, err := s.VerifyAuditAgainst(ctx, &forged); !errors.Is(err, models.ErrAnchorSignature) {
+		if _, err := s.Audit.VerifyAuditAgainst(ctx, &forged); !errors.Is(err, models.ErrAnchorSignature) {
 			t.Errorf("an anchor signed with another key: %v, want ErrAnchorSignature", err)
 		}
 	})
@@ -264,7 +264,7 @@ func TestAuditStartCannotBeForged(t *testing.T) {
 		if _, err := db.NewInsert().Model(&models.Setting{Key: "audit.anchor", Value: start, CreatedAt: time.Now()}).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		v, err := s.VerifyAudit(ctx)
+		v, err := s.Audit.VerifyAudit(ctx)
 		if err != nil || v.Valid || v.FirstBrokenID == nil || *v.FirstBrokenID != rows[2].ID {
 			t.Errorf("verify from a forged start = %+v, %v; want broken at %d", v, err, rows[2].ID)
 		}
@@ -281,23 +281,23 @@ func TestAuditAnchorAcrossArchive(t *testing.T) {
 		base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		for day := range 6 {
 			e := &models.AuditEntry{CreatedAt: base.AddDate(0, 0, day), Action: "test.day", Status: 200}
-			if err := s.AppendAudit(ctx, db, e); err != nil {
+			if err := s.Audit.AppendAudit(ctx, db, e); err != nil {
 				t.Fatal(err)
 			}
 		}
-		early, err := s.AuditAnchor(ctx)
+		early, err := s.Audit.AuditAnchor(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, n, err := s.ArchiveAudit(ctx, base.AddDate(0, 0, 4), t.TempDir(), []byte("archive key")); err != nil || n != 4 {
+		if _, n, err := s.Audit.ArchiveAudit(ctx, base.AddDate(0, 0, 4), t.TempDir(), []byte("archive key")); err != nil || n != 4 {
 			t.Fatalf("archive: %d %v", n, err)
 		}
-		late, err := s.AuditAnchor(ctx)
+		late, err := s.Audit.AuditAnchor(ctx)
 		if err != nil || late.Count != 6 || late.LastID != early.LastID {
 			t.Fatalf("anchor after archiving = %+v, %v; want the same 6 entries counted", late, err)
 		}
 		for _, a := range []audit.Anchor{early, late} {
-			if v, err := s.VerifyAuditAgainst(ctx, &a); err != nil || !v.Valid || v.Checked != 2 {
+			if v, err := s.Audit.VerifyAuditAgainst(ctx, &a); err != nil || !v.Valid || v.Checked != 2 {
 				t.Errorf("verify against %+v = %+v, %v; want the 2 entries left valid", a, v, err)
 			}
 		}

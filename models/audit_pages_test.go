@@ -133,7 +133,7 @@ func checkAuditPages(t *testing.T, s *models.Store, db *bun.DB) {
 		}
 		for _, o := range offsets {
 			f.Offset, f.Limit = o, 3
-			rows, total, err := s.ListAudit(context.Background(), f)
+			rows, total, err := s.Audit.ListAudit(context.Background(), f)
 			if err != nil {
 				t.Fatalf("%+v: %v", f, err)
 			}

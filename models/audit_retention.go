@@ -48,7 +48,7 @@ func (a auditAnchor) sealed(key []byte) bool {
 // retention removed.
 func (s *Store) anchor(ctx context.Context) (auditAnchor, error) {
 	a := auditAnchor{Hash: audit.Genesis}
-	v, ok, err := s.Setting(ctx, auditAnchorKey)
+	v, ok, err := s.Settings.Setting(ctx, auditAnchorKey)
 	if err != nil || !ok {
 		return a, err
 	}
@@ -88,7 +88,7 @@ type ArchiveSignature struct {
 // keeps the last one's hash as the chain's anchor, so that VerifyAudit
 // still proves what remains. It returns the file's path and how many
 // entries it moved ("" and 0 when none are due).
-func (s *Store) ArchiveAudit(ctx context.Context, cutoff time.Time, dir string, key []byte) (string, int, error) {
+func (s Audit) ArchiveAudit(ctx context.Context, cutoff time.Time, dir string, key []byte) (string, int, error) {
 	from, err := s.anchor(ctx)
 	if err != nil {
 		return "", 0, err
@@ -110,7 +110,7 @@ func (s *Store) ArchiveAudit(ctx context.Context, cutoff time.Time, dir string, 
 		start := auditAnchor{ID: upto.Int64, Hash: last, Count: from.Count + int64(n)}
 		start.seal(s.AuditKey)
 		anchor, _ := json.Marshal(start)
-		return s.PutSetting(ctx, auditAnchorKey, string(anchor))
+		return s.Settings.PutSetting(ctx, auditAnchorKey, string(anchor))
 	})
 	if err != nil {
 		return "", 0, fmt.Errorf("remove archived audit entries: %w", err)
@@ -133,7 +133,7 @@ func (s *Store) writeArchive(ctx context.Context, dir string, after, upto int64,
 	w := bufio.NewWriter(io.MultiWriter(tmp, mac))
 	sig := ArchiveSignature{}
 	last := ""
-	err = s.EachAuditEntry(ctx, AuditFilter{}.between(after, upto), func(e *AuditEntry) error {
+	err = s.Audit.EachAuditEntry(ctx, AuditFilter{}.between(after, upto), func(e *AuditEntry) error {
 		if sig.Entries == 0 {
 			sig.FirstID = e.ID
 		}

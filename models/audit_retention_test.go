@@ -28,14 +28,14 @@ func TestArchiveAudit(t *testing.T) {
 		add := func(day int) {
 			t.Helper()
 			e := &models.AuditEntry{CreatedAt: base.AddDate(0, 0, day), Action: fmt.Sprint("test.day", day), Status: 200, Details: map[string]any{"day": day}}
-			if err := s.AppendAudit(ctx, db, e); err != nil {
+			if err := s.Audit.AppendAudit(ctx, db, e); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for day := range 6 {
 			add(day)
 		}
-		path, n, err := s.ArchiveAudit(ctx, base.AddDate(0, 0, 3), dir, key)
+		path, n, err := s.Audit.ArchiveAudit(ctx, base.AddDate(0, 0, 3), dir, key)
 		if err != nil || n != 3 {
 			t.Fatalf("archive: %s %d %v", path, n, err)
 		}
@@ -45,7 +45,7 @@ func TestArchiveAudit(t *testing.T) {
 		}
 		verify := func(want int) {
 			t.Helper()
-			v, err := s.VerifyAudit(ctx)
+			v, err := s.Audit.VerifyAudit(ctx)
 			if err != nil || !v.Valid || v.Checked != want {
 				t.Fatalf("verify: %+v %v, want %d checked", v, err, want)
 			}
@@ -53,11 +53,11 @@ func TestArchiveAudit(t *testing.T) {
 		verify(3)
 		add(7)
 		verify(4)
-		if _, n, err := s.ArchiveAudit(ctx, base.AddDate(1, 0, 0), dir, key); err != nil || n != 3 {
+		if _, n, err := s.Audit.ArchiveAudit(ctx, base.AddDate(1, 0, 0), dir, key); err != nil || n != 3 {
 			t.Fatalf("second archive (all but the newest): %d %v", n, err)
 		}
 		verify(1)
-		if _, n, _ := s.ArchiveAudit(ctx, base.AddDate(1, 0, 0), dir, key); n != 0 {
+		if _, n, _ := s.Audit.ArchiveAudit(ctx, base.AddDate(1, 0, 0), dir, key); n != 0 {
 			t.Errorf("the newest entry was archived")
 		}
 		body, _ := os.ReadFile(path)
@@ -69,7 +69,7 @@ func TestArchiveAudit(t *testing.T) {
 			t.Error("another key passed the signature")
 		}
 		db.ExecContext(ctx, "UPDATE audit_log SET status = 500")
-		if v, _ := s.VerifyAudit(ctx); v.Valid {
+		if v, _ := s.Audit.VerifyAudit(ctx); v.Valid {
 			t.Error("a changed entry passed after archiving")
 		}
 	})

@@ -18,7 +18,7 @@ func appendEntries(t *testing.T, s *models.Store, n int) {
 	for i := range n {
 		e := &models.AuditEntry{AdminUsername: "ada", Action: "users.list", Status: 200, IPAddress: "127.0.0.1",
 			Details: map[string]any{"i": i, "nested": map[string]any{"b": 1, "a": "x"}}}
-		if err := s.AppendAudit(context.Background(), s.DB, e); err != nil {
+		if err := s.Audit.AppendAudit(context.Background(), s.DB, e); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -28,14 +28,14 @@ func TestAuditChainVerifies(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		s := models.NewStore(db)
 		appendEntries(t, s, 5)
-		rows, total, err := s.ListAudit(context.Background(), models.AuditFilter{Limit: 10})
+		rows, total, err := s.Audit.ListAudit(context.Background(), models.AuditFilter{Limit: 10})
 		if err != nil || total != 5 || len(rows) != 5 {
 			t.Fatalf("list: %d rows of %d, %v", len(rows), total, err)
 		}
 		if rows[4].PrevHash != audit.Genesis || rows[0].PrevHash != rows[1].Hash {
 			t.Errorf("entries are not linked newest→oldest: %+v", rows)
 		}
-		v, err := s.VerifyAudit(context.Background())
+		v, err := s.Audit.VerifyAudit(context.Background())
 		if err != nil || !v.Valid || v.Checked != 5 || v.FirstBrokenID != nil {
 			t.Errorf("verify = %+v, %v", v, err)
 		}
@@ -70,7 +70,7 @@ func TestAuditTamperingDetected(t *testing.T) {
 				if _, err := db.NewRaw(stmt, ids[1]).Exec(ctx); err != nil {
 					t.Fatal(err)
 				}
-				v, err := s.VerifyAudit(ctx)
+				v, err := s.Audit.VerifyAudit(ctx)
 				want := ids[1]
 				if name == "deletion" {
 					want = ids[2] // the entry after the gap no longer links
@@ -93,7 +93,7 @@ func TestAuditConcurrentAppends(t *testing.T) {
 			wg.Go(func() {
 				for i := range 10 {
 					e := &models.AuditEntry{AdminUsername: fmt.Sprint("w", w), Action: "x.y", Status: 200, Details: map[string]any{"i": i}}
-					if err := s.AppendAudit(context.Background(), s.DB, e); err != nil {
+					if err := s.Audit.AppendAudit(context.Background(), s.DB, e); err != nil {
 						errs <- err
 					}
 				}
@@ -104,7 +104,7 @@ func TestAuditConcurrentAppends(t *testing.T) {
 		for err := range errs {
 			t.Fatal(err)
 		}
-		v, err := s.VerifyAudit(context.Background())
+		v, err := s.Audit.VerifyAudit(context.Background())
 		if err != nil || !v.Valid || v.Checked != 160 {
 			t.Errorf("verify after concurrent appends = %+v, %v", v, err)
 		}
@@ -115,7 +115,7 @@ func TestAuditBatcher(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		b := s.NewAuditBatcher(discard())
+		b := s.Audit.NewAuditBatcher(discard())
 		appendEntries(t, s, 2) // entries written in-transaction interleave with batched ones
 		var wg sync.WaitGroup
 		for w := range 8 {
@@ -133,7 +133,7 @@ func TestAuditBatcher(t *testing.T) {
 		wg.Wait()
 		appendEntries(t, s, 1)
 		b.Close()
-		v, err := s.VerifyAudit(ctx)
+		v, err := s.Audit.VerifyAudit(ctx)
 		if err != nil || !v.Valid || v.Checked != 203 {
 			t.Errorf("verify = %+v, %v; want 203 valid entries", v, err)
 		}
@@ -170,7 +170,7 @@ func TestAuditBatchFailureLeavesNoTransaction(t *testing.T) {
 		if err := models.AppendAuditBatch(s, ctx, good); err != nil {
 			t.Fatalf("the batch after a failed one: %v", err)
 		}
-		if v, err := s.VerifyAudit(ctx); err != nil || !v.Valid {
+		if v, err := s.Audit.VerifyAudit(ctx); err != nil || !v.Valid {
 			t.Errorf("verify = %+v, %v", v, err)
 		}
 	})

@@ -16,7 +16,7 @@ import (
 // (restore with pg_restore), or, without pg_dump on the PATH, Plaza's own
 // logical dump (logicalDump; restore with plaza restore). databaseURL is
 // the DATABASE_URL, which pg_dump needs to connect.
-func (s *Store) Backup(ctx context.Context, dir, databaseURL string) (string, error) {
+func (s Maintenance) Backup(ctx context.Context, dir, databaseURL string) (string, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return "", fmt.Errorf("create backup folder: %w", err)
 	}

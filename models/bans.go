@@ -51,7 +51,7 @@ type BanInput struct {
 // BanUser bans a user: the user's status turns banned, a ban row keeps
 // reason, notes, expiry and issuer, and the user's sessions end. A ban in force is ended by the new one,
 // so a user has at most one. It runs inside the caller's change.
-func (s *Store) BanUser(ctx context.Context, in BanInput) (*Ban, error) {
+func (s Sanctions) BanUser(ctx context.Context, in BanInput) (*Ban, error) {
 	now := s.now()
 	db := s.db(ctx)
 	if err := endBans(ctx, db, []int64{in.UserID}, in.AdminID, now); err != nil {
@@ -81,10 +81,10 @@ func (s *Store) BanUser(ctx context.Context, in BanInput) (*Ban, error) {
 
 // UnbanUser ends the ban in force and makes the user active. A user no ban
 // holds is ErrNotBanned.
-func (s *Store) UnbanUser(ctx context.Context, userID, adminID int64) error {
+func (s Sanctions) UnbanUser(ctx context.Context, userID, adminID int64) error {
 	now := s.now()
 	db := s.db(ctx)
-	u, err := s.UserByID(ctx, userID)
+	u, err := s.Users.UserByID(ctx, userID)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func endBans(ctx context.Context, db bun.IDB, ids []int64, adminID int64, now ti
 }
 
 // ActiveBan is the user's ban in force, or nil.
-func (s *Store) ActiveBan(ctx context.Context, userID int64) (*Ban, error) {
+func (s Sanctions) ActiveBan(ctx context.Context, userID int64) (*Ban, error) {
 	var bans []Ban
 	err := s.db(ctx).NewSelect().Model(&bans).Where("b.user_id = ?", userID).Where(banInForce, s.now()).
 		Order("b.created_at DESC").Limit(1).Scan(ctx)
@@ -120,7 +120,7 @@ func (s *Store) ActiveBan(ctx context.Context, userID int64) (*Ban, error) {
 // LiftExpiredBans writes down what time has done: bans past their expiry
 // are ended at that expiry, and their users, with no ban left in force,
 // are active again.
-func (s *Store) LiftExpiredBans(ctx context.Context) (int64, error) {
+func (s Sanctions) LiftExpiredBans(ctx context.Context) (int64, error) {
 	now := s.now()
 	var n int64
 	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -138,7 +138,7 @@ func (s *Store) LiftExpiredBans(ctx context.Context) (int64, error) {
 }
 
 // UserByID loads a user, with its status as of now.
-func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
+func (s Users) UserByID(ctx context.Context, id int64) (*User, error) {
 	u := new(User)
 	err := selectUsers(s.db(ctx).NewSelect().Model(u), s.now()).Where("u.id = ?", id).Scan(ctx)
 	return u, notFound(err, "user")

@@ -46,7 +46,7 @@ func (e *DuplicateBlockError) Unwrap() error { return ErrConflict }
 
 // Blocks lists blocks newest first, of one kind unless kind is empty,
 // with the total.
-func (s *Store) Blocks(ctx context.Context, kind string, limit, offset int) ([]Block, int, error) {
+func (s Blocklist) Blocks(ctx context.Context, kind string, limit, offset int) ([]Block, int, error) {
 	rows := []Block{}
 	q := s.db(ctx).NewSelect().Model(&rows).OrderExpr("bl.id DESC").Limit(int64(limit)).Offset(int64(offset))
 	if kind != "" {
@@ -57,7 +57,7 @@ func (s *Store) Blocks(ctx context.Context, kind string, limit, offset int) ([]B
 }
 
 // BlockRules are the blocks in force now, for the matcher.
-func (s *Store) BlockRules(ctx context.Context) ([]blocks.Block, error) {
+func (s Blocklist) BlockRules(ctx context.Context) ([]blocks.Block, error) {
 	var rows []Block
 	err := s.db(ctx).NewSelect().Model(&rows).Column("kind", "value", "expires_at").
 		Where("bl.expires_at IS NULL OR bl.expires_at > ?", s.now()).Scan(ctx)
@@ -70,7 +70,7 @@ func (s *Store) BlockRules(ctx context.Context) ([]blocks.Block, error) {
 
 // CreateBlock stores b, filling its id and creation time. A kind and
 // value blocked already is a *DuplicateBlockError. Call it inside a change.
-func (s *Store) CreateBlock(ctx context.Context, b *Block) error {
+func (s Blocklist) CreateBlock(ctx context.Context, b *Block) error {
 	db := s.db(ctx)
 	var held Block
 	err := db.NewSelect().Model(&held).Column("id").Where("bl.kind = ? AND bl.value = ?", b.Kind, b.Value).Scan(ctx)
@@ -92,7 +92,7 @@ func (s *Store) CreateBlock(ctx context.Context, b *Block) error {
 
 // DeleteBlock removes block id and returns it; an unknown id is
 // ErrNotFound. Call it inside a change.
-func (s *Store) DeleteBlock(ctx context.Context, id int64) (*Block, error) {
+func (s Blocklist) DeleteBlock(ctx context.Context, id int64) (*Block, error) {
 	b := new(Block)
 	if err := s.db(ctx).NewSelect().Model(b).Where("bl.id = ?", id).Scan(ctx); err != nil {
 		return nil, notFound(err, "block")
@@ -108,7 +108,7 @@ const ExpiredBlockKept = 30 * 24 * time.Hour
 // DeleteExpiredBlocks removes blocks expired for longer than
 // ExpiredBlockKept, for the periodic sweep. They stopped applying when
 // they expired; this only tidies the list.
-func (s *Store) DeleteExpiredBlocks(ctx context.Context) (int64, error) {
+func (s Blocklist) DeleteExpiredBlocks(ctx context.Context) (int64, error) {
 	res, err := s.DB.NewDelete().Model((*Block)(nil)).Where("expires_at <= ?", s.now().Add(-ExpiredBlockKept)).Exec(ctx)
 	if err != nil {
 		return 0, err
@@ -127,7 +127,7 @@ type StaffAddress struct {
 // StaffAddresses lists the addresses staff members signed in from or hold
 // a session at, so that a block's maker can be held to rank over whoever
 // it would lock out. Staff are few, and so are their addresses.
-func (s *Store) StaffAddresses(ctx context.Context) ([]StaffAddress, error) {
+func (s Blocklist) StaffAddresses(ctx context.Context) ([]StaffAddress, error) {
 	db := s.db(ctx)
 	var out []StaffAddress
 	err := db.NewRaw(`SELECT DISTINCT a.user_id, (?) AS top_role, a.ip FROM (

@@ -128,7 +128,7 @@ func TestBroadcastInboxMigration(t *testing.T) {
 					t.Errorf("user %d's inbox: %s, want %s", user, strings.Join(got, ", "), want)
 				}
 			}
-			rows, _, err := s.Broadcasts(ctx, 10, 0)
+			rows, _, err := s.Notices.Broadcasts(ctx, 10, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

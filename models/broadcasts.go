@@ -44,7 +44,7 @@ var ErrNoJobQueue = errors.New("no job queue")
 // that moment on without further writes. A broadcast sent now counts its
 // recipients at once (its caller tells of it); a scheduled one queues the
 // job that does so at its time. Call it inside a change.
-func (s *Store) SendBroadcast(ctx context.Context, b *Broadcast, at *time.Time) error {
+func (s Notices) SendBroadcast(ctx context.Context, b *Broadcast, at *time.Time) error {
 	now := s.now()
 	b.CreatedAt, b.Status, b.ScheduledAt, b.SentAt, b.Recipients = now, BroadcastScheduled, nil, now, 0
 	if at == nil {
@@ -97,7 +97,7 @@ func (s *Store) insertBroadcast(ctx context.Context, b *Broadcast) error {
 // job might not) take turns, and the second finds it sent. Run early (a
 // clock ahead of the database's), it changes nothing and says how long
 // until its time.
-func (s *Store) SendScheduledBroadcast(ctx context.Context, id int64, sent func(context.Context, *Broadcast) error) (wait time.Duration, err error) {
+func (s Notices) SendScheduledBroadcast(ctx context.Context, id int64, sent func(context.Context, *Broadcast) error) (wait time.Duration, err error) {
 	err = s.Change(ctx, func(ctx context.Context) error {
 		b, err := s.lockBroadcast(ctx, id)
 		if err != nil || b.Status != BroadcastScheduled {
@@ -210,7 +210,7 @@ func roleTarget(rank int) string {
 }
 
 // MissingUsers lists the ids of ids that no user has.
-func (s *Store) MissingUsers(ctx context.Context, ids []int64) ([]int64, error) {
+func (s Notices) MissingUsers(ctx context.Context, ids []int64) ([]int64, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -253,7 +253,7 @@ type BroadcastRow struct {
 // Each is as it stands at the Store's now: a scheduled broadcast whose time
 // has come is sent, with its recipients, even while the job that records
 // it has not run yet.
-func (s *Store) Broadcasts(ctx context.Context, limit, offset int) ([]BroadcastRow, int, error) {
+func (s Notices) Broadcasts(ctx context.Context, limit, offset int) ([]BroadcastRow, int, error) {
 	db := s.db(ctx)
 	rows := []BroadcastRow{}
 	read := db.NewSelect().Model((*BroadcastRead)(nil)).ColumnExpr("count(*)").Where("br.broadcast_id = bc.id")

@@ -35,7 +35,7 @@ func broadcastStore(t *testing.T, db *bun.DB) (*models.Store, *clock) {
 	s := models.NewStore(db)
 	c := &clock{now: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
 	s.Now = c.Now
-	runner, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: s, Analytics: s, Broadcasts: actions.BroadcastJob{Store: s}, Metrics: metrics.New(nil), Log: discard()})
+	runner, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: s.Upkeep(), Analytics: s.Analytics, Broadcasts: actions.BroadcastJob{Store: s}, Metrics: metrics.New(nil), Log: discard()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func broadcastStore(t *testing.T, db *bun.DB) (*models.Store, *clock) {
 
 func mustUser(t *testing.T, s *models.Store, email string, roles ...string) int64 {
 	t.Helper()
-	u, err := s.CreateUser(context.Background(), models.NewUser{Email: email, Roles: roles})
+	u, err := s.Users.CreateUser(context.Background(), models.NewUser{Email: email, Roles: roles})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,14 +56,14 @@ func mustBroadcast(t *testing.T, s *models.Store, title string, targets []string
 	t.Helper()
 	b := &models.Broadcast{Title: title, Message: title + " text", Type: "info", Targets: targets, CreatedBy: by}
 	err := s.Change(context.Background(), func(ctx context.Context) error {
-		if err := s.SendBroadcast(ctx, b, at); err != nil || b.Status != models.BroadcastSent {
+		if err := s.Notices.SendBroadcast(ctx, b, at); err != nil || b.Status != models.BroadcastSent {
 			return err
 		}
 		if by == nil {
 			return nil
 		}
 		// as the send action tells the sender of one sent now
-		return s.Notify(ctx, []models.Notification{{UserID: *by, Type: "success", Title: "Broadcast sent", Message: title}})
+		return s.Notices.Notify(ctx, []models.Notification{{UserID: *by, Type: "success", Title: "Broadcast sent", Message: title}})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func mustBroadcast(t *testing.T, s *models.Store, title string, targets []string
 // inboxOf reads user's whole inbox: its titles in order and its counts.
 func inboxOf(t *testing.T, s *models.Store, user int64) (titles []string, items []models.InboxItem, total, unread int) {
 	t.Helper()
-	items, total, unread, err := s.Inbox(context.Background(), user, 100, 0)
+	items, total, unread, err := s.Notices.Inbox(context.Background(), user, 100, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func markRead(t *testing.T, s *models.Store, user int64, key models.InboxKey) (*
 	t.Helper()
 	var it *models.InboxItem
 	err := s.Change(context.Background(), func(ctx context.Context) (err error) {
-		it, err = s.MarkRead(ctx, user, key)
+		it, err = s.Notices.MarkRead(ctx, user, key)
 		return err
 	})
 	return it, err
@@ -97,7 +97,7 @@ func markRead(t *testing.T, s *models.Store, user int64, key models.InboxKey) (*
 
 func broadcastRow(t *testing.T, s *models.Store, id int64) models.BroadcastRow {
 	t.Helper()
-	rows, _, err := s.Broadcasts(context.Background(), 100, 0)
+	rows, _, err := s.Notices.Broadcasts(context.Background(), 100, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestBroadcastReadMarks(t *testing.T) {
 			t.Errorf("inbox %q (%d, %d unread), want %q with First read, last", titles, total, unread, want)
 		}
 		for _, page := range []struct{ offset, n int }{{1, 1}, {3, 0}, {50, 0}} {
-			items, total, unread, err := s.Inbox(ctx, reader, 1, page.offset)
+			items, total, unread, err := s.Notices.Inbox(ctx, reader, 1, page.offset)
 			if err != nil || len(items) != page.n || total != 3 || unread != 2 || (page.n == 1 && items[0].Title != "Second") {
 				t.Errorf("page at %d: %+v (%d, %d unread, %v)", page.offset, items, total, unread, err)
 			}

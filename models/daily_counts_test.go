@@ -72,16 +72,16 @@ func TestDailyCountsFollowTheRows(t *testing.T) {
 			events = append(events, models.AnalyticsEvent{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), EventType: "page_view",
 				EventData: map[string]any{}, PagePath: "/", OccurredAt: at, ReceivedAt: at})
 		}
-		if err := s.InsertEvents(ctx, events); err != nil {
+		if err := s.Analytics.InsertEvents(ctx, events); err != nil {
 			t.Fatal(err)
 		}
 		exec("DELETE FROM analytics_events WHERE id = ?", events[2].ID)
 		checkCounts(t, db)
 		exec("UPDATE hourly_counts SET n = n + 5") // the recounts below must set every hour right
-		if err := s.RecountDailyCounts(ctx); err != nil {
+		if err := s.Analytics.RecountDailyCounts(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.RecountEventCounts(ctx); err != nil {
+		if err := s.Analytics.RecountEventCounts(ctx); err != nil {
 			t.Fatal(err)
 		}
 		checkCounts(t, db)

@@ -41,7 +41,7 @@ const (
 // whose rows the default partition holds (a bulk load, a restore), moving
 // those rows in; it returns how many partitions it made. Instances may
 // run it together: each month is made once.
-func (s *Store) EnsureEventPartitions(ctx context.Context, now time.Time, keep time.Duration) (int, error) {
+func (s Analytics) EnsureEventPartitions(ctx context.Context, now time.Time, keep time.Duration) (int, error) {
 	if s.Dialect() != config.DialectPostgres {
 		return 0, nil
 	}

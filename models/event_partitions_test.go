@@ -62,7 +62,7 @@ func eventCounters(t *testing.T, db bun.IDB) map[string]int64 {
 func checkCountersFresh(t *testing.T, s *models.Store) {
 	t.Helper()
 	kept := eventCounters(t, s.DB)
-	if err := s.RecountEventCounts(context.Background()); err != nil {
+	if err := s.Analytics.RecountEventCounts(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if fresh := eventCounters(t, s.DB); !maps.Equal(kept, fresh) {
@@ -81,10 +81,10 @@ func TestEventPartitionsMadeAhead(t *testing.T) {
 		s := models.NewStore(db)
 		now := time.Date(2031, 6, 15, 12, 0, 0, 0, time.UTC)
 		early := newEvent(t, nil, "click", "s", time.Date(2031, 4, 2, 8, 0, 0, 0, time.UTC))
-		if err := s.InsertEvents(ctx, []models.AnalyticsEvent{early}); err != nil {
+		if err := s.Analytics.InsertEvents(ctx, []models.AnalyticsEvent{early}); err != nil {
 			t.Fatalf("an event of a month without a partition: %v", err)
 		}
-		made, err := s.EnsureEventPartitions(ctx, now, 90*day)
+		made, err := s.Analytics.EnsureEventPartitions(ctx, now, 90*day)
 		if models.Dialect(db) == config.DialectSQLite {
 			if err != nil || made != 0 || countEvents(t, db) != 1 {
 				t.Errorf("on SQLite: made %d, %v, %d events", made, err, countEvents(t, db))
@@ -102,7 +102,7 @@ func TestEventPartitionsMadeAhead(t *testing.T) {
 		if slices.Contains(eventPartitions(t, db), "analytics_events_2031_10") {
 			t.Error("a partition four months ahead")
 		}
-		if made, err := s.EnsureEventPartitions(ctx, now, 90*day); err != nil || made != 0 {
+		if made, err := s.Analytics.EnsureEventPartitions(ctx, now, 90*day); err != nil || made != 0 {
 			t.Errorf("again: made %d, %v", made, err)
 		}
 		// Instances run the job together: each month is made once.
@@ -111,7 +111,7 @@ func TestEventPartitionsMadeAhead(t *testing.T) {
 		total := 0
 		for range 4 {
 			wg.Go(func() {
-				made, err := s.EnsureEventPartitions(ctx, now.AddDate(1, 0, 0), 90*day)
+				made, err := s.Analytics.EnsureEventPartitions(ctx, now.AddDate(1, 0, 0), 90*day)
 				if err != nil {
 					t.Error(err)
 				}
@@ -136,7 +136,7 @@ func TestInsertEventsAcrossMonthBoundary(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		if _, err := s.EnsureEventPartitions(ctx, time.Date(2030, 11, 15, 0, 0, 0, 0, time.UTC), 0); err != nil {
+		if _, err := s.Analytics.EnsureEventPartitions(ctx, time.Date(2030, 11, 15, 0, 0, 0, 0, time.UTC), 0); err != nil {
 			t.Fatal(err)
 		}
 		end := time.Date(2030, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -146,7 +146,7 @@ func TestInsertEventsAcrossMonthBoundary(t *testing.T) {
 			newEvent(t, nil, "click", "s", time.Date(2035, 1, 1, 0, 0, 0, 0, time.UTC)),
 		}
 		for range 2 { // the second time as a retry of a write that did commit
-			if err := s.InsertEvents(ctx, events); err != nil {
+			if err := s.Analytics.InsertEvents(ctx, events); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -179,7 +179,7 @@ func TestDeleteOldEventsDropsWholeMonths(t *testing.T) {
 		s := models.NewStore(db)
 		now := time.Date(2030, 11, 22, 12, 0, 0, 0, time.UTC)
 		cutoff := now.Add(-90 * day) // 2030-08-24 12:00
-		if _, err := s.EnsureEventPartitions(ctx, time.Date(2030, 7, 10, 0, 0, 0, 0, time.UTC), 0); err != nil {
+		if _, err := s.Analytics.EnsureEventPartitions(ctx, time.Date(2030, 7, 10, 0, 0, 0, 0, time.UTC), 0); err != nil {
 			t.Fatal(err)
 		}
 		var old, kept []models.AnalyticsEvent
@@ -193,22 +193,22 @@ func TestDeleteOldEventsDropsWholeMonths(t *testing.T) {
 			july.AddDate(0, 1, 0), cutoff.Add(-time.Hour), cutoff.Add(-time.Microsecond), // August, before the cutoff
 			time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)) // a month without a partition
 		at(&kept, cutoff, cutoff.Add(time.Hour), time.Date(2030, 9, 5, 0, 0, 0, 0, time.UTC), now.Add(-time.Hour))
-		if err := s.InsertEvents(ctx, append(slices.Clone(old), kept...)); err != nil {
+		if err := s.Analytics.InsertEvents(ctx, append(slices.Clone(old), kept...)); err != nil {
 			t.Fatal(err)
 		}
 		window := models.AnalyticsWindow{Start: cutoff, End: now, Hourly: true}
-		before, err := s.AnalyticsSeries(ctx, window, models.SeriesWants{Events: true})
+		before, err := s.Analytics.AnalyticsSeries(ctx, window, models.SeriesWants{Events: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, err := s.DeleteOldEvents(ctx, cutoff, 2)
+		n, err := s.Analytics.DeleteOldEvents(ctx, cutoff, 2)
 		if err != nil || n != int64(len(old)) {
 			t.Fatalf("deleted %d, %v; want %d", n, err, len(old))
 		}
-		if missing, err := s.MissingEvents(ctx, idsOf(kept)); err != nil || len(missing) != 0 || countEvents(t, db) != int64(len(kept)) {
+		if missing, err := s.Analytics.MissingEvents(ctx, idsOf(kept)); err != nil || len(missing) != 0 || countEvents(t, db) != int64(len(kept)) {
 			t.Errorf("kept events were deleted: missing %v (%v), %d left", missing, err, countEvents(t, db))
 		}
-		after, err := s.AnalyticsSeries(ctx, window, models.SeriesWants{Events: true})
+		after, err := s.Analytics.AnalyticsSeries(ctx, window, models.SeriesWants{Events: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,7 +226,7 @@ func TestDeleteOldEventsDropsWholeMonths(t *testing.T) {
 			}
 		}
 		checkCountersFresh(t, s)
-		if n, err := s.DeleteOldEvents(ctx, cutoff, 2); err != nil || n != 0 {
+		if n, err := s.Analytics.DeleteOldEvents(ctx, cutoff, 2); err != nil || n != 0 {
 			t.Errorf("second sweep deleted %d, %v", n, err)
 		}
 	})
@@ -275,10 +275,10 @@ func TestEventPartitionMigration(t *testing.T) {
 		t.Errorf("hourly counters %v after the migration, want %v", got, counters)
 	}
 	s := models.NewStore(db)
-	if err := s.InsertEvents(ctx, []models.AnalyticsEvent{newEvent(t, nil, "click", "s", now)}); err != nil {
+	if err := s.Analytics.InsertEvents(ctx, []models.AnalyticsEvent{newEvent(t, nil, "click", "s", now)}); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.DeleteOldEvents(ctx, now.Add(-90*day), 10); err != nil || n != 1 {
+	if n, err := s.Analytics.DeleteOldEvents(ctx, now.Add(-90*day), 10); err != nil || n != 1 {
 		t.Errorf("retention deleted %d, %v; want the seven-month-old event", n, err)
 	}
 	checkCountersFresh(t, s)

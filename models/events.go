@@ -31,7 +31,7 @@ const sqliteEventChunk = 500
 // PostgreSQL, multi-row INSERTs in one transaction on SQLite. It is
 // idempotent: events whose id is already stored are skipped, so a write
 // retried after its commit's outcome was lost neither fails nor duplicates.
-func (s *Store) InsertEvents(ctx context.Context, events []AnalyticsEvent) error {
+func (s Analytics) InsertEvents(ctx context.Context, events []AnalyticsEvent) error {
 	if len(events) == 0 {
 		return nil
 	}
@@ -139,7 +139,7 @@ func IsTransient(err error) bool {
 }
 
 // MissingEvents returns the ids among ids that are not stored.
-func (s *Store) MissingEvents(ctx context.Context, ids []string) ([]string, error) {
+func (s Analytics) MissingEvents(ctx context.Context, ids []string) ([]string, error) {
 	var missing []string
 	const chunk = 5000
 	for lo := 0; lo < len(ids); lo += chunk {
@@ -166,7 +166,7 @@ func (s *Store) MissingEvents(ctx context.Context, ids []string) ([]string, erro
 // AnalyticsIPKey returns the secret that keys the hashes of one UTC day's
 // IP addresses, creating it on first use. Instances race to insert a random
 // secret and all read back the one that won, so they agree.
-func (s *Store) AnalyticsIPKey(ctx context.Context, day time.Time) ([]byte, error) {
+func (s Analytics) AnalyticsIPKey(ctx context.Context, day time.Time) ([]byte, error) {
 	day = dayOf(day)
 	b := make([]byte, 32)
 	rand.Read(b)
@@ -198,7 +198,7 @@ const SessionGap = 30 * time.Minute
 // session_id is the client's event_data.session_id or a daily pseudonym of
 // the sign-in session. Its length is the time from its first event to its
 // last, so a lone event is a session of 0 seconds.
-func (s *Store) RollUpAnalytics(ctx context.Context, day time.Time) error {
+func (s Analytics) RollUpAnalytics(ctx context.Context, day time.Time) error {
 	start := dayOf(day)
 	end := start.AddDate(0, 0, 1)
 	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -314,7 +314,7 @@ SELECT count(*), sum(last_t - first_t) FROM (
 // left or ctx ends. The rule is exact either way: an event is deleted if
 // and only if it occurred before before. It also deletes the IP-hash keys
 // of days before before's day.
-func (s *Store) DeleteOldEvents(ctx context.Context, before time.Time, batch int) (int64, error) {
+func (s Analytics) DeleteOldEvents(ctx context.Context, before time.Time, batch int) (int64, error) {
 	batch = max(batch, 1)
 	before = before.UTC()
 	total, err := s.dropOldEventPartitions(ctx, before)

@@ -54,14 +54,14 @@ func TestInsertEvents(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		u, err := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
+		u, err := s.Users.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		at := time.Date(2026, 11, 22, 9, 30, 15, 123456000, time.UTC)
 		events := []models.AnalyticsEvent{newEvent(t, &u.ID, "page_view", "s1", at), newEvent(t, nil, "click", "s2", at.Add(time.Second))}
 		events[0].EventData = map[string]any{"path": "/posts/1", "nested": map[string]any{"ok": true, "list": []any{"a", 2.0}}, "quote": `it's "fine" <b>`}
-		if err := s.InsertEvents(ctx, events); err != nil {
+		if err := s.Analytics.InsertEvents(ctx, events); err != nil {
 			t.Fatal(err)
 		}
 		var got models.AnalyticsEvent
@@ -78,14 +78,14 @@ func TestInsertEvents(t *testing.T) {
 		// Writing the same events again (a retry whose first commit did
 		// happen) succeeds and stores nothing twice.
 		again := append(slices.Clone(events), newEvent(t, &u.ID, "scroll", "s1", at))
-		if err := s.InsertEvents(ctx, again); err != nil {
+		if err := s.Analytics.InsertEvents(ctx, again); err != nil {
 			t.Fatalf("idempotent retry: %v", err)
 		}
 		if n := countEvents(t, db); n != 3 {
 			t.Errorf("%d events after the retry, want 3", n)
 		}
 		unknown := uuid.Must(uuid.NewV7()).String()
-		missing, err := s.MissingEvents(ctx, append(idsOf(again), unknown))
+		missing, err := s.Analytics.MissingEvents(ctx, append(idsOf(again), unknown))
 		if err != nil || !slices.Equal(missing, []string{unknown}) {
 			t.Errorf("MissingEvents = %v, %v; want only %s", missing, err, unknown)
 		}
@@ -100,7 +100,7 @@ func TestDeletedUsersEventsStay(t *testing.T) {
 		ada, bob := createUser(t, s, "ada@example.com"), createUser(t, s, "bob@example.com")
 		at := time.Now().UTC()
 		events := []models.AnalyticsEvent{newEvent(t, &ada.ID, "click", "s1", at), newEvent(t, &bob.ID, "click", "s2", at)}
-		if err := s.InsertEvents(ctx, events); err != nil {
+		if err := s.Analytics.InsertEvents(ctx, events); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := db.NewDelete().Model((*models.User)(nil)).Where("id = ?", ada.ID).Exec(ctx); err != nil {
@@ -125,7 +125,7 @@ func TestInsertEventsManyAndAtomic(t *testing.T) {
 		for i := range many {
 			many[i] = newEvent(t, nil, "click", "s", at)
 		}
-		if err := s.InsertEvents(ctx, many); err != nil {
+		if err := s.Analytics.InsertEvents(ctx, many); err != nil {
 			t.Fatal(err)
 		}
 		if n := countEvents(t, db); n != int64(len(many)) {
@@ -149,10 +149,10 @@ func TestInsertEventsManyAndAtomic(t *testing.T) {
 				return ok && e.Code == "22021" // character_not_in_repertoire
 			}
 		}
-		if err := s.InsertEvents(ctx, bad); !refused(err) {
+		if err := s.Analytics.InsertEvents(ctx, bad); !refused(err) {
 			t.Fatalf("a write with a refused row: %v; want the database to refuse that row", err)
 		}
-		if missing, err := s.MissingEvents(ctx, idsOf(bad)); err != nil || len(missing) != 2 {
+		if missing, err := s.Analytics.MissingEvents(ctx, idsOf(bad)); err != nil || len(missing) != 2 {
 			t.Errorf("a failed write stored %d of its events (%v)", 2-len(missing), err)
 		}
 	})
@@ -172,7 +172,7 @@ func TestAnalyticsIPKey(t *testing.T) {
 				if i%2 == 1 {
 					s = b
 				}
-				k, err := s.AnalyticsIPKey(ctx, day.Add(time.Duration(i)*time.Hour)) // any time of the day
+				k, err := s.Analytics.AnalyticsIPKey(ctx, day.Add(time.Duration(i)*time.Hour)) // any time of the day
 				if err != nil {
 					t.Error(err)
 				}
@@ -185,7 +185,7 @@ func TestAnalyticsIPKey(t *testing.T) {
 				t.Fatalf("key %d = %x, want the same 32 bytes as key 0 (%x)", i, k, keys[0])
 			}
 		}
-		next, err := a.AnalyticsIPKey(ctx, day.AddDate(0, 0, 1))
+		next, err := a.Analytics.AnalyticsIPKey(ctx, day.AddDate(0, 0, 1))
 		if err != nil || bytes.Equal(next, keys[0]) {
 			t.Errorf("next day's key %x (%v) equals today's", next, err)
 		}
@@ -198,7 +198,7 @@ func TestRollUpAnalytics(t *testing.T) {
 		s := models.NewStore(db)
 		var users [3]int64
 		for i := range users {
-			u, err := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("u%d@example.com", i)})
+			u, err := s.Users.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("u%d@example.com", i)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,7 +222,7 @@ func TestRollUpAnalytics(t *testing.T) {
 			// yesterday
 			newEvent(t, b, "page_view", "s9", at(-1, 0)),
 		}
-		if err := s.InsertEvents(ctx, events); err != nil {
+		if err := s.Analytics.InsertEvents(ctx, events); err != nil {
 			t.Fatal(err)
 		}
 		check := func(wantCounts map[string]int64, wantUsers, wantSessions int, wantSeconds int64, wantHours map[int]int64) {
@@ -261,7 +261,7 @@ func TestRollUpAnalytics(t *testing.T) {
 			}
 		}
 		for range 2 { // idempotent
-			if err := s.RollUpAnalytics(ctx, day.Add(13*time.Hour)); err != nil {
+			if err := s.Analytics.RollUpAnalytics(ctx, day.Add(13*time.Hour)); err != nil {
 				t.Fatal(err)
 			}
 			check(map[string]int64{"click": 2, "form_submit": 1, "page_view": 5, "scroll": 1}, 3, 5, 1200+900+1800,
@@ -271,7 +271,7 @@ func TestRollUpAnalytics(t *testing.T) {
 		if _, err := db.NewDelete().Model((*models.AnalyticsEvent)(nil)).Where("event_type = 'scroll'").Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.RollUpAnalytics(ctx, day); err != nil {
+		if err := s.Analytics.RollUpAnalytics(ctx, day); err != nil {
 			t.Fatal(err)
 		}
 		check(map[string]int64{"click": 2, "form_submit": 1, "page_view": 5}, 3, 5, 1200+900+1800-900,
@@ -279,7 +279,7 @@ func TestRollUpAnalytics(t *testing.T) {
 
 		// A day without events rolls up to zeros.
 		empty := day.AddDate(0, 0, -10)
-		if err := s.RollUpAnalytics(ctx, empty); err != nil {
+		if err := s.Analytics.RollUpAnalytics(ctx, empty); err != nil {
 			t.Fatal(err)
 		}
 		var st models.AnalyticsDailyStats
@@ -293,7 +293,7 @@ func TestRollUpAnalyticsConcurrent(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		u, err := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
+		u, err := s.Users.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -309,13 +309,13 @@ func TestRollUpAnalyticsConcurrent(t *testing.T) {
 			// the next day: not part of this day's totals.
 			newEvent(t, &u.ID, "click", "s1", day.Add(25*time.Hour)),
 		}
-		if err := s.InsertEvents(ctx, events); err != nil {
+		if err := s.Analytics.InsertEvents(ctx, events); err != nil {
 			t.Fatal(err)
 		}
 		var wg sync.WaitGroup
 		for range 4 { // jobs of several instances
 			wg.Go(func() {
-				if err := s.RollUpAnalytics(ctx, day); err != nil {
+				if err := s.Analytics.RollUpAnalytics(ctx, day); err != nil {
 					t.Error(err)
 				}
 			})
@@ -362,19 +362,19 @@ func TestDeleteOldEvents(t *testing.T) {
 		for i := range 5 {
 			kept = append(kept, newEvent(t, nil, "click", "new", cutoff.Add(time.Duration(i)*time.Hour)))
 		}
-		if err := s.InsertEvents(ctx, append(events, kept...)); err != nil {
+		if err := s.Analytics.InsertEvents(ctx, append(events, kept...)); err != nil {
 			t.Fatal(err)
 		}
 		for _, d := range []time.Time{cutoff.AddDate(0, 0, -1), cutoff, now} {
-			if _, err := s.AnalyticsIPKey(ctx, d); err != nil {
+			if _, err := s.Analytics.AnalyticsIPKey(ctx, d); err != nil {
 				t.Fatal(err)
 			}
 		}
-		n, err := s.DeleteOldEvents(ctx, cutoff, 10)
+		n, err := s.Analytics.DeleteOldEvents(ctx, cutoff, 10)
 		if err != nil || n != 25 {
 			t.Fatalf("deleted %d, %v; want 25", n, err)
 		}
-		if missing, err := s.MissingEvents(ctx, idsOf(kept)); err != nil || len(missing) != 0 || countEvents(t, db) != 5 {
+		if missing, err := s.Analytics.MissingEvents(ctx, idsOf(kept)); err != nil || len(missing) != 0 || countEvents(t, db) != 5 {
 			t.Errorf("newer events were deleted: missing %v (%v), %d left", missing, err, countEvents(t, db))
 		}
 		var days []time.Time
@@ -384,7 +384,7 @@ func TestDeleteOldEvents(t *testing.T) {
 		if len(days) != 2 || !days[0].Equal(time.Date(2026, 8, 24, 0, 0, 0, 0, time.UTC)) {
 			t.Errorf("keys left for %v; want the cutoff's day and today's", days)
 		}
-		if n, err := s.DeleteOldEvents(ctx, cutoff, 10); err != nil || n != 0 {
+		if n, err := s.Analytics.DeleteOldEvents(ctx, cutoff, 10); err != nil || n != 0 {
 			t.Errorf("second sweep deleted %d, %v", n, err)
 		}
 	})

@@ -17,7 +17,7 @@ type FlagChange struct {
 }
 
 // FeatureFlags lists every flag by name.
-func (s *Store) FeatureFlags(ctx context.Context) ([]FeatureFlag, error) {
+func (s Settings) FeatureFlags(ctx context.Context) ([]FeatureFlag, error) {
 	flags := []FeatureFlag{}
 	err := s.db(ctx).NewSelect().Model(&flags).OrderExpr("ff.name").Scan(ctx)
 	return flags, err
@@ -25,14 +25,14 @@ func (s *Store) FeatureFlags(ctx context.Context) ([]FeatureFlag, error) {
 
 // FeatureFlagPage reads a page of the flags, by name, and how many there
 // are in all.
-func (s *Store) FeatureFlagPage(ctx context.Context, limit, offset int) ([]FeatureFlag, int, error) {
+func (s Settings) FeatureFlagPage(ctx context.Context, limit, offset int) ([]FeatureFlag, int, error) {
 	flags := []FeatureFlag{}
 	n, err := s.db(ctx).NewSelect().Model(&flags).OrderExpr("ff.name").Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
 	return flags, int(n), err
 }
 
 // FeatureFlag reads one flag; an unknown name is ErrNotFound.
-func (s *Store) FeatureFlag(ctx context.Context, name string) (*FeatureFlag, error) {
+func (s Settings) FeatureFlag(ctx context.Context, name string) (*FeatureFlag, error) {
 	f := new(FeatureFlag)
 	err := s.db(ctx).NewSelect().Model(f).Where("ff.name = ?", name).Scan(ctx)
 	return f, notFound(err, "feature flag")
@@ -47,7 +47,7 @@ func (s *Store) FeatureFlag(ctx context.Context, name string) (*FeatureFlag, err
 // that put to commit), and the change is applied to the row read locked,
 // so the puts apply one after another and exactly one of them reports the
 // creation.
-func (s *Store) PutFeatureFlag(ctx context.Context, name string, ch FlagChange, admin int64) (before, after *FeatureFlag, err error) {
+func (s Settings) PutFeatureFlag(ctx context.Context, name string, ch FlagChange, admin int64) (before, after *FeatureFlag, err error) {
 	db, now := s.db(ctx), s.now()
 	f, created, err := s.lockFeatureFlag(ctx, name, now)
 	if err != nil {
@@ -105,7 +105,7 @@ func (s *Store) lockFeatureFlag(ctx context.Context, name string, now time.Time)
 
 // DeleteFeatureFlag removes flag name; an unknown name is ErrNotFound.
 // Call it inside a change.
-func (s *Store) DeleteFeatureFlag(ctx context.Context, name string) (*FeatureFlag, error) {
+func (s Settings) DeleteFeatureFlag(ctx context.Context, name string) (*FeatureFlag, error) {
 	f, err := s.FeatureFlag(ctx, name)
 	if err != nil {
 		return nil, err

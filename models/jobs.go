@@ -5,7 +5,7 @@ import "context"
 // JobCounts counts the job queue's jobs by state (River's river_job
 // table), for the queue-depth gauge of /api/metrics. States without jobs
 // are absent.
-func (s *Store) JobCounts(ctx context.Context) (map[string]int64, error) {
+func (s Maintenance) JobCounts(ctx context.Context) (map[string]int64, error) {
 	var rows []struct {
 		State string `bun:"state"`
 		N     int64  `bun:"n"`

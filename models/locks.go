@@ -32,7 +32,7 @@ const LockLease = 5 * time.Minute
 // AcquireLock takes or renews userID's lease on a resource in one statement,
 // so two admins racing for it cannot both win. A lock another admin holds
 // and has not let expire is a *LockedError. Renewal keeps LockedAt.
-func (s *Store) AcquireLock(ctx context.Context, typ, id string, userID int64) (*Lock, error) {
+func (s Desk) AcquireLock(ctx context.Context, typ, id string, userID int64) (*Lock, error) {
 	now := s.now()
 	l := &Lock{ResourceType: typ, ResourceID: id, LockedBy: userID, LockedAt: now, ExpiresAt: now.Add(LockLease)}
 	var got []Lock
@@ -54,7 +54,7 @@ func (s *Store) AcquireLock(ctx context.Context, typ, id string, userID int64) (
 
 // ReleaseLock ends userID's lock on a resource. Releasing a lock someone
 // else holds is a *LockedError; releasing a lock nobody holds is a no-op.
-func (s *Store) ReleaseLock(ctx context.Context, typ, id string, userID int64) error {
+func (s Desk) ReleaseLock(ctx context.Context, typ, id string, userID int64) error {
 	if err := s.CheckLock(ctx, typ, id, userID); err != nil {
 		return err
 	}
@@ -65,13 +65,13 @@ func (s *Store) ReleaseLock(ctx context.Context, typ, id string, userID int64) e
 
 // CheckLock fails with *LockedError when another user holds an unexpired
 // lock on the resource. Writes call it inside their change (ChangeLocked).
-func (s *Store) CheckLock(ctx context.Context, typ, id string, userID int64) error {
+func (s Desk) CheckLock(ctx context.Context, typ, id string, userID int64) error {
 	return s.CheckLocks(ctx, typ, []string{id}, userID)
 }
 
 // CheckLocks is CheckLock for several resources of one type at once: it
 // fails with the first lock another user holds on any of them.
-func (s *Store) CheckLocks(ctx context.Context, typ string, ids []string, userID int64) error {
+func (s Desk) CheckLocks(ctx context.Context, typ string, ids []string, userID int64) error {
 	var row struct {
 		LockedBy int64
 		LockedAt time.Time
@@ -96,7 +96,7 @@ func (s *Store) CheckLocks(ctx context.Context, typ string, ids []string, userID
 
 // LockHolder is who holds the unexpired lock on a resource, or nil when
 // nobody does.
-func (s *Store) LockHolder(ctx context.Context, typ, id string) (*Lock, error) {
+func (s Desk) LockHolder(ctx context.Context, typ, id string) (*Lock, error) {
 	var l Lock
 	err := s.db(ctx).NewSelect().Model(&l).Where("lk.resource_type = ? AND lk.resource_id = ?", typ, id).
 		Where("lk.expires_at > ?", s.now()).Scan(ctx)
@@ -110,7 +110,7 @@ func (s *Store) LockHolder(ctx context.Context, typ, id string) (*Lock, error) {
 }
 
 // BreakLock ends the lock on a resource whoever holds it.
-func (s *Store) BreakLock(ctx context.Context, typ, id string) error {
+func (s Desk) BreakLock(ctx context.Context, typ, id string) error {
 	_, err := s.db(ctx).NewDelete().Model((*Lock)(nil)).Where("resource_type = ? AND resource_id = ?", typ, id).Exec(ctx)
 	return err
 }
@@ -127,7 +127,7 @@ func endLocksOf(ctx context.Context, db bun.IDB, where string, args ...any) erro
 }
 
 // DeleteExpiredLocks removes leases that ran out, for the periodic sweep.
-func (s *Store) DeleteExpiredLocks(ctx context.Context) (int64, error) {
+func (s Desk) DeleteExpiredLocks(ctx context.Context) (int64, error) {
 	res, err := s.DB.NewDelete().Model((*Lock)(nil)).Where("expires_at <= ?", s.now()).Exec(ctx)
 	if err != nil {
 		return 0, err

@@ -20,39 +20,39 @@ func TestLocks(t *testing.T) {
 		s.Now = func() time.Time { return now }
 		ada, bob := createUser(t, s, "ada@example.com"), createUser(t, s, "bob@example.com")
 
-		l, err := s.AcquireLock(ctx, "user", "42", ada.ID)
+		l, err := s.Desk.AcquireLock(ctx, "user", "42", ada.ID)
 		if err != nil || !l.LockedAt.Equal(now) || !l.ExpiresAt.Equal(now.Add(models.LockLease)) {
 			t.Fatalf("acquire: %+v, %v", l, err)
 		}
-		_, err = s.AcquireLock(ctx, "user", "42", bob.ID)
+		_, err = s.Desk.AcquireLock(ctx, "user", "42", bob.ID)
 		var le *models.LockedError
 		if !errors.As(err, &le) || le.By != "ada" || le.ByUserID != ada.ID || !le.At.Equal(now) {
 			t.Fatalf("bob's acquire: %v, want LockedError by ada", err)
 		}
-		if err := s.CheckLock(ctx, "user", "42", bob.ID); !errors.Is(err, models.ErrLocked) {
+		if err := s.Desk.CheckLock(ctx, "user", "42", bob.ID); !errors.Is(err, models.ErrLocked) {
 			t.Errorf("bob's write: %v, want ErrLocked", err)
 		}
-		if err := s.CheckLock(ctx, "user", "42", ada.ID); err != nil {
+		if err := s.Desk.CheckLock(ctx, "user", "42", ada.ID); err != nil {
 			t.Errorf("the holder's own write: %v", err)
 		}
 
 		now = now.Add(4 * time.Minute)
-		l, err = s.AcquireLock(ctx, "user", "42", ada.ID)
+		l, err = s.Desk.AcquireLock(ctx, "user", "42", ada.ID)
 		if err != nil || !l.LockedAt.Equal(now.Add(-4*time.Minute)) || !l.ExpiresAt.Equal(now.Add(models.LockLease)) {
 			t.Errorf("renewal: %+v, %v; want locked_at kept and expiry extended", l, err)
 		}
-		if err := s.ReleaseLock(ctx, "user", "42", bob.ID); !errors.Is(err, models.ErrLocked) {
+		if err := s.Desk.ReleaseLock(ctx, "user", "42", bob.ID); !errors.Is(err, models.ErrLocked) {
 			t.Errorf("bob releasing ada's lock: %v", err)
 		}
 
 		now = now.Add(models.LockLease + time.Second)
-		if l, err = s.AcquireLock(ctx, "user", "42", bob.ID); err != nil || l.LockedBy != bob.ID {
+		if l, err = s.Desk.AcquireLock(ctx, "user", "42", bob.ID); err != nil || l.LockedBy != bob.ID {
 			t.Errorf("after expiry bob takes it: %+v, %v", l, err)
 		}
-		if err := s.ReleaseLock(ctx, "user", "42", bob.ID); err != nil {
+		if err := s.Desk.ReleaseLock(ctx, "user", "42", bob.ID); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.CheckLock(ctx, "user", "42", ada.ID); err != nil {
+		if err := s.Desk.CheckLock(ctx, "user", "42", ada.ID); err != nil {
 			t.Errorf("after release: %v", err)
 		}
 	})
@@ -63,7 +63,7 @@ func TestChangeLocked(t *testing.T) {
 		ctx := context.Background()
 		s := models.NewStore(db)
 		ada, bob := createUser(t, s, "ada@example.com"), createUser(t, s, "bob@example.com")
-		if _, err := s.AcquireLock(ctx, "user", "9", ada.ID); err != nil {
+		if _, err := s.Desk.AcquireLock(ctx, "user", "9", ada.ID); err != nil {
 			t.Fatal(err)
 		}
 		ran := false
@@ -79,7 +79,7 @@ func TestChangeLocked(t *testing.T) {
 
 func createUser(t *testing.T, s *models.Store, email string) *models.User {
 	t.Helper()
-	u, err := s.CreateUser(context.Background(), models.NewUser{Email: email})
+	u, err := s.Users.CreateUser(context.Background(), models.NewUser{Email: email})
 	if err != nil {
 		t.Fatalf("create %s: %v", email, err)
 	}

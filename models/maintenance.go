@@ -52,7 +52,7 @@ func (e *BusyError) Error() string {
 // keepSession is the token of the session a sign-out of everyone spares,
 // which the job's arguments keep only as its SessionKey. Another job of
 // the action queued or running is a *BusyError. Call it inside a change.
-func (s *Store) QueueMaintenance(ctx context.Context, j *MaintenanceJob, keepSession string) error {
+func (s Maintenance) QueueMaintenance(ctx context.Context, j *MaintenanceJob, keepSession string) error {
 	if s.Queue == nil {
 		return ErrNoJobQueue
 	}
@@ -85,14 +85,14 @@ func (s *Store) QueueMaintenance(ctx context.Context, j *MaintenanceJob, keepSes
 }
 
 // MaintenanceJobByID reads one job; an unknown id is ErrNotFound.
-func (s *Store) MaintenanceJobByID(ctx context.Context, id string) (*MaintenanceJob, error) {
+func (s Maintenance) MaintenanceJobByID(ctx context.Context, id string) (*MaintenanceJob, error) {
 	j := new(MaintenanceJob)
 	err := s.db(ctx).NewSelect().Model(j).Where("mj.id = ?", id).Scan(ctx)
 	return j, notFound(err, "job")
 }
 
 // MaintenanceJobs lists a page of jobs, newest first, with the total.
-func (s *Store) MaintenanceJobs(ctx context.Context, limit, offset int) ([]MaintenanceJob, int, error) {
+func (s Maintenance) MaintenanceJobs(ctx context.Context, limit, offset int) ([]MaintenanceJob, int, error) {
 	jobs := []MaintenanceJob{}
 	n, err := s.db(ctx).NewSelect().Model(&jobs).OrderExpr("mj.queued_at DESC, mj.id DESC").
 		Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
@@ -110,7 +110,7 @@ type MaintenanceConfig struct {
 
 // ScheduledBackup records and runs a backup_database job now, as the
 // schedule asks, unless one is queued or running already.
-func (s *Store) ScheduledBackup(ctx context.Context, cfg MaintenanceConfig) error {
+func (s Maintenance) ScheduledBackup(ctx context.Context, cfg MaintenanceConfig) error {
 	j := &MaintenanceJob{ID: uuid.NewString(), Action: "backup_database", Scope: "all"}
 	err := s.Change(ctx, func(ctx context.Context) error {
 		j.Status, j.QueuedAt = JobQueued, s.now()
@@ -134,7 +134,7 @@ func (s *Store) ScheduledBackup(ctx context.Context, cfg MaintenanceConfig) erro
 // repeat.
 //
 // keepKey is the SessionKey of the session a sign-out of everyone spares.
-func (s *Store) RunMaintenance(ctx context.Context, id, keepKey string, cfg MaintenanceConfig) error {
+func (s Maintenance) RunMaintenance(ctx context.Context, id, keepKey string, cfg MaintenanceConfig) error {
 	j, err := s.startJob(ctx, id)
 	if err != nil || j.Status != JobRunning {
 		return err
@@ -161,7 +161,7 @@ func (s *Store) RunMaintenance(ctx context.Context, id, keepKey string, cfg Main
 
 // startJob marks job id running; a job already finished is left alone.
 func (s *Store) startJob(ctx context.Context, id string) (*MaintenanceJob, error) {
-	j, err := s.MaintenanceJobByID(ctx, id)
+	j, err := s.Maintenance.MaintenanceJobByID(ctx, id)
 	if err != nil || j.Status == JobCompleted || j.Status == JobFailed {
 		return j, err
 	}

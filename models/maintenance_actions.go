@@ -110,7 +110,7 @@ func (s *Store) reindexSearch(ctx context.Context, kinds []string, progress func
 			})
 			rebuilt = append(rebuilt, idx)
 		}
-		steps = append(steps, func() error { return s.LearnSearchWords(ctx, kind, 0) })
+		steps = append(steps, func() error { return s.Search.LearnSearchWords(ctx, kind, 0) })
 	}
 	for i, step := range steps {
 		if err := step(); err != nil {
@@ -229,7 +229,7 @@ func (s *Store) unreferenced(ctx context.Context, dir string, paths []string) ([
 // deletes all but the newest BackupKeep backups.
 func (s *Store) backupWithChecksum(ctx context.Context, cfg MaintenanceConfig) (map[string]any, error) {
 	start := time.Now()
-	path, err := s.Backup(ctx, cfg.BackupDir, cfg.DatabaseURL)
+	path, err := s.Maintenance.Backup(ctx, cfg.BackupDir, cfg.DatabaseURL)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +259,7 @@ func (s *Store) backupWithChecksum(ctx context.Context, cfg MaintenanceConfig) (
 // session of token keepSession would end: those not expired, and the
 // people they belong to (sessions written before sessions named their
 // user count as one person each).
-func (s *Store) OtherLiveSessions(ctx context.Context, keepSession string) (sessions, people int, err error) {
+func (s Auth) OtherLiveSessions(ctx context.Context, keepSession string) (sessions, people int, err error) {
 	err = s.db(ctx).NewSelect().Model((*Session)(nil)).
 		ColumnExpr("count(*), count(DISTINCT s.user_id) + COALESCE(sum(CASE WHEN s.user_id IS NULL THEN 1 ELSE 0 END), 0)").
 		Where("s.token <> ? AND s.expiry > ?", SessionKey(keepSession), s.now()).Scan(ctx, &sessions, &people)

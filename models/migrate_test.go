@@ -159,7 +159,7 @@ func TestSessionKeyMigration(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ss := s.Sessions(0, nil)
+		ss := s.Auth.Sessions(0, nil)
 		const token = "an-old-raw-token"
 		_, err := db.NewInsert().Model(&models.Session{Token: token, Data: []byte("x"), Expiry: time.Now().Add(time.Hour)}).Exec(ctx)
 		if err != nil {

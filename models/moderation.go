@@ -56,7 +56,7 @@ func moderationTarget(action, from string) string {
 // (settled_reports) staying. It tells nobody: the action that decided
 // asks for the notices it wants (Store.Notify). It returns what the
 // decision did. Call it inside a change.
-func (s *Store) ModeratePost(ctx context.Context, m Moderation) (Decided, error) {
+func (s Desk) ModeratePost(ctx context.Context, m Moderation) (Decided, error) {
 	db, now := s.db(ctx), s.now()
 	p, err := s.lockPost(ctx, m.PostID)
 	if err != nil {
@@ -71,7 +71,7 @@ func (s *Store) ModeratePost(ctx context.Context, m Moderation) (Decided, error)
 	if _, err := db.NewInsert().Model(rec).Returning("id").Exec(ctx); err != nil {
 		return Decided{}, fmt.Errorf("record moderation of post %d: %w", p.ID, err)
 	}
-	if err := s.announceDecision(ctx, rec); err != nil {
+	if err := endClaim(ctx, db, p.ID); err != nil {
 		return Decided{}, err
 	}
 	reporters, err := s.settleReports(ctx, p.ID, rec)
@@ -161,7 +161,7 @@ type Decided struct {
 
 // Notify writes notes to their users' inboxes, in one statement: the
 // notices an action asks for. Call it inside a change.
-func (s *Store) Notify(ctx context.Context, notes []Notification) error {
+func (s Notices) Notify(ctx context.Context, notes []Notification) error {
 	if len(notes) == 0 {
 		return nil
 	}
@@ -196,6 +196,7 @@ type Undone struct {
 	Action   string // the decision undone
 	Status   string // the post's status again
 	Reopened int    // the reports opened again
+	Title    string // the post's
 }
 
 // UndoModeration undoes admin's last decision on post postID, if it is
@@ -205,7 +206,7 @@ type Undone struct {
 // reporters' tallies following, by trigger). The undo is recorded as a
 // moderation action of its own ("undo", naming the decision it undoes).
 // Notifications already sent stay. Call it inside a change.
-func (s *Store) UndoModeration(ctx context.Context, postID, adminID int64) (*Undone, error) {
+func (s Desk) UndoModeration(ctx context.Context, postID, adminID int64) (*Undone, error) {
 	db, now := s.db(ctx), s.now()
 	p, err := s.lockPost(ctx, postID)
 	if err != nil {
@@ -241,10 +242,10 @@ func (s *Store) UndoModeration(ctx context.Context, postID, adminID int64) (*Und
 	if _, err := db.NewInsert().Model(rec).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("record the undo on post %d: %w", postID, err)
 	}
-	if err := s.announceDecision(ctx, rec); err != nil {
+	if err := endClaim(ctx, db, p.ID); err != nil {
 		return nil, err
 	}
-	return &Undone{Action: last.Action, Status: last.FromStatus, Reopened: int(reopened)}, nil
+	return &Undone{Action: last.Action, Status: last.FromStatus, Reopened: int(reopened), Title: p.Title}, nil
 }
 
 // ModerationTarget is the status a decision of action leaves a post of
@@ -255,7 +256,7 @@ func ModerationTarget(action, from string) string { return moderationTarget(acti
 // status now: the moderator of its latest record that ended in status,
 // nil when none did (the auto-flag of reports, a post never moderated) or
 // when its moderator's account is gone.
-func (s *Store) StandingDecider(ctx context.Context, postID int64, status string) (*int64, error) {
+func (s Desk) StandingDecider(ctx context.Context, postID int64, status string) (*int64, error) {
 	var rec ModerationAction
 	err := s.db(ctx).NewSelect().Model(&rec).Column("ma.admin_id", "ma.to_status").
 		Where("ma.post_id = ?", postID).

@@ -28,7 +28,7 @@ type Claim struct {
 // renews userID's claim. While another moderator's claim holds, it is
 // *LockedError naming them. Call it inside a change; the queue hears of
 // the claim once the change commits.
-func (s *Store) ClaimPost(ctx context.Context, postID, userID int64) (*Claim, error) {
+func (s Desk) ClaimPost(ctx context.Context, postID, userID int64) (*Claim, error) {
 	db, now := s.db(ctx), s.now()
 	// One statement takes a free or expired claim, or renews one's own, so
 	// that two moderators claiming at once cannot both win.
@@ -48,30 +48,23 @@ func (s *Store) ClaimPost(ctx context.Context, postID, userID int64) (*Claim, er
 	if c.UserID != userID {
 		return nil, &LockedError{ByUserID: c.UserID, By: c.Username, At: c.ClaimedAt}
 	}
-	until := c.ExpiresAt
-	return c, s.announce(ctx, ModerationNews{Kind: NewsClaim, PostID: postID, ByID: userID, By: c.Username, Until: &until})
+	return c, nil
 }
 
 // ReleaseClaim ends userID's claim on the post and reports whether there
 // was one; another moderator's claim stays. Call it inside a change.
-func (s *Store) ReleaseClaim(ctx context.Context, postID, userID int64) (bool, error) {
+func (s Desk) ReleaseClaim(ctx context.Context, postID, userID int64) (bool, error) {
 	db := s.db(ctx)
 	res, err := db.NewDelete().Model((*Claim)(nil)).Where("post_id = ? AND user_id = ?", postID, userID).Exec(ctx)
 	if err != nil {
 		return false, fmt.Errorf("release post %d: %w", postID, err)
 	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return false, err
-	}
-	var by string
-	if err := db.NewSelect().Table("users").Column("username").Where("id = ?", userID).Scan(ctx, &by); err != nil {
-		return false, fmt.Errorf("release post %d: %w", postID, err)
-	}
-	return true, s.announce(ctx, ModerationNews{Kind: NewsClaim, PostID: postID, ByID: userID, By: by, Released: true})
+	n, err := res.RowsAffected()
+	return n > 0, err
 }
 
 // PostClaims are the claims that hold now on the posts of ids, by post.
-func (s *Store) PostClaims(ctx context.Context, ids []int64) (map[int64]Claim, error) {
+func (s Desk) PostClaims(ctx context.Context, ids []int64) (map[int64]Claim, error) {
 	out := map[int64]Claim{}
 	if len(ids) == 0 {
 		return out, nil

@@ -38,8 +38,8 @@ type AuthorStanding struct {
 }
 
 // PostContextByID reads post id's context: five statements.
-func (s *Store) PostContextByID(ctx context.Context, id int64) (*PostContext, error) {
-	post, err := s.ListedPostByID(ctx, id)
+func (s Desk) PostContextByID(ctx context.Context, id int64) (*PostContext, error) {
+	post, err := s.Posts.ListedPostByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}

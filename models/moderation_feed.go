@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/uptrace/bun"
 )
 
 // ModerationChannel is the PostgreSQL channel the moderation queue's news
@@ -47,10 +48,11 @@ type ModerationNews struct {
 
 const newsTitleRunes = 200
 
-// announce sends n to every instance once the change under way commits:
+// Announce sends n to every instance once the change under way commits:
 // on PostgreSQL a NOTIFY inside the transaction; on SQLite, whose one
-// instance is all there is, the store's Heard after the commit.
-func (s *Store) announce(ctx context.Context, n ModerationNews) error {
+// instance is all there is, the store's Heard after the commit. The
+// actions tell the news of what they do, as they queue webhooks.
+func (s Desk) Announce(ctx context.Context, n ModerationNews) error {
 	if r := []rune(n.Title); len(r) > newsTitleRunes {
 		n.Title = string(r[:newsTitleRunes-1]) + "…"
 	}
@@ -73,26 +75,17 @@ func (s *Store) announce(ctx context.Context, n ModerationNews) error {
 	return nil
 }
 
-// announceDecision tells the queue of a moderator's recorded decision
-// and ends any claim on the post, which the decision settles.
-func (s *Store) announceDecision(ctx context.Context, rec *ModerationAction) error {
-	db := s.db(ctx)
-	n := ModerationNews{Kind: NewsDecision, PostID: rec.PostID, Title: rec.PostTitle, Action: rec.Action}
-	if rec.AdminID != nil {
-		n.ByID = *rec.AdminID
-		if err := db.NewSelect().Table("users").Column("username").Where("id = ?", n.ByID).Scan(ctx, &n.By); err != nil {
-			return fmt.Errorf("moderator of post %d: %w", rec.PostID, err)
-		}
+// endClaim ends any claim on post postID: a decision settles it.
+func endClaim(ctx context.Context, db bun.IDB, postID int64) error {
+	if _, err := db.NewDelete().Table("moderation_claims").Where("post_id = ?", postID).Exec(ctx); err != nil {
+		return fmt.Errorf("end the claim on post %d: %w", postID, err)
 	}
-	if _, err := db.NewDelete().Table("moderation_claims").Where("post_id = ?", rec.PostID).Exec(ctx); err != nil {
-		return fmt.Errorf("end the claim on post %d: %w", rec.PostID, err)
-	}
-	return s.announce(ctx, n)
+	return nil
 }
 
 // QueueCount is how many posts await a decision: the queue's own figure,
 // one counter read (row_counts, kept by triggers).
-func (s *Store) QueueCount(ctx context.Context) (int, error) {
+func (s Desk) QueueCount(ctx context.Context) (int, error) {
 	return s.countPosts(ctx, PostListFilter{NeedsReview: true})
 }
 

@@ -3,134 +3,69 @@ package models_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
 
-	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 )
 
-// newsOf hears the moderation news of the store's database: on SQLite the
-// store's own, after each commit; on PostgreSQL through a listener of its
-// own connection, as another instance would, ready when newsOf returns.
-func newsOf(t *testing.T, s *models.Store, db *bun.DB) <-chan models.ModerationNews {
-	t.Helper()
-	news := make(chan models.ModerationNews, 16)
-	if s.Dialect() != config.DialectPostgres {
-		s.Heard = func(n models.ModerationNews) { news <- n }
-		return news
-	}
-	dbURL, err := config.ParseDatabaseURL(dbtest.URL(t, db))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan struct{}, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		models.ListenModeration(ctx, dbURL.DSN, discard(), func(on bool) {
-			if on {
-				select {
-				case ready <- struct{}{}:
-				default:
-				}
-			}
-		}, func(n models.ModerationNews) { news <- n })
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	select {
-	case <-ready:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the moderation listener did not start")
-	}
-	return news
-}
-
-func nextNews(t *testing.T, news <-chan models.ModerationNews) models.ModerationNews {
-	t.Helper()
-	select {
-	case n := <-news:
-		return n
-	case <-time.After(10 * time.Second):
-		t.Fatal("no moderation news")
-		return models.ModerationNews{}
-	}
-}
-
-// TestModerationNews: a report filed and a decision recorded are news,
-// once committed and never when rolled back; a decision names its
-// moderator and the post's title and ends the post's claim. On PostgreSQL
-// the news reaches another connection, as it would another instance.
+// TestModerationNews: news announced in a change goes out once the change
+// commits and never when it rolls back; on PostgreSQL it reaches another
+// connection, as it would another instance. A decision ends the post's
+// claim. (What each action tells is TestDeskNewsAreTheActions.)
 func TestModerationNews(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		s := models.NewStore(db)
 		ctx := context.Background()
-		author, err := s.CreateUser(ctx, models.NewUser{Email: "author@example.com", Username: "author"})
+		author, err := s.Users.CreateUser(ctx, models.NewUser{Email: "author@example.com", Username: "author"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		reporter, err := s.CreateUser(ctx, models.NewUser{Email: "rep@example.com", Username: "rep"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		mod, err := s.CreateUser(ctx, models.NewUser{Email: "ana@example.com", Username: "ana", Roles: []string{models.RoleModerator}})
+		mod, err := s.Users.CreateUser(ctx, models.NewUser{Email: "ana@example.com", Username: "ana", Roles: []string{models.RoleModerator}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := newPost(t, s, author.ID, "Spam everywhere")
-		news := newsOf(t, s, db)
+		news := dbtest.ModerationNews(t, s, db)
 
 		undone := errors.New("undone")
 		err = s.Change(ctx, func(ctx context.Context) error {
-			if _, _, err := s.ReportPost(ctx, p.ID, reporter.ID, "spam", ""); err != nil {
+			if err := s.Desk.Announce(ctx, models.ModerationNews{Kind: models.NewsReport, PostID: p.ID, Title: "rolled back"}); err != nil {
 				return err
 			}
 			return undone
 		})
 		if !errors.Is(err, undone) {
-			t.Fatalf("rolled-back report: %v", err)
+			t.Fatalf("rolled-back change: %v", err)
 		}
+		long := strings.Repeat("é", 300)
 		err = s.Change(ctx, func(ctx context.Context) error {
-			_, _, err := s.ReportPost(ctx, p.ID, reporter.ID, "spam", "")
-			return err
+			return s.Desk.Announce(ctx, models.ModerationNews{Kind: models.NewsReport, PostID: p.ID, Title: long})
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := nextNews(t, news); n.Kind != models.NewsReport || n.PostID != p.ID {
-			t.Fatalf("after a report: %+v, want the report (and nothing of the rolled-back one)", n)
-		}
-		if n, err := s.QueueCount(ctx); err != nil || n != 1 {
-			t.Fatalf("queue count %d, %v; want 1", n, err)
+		if n := dbtest.NextNews(t, news); n.Kind != models.NewsReport || n.PostID != p.ID || len([]rune(n.Title)) != 200 {
+			t.Fatalf("after a commit: %+v, want the committed news (title cut to 200) and nothing of the rolled-back one", n)
 		}
 
 		err = s.Change(ctx, func(ctx context.Context) error {
-			if _, err := s.ClaimPost(ctx, p.ID, mod.ID); err != nil {
+			if _, err := s.Desk.ClaimPost(ctx, p.ID, mod.ID); err != nil {
 				return err
 			}
-			_, err := s.ModeratePost(ctx, models.Moderation{PostID: p.ID, AdminID: mod.ID, Action: "hide"})
+			_, err := s.Desk.ModeratePost(ctx, models.Moderation{PostID: p.ID, AdminID: mod.ID, Action: "hide"})
 			return err
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := nextNews(t, news); n.Kind != models.NewsClaim || n.By != "ana" || n.Until == nil {
-			t.Fatalf("after a claim: %+v", n)
-		}
-		n := nextNews(t, news)
-		if n.Kind != models.NewsDecision || n.PostID != p.ID || n.Action != "hide" || n.By != "ana" || n.ByID != mod.ID || n.Title != "Spam everywhere" {
-			t.Fatalf("after a decision: %+v", n)
-		}
-		claims, err := s.PostClaims(ctx, []int64{p.ID})
+		claims, err := s.Desk.PostClaims(ctx, []int64{p.ID})
 		if err != nil || len(claims) != 0 {
 			t.Fatalf("claims after the decision: %v, %v; want none", claims, err)
-		}
-		if n, err := s.QueueCount(ctx); err != nil || n != 0 {
-			t.Fatalf("queue count %d, %v; want 0", n, err)
 		}
 	})
 }
@@ -144,11 +79,11 @@ func TestClaims(t *testing.T) {
 		now := time.Date(2026, 11, 26, 14, 0, 0, 0, time.UTC)
 		s.Now = func() time.Time { return now }
 		ctx := context.Background()
-		ana, err := s.CreateUser(ctx, models.NewUser{Email: "ana@example.com", Username: "ana"})
+		ana, err := s.Users.CreateUser(ctx, models.NewUser{Email: "ana@example.com", Username: "ana"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		bo, err := s.CreateUser(ctx, models.NewUser{Email: "bo@example.com", Username: "bo"})
+		bo, err := s.Users.CreateUser(ctx, models.NewUser{Email: "bo@example.com", Username: "bo"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +91,7 @@ func TestClaims(t *testing.T) {
 		claim := func(user int64) (*models.Claim, error) {
 			var c *models.Claim
 			err := s.Change(ctx, func(ctx context.Context) (err error) {
-				c, err = s.ClaimPost(ctx, p.ID, user)
+				c, err = s.Desk.ClaimPost(ctx, p.ID, user)
 				return err
 			})
 			return c, err
@@ -164,7 +99,7 @@ func TestClaims(t *testing.T) {
 		release := func(user int64) bool {
 			var released bool
 			err := s.Change(ctx, func(ctx context.Context) (err error) {
-				released, err = s.ReleaseClaim(ctx, p.ID, user)
+				released, err = s.Desk.ReleaseClaim(ctx, p.ID, user)
 				return err
 			})
 			if err != nil {
@@ -173,7 +108,7 @@ func TestClaims(t *testing.T) {
 			return released
 		}
 		holder := func() string {
-			cs, err := s.PostClaims(ctx, []int64{p.ID})
+			cs, err := s.Desk.PostClaims(ctx, []int64{p.ID})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -25,7 +25,7 @@ func TestSettledReportsOutliveThePost(t *testing.T) {
 		clock := time.Now().UTC().Truncate(time.Second)
 		s.Now = func() time.Time { return clock }
 		user := func(name string) int64 {
-			u, err := s.CreateUser(ctx, models.NewUser{Email: name + "@example.com"})
+			u, err := s.Users.CreateUser(ctx, models.NewUser{Email: name + "@example.com"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,13 +40,13 @@ func TestSettledReportsOutliveThePost(t *testing.T) {
 		}
 		report := func(post, who int64) {
 			change(func(ctx context.Context) error {
-				_, _, err := s.ReportPost(ctx, post, who, "spam", fmt.Sprint("comment of ", who))
+				_, _, err := s.Posts.ReportPost(ctx, post, who, "spam", fmt.Sprint("comment of ", who))
 				return err
 			})
 		}
 		decide := func(post int64, action string) {
 			change(func(ctx context.Context) error {
-				_, err := s.ModeratePost(ctx, models.Moderation{PostID: post, AdminID: admin, Action: action})
+				_, err := s.Desk.ModeratePost(ctx, models.Moderation{PostID: post, AdminID: admin, Action: action})
 				return err
 			})
 		}
@@ -82,7 +82,7 @@ func TestSettledReportsOutliveThePost(t *testing.T) {
 			t.Errorf("tallies %v, want %v", got, want)
 		}
 		clock = clock.Add(time.Minute)
-		rep, err := s.ModerationReport(ctx, models.ModerationQuery{Start: clock.Add(-time.Hour), End: clock})
+		rep, err := s.Analytics.ModerationReport(ctx, models.ModerationQuery{Start: clock.Add(-time.Hour), End: clock})
 		if err != nil || rep.Resolved != 3 || rep.ByAction["dismiss"] != 1 || rep.ByAction["delete"] != 1 {
 			t.Errorf("moderation report: %+v, %v", rep, err)
 		}
@@ -90,7 +90,7 @@ func TestSettledReportsOutliveThePost(t *testing.T) {
 		// Undo the dismiss: kept's report opens again and leaves the record.
 		var undone *models.Undone
 		change(func(ctx context.Context) (err error) {
-			undone, err = s.UndoModeration(ctx, kept.ID, admin)
+			undone, err = s.Desk.UndoModeration(ctx, kept.ID, admin)
 			return err
 		})
 		if undone.Action != "dismiss" || undone.Reopened != 1 || settled() != 2 {
@@ -100,13 +100,13 @@ func TestSettledReportsOutliveThePost(t *testing.T) {
 		if got := tallies(); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("tallies after the undo %v, want %v", got, want)
 		}
-		err = s.Change(ctx, func(ctx context.Context) error { _, err := s.UndoModeration(ctx, kept.ID, admin); return err })
+		err = s.Change(ctx, func(ctx context.Context) error { _, err := s.Desk.UndoModeration(ctx, kept.ID, admin); return err })
 		if !errors.Is(err, models.ErrNothingToUndo) {
 			t.Errorf("a second undo: %v", err)
 		}
 
 		// The context of kept: its open report with the reporter's record.
-		pc, err := s.PostContextByID(ctx, kept.ID)
+		pc, err := s.Desk.PostContextByID(ctx, kept.ID)
 		if err != nil || len(pc.Reports) != 1 || pc.Reports[0].Comment != fmt.Sprint("comment of ", r1) || pc.Reports[0].Upheld != 1 ||
 			pc.Standing.Removed != 1 || pc.Standing.Moderations != 1 {
 			t.Errorf("context: %+v %v", pc, err)
@@ -122,7 +122,7 @@ func TestSettledReportsOutliveThePost(t *testing.T) {
 		if _, err := db.ExecContext(ctx, "DELETE FROM settled_reports WHERE post_id = ?", kept.ID); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.RecountDailyCounts(ctx); err != nil {
+		if err := s.Analytics.RecountDailyCounts(ctx); err != nil {
 			t.Fatal(err)
 		}
 		want = map[int64][2]int{r1: {2, 0}, r2: {1, 0}}

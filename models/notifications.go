@@ -107,7 +107,7 @@ type counted struct {
 // Inbox reads a page of user's inbox, unread first, then newest, with how
 // many messages there are and how many are unread: one statement, which
 // counts the inbox as it sorts it.
-func (s *Store) Inbox(ctx context.Context, user int64, limit, offset int) (items []InboxItem, total, unread int, err error) {
+func (s Notices) Inbox(ctx context.Context, user int64, limit, offset int) (items []InboxItem, total, unread int, err error) {
 	db := s.db(ctx)
 	in, err := s.inboxOf(ctx, user)
 	if err != nil {
@@ -150,7 +150,7 @@ func (s *Store) inboxItem(ctx context.Context, in inbox, key InboxKey) (*InboxIt
 // keeps the first time): a notification in its row, a broadcast by a read
 // mark of this reader. A message that is not in their inbox is
 // ErrNotFound. Call it inside a change.
-func (s *Store) MarkRead(ctx context.Context, user int64, key InboxKey) (*InboxItem, error) {
+func (s Notices) MarkRead(ctx context.Context, user int64, key InboxKey) (*InboxItem, error) {
 	db, now := s.db(ctx), s.now()
 	in, err := s.inboxOf(ctx, user)
 	if err != nil {
@@ -179,7 +179,7 @@ func (s *Store) MarkRead(ctx context.Context, user int64, key InboxKey) (*InboxI
 // read mark, so that the broadcast's read count includes it. A message
 // that is not in their inbox, dismissed ones included, is ErrNotFound.
 // Call it inside a change.
-func (s *Store) Dismiss(ctx context.Context, user int64, key InboxKey) error {
+func (s Notices) Dismiss(ctx context.Context, user int64, key InboxKey) error {
 	db, now := s.db(ctx), s.now()
 	if !key.Broadcast {
 		res, err := db.NewUpdate().Model((*Notification)(nil)).Set("dismissed_at = ?", now).

@@ -38,7 +38,7 @@ const staleTables = `SELECT quote_ident(schemaname) || '.' || quote_ident(relnam
 // stale, for the periodic job: a database whose autovacuum is off (or
 // behind) still plans from current figures. It returns how many tables it
 // analyzed on PostgreSQL; SQLite's optimize does not tell, and counts 0.
-func (s *Store) RefreshPlannerStats(ctx context.Context) (int64, error) {
+func (s Maintenance) RefreshPlannerStats(ctx context.Context) (int64, error) {
 	if s.Dialect() == "sqlite" {
 		return 0, AnalyzeAll(ctx, s.DB)
 	}

@@ -17,7 +17,7 @@ func TestRefreshPlannerStats(t *testing.T) {
 		ctx := context.Background()
 		s := models.NewStore(db)
 		richUsers(t, s, 30)
-		n, err := s.RefreshPlannerStats(ctx)
+		n, err := s.Maintenance.RefreshPlannerStats(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,18 +31,18 @@ func TestRefreshPlannerStats(t *testing.T) {
 			t.Fatalf("a database never analyzed: %d tables analyzed, users among them: %v", n, usersAnalyzed(t, db))
 		}
 		// Nothing moved since: nothing to do.
-		if n, err := s.RefreshPlannerStats(ctx); err != nil || n != 0 {
+		if n, err := s.Maintenance.RefreshPlannerStats(ctx); err != nil || n != 0 {
 			t.Errorf("second refresh analyzed %d tables, %v; want 0", n, err)
 		}
 		for i := range 200 {
-			if _, err := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("more%03d@example.com", i)}); err != nil {
+			if _, err := s.Users.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("more%03d@example.com", i)}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		// A backend reports its changes to the statistics a moment after
 		// it goes idle, up to a second or so.
 		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-			n, err := s.RefreshPlannerStats(ctx)
+			n, err := s.Maintenance.RefreshPlannerStats(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,7 +15,7 @@ type PostDecision struct {
 
 // PostDecisions lists every moderation decision on post id, newest first:
 // the post's page in the console shows them as its history.
-func (s *Store) PostDecisions(ctx context.Context, id int64) ([]PostDecision, error) {
+func (s Desk) PostDecisions(ctx context.Context, id int64) ([]PostDecision, error) {
 	out := []PostDecision{}
 	err := s.db(ctx).NewSelect().Model(&out).ColumnExpr("ma.*").ColumnExpr("COALESCE(u.username, '') AS admin_username").
 		Join("LEFT JOIN users AS u ON u.id = ma.admin_id").Where("ma.post_id = ?", id).

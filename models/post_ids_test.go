@@ -22,7 +22,7 @@ func TestPostIDsNeverReused(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		author, err := s.CreateUser(ctx, models.NewUser{Email: "author@example.com", Username: "author"})
+		author, err := s.Users.CreateUser(ctx, models.NewUser{Email: "author@example.com", Username: "author"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +30,7 @@ func TestPostIDsNeverReused(t *testing.T) {
 			t.Helper()
 			var id int64
 			err := s.Change(ctx, func(ctx context.Context) error {
-				p, err := s.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: title, Content: "x", Published: true})
+				p, err := s.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: title, Content: "x", Published: true})
 				if p != nil {
 					id = p.ID
 				}
@@ -43,7 +43,7 @@ func TestPostIDsNeverReused(t *testing.T) {
 		}
 		remove := func(id int64) {
 			t.Helper()
-			if err := s.Change(ctx, func(ctx context.Context) error { return s.RemovePost(ctx, id) }); err != nil {
+			if err := s.Change(ctx, func(ctx context.Context) error { return s.Posts.RemovePost(ctx, id) }); err != nil {
 				t.Fatal(err)
 			}
 		}

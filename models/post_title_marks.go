@@ -31,7 +31,7 @@ type titleMark struct {
 // wait while it runs: a split must count the posts the triggers would
 // otherwise count in the old bucket. It does nothing, and takes no lock,
 // when no bucket is that large.
-func (s *Store) SplitTitleMarks(ctx context.Context) (int64, error) {
+func (s Posts) SplitTitleMarks(ctx context.Context) (int64, error) {
 	if s.Dialect() != "postgres" {
 		return 0, nil
 	}

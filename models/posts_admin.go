@@ -58,7 +58,7 @@ var postOrder = map[string]string{
 // The list may read from the replica, except the queue of posts with open
 // reports: moderators refresh it after each decision, and a post they just
 // settled must not come back from a copy a moment behind.
-func (s *Store) ListPostsAdmin(ctx context.Context, f PostListFilter) (PostPage, error) {
+func (s Posts) ListPostsAdmin(ctx context.Context, f PostListFilter) (PostPage, error) {
 	if !f.OpenReports {
 		ctx = s.mayLag(ctx)
 	}
@@ -241,7 +241,7 @@ func (s *Store) attachReports(ctx context.Context, posts []ListedPost) error {
 }
 
 // ListedPostByID reads one post as the admin list shows it.
-func (s *Store) ListedPostByID(ctx context.Context, id int64) (*ListedPost, error) {
+func (s Posts) ListedPostByID(ctx context.Context, id int64) (*ListedPost, error) {
 	rows := []ListedPost{}
 	err := s.listedPosts(s.db(ctx).NewSelect().Model(&rows)).Where("p.id = ?", id).Scan(ctx)
 	if err == nil && len(rows) == 0 {
@@ -256,7 +256,7 @@ func (s *Store) ListedPostByID(ctx context.Context, id int64) (*ListedPost, erro
 // PostAuthors maps each post of ids that exists to its author, for
 // deciding about many posts at once; an id missing from the map names no
 // post.
-func (s *Store) PostAuthors(ctx context.Context, ids []int64) (map[int64]int64, error) {
+func (s Posts) PostAuthors(ctx context.Context, ids []int64) (map[int64]int64, error) {
 	if len(ids) == 0 {
 		return map[int64]int64{}, nil
 	}
@@ -279,7 +279,7 @@ func (s *Store) PostAuthors(ctx context.Context, ids []int64) (map[int64]int64, 
 // decision; post_status_days) to the posts there are,
 // for writers that skip triggers (a bulk load as replica). It holds off
 // other writers of posts while it counts.
-func (s *Store) RecountPosts(ctx context.Context) error {
+func (s Posts) RecountPosts(ctx context.Context) error {
 	return s.Change(ctx, func(ctx context.Context) error {
 		db := s.db(ctx)
 		if Dialect(db) == "postgres" {
@@ -364,7 +364,7 @@ func recountReview(ctx context.Context, db bun.IDB) error {
 // RecountOpenReports sets every reported post's count of open reports to
 // what post_reports holds, for writers that skip triggers (a bulk load as
 // replica). It holds off other writers of reports while it counts.
-func (s *Store) RecountOpenReports(ctx context.Context) error {
+func (s Posts) RecountOpenReports(ctx context.Context) error {
 	return s.Change(ctx, func(ctx context.Context) error {
 		db := s.db(ctx)
 		if Dialect(db) == "postgres" {

@@ -59,7 +59,7 @@ func selectPostRecords(db bun.IDB, dest any) *bun.SelectQuery {
 }
 
 // PostRecordByID loads one post with its author and tags.
-func (s *Store) PostRecordByID(ctx context.Context, id int64) (*PostRecord, error) {
+func (s Posts) PostRecordByID(ctx context.Context, id int64) (*PostRecord, error) {
 	p := new(PostRecord)
 	err := selectPostRecords(s.db(ctx), p).Where("p.id = ?", id).Scan(ctx)
 	return p, notFound(err, "post")
@@ -86,7 +86,7 @@ var postSorts = map[string]string{"created_at": "p.created_at", "updated_at": "p
 
 // PostFeed returns a page of posts with their authors and tags and how many
 // match: one query for the rows, one count.
-func (s *Store) PostFeed(ctx context.Context, f PostFeedFilter) ([]PostRecord, int, error) {
+func (s Posts) PostFeed(ctx context.Context, f PostFeedFilter) ([]PostRecord, int, error) {
 	col, ok := postSorts[f.Sort]
 	if !ok {
 		return nil, 0, fmt.Errorf("post feed: unknown sort %q", f.Sort)
@@ -131,7 +131,7 @@ type PostInput struct {
 // CreateUserPost writes a post (published, or a draft) with its tags and
 // counts it in its author's post_count. An author who is not active
 // (banned, deactivated) is *InactiveUserError. Call it inside a change.
-func (s *Store) CreateUserPost(ctx context.Context, in PostInput) (*PostRecord, error) {
+func (s Posts) CreateUserPost(ctx context.Context, in PostInput) (*PostRecord, error) {
 	db := s.db(ctx)
 	if err := requireActiveUser(ctx, db, in.AuthorID); err != nil {
 		return nil, err
@@ -204,7 +204,7 @@ type PostEdit struct {
 // EditPost applies e to post id and returns the post as it is now. A post
 // published for the first time gets its published_at. Call it inside a
 // change.
-func (s *Store) EditPost(ctx context.Context, id int64, e PostEdit) (*PostRecord, error) {
+func (s Posts) EditPost(ctx context.Context, id int64, e PostEdit) (*PostRecord, error) {
 	db, now := s.db(ctx), s.now()
 	q := db.NewUpdate().Model((*Post)(nil)).Set("updated_at = ?", now).Where("id = ?", id)
 	if e.Title != nil {
@@ -239,7 +239,7 @@ func (s *Store) EditPost(ctx context.Context, id int64, e PostEdit) (*PostRecord
 // that removed the row counts it out: of two deletes racing, the second
 // waits for the first and then finds nothing (ErrNotFound), as it would a
 // moment later.
-func (s *Store) RemovePost(ctx context.Context, id int64) error {
+func (s Posts) RemovePost(ctx context.Context, id int64) error {
 	db := s.db(ctx)
 	var author int64
 	err := db.NewSelect().Model((*Post)(nil)).Column("author_id").Where("p.id = ?", id).Scan(ctx, &author)
@@ -265,7 +265,7 @@ func (s *Store) RemovePost(ctx context.Context, id int64) error {
 // queue as every post with open reports is. A
 // second open report by the same user is ErrAlreadyReported; a reporter who
 // is not active is *InactiveUserError. Call it inside a change.
-func (s *Store) ReportPost(ctx context.Context, postID, userID int64, reason, comment string) (*PostReport, bool, error) {
+func (s Posts) ReportPost(ctx context.Context, postID, userID int64, reason, comment string) (*PostReport, bool, error) {
 	db := s.db(ctx)
 	if err := requireActiveUser(ctx, db, userID); err != nil {
 		return nil, false, err
@@ -286,9 +286,6 @@ func (s *Store) ReportPost(ctx context.Context, postID, userID int64, reason, co
 	}
 	flagged, err := s.flagIfReported(ctx, db, postID)
 	if err != nil {
-		return nil, false, err
-	}
-	if err := s.announce(ctx, ModerationNews{Kind: NewsReport, PostID: postID}); err != nil {
 		return nil, false, err
 	}
 	return r, flagged, nil

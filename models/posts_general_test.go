@@ -33,7 +33,7 @@ func newPost(t *testing.T, s *models.Store, author int64, title string, tags ...
 	t.Helper()
 	var p *models.PostRecord
 	err := s.Change(context.Background(), func(ctx context.Context) (err error) {
-		p, err = s.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: title, Content: "x", Tags: tags, Published: true})
+		p, err = s.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: title, Content: "x", Tags: tags, Published: true})
 		return err
 	})
 	if err != nil {
@@ -47,7 +47,7 @@ func newPost(t *testing.T, s *models.Store, author int64, title string, tags ...
 func TestPostFeedQueries(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		s := models.NewStore(db)
-		u, err := s.CreateUser(context.Background(), models.NewUser{Email: "ada@example.com"})
+		u, err := s.Users.CreateUser(context.Background(), models.NewUser{Email: "ada@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestPostFeedQueries(t *testing.T) {
 		}
 		counter := &postQueries{}
 		hooked := models.NewStore(db.WithQueryHook(counter))
-		rows, total, err := hooked.PostFeed(context.Background(), models.PostFeedFilter{Sort: "created_at", Desc: true, Limit: 20})
+		rows, total, err := hooked.Posts.PostFeed(context.Background(), models.PostFeedFilter{Sort: "created_at", Desc: true, Limit: 20})
 		if err != nil || len(rows) != 20 || total != 25 {
 			t.Fatalf("feed: %d rows of %d, %v", len(rows), total, err)
 		}
@@ -77,14 +77,14 @@ func TestConcurrentReportsFlagOnce(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		author, err := s.CreateUser(ctx, models.NewUser{Email: "author@example.com"})
+		author, err := s.Users.CreateUser(ctx, models.NewUser{Email: "author@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		p := newPost(t, s, author.ID, "Contested")
 		reporters := make([]int64, 5)
 		for i := range reporters {
-			u, err := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("r%d@example.com", i)})
+			u, err := s.Users.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("r%d@example.com", i)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +103,7 @@ func TestConcurrentReportsFlagOnce(t *testing.T) {
 			wg.Go(func() {
 				<-start
 				errs <- s.Change(ctx, func(ctx context.Context) error {
-					_, f, err := s.ReportPost(ctx, p.ID, id, "spam", "")
+					_, f, err := s.Posts.ReportPost(ctx, p.ID, id, "spam", "")
 					if f {
 						flagged.Add(1)
 					}
@@ -119,7 +119,7 @@ func TestConcurrentReportsFlagOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := s.PostRecordByID(ctx, p.ID)
+		got, err := s.Posts.PostRecordByID(ctx, p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,12 +135,12 @@ func TestReportPostRefusals(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		author, _ := s.CreateUser(ctx, models.NewUser{Email: "author@example.com"})
-		eve, _ := s.CreateUser(ctx, models.NewUser{Email: "eve@example.com"})
+		author, _ := s.Users.CreateUser(ctx, models.NewUser{Email: "author@example.com"})
+		eve, _ := s.Users.CreateUser(ctx, models.NewUser{Email: "eve@example.com"})
 		p := newPost(t, s, author.ID, "Post")
 		reportAs := func(user int64) error {
 			return s.Change(ctx, func(ctx context.Context) error {
-				_, _, err := s.ReportPost(ctx, p.ID, user, "spam", "")
+				_, _, err := s.Posts.ReportPost(ctx, p.ID, user, "spam", "")
 				return err
 			})
 		}
@@ -156,13 +156,13 @@ func TestReportPostRefusals(t *testing.T) {
 			t.Errorf("a banned reporter: %v, want ErrUserNotActive", err)
 		}
 		err := s.Change(ctx, func(ctx context.Context) error {
-			_, _, err := s.ReportPost(ctx, 999999, author.ID, "spam", "")
+			_, _, err := s.Posts.ReportPost(ctx, 999999, author.ID, "spam", "")
 			return err
 		})
 		if !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("an unknown post: %v, want ErrNotFound", err)
 		}
-		got, _ := s.PostRecordByID(ctx, p.ID)
+		got, _ := s.Posts.PostRecordByID(ctx, p.ID)
 		if got.ReportCount != 1 {
 			t.Errorf("report_count %d after one report and three refusals, want 1", got.ReportCount)
 		}
@@ -176,7 +176,7 @@ func TestOpenReportsAreCounted(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		author, _ := s.CreateUser(ctx, models.NewUser{Email: "author@example.com"})
+		author, _ := s.Users.CreateUser(ctx, models.NewUser{Email: "author@example.com"})
 		p := newPost(t, s, author.ID, "Reported")
 		open := func() int {
 			var n int
@@ -187,9 +187,12 @@ func TestOpenReportsAreCounted(t *testing.T) {
 		}
 		var reporters []int64
 		for i := range 3 {
-			u, _ := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("r%d@example.com", i)})
+			u, _ := s.Users.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("r%d@example.com", i)})
 			reporters = append(reporters, u.ID)
-			if err := s.Change(ctx, func(ctx context.Context) error { _, _, err := s.ReportPost(ctx, p.ID, u.ID, "spam", ""); return err }); err != nil {
+			if err := s.Change(ctx, func(ctx context.Context) error {
+				_, _, err := s.Posts.ReportPost(ctx, p.ID, u.ID, "spam", "")
+				return err
+			}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -200,14 +203,14 @@ func TestOpenReportsAreCounted(t *testing.T) {
 		if n := open(); n != 2 {
 			t.Errorf("after a dismissal, %d open, want 2", n)
 		}
-		if err := s.Change(ctx, func(ctx context.Context) error { return s.DeleteUserAccount(ctx, reporters[1]) }); err != nil {
+		if err := s.Change(ctx, func(ctx context.Context) error { return s.Users.DeleteUserAccount(ctx, reporters[1]) }); err != nil {
 			t.Fatal(err)
 		}
 		if n := open(); n != 1 {
 			t.Errorf("after a reporter's account went, %d open, want 1", n)
 		}
 		if err := s.Change(ctx, func(ctx context.Context) error {
-			_, err := s.ModeratePost(ctx, models.Moderation{PostID: p.ID, AdminID: author.ID, Action: "approve"})
+			_, err := s.Desk.ModeratePost(ctx, models.Moderation{PostID: p.ID, AdminID: author.ID, Action: "approve"})
 			return err
 		}); err != nil {
 			t.Fatal(err)

@@ -51,7 +51,7 @@ func TestPostsListDeepPages(t *testing.T) {
 		if _, err := db.NewUpdate().Model((*models.Post)(nil)).Set("created_at = ?", time.Date(2026, 2, 20, 5, 0, 0, 0, time.UTC)).Where("id % 50 = 7").Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.RecountDailyCounts(ctx); err != nil { // the hourly counts do not follow creation times moved
+		if err := s.Analytics.RecountDailyCounts(ctx); err != nil { // the hourly counts do not follow creation times moved
 			t.Fatal(err)
 		}
 		checkDeepPages(t, s, db)
@@ -81,7 +81,7 @@ func TestPostsListDeepPages(t *testing.T) {
 // requires that it added marks.
 func splitTitleMarks(t *testing.T, s *models.Store, db *bun.DB) {
 	t.Helper()
-	added, err := s.SplitTitleMarks(context.Background())
+	added, err := s.Posts.SplitTitleMarks(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func checkTitleMarksCount(t *testing.T, s *models.Store, db *bun.DB) {
 		return out
 	}
 	kept := counts()
-	if err := s.RecountPosts(context.Background()); err != nil {
+	if err := s.Posts.RecountPosts(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if fresh := counts(); !maps.Equal(kept, fresh) {
@@ -269,7 +269,7 @@ func checkDeepPages(t *testing.T, s *models.Store, db *bun.DB) {
 
 func checkDeepPage(t *testing.T, s *models.Store, f models.PostListFilter, all []models.Post, total int) {
 	t.Helper()
-	found, err := s.ListPostsAdmin(context.Background(), f)
+	found, err := s.Posts.ListPostsAdmin(context.Background(), f)
 	if err != nil {
 		t.Fatalf("%+v: %v", f, err)
 	}

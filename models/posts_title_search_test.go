@@ -55,7 +55,7 @@ func TestPostsTitleSearch(t *testing.T) {
 		if _, err := db.ExecContext(ctx, "INSERT INTO post_titles VALUES (999999, 'post 1', 'hidden', 1, 1, 0, now(), now())"); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.RecountPosts(ctx); err != nil {
+		if err := s.Posts.RecountPosts(ctx); err != nil {
 			t.Fatal(err)
 		}
 		checkTitleSearches(t, s, db)
@@ -131,7 +131,7 @@ func titleMatches(all []models.Post, f models.PostListFilter) (kept []int64, cap
 // posts in the list's order.
 func checkTitlePage(t *testing.T, s *models.Store, db *bun.DB, f models.PostListFilter, kept []int64, capped bool) {
 	t.Helper()
-	got, err := s.ListPostsAdmin(context.Background(), f)
+	got, err := s.Posts.ListPostsAdmin(context.Background(), f)
 	if err != nil {
 		t.Fatalf("%+v: %v", f, err)
 	}

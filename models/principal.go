@@ -27,7 +27,7 @@ func (a *Account) Roles() []string {
 }
 
 // AccountByID loads a user and its roles in one query.
-func (s *Store) AccountByID(ctx context.Context, id int64) (*Account, error) {
+func (s Users) AccountByID(ctx context.Context, id int64) (*Account, error) {
 	a := new(Account)
 	err := selectUsers(s.DB.NewSelect().Model(a), s.now()).
 		ColumnExpr("(?) AS role_names", roleNamesQuery(s.DB)).
@@ -67,7 +67,7 @@ func (a *TokenAccount) TokenPermissionList() []string {
 }
 
 // TokenAccountByJTI loads a token's record with its user and roles.
-func (s *Store) TokenAccountByJTI(ctx context.Context, jti string) (*TokenAccount, error) {
+func (s Users) TokenAccountByJTI(ctx context.Context, jti string) (*TokenAccount, error) {
 	a := new(TokenAccount)
 	err := selectUsers(s.DB.NewSelect().Model(a), s.now()).
 		ColumnExpr("(?) AS role_names", roleNamesQuery(s.DB)).

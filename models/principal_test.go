@@ -19,11 +19,11 @@ func TestAccountByID(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		u, err := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com", Roles: []string{"admin", "super_admin"}})
+		u, err := s.Users.CreateUser(ctx, models.NewUser{Email: "ada@example.com", Roles: []string{"admin", "super_admin"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := s.AccountByID(ctx, u.ID)
+		a, err := s.Users.AccountByID(ctx, u.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +32,7 @@ func TestAccountByID(t *testing.T) {
 		if a.Email != "ada@example.com" || !slices.Equal(roles, []string{"admin", "super_admin", "user"}) {
 			t.Errorf("account %+v roles %v", a.User, roles)
 		}
-		if _, err := s.AccountByID(ctx, 9999); !errors.Is(err, models.ErrNotFound) {
+		if _, err := s.Users.AccountByID(ctx, 9999); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("unknown id: %v", err)
 		}
 	})
@@ -42,7 +42,7 @@ func TestSessionStore(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ss := s.Sessions(0, nil)
+		ss := s.Auth.Sessions(0, nil)
 		exp := time.Now().Add(time.Hour)
 		if err := ss.CommitCtx(ctx, "tok", []byte("one"), exp); err != nil {
 			t.Fatal(err)
@@ -60,7 +60,7 @@ func TestSessionStore(t *testing.T) {
 		if sessionFound(t, ss, "old") {
 			t.Error("an expired session was found")
 		}
-		if n, err := s.DeleteExpiredSessions(ctx); err != nil || n != 1 {
+		if n, err := s.Auth.DeleteExpiredSessions(ctx); err != nil || n != 1 {
 			t.Errorf("sweep removed %d, %v; want 1", n, err)
 		}
 		if err := ss.DeleteCtx(ctx, "tok"); err != nil {
@@ -80,7 +80,7 @@ func TestSessionIdleDeadline(t *testing.T) {
 		s := models.NewStore(db)
 		now := time.Now().UTC()
 		s.Now = func() time.Time { return now }
-		ss := s.Sessions(time.Hour, nil)
+		ss := s.Auth.Sessions(time.Hour, nil)
 		if err := ss.CommitCtx(ctx, "tok", []byte("x"), now.Add(7*24*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
@@ -126,14 +126,14 @@ func TestEndedSessionStaysEnded(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ss := s.Sessions(time.Hour, func([]byte) models.SessionMeta { return models.SessionMeta{UserID: 7} })
+		ss := s.Auth.Sessions(time.Hour, func([]byte) models.SessionMeta { return models.SessionMeta{UserID: 7} })
 		exp := time.Now().Add(time.Hour)
 		for _, tok := range []string{"a", "b"} {
 			if err := ss.CommitCtx(ctx, tok, []byte("x"), exp); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if n, err := s.EndUserSessions(ctx, 7, "b"); err != nil || n != 1 {
+		if n, err := s.Auth.EndUserSessions(ctx, 7, "b"); err != nil || n != 1 {
 			t.Fatalf("end others: %d %v", n, err)
 		}
 		if err := ss.CommitCtx(ctx, "a", []byte("x"), exp); err != nil { // the late write-back
@@ -142,10 +142,10 @@ func TestEndedSessionStaysEnded(t *testing.T) {
 		if sessionFound(t, ss, "a") || !sessionFound(t, ss, "b") {
 			t.Error("an ended session came back, or the kept one ended")
 		}
-		if err := s.EndUserSession(ctx, 7, models.SessionID("a")); !errors.Is(err, models.ErrNotFound) {
+		if err := s.Auth.EndUserSession(ctx, 7, models.SessionID("a")); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("ending an ended session: %v, want ErrNotFound", err)
 		}
-		if err := s.EndUserSession(ctx, 8, models.SessionID("b")); !errors.Is(err, models.ErrNotFound) {
+		if err := s.Auth.EndUserSession(ctx, 8, models.SessionID("b")); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("another user's session: %v, want ErrNotFound", err)
 		}
 	})
@@ -159,7 +159,7 @@ func TestSessionsStoredByHash(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		ss := s.Sessions(time.Hour, func([]byte) models.SessionMeta { return models.SessionMeta{UserID: 7} })
+		ss := s.Auth.Sessions(time.Hour, func([]byte) models.SessionMeta { return models.SessionMeta{UserID: 7} })
 		const token = "the-raw-cookie-token"
 		if err := ss.CommitCtx(ctx, token, []byte("x"), time.Now().Add(time.Hour)); err != nil {
 			t.Fatal(err)
@@ -175,11 +175,11 @@ func TestSessionsStoredByHash(t *testing.T) {
 		if !sessionFound(t, ss, token) || sessionFound(t, ss, stored[0]) {
 			t.Error("the session must be found by its token and never by its stored key")
 		}
-		list, err := s.UserSessions(ctx, 7)
+		list, err := s.Auth.UserSessions(ctx, 7)
 		if err != nil || len(list) != 1 || list[0].ID != models.SessionID(token) {
 			t.Fatalf("list: %+v %v", list, err)
 		}
-		if n, err := s.EndUserSessions(ctx, 7, token); err != nil || n != 0 {
+		if n, err := s.Auth.EndUserSessions(ctx, 7, token); err != nil || n != 0 {
 			t.Errorf("ending all but this one ended %d (%v)", n, err)
 		}
 		if err := ss.DeleteCtx(ctx, token); err != nil || sessionFound(t, ss, token) {

@@ -17,7 +17,7 @@ var ErrLastWayIn = errors.New("the account's last way to sign in")
 
 // ProviderLinks lists the provider accounts linked to user userID, oldest
 // first.
-func (s *Store) ProviderLinks(ctx context.Context, userID int64) ([]ProviderAccount, error) {
+func (s Auth) ProviderLinks(ctx context.Context, userID int64) ([]ProviderAccount, error) {
 	var rows []ProviderAccount
 	err := s.db(ctx).NewSelect().Model(&rows).Where("pa.user_id = ?", userID).Order("pa.created_at", "pa.id").Scan(ctx)
 	return rows, err
@@ -27,7 +27,7 @@ func (s *Store) ProviderLinks(ctx context.Context, userID int64) ([]ProviderAcco
 // has just signed in to it: its email need not match the account's. An
 // identity linked to the user already is refreshed; one linked to
 // another user is ErrLinkedElsewhere. Runs in the caller's change.
-func (s *Store) LinkProvider(ctx context.Context, userID int64, id OAuthIdentity) error {
+func (s Auth) LinkProvider(ctx context.Context, userID int64, id OAuthIdentity) error {
 	return s.Change(ctx, func(ctx context.Context) error {
 		db, now, email := s.db(ctx), s.now(), NormalizeEmail(id.Email)
 		pa := new(ProviderAccount)
@@ -52,7 +52,7 @@ func (s *Store) LinkProvider(ctx context.Context, userID int64, id OAuthIdentity
 // UnlinkProvider removes the links of user userID to provider and reports
 // how many went; removing the last link of an account without a password
 // is ErrLastWayIn. Runs in the caller's change.
-func (s *Store) UnlinkProvider(ctx context.Context, userID int64, provider string) (int, error) {
+func (s Auth) UnlinkProvider(ctx context.Context, userID int64, provider string) (int, error) {
 	var n int
 	err := s.Change(ctx, func(ctx context.Context) error {
 		db := s.db(ctx)

@@ -45,7 +45,7 @@ func TestRacingOAuthSignUps(t *testing.T) {
 		s := models.NewStore(db)
 		ids := make([]int64, n)
 		errs := together(n, func(i int) error {
-			u, err := s.LinkOAuthUser(ctx, models.OAuthIdentity{Provider: "github", ProviderUserID: "42",
+			u, err := s.Users.LinkOAuthUser(ctx, models.OAuthIdentity{Provider: "github", ProviderUserID: "42",
 				Email: "octo@example.com", EmailVerified: true, Username: "octocat"})
 			if err == nil {
 				ids[i] = u.ID
@@ -63,7 +63,7 @@ func TestRacingOAuthSignUps(t *testing.T) {
 
 		names := make([]string, n)
 		errs = together(n, func(i int) error {
-			u, err := s.LinkOAuthUser(ctx, models.OAuthIdentity{Provider: "gitlab", ProviderUserID: fmt.Sprint(i),
+			u, err := s.Users.LinkOAuthUser(ctx, models.OAuthIdentity{Provider: "gitlab", ProviderUserID: fmt.Sprint(i),
 				Email: fmt.Sprintf("cat%d@example.com", i), EmailVerified: true, Username: "cat"})
 			if err == nil {
 				names[i] = u.Username
@@ -87,7 +87,7 @@ func TestRacingCreateUsers(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		s := models.NewStore(db)
 		errs := together(n, func(i int) error {
-			_, err := s.CreateUser(context.Background(), models.NewUser{Email: fmt.Sprintf("ada@host%d.example", i)})
+			_, err := s.Users.CreateUser(context.Background(), models.NewUser{Email: fmt.Sprintf("ada@host%d.example", i)})
 			return err
 		})
 		for i, err := range errs {
@@ -95,7 +95,7 @@ func TestRacingCreateUsers(t *testing.T) {
 				t.Errorf("create %d: %v", i, err)
 			}
 		}
-		if got, _ := s.CountUsers(context.Background()); got != n {
+		if got, _ := s.Users.CountUsers(context.Background()); got != n {
 			t.Errorf("%d users, want %d", got, n)
 		}
 	})

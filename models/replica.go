@@ -32,8 +32,8 @@ type ReplicaStatus struct {
 }
 
 // ReplicaStatus reports on the read replica; ok is false when none is set.
-func (s *Store) ReplicaStatus(ctx context.Context) (st ReplicaStatus, ok bool) {
-	if s == nil || s.Replica == nil {
+func (s Maintenance) ReplicaStatus(ctx context.Context) (st ReplicaStatus, ok bool) {
+	if s.Store == nil || s.Replica == nil {
 		return st, false
 	}
 	var secs sql.NullFloat64

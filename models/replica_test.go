@@ -17,11 +17,11 @@ func TestReplicaReads(t *testing.T) {
 	ctx := context.Background()
 	primaryDB, replicaDB := dbtest.Open(t, config.DialectPostgres), dbtest.Open(t, config.DialectPostgres)
 	onPrimary, onReplica := models.NewStore(primaryDB), models.NewStore(replicaDB)
-	mine, err := onPrimary.CreateUser(ctx, models.NewUser{Username: "primary_only", Email: "primary@example.com"})
+	mine, err := onPrimary.Users.CreateUser(ctx, models.NewUser{Username: "primary_only", Email: "primary@example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := onReplica.CreateUser(ctx, models.NewUser{Username: "replica_only", Email: "replica@example.com"}); err != nil {
+	if _, err := onReplica.Users.CreateUser(ctx, models.NewUser{Username: "replica_only", Email: "replica@example.com"}); err != nil {
 		t.Fatal(err)
 	}
 	s := models.NewStore(primaryDB)
@@ -41,7 +41,7 @@ func TestReplicaReads(t *testing.T) {
 	}
 	inactive := models.UserInactive
 	err = s.Change(wctx, func(ctx context.Context) error {
-		return s.UpdateUserAsAdmin(ctx, mine.ID, mine.ID, models.UserAdminChange{Status: &inactive})
+		return s.Users.UpdateUserAsAdmin(ctx, mine.ID, mine.ID, models.UserAdminChange{Status: &inactive})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestReplicaReads(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	u, err := s.ListedUserByID(ctx, mine.ID)
+	u, err := s.Users.ListedUserByID(ctx, mine.ID)
 	if err != nil || u.Username != "primary_only" {
 		t.Errorf("one user's record read %+v, %v; want the primary's", u, err)
 	}
@@ -66,32 +66,32 @@ func TestReplicaReads(t *testing.T) {
 
 	// The moderation queue is read from the primary: a post reported there
 	// is in it, though the replica has never seen it.
-	reporter, err := onPrimary.CreateUser(ctx, models.NewUser{Username: "reporter", Email: "reporter@example.com"})
+	reporter, err := onPrimary.Users.CreateUser(ctx, models.NewUser{Username: "reporter", Email: "reporter@example.com"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := newPost(t, onPrimary, reporter.ID, "Reported on the primary")
 	err = onPrimary.Change(ctx, func(ctx context.Context) error {
-		_, _, err := onPrimary.ReportPost(ctx, p.ID, reporter.ID, "spam", "")
+		_, _, err := onPrimary.Posts.ReportPost(ctx, p.ID, reporter.ID, "spam", "")
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	queue, err := s.ListPostsAdmin(ctx, models.PostListFilter{OpenReports: true, Sort: "created_at", Limit: 50})
+	queue, err := s.Posts.ListPostsAdmin(ctx, models.PostListFilter{OpenReports: true, Sort: "created_at", Limit: 50})
 	if err != nil || len(queue.Rows) != 1 || queue.Rows[0].ID != p.ID {
 		t.Errorf("the open-reports queue read %d posts, %v; want the primary's one", len(queue.Rows), err)
 	}
-	all, err := s.ListPostsAdmin(ctx, models.PostListFilter{Sort: "created_at", Limit: 50})
+	all, err := s.Posts.ListPostsAdmin(ctx, models.PostListFilter{Sort: "created_at", Limit: 50})
 	if err != nil || len(all.Rows) != 0 {
 		t.Errorf("the posts list read %d posts, %v; want the replica's none", len(all.Rows), err)
 	}
 
-	st, ok := s.ReplicaStatus(ctx)
+	st, ok := s.Maintenance.ReplicaStatus(ctx)
 	if !ok || !st.Reachable || st.Lag != nil {
 		t.Errorf("replica status %+v, %v; want reachable, no lag measurable on a database that replays nothing", st, ok)
 	}
-	if _, ok := onPrimary.ReplicaStatus(ctx); ok {
+	if _, ok := onPrimary.Maintenance.ReplicaStatus(ctx); ok {
 		t.Error("a store without a replica reported one")
 	}
 }
@@ -99,7 +99,7 @@ func TestReplicaReads(t *testing.T) {
 // listedNames are the usernames of the first page of s's users list.
 func listedNames(t *testing.T, ctx context.Context, s *models.Store, status string) []string {
 	t.Helper()
-	rows, _, err := s.ListUsers(ctx, models.UserListFilter{Status: status, Sort: "created_at", Limit: 50})
+	rows, _, err := s.Users.ListUsers(ctx, models.UserListFilter{Status: status, Sort: "created_at", Limit: 50})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ LEFT JOIN l ON l.user_id = a.user_id LEFT JOIN e ON e.user_id = a.user_id`, args
 // EachUserActivity calls fn with each row of the report in user id order,
 // as the database sends them, so that a report of a million users takes
 // no more memory than one row. fn's error stops it.
-func (s *Store) EachUserActivity(ctx context.Context, q ActivityQuery, fn func(*UserActivity) error) error {
+func (s Analytics) EachUserActivity(ctx context.Context, q ActivityQuery, fn func(*UserActivity) error) error {
 	ctx = s.mayLag(ctx)
 	query, args := activityRows(q)
 	query += " ORDER BY u.id"
@@ -136,7 +136,7 @@ func latest(times []anyTime) *time.Time {
 // sign-ins in all, from the rows and the daily counters, so the cost
 // follows the page, not the window's activity. One user's report is read
 // from the rows.
-func (s *Store) UserActivityPage(ctx context.Context, q ActivityQuery) ([]UserActivity, ActivityTotals, error) {
+func (s Analytics) UserActivityPage(ctx context.Context, q ActivityQuery) ([]UserActivity, ActivityTotals, error) {
 	ctx = s.mayLag(ctx)
 	if q.UserID != nil {
 		return s.oneUserActivity(ctx, q)
@@ -160,7 +160,7 @@ func (s *Store) UserActivityPage(ctx context.Context, q ActivityQuery) ([]UserAc
 // oneUserActivity is the report of q's one user, from the rows.
 func (s *Store) oneUserActivity(ctx context.Context, q ActivityQuery) ([]UserActivity, ActivityTotals, error) {
 	page := []UserActivity{}
-	err := s.EachUserActivity(ctx, q, func(r *UserActivity) error {
+	err := s.Analytics.EachUserActivity(ctx, q, func(r *UserActivity) error {
 		page = append(page, *r)
 		return nil
 	})
@@ -255,7 +255,7 @@ const MaxActivity = 100
 
 // UserActivities lists each of users' latest MaxActivity activities in
 // [start, end), newest first.
-func (s *Store) UserActivities(ctx context.Context, users []int64, start, end time.Time) (map[int64][]Activity, error) {
+func (s Analytics) UserActivities(ctx context.Context, users []int64, start, end time.Time) (map[int64][]Activity, error) {
 	ctx = s.mayLag(ctx)
 	out := map[int64][]Activity{}
 	if len(users) == 0 {
@@ -325,7 +325,7 @@ const TopReportedCount = 10
 // Resolved counts every settled report, upheld (resolved) or not
 // (dismissed), deleted posts' included; undos are not decisions and are
 // left out of the actions' counts.
-func (s *Store) ModerationReport(ctx context.Context, q ModerationQuery) (*ModerationSummary, error) {
+func (s Analytics) ModerationReport(ctx context.Context, q ModerationQuery) (*ModerationSummary, error) {
 	ctx = s.mayLag(ctx)
 	db := s.db(ctx)
 	out := &ModerationSummary{ByAction: map[string]int{"approve": 0, "hide": 0, "delete": 0, "flag": 0, "dismiss": 0}}
@@ -453,7 +453,7 @@ type ModeratedPostRow struct {
 // EachModerationAction calls fn with each of the window's moderation
 // actions (of one admin with q.AdminID), oldest first, as the database
 // sends them. fn's error stops it.
-func (s *Store) EachModerationAction(ctx context.Context, q ModerationQuery, fn func(*ModeratedPostRow) error) error {
+func (s Analytics) EachModerationAction(ctx context.Context, q ModerationQuery, fn func(*ModeratedPostRow) error) error {
 	ctx = s.mayLag(ctx)
 	db := s.db(ctx)
 	query := s.actionsIn(db, q).ColumnExpr("ma.*, u.username AS admin_username").

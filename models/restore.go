@@ -14,7 +14,7 @@ import (
 // ServingLeader names the instance that leads the database's job queue
 // now (River's leader row, renewed every few seconds while it serves), if
 // any: a server is using the database.
-func (s *Store) ServingLeader(ctx context.Context) (string, bool, error) {
+func (s Maintenance) ServingLeader(ctx context.Context) (string, bool, error) {
 	var rows []struct {
 		LeaderID  string  `bun:"leader_id"`
 		ExpiresAt anyTime `bun:"expires_at"`

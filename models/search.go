@@ -92,7 +92,7 @@ type scored struct {
 // SearchPosts ranks the newest SearchCountCap posts matching all of q's
 // words, a match in the title above one in the body, and counts them. On
 // PostgreSQL, words that match nothing are tried again respelled.
-func (s *Store) SearchPosts(ctx context.Context, q SearchQuery) (*PostHits, error) {
+func (s Search) SearchPosts(ctx context.Context, q SearchQuery) (*PostHits, error) {
 	db := s.db(ctx)
 	pg := Dialect(db) == "postgres"
 	top, err := newestID(ctx, db, "posts")
@@ -109,7 +109,7 @@ func (s *Store) SearchPosts(ctx context.Context, q SearchQuery) (*PostHits, erro
 	}
 	out := &PostHits{Total: min(len(found), SearchCountCap), Capped: len(found) > SearchCountCap}
 	if out.Total == 0 && pg && !q.respelled {
-		return retrySpelling(ctx, s, q, s.SearchPosts, func(h *PostHits, _ string) { h.Typo = true })
+		return retrySpelling(ctx, s.Store, q, s.SearchPosts, func(h *PostHits, _ string) { h.Typo = true })
 	}
 	out.Hits, err = postPage(ctx, db, q, rankedPage(found[:out.Total], q))
 	return out, err
@@ -288,7 +288,7 @@ type UserHits struct {
 // SearchUsers ranks the newest SearchCountCap users whose username or
 // name (and, for AllUsers, email) holds q's text, and counts them. On
 // PostgreSQL, text that no one's holds is tried again respelled.
-func (s *Store) SearchUsers(ctx context.Context, q SearchQuery) (*UserHits, error) {
+func (s Search) SearchUsers(ctx context.Context, q SearchQuery) (*UserHits, error) {
 	db, now := s.db(ctx), s.now()
 	top, err := newestID(ctx, db, "users")
 	if err != nil {
@@ -304,7 +304,7 @@ func (s *Store) SearchUsers(ctx context.Context, q SearchQuery) (*UserHits, erro
 		return nil, err
 	}
 	if len(found) == 0 && pg && !q.respelled {
-		return retrySpelling(ctx, s, q, s.SearchUsers, func(h *UserHits, text string) { h.Respelled = text })
+		return retrySpelling(ctx, s.Store, q, s.SearchUsers, func(h *UserHits, text string) { h.Respelled = text })
 	}
 	out := &UserHits{Total: min(len(found), SearchCountCap), Capped: len(found) > SearchCountCap}
 	ranked := found[:out.Total]
@@ -413,7 +413,7 @@ func liteUserSearch(db bun.IDB, q SearchQuery, top int64, now time.Time) newestS
 // posts or users (table) with ids above after. Triggers learn every row
 // written normally; a bulk load that skips triggers calls this once. It
 // does nothing on SQLite.
-func (s *Store) LearnSearchWords(ctx context.Context, table string, after int64) error {
+func (s Search) LearnSearchWords(ctx context.Context, table string, after int64) error {
 	db := s.db(ctx)
 	if Dialect(db) != "postgres" {
 		return nil

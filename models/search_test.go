@@ -18,7 +18,7 @@ func searchStore(t *testing.T, db *bun.DB, window int64) (*models.Store, *models
 	t.Helper()
 	s := models.NewStore(db)
 	s.SearchWindow = window
-	author, err := s.CreateUser(context.Background(), models.NewUser{Email: "author@example.com", Name: "Author"})
+	author, err := s.Users.CreateUser(context.Background(), models.NewUser{Email: "author@example.com", Name: "Author"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestSearchWindowsFindEveryMatch(t *testing.T) {
 				bodied = append(bodied, p.ID)
 			}
 		}
-		found, err := s.SearchPosts(ctx, models.SearchQuery{Text: "lantern", Limit: 100})
+		found, err := s.Search.SearchPosts(ctx, models.SearchQuery{Text: "lantern", Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,11 +88,11 @@ func TestSearchWindowsFindEveryMatch(t *testing.T) {
 		if !slices.Equal(sorted(got[:len(titled)]), sorted(titled)) || !slices.Equal(sorted(got[len(titled):]), sorted(bodied)) {
 			t.Errorf("hits %v: want the title matches %v first, then the body matches %v", got, titled, bodied)
 		}
-		page, err := s.SearchPosts(ctx, models.SearchQuery{Text: "lantern", Limit: 5, Offset: 5})
+		page, err := s.Search.SearchPosts(ctx, models.SearchQuery{Text: "lantern", Limit: 5, Offset: 5})
 		if err != nil || len(page.Hits) != 5 || page.Hits[0].ID != got[5] || page.Hits[4].ID != got[9] {
 			t.Errorf("the second page of five: %+v, %v; want hits %v", page, err, got[5:10])
 		}
-		all, err := s.SearchPosts(ctx, models.SearchQuery{Text: "lantern", Limit: 100, AllPosts: true})
+		all, err := s.Search.SearchPosts(ctx, models.SearchQuery{Text: "lantern", Limit: 100, AllPosts: true})
 		if err != nil || all.Total != len(want)+len(hidden) {
 			t.Errorf("a moderator's search: %d of %d matches, %v", all.Total, len(want)+len(hidden), err)
 		}
@@ -112,7 +112,7 @@ func TestUserSearchWindowsFindEveryMatch(t *testing.T) {
 			if i%4 == 0 {
 				name = fmt.Sprint("Lantern Keeper ", i)
 			}
-			u, err := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("u%d@example.com", i), Name: name})
+			u, err := s.Users.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("u%d@example.com", i), Name: name})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,11 +129,11 @@ func TestUserSearchWindowsFindEveryMatch(t *testing.T) {
 			}
 		}
 		slices.Reverse(keepers)
-		hits, err := s.SearchUsers(ctx, models.SearchQuery{Text: "lantern", Limit: 100})
+		hits, err := s.Search.SearchUsers(ctx, models.SearchQuery{Text: "lantern", Limit: 100})
 		if err != nil || hits.Total != 8 || len(hits.Hits) != 8 || hits.Capped {
 			t.Fatalf("user search: %+v, %v; want the 8 keepers", hits, err)
 		}
-		page, err := s.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 100, Search: "lantern"})
+		page, err := s.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 100, Search: "lantern"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +160,7 @@ func TestSearchRanksTheNewestMatches(t *testing.T) {
 			}
 			return fmt.Sprint("Post ", i), fmt.Sprint("lantern number ", i), models.PostPublished
 		})
-		found, err := s.SearchPosts(ctx, models.SearchQuery{Text: "lantern", Limit: 100})
+		found, err := s.Search.SearchPosts(ctx, models.SearchQuery{Text: "lantern", Limit: 100})
 		if err != nil || found.Total != models.SearchCountCap || !found.Capped || len(found.Hits) != 100 {
 			t.Fatalf("a search past the cap: %d hits of %d (capped %v), %v", len(found.Hits), found.Total, found.Capped, err)
 		}
@@ -186,31 +186,31 @@ func TestSearchRespellsWhatMatchesNothing(t *testing.T) {
 	db := dbtest.Open(t, "postgres")
 	ctx := context.Background()
 	s := models.NewStore(db)
-	author, err := s.CreateUser(ctx, models.NewUser{Email: "author@example.com", Name: "Author"})
+	author, err := s.Users.CreateUser(ctx, models.NewUser{Email: "author@example.com", Name: "Author"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	old := newPost(t, s, author.ID, "Plain words")
 	fresh := newPost(t, s, author.ID, "Beekeeping basics")
-	found, err := s.SearchPosts(ctx, models.SearchQuery{Text: "beekeping", Limit: 10})
+	found, err := s.Search.SearchPosts(ctx, models.SearchQuery{Text: "beekeping", Limit: 10})
 	if err != nil || !found.Typo || len(found.Hits) != 1 || found.Hits[0].ID != fresh.ID {
 		t.Fatalf("beekeping: %+v, %v; want the new post, respelled", found, err)
 	}
 	if _, err := db.NewUpdate().Table("posts").Set("title = ?", "Sourdough troubleshooting").Where("id = ?", old.ID).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	found, err = s.SearchPosts(ctx, models.SearchQuery{Text: "troubleshoting", Limit: 10})
+	found, err = s.Search.SearchPosts(ctx, models.SearchQuery{Text: "troubleshoting", Limit: 10})
 	if err != nil || len(found.Hits) != 1 || found.Hits[0].ID != old.ID {
 		t.Errorf("troubleshoting after a rename: %+v, %v", found, err)
 	}
-	found, err = s.SearchPosts(ctx, models.SearchQuery{Text: "qwertyuiop", Limit: 10})
+	found, err = s.Search.SearchPosts(ctx, models.SearchQuery{Text: "qwertyuiop", Limit: 10})
 	if err != nil || found.Total != 0 || found.Typo {
 		t.Errorf("a word close to none: %+v, %v; want nothing, not respelled", found, err)
 	}
 	if _, err := db.NewUpdate().Table("users").Set("name = ?", "Hildegard Okonkwo").Where("id = ?", author.ID).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	users, err := s.SearchUsers(ctx, models.SearchQuery{Text: "okonkow", Limit: 10})
+	users, err := s.Search.SearchUsers(ctx, models.SearchQuery{Text: "okonkow", Limit: 10})
 	if err != nil || len(users.Hits) != 1 || users.Hits[0].ID != author.ID || users.Respelled != "okonkwo" {
 		t.Errorf("okonkow after a rename: %+v, %v", users, err)
 	}

@@ -45,8 +45,8 @@ type SessionMeta struct {
 
 // Sessions returns the scs store over this database; idle is the idle
 // timeout (0 for none); describe reads a session's data (nil: nothing).
-func (s *Store) Sessions(idle time.Duration, describe func(data []byte) SessionMeta) SessionStore {
-	return SessionStore{s: s, idle: idle, describe: describe}
+func (s Auth) Sessions(idle time.Duration, describe func(data []byte) SessionMeta) SessionStore {
+	return SessionStore{s: s.Store, idle: idle, describe: describe}
 }
 
 // endedKeep is how long an ended session's row is kept before the sweep
@@ -136,7 +136,7 @@ func (ss SessionStore) Delete(token string) error {
 
 // DeleteExpiredSessions removes sessions that ended more than endedKeep
 // ago, for the periodic sweep.
-func (s *Store) DeleteExpiredSessions(ctx context.Context) (int64, error) {
+func (s Auth) DeleteExpiredSessions(ctx context.Context) (int64, error) {
 	res, err := s.DB.NewDelete().Model((*Session)(nil)).Where("expiry <= ?", s.now().Add(-endedKeep)).Exec(ctx)
 	if err != nil {
 		return 0, err

@@ -10,7 +10,7 @@ import (
 // EnsureSetting returns the stored value of key, storing generate()'s value
 // first when there is none. Concurrent callers on several instances all get
 // the one value that was stored first.
-func (s *Store) EnsureSetting(ctx context.Context, key string, generate func() (string, error)) (string, error) {
+func (s Settings) EnsureSetting(ctx context.Context, key string, generate func() (string, error)) (string, error) {
 	var value string
 	err := s.DB.NewSelect().Model((*Setting)(nil)).Column("value").Where("key = ?", key).Scan(ctx, &value)
 	if err == nil {
@@ -32,7 +32,7 @@ func (s *Store) EnsureSetting(ctx context.Context, key string, generate func() (
 }
 
 // Setting reads key's stored value; ok is false when there is none.
-func (s *Store) Setting(ctx context.Context, key string) (value string, ok bool, err error) {
+func (s Settings) Setting(ctx context.Context, key string) (value string, ok bool, err error) {
 	err = s.db(ctx).NewSelect().Model((*Setting)(nil)).Column("value").Where("key = ?", key).Scan(ctx, &value)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
@@ -41,7 +41,7 @@ func (s *Store) Setting(ctx context.Context, key string) (value string, ok bool,
 }
 
 // PutSetting stores value under key, replacing any. Call it inside a change.
-func (s *Store) PutSetting(ctx context.Context, key, value string) error {
+func (s Settings) PutSetting(ctx context.Context, key, value string) error {
 	row := &Setting{Key: key, Value: value, CreatedAt: s.now()}
 	_, err := s.db(ctx).NewInsert().Model(row).On("CONFLICT (key) DO UPDATE").Set("value = EXCLUDED.value").Exec(ctx)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 
 // SilenceUser makes user id read-only until until, with reason; a silence
 // in force is replaced. It runs inside the caller's change.
-func (s *Store) SilenceUser(ctx context.Context, id int64, until time.Time, reason string) error {
+func (s Sanctions) SilenceUser(ctx context.Context, id int64, until time.Time, reason string) error {
 	res, err := s.db(ctx).NewUpdate().Model((*User)(nil)).Set("silenced_until = ?", until.UTC().Truncate(time.Microsecond)).
 		Set("silence_reason = ?", reason).Set("updated_at = ?", s.now()).Where("id = ?", id).Exec(ctx)
 	if err := oneRow(res, err, "user"); err != nil {
@@ -19,7 +19,7 @@ func (s *Store) SilenceUser(ctx context.Context, id int64, until time.Time, reas
 
 // UnsilenceUser ends user id's silence now. It reports whether one was in
 // force; a user no silence holds is left as it is.
-func (s *Store) UnsilenceUser(ctx context.Context, id int64) (bool, error) {
+func (s Sanctions) UnsilenceUser(ctx context.Context, id int64) (bool, error) {
 	now := s.now()
 	res, err := s.db(ctx).NewUpdate().Model((*User)(nil)).Set("silenced_until = NULL").Set("silence_reason = ''").
 		Set("updated_at = ?", now).Where("id = ?", id).Where("silenced_until > ?", now).Exec(ctx)

@@ -26,7 +26,7 @@ type Stats struct {
 // hourly_counts), so its cost does not grow with the rows; only the users
 // whose ban has run out but whom the sweep has not yet set active again
 // are counted from the rows, through the index of open bans by expiry.
-func (s *Store) Stats(ctx context.Context) (*Stats, error) {
+func (s Analytics) Stats(ctx context.Context) (*Stats, error) {
 	ctx = s.mayLag(ctx)
 	now := s.now()
 	today := AnalyticsWindow{Start: dayOf(now), End: now, ToNow: true}
@@ -85,7 +85,7 @@ func (s *Store) databaseBytes(ctx context.Context) (int64, error) {
 
 // OpenReports is the number of reports waiting for a moderator, kept by
 // triggers (row_counts).
-func (s *Store) OpenReports(ctx context.Context) (int, error) {
+func (s Analytics) OpenReports(ctx context.Context) (int, error) {
 	ctx = s.mayLag(ctx)
 	var n int
 	err := s.db(ctx).NewSelect().Table("row_counts").Column("row_count").Where("table_name = 'reports_open'").Scan(ctx, &n)

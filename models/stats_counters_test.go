@@ -56,17 +56,17 @@ func TestStatsFromCountersMatchTheRows(t *testing.T) {
 					evs = append(evs, models.AnalyticsEvent{ID: uuid.NewString(), EventType: "page_view", EventData: map[string]any{},
 						SessionID: "s", PagePath: "/", OccurredAt: at, ReceivedAt: at.Add(time.Duration(i) * time.Millisecond)})
 				}
-				if err := s.InsertEvents(ctx, evs); err != nil {
+				if err := s.Analytics.InsertEvents(ctx, evs); err != nil {
 					t.Fatal(err)
 				}
-				if err := s.InsertEvents(ctx, evs[:1]); err != nil { // a retried write stores nothing twice
+				if err := s.Analytics.InsertEvents(ctx, evs[:1]); err != nil { // a retried write stores nothing twice
 					t.Fatal(err)
 				}
 				events = append(events, evs...)
 			}
 			changeSome(t, db, phase, now, users, posts, events)
 			for d := midnight.AddDate(0, 0, -3); d.Before(now); d = d.AddDate(0, 0, 1) {
-				if err := s.RollUpAnalytics(ctx, d); err != nil {
+				if err := s.Analytics.RollUpAnalytics(ctx, d); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -132,7 +132,7 @@ func rawCount(t *testing.T, db *bun.DB, q string, args ...any) int {
 
 func checkStats(t *testing.T, s *models.Store, db *bun.DB, now time.Time) {
 	t.Helper()
-	st, err := s.Stats(context.Background())
+	st, err := s.Analytics.Stats(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func checkWindow(t *testing.T, s *models.Store, db *bun.DB, w models.AnalyticsWi
 	in := func(table, col string, from, to time.Time) int {
 		return rawCount(t, db, fmt.Sprintf("%s WHERE %s >= ? AND %s < ?", table, col, col), from, to)
 	}
-	u, err := s.UserAnalytics(ctx, w)
+	u, err := s.Analytics.UserAnalytics(ctx, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,14 +176,14 @@ func checkWindow(t *testing.T, s *models.Store, db *bun.DB, w models.AnalyticsWi
 	if *u != want {
 		t.Errorf("%v: users %+v, rows %+v", w, *u, want)
 	}
-	c, err := s.ContentAnalytics(ctx, w)
+	c, err := s.Analytics.ContentAnalytics(ctx, w)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := in("posts", "created_at", w.Start, w.End); c.NewPosts != n || c.TotalPosts != rawCount(t, db, "posts") {
 		t.Errorf("%v: new posts %d of %d, rows %d of %d", w, c.NewPosts, c.TotalPosts, n, rawCount(t, db, "posts"))
 	}
-	points, err := s.AnalyticsSeries(ctx, w, models.SeriesWants{Users: true, Posts: true, Events: true})
+	points, err := s.Analytics.AnalyticsSeries(ctx, w, models.SeriesWants{Users: true, Posts: true, Events: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,11 +71,28 @@ type Store struct {
 	indexOnce sync.Once
 	indexMu   sync.Mutex
 	indexes   map[*bun.DB]*indexedUsers
+
+	// The domain parts (domains.go), each pointing back at this Store.
+	Users       Users
+	Sanctions   Sanctions
+	Blocklist   Blocklist
+	Auth        Auth
+	Posts       Posts
+	Desk        Desk
+	Analytics   Analytics
+	Audit       Audit
+	Hooks       Hooks
+	Notices     Notices
+	Settings    Settings
+	Maintenance Maintenance
+	Search      Search
 }
 
 // NewStore returns a Store on db with the wall clock in UTC.
 func NewStore(db *bun.DB) *Store {
-	return &Store{DB: db, Now: func() time.Time { return time.Now().UTC() }}
+	s := &Store{DB: db, Now: func() time.Time { return time.Now().UTC() }}
+	s.parts()
+	return s
 }
 
 // now is the current time, rounded to the microsecond that both databases

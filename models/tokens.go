@@ -18,7 +18,7 @@ func NewAPIToken(c auth.TokenClaims, name string, createdBy *int64) *APIToken {
 
 // RecordAPIToken stores a minted token's record by its jti; the JWT itself
 // is never stored. A zero CreatedAt is now.
-func (s *Store) RecordAPIToken(ctx context.Context, t *APIToken) error {
+func (s Auth) RecordAPIToken(ctx context.Context, t *APIToken) error {
 	if t.CreatedAt.IsZero() {
 		t.CreatedAt = s.now()
 	}
@@ -35,21 +35,21 @@ func (t *APIToken) PermissionList() []string {
 }
 
 // APITokenByJTI finds a token by its jti.
-func (s *Store) APITokenByJTI(ctx context.Context, jti string) (*APIToken, error) {
+func (s Auth) APITokenByJTI(ctx context.Context, jti string) (*APIToken, error) {
 	t := new(APIToken)
 	err := s.db(ctx).NewSelect().Model(t).Where("jti = ?", jti).Scan(ctx)
 	return t, notFound(err, "token "+jti)
 }
 
 // ListAPITokens lists tokens that have not expired, newest first.
-func (s *Store) ListAPITokens(ctx context.Context) ([]APIToken, error) {
+func (s Auth) ListAPITokens(ctx context.Context) ([]APIToken, error) {
 	var ts []APIToken
 	err := s.db(ctx).NewSelect().Model(&ts).Where("expires_at > ?", s.now()).OrderExpr("created_at DESC").Scan(ctx)
 	return ts, err
 }
 
 // RevokeAPIToken marks a token revoked; an unknown jti is ErrNotFound.
-func (s *Store) RevokeAPIToken(ctx context.Context, jti string) error {
+func (s Auth) RevokeAPIToken(ctx context.Context, jti string) error {
 	res, err := s.db(ctx).NewUpdate().Model((*APIToken)(nil)).Set("revoked_at = ?", s.now()).
 		Where("jti = ? AND revoked_at IS NULL", jti).Exec(ctx)
 	if err != nil {
@@ -65,7 +65,7 @@ func (s *Store) RevokeAPIToken(ctx context.Context, jti string) error {
 
 // RevokeUserAPITokens revokes every live token of the user's and reports
 // how many.
-func (s *Store) RevokeUserAPITokens(ctx context.Context, userID int64) (int, error) {
+func (s Auth) RevokeUserAPITokens(ctx context.Context, userID int64) (int, error) {
 	now := s.now()
 	res, err := s.db(ctx).NewUpdate().Model((*APIToken)(nil)).Set("revoked_at = ?", now).
 		Where("user_id = ? AND revoked_at IS NULL AND expires_at > ?", userID, now).Exec(ctx)
@@ -78,7 +78,7 @@ func (s *Store) RevokeUserAPITokens(ctx context.Context, userID int64) (int, err
 
 // TouchAPIToken records a token's use at most once a minute, so that busy
 // clients do not turn every read into a write.
-func (s *Store) TouchAPIToken(ctx context.Context, jti string) error {
+func (s Auth) TouchAPIToken(ctx context.Context, jti string) error {
 	now := s.now()
 	_, err := s.DB.NewUpdate().Model((*APIToken)(nil)).Set("last_used_at = ?", now).
 		Where("jti = ? AND (last_used_at IS NULL OR last_used_at < ?)", jti, now.Add(-time.Minute)).Exec(ctx)
@@ -86,7 +86,7 @@ func (s *Store) TouchAPIToken(ctx context.Context, jti string) error {
 }
 
 // DeleteExpiredAPITokens removes tokens past their expiry, for the periodic sweep.
-func (s *Store) DeleteExpiredAPITokens(ctx context.Context) (int64, error) {
+func (s Auth) DeleteExpiredAPITokens(ctx context.Context) (int64, error) {
 	res, err := s.DB.NewDelete().Model((*APIToken)(nil)).Where("expires_at <= ?", s.now()).Exec(ctx)
 	if err != nil {
 		return 0, err

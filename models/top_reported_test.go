@@ -28,7 +28,7 @@ func TestTopReportedPosts(t *testing.T) {
 		base := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 		var reporters []int64
 		for i := range 6 {
-			u, err := s.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("r%d@example.com", i)})
+			u, err := s.Users.CreateUser(ctx, models.NewUser{Email: fmt.Sprintf("r%d@example.com", i)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func TestTopReportedPosts(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, w := range [][2]time.Time{{base.AddDate(0, 0, 5), base.AddDate(0, 0, 12)}, {base, base.AddDate(0, 0, 30)}, {base.AddDate(0, 0, 19), base.AddDate(0, 0, 20)}} {
-			got, err := s.ModerationReport(ctx, models.ModerationQuery{Start: w[0], End: w[1]})
+			got, err := s.Analytics.ModerationReport(ctx, models.ModerationQuery{Start: w[0], End: w[1]})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -33,7 +33,7 @@ type RecoveryCode struct {
 
 // TwoFactorOf returns the user's enrolment, enabled or pending; ErrNotFound
 // when there is none.
-func (s *Store) TwoFactorOf(ctx context.Context, userID int64) (*TwoFactor, error) {
+func (s Auth) TwoFactorOf(ctx context.Context, userID int64) (*TwoFactor, error) {
 	tf := new(TwoFactor)
 	err := s.db(ctx).NewSelect().Model(tf).Where("user_id = ?", userID).Scan(ctx)
 	return tf, notFound(err, "two-factor enrolment")
@@ -44,7 +44,7 @@ func (s *Store) TwoFactorOf(ctx context.Context, userID int64) (*TwoFactor, erro
 // disabled first. It is one upsert, so setups racing each other replace
 // each other's pending secret in turn, as one after another would; the
 // last to commit is the one the app's code must match.
-func (s *Store) StartTwoFactor(ctx context.Context, userID int64, sealed string) error {
+func (s Auth) StartTwoFactor(ctx context.Context, userID int64, sealed string) error {
 	return s.Change(ctx, func(ctx context.Context) error {
 		res, err := s.db(ctx).NewInsert().Model(&TwoFactor{UserID: userID, Secret: sealed, CreatedAt: s.now()}).
 			On("CONFLICT (user_id) DO UPDATE").
@@ -63,7 +63,7 @@ func (s *Store) StartTwoFactor(ctx context.Context, userID int64, sealed string)
 // EnableTwoFactor turns a pending enrolment on, records the step of the
 // code that confirmed it (so it cannot be used again) and replaces the
 // recovery codes with hashes. No pending enrolment: ErrNotFound.
-func (s *Store) EnableTwoFactor(ctx context.Context, userID, step int64, hashes []string) error {
+func (s Auth) EnableTwoFactor(ctx context.Context, userID, step int64, hashes []string) error {
 	return s.Change(ctx, func(ctx context.Context) error {
 		db := s.db(ctx)
 		res, err := db.NewUpdate().Model((*TwoFactor)(nil)).Set("enabled_at = ?", s.now()).Set("last_step = ?", step).
@@ -89,7 +89,7 @@ func (s *Store) EnableTwoFactor(ctx context.Context, userID, step int64, hashes 
 // UseTOTPStep records step as the user's latest accepted code, only if it
 // is later than the last one: false means the code was already used (by a
 // concurrent request too, as the update is conditional).
-func (s *Store) UseTOTPStep(ctx context.Context, userID, step int64) (bool, error) {
+func (s Auth) UseTOTPStep(ctx context.Context, userID, step int64) (bool, error) {
 	res, err := s.db(ctx).NewUpdate().Model((*TwoFactor)(nil)).Set("last_step = ?", step).
 		Where("user_id = ? AND last_step < ? AND enabled_at IS NOT NULL", userID, step).Exec(ctx)
 	if err != nil {
@@ -101,7 +101,7 @@ func (s *Store) UseTOTPStep(ctx context.Context, userID, step int64) (bool, erro
 
 // UseRecoveryCode spends the user's unused recovery code with this digest:
 // false when there is none. It returns how many unused codes remain.
-func (s *Store) UseRecoveryCode(ctx context.Context, userID int64, hash string) (bool, int, error) {
+func (s Auth) UseRecoveryCode(ctx context.Context, userID int64, hash string) (bool, int, error) {
 	db := s.db(ctx)
 	res, err := db.NewUpdate().Model((*RecoveryCode)(nil)).Set("used_at = ?", s.now()).
 		Where("user_id = ? AND code_hash = ? AND used_at IS NULL", userID, hash).Exec(ctx)
@@ -118,7 +118,7 @@ func (s *Store) UseRecoveryCode(ctx context.Context, userID int64, hash string) 
 
 // DisableTwoFactor removes the user's enrolment and recovery codes; false
 // when there was nothing to remove.
-func (s *Store) DisableTwoFactor(ctx context.Context, userID int64) (bool, error) {
+func (s Auth) DisableTwoFactor(ctx context.Context, userID int64) (bool, error) {
 	var removed bool
 	err := s.Change(ctx, func(ctx context.Context) error {
 		db := s.db(ctx)
@@ -135,7 +135,7 @@ func (s *Store) DisableTwoFactor(ctx context.Context, userID int64) (bool, error
 }
 
 // TwoFactorEnabled reports whether the user has an enabled enrolment.
-func (s *Store) TwoFactorEnabled(ctx context.Context, userID int64) (bool, error) {
+func (s Auth) TwoFactorEnabled(ctx context.Context, userID int64) (bool, error) {
 	tf, err := s.TwoFactorOf(ctx, userID)
 	if errors.Is(err, ErrNotFound) {
 		return false, nil

@@ -26,7 +26,7 @@ func TestUserIDsNeverReused(t *testing.T) {
 		s := models.NewStore(db)
 		create := func(name string) int64 {
 			t.Helper()
-			u, err := s.CreateUser(ctx, models.NewUser{Email: name + "@example.com", Username: name})
+			u, err := s.Users.CreateUser(ctx, models.NewUser{Email: name + "@example.com", Username: name})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -34,7 +34,7 @@ func TestUserIDsNeverReused(t *testing.T) {
 		}
 		remove := func(id int64) {
 			t.Helper()
-			if err := s.Change(ctx, func(ctx context.Context) error { return s.DeleteUserAccount(ctx, id) }); err != nil {
+			if err := s.Change(ctx, func(ctx context.Context) error { return s.Users.DeleteUserAccount(ctx, id) }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -128,11 +128,11 @@ func TestUserIDsMigrationKeepsUsers(t *testing.T) {
 				t.Errorf("a connection opened before the step gave the next account id %d (%v), which a deleted user's rows still name", eve, err)
 			}
 			s := models.NewStore(db)
-			found, err := s.SearchUsers(ctx, models.SearchQuery{Text: "annie", Limit: 10, AllUsers: true})
+			found, err := s.Search.SearchUsers(ctx, models.SearchQuery{Text: "annie", Limit: 10, AllUsers: true})
 			if err != nil || len(found.Hits) != 1 || found.Hits[0].ID != 1 {
 				t.Errorf("search for the renamed user: %+v, %v", found, err)
 			}
-			u, err := s.CreateUser(ctx, models.NewUser{Email: "dan@example.com", Username: "dan"})
+			u, err := s.Users.CreateUser(ctx, models.NewUser{Email: "dan@example.com", Username: "dan"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -59,7 +59,7 @@ func (s *Store) userIndex(ctx context.Context) (*userindex.Index, error) {
 // when there is none yet. Run at start and every minute after, it spares
 // the first list after a start, or after a quiet night, a full load (about
 // ten seconds at a million users).
-func (s *Store) WarmUserIndexes(ctx context.Context) error {
+func (s Users) WarmUserIndexes(ctx context.Context) error {
 	if _, err := s.userIndex(ctx); err != nil {
 		return err
 	}
@@ -348,7 +348,7 @@ const userIndexLogKept = 24 * time.Hour
 
 // PruneUserIndexLog deletes the change log's entries older than a day,
 // for the periodic sweep, and returns how many it deleted.
-func (s *Store) PruneUserIndexLog(ctx context.Context) (int64, error) {
+func (s Users) PruneUserIndexLog(ctx context.Context) (int64, error) {
 	q := "DELETE FROM user_index_changes WHERE at < now() - make_interval(secs => ?)"
 	if s.Dialect() == "sqlite" {
 		q = "DELETE FROM user_index_changes WHERE at < strftime('%Y-%m-%d %H:%M:%f', 'now', '-' || ? || ' seconds')"

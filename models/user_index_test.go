@@ -22,13 +22,13 @@ func TestUserIndexFollowsOtherInstances(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		one, other := models.NewStore(db), models.NewStore(db)
-		ada, err := one.CreateUser(ctx, models.NewUser{Username: "ada", Email: "ada@example.org", Name: "Ada Lovelace"})
+		ada, err := one.Users.CreateUser(ctx, models.NewUser{Username: "ada", Email: "ada@example.org", Name: "Ada Lovelace"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		search := func(term, status, role string) []string {
 			t.Helper()
-			rows, total, err := other.ListUsers(ctx, models.UserListFilter{Search: term, Status: status, Role: role, Sort: "username", Limit: 10})
+			rows, total, err := other.Users.ListUsers(ctx, models.UserListFilter{Search: term, Status: status, Role: role, Sort: "username", Limit: 10})
 			if err != nil || total != len(rows) {
 				t.Fatalf("list %q: %d rows of %d, %v", term, len(rows), total, err)
 			}
@@ -41,14 +41,14 @@ func TestUserIndexFollowsOtherInstances(t *testing.T) {
 		if got := search("ADA", "", ""); !slices.Equal(got, []string{"ada"}) {
 			t.Fatalf("first look: %v", got)
 		}
-		grace, err := one.CreateUser(ctx, models.NewUser{Username: "grace", Email: "grace@navy.test", Roles: []string{models.RoleModerator}})
+		grace, err := one.Users.CreateUser(ctx, models.NewUser{Username: "grace", Email: "grace@navy.test", Roles: []string{models.RoleModerator}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := search("", "", models.RoleModerator); !slices.Equal(got, []string{"grace"}) {
 			t.Errorf("a new moderator on the other instance: %v", got)
 		}
-		if _, err := one.BanUser(ctx, models.BanInput{UserID: ada.ID, AdminID: grace.ID, Reason: "spam", Duration: time.Hour}); err != nil {
+		if _, err := one.Sanctions.BanUser(ctx, models.BanInput{UserID: ada.ID, AdminID: grace.ID, Reason: "spam", Duration: time.Hour}); err != nil {
 			t.Fatal(err)
 		}
 		if got := search("", models.UserBanned, ""); !slices.Equal(got, []string{"ada"}) {
@@ -61,7 +61,7 @@ func TestUserIndexFollowsOtherInstances(t *testing.T) {
 		}
 		sqlExec(t, db, "INSERT INTO provider_accounts (user_id, provider, provider_user_id, email, email_verified, created_at) VALUES (?, 'github', 'gh1', 'octo@github.test', false, ?)",
 			grace.ID, time.Now().UTC())
-		rows, err := other.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 10, Search: "octo@"})
+		rows, err := other.Users.AdminUsers(ctx, models.AdminUsersQuery{Page: 1, Limit: 10, Search: "octo@"})
 		if err != nil || rows.Total != 1 || rows.Rows[0].Username != "grace" {
 			t.Errorf("a provider's email in the wide search: %+v, %v", rows, err)
 		}
@@ -119,7 +119,7 @@ func TestUserIndexReloadsAfterBulkWrites(t *testing.T) {
 		s := models.NewStore(db)
 		count := func() int {
 			t.Helper()
-			_, total, err := s.ListUsers(ctx, models.UserListFilter{Sort: "created_at", Limit: 1})
+			_, total, err := s.Users.ListUsers(ctx, models.UserListFilter{Sort: "created_at", Limit: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,12 +144,12 @@ func TestUserIndexReloadsAfterBulkWrites(t *testing.T) {
 		}
 		sqlExec(t, db, "UPDATE user_index_changes SET at = '2000-01-01 00:00:00'")
 		sqlExec(t, db, insertUser, "fresh", "fresh@example.org", now, now)
-		pruned, err := s.PruneUserIndexLog(ctx)
+		pruned, err := s.Users.PruneUserIndexLog(ctx)
 		if err != nil || pruned != 0 {
 			t.Errorf("pruned %d, %v; the log held nothing old", pruned, err)
 		}
 		sqlExec(t, db, "UPDATE user_index_changes SET at = '2000-01-01 00:00:00'")
-		if pruned, err = s.PruneUserIndexLog(ctx); err != nil || pruned != 1 {
+		if pruned, err = s.Users.PruneUserIndexLog(ctx); err != nil || pruned != 1 {
 			t.Errorf("pruned %d, %v; want the one old entry", pruned, err)
 		}
 	})
@@ -168,7 +168,7 @@ func TestUserIndexUnderConcurrentLists(t *testing.T) {
 		for range 3 {
 			wg.Go(func() {
 				for range 10 {
-					rows, total, err := s.ListUsers(ctx, models.UserListFilter{Search: "racer", Sort: "username", Limit: 100})
+					rows, total, err := s.Users.ListUsers(ctx, models.UserListFilter{Search: "racer", Sort: "username", Limit: 100})
 					if err == nil && len(rows) != total {
 						err = fmt.Errorf("%d rows of %d", len(rows), total)
 					}
@@ -180,7 +180,7 @@ func TestUserIndexUnderConcurrentLists(t *testing.T) {
 			})
 		}
 		for i := range made {
-			if _, err := s.CreateUser(ctx, models.NewUser{Username: fmt.Sprint("racer", i), Email: fmt.Sprintf("racer%d@example.org", i)}); err != nil {
+			if _, err := s.Users.CreateUser(ctx, models.NewUser{Username: fmt.Sprint("racer", i), Email: fmt.Sprintf("racer%d@example.org", i)}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -189,7 +189,7 @@ func TestUserIndexUnderConcurrentLists(t *testing.T) {
 		for err := range errs {
 			t.Error(err)
 		}
-		if _, total, err := s.ListUsers(ctx, models.UserListFilter{Search: "RACER", Sort: "created_at", Limit: 1}); err != nil || total != made {
+		if _, total, err := s.Users.ListUsers(ctx, models.UserListFilter{Search: "RACER", Sort: "created_at", Limit: 1}); err != nil || total != made {
 			t.Errorf("after the last commit: %d users, %v; want %d", total, err, made)
 		}
 	})

@@ -20,8 +20,8 @@ type ListedNote struct {
 
 // UserNotes lists the notes on user id, newest first; an unknown user is
 // ErrNotFound.
-func (s *Store) UserNotes(ctx context.Context, id int64) ([]ListedNote, error) {
-	if _, err := s.ListedUserByID(ctx, id); err != nil {
+func (s Sanctions) UserNotes(ctx context.Context, id int64) ([]ListedNote, error) {
+	if _, err := s.Users.ListedUserByID(ctx, id); err != nil {
 		return nil, err
 	}
 	notes := []ListedNote{}
@@ -32,7 +32,7 @@ func (s *Store) UserNotes(ctx context.Context, id int64) ([]ListedNote, error) {
 }
 
 // AddUserNote appends a note by author on user id. Call it inside a change.
-func (s *Store) AddUserNote(ctx context.Context, id, author int64, kind, body string) (*UserNote, error) {
+func (s Sanctions) AddUserNote(ctx context.Context, id, author int64, kind, body string) (*UserNote, error) {
 	n := &UserNote{UserID: id, AuthorID: &author, Kind: kind, Body: body, CreatedAt: s.now()}
 	if _, err := s.db(ctx).NewInsert().Model(n).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("note on user %d: %w", id, err)
@@ -51,7 +51,7 @@ type Strike struct {
 }
 
 // UserStrikes lists user id's strikes, newest first.
-func (s *Store) UserStrikes(ctx context.Context, id int64) ([]Strike, error) {
+func (s Sanctions) UserStrikes(ctx context.Context, id int64) ([]Strike, error) {
 	strikes := []Strike{}
 	err := s.db(ctx).NewRaw(`SELECT kind, reason, at, staff FROM (
 		SELECT 'ban' AS kind, b.reason AS reason, b.created_at AS at, ab.username AS staff

@@ -13,7 +13,7 @@ import (
 // email (anything with an @, ignoring case) or a username (ignoring
 // case). ErrNotFound when nobody answers to it, including an id no user
 // has: a filter on someone who is gone matches nothing.
-func (s *Store) UserIDByRef(ctx context.Context, ref string) (int64, error) {
+func (s Users) UserIDByRef(ctx context.Context, ref string) (int64, error) {
 	ref = strings.TrimSpace(ref)
 	q := s.db(ctx).NewSelect().Model((*User)(nil)).Column("u.id").Limit(1)
 	if id, err := strconv.ParseInt(ref, 10, 64); err == nil && id > 0 {
@@ -30,7 +30,7 @@ func (s *Store) UserIDByRef(ctx context.Context, ref string) (int64, error) {
 
 // UsernamesByID is the usernames of the users with these ids, one query
 // for a whole page; an id no user has (a deleted account) is absent.
-func (s *Store) UsernamesByID(ctx context.Context, ids []int64) (map[int64]string, error) {
+func (s Users) UsernamesByID(ctx context.Context, ids []int64) (map[int64]string, error) {
 	out := make(map[int64]string, len(ids))
 	if len(ids) == 0 {
 		return out, nil

@@ -46,7 +46,7 @@ func idOfKey(key string) string {
 }
 
 // UserSessions lists a user's live sessions, most recently used first.
-func (s *Store) UserSessions(ctx context.Context, userID int64) ([]UserSession, error) {
+func (s Auth) UserSessions(ctx context.Context, userID int64) ([]UserSession, error) {
 	var rows []Session
 	err := s.db(ctx).NewSelect().Model(&rows).Column("token", "ip", "user_agent", "created_at", "last_seen_at", "expiry").
 		Where("user_id = ?", userID).Where("expiry > ?", s.now()).
@@ -72,7 +72,7 @@ func (s *Store) UserSessions(ctx context.Context, userID int64) ([]UserSession, 
 // EndUserSession ends the user's live session of public id id; an id that
 // names no live session of this user is ErrNotFound. A user has a handful
 // of sessions, so the ids are worked out here rather than stored.
-func (s *Store) EndUserSession(ctx context.Context, userID int64, id string) error {
+func (s Auth) EndUserSession(ctx context.Context, userID int64, id string) error {
 	var keys []string
 	err := s.db(ctx).NewSelect().Model((*Session)(nil)).Column("token").
 		Where("user_id = ?", userID).Where("expiry > ?", s.now()).Scan(ctx, &keys)
@@ -92,7 +92,7 @@ func (s *Store) EndUserSession(ctx context.Context, userID int64, id string) err
 // keep ("" keeps none), and says how many it ended. Inside a change it
 // joins the change's transaction: a ban or a password change ends the
 // sessions in the same commit.
-func (s *Store) EndUserSessions(ctx context.Context, userID int64, keep string) (int, error) {
+func (s Auth) EndUserSessions(ctx context.Context, userID int64, keep string) (int, error) {
 	n, err := s.endSessions(ctx, "user_id = ? AND token <> ?", userID, SessionKey(keep))
 	if err != nil {
 		return 0, fmt.Errorf("end sessions of user %d: %w", userID, err)
@@ -139,7 +139,7 @@ type PasswordChanged struct {
 // user's but the one of token keep ("" keeps none) and revokes every API
 // token of the user's, in one transaction: whoever knew the old password
 // may have opened a session or minted a token with it.
-func (s *Store) ChangePassword(ctx context.Context, userID int64, hash, keep string) (PasswordChanged, error) {
+func (s Auth) ChangePassword(ctx context.Context, userID int64, hash, keep string) (PasswordChanged, error) {
 	var out PasswordChanged
 	err := s.Change(ctx, func(ctx context.Context) error {
 		res, err := s.db(ctx).NewUpdate().Model((*User)(nil)).Set("password_hash = ?", hash).

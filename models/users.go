@@ -23,7 +23,7 @@ type NewUser struct {
 // CreateUser inserts a user with its roles in one transaction. A taken email
 // or a taken username given in nu is ErrConflict; a username derived from
 // the email takes the next free suffix.
-func (s *Store) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
+func (s Users) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 	now := s.now()
 	u := &User{
 		Username:      strings.TrimSpace(nu.Username),
@@ -44,7 +44,7 @@ func (s *Store) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 	if nu.IsVerified {
 		u.EmailVerified = &now
 	}
-	err := s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.db(ctx).RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if u.Username == "" { // derived: the next free suffix, whoever races it
 			inserted, err := insertUser(ctx, tx, u, UsernameFromEmail(u.Email))
 			if err == nil && !inserted {
@@ -84,20 +84,20 @@ func grantRoles(ctx context.Context, db bun.IDB, userID int64, names []string, a
 }
 
 // CountUsers counts every user.
-func (s *Store) CountUsers(ctx context.Context) (int, error) {
+func (s Users) CountUsers(ctx context.Context) (int, error) {
 	n, err := s.db(ctx).NewSelect().Model((*User)(nil)).Count(ctx)
 	return int(n), err
 }
 
 // UserByEmail finds a user by email, ignoring case.
-func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
+func (s Users) UserByEmail(ctx context.Context, email string) (*User, error) {
 	u := new(User)
 	err := selectUsers(s.db(ctx).NewSelect().Model(u), s.now()).Where("lower(u.email) = ?", NormalizeEmail(email)).Scan(ctx)
 	return u, notFound(err, "user "+email)
 }
 
 // UserRoles lists the names of a user's roles, highest first.
-func (s *Store) UserRoles(ctx context.Context, userID int64) ([]string, error) {
+func (s Users) UserRoles(ctx context.Context, userID int64) ([]string, error) {
 	var names []string
 	err := s.db(ctx).NewSelect().Model((*Role)(nil)).Column("r.name").
 		Join("JOIN user_roles AS ur ON ur.role_id = r.id").
@@ -140,7 +140,7 @@ func uniq(names []string) []string {
 
 // RecordLogin notes a successful sign-in: the user's last_login_at and
 // login_count, and a row in logins for activity reports, in one transaction.
-func (s *Store) RecordLogin(ctx context.Context, userID int64, method, ip, userAgent string) error {
+func (s Users) RecordLogin(ctx context.Context, userID int64, method, ip, userAgent string) error {
 	now := s.now()
 	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		_, err := tx.NewUpdate().Model((*User)(nil)).

@@ -23,7 +23,7 @@ type UserAdminChange struct {
 
 // UpdateUserAsAdmin applies ch to user id on behalf of admin adminID. Call
 // it inside a change.
-func (s *Store) UpdateUserAsAdmin(ctx context.Context, id, adminID int64, ch UserAdminChange) error {
+func (s Users) UpdateUserAsAdmin(ctx context.Context, id, adminID int64, ch UserAdminChange) error {
 	n, err := s.updateUsers(ctx, []int64{id}, adminID, ch)
 	if err == nil && n == 0 {
 		err = fmt.Errorf("user %d: %w", id, ErrNotFound)
@@ -34,7 +34,7 @@ func (s *Store) UpdateUserAsAdmin(ctx context.Context, id, adminID int64, ch Use
 // BulkUpdateUsers applies ch to every user of ids at once, on behalf of
 // admin adminID: a few statements whatever the number of users. Call it
 // inside a change; it updates the users that exist and says how many.
-func (s *Store) BulkUpdateUsers(ctx context.Context, ids []int64, adminID int64, ch UserAdminChange) (int, error) {
+func (s Users) BulkUpdateUsers(ctx context.Context, ids []int64, adminID int64, ch UserAdminChange) (int, error) {
 	n, err := s.updateUsers(ctx, ids, adminID, ch)
 	return int(n), err
 }
@@ -114,7 +114,7 @@ func (s *Store) setRoles(ctx context.Context, ids []int64, adminID int64, roles 
 
 // ListedUsersByID reads the users of ids that exist, as the versioned
 // admin list shows them, in id order.
-func (s *Store) ListedUsersByID(ctx context.Context, ids []int64) ([]ListedUser, error) {
+func (s Users) ListedUsersByID(ctx context.Context, ids []int64) ([]ListedUser, error) {
 	db := s.db(ctx)
 	var out []ListedUser
 	err := selectUsers(db.NewSelect().Model(&out), s.now()).ColumnExpr("(?) AS top_role", topRole(db)).
@@ -124,7 +124,7 @@ func (s *Store) ListedUsersByID(ctx context.Context, ids []int64) ([]ListedUser,
 
 // ListedUserByID reads one user as the versioned admin list shows it; an
 // unknown id is ErrNotFound.
-func (s *Store) ListedUserByID(ctx context.Context, id int64) (*ListedUser, error) {
+func (s Users) ListedUserByID(ctx context.Context, id int64) (*ListedUser, error) {
 	db := s.db(ctx)
 	out := new(ListedUser)
 	err := selectUsers(db.NewSelect().Model(out), s.now()).ColumnExpr("(?) AS top_role", topRole(db)).
@@ -136,7 +136,7 @@ func (s *Store) ListedUserByID(ctx context.Context, id int64) (*ListedUser, erro
 // moderation record for each (action hide, the given reason), set-based so
 // that a prolific author's ban stays two statements. It returns how many
 // it hid. Call it inside a change.
-func (s *Store) HideUserPosts(ctx context.Context, id, adminID int64, reason string) (int, error) {
+func (s Users) HideUserPosts(ctx context.Context, id, adminID int64, reason string) (int, error) {
 	db, now := s.db(ctx), s.now()
 	shown := []string{PostPublished, PostFlagged}
 	_, err := db.NewRaw(`INSERT INTO moderation_actions (post_id, post_title, admin_id, action, reason, notes, from_status, to_status, created_at)

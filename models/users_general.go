@@ -36,7 +36,7 @@ type ProfileFilter struct {
 
 // ListProfiles returns a page of users, newest first, and how many match:
 // one query for the rows and one count.
-func (s *Store) ListProfiles(ctx context.Context, f ProfileFilter) ([]User, int, error) {
+func (s Users) ListProfiles(ctx context.Context, f ProfileFilter) ([]User, int, error) {
 	var rows []User
 	now := s.now()
 	q := s.db(ctx).NewSelect().Model(&rows).ExcludeColumn("password_hash", "admin_notes")
@@ -65,7 +65,7 @@ type NewRegistration struct {
 // is ErrEmailTaken, also when a registration racing this one takes it
 // first; a username taken meanwhile moves on to the next free suffix
 // (insertUser), so racing sign-ups of one name all succeed.
-func (s *Store) RegisterUser(ctx context.Context, r NewRegistration) (*User, error) {
+func (s Users) RegisterUser(ctx context.Context, r NewRegistration) (*User, error) {
 	db, email, now := s.db(ctx), NormalizeEmail(r.Email), s.now()
 	u := &User{Email: email, Name: &r.Name, PasswordHash: &r.PasswordHash,
 		Status: UserActive, IsActive: true, ProfilePublic: true, CreatedAt: now, UpdatedAt: now}
@@ -104,7 +104,7 @@ type ProfileChange struct {
 }
 
 // UpdateProfile applies ch to user id and returns the user as it is now.
-func (s *Store) UpdateProfile(ctx context.Context, id int64, ch ProfileChange) (*User, error) {
+func (s Users) UpdateProfile(ctx context.Context, id int64, ch ProfileChange) (*User, error) {
 	q := s.db(ctx).NewUpdate().Model((*User)(nil)).Set("updated_at = ?", s.now()).Where("id = ?", id)
 	if ch.Name != nil {
 		q = q.Set("name = ?", *ch.Name)
@@ -131,7 +131,7 @@ func (s *Store) UpdateProfile(ctx context.Context, id int64, ch ProfileChange) (
 // PostgreSQL it first takes a transaction lock, so that two deletions
 // running at once cannot each count the other and leave none; SQLite's
 // write transactions are exclusive already. Call it inside a change.
-func (s *Store) OtherActiveSuperAdmins(ctx context.Context, id int64) (int, error) {
+func (s Users) OtherActiveSuperAdmins(ctx context.Context, id int64) (int, error) {
 	db := s.db(ctx)
 	if Dialect(db) == config.DialectPostgres {
 		if _, err := db.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", superAdminsLockKey); err != nil {
@@ -154,9 +154,9 @@ var superAdminsLockKey = advisoryKey("plaza:super_admins")
 // the user reported count one report fewer each, as their reports go too
 // (Post.ReportCount). What is kept names an id no account will have again
 // (user_refs.go). Call it inside a change.
-func (s *Store) DeleteUserAccount(ctx context.Context, id int64) error {
+func (s Users) DeleteUserAccount(ctx context.Context, id int64) error {
 	db := s.db(ctx)
-	if _, err := s.EndUserSessions(ctx, id, ""); err != nil {
+	if _, err := s.Auth.EndUserSessions(ctx, id, ""); err != nil {
 		return fmt.Errorf("delete user %d: %w", id, err)
 	}
 	_, err := db.NewUpdate().Model((*Post)(nil)).

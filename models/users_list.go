@@ -39,7 +39,7 @@ var userOrder = map[string]string{
 // longest ago: first ascending, last descending. Equal values are in id
 // order. The page's ids and the count come from the users index
 // (userIndex), then only the page's rows are read.
-func (s *Store) ListUsers(ctx context.Context, f UserListFilter) (rows []ListedUser, total int, err error) {
+func (s Users) ListUsers(ctx context.Context, f UserListFilter) (rows []ListedUser, total int, err error) {
 	ctx = s.mayLag(ctx)
 	if s.inChange(ctx) {
 		return s.listUsersInChange(ctx, f)
@@ -93,7 +93,7 @@ func (s *Store) listedUsersInOrder(ctx context.Context, ids []int64) ([]ListedUs
 	if len(ids) == 0 {
 		return []ListedUser{}, nil
 	}
-	found, err := s.ListedUsersByID(ctx, ids)
+	found, err := s.Users.ListedUsersByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ const (
 )
 
 // UserDetail reads user id in full; an unknown id is ErrNotFound.
-func (s *Store) UserDetail(ctx context.Context, id int64) (*UserDetail, error) {
+func (s Users) UserDetail(ctx context.Context, id int64) (*UserDetail, error) {
 	db := s.db(ctx)
 	u, err := s.ListedUserByID(ctx, id)
 	if err != nil {
@@ -181,7 +181,7 @@ func (s *Store) UserDetail(ctx context.Context, id int64) (*UserDetail, error) {
 	if err != nil {
 		return nil, err
 	}
-	if out.Strikes, err = s.UserStrikes(ctx, id); err != nil {
+	if out.Strikes, err = s.Sanctions.UserStrikes(ctx, id); err != nil {
 		return nil, err
 	}
 	err = db.NewSelect().Model(&out.RecentPosts).Where("p.author_id = ?", id).

@@ -44,7 +44,7 @@ func TestListUsersSearchMatchesEveryWay(t *testing.T) {
 			}
 			all = append(all, u)
 		}
-		if err := s.RecountUsers(ctx); err != nil {
+		if err := s.Users.RecountUsers(ctx); err != nil {
 			t.Fatal(err)
 		}
 		for _, search := range []string{"example.org", "rare.test", "user1", "user25", "nobody", ""} {
@@ -64,7 +64,7 @@ func TestListUsersSearchMatchesEveryWay(t *testing.T) {
 
 func checkListPage(t *testing.T, s *models.Store, all []models.User, f models.UserListFilter) {
 	t.Helper()
-	rows, total, err := s.ListUsers(context.Background(), f)
+	rows, total, err := s.Users.ListUsers(context.Background(), f)
 	if err != nil {
 		t.Fatalf("%+v: %v", f, err)
 	}

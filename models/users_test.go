@@ -17,30 +17,30 @@ func TestCreateUser(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		u, err := s.CreateUser(ctx, models.NewUser{Email: " Ada@Example.COM ", Name: "Ada", PasswordHash: "h", Roles: []string{"admin", "super_admin"}, IsVerified: true})
+		u, err := s.Users.CreateUser(ctx, models.NewUser{Email: " Ada@Example.COM ", Name: "Ada", PasswordHash: "h", Roles: []string{"admin", "super_admin"}, IsVerified: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if u.ID == 0 || u.Email != "ada@example.com" || u.Username != "ada" || u.Status != models.UserActive || !u.IsActive || u.EmailVerified == nil {
 			t.Errorf("created %+v", u)
 		}
-		got, err := s.UserByEmail(ctx, "ADA@example.com")
+		got, err := s.Users.UserByEmail(ctx, "ADA@example.com")
 		if err != nil || got.ID != u.ID || !got.CreatedAt.Equal(u.CreatedAt) {
 			t.Errorf("UserByEmail = %+v, %v; want id %d created %v", got, err, u.ID, u.CreatedAt)
 		}
-		roles, err := s.UserRoles(ctx, u.ID)
+		roles, err := s.Users.UserRoles(ctx, u.ID)
 		if err != nil || !slices.Equal(roles, []string{"super_admin", "admin", "user"}) {
 			t.Errorf("roles = %v, %v", roles, err)
 		}
-		_, err = s.CreateUser(ctx, models.NewUser{Email: "ada@example.com", Username: "other"})
+		_, err = s.Users.CreateUser(ctx, models.NewUser{Email: "ada@example.com", Username: "other"})
 		if !errors.Is(err, models.ErrConflict) {
 			t.Errorf("duplicate email: got %v, want ErrConflict", err)
 		}
-		_, err = s.CreateUser(ctx, models.NewUser{Email: "ada2@example.com", Username: "ADA"})
+		_, err = s.Users.CreateUser(ctx, models.NewUser{Email: "ada2@example.com", Username: "ADA"})
 		if !errors.Is(err, models.ErrConflict) {
 			t.Errorf("username differing only in case: got %v, want ErrConflict", err)
 		}
-		if _, err := s.UserByEmail(ctx, "nobody@example.com"); !errors.Is(err, models.ErrNotFound) {
+		if _, err := s.Users.UserByEmail(ctx, "nobody@example.com"); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("unknown email: got %v, want ErrNotFound", err)
 		}
 	})
@@ -50,11 +50,11 @@ func TestCreateUserUnknownRoleWritesNothing(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		_, err := s.CreateUser(ctx, models.NewUser{Email: "x@example.com", Roles: []string{"emperor"}})
+		_, err := s.Users.CreateUser(ctx, models.NewUser{Email: "x@example.com", Roles: []string{"emperor"}})
 		if !errors.Is(err, models.ErrNotFound) || !strings.Contains(err.Error(), "unknown role") {
 			t.Fatalf("create with role emperor: %v; want an unknown role (ErrNotFound)", err)
 		}
-		if n, err := s.CountUsers(ctx); err != nil || n != 0 {
+		if n, err := s.Users.CountUsers(ctx); err != nil || n != 0 {
 			t.Errorf("%d users after a failed create (%v), want 0", n, err)
 		}
 	})
@@ -63,7 +63,7 @@ func TestCreateUserUnknownRoleWritesNothing(t *testing.T) {
 func TestActiveMatchesStatus(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		u, err := models.NewStore(db).CreateUser(ctx, models.NewUser{Email: "x@example.com"})
+		u, err := models.NewStore(db).Users.CreateUser(ctx, models.NewUser{Email: "x@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,11 +86,11 @@ func TestEnsureSetting(t *testing.T) {
 		s := models.NewStore(db)
 		calls := 0
 		gen := func() (string, error) { calls++; return "v" + string(rune('0'+calls)), nil }
-		first, err := s.EnsureSetting(ctx, "jwt_secret", gen)
+		first, err := s.Settings.EnsureSetting(ctx, "jwt_secret", gen)
 		if err != nil {
 			t.Fatal(err)
 		}
-		second, err := s.EnsureSetting(ctx, "jwt_secret", gen)
+		second, err := s.Settings.EnsureSetting(ctx, "jwt_secret", gen)
 		if err != nil || first != "v1" || second != "v1" || calls != 1 {
 			t.Errorf("got %q then %q after %d generations; want v1 twice, generated once", first, second, calls)
 		}

@@ -67,7 +67,7 @@ type WebhookDelivery struct {
 
 // CreateWebhook stores w with its secret (w.Secret, in the clear: the
 // caller makes it), sealed for storage. Call it inside a change.
-func (s *Store) CreateWebhook(ctx context.Context, w *Webhook) error {
+func (s Hooks) CreateWebhook(ctx context.Context, w *Webhook) error {
 	secret := w.Secret
 	if len(secret) == 0 {
 		return errors.New("create webhook: no secret")
@@ -126,7 +126,7 @@ func (s *Store) openSecret(stored []byte) ([]byte, error) {
 
 // SealWebhookSecrets seals every secret stored before sealing came, once
 // at start; it reports how many.
-func (s *Store) SealWebhookSecrets(ctx context.Context) (int, error) {
+func (s Hooks) SealWebhookSecrets(ctx context.Context) (int, error) {
 	if s.Secrets == nil {
 		return 0, nil
 	}
@@ -154,7 +154,7 @@ func (s *Store) SealWebhookSecrets(ctx context.Context) (int, error) {
 }
 
 // Webhooks lists the endpoints, oldest first, their secrets opened.
-func (s *Store) Webhooks(ctx context.Context) ([]Webhook, error) {
+func (s Hooks) Webhooks(ctx context.Context) ([]Webhook, error) {
 	var rows []Webhook
 	if err := s.db(ctx).NewSelect().Model(&rows).Order("wh.id").Scan(ctx); err != nil {
 		return nil, err
@@ -170,7 +170,7 @@ func (s *Store) Webhooks(ctx context.Context) ([]Webhook, error) {
 
 // WebhookByID is one endpoint, its secret opened; an unknown id is
 // ErrNotFound.
-func (s *Store) WebhookByID(ctx context.Context, id int64) (*Webhook, error) {
+func (s Hooks) WebhookByID(ctx context.Context, id int64) (*Webhook, error) {
 	w := new(Webhook)
 	if err := s.db(ctx).NewSelect().Model(w).Where("wh.id = ?", id).Scan(ctx); err != nil {
 		return nil, notFound(err, "webhook")
@@ -192,7 +192,7 @@ type WebhookChange struct {
 
 // UpdateWebhook applies ch to endpoint id and returns it as it now is.
 // Call it inside a change.
-func (s *Store) UpdateWebhook(ctx context.Context, id int64, ch WebhookChange) (*Webhook, error) {
+func (s Hooks) UpdateWebhook(ctx context.Context, id int64, ch WebhookChange) (*Webhook, error) {
 	w, err := s.WebhookByID(ctx, id)
 	if err != nil {
 		return nil, err
@@ -223,7 +223,7 @@ func (s *Store) UpdateWebhook(ctx context.Context, id int64, ch WebhookChange) (
 // purpose): it marks the delivery held and reports true; false means the
 // endpoint is active and the delivery goes ahead. One statement, so that
 // a resume either sees the mark or makes the check fail.
-func (s *Store) HoldWebhookDelivery(ctx context.Context, id int64) (bool, error) {
+func (s Hooks) HoldWebhookDelivery(ctx context.Context, id int64) (bool, error) {
 	res, err := s.db(ctx).NewUpdate().Model((*WebhookDelivery)(nil)).Set("last_error = ?", DeliveryHeld).Set("next_attempt_at = NULL").
 		Where("wd.id = ? AND wd.status = ? AND wd.event <> ?", id, DeliveryPending, EventPing).
 		Where("EXISTS (SELECT 1 FROM webhooks AS wh WHERE wh.id = wd.webhook_id AND NOT wh.active)").Exec(ctx)
@@ -255,7 +255,7 @@ func (s *Store) releaseHeldDeliveries(ctx context.Context, id int64) error {
 // RotateWebhookSecret gives endpoint id the new secret (the caller makes
 // it) and returns the endpoint. Messages already queued are signed with
 // the new one when they are sent. Call it inside a change.
-func (s *Store) RotateWebhookSecret(ctx context.Context, id int64, secret []byte) (*Webhook, error) {
+func (s Hooks) RotateWebhookSecret(ctx context.Context, id int64, secret []byte) (*Webhook, error) {
 	w, err := s.WebhookByID(ctx, id)
 	if err != nil {
 		return nil, err
@@ -276,7 +276,7 @@ func (s *Store) RotateWebhookSecret(ctx context.Context, id int64, secret []byte
 
 // DeleteWebhook removes endpoint id and its delivery log; deliveries still
 // queued find it gone and stop. Call it inside a change.
-func (s *Store) DeleteWebhook(ctx context.Context, id int64) error {
+func (s Hooks) DeleteWebhook(ctx context.Context, id int64) error {
 	db := s.db(ctx)
 	if _, err := db.NewDelete().Model((*WebhookDelivery)(nil)).Where("webhook_id = ?", id).Exec(ctx); err != nil {
 		return err
@@ -287,7 +287,7 @@ func (s *Store) DeleteWebhook(ctx context.Context, id int64) error {
 
 // WebhookDeliveries is a page of endpoint id's delivery log, newest first,
 // and the log's length.
-func (s *Store) WebhookDeliveries(ctx context.Context, id int64, limit, offset int) ([]WebhookDelivery, int, error) {
+func (s Hooks) WebhookDeliveries(ctx context.Context, id int64, limit, offset int) ([]WebhookDelivery, int, error) {
 	var rows []WebhookDelivery
 	n, err := s.db(ctx).NewSelect().Model(&rows).Where("wd.webhook_id = ?", id).
 		Order("wd.id DESC").Limit(int64(limit)).Offset(int64(offset)).ScanAndCount(ctx)
@@ -299,7 +299,7 @@ func (s *Store) WebhookDeliveries(ctx context.Context, id int64, limit, offset i
 // delivery row and its job, in the change under way, so that they exist
 // if and only if the change commits. Without a job queue (a command that
 // opened the database alone) it does nothing.
-func (s *Store) QueueWebhookEvent(ctx context.Context, event string, body []byte) error {
+func (s Hooks) QueueWebhookEvent(ctx context.Context, event string, body []byte) error {
 	if s.Queue == nil {
 		return nil
 	}
@@ -320,7 +320,7 @@ func (s *Store) QueueWebhookEvent(ctx context.Context, event string, body []byte
 
 // WebhookSubscribed reports whether an active endpoint subscribes to
 // event, for a message costly to build.
-func (s *Store) WebhookSubscribed(ctx context.Context, event string) (bool, error) {
+func (s Hooks) WebhookSubscribed(ctx context.Context, event string) (bool, error) {
 	var hooks []Webhook
 	if err := s.db(ctx).NewSelect().Model(&hooks).Column("events").Where("wh.active = ?", true).Scan(ctx); err != nil {
 		return false, err
@@ -335,7 +335,7 @@ const EventPing = "ping"
 // QueueWebhookDelivery queues body, a message about event, to endpoint
 // hookID, active or not, and returns its delivery (a test message). Call
 // it inside a change.
-func (s *Store) QueueWebhookDelivery(ctx context.Context, hookID int64, event string, body []byte) (*WebhookDelivery, error) {
+func (s Hooks) QueueWebhookDelivery(ctx context.Context, hookID int64, event string, body []byte) (*WebhookDelivery, error) {
 	if s.Queue == nil {
 		return nil, ErrNoJobQueue
 	}
@@ -347,7 +347,7 @@ func (s *Store) QueueWebhookDelivery(ctx context.Context, hookID int64, event st
 
 // RetryWebhookDelivery queues delivery did of endpoint id once more, its
 // attempts starting again from zero. Call it inside a change.
-func (s *Store) RetryWebhookDelivery(ctx context.Context, id, did int64) (*WebhookDelivery, error) {
+func (s Hooks) RetryWebhookDelivery(ctx context.Context, id, did int64) (*WebhookDelivery, error) {
 	if s.Queue == nil {
 		return nil, ErrNoJobQueue
 	}
@@ -370,7 +370,7 @@ var ErrNotPending = errors.New("webhook delivery: only a pending delivery can be
 // CancelWebhookDelivery stops delivery did of endpoint id: it is never
 // attempted again (its job finds it cancelled and stops). One that is not
 // pending is ErrNotPending. Call it inside a change.
-func (s *Store) CancelWebhookDelivery(ctx context.Context, id, did int64) (*WebhookDelivery, error) {
+func (s Hooks) CancelWebhookDelivery(ctx context.Context, id, did int64) (*WebhookDelivery, error) {
 	d := new(WebhookDelivery)
 	db := s.db(ctx)
 	err := db.NewUpdate().Model(d).Set("status = ?", DeliveryCancelled).Set("next_attempt_at = NULL").
@@ -414,7 +414,7 @@ type WebhookMessage struct {
 
 // WebhookMessage loads delivery id with its endpoint's URL and secret; a
 // delivery whose endpoint was deleted is ErrNotFound.
-func (s *Store) WebhookMessage(ctx context.Context, id int64) (*WebhookMessage, error) {
+func (s Hooks) WebhookMessage(ctx context.Context, id int64) (*WebhookMessage, error) {
 	m := new(WebhookMessage)
 	if err := s.db(ctx).NewSelect().Model(&m.Delivery).Where("wd.id = ?", id).Scan(ctx); err != nil {
 		return nil, notFound(err, "webhook delivery")
@@ -432,7 +432,7 @@ func (s *Store) WebhookMessage(ctx context.Context, id int64) (*WebhookMessage, 
 // attempt as the last one the queue will make; otherwise the queue tries
 // again after retryIn. A delivery cancelled while the attempt was under
 // way stays cancelled.
-func (s *Store) RecordWebhookAttempt(ctx context.Context, id int64, status int, errText string, final bool, retryIn time.Duration) error {
+func (s Hooks) RecordWebhookAttempt(ctx context.Context, id int64, status int, errText string, final bool, retryIn time.Duration) error {
 	now := s.now()
 	q := s.db(ctx).NewUpdate().Model((*WebhookDelivery)(nil)).Where("id = ? AND status = ?", id, DeliveryPending).
 		Set("attempts = attempts + 1").Set("last_attempt_at = ?", now).Set("last_error = ?", errText)

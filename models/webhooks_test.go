@@ -29,7 +29,7 @@ func TestWebhookSecretsSealedAtStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.Secrets = auth.NewSecretBox(strings.Repeat("j", 32))
-		if n, err := s.SealWebhookSecrets(ctx); err != nil || n != 1 {
+		if n, err := s.Hooks.SealWebhookSecrets(ctx); err != nil || n != 1 {
 			t.Fatalf("sealed %d (%v), want 1", n, err)
 		}
 		var stored []byte
@@ -37,11 +37,11 @@ func TestWebhookSecretsSealedAtStart(t *testing.T) {
 		if bytes.Contains(stored, clear) {
 			t.Error("the secret is still stored in the clear")
 		}
-		got, err := s.WebhookByID(ctx, w.ID)
+		got, err := s.Hooks.WebhookByID(ctx, w.ID)
 		if err != nil || !bytes.Equal(got.Secret, clear) {
 			t.Errorf("opened %x (%v), want %x", got.Secret, err, clear)
 		}
-		if n, err := s.SealWebhookSecrets(ctx); err != nil || n != 0 {
+		if n, err := s.Hooks.SealWebhookSecrets(ctx); err != nil || n != 0 {
 			t.Errorf("second run sealed %d (%v), want 0", n, err)
 		}
 	})

@@ -122,7 +122,7 @@ func (w *Work) Finish(ctx context.Context, succeeded bool, status int) (written 
 	w.mu.Unlock()
 	audited := w.draft != nil && w.draft.Wanted()
 	if audited {
-		if err := w.store.AppendAudit(ctx, *tx, EntryOf(w.draft, status)); err != nil {
+		if err := w.store.Audit.AppendAudit(ctx, *tx, EntryOf(w.draft, status)); err != nil {
 			tx.Rollback() //nolint:errcheck // the append's error is the one to report
 			return false, fmt.Errorf("audit change: %w", err)
 		}
@@ -198,7 +198,7 @@ func runAll(fns []func()) {
 // (*LockedError), then runs fn.
 func (s *Store) ChangeLocked(ctx context.Context, typ, id string, userID int64, fn func(ctx context.Context) error) error {
 	return s.Change(ctx, func(ctx context.Context) error {
-		if err := s.CheckLock(ctx, typ, id, userID); err != nil {
+		if err := s.Desk.CheckLock(ctx, typ, id, userID); err != nil {
 			return err
 		}
 		return fn(ctx)

@@ -34,7 +34,7 @@ func TestWorkCommitsChangeWithItsEntry(t *testing.T) {
 		s := models.NewStore(db)
 		purged := 0
 		s.Changed = func() { purged++ }
-		u, err := s.CreateUser(context.Background(), models.NewUser{Email: "ada@example.com"})
+		u, err := s.Users.CreateUser(context.Background(), models.NewUser{Email: "ada@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,16 +45,16 @@ func TestWorkCommitsChangeWithItsEntry(t *testing.T) {
 		if w.Pending() || begun != 0 {
 			t.Fatalf("pending before any change (begun %d times)", begun)
 		}
-		if err := s.Change(ctx, func(ctx context.Context) error { return s.RecordAPIToken(ctx, newToken("a", u.ID)) }); err != nil {
+		if err := s.Change(ctx, func(ctx context.Context) error { return s.Auth.RecordAPIToken(ctx, newToken("a", u.ID)) }); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Change(ctx, func(ctx context.Context) error { return s.RecordAPIToken(ctx, newToken("b", u.ID)) }); err != nil {
+		if err := s.Change(ctx, func(ctx context.Context) error { return s.Auth.RecordAPIToken(ctx, newToken("b", u.ID)) }); err != nil {
 			t.Fatal(err)
 		}
 		if !w.Pending() || begun != 1 {
 			t.Fatalf("changes pending %v, begun %d times; want pending, begun once", w.Pending(), begun)
 		}
-		if _, err := s.APITokenByJTI(ctx, "b"); err != nil {
+		if _, err := s.Auth.APITokenByJTI(ctx, "b"); err != nil {
 			t.Errorf("the request does not read its own write: %v", err)
 		}
 		if got := countModel(t, db, (*models.APIToken)(nil)); got != 0 {
@@ -79,12 +79,12 @@ func TestWorkCommitsChangeWithItsEntry(t *testing.T) {
 func TestWorkRollsBack(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		s := models.NewStore(db)
-		u, err := s.CreateUser(context.Background(), models.NewUser{Email: "ada@example.com"})
+		u, err := s.Users.CreateUser(context.Background(), models.NewUser{Email: "ada@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		record := func(ctx context.Context, jti string) error {
-			return s.Change(ctx, func(ctx context.Context) error { return s.RecordAPIToken(ctx, newToken(jti, u.ID)) })
+			return s.Change(ctx, func(ctx context.Context) error { return s.Auth.RecordAPIToken(ctx, newToken(jti, u.ID)) })
 		}
 
 		w := s.NewWork(&audit.Draft{Action: "token.create"})
@@ -123,15 +123,15 @@ func TestChangeOutsideWork(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		s := models.NewStore(db)
 		ctx := context.Background()
-		u, err := s.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
+		u, err := s.Users.CreateUser(ctx, models.NewUser{Email: "ada@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		err = s.Change(ctx, func(ctx context.Context) error {
-			if err := s.RecordAPIToken(ctx, newToken("a", u.ID)); err != nil {
+			if err := s.Auth.RecordAPIToken(ctx, newToken("a", u.ID)); err != nil {
 				return err
 			}
-			return s.Change(ctx, func(ctx context.Context) error { return s.RecordAPIToken(ctx, newToken("b", u.ID)) })
+			return s.Change(ctx, func(ctx context.Context) error { return s.Auth.RecordAPIToken(ctx, newToken("b", u.ID)) })
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -141,7 +141,7 @@ func TestChangeOutsideWork(t *testing.T) {
 		}
 		boom := errors.New("boom")
 		err = s.Change(ctx, func(ctx context.Context) error {
-			if err := s.RecordAPIToken(ctx, newToken("c", u.ID)); err != nil {
+			if err := s.Auth.RecordAPIToken(ctx, newToken("c", u.ID)); err != nil {
 				return err
 			}
 			return boom

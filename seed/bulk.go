@@ -197,7 +197,7 @@ func (sd *seeder) run(ctx context.Context) (Result, error) {
 	if sd.opts.Events > 0 {
 		// The 90 days the events span have their monthly partitions on
 		// PostgreSQL, so none lands in the default partition.
-		if _, err := sd.s.EnsureEventPartitions(ctx, sd.now, 90*24*time.Hour); err != nil {
+		if _, err := sd.s.Analytics.EnsureEventPartitions(ctx, sd.now, 90*24*time.Hour); err != nil {
 			return res, err
 		}
 		if err := sd.stage(ctx, StageEvents, sd.opts.Events, "", streamEvents, sd.genEvents); err != nil {
@@ -206,7 +206,7 @@ func (sd *seeder) run(ctx context.Context) (Result, error) {
 		res.Events = sd.opts.Events
 		if sd.pg {
 			// As replica the COPY skipped the triggers that count events by hour.
-			if err := sd.s.RecountEventCounts(ctx); err != nil {
+			if err := sd.s.Analytics.RecountEventCounts(ctx); err != nil {
 				return res, err
 			}
 		}
@@ -218,10 +218,10 @@ func (sd *seeder) run(ctx context.Context) (Result, error) {
 	// days, as the analytics job would have rolled them up, for the
 	// user-activity report: without the hours, a report ending now reads
 	// today's events from the rows until the job first runs.
-	if _, err := sd.s.RollUpPastActivity(ctx, 0); err != nil {
+	if _, err := sd.s.Analytics.RollUpPastActivity(ctx, 0); err != nil {
 		return res, err
 	}
-	return res, sd.s.RollUpRecentHours(ctx)
+	return res, sd.s.Analytics.RollUpRecentHours(ctx)
 }
 
 // rollUp computes the daily roll-ups of the 90 days the events span, as
@@ -229,7 +229,7 @@ func (sd *seeder) run(ctx context.Context) (Result, error) {
 func (sd *seeder) rollUp(ctx context.Context) error {
 	today := sd.now.UTC().Truncate(24 * time.Hour)
 	for d := today.AddDate(0, 0, -90); !d.After(today); d = d.AddDate(0, 0, 1) {
-		if err := sd.s.RollUpAnalytics(ctx, d); err != nil {
+		if err := sd.s.Analytics.RollUpAnalytics(ctx, d); err != nil {
 			return err
 		}
 	}
@@ -256,18 +256,18 @@ func (sd *seeder) posts(ctx context.Context, res *Result) error {
 	res.Reports = n
 	if sd.pg {
 		// As replica the COPY skipped the triggers that count posts and open reports.
-		if err := sd.s.RecountPosts(ctx); err != nil {
+		if err := sd.s.Posts.RecountPosts(ctx); err != nil {
 			return err
 		}
 		// The posts all landed in the title buckets there were; the sweep
 		// would split them within minutes, the seed does it at once.
-		if _, err := sd.s.SplitTitleMarks(ctx); err != nil {
+		if _, err := sd.s.Posts.SplitTitleMarks(ctx); err != nil {
 			return err
 		}
-		if err := sd.s.RecountDailyCounts(ctx); err != nil {
+		if err := sd.s.Analytics.RecountDailyCounts(ctx); err != nil {
 			return err
 		}
-		return sd.s.RecountOpenReports(ctx)
+		return sd.s.Posts.RecountOpenReports(ctx)
 	}
 	return nil
 }

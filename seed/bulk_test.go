@@ -134,7 +134,7 @@ func TestBulk(t *testing.T) {
 		ctx := context.Background()
 		s := models.NewStore(db)
 		// The bootstrap admin is there before any seeding.
-		admin, err := s.CreateUser(ctx, models.NewUser{Email: "admin@localhost", PasswordHash: "hash", Roles: []string{models.RoleSuperAdmin}})
+		admin, err := s.Users.CreateUser(ctx, models.NewUser{Email: "admin@localhost", PasswordHash: "hash", Roles: []string{models.RoleSuperAdmin}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +210,7 @@ func TestBulk(t *testing.T) {
 		}
 
 		// Normal inserts still work: the sequences are past the seeded ids.
-		u, err := s.CreateUser(ctx, models.NewUser{Email: "after.seed@example.com"})
+		u, err := s.Users.CreateUser(ctx, models.NewUser{Email: "after.seed@example.com"})
 		if err != nil {
 			t.Fatalf("create user after seeding: %v", err)
 		}

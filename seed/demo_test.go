@@ -19,7 +19,7 @@ func TestDemo(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := models.NewStore(db)
-		admin, err := s.CreateUser(ctx, models.NewUser{Email: "admin@localhost", PasswordHash: "hash", Roles: []string{models.RoleSuperAdmin}})
+		admin, err := s.Users.CreateUser(ctx, models.NewUser{Email: "admin@localhost", PasswordHash: "hash", Roles: []string{models.RoleSuperAdmin}})
 		if err != nil {
 			t.Fatal(err)
 		}

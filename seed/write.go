@@ -110,11 +110,11 @@ func (sd *seeder) runBatches(ctx context.Context, stage string, total int64, bat
 		// As replica the COPY skipped the triggers that count users and
 		// learn new words.
 		if idTable == "users" {
-			if err := sd.s.RecountUsers(ctx); err != nil {
+			if err := sd.s.Users.RecountUsers(ctx); err != nil {
 				return err
 			}
 		}
-		return sd.s.LearnSearchWords(ctx, idTable, base)
+		return sd.s.Search.LearnSearchWords(ctx, idTable, base)
 	}
 	return sd.runSQLite(ctx, stage, total, batches, idTable, gen)
 }

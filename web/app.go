@@ -155,7 +155,7 @@ func newPipeline(d Deps) *pipeline {
 	return &pipeline{cfg: d.Config, store: d.Store, sessions: d.Sessions, limiter: d.Limiter, auditor: d.Audit,
 		log: d.Logger, now: d.Now, cop: crossOriginProtection(d.Config.PublicAppURL), principals: d.Principals,
 		metrics: d.Metrics, ids: newRequestIDs(), headers: securityHeaders(d.Config.PublicAppURL), blocks: blockCheck(d),
-		policy: policyOf(d), static: newStaticFiles(d.Static), queue: d.Store, deviceKey: device.Key(d.Config.SessionSecret),
+		policy: policyOf(d), static: newStaticFiles(d.Static), queue: d.Store.Desk, deviceKey: device.Key(d.Config.SessionSecret),
 		limits: newSessionLimits(d.Config)}
 }
 
@@ -165,29 +165,35 @@ func policyOf(d Deps) policy.Policy {
 }
 
 func blockCheck(d Deps) BlockGuard {
-	return BlockGuard{Store: d.Store, Cache: d.Blocks, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix}
+	return BlockGuard{Store: d.Store.Blocklist, Cache: d.Blocks, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix}
 }
 
 func newHandlers(d Deps) handlerSet {
-	health := handlers.Health{DB: d.Store, Replica: d.Store, Limiter: d.Limiter, Version: d.Version, Started: d.Started, Now: d.Now}
+	health := handlers.Health{DB: d.Store, Replica: d.Store.Maintenance, Limiter: d.Limiter, Version: d.Version, Started: d.Started, Now: d.Now}
 	providers := oauthProviderList(d.OAuthProviders, d.Config.PublicAppURL)
-	factor := handlers.SecondFactor{Store: d.Store, Now: d.Now}
+	factor := handlers.SecondFactor{Store: struct {
+		models.Auth
+		models.Users
+	}{d.Store.Auth, d.Store.Users}, Now: d.Now}
 	acts := actions.New(d.Store, policyOf(d), []byte(d.Config.JWTSecret), blockCheck(d))
 	if d.Passwords != nil {
 		acts.Passwords = d.Passwords
 	}
 	acts.Targets = d.Webhooks
-	signIn := handlers.SignIn{Users: d.Store, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now,
+	signIn := handlers.SignIn{Users: d.Store.Users, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now,
 		SessionLimits: newSessionLimits(d.Config).forRoles}
-	links := handlers.ProviderLinks{Store: d.Store, Providers: providers}
-	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d),
+	links := handlers.ProviderLinks{Store: d.Store.Auth, Providers: providers}
+	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store.Users, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d),
 		Actions: acts, Links: links}
 	csrfCookie := handlers.CSRFCookie{Key: csrf.Key(d.Config.SessionSecret), Secure: strings.HasPrefix(d.Config.PublicAppURL, "https://")}
 	openAPI, apiDocs := openAPIOnce(d)
 	return handlerSet{
-		health:    health,
-		version:   handlers.Version{Version: d.Version, Err: d.VersionErr},
-		dashboard: handlers.Dashboard{Health: health, Stats: d.Store, Analytics: handlers.Analytics{Store: d.Store, Now: d.Now}, Policy: acts.Policy},
+		health:  health,
+		version: handlers.Version{Version: d.Version, Err: d.VersionErr},
+		dashboard: handlers.Dashboard{Health: health, Stats: struct {
+			models.Analytics
+			models.Desk
+		}{d.Store.Analytics, d.Store.Desk}, Analytics: handlers.Analytics{Store: d.Store.Analytics, Now: d.Now}, Policy: acts.Policy},
 		signIn:    signIn,
 		oauth:     oauth,
 		signOut:   handlers.SignOut{Sessions: d.Sessions, CSRF: csrfCookie, PublicURL: d.Config.PublicAppURL},
@@ -195,34 +201,45 @@ func newHandlers(d Deps) handlerSet {
 		twoFactor: handlers.TwoFactor{Actions: acts, Factor: factor, Sessions: d.Sessions, Issuer: "Plaza", Links: links},
 		session:   handlers.Session{Sessions: d.Sessions},
 		providers: handlers.Providers{List: providers, PublicURL: d.Config.PublicAppURL},
-		tokens:    handlers.Tokens{Store: d.Store, Actions: acts},
-		audit: handlers.AuditLogs{Store: d.Store, Actions: acts, Log: d.Logger, Now: d.Now,
+		tokens:    handlers.Tokens{Store: d.Store.Auth, People: d.Store.Users, Actions: acts},
+		audit: handlers.AuditLogs{Store: d.Store.Audit, People: d.Store.Users, Actions: acts, Log: d.Logger, Now: d.Now,
 			Reads: readActions(routes(d, handlerSet{}))},
-		locks:      handlers.Locks{Actions: acts},
-		adminUsers: handlers.AdminUsers{Store: d.Store, Actions: acts, Started: d.Started, Now: d.Now, Database: d.Store.Dialect()},
-		v1Users:    handlers.V1Users{Store: d.Store, Actions: acts, Reasons: handlers.ModerationReasons{Store: d.Store}, Now: d.Now},
-		v1Posts:    handlers.V1Posts{Store: d.Store, Actions: acts, Reasons: handlers.ModerationReasons{Store: d.Store}},
-		flags:      handlers.FeatureFlags{Store: d.Store, Actions: acts, Cache: d.Flags},
-		reasons:    handlers.ModerationReasons{Store: d.Store, Actions: acts},
-		inbox:      handlers.Notifications{Store: d.Store, Actions: acts},
-		broadcasts: handlers.Broadcasts{Store: d.Store, Actions: acts},
-		webhooks:   handlers.Webhooks{Store: d.Store, Actions: acts},
-		analytics:  handlers.Analytics{Store: d.Store, Now: d.Now},
-		reports:    handlers.Reports{Store: d.Store, Now: d.Now, Log: d.Logger},
-		system:     handlers.System{Store: d.Store, Actions: acts, Sessions: d.Sessions},
+		locks: handlers.Locks{Actions: acts},
+		adminUsers: handlers.AdminUsers{Store: struct {
+			models.Users
+			models.Analytics
+		}{d.Store.Users, d.Store.Analytics}, Actions: acts, Started: d.Started, Now: d.Now, Database: d.Store.Dialect()},
+		v1Users: handlers.V1Users{Store: struct {
+			models.Users
+			models.Desk
+			models.Sanctions
+		}{d.Store.Users, d.Store.Desk, d.Store.Sanctions}, People: d.Store.Users, Actions: acts, Reasons: handlers.ModerationReasons{Store: d.Store.Settings}, Now: d.Now},
+		v1Posts: handlers.V1Posts{Store: struct {
+			models.Posts
+			models.Desk
+			models.Users
+		}{d.Store.Posts, d.Store.Desk, d.Store.Users}, Actions: acts, Reasons: handlers.ModerationReasons{Store: d.Store.Settings}},
+		flags:      handlers.FeatureFlags{Store: d.Store.Settings, Actions: acts, Cache: d.Flags},
+		reasons:    handlers.ModerationReasons{Store: d.Store.Settings, Actions: acts},
+		inbox:      handlers.Notifications{Store: d.Store.Notices, Actions: acts},
+		broadcasts: handlers.Broadcasts{Store: d.Store.Notices, People: d.Store.Users, Actions: acts},
+		webhooks:   handlers.Webhooks{Store: d.Store.Hooks, People: d.Store.Users, Actions: acts},
+		analytics:  handlers.Analytics{Store: d.Store.Analytics, Now: d.Now},
+		reports:    handlers.Reports{Store: d.Store.Analytics, People: d.Store.Users, Now: d.Now, Log: d.Logger},
+		system:     handlers.System{Store: d.Store.Maintenance, People: d.Store.Users, Actions: acts, Sessions: d.Sessions},
 		backups:    handlers.Backups{Dir: d.Config.BackupDir, Actions: acts},
-		collect:    handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store), Sessions: d.Sessions, Now: d.Now},
+		collect:    handlers.CollectEvent{Queue: d.Events, Hasher: analytics.NewHasher(d.Store.Analytics), Sessions: d.Sessions, Now: d.Now},
 		ogImage:    handlers.OGImage{Quotes: d.Quotes, Avatar: avatar.Render, Log: d.Logger},
 		ogViewer:   handlers.OGViewer{Quotes: d.Quotes, PublicURL: d.Config.PublicAppURL},
 		static:     newStaticFiles(d.Static).Handle,
-		search:     handlers.Search{Store: d.Store, Policy: acts.Policy},
-		users:      handlers.Users{Store: d.Store, Actions: acts, Sessions: d.Sessions},
-		blocks:     handlers.Blocks{Store: d.Store, Actions: acts, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix},
-		posts:      handlers.Posts{Store: d.Store, Actions: acts},
-		sessions:   handlers.UserSessions{Store: d.Store, Actions: acts, Sessions: d.Sessions},
+		search:     handlers.Search{Store: d.Store.Search, Policy: acts.Policy},
+		users:      handlers.Users{Store: d.Store.Users, Actions: acts, Sessions: d.Sessions},
+		blocks:     handlers.Blocks{Store: d.Store.Blocklist, People: d.Store.Users, Actions: acts, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix},
+		posts:      handlers.Posts{Store: d.Store.Posts, Actions: acts},
+		sessions:   handlers.UserSessions{Store: d.Store.Auth, Actions: acts, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
 		claims:     handlers.Claims{Actions: acts},
-		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store, Policy: acts.Policy, Slots: d.Streams,
+		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store.Desk, Policy: acts.Policy, Slots: d.Streams,
 			Heartbeat: cmp.Or(d.QueueHeartbeat, queueHeartbeat)},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{
 			PublicAppURL: d.Config.PublicAppURL, AllowPrivate: d.Config.LinkPreviewAllowPrivate, Ports: d.Config.LinkPreviewPorts,
@@ -258,14 +275,14 @@ func NewCollector(store *models.Store, log *slog.Logger, m *metrics.Metrics) *an
 	if store.Dialect() == config.DialectSQLite {
 		writers = 1
 	}
-	return analytics.NewBatcher[models.AnalyticsEvent](store, analytics.Options{Writers: writers, Retryable: models.IsTransient,
+	return analytics.NewBatcher[models.AnalyticsEvent](store.Analytics, analytics.Options{Writers: writers, Retryable: models.IsTransient,
 		Committed: func(n int) { m.EventsIngested.Add(float64(n)) }, Logger: log})
 }
 
 // The analytics pieces fit the interfaces their consumers declare.
 var (
-	_ analytics.Sink[models.AnalyticsEvent] = (*models.Store)(nil)
-	_ analytics.KeySource                   = (*models.Store)(nil)
+	_ analytics.Sink[models.AnalyticsEvent] = models.Analytics{}
+	_ analytics.KeySource                   = models.Analytics{}
 	_ handlers.EventQueue                   = (*analytics.Batcher[models.AnalyticsEvent])(nil)
 	_ handlers.Pseudonymizer                = (*analytics.Hasher)(nil)
 	_ handlers.QuoteSource                  = (*quotes.Pool)(nil)
@@ -326,7 +343,7 @@ const sessionCookie = "plaza_session"
 // SessionIdle without a request or SessionLifetime in all.
 func NewSessions(store *models.Store, publicURL string) *scs.SessionManager {
 	sm := scs.New()
-	sm.Store = store.Sessions(SessionIdle, describeSession)
+	sm.Store = store.Auth.Sessions(SessionIdle, describeSession)
 	sm.Codec = sessionCodec{}
 	sm.ErrorFunc = sessionFailed
 	sm.Lifetime = SessionLifetime

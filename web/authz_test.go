@@ -107,7 +107,7 @@ func matrixCallers(t *testing.T, app *apptest.App) callers {
 
 	readonly, _ := app.TokenFor(t, adm.ID, access.PermAdminRead)
 	revoked, jti := app.TokenFor(t, super.ID, access.AllPermissions()...)
-	if err := app.Store.RevokeAPIToken(ctx, jti); err != nil {
+	if err := app.Store.Auth.RevokeAPIToken(ctx, jti); err != nil {
 		t.Fatal(err)
 	}
 	bannedTok, _ := app.TokenFor(t, banned.ID, access.AllPermissions()...)

@@ -46,5 +46,5 @@ type countingRules struct {
 
 func (c countingRules) BlockRules(ctx context.Context) ([]blocks.Block, error) {
 	c.loaded()
-	return c.store.BlockRules(ctx)
+	return c.store.Blocklist.BlockRules(ctx)
 }

@@ -132,10 +132,11 @@ func classifyRefusal(err error) *api.Error {
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Message: msg, RequiredPermission: need, Cause: err}
 	}
 	var (
-		fe *policy.ForbiddenError
-		ie *actions.InvalidError
-		me *actions.MissingError
-		se *actions.SilencedError
+		fe      *policy.ForbiddenError
+		ie      *actions.InvalidError
+		several actions.Invalid
+		me      *actions.MissingError
+		se      *actions.SilencedError
 	)
 	switch {
 	case errors.As(err, &fe) && access.IsAccountScope(fe.Need):
@@ -178,7 +179,13 @@ func classifyRefusal(err error) *api.Error {
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeUserSilenced, Cause: err,
 			Message: "Your account is silenced until " + api.Timestamp(se.Until) + ": you can read, but not post, report or edit"}
 	case errors.As(err, &ie):
-		return classify(api.Invalid(api.FieldIssue(ie.Field, cmp.Or(ie.Code, "custom"), ie.Reason)))
+		return classify(api.Invalid(issueOf(ie)))
+	case errors.As(err, &several):
+		issues := make([]api.Issue, len(several))
+		for i, ie := range several {
+			issues[i] = issueOf(ie)
+		}
+		return classify(api.Invalid(issues...))
 	case errors.As(err, &me):
 		return &api.Error{Status: http.StatusNotFound, Code: api.CodeNotFound,
 			Message: "No " + me.Kind + " has id " + strings.Join(me.IDs, ", "), Cause: err}
@@ -319,4 +326,13 @@ func signInRedirect(c echo.Context) error {
 		return c.NoContent(http.StatusUnauthorized)
 	}
 	return c.Redirect(http.StatusFound, target)
+}
+
+// issueOf is an action's refusal of one value as a validation issue.
+func issueOf(ie *actions.InvalidError) api.Issue {
+	is := api.FieldIssue(ie.Field, cmp.Or(ie.Code, "custom"), ie.Reason)
+	if ie.Path != nil {
+		is.Path = ie.Path
+	}
+	return is
 }

@@ -92,7 +92,7 @@ func relay(ctx context.Context, store *models.Store, hub *ModerationFeed, in <-c
 			if !recount {
 				continue
 			}
-			count, err := store.QueueCount(ctx)
+			count, err := store.Desk.QueueCount(ctx)
 			if err != nil {
 				log.Warn("moderation feed: count of posts awaiting a decision unread", "error", err)
 				continue

@@ -115,7 +115,7 @@ func TestDatabaseOutageUnderLoad(t *testing.T) {
 	}
 	t.Logf("answers: %v", l.summary())
 	acked := l.ackedIDs()
-	missing, err := models.NewStore(direct).MissingEvents(context.Background(), acked)
+	missing, err := models.NewStore(direct).Analytics.MissingEvents(context.Background(), acked)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func checkJobRuns(t *testing.T, l *load, a *apptest.App, token http.Header) {
 		t.Fatalf("queue a job after recovery: %d %s", code, body)
 	}
 	waitUntil(t, "the job queued after recovery to run", func() bool {
-		j, err := a.Store.MaintenanceJobByID(context.Background(), queued.Data.JobID)
+		j, err := a.Store.Maintenance.MaintenanceJobByID(context.Background(), queued.Data.JobID)
 		return err == nil && j.Status == models.JobCompleted
 	})
 }

@@ -357,7 +357,7 @@ func (p *pipeline) fromToken(ctx context.Context, raw string) (*access.Principal
 	if err != nil {
 		return nil, err
 	}
-	acc, err := p.store.TokenAccountByJTI(ctx, claims.ID)
+	acc, err := p.store.Users.TokenAccountByJTI(ctx, claims.ID)
 	if err != nil && !errors.Is(err, models.ErrNotFound) {
 		return nil, err
 	}
@@ -385,7 +385,7 @@ func earliest(a, b time.Time) time.Time {
 func (p *pipeline) touchToken(jti string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := p.store.TouchAPIToken(ctx, jti); err != nil {
+	if err := p.store.Auth.TouchAPIToken(ctx, jti); err != nil {
 		p.log.Warn("record token use", "error", err)
 	}
 }
@@ -463,7 +463,7 @@ func (p *pipeline) sessionPrincipal(ctx context.Context, key string, uid int64, 
 		return pr, nil
 	}
 	gen := p.principals.Generation()
-	acc, err := p.store.AccountByID(ctx, uid)
+	acc, err := p.store.Users.AccountByID(ctx, uid)
 	if errors.Is(err, models.ErrNotFound) || err == nil && acc.Status != models.UserActive {
 		return nil, p.sessions.Destroy(ctx)
 	}

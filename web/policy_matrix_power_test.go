@@ -48,7 +48,7 @@ func (m *matrix) postOf(t *testing.T, c caller, super bool) (int64, policy.Targe
 	u, tg := m.personOf(t, c, super)
 	var id int64
 	err := m.app.Store.Change(context.Background(), func(ctx context.Context) error {
-		p, err := m.app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: u.ID, Title: "Matrix", Content: "x", Published: true})
+		p, err := m.app.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: u.ID, Title: "Matrix", Content: "x", Published: true})
 		if err == nil {
 			id = p.ID
 		}
@@ -76,7 +76,7 @@ func heldLockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) ta
 		roles = m.staffRoles()
 	}
 	holder := m.app.User(t, fmt.Sprintf("holder-%d@example.com", m.seq.Add(1)), roles...)
-	if _, err := m.app.Store.AcquireLock(context.Background(), "user", fmt.Sprint(member.ID), holder.ID); err != nil {
+	if _, err := m.app.Store.Desk.AcquireLock(context.Background(), "user", fmt.Sprint(member.ID), holder.ID); err != nil {
 		t.Fatal(err)
 	}
 	path := strings.Replace(strings.Replace(r.Path, ":type", "user", 1), ":id", fmt.Sprint(member.ID), 1)
@@ -91,7 +91,7 @@ func rankedBlockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool)
 	}
 	u, tg := m.personOf(t, c, super)
 	ip := fmt.Sprintf("2001:db8::%x", m.seq.Add(1))
-	if err := m.app.Store.RecordLogin(context.Background(), u.ID, "password", ip, "matrix"); err != nil {
+	if err := m.app.Store.Users.RecordLogin(context.Background(), u.ID, "password", ip, "matrix"); err != nil {
 		t.Fatal(err)
 	}
 	return target{path: r.Path, policy: tg, body: `{"kind":"ip","value":"` + ip + `","reason":"matrix"}`}
@@ -107,8 +107,8 @@ func webhookDoor(body string) fixture {
 		ctx := context.Background()
 		err := m.app.Store.Change(ctx, func(ctx context.Context) (err error) {
 			w.Secret = []byte("matrix-secret")
-			if err = m.app.Store.CreateWebhook(ctx, w); err == nil {
-				d, err = m.app.Store.QueueWebhookDelivery(ctx, w.ID, models.EventPing, []byte(`{"type":"ping"}`))
+			if err = m.app.Store.Hooks.CreateWebhook(ctx, w); err == nil {
+				d, err = m.app.Store.Hooks.QueueWebhookDelivery(ctx, w.ID, models.EventPing, []byte(`{"type":"ping"}`))
 			}
 			return err
 		})

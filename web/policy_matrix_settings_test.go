@@ -37,7 +37,7 @@ func flagDoor(made bool) fixture {
 		name := fmt.Sprintf("matrix_%d", m.seq.Add(1))
 		if made {
 			err := m.app.Store.Change(context.Background(), func(ctx context.Context) error {
-				_, _, err := m.app.Store.PutFeatureFlag(ctx, name, models.FlagChange{}, m.staff)
+				_, _, err := m.app.Store.Settings.PutFeatureFlag(ctx, name, models.FlagChange{}, m.staff)
 				return err
 			})
 			if err != nil {

@@ -350,7 +350,7 @@ func bannedPersonDoor(body string) fixture {
 		}
 		ctx := context.Background()
 		err := m.app.Store.Change(ctx, func(ctx context.Context) error {
-			_, err := m.app.Store.BanUser(ctx, models.BanInput{UserID: u.ID, AdminID: m.staff, Reason: "matrix"})
+			_, err := m.app.Store.Sanctions.BanUser(ctx, models.BanInput{UserID: u.ID, AdminID: m.staff, Reason: "matrix"})
 			return err
 		})
 		if err != nil {
@@ -366,7 +366,7 @@ func silencedPersonDoor(t *testing.T, m *matrix, c caller, r web.Route, super bo
 	u, tg := m.personOf(t, c, super)
 	ctx := context.Background()
 	err := m.app.Store.Change(ctx, func(ctx context.Context) error {
-		return m.app.Store.SilenceUser(ctx, u.ID, time.Now().Add(time.Hour), "matrix")
+		return m.app.Store.Sanctions.SilenceUser(ctx, u.ID, time.Now().Add(time.Hour), "matrix")
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -438,7 +438,7 @@ func (m *matrix) post(t *testing.T, c caller) (id, author int64) {
 	author = m.person(t, c, false).ID
 	ctx := context.Background()
 	err := m.app.Store.Change(ctx, func(ctx context.Context) error {
-		p, err := m.app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: "Matrix", Content: "x", Published: true})
+		p, err := m.app.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: author, Title: "Matrix", Content: "x", Published: true})
 		if err == nil {
 			id = p.ID
 		}
@@ -464,7 +464,7 @@ func undoDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target
 	id, tg := m.postOf(t, c, super)
 	if c.user != nil {
 		err := m.app.Store.Change(context.Background(), func(ctx context.Context) error {
-			_, err := m.app.Store.ModeratePost(ctx, models.Moderation{PostID: id, AdminID: c.user.ID, Action: "flag"})
+			_, err := m.app.Store.Desk.ModeratePost(ctx, models.Moderation{PostID: id, AdminID: c.user.ID, Action: "flag"})
 			return err
 		})
 		if err != nil {
@@ -500,7 +500,7 @@ func blockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) targe
 func heldBlockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
 	b := &models.Block{Kind: "email_domain", Value: fmt.Sprintf("held-%d.example", m.seq.Add(1)), Reason: "matrix"}
 	ctx := context.Background()
-	if err := m.app.Store.Change(ctx, func(ctx context.Context) error { return m.app.Store.CreateBlock(ctx, b) }); err != nil {
+	if err := m.app.Store.Change(ctx, func(ctx context.Context) error { return m.app.Store.Blocklist.CreateBlock(ctx, b) }); err != nil {
 		t.Fatal(err)
 	}
 	return target{path: withID(r.Path, b.ID), policy: policy.Platform}
@@ -600,7 +600,7 @@ func githubLink(t *testing.T, m *matrix, c caller, r web.Route) (string, string)
 func linkedGitHub(t *testing.T, m *matrix, c caller, r web.Route) (string, string) {
 	if c.user != nil && c.who.Via == access.ViaSession {
 		id := models.OAuthIdentity{Provider: "github", ProviderUserID: fmt.Sprint("matrix-", m.seq.Add(1)), Email: c.user.Email, EmailVerified: true}
-		if err := m.app.Store.LinkProvider(context.Background(), c.user.ID, id); err != nil {
+		if err := m.app.Store.Auth.LinkProvider(context.Background(), c.user.ID, id); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -729,7 +729,7 @@ func (m *matrix) hiddenPost(t *testing.T) (int64, string) {
 	author := m.app.User(t, strings.ToLower(mark)+"@example.com")
 	var id int64
 	err := m.app.Store.Change(context.Background(), func(ctx context.Context) error {
-		p, err := m.app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: mark + " hidden", Content: "x", Published: true})
+		p, err := m.app.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: mark + " hidden", Content: "x", Published: true})
 		if err != nil {
 			return err
 		}
@@ -752,7 +752,7 @@ func (m *matrix) privateProfile(t *testing.T) (int64, string) {
 	u := m.app.User(t, strings.ToLower(mark)+"@example.com")
 	private := false
 	err := m.app.Store.Change(context.Background(), func(ctx context.Context) error {
-		_, err := m.app.Store.UpdateProfile(ctx, u.ID, models.ProfileChange{Name: &mark, ProfilePublic: &private})
+		_, err := m.app.Store.Users.UpdateProfile(ctx, u.ID, models.ProfileChange{Name: &mark, ProfilePublic: &private})
 		return err
 	})
 	if err != nil {
@@ -822,6 +822,7 @@ func TestEveryActionHasADoor(t *testing.T) {
 	}
 	elsewhere := map[policy.Action]string{
 		policy.ResetTwoFactor: "the command line: plaza user reset-2fa",
+		policy.CreateAccount:  "the command line: plaza user create",
 		policy.Restore:        "the command line: plaza restore",
 		policy.ChangeRole:     "PUT /api/v1/admin/users/{id} with a role, the door of user.update",
 		// A stream the matrix cannot wait out; its refusals are

@@ -98,7 +98,7 @@ func TestTokenRecordBoundsItsClaims(t *testing.T) {
 		app := apptest.New(t, db)
 		admin := app.User(t, "ada@example.com", access.RoleAdmin)
 		_, jti := app.TokenFor(t, admin.ID, access.PermAdminRead)
-		rec, err := app.Store.APITokenByJTI(context.Background(), jti)
+		rec, err := app.Store.Auth.APITokenByJTI(context.Background(), jti)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -136,7 +136,7 @@ func (p *pipeline) trustedDevice(c echo.Context, email string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	u, err := p.store.UserByEmail(c.Request().Context(), email)
+	u, err := p.store.Users.UserByEmail(c.Request().Context(), email)
 	if err != nil {
 		return "", false
 	}

@@ -124,7 +124,7 @@ func TestPromotionBringsStaffLimits(t *testing.T) {
 		promote := func(u *models.User) {
 			t.Helper()
 			err := app.Store.Change(context.Background(), func(ctx context.Context) error {
-				return app.Store.UpdateUserAsAdmin(ctx, u.ID, boss.ID, models.UserAdminChange{Roles: []string{access.RoleModerator}})
+				return app.Store.Users.UpdateUserAsAdmin(ctx, u.ID, boss.ID, models.UserAdminChange{Roles: []string{access.RoleModerator}})
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -42,7 +42,7 @@ func (g *gateApp) newPost(t *testing.T) int64 { return g.postBy(t, g.member) }
 func (g *gateApp) postBy(t *testing.T, author *models.User) int64 {
 	var id int64
 	err := g.app.Store.Change(context.Background(), func(ctx context.Context) error {
-		p, err := g.app.Store.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: "Gate", Content: "x", Published: true})
+		p, err := g.app.Store.Posts.CreateUserPost(ctx, models.PostInput{AuthorID: author.ID, Title: "Gate", Content: "x", Published: true})
 		if err == nil {
 			id = p.ID
 		}

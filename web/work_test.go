@@ -34,7 +34,7 @@ func probe(t *testing.T, db *bun.DB, then func(c echo.Context) error) *apptest.A
 			return err
 		}
 		rec := models.NewAPIToken(claims, "probe", nil)
-		if err := app.Store.Change(ctx, func(ctx context.Context) error { return app.Store.RecordAPIToken(ctx, rec) }); err != nil {
+		if err := app.Store.Change(ctx, func(ctx context.Context) error { return app.Store.Auth.RecordAPIToken(ctx, rec) }); err != nil {
 			return err
 		}
 		return then(c)
@@ -225,7 +225,7 @@ func TestRacedRequestRunsAgain(t *testing.T) {
 			return err
 		}
 		rec := models.NewAPIToken(claims, "probe", nil)
-		if err := app.Store.Change(ctx, func(ctx context.Context) error { return app.Store.RecordAPIToken(ctx, rec) }); err != nil {
+		if err := app.Store.Change(ctx, func(ctx context.Context) error { return app.Store.Auth.RecordAPIToken(ctx, rec) }); err != nil {
 			return err
 		}
 		return c.JSON(http.StatusCreated, api.OK(nil))

@@ -35,6 +35,9 @@ const (
 	// ResetTwoFactor turns off someone else's two-factor sign-in (a lost
 	// device): today only the CLI's operator does it.
 	ResetTwoFactor Action = "two_factor.reset"
+	// CreateAccount makes an account of any role, verified at once:
+	// today only the CLI's operator does it (plaza user create).
+	CreateAccount Action = "user.create"
 
 	BanUser           Action = "user.ban" // and unban, at the v1 door whose body says which
 	UpdateUser        Action = "user.update"
@@ -204,6 +207,7 @@ var Table = map[Action]Rule{
 	LinkProvider:     {Owner: true, SessionOnly: true, Confirm: ConfirmAlways},
 	UnlinkProvider:   {Owner: true, SessionOnly: true},
 	ResetTwoFactor:   {Permission: access.PermAdminSuper, Rank: true, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
+	CreateAccount:    {Permission: access.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
 
 	BanUser:           {Permission: access.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
 	UpdateUser:        {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},

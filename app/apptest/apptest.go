@@ -142,7 +142,7 @@ func (a *App) AuditEntries(t testing.TB) []models.AuditEntry {
 // User creates a user with the given roles ("user" is implied).
 func (a *App) User(t testing.TB, email string, roles ...string) *models.User {
 	t.Helper()
-	u, err := a.Store.CreateUser(context.Background(), models.NewUser{Email: email, Roles: roles})
+	u, err := a.Store.Users.CreateUser(context.Background(), models.NewUser{Email: email, Roles: roles})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func (a *App) UserWithPassword(t testing.TB, email, password string, roles ...st
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := a.Store.CreateUser(context.Background(), models.NewUser{Email: email, PasswordHash: hash, Roles: roles})
+	u, err := a.Store.Users.CreateUser(context.Background(), models.NewUser{Email: email, PasswordHash: hash, Roles: roles})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func (a *App) TokenFor(t testing.TB, userID int64, perms ...string) (http.Header
 	}
 	ctx := context.Background()
 	rec := models.NewAPIToken(claims, "test", nil)
-	if err := a.Store.Change(ctx, func(ctx context.Context) error { return a.Store.RecordAPIToken(ctx, rec) }); err != nil {
+	if err := a.Store.Change(ctx, func(ctx context.Context) error { return a.Store.Auth.RecordAPIToken(ctx, rec) }); err != nil {
 		t.Fatal(err)
 	}
 	return http.Header{"Authorization": {"Bearer " + tok}}, rec.JTI

@@ -39,7 +39,7 @@ func BenchmarkIngest(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/writers=%d/linger=%s", dialect, o.Writers, o.Linger), func(b *testing.B) {
 				store := models.NewStore(dbtest.Open(b, dialect))
 				o.Retryable = models.IsTransient
-				batcher := analytics.NewBatcher[models.AnalyticsEvent](store, o)
+				batcher := analytics.NewBatcher[models.AnalyticsEvent](store.Analytics, o)
 				defer batcher.Close()
 				submitParallel(b, batcher, 50, 10)
 			})

@@ -107,10 +107,10 @@ func run(o options) error {
 	// The month's partition was nearly empty when its statistics were
 	// last taken; without fresh ones the planner scans it for every list
 	// of ids (a minute for a million ids instead of seconds).
-	if _, err := store.RefreshPlannerStats(ctx); err != nil {
+	if _, err := store.Maintenance.RefreshPlannerStats(ctx); err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
-	missing, err := store.MissingEvents(ctx, r.ids)
+	missing, err := store.Analytics.MissingEvents(ctx, r.ids)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
@@ -146,7 +146,7 @@ func signIn(ctx context.Context, store *models.Store, o options) ([]string, erro
 	cookies := make([]string, o.clients)
 	for i := range cookies {
 		email := fmt.Sprintf("bench-%d-%d@bench.invalid", runID, i)
-		if _, err := store.CreateUser(ctx, models.NewUser{Email: email, Username: fmt.Sprintf("bench_%d_%d", runID, i), PasswordHash: hash}); err != nil {
+		if _, err := store.Users.CreateUser(ctx, models.NewUser{Email: email, Username: fmt.Sprintf("bench_%d_%d", runID, i), PasswordHash: hash}); err != nil {
 			return nil, fmt.Errorf("create bench user: %w", err)
 		}
 		b, _ := json.Marshal(map[string]string{"email": email, "password": password})

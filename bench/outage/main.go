@@ -151,7 +151,7 @@ func run(o options) error {
 	wg.Wait()
 	l.print()
 
-	missing, err := store.MissingEvents(ctx, l.acked)
+	missing, err := store.Analytics.MissingEvents(ctx, l.acked)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
@@ -209,7 +209,7 @@ func signIn(ctx context.Context, store *models.Store, base string, n int, roles 
 	cookies := make([]string, n)
 	for i := range cookies {
 		email := fmt.Sprintf("outage-%d-%d-%d@bench.invalid", run, len(roles), i)
-		if _, err := store.CreateUser(ctx, models.NewUser{Email: email, PasswordHash: hash, Roles: roles}); err != nil {
+		if _, err := store.Users.CreateUser(ctx, models.NewUser{Email: email, PasswordHash: hash, Roles: roles}); err != nil {
 			return nil, fmt.Errorf("create bench user: %w", err)
 		}
 		b, _ := json.Marshal(map[string]string{"email": email, "password": password})

@@ -46,20 +46,11 @@ func AllPermissions() []string {
 // IsAccountScope reports whether name is one of the account scopes.
 func IsAccountScope(name string) bool { return name == ScopeAccountRead || name == ScopeAccountWrite }
 
+// Roles are the role names, lowest to highest.
+var Roles = []string{RoleUser, RoleModerator, RoleAdmin, RoleSuperAdmin}
+
 // roleRank orders the roles; unknown roles rank below user.
-func roleRank(role string) int {
-	switch role {
-	case RoleUser:
-		return 0
-	case RoleModerator:
-		return 1
-	case RoleAdmin:
-		return 2
-	case RoleSuperAdmin:
-		return 3
-	}
-	return -1
-}
+func roleRank(role string) int { return slices.Index(Roles, role) }
 
 // RoleRank is role's place in the order user < moderator < admin <
 // super_admin (0 to 3); an unknown role ranks below user.

@@ -26,11 +26,11 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 		ctx := context.Background()
 		store := models.NewStore(db)
 		for id, expires := range map[string]time.Time{"old": time.Now().Add(-time.Hour), "live": time.Now().Add(time.Hour)} {
-			if err := store.Sessions(0, nil).CommitCtx(ctx, id, []byte("x"), expires); err != nil {
+			if err := store.Auth.Sessions(0, nil).CommitCtx(ctx, id, []byte("x"), expires); err != nil {
 				t.Fatalf("session %s: %v", id, err)
 			}
 		}
-		u, err := store.CreateUser(ctx, models.NewUser{Email: "a@example.com"})
+		u, err := store.Users.CreateUser(ctx, models.NewUser{Email: "a@example.com"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestPeriodicJobsRunOnStart(t *testing.T) {
 			}
 		}
 
-		r, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: store, Analytics: store, Broadcasts: actions.BroadcastJob{Store: store}, Metrics: metrics.New(nil), Log: slog.New(slog.DiscardHandler)})
+		r, err := jobs.New(db.DB, models.Dialect(db), jobs.Deps{Sweeper: store.Upkeep(), Analytics: store.Analytics, Broadcasts: actions.BroadcastJob{Store: store}, Metrics: metrics.New(nil), Log: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
 		}

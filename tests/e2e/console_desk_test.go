@@ -49,7 +49,7 @@ func deskQueue(t *testing.T, pz *plaza, n int) []string {
 // deskAuthor is the author of deskQueue's posts.
 func (pz *plaza) deskAuthor(t *testing.T) *models.User {
 	t.Helper()
-	u, err := pz.Store.UserByEmail(t.Context(), "desk-author@plaza.test")
+	u, err := pz.Store.Users.UserByEmail(t.Context(), "desk-author@plaza.test")
 	if err != nil {
 		return pz.User(t, "desk-author@plaza.test")
 	}

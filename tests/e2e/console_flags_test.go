@@ -67,7 +67,7 @@ func TestConsoleFlagToggleAndRollout(t *testing.T) {
 		t.Errorf("after the save the API says %+v", got)
 	}
 	apptest.WaitFor(t, "the saved dialog to release the flag's lock", func() bool {
-		return pz.Store.CheckLock(context.Background(), "feature_flag", "e2e_editor", pz.admin.ID) == nil
+		return pz.Store.Desk.CheckLock(context.Background(), "feature_flag", "e2e_editor", pz.admin.ID) == nil
 	})
 	clean(t, c)
 }
@@ -175,7 +175,7 @@ func TestConsoleFlagToggleFromRow(t *testing.T) {
 	if changes != 3 { // the create, then on and off
 		t.Errorf("%d audited changes of e2e_row, want 3", changes)
 	}
-	if _, err := pz.Store.AcquireLock(context.Background(), "feature_flag", "e2e_row", pz.admin.ID); err != nil {
+	if _, err := pz.Store.Desk.AcquireLock(context.Background(), "feature_flag", "e2e_row", pz.admin.ID); err != nil {
 		t.Fatal(err)
 	}
 	step(t, p, "switch while another admin edits", func(p *rod.Page) {

@@ -88,7 +88,7 @@ func TestConsoleTwoFactor(t *testing.T) {
 		}
 	})
 	accessible(t, p, "the recovery codes")
-	if on, err := pz.Store.TwoFactorEnabled(t.Context(), u.ID); err != nil || !on {
+	if on, err := pz.Store.Auth.TwoFactorEnabled(t.Context(), u.ID); err != nil || !on {
 		t.Fatalf("enrolled: %v %v", on, err)
 	}
 

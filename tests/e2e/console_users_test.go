@@ -82,7 +82,7 @@ func TestConsoleEditUnderLock(t *testing.T) {
 		t.Errorf("after the save the API says role %q notes %v", got.Data.Role, got.Data.Notes)
 	}
 	apptest.WaitFor(t, "the saved form to release the lock", func() bool {
-		return pz.Store.CheckLock(context.Background(), "user", strconv.FormatInt(target.ID, 10), pz.super.ID) == nil
+		return pz.Store.Desk.CheckLock(context.Background(), "user", strconv.FormatInt(target.ID, 10), pz.super.ID) == nil
 	})
 	step(t, b, "the lock is gone once the form closed", func(p *rod.Page) {
 		p.MustReload().MustWaitLoad()

@@ -326,7 +326,7 @@ func (c *cluster) user() (int64, string) {
 	c.t.Helper()
 	c.userSeq++
 	email := fmt.Sprintf("user%d@scaleout.test", c.userSeq)
-	u, err := c.store.CreateUser(context.Background(), models.NewUser{Email: email,
+	u, err := c.store.Users.CreateUser(context.Background(), models.NewUser{Email: email,
 		Username: fmt.Sprintf("user%d", c.userSeq), PasswordHash: c.hash, IsVerified: true})
 	if err != nil {
 		c.t.Fatal(err)
@@ -518,7 +518,7 @@ func (c *cluster) broadcastOnce(t *testing.T) {
 		t.Errorf("the sender was told %d times (%v), want once", notes, err)
 	}
 	for _, u := range ids {
-		items, _, _, err := c.store.Inbox(ctx, u, 100, 0)
+		items, _, _, err := c.store.Notices.Inbox(ctx, u, 100, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -609,7 +609,7 @@ func (c *cluster) sigterm(t *testing.T) {
 			t.Errorf("%d connection errors from instance %s, which was never stopped", n, name)
 		}
 	}
-	missing, err := c.store.MissingEvents(context.Background(), res.ids)
+	missing, err := c.store.Analytics.MissingEvents(context.Background(), res.ids)
 	if err != nil {
 		t.Fatal(err)
 	}
