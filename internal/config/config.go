@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	netmail "net/mail"
 	"net/netip"
 	"net/url"
 	"path/filepath"
@@ -13,11 +14,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/caarlos0/env/v11"
 
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/clientnet"
+	"github.com/plazahq/plaza/internal/mail"
 )
 
 // Environments Plaza knows.
@@ -103,6 +107,18 @@ type Config struct {
 	AuditAnchorEvery time.Duration `env:"AUDIT_ANCHOR_EVERY" envDefault:"1h"`
 
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"30s"`
+
+	// CommunityName is the community's name, which its mail carries.
+	CommunityName string `env:"COMMUNITY_NAME" envDefault:"Plaza"`
+	// SMTPURL names the mail server outgoing mail goes through
+	// (docs/operations.md, "Outgoing mail"). Once loaded it holds the URL
+	// with its password masked, fit to print; SMTP is the server it
+	// names, password included. Without SMTP_URL, SMTP.Host is empty.
+	SMTPURL string      `env:"SMTP_URL"`
+	SMTP    mail.Server `env:"-"`
+	// MailFrom is the From of outgoing mail; by default the community's
+	// name at no-reply@ PUBLIC_APP_URL's host (defaultMailFrom).
+	MailFrom string `env:"MAIL_FROM"`
 
 	// PasswordQueue is how many requests may wait, in order, for one of
 	// the argon2id slots (twice GOMAXPROCS, at most 6), and
@@ -211,6 +227,7 @@ func Load(getenv func(string) string) (Config, error) {
 		return c, err
 	}
 	c.defaultPublicURL()
+	c.defaultMailFrom()
 	c.defaultAuditKeyFile()
 	if err := c.seedDemo(); err != nil {
 		return c, err
@@ -254,7 +271,7 @@ func (c *Config) validate() error {
 		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkReplicaURL, c.checkPublicURL,
 		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkRedisKeyPrefix, c.checkQuoteURLs, c.checkPreviewPorts,
 		c.checkAdmin, c.checkRateLimits, c.checkIPv6Prefix, c.checkProviders, c.checkBackups,
-		c.checkStaffSession, c.checkModerationStreams,
+		c.checkStaffSession, c.checkModerationStreams, c.checkMail,
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -531,6 +548,51 @@ func (c *Config) checkProviders() error {
 		}
 	}
 	return nil
+}
+
+// MaxCommunityName bounds COMMUNITY_NAME, which every mail's subject
+// carries.
+const MaxCommunityName = 100
+
+// checkMail reads SMTP_URL, MAIL_FROM and COMMUNITY_NAME. An error never
+// shows SMTP_URL's password.
+func (c *Config) checkMail() error {
+	if n := c.CommunityName; utf8.RuneCountInString(n) > MaxCommunityName || strings.ContainsFunc(n, unicode.IsControl) {
+		return &Error{"COMMUNITY_NAME", n, fmt.Sprintf("expected a name of at most %d characters on one line", MaxCommunityName)}
+	}
+	if c.MailFrom != "" {
+		if _, err := netmail.ParseAddress(c.MailFrom); err != nil {
+			return &Error{"MAIL_FROM", c.MailFrom, `expected an address, e.g. no-reply@example.com or "Plaza <no-reply@example.com>"`}
+		}
+	}
+	if c.SMTPURL == "" {
+		return nil
+	}
+	server, err := mail.ParseURL(c.SMTPURL)
+	if err != nil {
+		return &Error{"SMTP_URL", mail.Redact(c.SMTPURL), err.Error()}
+	}
+	c.SMTP, c.SMTPURL = server, server.String()
+	return nil
+}
+
+// defaultMailFrom makes the From of mail the community's name at
+// no-reply@ the host people reach Plaza at, and warns when mail is sent
+// from it: a provider may refuse an address the operator has not set up.
+func (c *Config) defaultMailFrom() {
+	if c.MailFrom != "" {
+		return
+	}
+	from := netmail.Address{Name: c.CommunityName, Address: "no-reply@localhost"}
+	if u, err := url.Parse(c.PublicAppURL); err == nil {
+		if _, err := netmail.ParseAddress("no-reply@" + u.Hostname()); err == nil {
+			from.Address = "no-reply@" + u.Hostname()
+		}
+	}
+	c.MailFrom = from.String()
+	if c.SMTP.Host != "" {
+		c.Warnings = append(c.Warnings, "MAIL_FROM is not set; mail comes from "+c.MailFrom)
+	}
 }
 
 func (c *Config) defaultPublicURL() {

@@ -1,11 +1,14 @@
 package config
 
 import (
+	"fmt"
 	"maps"
 	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/plazahq/plaza/internal/mail"
 )
 
 func load(vars map[string]string) (Config, error) {
@@ -100,6 +103,12 @@ func TestLoadRejects(t *testing.T) {
 		{"admin password is the email", map[string]string{"ADMIN_EMAIL": "boss@example.com", "ADMIN_PASSWORD": "boss@example.com"}, `ADMIN_PASSWORD: must not be the email address`},
 		{"provider half set", map[string]string{"GOOGLE_KEY": "k"}, `GOOGLE_SECRET: GOOGLE_KEY and GOOGLE_SECRET must be set together`},
 		{"log level", map[string]string{"LOG_LEVEL": "loud"}, `LOG_LEVEL="loud": expected debug, info, warn or error`},
+		{"smtp scheme", map[string]string{"SMTP_URL": "mail.example.com:587"}, `SMTP_URL="mail.example.com:587": expected smtp://`},
+		{"smtp tls option", map[string]string{"SMTP_URL": "smtp://mail.example.com?tls=off"}, `SMTP_URL="smtp://mail.example.com?tls=off": tls=off: expected tls=starttls (the default), optional or none`},
+		{"smtp password hidden", map[string]string{"SMTP_URL": "smtp://plaza:hunter2@mail.example.com:0"}, `SMTP_URL="smtp://xxxxx@mail.example.com:0": expected a port from 1 to 65535`},
+		{"mail from", map[string]string{"MAIL_FROM": "Plaza"}, `MAIL_FROM="Plaza": expected an address`},
+		{"community name on two lines", map[string]string{"COMMUNITY_NAME": "Plaza\nSubject: x"}, `COMMUNITY_NAME="Plaza\nSubject: x": expected a name of at most 100 characters on one line`},
+		{"community name too long", map[string]string{"COMMUNITY_NAME": strings.Repeat("P", 101)}, `COMMUNITY_NAME="PPPP`},
 		{"production without public url", map[string]string{"PLAZA_ENV": "production", "SESSION_SECRET": secret, "JWT_SECRET": secret}, `PUBLIC_APP_URL: required when PLAZA_ENV=production`},
 		{"production without session secret", map[string]string{"PLAZA_ENV": "production", "PUBLIC_APP_URL": "https://x.org", "JWT_SECRET": secret}, `SESSION_SECRET: required when PLAZA_ENV=production`},
 		{"production without jwt secret", map[string]string{"PLAZA_ENV": "production", "PUBLIC_APP_URL": "https://x.org", "SESSION_SECRET": secret}, `JWT_SECRET: required when PLAZA_ENV=production`},
@@ -111,6 +120,46 @@ func TestLoadRejects(t *testing.T) {
 				t.Errorf("got %v, want an error starting %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestLoadMail: without SMTP_URL nothing is sent and mail comes from
+// the community at no-reply@ PUBLIC_APP_URL's host; with it, the server
+// is parsed once and the URL kept with its password masked.
+func TestLoadMail(t *testing.T) {
+	c, err := load(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SMTP != (mail.Server{}) || c.SMTPURL != "" || c.CommunityName != "Plaza" || c.MailFrom != `"Plaza" <no-reply@localhost>` {
+		t.Errorf("defaults: SMTP %+v, SMTP_URL %q, community %q, from %q", c.SMTP, c.SMTPURL, c.CommunityName, c.MailFrom)
+	}
+
+	c, err = load(map[string]string{
+		"SMTP_URL":       "smtp://plaza:hunter2@mail.example.com?tls=optional",
+		"PUBLIC_APP_URL": "https://plaza.example.com:8443/",
+		"COMMUNITY_NAME": "Town Square",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := mail.Server{Host: "mail.example.com", Port: 587, Username: "plaza", Password: "hunter2", Security: mail.StartTLSOptional}
+	if c.SMTP != want || c.SMTPURL != "smtp://plaza:xxxxx@mail.example.com:587?tls=optional" {
+		t.Errorf("SMTP %+v from %q, want %+v", c.SMTP, c.SMTPURL, want)
+	}
+	if c.MailFrom != `"Town Square" <no-reply@plaza.example.com>` {
+		t.Errorf("MAIL_FROM default %q", c.MailFrom)
+	}
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "MAIL_FROM is not set") {
+		t.Errorf("warnings %q, want one about MAIL_FROM", c.Warnings)
+	}
+	if strings.Contains(fmt.Sprintf("%+v %v", c.SMTPURL, c.SMTP), "hunter2") {
+		t.Error("the loaded settings print the SMTP password")
+	}
+
+	c, err = load(map[string]string{"SMTP_URL": "smtps://mail.example.com", "MAIL_FROM": "Plaza Staff <staff@example.com>", "PUBLIC_APP_URL": "https://x.org"})
+	if err != nil || c.MailFrom != "Plaza Staff <staff@example.com>" || c.SMTP.Security != mail.ImplicitTLS || len(c.Warnings) != 0 {
+		t.Errorf("MAIL_FROM %q, SMTP %+v, warnings %q, %v", c.MailFrom, c.SMTP, c.Warnings, err)
 	}
 }
 
