@@ -151,4 +151,3 @@ func (s *session) Data(r io.Reader) error {
 
 func (s *session) Reset()        { s.r = Received{} }
 func (s *session) Logout() error { return nil }
-
