@@ -74,7 +74,7 @@ func (e env) serve(ctx context.Context, args []string) int {
 	log.Info("Plaza is ready", "addr", ln.Addr().String(), "console", console,
 		"database", rt.Store.Dialect(), "version", ver, "startup_ms", time.Since(started).Milliseconds())
 	if admin != nil {
-		admin.print(e, console)
+		admin.print(e, console, rt.MailSender == nil)
 	}
 	select {
 	case err := <-errc:
@@ -151,13 +151,17 @@ func firstStart(ctx context.Context, store *models.Store, cfg config.Config) (*f
 	return a, nil
 }
 
-// print writes the first start's banner on stdout, after everything else.
-func (a *firstAdmin) print(e env, console string) {
+// print writes the first start's banner on stdout, after everything else;
+// mailHeld says that no mail server is set.
+func (a *firstAdmin) print(e env, console string, mailHeld bool) {
 	fmt.Fprintf(e.stdout, "\nPlaza is ready: open %s\n", console)
 	if a.password != "" {
 		fmt.Fprintf(e.stdout, "Sign in as %s with password %s\n(shown this once only; set ADMIN_EMAIL and ADMIN_PASSWORD to choose them)\n", a.email, a.password)
 	} else {
 		fmt.Fprintf(e.stdout, "Sign in as %s with the ADMIN_PASSWORD you set\n", a.email)
+	}
+	if mailHeld {
+		fmt.Fprintln(e.stdout, "Mail is kept in the console, not sent: SMTP_URL is not set (docs/operations.md, \"Outgoing mail\")")
 	}
 	if a.seeded {
 		fmt.Fprintf(e.stdout, "A demo community is seeded: %d users, %d posts, %d reports (SEED_DEMO=false skips it)\n",

@@ -128,7 +128,9 @@ func (e env) openForUser(ctx context.Context, email string) (*app.Runtime, *mode
 // needed.
 func operatorActions(rt *app.Runtime) *actions.Actions {
 	pol := policy.Policy{RequireStaff2FA: rt.Config.RequireStaff2FA, Now: time.Now}
-	return actions.New(rt.Store, pol, []byte(rt.Config.JWTSecret), nil)
+	acts := actions.New(rt.Store, pol, []byte(rt.Config.JWTSecret), nil)
+	acts.Mail, acts.SendMail = rt.Mail, rt.MailSender != nil
+	return acts
 }
 
 // fail reports a command's error and gives its exit status.

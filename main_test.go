@@ -148,7 +148,8 @@ func TestServeFirstStartAndRestart(t *testing.T) {
 				t.Errorf("serve does not warn that PUBLIC_APP_URL is not set:\n%s", first)
 			}
 			banner := first[strings.Index(first, "Plaza is ready: open"):]
-			for _, want := range []string{"open http://localhost:0/admin", "Sign in as admin@localhost with password ", "A demo community is seeded"} {
+			for _, want := range []string{"open http://localhost:0/admin", "Sign in as admin@localhost with password ",
+				"Mail is kept in the console, not sent: SMTP_URL is not set", "A demo community is seeded"} {
 				if !strings.Contains(banner, want) {
 					t.Errorf("first start's banner lacks %q:\n%s", want, first)
 				}

@@ -18,6 +18,7 @@ import (
 	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/auth"
+	"github.com/plazahq/plaza/internal/mail"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -34,6 +35,10 @@ type Actions struct {
 	Passwords *auth.Passwords
 	// Targets checks webhook URLs against the address policy.
 	Targets TargetChecker
+	// Mail writes the community's messages; SendMail says a mail server
+	// is set (SMTP_URL), so that they are sent rather than held.
+	Mail     *mail.Composer
+	SendMail bool
 }
 
 // New builds the actions over store with the instance's policy.

@@ -2,10 +2,12 @@ package actions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/plazahq/plaza/internal/access"
+	"github.com/plazahq/plaza/internal/mail"
 	"github.com/plazahq/plaza/internal/webhook"
 	"github.com/plazahq/plaza/models"
 )
@@ -24,6 +26,22 @@ func emit(ctx context.Context, store *models.Store, event string, data map[strin
 		return err
 	}
 	return store.Hooks.QueueWebhookEvent(ctx, event, body)
+}
+
+// errNoComposer is an action that writes mail in a runtime built without
+// the mail composer: a wiring mistake, refused rather than silent.
+var errNoComposer = errors.New("actions: no mail composer")
+
+// sendMail puts m, to the account userID (0: none), in the mail outbox in
+// the change under way: queued to be sent when a mail server is set, else
+// held for the console. A change rolled back sends nothing.
+func (a *Actions) sendMail(ctx context.Context, userID int64, m mail.Message) error {
+	row := &models.MailMessage{Kind: string(m.Kind), Recipient: m.To, Subject: m.Subject, TextBody: m.Text,
+		HTMLBody: m.HTML, Secret: m.Secret}
+	if userID != 0 {
+		row.UserID = &userID
+	}
+	return a.Store.Mail.QueueMail(ctx, row, a.SendMail)
 }
 
 // broadcastSent tells of b, sent now or at its time: a note in its

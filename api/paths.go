@@ -52,6 +52,8 @@ const (
 	PathSignOut                 = "/api/auth/signout"
 	PathSessions                = "/api/auth/sessions"
 	PathPassword                = "/api/auth/password"
+	PathPasswordForgot          = "/api/auth/password/forgot"
+	PathPasswordReset           = "/api/auth/password/reset"
 	PathSessionOne              = PathSessions + "/:id"
 	PathConsoleAccountSessions  = "/admin/account/sessions"
 	PathConsoleUserSessions     = PathConsoleUser + "/sessions"

@@ -31,6 +31,29 @@ type PasswordChange struct {
 	NewPassword     string `json:"newPassword" required:"true"`
 }
 
+// PasswordForgot is the body of POST /api/auth/password/forgot.
+type PasswordForgot struct {
+	Email string `json:"email" required:"true" maxLength:"254"`
+}
+
+// PasswordForgotAccepted answers POST /api/auth/password/forgot, the same
+// whether or not the address has an account.
+type PasswordForgotAccepted struct {
+	Message string `json:"message"`
+}
+
+// ForgotAccepted is the one answer to a reset link asked for.
+const ForgotAccepted = "If an account uses this address, a link to choose a new password is on its way. It works for 60 minutes."
+
+// PasswordReset is the body of POST /api/auth/password/reset: the token of
+// the mail's link, the new password, and for an account with two-factor
+// sign-in a code from the app or a recovery code.
+type PasswordReset struct {
+	Token    string `json:"token" required:"true"`
+	Password string `json:"password" required:"true"`
+	Code     string `json:"code,omitempty"`
+}
+
 // PasswordChanged answers POST /api/auth/password: how many other sessions
 // the change ended and how many API tokens it revoked.
 type PasswordChanged struct {

@@ -25,6 +25,7 @@ import (
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/jobs"
 	"github.com/plazahq/plaza/internal/logging"
+	"github.com/plazahq/plaza/internal/mail"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/netguard"
 	"github.com/plazahq/plaza/internal/ratelimit"
@@ -81,6 +82,8 @@ type Options struct {
 	WebhookNet *WebhookNet
 	// WebhookBackoff replaces the webhook retry schedule (tests shorten it).
 	WebhookBackoff func(n int) time.Duration
+	// MailBackoff replaces the mail retry schedule (tests shorten it).
+	MailBackoff func(n int) time.Duration
 }
 
 // WebhookNet is the network webhook deliveries reach.
@@ -130,6 +133,11 @@ type Runtime struct {
 	Jobs *jobs.Runner
 	// Webhooks sends webhook messages and checks their targets.
 	Webhooks *webhook.Sender
+	// Mail writes the community's messages, and MailSender delivers them
+	// through SMTP_URL's server; nil without SMTP_URL, when messages are
+	// kept (held) for the console instead.
+	Mail       *mail.Composer
+	MailSender *mail.Sender
 	// Migrated lists the migrations this Open applied.
 	Migrated models.MigrateResult
 
@@ -188,8 +196,12 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 		rt.Log.Info("sealed webhook secrets stored in the clear", "count", n)
 	}
 	rt.Webhooks = newWebhookSender(rt.Config, opts.WebhookNet)
+	if rt.Mail, rt.MailSender, err = newMail(rt.Config); err != nil {
+		return fmt.Errorf("mail: %w", err)
+	}
 	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store.Upkeep(), Analytics: rt.Store.Analytics, Broadcasts: actions.BroadcastJob{Store: rt.Store},
 		Webhooks: webhookDeliverer{store: rt.Store, sender: rt.Webhooks}, WebhookBackoff: opts.WebhookBackoff,
+		Mail: mailOutbox{rt.Store}, MailSender: mailSender(rt.MailSender), MailBackoff: opts.MailBackoff,
 		Maintenance: maintainer{store: rt.Store, cfg: models.MaintenanceConfig{UploadsDir: rt.Config.UploadsDir,
 			BackupDir: rt.Config.BackupDir, DatabaseURL: rt.Config.DatabaseURL, BackupKeep: rt.Config.BackupKeep},
 			retention: time.Duration(rt.Config.AuditRetentionDays) * 24 * time.Hour, archiveKey: ArchiveKey(rt.Config.JWTSecret)},
@@ -346,7 +358,7 @@ func (rt *Runtime) Web(ctx context.Context, o WebOptions) (web.Deps, error) {
 	if err != nil {
 		return web.Deps{}, err
 	}
-	d := web.Deps{Config: rt.Config, Store: rt.Store, Webhooks: rt.Webhooks, Logger: rt.Log, Static: o.Static, Version: o.Version,
+	d := web.Deps{Config: rt.Config, Store: rt.Store, Webhooks: rt.Webhooks, Mail: rt.Mail, Logger: rt.Log, Static: o.Static, Version: o.Version,
 		VersionErr: o.VersionErr, Started: o.Started, Now: func() time.Time { return time.Now().UTC() },
 		Limiter: limiter, Metrics: rt.Metrics, Sessions: web.NewSessions(rt.Store, rt.Config.PublicAppURL)}
 	d.Audit = rt.Store.Audit.NewAuditBatcher(rt.Log)

@@ -2679,6 +2679,23 @@ type PasswordChanged struct {
 // PasswordChangedChanged defines model for PasswordChanged.Changed.
 type PasswordChangedChanged bool
 
+// PasswordForgot defines model for PasswordForgot.
+type PasswordForgot struct {
+	Email string `json:"email"`
+}
+
+// PasswordForgotAccepted defines model for PasswordForgotAccepted.
+type PasswordForgotAccepted struct {
+	Message string `json:"message"`
+}
+
+// PasswordReset defines model for PasswordReset.
+type PasswordReset struct {
+	Code     *string `json:"code,omitempty"`
+	Password string  `json:"password"`
+	Token    string  `json:"token"`
+}
+
 // Post defines model for Post.
 type Post struct {
 	Author    PostAuthor `json:"author"`
@@ -4683,6 +4700,12 @@ type PostApiAuthConfirmJSONRequestBody = Confirmation
 // PostApiAuthPasswordJSONRequestBody defines body for PostApiAuthPassword for application/json ContentType.
 type PostApiAuthPasswordJSONRequestBody = PasswordChange
 
+// PostApiAuthPasswordForgotJSONRequestBody defines body for PostApiAuthPasswordForgot for application/json ContentType.
+type PostApiAuthPasswordForgotJSONRequestBody = PasswordForgot
+
+// PostApiAuthPasswordResetJSONRequestBody defines body for PostApiAuthPasswordReset for application/json ContentType.
+type PostApiAuthPasswordResetJSONRequestBody = PasswordReset
+
 // PostApiAuthSigninJSONRequestBody defines body for PostApiAuthSignin for application/json ContentType.
 type PostApiAuthSigninJSONRequestBody = SignInRequest
 
@@ -5855,6 +5878,42 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/auth/password (the `PostApiAuthPassword` operationId).
 	PostApiAuthPassword(ctx context.Context, body PostApiAuthPasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiAuthPasswordForgotWithBody Ask for a password reset link by mail
+	//
+	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/auth/password/forgot (the `PostApiAuthPasswordForgot` operationId).
+	PostApiAuthPasswordForgotWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiAuthPasswordForgot Ask for a password reset link by mail
+	//
+	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/auth/password/forgot (the `PostApiAuthPasswordForgot` operationId).
+	PostApiAuthPasswordForgot(ctx context.Context, body PostApiAuthPasswordForgotJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiAuthPasswordResetWithBody Set a new password with a reset link's token
+	//
+	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/auth/password/reset (the `PostApiAuthPasswordReset` operationId).
+	PostApiAuthPasswordResetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiAuthPasswordReset Set a new password with a reset link's token
+	//
+	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/auth/password/reset (the `PostApiAuthPasswordReset` operationId).
+	PostApiAuthPasswordReset(ctx context.Context, body PostApiAuthPasswordResetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiAuthProviders The enabled sign-in providers, by id
 	//
@@ -7282,6 +7341,82 @@ func (c *Client) PostApiAuthPasswordWithBody(ctx context.Context, contentType st
 // Corresponds with POST /api/auth/password (the `PostApiAuthPassword` operationId).
 func (c *Client) PostApiAuthPassword(ctx context.Context, body PostApiAuthPasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPostApiAuthPasswordRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiAuthPasswordForgotWithBody Ask for a password reset link by mail
+//
+// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/auth/password/forgot (the `PostApiAuthPasswordForgot` operationId).
+func (c *Client) PostApiAuthPasswordForgotWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAuthPasswordForgotRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiAuthPasswordForgot Ask for a password reset link by mail
+//
+// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/auth/password/forgot (the `PostApiAuthPasswordForgot` operationId).
+func (c *Client) PostApiAuthPasswordForgot(ctx context.Context, body PostApiAuthPasswordForgotJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAuthPasswordForgotRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiAuthPasswordResetWithBody Set a new password with a reset link's token
+//
+// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/auth/password/reset (the `PostApiAuthPasswordReset` operationId).
+func (c *Client) PostApiAuthPasswordResetWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAuthPasswordResetRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiAuthPasswordReset Set a new password with a reset link's token
+//
+// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/auth/password/reset (the `PostApiAuthPasswordReset` operationId).
+func (c *Client) PostApiAuthPasswordReset(ctx context.Context, body PostApiAuthPasswordResetJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAuthPasswordResetRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10174,6 +10309,86 @@ func NewPostApiAuthPasswordRequestWithBody(server string, contentType string, bo
 	}
 
 	operationPath := fmt.Sprintf("/api/auth/password")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPostApiAuthPasswordForgotRequest calls the generic PostApiAuthPasswordForgot builder with application/json body
+func NewPostApiAuthPasswordForgotRequest(server string, body PostApiAuthPasswordForgotJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiAuthPasswordForgotRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPostApiAuthPasswordForgotRequestWithBody constructs an http.Request for the PostApiAuthPasswordForgot method, with any body, and a specified content type
+func NewPostApiAuthPasswordForgotRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/password/forgot")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPostApiAuthPasswordResetRequest calls the generic PostApiAuthPasswordReset builder with application/json body
+func NewPostApiAuthPasswordResetRequest(server string, body PostApiAuthPasswordResetJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiAuthPasswordResetRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPostApiAuthPasswordResetRequestWithBody constructs an http.Request for the PostApiAuthPasswordReset method, with any body, and a specified content type
+func NewPostApiAuthPasswordResetRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/password/reset")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -15088,6 +15303,42 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/auth/password (the `PostApiAuthPassword` operationId).
 	PostApiAuthPasswordWithResponse(ctx context.Context, body PostApiAuthPasswordJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAuthPasswordResponse, error)
 
+	// PostApiAuthPasswordForgotWithBodyWithResponse Ask for a password reset link by mail
+	//
+	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/password/forgot (the `PostApiAuthPasswordForgot` operationId).
+	PostApiAuthPasswordForgotWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiAuthPasswordForgotResponse, error)
+
+	// PostApiAuthPasswordForgotWithResponse Ask for a password reset link by mail
+	//
+	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/password/forgot (the `PostApiAuthPasswordForgot` operationId).
+	PostApiAuthPasswordForgotWithResponse(ctx context.Context, body PostApiAuthPasswordForgotJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAuthPasswordForgotResponse, error)
+
+	// PostApiAuthPasswordResetWithBodyWithResponse Set a new password with a reset link's token
+	//
+	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/password/reset (the `PostApiAuthPasswordReset` operationId).
+	PostApiAuthPasswordResetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiAuthPasswordResetResponse, error)
+
+	// PostApiAuthPasswordResetWithResponse Set a new password with a reset link's token
+	//
+	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/password/reset (the `PostApiAuthPasswordReset` operationId).
+	PostApiAuthPasswordResetWithResponse(ctx context.Context, body PostApiAuthPasswordResetJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAuthPasswordResetResponse, error)
+
 	// GetApiAuthProvidersWithResponse The enabled sign-in providers, by id
 	//
 	// Rate limit scope: general.
@@ -18471,6 +18722,231 @@ func (r PostApiAuthPasswordResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PostApiAuthPasswordResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiAuthPasswordForgotResponse202Headers the declared response headers of an HTTP 202 response for PostApiAuthPasswordForgot
+type PostApiAuthPasswordForgotResponse202Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthPasswordForgotResponse429Headers the declared response headers of an HTTP 429 response for PostApiAuthPasswordForgot
+type PostApiAuthPasswordForgotResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthPasswordForgotResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthPasswordForgot
+type PostApiAuthPasswordForgotResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiAuthPasswordForgotResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *PasswordForgotAccepted
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *GeneralError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *GeneralError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *GeneralInvalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *GeneralError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *PostApiAuthPasswordForgotResponse202Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiAuthPasswordForgotResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthPasswordForgotResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r PostApiAuthPasswordForgotResponse) GetJSON202() *PasswordForgotAccepted {
+	return r.JSON202
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiAuthPasswordForgotResponse) GetJSON403() *GeneralError {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiAuthPasswordForgotResponse) GetJSON413() *GeneralError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiAuthPasswordForgotResponse) GetJSON422() *GeneralInvalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiAuthPasswordForgotResponse) GetJSON429() *GeneralError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiAuthPasswordForgotResponse) GetJSON500() *GeneralError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAuthPasswordForgotResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiAuthPasswordForgotResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiAuthPasswordForgotResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiAuthPasswordForgotResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiAuthPasswordForgotResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiAuthPasswordResetResponse200Headers the declared response headers of an HTTP 200 response for PostApiAuthPasswordReset
+type PostApiAuthPasswordResetResponse200Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthPasswordResetResponse429Headers the declared response headers of an HTTP 429 response for PostApiAuthPasswordReset
+type PostApiAuthPasswordResetResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthPasswordResetResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthPasswordReset
+type PostApiAuthPasswordResetResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiAuthPasswordResetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PasswordChanged
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *GeneralError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *GeneralError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *GeneralError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *GeneralInvalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *GeneralError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiAuthPasswordResetResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiAuthPasswordResetResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthPasswordResetResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiAuthPasswordResetResponse) GetJSON200() *PasswordChanged {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiAuthPasswordResetResponse) GetJSON401() *GeneralError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiAuthPasswordResetResponse) GetJSON403() *GeneralError {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiAuthPasswordResetResponse) GetJSON413() *GeneralError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiAuthPasswordResetResponse) GetJSON422() *GeneralInvalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiAuthPasswordResetResponse) GetJSON429() *GeneralError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiAuthPasswordResetResponse) GetJSON500() *GeneralError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAuthPasswordResetResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiAuthPasswordResetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiAuthPasswordResetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiAuthPasswordResetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiAuthPasswordResetResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -29158,6 +29634,66 @@ func (c *ClientWithResponses) PostApiAuthPasswordWithResponse(ctx context.Contex
 	return ParsePostApiAuthPasswordResponse(rsp)
 }
 
+// PostApiAuthPasswordForgotWithBodyWithResponse Ask for a password reset link by mail
+//
+// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/password/forgot (the `PostApiAuthPasswordForgot` operationId).
+func (c *ClientWithResponses) PostApiAuthPasswordForgotWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiAuthPasswordForgotResponse, error) {
+	rsp, err := c.PostApiAuthPasswordForgotWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAuthPasswordForgotResponse(rsp)
+}
+
+// PostApiAuthPasswordForgotWithResponse Ask for a password reset link by mail
+//
+// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/password/forgot (the `PostApiAuthPasswordForgot` operationId).
+func (c *ClientWithResponses) PostApiAuthPasswordForgotWithResponse(ctx context.Context, body PostApiAuthPasswordForgotJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAuthPasswordForgotResponse, error) {
+	rsp, err := c.PostApiAuthPasswordForgot(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAuthPasswordForgotResponse(rsp)
+}
+
+// PostApiAuthPasswordResetWithBodyWithResponse Set a new password with a reset link's token
+//
+// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/password/reset (the `PostApiAuthPasswordReset` operationId).
+func (c *ClientWithResponses) PostApiAuthPasswordResetWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiAuthPasswordResetResponse, error) {
+	rsp, err := c.PostApiAuthPasswordResetWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAuthPasswordResetResponse(rsp)
+}
+
+// PostApiAuthPasswordResetWithResponse Set a new password with a reset link's token
+//
+// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/password/reset (the `PostApiAuthPasswordReset` operationId).
+func (c *ClientWithResponses) PostApiAuthPasswordResetWithResponse(ctx context.Context, body PostApiAuthPasswordResetJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAuthPasswordResetResponse, error) {
+	rsp, err := c.PostApiAuthPasswordReset(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAuthPasswordResetResponse(rsp)
+}
+
 // GetApiAuthProvidersWithResponse The enabled sign-in providers, by id
 //
 // Rate limit scope: general.
@@ -33802,6 +34338,285 @@ func ParsePostApiAuthPasswordResponse(rsp *http.Response) (*PostApiAuthPasswordR
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers PostApiAuthPasswordResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiAuthPasswordForgotResponse parses an HTTP response from a PostApiAuthPasswordForgotWithResponse call
+func ParsePostApiAuthPasswordForgotResponse(rsp *http.Response) (*PostApiAuthPasswordForgotResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiAuthPasswordForgotResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest PasswordForgotAccepted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest GeneralInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers PostApiAuthPasswordForgotResponse202Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiAuthPasswordForgotResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthPasswordForgotResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiAuthPasswordResetResponse parses an HTTP response from a PostApiAuthPasswordResetWithResponse call
+func ParsePostApiAuthPasswordResetResponse(rsp *http.Response) (*PostApiAuthPasswordResetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiAuthPasswordResetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PasswordChanged
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest GeneralInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiAuthPasswordResetResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiAuthPasswordResetResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthPasswordResetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

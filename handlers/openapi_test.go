@@ -111,6 +111,14 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		u := e.app.UserWithPassword(t, "changer@example.com", "correct horse")
 		return sampleRequest{api.PathPassword, e.app.SessionFor(t, u.ID), `{"currentPassword":"correct horse","newPassword":"battery staple 42"}`, 200}
 	},
+	"POST /api/auth/password/forgot": func(t *testing.T, e sampleEnv) sampleRequest {
+		e.app.User(t, "forgetful@example.com")
+		return sampleRequest{api.PathPasswordForgot, nil, `{"email":"forgetful@example.com"}`, 202}
+	},
+	"POST /api/auth/password/reset": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "resetting@example.com")
+		return sampleRequest{api.PathPasswordReset, nil, `{"token":"` + resetToken(t, e.app, u) + `","password":"battery staple 42"}`, 200}
+	},
 	"GET /admin/account/sessions": asSuper(api.PathConsoleAccountSessions, "", 200),
 	"GET /admin/users/{id}/sessions": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "carded@example.com")

@@ -33,6 +33,7 @@ type JobQueue interface {
 	QueueBroadcast(ctx context.Context, tx *sql.Tx, id int64, at time.Time) error
 	QueueMaintenance(ctx context.Context, tx *sql.Tx, id, keepKey string) error
 	QueueWebhook(ctx context.Context, tx *sql.Tx, deliveryID int64) error
+	QueueMail(ctx context.Context, tx *sql.Tx, messageID int64) error
 }
 
 // ErrNoJobQueue is returned by writes that need the job queue when the

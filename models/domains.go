@@ -41,6 +41,10 @@ type Audit struct{ *Store }
 // Hooks holds webhooks, their outbox of events and their deliveries.
 type Hooks struct{ *Store }
 
+// Mail holds the outbox of outgoing mail: messages queued with the change
+// that causes them, and what became of each.
+type Mail struct{ *Store }
+
 // Notices holds what members are told: the inbox, notices and broadcasts.
 type Notices struct{ *Store }
 
@@ -59,6 +63,7 @@ func (s *Store) parts() {
 	s.Users, s.Sanctions, s.Blocklist, s.Auth = Users{s}, Sanctions{s}, Blocklist{s}, Auth{s}
 	s.Posts, s.Desk, s.Analytics, s.Audit = Posts{s}, Desk{s}, Analytics{s}, Audit{s}
 	s.Hooks, s.Notices, s.Settings, s.Maintenance, s.Search = Hooks{s}, Notices{s}, Settings{s}, Maintenance{s}, Search{s}
+	s.Mail = Mail{s}
 }
 
 // Upkeep is the hourly sweep's reach across the parts: each part's expired

@@ -82,6 +82,7 @@ type Store struct {
 	Analytics   Analytics
 	Audit       Audit
 	Hooks       Hooks
+	Mail        Mail
 	Notices     Notices
 	Settings    Settings
 	Maintenance Maintenance

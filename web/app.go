@@ -36,6 +36,7 @@ import (
 	"github.com/plazahq/plaza/internal/fresh"
 	"github.com/plazahq/plaza/internal/linkpreview"
 	"github.com/plazahq/plaza/internal/live"
+	"github.com/plazahq/plaza/internal/mail"
 	"github.com/plazahq/plaza/internal/metrics"
 	"github.com/plazahq/plaza/internal/quotes"
 	"github.com/plazahq/plaza/internal/ratelimit"
@@ -49,11 +50,14 @@ import (
 type Deps struct {
 	// Webhooks checks webhook targets against the address policy.
 	Webhooks *webhook.Sender
-	Config   config.Config
-	Store    *models.Store
-	Logger   *slog.Logger
-	Static   fs.FS // the embedded static/ folder
-	Version  string
+	// Mail writes the community's messages (the actions queue them in the
+	// outbox); Config.SMTP says whether they are sent or held.
+	Mail    *mail.Composer
+	Config  config.Config
+	Store   *models.Store
+	Logger  *slog.Logger
+	Static  fs.FS // the embedded static/ folder
+	Version string
 	// VersionErr says why Version is empty; /api/version then answers 500.
 	VersionErr error
 	Started    time.Time
@@ -180,6 +184,7 @@ func newHandlers(d Deps) handlerSet {
 		acts.Passwords = d.Passwords
 	}
 	acts.Targets = d.Webhooks
+	acts.Mail, acts.SendMail = d.Mail, d.Config.SMTP.Host != ""
 	signIn := handlers.SignIn{Users: d.Store.Users, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now,
 		SessionLimits: newSessionLimits(d.Config).forRoles}
 	links := handlers.ProviderLinks{Store: d.Store.Auth, Providers: providers}
@@ -238,6 +243,7 @@ func newHandlers(d Deps) handlerSet {
 		posts:      handlers.Posts{Store: d.Store.Posts, Actions: acts},
 		sessions:   handlers.UserSessions{Store: d.Store.Auth, Actions: acts, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
+		reset:      handlers.PasswordReset{Actions: acts},
 		claims:     handlers.Claims{Actions: acts},
 		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store.Desk, Policy: acts.Policy, Slots: d.Streams,
 			Heartbeat: cmp.Or(d.QueueHeartbeat, queueHeartbeat)},

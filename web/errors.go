@@ -161,6 +161,9 @@ func classifyRefusal(err error) *api.Error {
 		return errTwoFactorRequired
 	case errors.Is(err, policy.ErrNeedsConfirmation):
 		return errSudoRequired
+	case errors.Is(err, actions.ErrCodeRequired):
+		return &api.Error{Status: http.StatusUnauthorized, Code: api.CodeTOTPRequired, Cause: err,
+			Message: "This account uses two-factor sign-in: send the code from your authenticator app, or a recovery code, in code"}
 	case errors.Is(err, actions.ErrNoPassword):
 		return forbidden("This account has no password to confirm with (it signs in through a provider)", "")
 	case errors.Is(err, auth.ErrBusy):

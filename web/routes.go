@@ -143,7 +143,7 @@ func (r Route) admin() bool {
 // run at once (auth.ErrBusy): the routes counted by sign-in's failure
 // throttle, registration and deleting one's own account.
 func (r Route) checksPasswords() bool {
-	return r.Meter == ScopeSignIn || r.Action == policy.Register || r.Action == policy.DeleteAccount
+	return r.Meter == ScopeSignIn || r.Action == policy.Register || r.Action == policy.DeleteAccount || r.Action == policy.ForgotPassword
 }
 
 // blockUnsafeRoutes makes every unsafe route outside the admin families
@@ -349,6 +349,7 @@ type handlerSet struct {
 	blocks      handlers.Blocks
 	sessions    handlers.UserSessions
 	password    handlers.ChangePassword
+	reset       handlers.PasswordReset
 	claims      handlers.Claims
 	queueEvents handlers.QueueEvents
 

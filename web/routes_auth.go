@@ -125,6 +125,25 @@ func authRoutes(hs handlerSet) []Route {
 					http.StatusForbidden:       "The account has no password (it signs in through a provider).",
 					http.StatusTooManyRequests: "Too many failed sign-ins or password checks for this email or IP.",
 				}}},
+		// A forgotten password (docs/api.md, "Password reset"): for people
+		// who cannot sign in, so anonymous, and limited per email and address.
+		{Method: http.MethodPost, Path: api.PathPasswordForgot, Handler: hs.reset.Forgot, Action: policy.ForgotPassword, Family: general, Scope: ScopeGeneral, Meter: ScopePasswordForgot,
+			Audit: Audit{Action: string(policy.ForgotPassword), Target: "user", Optional: true},
+			Doc: Doc{Summary: "Ask for a password reset link by mail", Body: api.PasswordForgot{}, Response: api.PasswordForgotAccepted{}, Status: http.StatusAccepted,
+				Description: "The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link " +
+					"{PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. " +
+					"Without SMTP_URL the mail is kept in the outbox instead of being sent.",
+				Errors: map[int]string{http.StatusTooManyRequests: "Too many requests for this email (5 an hour) or from this address (20 an hour)."}}},
+		{Method: http.MethodPost, Path: api.PathPasswordReset, Handler: hs.reset.Reset, Action: policy.ResetPassword, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn,
+			Audit: Audit{Action: string(policy.ResetPassword), Target: "user"},
+			Doc: Doc{Summary: "Set a new password with a reset link's token", Body: api.PasswordReset{}, Response: api.PasswordChanged{},
+				Description: "The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, " +
+					"in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, " +
+					"and the account's address is told by mail that its password changed.",
+				Errors: map[int]string{
+					http.StatusUnauthorized:    "TOTP_REQUIRED: the account uses two-factor sign-in and code is missing.",
+					http.StatusTooManyRequests: "Too many failed sign-ins or code checks for this email or IP.",
+				}}},
 		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Action: policy.SeeOwnAccount, Permissions: moderate,
 			Doc: Doc{Summary: "The console's \"Your sessions\" page", Response: api.UserSessions{}}}),
 		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions,

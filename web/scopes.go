@@ -34,6 +34,9 @@ const (
 	ScopeAvatar          Scope = "avatar"           // per IP per minute
 	ScopeAnalyticsEvents Scope = "analytics_events" // events per user per minute, counted by the collector
 	ScopeSignIn          Scope = "signin"           // failed sign-ins per email and per IP, counted by sign-in
+	// ScopePasswordForgot counts POST /api/auth/password/forgot per email
+	// and per IP, counted by the action with the email it is given.
+	ScopePasswordForgot Scope = "password_forgot"
 	// ScopeRegister counts POST /api/users per IP per hour, besides the
 	// caller's general window.
 	ScopeRegister Scope = "register"
@@ -96,12 +99,22 @@ func (p *pipeline) buckets(s Scope, c echo.Context, pr *access.Principal, subjec
 		return append([]bucket{{string(s), ratelimit.PerHour(l.Register), ip}}, general...)
 	case ScopeSignIn:
 		return p.signInBuckets(c, models.NormalizeEmail(subject), ip)
+	case ScopePasswordForgot:
+		return []bucket{{string(s), ratelimit.PerHour(ForgotPerEmail), "email:" + models.NormalizeEmail(subject)},
+			{string(s), ratelimit.PerHour(ForgotPerIP), ip}}
 	}
 	if pr != nil {
 		return []bucket{{"general_user", ratelimit.PerHour(l.APIAuthed), caller}}
 	}
 	return []bucket{{"general_anon", ratelimit.PerHour(l.APIAnonymous), caller}}
 }
+
+// The limits of reset links asked for, per hour: per email, so that
+// nobody fills a mailbox, and per address, so that nobody mails many.
+const (
+	ForgotPerEmail = 5
+	ForgotPerIP    = 20
+)
 
 // SignInThrottle is the window of failed sign-ins.
 const SignInThrottle = 15 * time.Minute
@@ -148,6 +161,8 @@ func refusal(s Scope, rate ratelimit.Rate) string {
 	switch s {
 	case ScopeSignIn:
 		return "Too many failed sign-ins; try again later"
+	case ScopePasswordForgot:
+		return "Too many password reset requests; try again later"
 	case ScopeAnalyticsEvents:
 		return "Too many events; at most " + strconv.FormatInt(rate.Limit, 10) + " per minute"
 	}

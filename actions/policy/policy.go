@@ -18,8 +18,12 @@ type Action string
 
 // The actions. Their names match the audit actions where one exists.
 const (
-	Register         Action = "user.register"
-	ChangePassword   Action = "auth.password"
+	Register       Action = "user.register"
+	ChangePassword Action = "auth.password"
+	// ForgotPassword asks for a reset link by mail, and ResetPassword
+	// sets a new password with one: both for people who cannot sign in.
+	ForgotPassword   Action = "auth.password_forgot"
+	ResetPassword    Action = "auth.password_reset"
 	SetUpTwoFactor   Action = "two_factor.setup"
 	EnableTwoFactor  Action = "two_factor.enable"
 	DisableTwoFactor Action = "two_factor.disable"
@@ -199,6 +203,8 @@ type Rule struct {
 var Table = map[Action]Rule{
 	Register:         {Anonymous: true},
 	ChangePassword:   {Owner: true, SessionOnly: true},
+	ForgotPassword:   {Anonymous: true},
+	ResetPassword:    {Anonymous: true},
 	SetUpTwoFactor:   {Owner: true, SessionOnly: true},
 	EnableTwoFactor:  {Owner: true, SessionOnly: true},
 	DisableTwoFactor: {Owner: true, SessionOnly: true},

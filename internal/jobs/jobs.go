@@ -1,6 +1,7 @@
 // Package jobs runs Plaza's background work on River, a job queue kept in
 // the same database as everything else: periodic sweeps now, maintenance
-// actions, scheduled broadcasts and webhook messages. On several instances River
+// actions, scheduled broadcasts, webhook messages and
+// outgoing mail. On several instances River
 // elects one leader to enqueue periodic jobs, and any instance may work them.
 package jobs
 
@@ -39,6 +40,14 @@ type Deps struct {
 	// WebhookBackoff is the wait after a webhook message's n-th failed
 	// attempt; default WebhookBackoff. Tests shorten it.
 	WebhookBackoff func(n int) time.Duration
+	// Mail is the outbox of outgoing mail (MailArgs), and MailSender the
+	// server it goes through; nil when SMTP_URL is unset, which holds
+	// what is queued.
+	Mail       MailOutbox
+	MailSender MailSender
+	// MailBackoff is the wait after a message's n-th failed attempt;
+	// default MailBackoff. Tests shorten it.
+	MailBackoff func(n int) time.Duration
 	// BackupEvery is the period of scheduled backups; 0 means none.
 	BackupEvery time.Duration
 	// AuditRetention turns on the daily archiving of old audit entries.
@@ -72,12 +81,16 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 		d.WebhookBackoff = WebhookBackoff
 	}
 	river.AddWorker(workers, &webhookWorker{deliverer: d.Webhooks, backoff: d.WebhookBackoff, metrics: d.Metrics})
+	if d.MailBackoff == nil {
+		d.MailBackoff = MailBackoff
+	}
+	river.AddWorker(workers, &mailWorker{outbox: d.Mail, sender: d.MailSender, backoff: d.MailBackoff, metrics: d.Metrics})
 	river.AddWorker(workers, &backupWorker{maintainer: d.Maintenance, metrics: d.Metrics})
 	river.AddWorker(workers, &auditRetentionWorker{maintainer: d.Maintenance, metrics: d.Metrics})
 	river.AddWorker(workers, &auditAnchorWorker{anchorer: d.AuditAnchors, metrics: d.Metrics})
 	// Every kind's outcomes are series from the start: a scrape shows 0
 	// before the first run, and rates work from there.
-	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind(), BackupArgs{}.Kind(), AuditRetentionArgs{}.Kind(), AuditAnchorArgs{}.Kind(), WebhookArgs{}.Kind()} {
+	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind(), BackupArgs{}.Kind(), AuditRetentionArgs{}.Kind(), AuditAnchorArgs{}.Kind(), WebhookArgs{}.Kind(), MailArgs{}.Kind()} {
 		for _, outcome := range []string{"completed", "failed"} {
 			d.Metrics.Jobs.WithLabelValues(kind, outcome)
 		}
