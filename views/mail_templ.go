@@ -452,9 +452,9 @@ func MailTable(l MailList) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var21 string
-					templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs("Send again to " + m.Recipient)
+					templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs("Resend the message to " + m.Recipient)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `mail.templ`, Line: 146, Col: 194}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `mail.templ`, Line: 146, Col: 202}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 					if templ_7745c5c3_Err != nil {
