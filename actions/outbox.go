@@ -36,12 +36,18 @@ var errNoComposer = errors.New("actions: no mail composer")
 // the change under way: queued to be sent when a mail server is set, else
 // held for the console. A change rolled back sends nothing.
 func (a *Actions) sendMail(ctx context.Context, userID int64, m mail.Message) error {
+	_, err := a.queueMail(ctx, userID, m)
+	return err
+}
+
+// queueMail is sendMail, answering the outbox's row.
+func (a *Actions) queueMail(ctx context.Context, userID int64, m mail.Message) (*models.MailMessage, error) {
 	row := &models.MailMessage{Kind: string(m.Kind), Recipient: m.To, Subject: m.Subject, TextBody: m.Text,
 		HTMLBody: m.HTML, Secret: m.Secret}
 	if userID != 0 {
 		row.UserID = &userID
 	}
-	return a.Store.Mail.QueueMail(ctx, row, a.SendMail)
+	return row, a.Store.Mail.QueueMail(ctx, row, a.SendMail)
 }
 
 // broadcastSent tells of b, sent now or at its time: a note in its

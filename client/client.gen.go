@@ -677,6 +677,30 @@ func (e V1LastModerationAction) Valid() bool {
 	}
 }
 
+// Defines values for V1MailMessageStatus.
+const (
+	V1MailMessageStatusFailed V1MailMessageStatus = "failed"
+	V1MailMessageStatusHeld   V1MailMessageStatus = "held"
+	V1MailMessageStatusQueued V1MailMessageStatus = "queued"
+	V1MailMessageStatusSent   V1MailMessageStatus = "sent"
+)
+
+// Valid indicates whether the value is a known member of the V1MailMessageStatus enum.
+func (e V1MailMessageStatus) Valid() bool {
+	switch e {
+	case V1MailMessageStatusFailed:
+		return true
+	case V1MailMessageStatusHeld:
+		return true
+	case V1MailMessageStatusQueued:
+		return true
+	case V1MailMessageStatusSent:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for V1MaintenanceRequestAction.
 const (
 	V1MaintenanceRequestActionBackupDatabase V1MaintenanceRequestAction = "backup_database"
@@ -1094,6 +1118,21 @@ func (e V1OfV1JobSuccess) Valid() bool {
 	}
 }
 
+// Defines values for V1OfV1MailMessageSuccess.
+const (
+	V1OfV1MailMessageSuccessTrue V1OfV1MailMessageSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfV1MailMessageSuccess enum.
+func (e V1OfV1MailMessageSuccess) Valid() bool {
+	switch e {
+	case V1OfV1MailMessageSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for V1OfV1ModerationReportSuccess.
 const (
 	V1OfV1ModerationReportSuccessTrue V1OfV1ModerationReportSuccess = true
@@ -1373,6 +1412,21 @@ const (
 func (e V1PageOfV1JobSuccess) Valid() bool {
 	switch e {
 	case V1PageOfV1JobSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1PageOfV1MailMessageSuccess.
+const (
+	V1PageOfV1MailMessageSuccessTrue V1PageOfV1MailMessageSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1PageOfV1MailMessageSuccess enum.
+func (e V1PageOfV1MailMessageSuccess) Valid() bool {
+	switch e {
+	case V1PageOfV1MailMessageSuccessTrue:
 		return true
 	default:
 		return false
@@ -1973,6 +2027,30 @@ func (e GetApiV1AdminBlocksParamsKind) Valid() bool {
 	case GetApiV1AdminBlocksParamsKindEmailDomain:
 		return true
 	case GetApiV1AdminBlocksParamsKindIp:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetApiV1AdminMailParamsStatus.
+const (
+	GetApiV1AdminMailParamsStatusFailed GetApiV1AdminMailParamsStatus = "failed"
+	GetApiV1AdminMailParamsStatusHeld   GetApiV1AdminMailParamsStatus = "held"
+	GetApiV1AdminMailParamsStatusQueued GetApiV1AdminMailParamsStatus = "queued"
+	GetApiV1AdminMailParamsStatusSent   GetApiV1AdminMailParamsStatus = "sent"
+)
+
+// Valid indicates whether the value is a known member of the GetApiV1AdminMailParamsStatus enum.
+func (e GetApiV1AdminMailParamsStatus) Valid() bool {
+	switch e {
+	case GetApiV1AdminMailParamsStatusFailed:
+		return true
+	case GetApiV1AdminMailParamsStatusHeld:
+		return true
+	case GetApiV1AdminMailParamsStatusQueued:
+		return true
+	case GetApiV1AdminMailParamsStatusSent:
 		return true
 	default:
 		return false
@@ -3403,6 +3481,32 @@ type V1LastModeration struct {
 // V1LastModerationAction defines model for V1LastModeration.Action.
 type V1LastModerationAction string
 
+// V1MailMessage defines model for V1MailMessage.
+type V1MailMessage struct {
+	// Attempts How many times sending was tried.
+	Attempts  int       `json:"attempts"`
+	CreatedAt time.Time `json:"createdAt"`
+	Id        string    `json:"id"`
+
+	// Kind What the message is: password_reset, password_changed, email_verify, email_change, email_change_notice, report_alert, report_digest, decision, test.
+	Kind string `json:"kind"`
+
+	// LastError The last attempt's error; empty when it had none.
+	LastError string `json:"lastError"`
+	Recipient string `json:"recipient"`
+
+	// Secret The body carries a token (a reset or verification link): only its recipient reads it.
+	Secret bool `json:"secret"`
+
+	// SentAt When the mail server took it; null until then.
+	SentAt  *time.Time          `json:"sentAt"`
+	Status  V1MailMessageStatus `json:"status"`
+	Subject string              `json:"subject"`
+}
+
+// V1MailMessageStatus defines model for V1MailMessage.Status.
+type V1MailMessageStatus string
+
 // V1MaintenanceRequest defines model for V1MaintenanceRequest.
 type V1MaintenanceRequest struct {
 	Action V1MaintenanceRequestAction `json:"action"`
@@ -3707,6 +3811,15 @@ type V1OfV1Job struct {
 // V1OfV1JobSuccess defines model for V1OfV1Job.Success.
 type V1OfV1JobSuccess bool
 
+// V1OfV1MailMessage defines model for V1Of_V1MailMessage.
+type V1OfV1MailMessage struct {
+	Data    V1MailMessage            `json:"data"`
+	Success V1OfV1MailMessageSuccess `json:"success"`
+}
+
+// V1OfV1MailMessageSuccess defines model for V1OfV1MailMessage.Success.
+type V1OfV1MailMessageSuccess bool
+
 // V1OfV1ModerationReport defines model for V1Of_V1ModerationReport.
 type V1OfV1ModerationReport struct {
 	Data    V1ModerationReport            `json:"data"`
@@ -3882,6 +3995,16 @@ type V1PageOfV1Job struct {
 
 // V1PageOfV1JobSuccess defines model for V1PageOfV1Job.Success.
 type V1PageOfV1JobSuccess bool
+
+// V1PageOfV1MailMessage defines model for V1PageOf_V1MailMessage.
+type V1PageOfV1MailMessage struct {
+	Data    []V1MailMessage              `json:"data"`
+	Meta    V1Meta                       `json:"meta"`
+	Success V1PageOfV1MailMessageSuccess `json:"success"`
+}
+
+// V1PageOfV1MailMessageSuccess defines model for V1PageOfV1MailMessage.Success.
+type V1PageOfV1MailMessageSuccess bool
 
 // V1PageOfV1Post defines model for V1PageOf_V1Post.
 type V1PageOfV1Post struct {
@@ -4536,6 +4659,18 @@ type GetApiV1AdminFeatureFlagsParams struct {
 	Limit  *int `form:"limit,omitempty" json:"limit,omitempty"`
 	Offset *int `form:"offset,omitempty" json:"offset,omitempty"`
 }
+
+// GetApiV1AdminMailParams defines parameters for GetApiV1AdminMail.
+type GetApiV1AdminMailParams struct {
+	Limit  *int `form:"limit,omitempty" json:"limit,omitempty"`
+	Offset *int `form:"offset,omitempty" json:"offset,omitempty"`
+
+	// Status Only messages in this state.
+	Status *GetApiV1AdminMailParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+}
+
+// GetApiV1AdminMailParamsStatus defines parameters for GetApiV1AdminMail.
+type GetApiV1AdminMailParamsStatus string
 
 // GetApiV1AdminNotificationsBroadcastsParams defines parameters for GetApiV1AdminNotificationsBroadcasts.
 type GetApiV1AdminNotificationsBroadcastsParams struct {
@@ -6385,6 +6520,27 @@ type ClientInterface interface {
 	//
 	// Corresponds with DELETE /api/v1/admin/locks/{type}/{id} (the `DeleteApiV1AdminLocksTypeId` operationId).
 	DeleteApiV1AdminLocksTypeId(ctx context.Context, pType string, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiV1AdminMail Outgoing mail, newest first
+	//
+	// Each message's recipient, subject, state, attempts and last error; never its body, which may carry a reset or verification link. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Corresponds with GET /api/v1/admin/mail (the `GetApiV1AdminMail` operationId).
+	GetApiV1AdminMail(ctx context.Context, params *GetApiV1AdminMailParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminMailTest Send yourself a test message
+	//
+	// To the caller's own address, through the outbox: queued when a mail server is set (SMTP_URL), else held on the mail page. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Corresponds with POST /api/v1/admin/mail/test (the `PostApiV1AdminMailTest` operationId).
+	PostApiV1AdminMailTest(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminMailIdResend Send a failed or held message again
+	//
+	// The message is queued with a fresh round of attempts, and its job commits with the request. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Corresponds with POST /api/v1/admin/mail/{id}/resend (the `PostApiV1AdminMailIdResend` operationId).
+	PostApiV1AdminMailIdResend(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminModerationReasons The reason presets for bans and moderation
 	//
@@ -8498,6 +8654,57 @@ func (c *Client) PostApiV1AdminLocks(ctx context.Context, body PostApiV1AdminLoc
 // Corresponds with DELETE /api/v1/admin/locks/{type}/{id} (the `DeleteApiV1AdminLocksTypeId` operationId).
 func (c *Client) DeleteApiV1AdminLocksTypeId(ctx context.Context, pType string, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteApiV1AdminLocksTypeIdRequest(c.Server, pType, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiV1AdminMail Outgoing mail, newest first
+//
+// Each message's recipient, subject, state, attempts and last error; never its body, which may carry a reset or verification link. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Corresponds with GET /api/v1/admin/mail (the `GetApiV1AdminMail` operationId).
+func (c *Client) GetApiV1AdminMail(ctx context.Context, params *GetApiV1AdminMailParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiV1AdminMailRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminMailTest Send yourself a test message
+//
+// To the caller's own address, through the outbox: queued when a mail server is set (SMTP_URL), else held on the mail page. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Corresponds with POST /api/v1/admin/mail/test (the `PostApiV1AdminMailTest` operationId).
+func (c *Client) PostApiV1AdminMailTest(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminMailTestRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminMailIdResend Send a failed or held message again
+//
+// The message is queued with a fresh round of attempts, and its job commits with the request. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Corresponds with POST /api/v1/admin/mail/{id}/resend (the `PostApiV1AdminMailIdResend` operationId).
+func (c *Client) PostApiV1AdminMailIdResend(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminMailIdResendRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -12981,6 +13188,145 @@ func NewDeleteApiV1AdminLocksTypeIdRequest(server string, pType string, id strin
 	return req, nil
 }
 
+// NewGetApiV1AdminMailRequest constructs an http.Request for the GetApiV1AdminMail method
+func NewGetApiV1AdminMailRequest(server string, params *GetApiV1AdminMailParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/mail")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "offset", *params.Offset, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostApiV1AdminMailTestRequest constructs an http.Request for the PostApiV1AdminMailTest method
+func NewPostApiV1AdminMailTestRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/mail/test")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostApiV1AdminMailIdResendRequest constructs an http.Request for the PostApiV1AdminMailIdResend method
+func NewPostApiV1AdminMailIdResendRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/mail/%s/resend", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetApiV1AdminModerationReasonsRequest constructs an http.Request for the GetApiV1AdminModerationReasons method
 func NewGetApiV1AdminModerationReasonsRequest(server string) (*http.Request, error) {
 	var err error
@@ -15881,6 +16227,33 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /api/v1/admin/locks/{type}/{id} (the `DeleteApiV1AdminLocksTypeId` operationId).
 	DeleteApiV1AdminLocksTypeIdWithResponse(ctx context.Context, pType string, id string, reqEditors ...RequestEditorFn) (*DeleteApiV1AdminLocksTypeIdResponse, error)
+
+	// GetApiV1AdminMailWithResponse Outgoing mail, newest first
+	//
+	// Each message's recipient, subject, state, attempts and last error; never its body, which may carry a reset or verification link. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/admin/mail (the `GetApiV1AdminMail` operationId).
+	GetApiV1AdminMailWithResponse(ctx context.Context, params *GetApiV1AdminMailParams, reqEditors ...RequestEditorFn) (*GetApiV1AdminMailResponse, error)
+
+	// PostApiV1AdminMailTestWithResponse Send yourself a test message
+	//
+	// To the caller's own address, through the outbox: queued when a mail server is set (SMTP_URL), else held on the mail page. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/mail/test (the `PostApiV1AdminMailTest` operationId).
+	PostApiV1AdminMailTestWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*PostApiV1AdminMailTestResponse, error)
+
+	// PostApiV1AdminMailIdResendWithResponse Send a failed or held message again
+	//
+	// The message is queued with a fresh round of attempts, and its job commits with the request. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/mail/{id}/resend (the `PostApiV1AdminMailIdResend` operationId).
+	PostApiV1AdminMailIdResendWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiV1AdminMailIdResendResponse, error)
 
 	// GetApiV1AdminModerationReasonsWithResponse The reason presets for bans and moderation
 	//
@@ -24180,6 +24553,367 @@ func (r DeleteApiV1AdminLocksTypeIdResponse) ContentType() string {
 	return ""
 }
 
+// GetApiV1AdminMailResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminMail
+type GetApiV1AdminMailResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminMailResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1AdminMail
+type GetApiV1AdminMailResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminMailResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminMail
+type GetApiV1AdminMailResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetApiV1AdminMailResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1PageOfV1MailMessage
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiV1AdminMailResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiV1AdminMailResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminMailResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiV1AdminMailResponse) GetJSON200() *V1PageOfV1MailMessage {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiV1AdminMailResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiV1AdminMailResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetApiV1AdminMailResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiV1AdminMailResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiV1AdminMailResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminMailResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiV1AdminMailResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiV1AdminMailResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiV1AdminMailResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiV1AdminMailResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiV1AdminMailTestResponse202Headers the declared response headers of an HTTP 202 response for PostApiV1AdminMailTest
+type PostApiV1AdminMailTestResponse202Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminMailTestResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminMailTest
+type PostApiV1AdminMailTestResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminMailTestResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminMailTest
+type PostApiV1AdminMailTestResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminMailTestResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *V1OfV1MailMessage
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *PostApiV1AdminMailTestResponse202Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminMailTestResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminMailTestResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r PostApiV1AdminMailTestResponse) GetJSON202() *V1OfV1MailMessage {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminMailTestResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminMailTestResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminMailTestResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminMailTestResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminMailTestResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminMailTestResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminMailTestResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminMailTestResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminMailTestResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminMailTestResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminMailTestResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiV1AdminMailIdResendResponse202Headers the declared response headers of an HTTP 202 response for PostApiV1AdminMailIdResend
+type PostApiV1AdminMailIdResendResponse202Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminMailIdResendResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminMailIdResend
+type PostApiV1AdminMailIdResendResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminMailIdResendResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminMailIdResend
+type PostApiV1AdminMailIdResendResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminMailIdResendResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *V1OfV1MailMessage
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *PostApiV1AdminMailIdResendResponse202Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminMailIdResendResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminMailIdResendResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r PostApiV1AdminMailIdResendResponse) GetJSON202() *V1OfV1MailMessage {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminMailIdResendResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminMailIdResendResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiV1AdminMailIdResendResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PostApiV1AdminMailIdResendResponse) GetJSON409() *V1Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminMailIdResendResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminMailIdResendResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminMailIdResendResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminMailIdResendResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminMailIdResendResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminMailIdResendResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminMailIdResendResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminMailIdResendResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminMailIdResendResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetApiV1AdminModerationReasonsResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminModerationReasons
 type GetApiV1AdminModerationReasonsResponse200Headers struct {
 	XAdminTier          string
@@ -30601,6 +31335,51 @@ func (c *ClientWithResponses) DeleteApiV1AdminLocksTypeIdWithResponse(ctx contex
 		return nil, err
 	}
 	return ParseDeleteApiV1AdminLocksTypeIdResponse(rsp)
+}
+
+// GetApiV1AdminMailWithResponse Outgoing mail, newest first
+//
+// Each message's recipient, subject, state, attempts and last error; never its body, which may carry a reset or verification link. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/admin/mail (the `GetApiV1AdminMail` operationId).
+func (c *ClientWithResponses) GetApiV1AdminMailWithResponse(ctx context.Context, params *GetApiV1AdminMailParams, reqEditors ...RequestEditorFn) (*GetApiV1AdminMailResponse, error) {
+	rsp, err := c.GetApiV1AdminMail(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiV1AdminMailResponse(rsp)
+}
+
+// PostApiV1AdminMailTestWithResponse Send yourself a test message
+//
+// To the caller's own address, through the outbox: queued when a mail server is set (SMTP_URL), else held on the mail page. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/mail/test (the `PostApiV1AdminMailTest` operationId).
+func (c *ClientWithResponses) PostApiV1AdminMailTestWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*PostApiV1AdminMailTestResponse, error) {
+	rsp, err := c.PostApiV1AdminMailTest(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminMailTestResponse(rsp)
+}
+
+// PostApiV1AdminMailIdResendWithResponse Send a failed or held message again
+//
+// The message is queued with a fresh round of attempts, and its job commits with the request. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/mail/{id}/resend (the `PostApiV1AdminMailIdResend` operationId).
+func (c *ClientWithResponses) PostApiV1AdminMailIdResendWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiV1AdminMailIdResendResponse, error) {
+	rsp, err := c.PostApiV1AdminMailIdResend(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminMailIdResendResponse(rsp)
 }
 
 // GetApiV1AdminModerationReasonsWithResponse The reason presets for bans and moderation
@@ -41272,6 +42051,484 @@ func ParseDeleteApiV1AdminLocksTypeIdResponse(rsp *http.Response) (*DeleteApiV1A
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteApiV1AdminLocksTypeIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiV1AdminMailResponse parses an HTTP response from a GetApiV1AdminMailWithResponse call
+func ParseGetApiV1AdminMailResponse(rsp *http.Response) (*GetApiV1AdminMailResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiV1AdminMailResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1PageOfV1MailMessage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiV1AdminMailResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiV1AdminMailResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminMailResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminMailTestResponse parses an HTTP response from a PostApiV1AdminMailTestWithResponse call
+func ParsePostApiV1AdminMailTestResponse(rsp *http.Response) (*PostApiV1AdminMailTestResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminMailTestResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest V1OfV1MailMessage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers PostApiV1AdminMailTestResponse202Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminMailTestResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminMailTestResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminMailIdResendResponse parses an HTTP response from a PostApiV1AdminMailIdResendWithResponse call
+func ParsePostApiV1AdminMailIdResendResponse(rsp *http.Response) (*PostApiV1AdminMailIdResendResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminMailIdResendResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest V1OfV1MailMessage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers PostApiV1AdminMailIdResendResponse202Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminMailIdResendResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminMailIdResendResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

@@ -405,6 +405,19 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		apptest.DoBody(t, e.app, "POST", "/api/v1/admin/blocks", e.super, `{"kind":"email_domain","value":"shown.example"}`)
 		return sampleRequest{"/admin/blocks", e.super, "", 200}
 	},
+	"GET /api/v1/admin/mail": func(t *testing.T, e sampleEnv) sampleRequest {
+		outboxMail(t, e.app, models.MailFailed, false, 0)
+		return sampleRequest{"/api/v1/admin/mail?status=failed&limit=5", e.super, "", 200}
+	},
+	"GET /admin/mail": func(t *testing.T, e sampleEnv) sampleRequest {
+		outboxMail(t, e.app, models.MailHeld, false, 0)
+		return sampleRequest{"/admin/mail", e.super, "", 200}
+	},
+	"POST /api/v1/admin/mail/{id}/resend": func(t *testing.T, e sampleEnv) sampleRequest {
+		m := outboxMail(t, e.app, models.MailFailed, false, 0)
+		return sampleRequest{api.AdminV1MailResendPath(strconv.FormatInt(m.ID, 10)), e.super, "", http.StatusAccepted}
+	},
+	"POST /api/v1/admin/mail/test": asSuper("/api/v1/admin/mail/test", "", http.StatusAccepted),
 	"GET /api/v1/admin/feature-flags": func(t *testing.T, e sampleEnv) sampleRequest {
 		apptest.DoBody(t, e.app, "PUT", "/api/v1/admin/feature-flags/listed", e.super, `{"enabled":true}`)
 		return sampleRequest{"/api/v1/admin/feature-flags", e.super, "", 200}
@@ -630,6 +643,7 @@ func newSampleEnv(t *testing.T, db *bun.DB, more ...func(*web.Deps)) sampleEnv {
 		d.OAuthProviders = f.providers(d.Config.PublicAppURL)
 		d.Config.LinkPreviewAllowPrivate = true
 		d.Config.LinkPreviewPorts = []int{page.Listener.Addr().(*net.TCPAddr).Port}
+		d.Config.SMTP.Host = "127.0.0.1" // mail is queued, as resending needs; no job runs to send it
 		for _, m := range more {
 			m(d)
 		}

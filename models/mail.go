@@ -100,3 +100,49 @@ func (s Mail) HoldMail(ctx context.Context, id int64) error {
 		Set("status = ?", MailHeld).Exec(ctx)
 	return err
 }
+
+// ErrNotResendable is a message that may not be sent again: only a
+// failed or held one may.
+var ErrNotResendable = errors.New("only a failed or held message is sent again")
+
+// MailMessages is a page of the outbox, newest first, only messages in
+// status when it is not "", and how many there are in all.
+func (s Mail) MailMessages(ctx context.Context, status string, limit, offset int) ([]MailMessage, int, error) {
+	ctx = s.mayLag(ctx)
+	rows := []MailMessage{}
+	q := s.db(ctx).NewSelect().Model(&rows).Order("mm.id DESC").Limit(int64(limit)).Offset(int64(offset))
+	if status != "" {
+		q = q.Where("mm.status = ?", status)
+	}
+	n, err := q.ScanAndCount(ctx)
+	return rows, int(n), err
+}
+
+// ResendMail queues failed or held message id again, with a fresh round
+// of attempts, and the job that sends it, in the change under way. A
+// message in another state is ErrNotResendable, an unknown id
+// ErrNotFound; without a job queue nothing is sent, so the message stays
+// as it is and the answer is ErrNotResendable too.
+func (s Mail) ResendMail(ctx context.Context, id int64) (*MailMessage, error) {
+	tx, ok := s.db(ctx).(*bun.Tx)
+	if !ok {
+		return nil, errors.New("resend mail: call it inside a change")
+	}
+	m, err := s.MailByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if (m.Status != MailFailed && m.Status != MailHeld) || s.Queue == nil {
+		return m, fmt.Errorf("mail message %d is %s: %w", id, m.Status, ErrNotResendable)
+	}
+	res, err := tx.NewUpdate().Model((*MailMessage)(nil)).Where("id = ? AND status = ?", id, m.Status).
+		Set("status = ?", MailQueued).Exec(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return m, fmt.Errorf("mail message %d changed meanwhile: %w", id, ErrNotResendable)
+	}
+	m.Status = MailQueued
+	return m, s.Queue.QueueMail(ctx, tx.Tx, m.ID)
+}

@@ -77,6 +77,7 @@ func consoleNav() []NavGroup {
 			{Key: "broadcasts", Label: "Broadcasts", Href: api.PathConsoleBroadcasts},
 			{Key: "flags", Label: "Feature flags", Href: api.PathConsoleFlags},
 			{Key: "webhooks", Label: "Webhooks", Href: api.PathConsoleWebhooks},
+			{Key: "mail", Label: "Mail", Href: api.PathConsoleMail},
 		}},
 		{Label: "Security", Items: []NavItem{
 			{Key: "audit", Label: "Audit log", Href: api.PathConsoleAudit},

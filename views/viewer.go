@@ -52,6 +52,10 @@ type Abilities struct {
 	// retry and cancel their deliveries; DeleteWebhooks: delete them.
 	ChangeWebhooks bool
 	DeleteWebhooks bool
+	// ResendMail: the mail page's Resend; TestMail: its "Send me a test
+	// message".
+	ResendMail bool
+	TestMail   bool
 }
 
 // Label is how the header names the viewer.

@@ -59,6 +59,8 @@ func (p *pipeline) abilities(pr *access.Principal) views.Abilities {
 		ManageBackups:   may(http.MethodGet, api.PathAdminV1Backup) && may(http.MethodDelete, api.PathAdminV1Backup),
 		ChangeWebhooks:  may(http.MethodPost, api.PathAdminWebhooks) && may(http.MethodPatch, api.PathAdminWebhook),
 		DeleteWebhooks:  may(http.MethodDelete, api.PathAdminWebhook),
+		ResendMail:      may(http.MethodPost, api.PathAdminV1MailResend),
+		TestMail:        may(http.MethodPost, api.PathAdminV1MailTest),
 	}
 	for _, path := range views.ConsolePaths() {
 		a.Pages[path] = may(http.MethodGet, path)

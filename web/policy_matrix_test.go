@@ -88,6 +88,7 @@ func newMatrix(t *testing.T, db *bun.DB) *matrix {
 	// no part of what the matrix checks.
 	setup := func(d *web.Deps) {
 		d.Config.RateLimit.Register = 1000
+		d.Config.SMTP.Host = "127.0.0.1" // mail is queued, as resending needs; no job runs to send it
 		d.OAuthProviders = auth.OAuthProviders(auth.ProviderKeys{GitHubKey: "k", GitHubSecret: "s"}, d.Config.PublicAppURL)
 	}
 	m := &matrix{app: apptest.New(t, db, setup)}
@@ -406,6 +407,8 @@ var doorFixtures = map[string]fixture{
 	"POST " + api.PathPasswordReset:         resetDoor,
 	"POST " + api.PathAdminV1Blocks:         blockDoor,
 	"DELETE " + api.PathAdminV1Block:        heldBlockDoor,
+	"POST " + api.PathAdminV1MailResend:     failedMailDoor,
+	"POST " + api.PathAdminV1MailTest:       platformDoor(""),
 	"DELETE " + api.PathSessions:            ownAccountDoor(``, nil),
 	"DELETE " + api.PathSessionOne:          ownAccountDoor(``, ownSession),
 	"POST " + api.PathConfirm:               ownAccountDoor(`{"password":"`+password+`"}`, nil),
@@ -531,6 +534,15 @@ func heldBlockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) t
 		t.Fatal(err)
 	}
 	return target{path: withID(r.Path, b.ID), policy: policy.Platform}
+}
+
+// failedMailDoor is a door to a message the mail server refused.
+func failedMailDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	msg := &models.MailMessage{Kind: "test", Recipient: "matrix@example.com", Subject: "Matrix", Status: models.MailFailed, CreatedAt: time.Now()}
+	if _, err := m.app.Store.DB.NewInsert().Model(msg).Exec(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return target{path: withID(r.Path, msg.ID), policy: policy.Platform}
 }
 
 func platformDoor(body string) fixture {

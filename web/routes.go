@@ -347,6 +347,7 @@ type handlerSet struct {
 	users       handlers.Users
 	posts       handlers.Posts
 	blocks      handlers.Blocks
+	mail        handlers.Mail
 	sessions    handlers.UserSessions
 	password    handlers.ChangePassword
 	reset       handlers.PasswordReset

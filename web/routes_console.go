@@ -116,6 +116,9 @@ func consoleRoutes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "The console's API tokens page", Response: api.V1Of[[]api.Token]{}}}),
 		ConsolePage("/api/v1/admin/blocks", Route{Path: api.PathConsoleBlocks, Handler: hs.blocks.List, Audit: Audit{Action: "blocks.list"},
 			Doc: Doc{Summary: "The console's blocks page", Query: api.V1BlocksQuery{}, Response: api.V1PageOf[api.V1Block]{}}}),
+		ConsolePage("/api/v1/admin/mail", Route{Path: api.PathConsoleMail, Handler: hs.mail.List, Audit: Audit{Action: "mail.list"},
+			Doc: Doc{Summary: "The console's mail page", Query: api.V1MailQuery{}, Response: api.V1PageOf[api.V1MailMessage]{},
+				Description: "Held messages the viewer may read show their text; one carrying a token only to its recipient's own account."}}),
 		ConsolePage("/api/notifications", Route{Path: api.PathConsoleInbox, Handler: hs.inbox.List, Action: policy.SeeOwnAccount, Permissions: moderate,
 			Doc: Doc{Summary: "The console's inbox: your notifications", Query: api.InboxQuery{}, Response: api.Inbox{}}}),
 		// The console's avatars, cached by the browser (the public

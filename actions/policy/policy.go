@@ -95,6 +95,11 @@ const (
 	CancelWebhookDelivery Action = "webhook.cancel_delivery"
 	DeleteWebhook         Action = "webhook.delete"
 
+	// ResendMail queues a failed or held outgoing message again;
+	// SendTestMail sends the caller a test message through the outbox.
+	ResendMail   Action = "mail.resend"
+	SendTestMail Action = "mail.test"
+
 	// Platform settings: the reason presets, feature flags, maintenance
 	// jobs and broadcasts to many inboxes.
 	UpdateModerationReasons Action = "moderation_reasons.update"
@@ -252,6 +257,9 @@ var Table = map[Action]Rule{
 	RetryWebhookDelivery:  {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},
 	CancelWebhookDelivery: {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},
 	DeleteWebhook:         {Permission: access.PermAdminDelete, Rank: true, SecondFactor: true},
+
+	ResendMail:   {Permission: access.PermAdminWrite, SecondFactor: true},
+	SendTestMail: {Permission: access.PermAdminWrite, SecondFactor: true},
 
 	UpdateModerationReasons: {Permission: access.PermAdminWrite, SecondFactor: true},
 	UpdateFeatureFlag:       {Permission: access.PermAdminSuper, SecondFactor: true},

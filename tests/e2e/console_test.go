@@ -44,12 +44,19 @@ func startPlaza(t *testing.T, mutate ...func(*web.Deps)) *plaza {
 // only that test's app may reach it.
 func startPlazaWith(t *testing.T, opts app.Options, mutate ...func(*web.Deps)) *plaza {
 	t.Helper()
+	return startPlazaConfig(t, apptest.Config(t), opts, mutate...)
+}
+
+// startPlazaConfig is startPlazaWith with settings of the test's own
+// (SMTP_URL naming a test's mail server).
+func startPlazaConfig(t *testing.T, cfg config.Config, opts app.Options, mutate ...func(*web.Deps)) *plaza {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	app := apptest.NewWith(t, dbtest.Open(t, config.DialectSQLite), opts, append([]func(*web.Deps){func(d *web.Deps) { d.Config.PublicAppURL = base }}, mutate...)...)
+	app := apptest.NewWithConfig(t, dbtest.Open(t, config.DialectSQLite), cfg, opts, append([]func(*web.Deps){func(d *web.Deps) { d.Config.PublicAppURL = base }}, mutate...)...)
 	if _, err := seed.Demo(context.Background(), app.Store); err != nil {
 		t.Fatal(err)
 	}
