@@ -232,6 +232,8 @@ var Table = map[Action]Rule{
 	SilenceUser:       {Permission: access.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
 	UnsilenceUser:     {Permission: access.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
 
+	StartPasswordReset: {Permission: access.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true, Confirm: ConfirmAlways},
+
 	EditPost:     {Owner: true, Scope: access.ScopeAccountWrite},
 	DeletePost:   {Permission: access.PermAdminDelete, Owner: true, Rank: true, SecondFactor: true, Scope: access.ScopeAccountWrite},
 	ModeratePost: {Permission: access.PermPostsModerate, Rank: true, NotOwn: true, SecondFactor: true},
