@@ -6716,7 +6716,7 @@ type ClientInterface interface {
 
 	// PostApiV1AdminUsersIdPasswordReset Send a user a password reset, or create a link to hand over
 	//
-	// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Corresponds with POST /api/v1/admin/users/{id}/password-reset (the `PostApiV1AdminUsersIdPasswordReset` operationId).
 	PostApiV1AdminUsersIdPasswordReset(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9205,7 +9205,7 @@ func (c *Client) PostApiV1AdminUsersIdNotes(ctx context.Context, id string, body
 
 // PostApiV1AdminUsersIdPasswordReset Send a user a password reset, or create a link to hand over
 //
-// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Corresponds with POST /api/v1/admin/users/{id}/password-reset (the `PostApiV1AdminUsersIdPasswordReset` operationId).
 func (c *Client) PostApiV1AdminUsersIdPasswordReset(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -16302,7 +16302,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiV1AdminUsersIdPasswordResetWithResponse Send a user a password reset, or create a link to hand over
 	//
-	// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -31373,7 +31373,7 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdNotesWithResponse(ctx context
 
 // PostApiV1AdminUsersIdPasswordResetWithResponse Send a user a password reset, or create a link to hand over
 //
-// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
 //
 // Returns a wrapper object for the known response body format(s).
 //
