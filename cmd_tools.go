@@ -72,7 +72,7 @@ func hasFlags(fs *flag.FlagSet) bool {
 // create): help prints usage and exits 0, anything else exits 2.
 func (e env) subcommand(name, usage string, args []string) (int, bool) {
 	switch {
-	case len(args) > 0 && (args[0] == "create" || name == "user" && args[0] == "reset-2fa"):
+	case len(args) > 0 && (args[0] == "create" || name == "user" && (args[0] == "reset-2fa" || args[0] == "reset-password")):
 		return exitOK, true
 	case len(args) > 0 && (isHelp(args[0]) || args[0] == "help"):
 		fmt.Fprint(e.stdout, usage)
@@ -99,7 +99,8 @@ func (e env) migrate(ctx context.Context, args []string) int {
 }
 
 const userUsage = "Usage: plaza user create --email E --password P [--role user|moderator|admin|super_admin] [--name N] [--username U]\n" +
-	"       plaza user reset-2fa --email E\n"
+	"       plaza user reset-2fa --email E\n" +
+	"       plaza user reset-password --email E\n"
 
 func (e env) user(ctx context.Context, args []string) int {
 	if code, ok := e.subcommand("user", userUsage, args); !ok {
@@ -107,6 +108,9 @@ func (e env) user(ctx context.Context, args []string) int {
 	}
 	if args[0] == "reset-2fa" {
 		return e.resetTwoFactor(ctx, args[1:])
+	}
+	if args[0] == "reset-password" {
+		return e.resetPassword(ctx, args[1:])
 	}
 	var email, password, role, name, username string
 	code, ok := e.parse("user create", "--email E --password P [flags]\n\nAdds a user.", args[1:], func(fs *flag.FlagSet) {
@@ -176,6 +180,42 @@ func (e env) resetTwoFactor(ctx context.Context, args []string) int {
 		return exitOK
 	}
 	fmt.Fprintf(e.stdout, "two-factor sign-in of %s is off; they sign in with their password and enrol again\n", u.Email)
+	return exitOK
+}
+
+// resetPassword prints a password reset link for a user who cannot use
+// forgot-password (no mail reaches them, or none is sent): the reset staff
+// open from the console, single use and valid 60 minutes, audited. No
+// mail is sent, whatever SMTP_URL says: the operator hands the link over.
+func (e env) resetPassword(ctx context.Context, args []string) int {
+	var email string
+	code, ok := e.parse("user reset-password", "--email E\n\nPrints a single-use link, valid 60 minutes, that sets a user's new password; audited.", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the user's email address (required)")
+	})
+	if !ok {
+		return code
+	}
+	if !strings.Contains(email, "@") {
+		fmt.Fprintln(e.stderr, "plaza user reset-password: --email is required and must be an email address")
+		return exitUsage
+	}
+	rt, u, err := e.openForUser(ctx, email)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer rt.Close()
+	acts := operatorActions(rt)
+	acts.SendMail = false // the link is printed, never mailed
+	var res *actions.StaffReset
+	err = acts.Operate(ctx, string(policy.StartPasswordReset), "plaza user reset-password", func(ctx context.Context) (err error) {
+		res, err = acts.StartPasswordReset(ctx, actions.Operator(), u.ID)
+		return err
+	})
+	if err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprintf(e.stdout, "%s\nhand this link to %s: it sets a new password once, until %s\n", res.URL, u.Email,
+		res.ExpiresAt.UTC().Format(time.RFC3339))
 	return exitOK
 }
 

@@ -37,6 +37,7 @@ Commands:
   migrate                    apply database migrations and exit
   user create                create a user: --email E --password P [--role R] [--name N] [--username U]
   user reset-2fa             turn off a user's two-factor sign-in (a lost device): --email E
+  user reset-password        print a single-use link that sets a user's new password: --email E
   token create               mint an admin API token: --email E --permissions admin:read,admin:write [--ttl 24h] [--name N]
   seed                       add bulk data: [--users N] [--posts M] [--events K] [--seed S]
   backup                     write a consistent copy of the database into BACKUP_DIR

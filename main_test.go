@@ -25,8 +25,11 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/actions"
+	"github.com/plazahq/plaza/actions/policy"
 	"github.com/plazahq/plaza/internal/auth"
 	"github.com/plazahq/plaza/internal/config"
+	"github.com/plazahq/plaza/internal/mail"
 	"github.com/plazahq/plaza/internal/version"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -305,6 +308,59 @@ func TestUserResetTwoFactorCommand(t *testing.T) {
 				t.Errorf("second reset: exit %d, %q", code, out)
 			}
 			if code, _, stderr := runCmd(t, vars, "user", "reset-2fa", "--email", "nobody@example.com"); code != exitError || !strings.Contains(stderr, "no user") {
+				t.Errorf("unknown email: exit %d, %q", code, stderr)
+			}
+		})
+	}
+}
+
+// TestUserResetPasswordCommand: plaza user reset-password prints a link
+// whose token sets the password once through the reset action, and the
+// command is audited as user.password_reset; no mail is kept with it.
+func TestUserResetPasswordCommand(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			db, dbURL := dbtest.OpenURL(t, dialect)
+			ctx := context.Background()
+			vars := baseEnv(dbURL)
+			if code, out, stderr := runCmd(t, vars, "user", "create", "--email", "ada@example.com", "--password", "long enough pass"); code != 0 {
+				t.Fatalf("user create: exit %d, %q %q", code, out, stderr)
+			}
+			code, out, stderr := runCmd(t, vars, "user", "reset-password", "--email", "ADA@example.com")
+			link := regexp.MustCompile(`/reset-password\?token=([A-Z2-7]+)`).FindStringSubmatch(out)
+			if code != 0 || link == nil {
+				t.Fatalf("reset-password: exit %d, %q %q, want a link", code, out, stderr)
+			}
+			store := models.NewStore(db)
+			u, err := store.Users.UserByEmail(ctx, "ada@example.com")
+			if err != nil {
+				t.Fatal(err)
+			}
+			acts := actions.New(store, policy.Policy{Now: time.Now}, nil, nil)
+			if acts.Mail, err = mail.NewComposer(mail.Community{Name: "Plaza", URL: "http://127.0.0.1"}); err != nil {
+				t.Fatal(err)
+			}
+			in := actions.PasswordReset{Token: link[1], Password: "a new fine password"}
+			if _, err := acts.ResetPassword(ctx, nil, in); err != nil {
+				t.Fatalf("the printed link: %v", err)
+			}
+			if u, err = store.Users.UserByEmail(ctx, "ada@example.com"); err != nil || acts.Passwords.Check(ctx, in.Password, u.PasswordHash) != nil {
+				t.Errorf("the new password does not check (%v)", err)
+			}
+			var invalid *actions.InvalidError
+			if _, err := acts.ResetPassword(ctx, nil, in); !errors.As(err, &invalid) || invalid.Field != "token" {
+				t.Errorf("the link used again: %v, want a refused token", err)
+			}
+			var n int
+			err = db.NewRaw("SELECT count(*) FROM audit_log WHERE action = 'user.password_reset' AND target_id = ? AND status = 200",
+				strconv.FormatInt(u.ID, 10)).Scan(ctx, &n)
+			if err != nil || n != 1 {
+				t.Errorf("%d reset audit entries (%v), want 1", n, err)
+			}
+			if kept, err := store.Mail.MailTo(ctx, "ada@example.com"); err != nil || len(kept) != 1 || kept[0].Kind != string(mail.KindPasswordChanged) {
+				t.Errorf("mail kept: %+v (%v), want only the password-changed notice", kept, err)
+			}
+			if code, _, stderr := runCmd(t, vars, "user", "reset-password", "--email", "nobody@example.com"); code != exitError || !strings.Contains(stderr, "no user") {
 				t.Errorf("unknown email: exit %d, %q", code, stderr)
 			}
 		})

@@ -65,7 +65,7 @@ func (a *Actions) ForgotPassword(ctx context.Context, who *access.Principal, ema
 		return errNoComposer
 	}
 	return a.Store.Change(ctx, func(ctx context.Context) error {
-		if err := a.Store.Auth.OpenPasswordReset(ctx, u.ID, resetTokenHash(token), ResetValidFor); err != nil {
+		if _, err := a.Store.Auth.OpenPasswordReset(ctx, u.ID, resetTokenHash(token), ResetValidFor); err != nil {
 			return err
 		}
 		audit.Target(ctx, "user", itoa(u.ID), nil)

@@ -115,6 +115,9 @@ const (
 	PathAdminStats              = PathAdminUnversioned + "/stats"
 )
 
+// PathAdminV1UserPasswordReset is where staff open a user's password reset.
+const PathAdminV1UserPasswordReset = PathAdminV1User + "/password-reset"
+
 // SignInProviderPath is where an external sign-in with provider starts.
 func SignInProviderPath(provider string) string { return PathSignIn + "/" + provider }
 

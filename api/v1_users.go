@@ -409,6 +409,15 @@ type SilenceRequest struct {
 	Reason   string `json:"reason" required:"true" minLength:"1" maxLength:"500"`
 }
 
+// V1PasswordReset answers a password reset staff open for someone: the
+// reset mail is on its way (sent), or, when the instance sends no mail,
+// the link to hand over, shown this once.
+type V1PasswordReset struct {
+	Sent      bool   `json:"sent" description:"The reset mail was queued to the account's address; no link is answered."`
+	URL       string `json:"url,omitempty" format:"uri" description:"Only when no mail can be sent (no SMTP_URL): the reset link to hand over, single use. Plaza keeps no copy it could show again."`
+	ExpiresAt string `json:"expiresAt" format:"date-time" description:"When the link stops working, 60 minutes on."`
+}
+
 // V1SilenceResult answers the versioned silence and unsilence: the user
 // as it now is and the silence in force (nulls when none holds).
 type V1SilenceResult struct {

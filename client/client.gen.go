@@ -1178,6 +1178,21 @@ func (e V1OfV1NoteListSuccess) Valid() bool {
 	}
 }
 
+// Defines values for V1OfV1PasswordResetSuccess.
+const (
+	V1OfV1PasswordResetSuccessTrue V1OfV1PasswordResetSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfV1PasswordResetSuccess enum.
+func (e V1OfV1PasswordResetSuccess) Valid() bool {
+	switch e {
+	case V1OfV1PasswordResetSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for V1OfV1PostSuccess.
 const (
 	V1OfV1PostSuccessTrue V1OfV1PostSuccess = true
@@ -3847,6 +3862,15 @@ type V1OfV1NoteList struct {
 // V1OfV1NoteListSuccess defines model for V1OfV1NoteList.Success.
 type V1OfV1NoteListSuccess bool
 
+// V1OfV1PasswordReset defines model for V1Of_V1PasswordReset.
+type V1OfV1PasswordReset struct {
+	Data    V1PasswordReset            `json:"data"`
+	Success V1OfV1PasswordResetSuccess `json:"success"`
+}
+
+// V1OfV1PasswordResetSuccess defines model for V1OfV1PasswordReset.Success.
+type V1OfV1PasswordResetSuccess bool
+
 // V1OfV1Post defines model for V1Of_V1Post.
 type V1OfV1Post struct {
 	Data    V1Post            `json:"data"`
@@ -4045,6 +4069,18 @@ type V1PagedOfV1ActivityReport struct {
 
 // V1PagedOfV1ActivityReportSuccess defines model for V1PagedOfV1ActivityReport.Success.
 type V1PagedOfV1ActivityReportSuccess bool
+
+// V1PasswordReset defines model for V1PasswordReset.
+type V1PasswordReset struct {
+	// ExpiresAt When the link stops working, 60 minutes on.
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// Sent The reset mail was queued to the account's address; no link is answered.
+	Sent bool `json:"sent"`
+
+	// Url Only when no mail can be sent (no SMTP_URL): the reset link to hand over, single use. Plaza keeps no copy it could show again.
+	Url *string `json:"url,omitempty"`
+}
 
 // V1Post defines model for V1Post.
 type V1Post struct {
@@ -6834,6 +6870,13 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/admin/users/{id}/notes (the `PostApiV1AdminUsersIdNotes` operationId).
 	PostApiV1AdminUsersIdNotes(ctx context.Context, id string, body PostApiV1AdminUsersIdNotesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PostApiV1AdminUsersIdPasswordReset Send a user a password reset, or create a link to hand over
+	//
+	// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	//
+	// Corresponds with POST /api/v1/admin/users/{id}/password-reset (the `PostApiV1AdminUsersIdPasswordReset` operationId).
+	PostApiV1AdminUsersIdPasswordReset(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// DeleteApiV1AdminUsersIdSessions Sign a user out everywhere
 	//
 	// Every session of the user ends at once, on every instance, in the transaction of the audit entry. Admin tokens are not sessions: revoke them apart. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
@@ -9357,6 +9400,23 @@ func (c *Client) PostApiV1AdminUsersIdNotesWithBody(ctx context.Context, id stri
 // Corresponds with POST /api/v1/admin/users/{id}/notes (the `PostApiV1AdminUsersIdNotes` operationId).
 func (c *Client) PostApiV1AdminUsersIdNotes(ctx context.Context, id string, body PostApiV1AdminUsersIdNotesJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPostApiV1AdminUsersIdNotesRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminUsersIdPasswordReset Send a user a password reset, or create a link to hand over
+//
+// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+//
+// Corresponds with POST /api/v1/admin/users/{id}/password-reset (the `PostApiV1AdminUsersIdPasswordReset` operationId).
+func (c *Client) PostApiV1AdminUsersIdPasswordReset(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminUsersIdPasswordResetRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -14722,6 +14782,40 @@ func NewPostApiV1AdminUsersIdNotesRequestWithBody(server string, id string, cont
 	return req, nil
 }
 
+// NewPostApiV1AdminUsersIdPasswordResetRequest constructs an http.Request for the PostApiV1AdminUsersIdPasswordReset method
+func NewPostApiV1AdminUsersIdPasswordResetRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/users/%s/password-reset", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewDeleteApiV1AdminUsersIdSessionsRequest constructs an http.Request for the DeleteApiV1AdminUsersIdSessions method
 func NewDeleteApiV1AdminUsersIdSessionsRequest(server string, id string) (*http.Request, error) {
 	var err error
@@ -16578,6 +16672,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/admin/users/{id}/notes (the `PostApiV1AdminUsersIdNotes` operationId).
 	PostApiV1AdminUsersIdNotesWithResponse(ctx context.Context, id string, body PostApiV1AdminUsersIdNotesJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersIdNotesResponse, error)
+
+	// PostApiV1AdminUsersIdPasswordResetWithResponse Send a user a password reset, or create a link to hand over
+	//
+	// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/users/{id}/password-reset (the `PostApiV1AdminUsersIdPasswordReset` operationId).
+	PostApiV1AdminUsersIdPasswordResetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersIdPasswordResetResponse, error)
 
 	// DeleteApiV1AdminUsersIdSessionsWithResponse Sign a user out everywhere
 	//
@@ -28024,6 +28127,131 @@ func (r PostApiV1AdminUsersIdNotesResponse) ContentType() string {
 	return ""
 }
 
+// PostApiV1AdminUsersIdPasswordResetResponse200Headers the declared response headers of an HTTP 200 response for PostApiV1AdminUsersIdPasswordReset
+type PostApiV1AdminUsersIdPasswordResetResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminUsersIdPasswordResetResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminUsersIdPasswordReset
+type PostApiV1AdminUsersIdPasswordResetResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminUsersIdPasswordResetResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminUsersIdPasswordReset
+type PostApiV1AdminUsersIdPasswordResetResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminUsersIdPasswordResetResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfV1PasswordReset
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiV1AdminUsersIdPasswordResetResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminUsersIdPasswordResetResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminUsersIdPasswordResetResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiV1AdminUsersIdPasswordResetResponse) GetJSON200() *V1OfV1PasswordReset {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminUsersIdPasswordResetResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminUsersIdPasswordResetResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiV1AdminUsersIdPasswordResetResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminUsersIdPasswordResetResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminUsersIdPasswordResetResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminUsersIdPasswordResetResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminUsersIdPasswordResetResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminUsersIdPasswordResetResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminUsersIdPasswordResetResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminUsersIdPasswordResetResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminUsersIdPasswordResetResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminUsersIdPasswordResetResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // DeleteApiV1AdminUsersIdSessionsResponse200Headers the declared response headers of an HTTP 200 response for DeleteApiV1AdminUsersIdSessions
 type DeleteApiV1AdminUsersIdSessionsResponse200Headers struct {
 	XAdminTier          string
@@ -31920,6 +32148,21 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdNotesWithResponse(ctx context
 		return nil, err
 	}
 	return ParsePostApiV1AdminUsersIdNotesResponse(rsp)
+}
+
+// PostApiV1AdminUsersIdPasswordResetWithResponse Send a user a password reset, or create a link to hand over
+//
+// Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); without it no mail is kept and the link is answered, this once, for you to hand over (url). Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/users/{id}/password-reset (the `PostApiV1AdminUsersIdPasswordReset` operationId).
+func (c *ClientWithResponses) PostApiV1AdminUsersIdPasswordResetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersIdPasswordResetResponse, error) {
+	rsp, err := c.PostApiV1AdminUsersIdPasswordReset(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminUsersIdPasswordResetResponse(rsp)
 }
 
 // DeleteApiV1AdminUsersIdSessionsWithResponse Sign a user out everywhere
@@ -46659,6 +46902,170 @@ func ParsePostApiV1AdminUsersIdNotesResponse(rsp *http.Response) (*PostApiV1Admi
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers PostApiV1AdminUsersIdNotesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminUsersIdPasswordResetResponse parses an HTTP response from a PostApiV1AdminUsersIdPasswordResetWithResponse call
+func ParsePostApiV1AdminUsersIdPasswordResetResponse(rsp *http.Response) (*PostApiV1AdminUsersIdPasswordResetResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminUsersIdPasswordResetResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfV1PasswordReset
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiV1AdminUsersIdPasswordResetResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminUsersIdPasswordResetResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminUsersIdPasswordResetResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

@@ -113,6 +113,8 @@ func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.Use
 		MaySilence: pol.May(who, policy.SilenceUser, target), MayNote: pol.May(who, policy.AddUserNote, target),
 		MayDelete: who != nil && who.UserID != id && pol.MayOnceConfirmed(who, policy.DeleteAccount, target),
 		BanLimits: views.BanLimits{Reason: actions.MaxBanReason, Notes: actions.MaxBanNotes, SilenceReason: actions.MaxSilenceReason}}
+	page.MayResetPassword = pol.MayOnceConfirmed(who, policy.StartPasswordReset, target)
+	page.MailsResets = h.Actions.SendMail
 	notes, err := h.Store.UserNotes(ctx, id)
 	if err != nil {
 		return page, err

@@ -329,6 +329,10 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		u := e.app.User(t, "silenced.v1@example.com")
 		return sampleRequest{api.AdminV1UserPath(u.ID) + "/silence", e.super, `{"duration":"24h","reason":"Heated thread"}`, 200}
 	},
+	"POST /api/v1/admin/users/{id}/password-reset": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "reset.v1@example.com")
+		return sampleRequest{api.AdminV1UserPath(u.ID) + "/password-reset", e.super, "", 200}
+	},
 	"POST /api/v1/admin/users/{id}/unsilence": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "unsilenced.v1@example.com")
 		apptest.DoBody(t, e.app, "POST", api.AdminV1UserPath(u.ID)+"/silence", e.super, `{"duration":"1h","reason":"Heated thread"}`)

@@ -23,18 +23,19 @@ type PasswordReset struct {
 
 // OpenPasswordReset stores the reset of account userID, whose token hashes
 // to tokenHash, valid for validFor; it replaces the account's earlier
-// reset, whose link stops working. Call it inside a change.
-func (s Auth) OpenPasswordReset(ctx context.Context, userID int64, tokenHash string, validFor time.Duration) error {
+// reset, whose link stops working, and returns when the new one expires.
+// Call it inside a change.
+func (s Auth) OpenPasswordReset(ctx context.Context, userID int64, tokenHash string, validFor time.Duration) (time.Time, error) {
 	db := s.db(ctx)
 	if _, err := db.NewDelete().Model((*PasswordReset)(nil)).Where("user_id = ?", userID).Exec(ctx); err != nil {
-		return fmt.Errorf("replace password reset: %w", err)
+		return time.Time{}, fmt.Errorf("replace password reset: %w", err)
 	}
 	now := s.now()
 	r := &PasswordReset{UserID: userID, TokenHash: tokenHash, CreatedAt: now, ExpiresAt: now.Add(validFor)}
 	if _, err := db.NewInsert().Model(r).Exec(ctx); err != nil {
-		return fmt.Errorf("open password reset: %w", err)
+		return time.Time{}, fmt.Errorf("open password reset: %w", err)
 	}
-	return nil
+	return r.ExpiresAt, nil
 }
 
 // PasswordResetUser is the account whose open reset's token hashes to

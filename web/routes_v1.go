@@ -108,6 +108,14 @@ func v1Routes(hs handlerSet) []Route {
 					http.StatusForbidden: "Yourself, or a super admin unless you are one.",
 					http.StatusLocked:    "Another admin holds the user's edit lock (lockedBy, lockedAt).",
 				}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1UserPasswordReset, Handler: hs.v1Users.PasswordReset, Action: policy.StartPasswordReset,
+			Audit: Audit{Action: "user.password_reset", Target: "user"},
+			Doc: Doc{Summary: "Send a user a password reset, or create a link to hand over", Response: api.V1Of[api.V1PasswordReset]{},
+				Description: "Opens the forgotten password's reset for the user: a single-use token valid 60 minutes, replacing an earlier one. " +
+					"With SMTP_URL set the reset mail goes to the user's address and no link is answered (sent: true); " +
+					"without it no mail is kept and the link is answered, this once, for you to hand over (url).",
+				Errors: map[int]string{http.StatusForbidden: "Without admin:write; yourself; an admin's or a super admin's account unless you are a super admin; " +
+					"or a session whose last confirmation is over 10 minutes old (SUDO_REQUIRED): POST /api/auth/confirm, then retry."}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1UserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions, Audit: Audit{Action: "user.sessions", Target: "user"},
 			Doc: Doc{Summary: "A user's signed-in sessions", Response: api.V1Of[[]api.UserSession]{},
 				Description: "Live sessions, most recently used first; current marks the caller's own session.",

@@ -56,6 +56,11 @@ const (
 	// read, but do not post, report or edit); UnsilenceUser lifts it early.
 	SilenceUser   Action = "user.silence"
 	UnsilenceUser Action = "user.unsilence"
+	// StartPasswordReset is staff opening a password reset of someone
+	// else's account: the reset mail, or a link to hand over when no mail
+	// can be sent. The link is a way into the account, so it asks what a
+	// role change asks.
+	StartPasswordReset Action = "user.password_reset"
 
 	EditPost     Action = "post.update"
 	DeletePost   Action = "post.delete"
@@ -231,6 +236,8 @@ var Table = map[Action]Rule{
 	AddUserNote:       {Permission: access.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true},
 	SilenceUser:       {Permission: access.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
 	UnsilenceUser:     {Permission: access.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
+
+	StartPasswordReset: {Permission: access.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true, Confirm: ConfirmAlways},
 
 	EditPost:     {Owner: true, Scope: access.ScopeAccountWrite},
 	DeletePost:   {Permission: access.PermAdminDelete, Owner: true, Rank: true, SecondFactor: true, Scope: access.ScopeAccountWrite},

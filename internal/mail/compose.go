@@ -165,8 +165,15 @@ type digestView struct {
 // is the reset token, which works for validFor.
 func (c *Composer) PasswordReset(to, token string, validFor time.Duration) (Message, error) {
 	return c.render(KindPasswordReset, to, true, view{
-		Link: c.tokenLink(ResetPasswordPath, token), Action: "Choose a new password", ValidFor: duration(validFor),
+		Link: c.PasswordResetLink(token), Action: "Choose a new password", ValidFor: duration(validFor),
 	})
+}
+
+// PasswordResetLink is the page where the reset token chooses a new
+// password: the link the reset mail carries, and the one staff hand over
+// when no mail can be sent.
+func (c *Composer) PasswordResetLink(token string) string {
+	return c.tokenLink(ResetPasswordPath, token)
 }
 
 // PasswordChanged tells the account's address that its password was
