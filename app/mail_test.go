@@ -157,3 +157,28 @@ func jobCount(t *testing.T, a *apptest.App) int64 {
 	}
 	return n
 }
+
+// TestMailOutboxForgetsSentSecrets: once a reset link's mail is sent, the
+// outbox keeps its subject and fate but not its body, so neither the
+// database nor a backup of it holds a live link (the token itself is
+// stored only as its hash).
+func TestMailOutboxForgetsSentSecrets(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		srv := mailtest.Start(t)
+		a := mailApp(t, db, srv.URL())
+		a.User(t, "ana@example.com")
+		if res := apptest.DoBody(t, a, "POST", api.PathPasswordForgot, nil, `{"email":"ana@example.com"}`); res.Code != 202 {
+			t.Fatalf("forgot: %d %s", res.Code, res.Body)
+		}
+		srv.Wait(t, 1, 10*time.Second)
+		rows, err := a.Store.Mail.MailTo(context.Background(), "ana@example.com")
+		if err != nil || len(rows) != 1 {
+			t.Fatalf("outbox: %d messages (%v)", len(rows), err)
+		}
+		apptest.WaitFor(t, "the reset mail marked sent", func() bool { return mailStatus(t, a, rows[0].ID).Status == models.MailSent })
+		m := mailStatus(t, a, rows[0].ID)
+		if !m.Secret || m.TextBody != "" || m.HTMLBody != "" || m.Subject == "" {
+			t.Errorf("sent reset mail kept: secret %v, text %q, html %d bytes, subject %q; want no body", m.Secret, m.TextBody, len(m.HTMLBody), m.Subject)
+		}
+	})
+}

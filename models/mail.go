@@ -79,13 +79,17 @@ func (s Mail) MailTo(ctx context.Context, recipient string) ([]MailMessage, erro
 
 // RecordMailAttempt logs one attempt at sending message id: errText is ""
 // when the server took it. final marks a failed attempt as the last: the
-// message is then failed, and kept. Only a queued message changes.
+// message is then failed, and kept. Only a queued message changes. A sent
+// secret message keeps no body: its link is the recipient's alone, and
+// the outbox (and every backup of it) must not hold one that still works.
 func (s Mail) RecordMailAttempt(ctx context.Context, id int64, errText string, final bool) error {
 	q := s.db(ctx).NewUpdate().Model((*MailMessage)(nil)).Where("id = ? AND status = ?", id, MailQueued).
 		Set("attempts = attempts + 1").Set("last_error = ?", errText)
 	switch {
 	case errText == "":
-		q = q.Set("status = ?", MailSent).Set("sent_at = ?", s.now())
+		q = q.Set("status = ?", MailSent).Set("sent_at = ?", s.now()).
+			Set("text_body = CASE WHEN secret THEN '' ELSE text_body END").
+			Set("html_body = CASE WHEN secret THEN '' ELSE html_body END")
 	case final:
 		q = q.Set("status = ?", MailFailed)
 	}
