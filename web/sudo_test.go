@@ -13,8 +13,8 @@ import (
 )
 
 // TestDangerousRoutesNeedConfirmation walks the route table: minting
-// tokens, bulk changes, downloading or deleting a backup and the audit
-// export (and linking a sign-in provider to one's own account) always ask a
+// tokens, bulk changes, downloading or deleting a backup, the audit
+// export, a password reset for someone else (and linking a sign-in provider to one's own account) always ask a
 // session caller for a recent confirmation, because
 // the policy rule of the route's action says so, and nothing else always
 // does.
@@ -29,6 +29,7 @@ func TestDangerousRoutesNeedConfirmation(t *testing.T) {
 		http.MethodGet + " " + api.PathAdminV1Backup,
 		http.MethodDelete + " " + api.PathAdminV1Backup,
 		http.MethodPost + " " + api.PathProviderLink,
+		http.MethodPost + " " + api.PathAdminV1UserPasswordReset,
 	}
 	var got []string
 	for _, r := range web.Routes(app.Deps) {
