@@ -24,7 +24,8 @@ type StaffReset struct {
 // password's flow, single use and valid ResetValidFor, replacing any
 // earlier link. With a mail server set the reset mail goes through the
 // outbox; without one no mail is kept (it would hold the link for anyone
-// who reads the mail page) and the link is answered instead.
+// who reads the mail page) and the link is answered instead, to a signed-in
+// person only: a bearer token may have the mail sent, never take a link.
 func (a *Actions) StartPasswordReset(ctx context.Context, who *access.Principal, userID int64) (*StaffReset, error) {
 	if a.Mail == nil {
 		return nil, errNoComposer
@@ -37,6 +38,9 @@ func (a *Actions) StartPasswordReset(ctx context.Context, who *access.Principal,
 		}
 		if err := a.Policy.Check(who, policy.StartPasswordReset, person(u)); err != nil {
 			return err
+		}
+		if !a.SendMail && who.Via == access.ViaToken {
+			return policy.ErrSessionOnly // the answer would be a way into the account, and a token is no person
 		}
 		token := rand.Text() // 130 random bits, as ForgotPassword's
 		if out.ExpiresAt, err = a.Store.Auth.OpenPasswordReset(ctx, userID, resetTokenHash(token), ResetValidFor); err != nil {
