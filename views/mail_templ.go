@@ -131,7 +131,7 @@ func MailPage(l MailList) templ.Component {
 				}
 				return nil
 			})
-			templ_7745c5c3_Err = PageHeader("Mail", "Messages Plaza sends: password resets, address checks, alerts and tests, with what became of each.").Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = PageHeader("Mail", "Messages Plaza sends, such as password resets and test messages, with what became of each.").Render(templ.WithChildren(ctx, templ_7745c5c3_Var3), templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
