@@ -13,6 +13,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/models/dbtest"
+	"github.com/plazahq/plaza/web"
 )
 
 // postForm sends a browser's plain form (no JavaScript: no HX-Request,
@@ -150,6 +151,22 @@ func TestResetPasswordForm(t *testing.T) {
 		signIn := apptest.DoBody(t, a, http.MethodPost, api.PathSignIn, nil, `{"email":"ada@example.com","password":"`+newPassword+`","recoveryCode":"`+recovery[1]+`"}`)
 		if signIn.Code != 200 {
 			t.Errorf("sign in with the new password: %d %s", signIn.Code, signIn.Body)
+		}
+	})
+}
+
+// TestForgotPasswordFormLimited: past the limit per email, a browser's
+// form gets the page with the refusal above the form, not JSON.
+func TestForgotPasswordFormLimited(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		a, _ := resetApp(t, db)
+		for i := 0; i < web.ForgotPerEmail; i++ {
+			forgot(t, a, "nobody@example.com")
+		}
+		res := postForm(t, a, api.PathPasswordForgot, url.Values{"email": {"nobody@example.com"}})
+		doc := page(t, res)
+		if res.Code != 429 || testid(doc, "forgot-error") == "" || res.Header().Get("Retry-After") == "" {
+			t.Errorf("past the limit: %d, error %q, Retry-After %q", res.Code, testid(doc, "forgot-error"), res.Header().Get("Retry-After"))
 		}
 	})
 }
