@@ -19353,6 +19353,14 @@ type PostApiAuthPasswordResetResponse200Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAuthPasswordResetResponse303Headers the declared response headers of an HTTP 303 response for PostApiAuthPasswordReset
+type PostApiAuthPasswordResetResponse303Headers struct {
+	Location            string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
 // PostApiAuthPasswordResetResponse429Headers the declared response headers of an HTTP 429 response for PostApiAuthPasswordReset
 type PostApiAuthPasswordResetResponse429Headers struct {
 	RetryAfter          int
@@ -19387,6 +19395,8 @@ type PostApiAuthPasswordResetResponse struct {
 	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiAuthPasswordResetResponse200Headers
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *PostApiAuthPasswordResetResponse303Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAuthPasswordResetResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -35563,6 +35573,9 @@ func ParsePostApiAuthPasswordResetResponse(rsp *http.Response) (*PostApiAuthPass
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 303:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest GeneralError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -35639,6 +35652,37 @@ func ParsePostApiAuthPasswordResetResponse(rsp *http.Response) (*PostApiAuthPass
 			headers.XRateLimitReset = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 303:
+		var headers PostApiAuthPasswordResetResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers303 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiAuthPasswordResetResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

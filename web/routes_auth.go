@@ -156,7 +156,8 @@ func authRoutes(hs handlerSet) []Route {
 				Errors: map[int]string{
 					http.StatusUnauthorized:    "TOTP_REQUIRED: the account uses two-factor sign-in and code is missing.",
 					http.StatusTooManyRequests: "Too many failed sign-ins or code checks for this email or IP.",
-				}}},
+				},
+				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser's form, once the password is set: to the sign-in page with its notice."}}}},
 		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Action: policy.SeeOwnAccount, Permissions: moderate,
 			Doc: Doc{Summary: "The console's \"Your sessions\" page", Response: api.UserSessions{}}}),
 		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions,
