@@ -46,6 +46,8 @@ type SignInPage struct {
 	Email       string
 	CallbackURL string
 	Error       string
+	// Notice is good news the page opens with (a password just reset).
+	Notice string
 }
 
 // SignOutPage is the view model of the sign-out confirmation page.

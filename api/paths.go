@@ -54,6 +54,8 @@ const (
 	PathPassword                = "/api/auth/password"
 	PathPasswordForgot          = "/api/auth/password/forgot"
 	PathPasswordReset           = "/api/auth/password/reset"
+	PathForgotPasswordPage      = "/forgot-password"
+	PathResetPasswordPage       = "/reset-password"
 	PathSessionOne              = PathSessions + "/:id"
 	PathConsoleAccountSessions  = "/admin/account/sessions"
 	PathConsoleUserSessions     = PathConsoleUser + "/sessions"

@@ -44,6 +44,18 @@ type CallbackQuery struct {
 	CallbackURL string `query:"callbackUrl" description:"Where to go once signed in: a path or a URL of this site (anything else is ignored)."`
 }
 
+// SignInPageQuery is what GET /api/auth/signin reads.
+type SignInPageQuery struct {
+	CallbackURL string `query:"callbackUrl" description:"Where to go once signed in: a path or a URL of this site (anything else is ignored)."`
+	Notice      string `query:"notice" enum:"reset" description:"reset: open with the notice that the password was just reset."`
+}
+
+// ResetPasswordQuery is what GET /reset-password reads: the token of the
+// reset mail's link.
+type ResetPasswordQuery struct {
+	Token string `query:"token" description:"The token of the reset mail's link."`
+}
+
 // OAuthCallbackQuery is what a provider sends back to GET /api/auth/callback/{provider}.
 type OAuthCallbackQuery struct {
 	State string `query:"state" description:"The state the sign-in began with."`

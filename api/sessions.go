@@ -45,6 +45,36 @@ type PasswordForgotAccepted struct {
 // ForgotAccepted is the one answer to a reset link asked for.
 const ForgotAccepted = "If an account uses this address, a link to choose a new password is on its way. It works for 60 minutes."
 
+// ForgotPasswordPage is the view model of the page that asks for a reset
+// link: the form, with Errors by field name when refused, or, once Sent,
+// the one answer (ForgotAccepted) and whether the mail is kept on the
+// console's mail page because no mail server is set.
+type ForgotPasswordPage struct {
+	Email    string
+	Errors   map[string]string
+	Sent     bool
+	MailKept bool
+}
+
+// ResetPasswordPage is the view model of the page a reset link opens: the
+// link's token, the new password asked twice, and the code field once the
+// account turned out to need its two-factor code. Errors are by field name
+// (token, password, confirm, code); Error is a message for the form as a
+// whole.
+type ResetPasswordPage struct {
+	Token    string
+	NeedCode bool
+	Errors   map[string]string
+	Error    string
+}
+
+// PasswordResetDone is the notice the sign-in page opens with after a
+// reset; SignInNoticeReset is the query that asks for it.
+const (
+	PasswordResetDone = "Your password is changed; sign in with it."
+	SignInNoticeReset = "reset"
+)
+
 // PasswordReset is the body of POST /api/auth/password/reset: the token of
 // the mail's link, the new password, and for an account with two-factor
 // sign-in a code from the app or a recovery code.

@@ -1850,6 +1850,21 @@ func (e WebhookDeliveryStatus) Valid() bool {
 	}
 }
 
+// Defines values for GetApiAuthSigninParamsNotice.
+const (
+	GetApiAuthSigninParamsNoticeReset GetApiAuthSigninParamsNotice = "reset"
+)
+
+// Valid indicates whether the value is a known member of the GetApiAuthSigninParamsNotice enum.
+func (e GetApiAuthSigninParamsNotice) Valid() bool {
+	switch e {
+	case GetApiAuthSigninParamsNoticeReset:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetApiOgImageParamsType.
 const (
 	GetApiOgImageParamsTypePng GetApiOgImageParamsType = "png"
@@ -4467,7 +4482,13 @@ type GetApiAuthSession200JSONResponseBody struct {
 type GetApiAuthSigninParams struct {
 	// CallbackUrl Where to go once signed in: a path or a URL of this site (anything else is ignored).
 	CallbackUrl *string `form:"callbackUrl,omitempty" json:"callbackUrl,omitempty"`
+
+	// Notice reset: open with the notice that the password was just reset.
+	Notice *GetApiAuthSigninParamsNotice `form:"notice,omitempty" json:"notice,omitempty"`
 }
+
+// GetApiAuthSigninParamsNotice defines parameters for GetApiAuthSignin.
+type GetApiAuthSigninParamsNotice string
 
 // GetApiAuthSigninProviderParams defines parameters for GetApiAuthSigninProvider.
 type GetApiAuthSigninProviderParams struct {
@@ -6052,7 +6073,7 @@ type ClientInterface interface {
 
 	// PostApiAuthPasswordForgotWithBody Ask for a password reset link by mail
 	//
-	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. A browser's form (email) gets the page of /forgot-password again: the same answer, or the refusal beside the field. Rate limit scope: general. The handler also counts against: password_forgot.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6061,7 +6082,7 @@ type ClientInterface interface {
 
 	// PostApiAuthPasswordForgot Ask for a password reset link by mail
 	//
-	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. A browser's form (email) gets the page of /forgot-password again: the same answer, or the refusal beside the field. Rate limit scope: general. The handler also counts against: password_forgot.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6070,7 +6091,7 @@ type ClientInterface interface {
 
 	// PostApiAuthPasswordResetWithBody Set a new password with a reset link's token
 	//
-	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. A browser's form (token, password, confirm, code) gets the page of /reset-password again with the refusal beside its field, and once the password is set a 303 to the sign-in page with a notice. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6079,7 +6100,7 @@ type ClientInterface interface {
 
 	// PostApiAuthPasswordReset Set a new password with a reset link's token
 	//
-	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. A browser's form (token, password, confirm, code) gets the page of /reset-password again with the refusal beside its field, and once the password is set a 303 to the sign-in page with a notice. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7552,7 +7573,7 @@ func (c *Client) PostApiAuthPassword(ctx context.Context, body PostApiAuthPasswo
 
 // PostApiAuthPasswordForgotWithBody Ask for a password reset link by mail
 //
-// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. A browser's form (email) gets the page of /forgot-password again: the same answer, or the refusal beside the field. Rate limit scope: general. The handler also counts against: password_forgot.
 //
 // Takes any type of body and a specified content type.
 //
@@ -7571,7 +7592,7 @@ func (c *Client) PostApiAuthPasswordForgotWithBody(ctx context.Context, contentT
 
 // PostApiAuthPasswordForgot Ask for a password reset link by mail
 //
-// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. A browser's form (email) gets the page of /forgot-password again: the same answer, or the refusal beside the field. Rate limit scope: general. The handler also counts against: password_forgot.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7590,7 +7611,7 @@ func (c *Client) PostApiAuthPasswordForgot(ctx context.Context, body PostApiAuth
 
 // PostApiAuthPasswordResetWithBody Set a new password with a reset link's token
 //
-// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. A browser's form (token, password, confirm, code) gets the page of /reset-password again with the refusal beside its field, and once the password is set a 303 to the sign-in page with a notice. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type.
 //
@@ -7609,7 +7630,7 @@ func (c *Client) PostApiAuthPasswordResetWithBody(ctx context.Context, contentTy
 
 // PostApiAuthPasswordReset Set a new password with a reset link's token
 //
-// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. A browser's form (token, password, confirm, code) gets the page of /reset-password again with the refusal beside its field, and once the password is set a 303 to the sign-in page with a notice. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10848,6 +10869,18 @@ func NewGetApiAuthSigninRequest(server string, params *GetApiAuthSigninParams) (
 		if params.CallbackUrl != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "callbackUrl", *params.CallbackUrl, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Notice != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "notice", *params.Notice, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -15745,7 +15778,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiAuthPasswordForgotWithBodyWithResponse Ask for a password reset link by mail
 	//
-	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. A browser's form (email) gets the page of /forgot-password again: the same answer, or the refusal beside the field. Rate limit scope: general. The handler also counts against: password_forgot.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15754,7 +15787,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiAuthPasswordForgotWithResponse Ask for a password reset link by mail
 	//
-	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+	// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. A browser's form (email) gets the page of /forgot-password again: the same answer, or the refusal beside the field. Rate limit scope: general. The handler also counts against: password_forgot.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15763,7 +15796,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiAuthPasswordResetWithBodyWithResponse Set a new password with a reset link's token
 	//
-	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. A browser's form (token, password, confirm, code) gets the page of /reset-password again with the refusal beside its field, and once the password is set a 303 to the sign-in page with a notice. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -15772,7 +15805,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiAuthPasswordResetWithResponse Set a new password with a reset link's token
 	//
-	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+	// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. A browser's form (token, password, confirm, code) gets the page of /reset-password again with the refusal beside its field, and once the password is set a 303 to the sign-in page with a notice. Rate limit scope: general. The handler also counts against: signin.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19320,6 +19353,14 @@ type PostApiAuthPasswordResetResponse200Headers struct {
 	XRateLimitReset     int
 }
 
+// PostApiAuthPasswordResetResponse303Headers the declared response headers of an HTTP 303 response for PostApiAuthPasswordReset
+type PostApiAuthPasswordResetResponse303Headers struct {
+	Location            string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
 // PostApiAuthPasswordResetResponse429Headers the declared response headers of an HTTP 429 response for PostApiAuthPasswordReset
 type PostApiAuthPasswordResetResponse429Headers struct {
 	RetryAfter          int
@@ -19354,6 +19395,8 @@ type PostApiAuthPasswordResetResponse struct {
 	JSON503 *GeneralError
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *PostApiAuthPasswordResetResponse200Headers
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *PostApiAuthPasswordResetResponse303Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostApiAuthPasswordResetResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -30598,7 +30641,7 @@ func (c *ClientWithResponses) PostApiAuthPasswordWithResponse(ctx context.Contex
 
 // PostApiAuthPasswordForgotWithBodyWithResponse Ask for a password reset link by mail
 //
-// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. A browser's form (email) gets the page of /forgot-password again: the same answer, or the refusal beside the field. Rate limit scope: general. The handler also counts against: password_forgot.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30613,7 +30656,7 @@ func (c *ClientWithResponses) PostApiAuthPasswordForgotWithBodyWithResponse(ctx 
 
 // PostApiAuthPasswordForgotWithResponse Ask for a password reset link by mail
 //
-// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. Rate limit scope: general. The handler also counts against: password_forgot.
+// The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link {PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. Without SMTP_URL the mail is kept in the outbox instead of being sent. A browser's form (email) gets the page of /forgot-password again: the same answer, or the refusal beside the field. Rate limit scope: general. The handler also counts against: password_forgot.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30628,7 +30671,7 @@ func (c *ClientWithResponses) PostApiAuthPasswordForgotWithResponse(ctx context.
 
 // PostApiAuthPasswordResetWithBodyWithResponse Set a new password with a reset link's token
 //
-// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. A browser's form (token, password, confirm, code) gets the page of /reset-password again with the refusal beside its field, and once the password is set a 303 to the sign-in page with a notice. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -30643,7 +30686,7 @@ func (c *ClientWithResponses) PostApiAuthPasswordResetWithBodyWithResponse(ctx c
 
 // PostApiAuthPasswordResetWithResponse Set a new password with a reset link's token
 //
-// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. Rate limit scope: general. The handler also counts against: signin.
+// The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, and the account's address is told by mail that its password changed. A browser's form (token, password, confirm, code) gets the page of /reset-password again with the refusal beside its field, and once the password is set a 303 to the sign-in page with a notice. Rate limit scope: general. The handler also counts against: signin.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -35530,6 +35573,9 @@ func ParsePostApiAuthPasswordResetResponse(rsp *http.Response) (*PostApiAuthPass
 		}
 		response.JSON200 = &dest
 
+	case rsp.StatusCode == 303:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
 		var dest GeneralError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -35606,6 +35652,37 @@ func ParsePostApiAuthPasswordResetResponse(rsp *http.Response) (*PostApiAuthPass
 			headers.XRateLimitReset = value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 303:
+		var headers PostApiAuthPasswordResetResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers303 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostApiAuthPasswordResetResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

@@ -68,6 +68,9 @@ type PasswordChecker interface {
 // Page answers GET /api/auth/signin.
 func (h SignIn) Page(c echo.Context) error {
 	p := api.SignInPage{Providers: h.Providers(), CallbackURL: c.QueryParam("callbackUrl")}
+	if c.QueryParam("notice") == api.SignInNoticeReset {
+		p.Notice = api.PasswordResetDone
+	}
 	return render(c, http.StatusOK, views.SignInPage(p))
 }
 

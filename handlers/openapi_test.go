@@ -140,8 +140,10 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		id := sessionID(e.app.SessionFor(t, u.ID))
 		return sampleRequest{api.AdminV1UserSessionsPath(itoa(u.ID)) + "/" + id, e.super, "", 200}
 	},
-	"GET /api/auth/csrf":  getSample("/api/auth/csrf", 200),
-	"GET /api/auth/error": getSample("/api/auth/error?error=CredentialsSignin", 200),
+	"GET /api/auth/csrf":   getSample("/api/auth/csrf", 200),
+	"GET /forgot-password": getSample("/forgot-password", 200),
+	"GET /reset-password":  getSample("/reset-password?token=TOK7", 200),
+	"GET /api/auth/error":  getSample("/api/auth/error?error=CredentialsSignin", 200),
 	"POST /api/auth/callback/credentials": func(t *testing.T, e sampleEnv) sampleRequest {
 		e.app.UserWithPassword(t, "nextauth@example.com", "correct horse")
 		h, token := csrfPair(t, e.app)

@@ -244,7 +244,7 @@ func newHandlers(d Deps) handlerSet {
 		posts:      handlers.Posts{Store: d.Store.Posts, Actions: acts},
 		sessions:   handlers.UserSessions{Store: d.Store.Auth, Actions: acts, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
-		reset:      handlers.PasswordReset{Actions: acts},
+		reset:      handlers.PasswordReset{Actions: acts, Sending: acts.SendMail},
 		claims:     handlers.Claims{Actions: acts},
 		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store.Desk, Policy: acts.Policy, Slots: d.Streams,
 			Heartbeat: cmp.Or(d.QueueHeartbeat, queueHeartbeat)},

@@ -17,7 +17,7 @@ func authRoutes(hs handlerSet) []Route {
 	moderate := []string{access.PermPostsModerate}
 	return []Route{
 		{Method: http.MethodGet, Path: api.PathSignIn, Handler: hs.signIn.Page, Family: general, Scope: ScopeGeneral,
-			Doc: Doc{Summary: "The sign-in page", Query: api.CallbackQuery{}, ContentType: "text/html"}},
+			Doc: Doc{Summary: "The sign-in page", Query: api.SignInPageQuery{}, ContentType: "text/html"}},
 		{Method: http.MethodPost, Path: api.PathSignIn, Handler: hs.signIn.Handle, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, Blockable: true,
 			Audit: Audit{Action: "auth.second_factor", Target: "user", Optional: true},
 			Doc: Doc{Summary: "Sign in with email and password", Body: api.SignInRequest{}, Response: api.Session{},
@@ -132,18 +132,32 @@ func authRoutes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "Ask for a password reset link by mail", Body: api.PasswordForgot{}, Response: api.PasswordForgotAccepted{}, Status: http.StatusAccepted,
 				Description: "The same answer, in about the same time, whether or not the address has an account; when it does, the address gets a link " +
 					"{PUBLIC_APP_URL}/reset-password?token=… that works once, for 60 minutes, and replaces any earlier one. " +
-					"Without SMTP_URL the mail is kept in the outbox instead of being sent.",
+					"Without SMTP_URL the mail is kept in the outbox instead of being sent. " +
+					"A browser's form (email) gets the page of /forgot-password again: the same answer, or the refusal beside the field.",
 				Errors: map[int]string{http.StatusTooManyRequests: "Too many requests for this email (5 an hour) or from this address (20 an hour)."}}},
+		// The pages of a forgotten password are pages, as the og viewer is
+		// (HTML errors, no API rate limit): their forms post to the two
+		// routes above, which answer a browser's form with these pages.
+		{Method: http.MethodGet, Path: api.PathForgotPasswordPage, Handler: hs.reset.ForgotPage, Family: console, Scope: ScopeExempt,
+			Doc: Doc{Summary: "The page that asks for a password reset link", ContentType: "text/html",
+				Description: "Linked from the sign-in page; works without JavaScript. Its form posts to POST /api/auth/password/forgot."}},
+		{Method: http.MethodGet, Path: api.PathResetPasswordPage, Handler: hs.reset.ResetPage, Family: console, Scope: ScopeExempt,
+			Doc: Doc{Summary: "The page a password reset link opens", Query: api.ResetPasswordQuery{}, ContentType: "text/html",
+				Description: "The new password twice, and the two-factor code once the account turns out to need it. " +
+					"Its form posts to POST /api/auth/password/reset, which sends the browser on to the sign-in page with a notice."}},
 		{Method: http.MethodPost, Path: api.PathPasswordReset, Handler: hs.reset.Reset, Action: policy.ResetPassword, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn,
 			Audit: Audit{Action: string(policy.ResetPassword), Target: "user"},
 			Doc: Doc{Summary: "Set a new password with a reset link's token", Body: api.PasswordReset{}, Response: api.PasswordChanged{},
 				Description: "The password follows the sign-up rule. An account with two-factor sign-in also sends a current code from the app, or a recovery code, " +
 					"in code (a wrong one counts as a failed sign-in). Every session of the account ends and every API token is revoked, " +
-					"and the account's address is told by mail that its password changed.",
+					"and the account's address is told by mail that its password changed. " +
+					"A browser's form (token, password, confirm, code) gets the page of /reset-password again with the refusal beside its field, " +
+					"and once the password is set a 303 to the sign-in page with a notice.",
 				Errors: map[int]string{
 					http.StatusUnauthorized:    "TOTP_REQUIRED: the account uses two-factor sign-in and code is missing.",
 					http.StatusTooManyRequests: "Too many failed sign-ins or code checks for this email or IP.",
-				}}},
+				},
+				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser's form, once the password is set: to the sign-in page with its notice."}}}},
 		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Action: policy.SeeOwnAccount, Permissions: moderate,
 			Doc: Doc{Summary: "The console's \"Your sessions\" page", Response: api.UserSessions{}}}),
 		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions,

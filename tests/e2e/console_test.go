@@ -56,6 +56,7 @@ func startPlazaConfig(t *testing.T, cfg config.Config, opts app.Options, mutate 
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
+	cfg.PublicAppURL = base // links in mail, which the composer builds from the config, lead here
 	app := apptest.NewWithConfig(t, dbtest.Open(t, config.DialectSQLite), cfg, opts, append([]func(*web.Deps){func(d *web.Deps) { d.Config.PublicAppURL = base }}, mutate...)...)
 	if _, err := seed.Demo(context.Background(), app.Store); err != nil {
 		t.Fatal(err)
