@@ -38,7 +38,7 @@ func (a *Actions) ForgotPassword(ctx context.Context, who *access.Principal, ema
 		return err
 	}
 	email = strings.TrimSpace(email)
-	if err := refusal(checkEmail(email)); err != nil {
+	if err := refusal(checkAddress(email)); err != nil {
 		return err
 	}
 	if limit == nil {

@@ -68,7 +68,7 @@ func (in *NewAccount) Check() error {
 	if !slices.Contains(access.Roles, in.Role) {
 		role = &InvalidError{Field: "role", Reason: "role must be one of " + strings.Join(access.Roles, ", ")}
 	}
-	err := refusal(checkText("name", in.Name, 0, MaxName, true), checkEmail(in.Email), checkNewPassword("password", in.Password, in.Email), role)
+	err := refusal(checkText("name", in.Name, 0, MaxName, true), checkAddress(in.Email), checkNewPassword("password", in.Password, in.Email), role)
 	in.Email = models.NormalizeEmail(in.Email)
 	return err
 }

@@ -104,6 +104,15 @@ func TestPasswordForgotSameAnswer(t *testing.T) {
 		if bad.Code != 422 {
 			t.Errorf("a malformed address: %d %s, want 422", bad.Code, bad.Body)
 		}
+		// The first admin's default address has no dot in its domain; a
+		// password is forgotten there too.
+		first := a.UserWithPassword(t, "admin@localhost", "correct horse")
+		if res := apptest.DoBody(t, a, "POST", api.PathPasswordForgot, nil, `{"email":"admin@localhost"}`); res.Code != 202 {
+			t.Errorf("admin@localhost: %d %s, want 202", res.Code, res.Body)
+		}
+		if m := mailsTo(t, a, first.Email, mail.KindPasswordReset); len(m) != 1 {
+			t.Errorf("reset mail to admin@localhost: %d messages, want 1", len(m))
+		}
 	})
 }
 
