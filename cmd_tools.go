@@ -150,25 +150,14 @@ func (e env) user(ctx context.Context, args []string) int {
 // lost their device; the user signs in with the password alone and, as
 // staff under REQUIRE_STAFF_2FA, enrols again. The reset is audited.
 func (e env) resetTwoFactor(ctx context.Context, args []string) int {
-	var email string
-	code, ok := e.parse("user reset-2fa", "--email E\n\nTurns off a user's two-factor sign-in (a lost device); audited.", args, func(fs *flag.FlagSet) {
-		fs.StringVar(&email, "email", "", "the user's email address (required)")
-	})
+	rt, u, code, ok := e.userCommand(ctx, "user reset-2fa", "Turns off a user's two-factor sign-in (a lost device); audited.", args)
 	if !ok {
 		return code
-	}
-	if !strings.Contains(email, "@") {
-		fmt.Fprintln(e.stderr, "plaza user reset-2fa: --email is required and must be an email address")
-		return exitUsage
-	}
-	rt, u, err := e.openForUser(ctx, email)
-	if err != nil {
-		return e.fail(err)
 	}
 	defer rt.Close()
 	var removed bool
 	acts := operatorActions(rt)
-	err = acts.Operate(ctx, string(policy.ResetTwoFactor), "plaza user reset-2fa", func(ctx context.Context) (err error) {
+	err := acts.Operate(ctx, string(policy.ResetTwoFactor), "plaza user reset-2fa", func(ctx context.Context) (err error) {
 		removed, err = acts.ResetTwoFactor(ctx, actions.Operator(), u, "plaza user reset-2fa")
 		return err
 	})
@@ -188,26 +177,15 @@ func (e env) resetTwoFactor(ctx context.Context, args []string) int {
 // open from the console, single use and valid 60 minutes, audited. No
 // mail is sent, whatever SMTP_URL says: the operator hands the link over.
 func (e env) resetPassword(ctx context.Context, args []string) int {
-	var email string
-	code, ok := e.parse("user reset-password", "--email E\n\nPrints a single-use link, valid 60 minutes, that sets a user's new password; audited.", args, func(fs *flag.FlagSet) {
-		fs.StringVar(&email, "email", "", "the user's email address (required)")
-	})
+	rt, u, code, ok := e.userCommand(ctx, "user reset-password", "Prints a single-use link, valid 60 minutes, that sets a user's new password; audited.", args)
 	if !ok {
 		return code
-	}
-	if !strings.Contains(email, "@") {
-		fmt.Fprintln(e.stderr, "plaza user reset-password: --email is required and must be an email address")
-		return exitUsage
-	}
-	rt, u, err := e.openForUser(ctx, email)
-	if err != nil {
-		return e.fail(err)
 	}
 	defer rt.Close()
 	acts := operatorActions(rt)
 	acts.SendMail = false // the link is printed, never mailed
 	var res *actions.StaffReset
-	err = acts.Operate(ctx, string(policy.StartPasswordReset), "plaza user reset-password", func(ctx context.Context) (err error) {
+	err := acts.Operate(ctx, string(policy.StartPasswordReset), "plaza user reset-password", func(ctx context.Context) (err error) {
 		res, err = acts.StartPasswordReset(ctx, actions.Operator(), u.ID)
 		return err
 	})
@@ -217,6 +195,28 @@ func (e env) resetPassword(ctx context.Context, args []string) int {
 	fmt.Fprintf(e.stdout, "%s\nhand this link to %s: it sets a new password once, until %s\n", res.URL, u.Email,
 		res.ExpiresAt.UTC().Format(time.RFC3339))
 	return exitOK
+}
+
+// userCommand reads the --email flag of a command that acts on one user
+// and opens the runtime on that user; when ok is false the command has
+// ended, with code. The caller closes the runtime.
+func (e env) userCommand(ctx context.Context, name, synopsis string, args []string) (*app.Runtime, *models.User, int, bool) {
+	var email string
+	code, ok := e.parse(name, "--email E\n\n"+synopsis, args, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "the user's email address (required)")
+	})
+	if !ok {
+		return nil, nil, code, false
+	}
+	if !strings.Contains(email, "@") {
+		fmt.Fprintf(e.stderr, "plaza %s: --email is required and must be an email address\n", name)
+		return nil, nil, exitUsage, false
+	}
+	rt, u, err := e.openForUser(ctx, email)
+	if err != nil {
+		return nil, nil, e.fail(err), false
+	}
+	return rt, u, exitOK, true
 }
 
 // flagWords is an action's refusal of its input in the command's terms:
