@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plazahq/plaza/app"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/models/dbtest"
 )
@@ -14,7 +15,11 @@ import (
 // through instance a reaches b at once.
 func TestFlagChangesReachEveryInstance(t *testing.T) {
 	db := dbtest.Open(t, "postgres")
-	a, b := apptest.New(t, db), apptest.New(t, db)
+	// The test polls b's users' flags hundreds of times a minute while a
+	// notice is on its way; it is about the cache, not the limiter.
+	cfg := apptest.Config(t)
+	cfg.RateLimit.APIAuthed = 1 << 20
+	a, b := apptest.NewWithConfig(t, db, cfg, app.Options{}), apptest.NewWithConfig(t, db, cfg, app.Options{})
 	root, _ := a.Admin(t)
 	user := a.SessionFor(t, a.User(t, "ada@example.com").ID)
 	if res := apptest.DoBody(t, a, "PUT", "/api/v1/admin/feature-flags/beta", root, `{"enabled":true,"rolloutPercentage":100}`); res.Code != 201 {
