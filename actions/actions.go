@@ -39,6 +39,9 @@ type Actions struct {
 	// is set (SMTP_URL), so that they are sent rather than held.
 	Mail     *mail.Composer
 	SendMail bool
+	// RequireVerifiedEmail is REQUIRE_VERIFIED_EMAIL: posting and
+	// reporting wait for the acting account's address to be verified.
+	RequireVerifiedEmail bool
 }
 
 // New builds the actions over store with the instance's policy.

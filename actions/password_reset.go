@@ -65,7 +65,7 @@ func (a *Actions) ForgotPassword(ctx context.Context, who *access.Principal, ema
 		return errNoComposer
 	}
 	return a.Store.Change(ctx, func(ctx context.Context) error {
-		if _, err := a.Store.Auth.OpenPasswordReset(ctx, u.ID, resetTokenHash(token), ResetValidFor); err != nil {
+		if _, err := a.Store.Auth.OpenPasswordReset(ctx, u.ID, linkTokenHash(token), ResetValidFor); err != nil {
 			return err
 		}
 		audit.Target(ctx, "user", itoa(u.ID), nil)
@@ -103,7 +103,7 @@ func (a *Actions) ResetPassword(ctx context.Context, who *access.Principal, in P
 	if a.Mail == nil {
 		return out, errNoComposer
 	}
-	tokenHash := resetTokenHash(in.Token)
+	tokenHash := linkTokenHash(in.Token)
 	u, err := a.resetAccount(ctx, tokenHash)
 	if err != nil {
 		return out, err
@@ -169,9 +169,10 @@ func (a *Actions) resetCode(ctx context.Context, u *models.User, in PasswordRese
 	return a.confirmCode(ctx, u, "code", in.Code, in.Tries)
 }
 
-// resetTokenHash is how a reset token is stored: a random token of 130
-// bits needs no slow hash, only one that a copy of the table cannot undo.
-func resetTokenHash(token string) string {
+// linkTokenHash is how a mailed link's token (a password reset's, an
+// address verification's) is stored: a random token of 130 bits needs no
+// slow hash, only one that a copy of the table cannot undo.
+func linkTokenHash(token string) string {
 	sum := sha256.Sum256([]byte(strings.TrimSpace(token)))
 	return hex.EncodeToString(sum[:])
 }

@@ -43,7 +43,7 @@ func (a *Actions) StartPasswordReset(ctx context.Context, who *access.Principal,
 			return policy.ErrSessionOnly // the answer would be a way into the account, and a token is no person
 		}
 		token := rand.Text() // 130 random bits, as ForgotPassword's
-		if out.ExpiresAt, err = a.Store.Auth.OpenPasswordReset(ctx, userID, resetTokenHash(token), ResetValidFor); err != nil {
+		if out.ExpiresAt, err = a.Store.Auth.OpenPasswordReset(ctx, userID, linkTokenHash(token), ResetValidFor); err != nil {
 			return err
 		}
 		out.Sent = a.SendMail

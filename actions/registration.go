@@ -20,10 +20,14 @@ type EmailBlocker interface {
 
 // Register opens an account from checked input (the password still in
 // the clear, to be hashed here), unless its email domain is blocked or
-// its email taken.
+// its email taken. The new account's address gets a verification link,
+// queued in the change that opens the account.
 func (a *Actions) Register(ctx context.Context, who *access.Principal, reg models.NewRegistration, password string) (*models.User, error) {
 	if err := a.Policy.Check(who, policy.Register, policy.Platform); err != nil {
 		return nil, err
+	}
+	if a.Mail == nil {
+		return nil, errNoComposer
 	}
 	if err := checkRegistration(&reg, password); err != nil {
 		return nil, err
@@ -40,8 +44,10 @@ func (a *Actions) Register(ctx context.Context, who *access.Principal, reg model
 	}
 	var u *models.User
 	register := func(ctx context.Context) (err error) {
-		u, err = a.Store.Users.RegisterUser(ctx, reg)
-		return err
+		if u, err = a.Store.Users.RegisterUser(ctx, reg); err != nil {
+			return err
+		}
+		return a.openVerification(ctx, u.ID, u.Email, false)
 	}
 	err = a.Store.Change(ctx, register)
 	if errors.Is(err, models.ErrConflict) {
@@ -54,7 +60,8 @@ func (a *Actions) Register(ctx context.Context, who *access.Principal, reg model
 }
 
 // NewAccount is an account made for someone (plaza user create): any
-// role, its address taken as verified, a password under the sign-up rule.
+// role, its address taken as verified (no link is mailed), a password
+// under the sign-up rule.
 type NewAccount struct {
 	Email, Password, Role string
 	Name, Username        string // optional: the username comes from the email when empty

@@ -137,26 +137,36 @@ func (e *SilencedError) Error() string {
 }
 
 // speak is ActAsSelf for the writes a silence stops (writing a post,
-// filing a report): the policy's answer, then the caller's silence.
+// filing a report): the policy's answer, then the caller's silence, then,
+// under REQUIRE_VERIFIED_EMAIL, the caller's address.
 func (a *Actions) speak(ctx context.Context, who *access.Principal, act policy.Action) error {
 	if err := a.ActAsSelf(who, act); err != nil {
 		return err
 	}
-	return a.checkVoice(ctx, who)
-}
-
-// checkVoice refuses who's own write while a silence holds them; the
-// operator and anonymous callers hold none.
-func (a *Actions) checkVoice(ctx context.Context, who *access.Principal) error {
-	if who == nil || who.UserID == 0 || who.Via == access.ViaOperator {
-		return nil
-	}
-	u, err := a.Store.Users.UserByID(ctx, who.UserID)
-	if err != nil {
+	u, err := a.speaker(ctx, who)
+	if u == nil || err != nil {
 		return err
 	}
 	if u.Silenced(a.Now()) {
 		return &SilencedError{Until: *u.SilencedUntil}
 	}
-	return nil
+	return a.checkVerified(u)
+}
+
+// checkVoice refuses who's own write while a silence holds them.
+func (a *Actions) checkVoice(ctx context.Context, who *access.Principal) error {
+	u, err := a.speaker(ctx, who)
+	if u != nil && u.Silenced(a.Now()) {
+		return &SilencedError{Until: *u.SilencedUntil}
+	}
+	return err
+}
+
+// speaker is who's account as it is now; nil for the operator and
+// anonymous callers, whom neither a silence nor an address holds.
+func (a *Actions) speaker(ctx context.Context, who *access.Principal) (*models.User, error) {
+	if who == nil || who.UserID == 0 || who.Via == access.ViaOperator {
+		return nil, nil
+	}
+	return a.Store.Users.UserByID(ctx, who.UserID)
 }

@@ -28,6 +28,10 @@ const (
 	// CodeUserSilenced refuses a silenced member's own write (a post, an
 	// edit, a report, the profile) until the silence ends.
 	CodeUserSilenced = "USER_SILENCED"
+	// CodeEmailUnverified refuses what waits for the acting account's
+	// address to be verified: posting and reporting under
+	// REQUIRE_VERIFIED_EMAIL, linking a sign-in provider.
+	CodeEmailUnverified = "EMAIL_UNVERIFIED"
 	// Two-factor sign-in and re-confirmation (docs/api.md, "Two-factor
 	// sign-in").
 	CodeTOTPRequired      = "TOTP_REQUIRED"
@@ -123,7 +127,7 @@ type GeneralError struct {
 // GeneralErrorBody is the error object of the general and v1 envelopes;
 // the v1 family adds requiredPermission (403) and lockedBy/lockedAt (423).
 type GeneralErrorBody struct {
-	Code               string `json:"code" enum:"UNAUTHORIZED,FORBIDDEN,INSUFFICIENT_ADMIN_PERMISSIONS,NOT_FOUND,VALIDATION_ERROR,CONFLICT,RESOURCE_LOCKED,RATE_LIMITED,PAYLOAD_TOO_LARGE,METHOD_NOT_ALLOWED,SERVER_ERROR,IP_BLOCKED,TOTP_REQUIRED,TOTP_INVALID,TWO_FACTOR_REQUIRED,SUDO_REQUIRED,SELF_ACTION_FORBIDDEN,USER_SILENCED,CSRF_INVALID"`
+	Code               string `json:"code" enum:"UNAUTHORIZED,FORBIDDEN,INSUFFICIENT_ADMIN_PERMISSIONS,NOT_FOUND,VALIDATION_ERROR,CONFLICT,RESOURCE_LOCKED,RATE_LIMITED,PAYLOAD_TOO_LARGE,METHOD_NOT_ALLOWED,SERVER_ERROR,IP_BLOCKED,TOTP_REQUIRED,TOTP_INVALID,TWO_FACTOR_REQUIRED,SUDO_REQUIRED,SELF_ACTION_FORBIDDEN,USER_SILENCED,EMAIL_UNVERIFIED,CSRF_INVALID"`
 	Message            string `json:"message"`
 	Details            any    `json:"details,omitempty"`
 	RequiredPermission string `json:"requiredPermission,omitempty"`

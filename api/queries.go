@@ -56,6 +56,12 @@ type ResetPasswordQuery struct {
 	Token string `query:"token" description:"The token of the reset mail's link."`
 }
 
+// VerifyEmailQuery is what GET /verify-email reads: the token of the
+// verification mail's link.
+type VerifyEmailQuery struct {
+	Token string `query:"token" description:"The token of the verification mail's link."`
+}
+
 // OAuthCallbackQuery is what a provider sends back to GET /api/auth/callback/{provider}.
 type OAuthCallbackQuery struct {
 	State string `query:"state" description:"The state the sign-in began with."`

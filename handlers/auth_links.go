@@ -64,7 +64,7 @@ func (h OAuth) ListLinks(c echo.Context) error {
 func (h OAuth) BeginLink(c echo.Context) error {
 	ctx := c.Request().Context()
 	who := access.PrincipalFrom(ctx)
-	if err := h.Actions.MayLinkProvider(who); err != nil {
+	if err := h.Actions.MayLinkProvider(ctx, who); err != nil {
 		return err
 	}
 	authURL, err := h.begin(c, c.Param("provider"), api.PathConsoleTwoFactor, who.UserID)

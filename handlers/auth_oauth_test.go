@@ -18,6 +18,7 @@ import (
 	"github.com/markbates/goth/providers/gitlab"
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/handlers"
 	"github.com/plazahq/plaza/internal/access"
@@ -620,11 +621,32 @@ func TestOAuthLinkFromAccountPage(t *testing.T) {
 		if res := apptest.Do(t, app, "POST", "/api/auth/links/gitlab", token); res.Code != 403 {
 			t.Errorf("a token starts a link: %d %s", res.Code, res.Body)
 		}
-
-		res := apptest.Do(t, app, "POST", "/api/auth/links/gitlab", session)
+		// An account whose own address is not verified links nothing: not
+		// at the start, nor at the callback of a link begun before.
+		if res := apptest.Do(t, app, "POST", "/api/auth/links/gitlab", session); res.Code != 403 ||
+			!strings.Contains(res.Body.String(), api.CodeEmailUnverified) {
+			t.Fatalf("start linking to an unverified account: %d %s, want 403 EMAIL_UNVERIFIED", res.Code, res.Body)
+		}
+		verified(t, app, ada)
 		var start struct{ URL string }
+		res := apptest.Do(t, app, "POST", "/api/auth/links/gitlab", session)
 		json.Unmarshal(res.Body.Bytes(), &start)
 		authURL, err := url.Parse(start.URL)
+		if res.Code != 200 || err != nil {
+			t.Fatalf("start linking: %d %s", res.Code, res.Body)
+		}
+		if _, err := app.Store.DB.NewUpdate().Model((*models.User)(nil)).Set("email_verified = NULL").Where("id = ?", ada.ID).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if res := apptest.Do(t, app, "GET", consent(t, authURL).RequestURI(), session); res.Code != 403 ||
+			!strings.Contains(res.Body.String(), api.CodeEmailUnverified) || len(links(t, app)) != 0 {
+			t.Fatalf("link callback for an account no longer verified: %d %s, links %+v", res.Code, res.Body, links(t, app))
+		}
+		verified(t, app, ada)
+
+		res = apptest.Do(t, app, "POST", "/api/auth/links/gitlab", session)
+		json.Unmarshal(res.Body.Bytes(), &start)
+		authURL, err = url.Parse(start.URL)
 		if res.Code != 200 || err != nil || !strings.HasPrefix(start.URL, f.URL) {
 			t.Fatalf("start linking: %d %s", res.Code, res.Body)
 		}
@@ -642,7 +664,7 @@ func TestOAuthLinkFromAccountPage(t *testing.T) {
 		}
 
 		// Grace's session cannot take Ada's GitLab account.
-		app.UserWithPassword(t, "grace@example.com", "correct horse")
+		verified(t, app, app.UserWithPassword(t, "grace@example.com", "correct horse"))
 		grace := signIn(t, app, "grace@example.com", "correct horse", firefoxLinux)
 		grace.Set("Origin", app.Deps.Config.PublicAppURL)
 		res = apptest.Do(t, app, "POST", "/api/auth/links/gitlab", grace)

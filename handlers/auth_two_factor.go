@@ -109,7 +109,11 @@ func (h TwoFactor) Page(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, http.StatusOK, res, View{Page: views.TwoFactorPage(res, links), Partial: views.TwoFactorPanel(res)})
+	email, err := accountEmail(c.Request().Context(), h.Actions, p)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, res, View{Page: views.TwoFactorPage(res, links, email), Partial: views.TwoFactorPanel(res)})
 }
 
 func (h TwoFactor) status(ctx context.Context, p *access.Principal) (api.TwoFactorStatus, error) {

@@ -20,6 +20,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/access"
+	"github.com/plazahq/plaza/internal/mail"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
 	"github.com/plazahq/plaza/web"
@@ -84,7 +85,9 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		return sampleRequest{"/api/auth/links", e.session, "", 200}
 	},
 	"POST /api/auth/links/{provider}": func(t *testing.T, e sampleEnv) sampleRequest {
-		return sampleRequest{"/api/auth/links/github", sampleUser(t, e, "linking@example.com").session, "", 200}
+		u := e.app.User(t, "linking@example.com")
+		verified(t, e.app, u)
+		return sampleRequest{"/api/auth/links/github", e.app.SessionFor(t, u.ID), "", 200}
 	},
 	"DELETE /api/auth/links/{provider}": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.UserWithPassword(t, "unlinking@example.com", "correct horse")
@@ -118,6 +121,18 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"POST /api/auth/password/reset": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "resetting@example.com")
 		return sampleRequest{api.PathPasswordReset, nil, `{"token":"` + resetToken(t, e.app, u) + `","password":"battery staple 42"}`, 200}
+	},
+	"POST /api/auth/email/verify": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := register(t, e.app, "verifying@example.com")
+		return sampleRequest{api.PathEmailVerify, nil, `{"token":"` + verifyToken(t, e.app, u.Email, mail.KindEmailVerify) + `"}`, 200}
+	},
+	"GET /verify-email": getSample("/verify-email?token=TOK7", 200),
+	"POST /api/auth/email/resend": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.PathEmailResend, sampleUser(t, e, "resending@example.com").session, "", http.StatusAccepted}
+	},
+	"POST /api/auth/email/change": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.UserWithPassword(t, "moving@example.com", "correct horse")
+		return sampleRequest{api.PathEmailChange, e.app.SessionFor(t, u.ID), `{"email":"moved@example.com","password":"correct horse"}`, http.StatusAccepted}
 	},
 	"GET /admin/account/sessions": asSuper(api.PathConsoleAccountSessions, "", 200),
 	"GET /admin/users/{id}/sessions": func(t *testing.T, e sampleEnv) sampleRequest {

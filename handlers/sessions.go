@@ -45,8 +45,15 @@ func (h UserSessions) Mine(c echo.Context) error {
 	}
 	list := h.list(ctx, rows)
 	l := views.SessionList{Sessions: list, Own: true, CanRevoke: h.Actions.Policy.May(p, policy.RevokeOwnSession, policy.Owned(p.UserID))}
-	return respond(c, http.StatusOK, api.UserSessions{Sessions: list},
-		View{Partial: views.SessionTable(l), Page: views.AccountSessionsPage(l)})
+	v := View{Partial: views.SessionTable(l)}
+	if api.FormatOf(c.Request()) == api.FormatPage {
+		email, err := accountEmail(ctx, h.Actions, p)
+		if err != nil {
+			return err
+		}
+		v.Page = views.AccountSessionsPage(l, email)
+	}
+	return respond(c, http.StatusOK, api.UserSessions{Sessions: list}, v)
 }
 
 // RevokeMine answers DELETE /api/auth/sessions/{id}: one of the caller's

@@ -101,9 +101,7 @@ func (h Users) seesOwn(p *access.Principal, id int64) bool {
 // record shows u to viewer: the email and the sign-in activity to the user
 // itself and to those who see private profiles, the status to the latter.
 func (h Users) record(u *models.User, viewer *access.Principal) api.User {
-	out := api.User{ID: itoa(u.ID), Username: u.Username, Name: u.Name, EmailVerified: api.OptionalTimestamp(u.EmailVerified),
-		Image: u.Image, ProfilePublic: u.ProfilePublic, Bio: u.Bio, Location: u.Location,
-		CreatedAt: api.Timestamp(u.CreatedAt), PostCount: u.PostCount}
+	out := publicRecord(u)
 	staff := h.seesPrivate(viewer)
 	if staff || h.seesOwn(viewer, u.ID) {
 		out.Email = u.Email
@@ -115,9 +113,16 @@ func (h Users) record(u *models.User, viewer *access.Principal) api.User {
 	return out
 }
 
+// publicRecord is what anyone who may see u's profile sees of it.
+func publicRecord(u *models.User) api.User {
+	return api.User{ID: itoa(u.ID), Username: u.Username, Name: u.Name, EmailVerified: api.OptionalTimestamp(u.EmailVerified),
+		Image: u.Image, ProfilePublic: u.ProfilePublic, Bio: u.Bio, Location: u.Location,
+		CreatedAt: api.Timestamp(u.CreatedAt), PostCount: u.PostCount}
+}
+
 // Register answers POST /api/users {name, email, password} → 201 with the
-// new user (active, role user), who can sign in at once. A taken email is
-// 422 with a detail on email.
+// new user (active, role user), who can sign in at once and whose address
+// gets a verification link. A taken email is 422 with a detail on email.
 func (h Users) Register(c echo.Context) error {
 	var req api.Registration
 	if err := decodeJSON(c, &req); err != nil {

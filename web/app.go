@@ -185,6 +185,7 @@ func newHandlers(d Deps) handlerSet {
 	}
 	acts.Targets = d.Webhooks
 	acts.Mail, acts.SendMail = d.Mail, d.Config.SMTP.Host != ""
+	acts.RequireVerifiedEmail = d.Config.RequireVerifiedEmail
 	signIn := handlers.SignIn{Users: d.Store.Users, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now,
 		SessionLimits: newSessionLimits(d.Config).forRoles}
 	links := handlers.ProviderLinks{Store: d.Store.Auth, Providers: providers}
@@ -245,6 +246,7 @@ func newHandlers(d Deps) handlerSet {
 		sessions:   handlers.UserSessions{Store: d.Store.Auth, Actions: acts, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
 		reset:      handlers.PasswordReset{Actions: acts, Sending: acts.SendMail},
+		email:      handlers.EmailAddress{Actions: acts},
 		claims:     handlers.Claims{Actions: acts},
 		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store.Desk, Policy: acts.Policy, Slots: d.Streams,
 			Heartbeat: cmp.Or(d.QueueHeartbeat, queueHeartbeat)},

@@ -178,6 +178,10 @@ func classifyRefusal(err error) *api.Error {
 		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: "Two-factor sign-in is already on; turn it off first", Cause: err}
 	case errors.Is(err, actions.ErrModeratorsRepublish):
 		return forbidden("A hidden or flagged post can be published again only by a moderator", "")
+	case errors.Is(err, actions.ErrEmailUnverified):
+		return &api.Error{Status: http.StatusForbidden, Code: api.CodeEmailUnverified, Cause: err, Message: emailUnverified}
+	case errors.Is(err, actions.ErrEmailVerified):
+		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Message: "Your email address is verified already", Cause: err}
 	case errors.As(err, &se):
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeUserSilenced, Cause: err,
 			Message: "Your account is silenced until " + api.Timestamp(se.Until) + ": you can read, but not post, report or edit"}
@@ -195,6 +199,11 @@ func classifyRefusal(err error) *api.Error {
 	}
 	return nil
 }
+
+// emailUnverified answers what waits for the caller's address to be
+// verified.
+const emailUnverified = "Verify your email address first: open the link mailed to it, or ask for a new one " +
+	"from your account page (POST /api/auth/email/resend)"
 
 // conflictMessage answers a write that a concurrent one made impossible.
 const conflictMessage = "Another request changed this at the same moment; read it again and retry"

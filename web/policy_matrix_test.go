@@ -405,6 +405,9 @@ var doorFixtures = map[string]fixture{
 	"POST " + api.PathUsers:                 registerDoor,
 	"POST " + api.PathPasswordForgot:        forgotDoor,
 	"POST " + api.PathPasswordReset:         resetDoor,
+	"POST " + api.PathEmailVerify:           verifyDoor,
+	"POST " + api.PathEmailResend:           ownAccountDoor(``, nil), // the matrix's accounts are unverified
+	"POST " + api.PathEmailChange:           ownAccountDoor(``, newAddress),
 	"POST " + api.PathAdminV1Blocks:         blockDoor,
 	"DELETE " + api.PathAdminV1Block:        heldBlockDoor,
 	"POST " + api.PathAdminV1MailResend:     failedMailDoor,
@@ -524,6 +527,28 @@ func resetDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) targe
 	return target{path: r.Path, policy: policy.Platform, body: `{"token":"` + token + `","password":"a fine matrix password"}`}
 }
 
+// verifyDoor verifies a new account's address with a link opened for it,
+// stored as the action stores it, by the token's SHA-256 in hex.
+func verifyDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	n := m.seq.Add(1)
+	u := m.app.User(t, fmt.Sprintf("verify-%d@example.com", n))
+	token := fmt.Sprintf("MATRIXVERIFYTOKEN%d", n)
+	sum := sha256.Sum256([]byte(token))
+	ctx := context.Background()
+	if err := m.app.Store.Change(ctx, func(ctx context.Context) error {
+		_, err := m.app.Store.Auth.OpenEmailVerification(ctx, u.ID, u.Email, hex.EncodeToString(sum[:]), time.Hour)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return target{path: r.Path, policy: policy.Platform, body: `{"token":"` + token + `"}`}
+}
+
+// newAddress asks for a change to an address nobody has.
+func newAddress(t *testing.T, m *matrix, c caller, r web.Route) (string, string) {
+	return "", fmt.Sprintf(`{"email":"moved-%d@example.com","password":"%s"}`, m.seq.Add(1), password)
+}
+
 // blockDoor blocks a new email domain (never an address, which would
 // refuse the matrix's own callers).
 func blockDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
@@ -634,8 +659,17 @@ func enrolFirst(t *testing.T, m *matrix, c caller, r web.Route) (string, string)
 }
 
 // githubLink is the link route of GitHub, which the matrix's instances
-// enable.
+// enable, for a caller whose address is verified first, as a link needs.
 func githubLink(t *testing.T, m *matrix, c caller, r web.Route) (string, string) {
+	if c.user != nil {
+		err := m.app.Store.Change(context.Background(), func(ctx context.Context) error {
+			_, err := m.app.Store.Users.ConfirmEmail(ctx, c.user.ID, c.user.Email)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	return api.ProviderLinkPath("github"), ""
 }
 

@@ -351,6 +351,7 @@ type handlerSet struct {
 	sessions    handlers.UserSessions
 	password    handlers.ChangePassword
 	reset       handlers.PasswordReset
+	email       handlers.EmailAddress
 	claims      handlers.Claims
 	queueEvents handlers.QueueEvents
 

@@ -38,6 +38,7 @@ func authRoutes(hs handlerSet) []Route {
 					"A link begun there (POST /api/auth/links/{provider}) ends here: the provider account goes to the session's own account, and the browser back to the account page.",
 				Errors: map[int]string{
 					http.StatusUnauthorized: "The sign-in was refused, expired, not started here, the email is an account in use, or the account cannot sign in (browsers get the sign-in page).",
+					http.StatusForbidden:    "A link: EMAIL_UNVERIFIED, your account's own address is not verified.",
 					http.StatusConflict:     "A link: the provider account is linked to another Plaza account.",
 					http.StatusBadGateway:   "The provider's user API did not answer.",
 				}}},
@@ -50,9 +51,10 @@ func authRoutes(hs handlerSet) []Route {
 		{Method: http.MethodPost, Path: api.PathProviderLink, Handler: hs.oauth.BeginLink, Action: policy.LinkProvider, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Audit: Audit{Action: "auth.link_provider", Target: "user", Optional: true},
 			Doc: Doc{Summary: "Start linking a provider to your account", Response: api.NextAuthURL{},
-				Description: "Needs a session confirmed within the last 10 minutes. Answers {url} of the provider's authorization page " +
+				Description: "Needs a session confirmed within the last 10 minutes, of an account whose own address is verified. Answers {url} of the provider's authorization page " +
 					"(htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours.",
-				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session; SUDO_REQUIRED: confirm it's you first.",
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session; SUDO_REQUIRED: confirm it's you first; " +
+					"EMAIL_UNVERIFIED: verify your account's address first.",
 					http.StatusNotFound: "No such provider is enabled."}}},
 		{Method: http.MethodDelete, Path: api.PathProviderLink, Handler: hs.oauth.Unlink, Action: policy.UnlinkProvider, Family: general, Scope: ScopeGeneral, SignIn: true,
 			Audit: Audit{Action: "auth.unlink_provider", Target: "user"},
@@ -158,6 +160,38 @@ func authRoutes(hs handlerSet) []Route {
 					http.StatusTooManyRequests: "Too many failed sign-ins or code checks for this email or IP.",
 				},
 				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser's form, once the password is set: to the sign-in page with its notice."}}}},
+		// Verified addresses (docs/api.md, "Verified addresses"): the link's
+		// token is the proof, so verifying needs no sign-in; asking for a
+		// link again or for a new address is the account's own.
+		{Method: http.MethodPost, Path: api.PathEmailVerify, Handler: hs.email.Verify, Action: policy.VerifyEmail, Family: general, Scope: ScopeGeneral,
+			Audit: Audit{Action: string(policy.VerifyEmail), Target: "user"},
+			Doc: Doc{Summary: "Verify an address with a verification link's token", Body: api.EmailVerify{}, Response: api.User{},
+				Description: "The token of a link {PUBLIC_APP_URL}/verify-email?token=… mailed at sign-up, on POST /api/auth/email/resend or on " +
+					"POST /api/auth/email/change. It works once, for 24 hours, and a newer link of the account replaces it. It verifies the address " +
+					"it was mailed to: the account's own (emailVerified is set), or the new address of a change, which becomes the account's email. " +
+					"A token unknown, used, replaced or expired is 422 on token; a new address another account took meanwhile is 422 on email. " +
+					"A browser's form (token) gets the page of /verify-email again: the address verified, or the refusal."}},
+		{Method: http.MethodGet, Path: api.PathVerifyEmailPage, Handler: hs.email.VerifyPage, Family: console, Scope: ScopeExempt,
+			Doc: Doc{Summary: "The page an address verification link opens", Query: api.VerifyEmailQuery{}, ContentType: "text/html",
+				Description: "Works without JavaScript. Opening it verifies nothing (mail scanners open links): its button posts the token to " +
+					"POST /api/auth/email/verify, which answers the browser with this page, saying the address is verified."}},
+		{Method: http.MethodPost, Path: api.PathEmailResend, Handler: hs.email.Resend, Action: policy.ResendVerification, Family: general, Scope: ScopeGeneral,
+			Meter: ScopeEmailResend, SignIn: true, Audit: Audit{Action: string(policy.ResendVerification), Target: "user"},
+			Doc: Doc{Summary: "Mail your address a new verification link", Response: api.EmailLinkSent{}, Status: http.StatusAccepted,
+				Description: "The link replaces any open one of the account (a change of address under way included) and works once, for 24 hours. " +
+					"Without SMTP_URL the mail is kept in the outbox instead of being sent.",
+				Errors: map[int]string{http.StatusConflict: "Your address is verified already.",
+					http.StatusTooManyRequests: "Too many links asked for by this account (5 an hour), or the route's rate limit."}}},
+		{Method: http.MethodPost, Path: api.PathEmailChange, Handler: hs.email.Change, Action: policy.ChangeEmail, Family: general, Scope: ScopeGeneral,
+			Meter: ScopeSignIn, SignIn: true, Audit: Audit{Action: string(policy.ChangeEmail), Target: "user"},
+			Doc: Doc{Summary: "Change your email address", Body: api.EmailChange{}, Response: api.EmailLinkSent{}, Status: http.StatusAccepted,
+				Description: "Needs your password (a wrong one is 422 on password and counts as a failed sign-in). The new address is checked as a " +
+					"sign-up's is, and refused (422 on email) when another account has it or its domain is blocked. A link goes to the new address " +
+					"and your address now is told; your account's email changes only when the link is used (POST /api/auth/email/verify).",
+				Errors: map[int]string{
+					http.StatusForbidden:       "A bearer token: this needs a session; or the account has no password (it signs in through a provider).",
+					http.StatusTooManyRequests: "Too many failed sign-ins or password checks for this email or IP.",
+				}}},
 		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Action: policy.SeeOwnAccount, Permissions: moderate,
 			Doc: Doc{Summary: "The console's \"Your sessions\" page", Response: api.UserSessions{}}}),
 		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions,

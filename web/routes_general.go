@@ -16,6 +16,8 @@ func generalRoutes(hs handlerSet) []Route {
 	bothReads := []policy.Action{policy.SeeUnpublishedPosts, policy.SeePrivateProfiles}
 	staffRead := map[int]string{http.StatusForbidden: "TWO_FACTOR_REQUIRED: a staff session not enrolled in two-factor sign-in while " +
 		"REQUIRE_STAFF_2FA is on, asking for staff data by name (someone else's unpublished posts, a private profile)."}
+	verifiedToWrite := "Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; " +
+		"403 USER_SILENCED while the caller is silenced."
 	lockedByAdmin := map[int]string{http.StatusLocked: "An admin acting on someone else's account or post while another admin holds its edit lock."}
 	return []Route{
 		// The API's own description (docs/api.md, "The OpenAPI document").
@@ -56,13 +58,15 @@ func generalRoutes(hs handlerSet) []Route {
 			Description: "Deleting your own account needs your password in the body (422 on password without it, or with a wrong one, which counts as a failed sign-in); " +
 				"staff deleting someone else's send no body."}},
 		{Method: http.MethodGet, Path: api.PathPosts, Handler: hs.posts.List, Reads: postReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List posts", Query: api.PostListQuery{}, Response: api.PostList{}, Errors: staffRead}},
-		{Method: http.MethodPost, Path: api.PathPosts, Handler: hs.posts.Create, Action: policy.CreatePost, Family: general, Scope: ScopeGeneral, SignIn: true, Blockable: true, Doc: Doc{Summary: "Write a post", Body: api.NewPost{}, Response: api.Post{}, Status: http.StatusCreated}},
+		{Method: http.MethodPost, Path: api.PathPosts, Handler: hs.posts.Create, Action: policy.CreatePost, Family: general, Scope: ScopeGeneral, SignIn: true, Blockable: true, Doc: Doc{Summary: "Write a post", Body: api.NewPost{}, Response: api.Post{}, Status: http.StatusCreated,
+			Description: verifiedToWrite}},
 		{Method: http.MethodGet, Path: api.PathPost, Handler: hs.posts.Get, Reads: postReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a post", Response: api.Post{}, Errors: staffRead}},
 		{Method: http.MethodPut, Path: api.PathPost, Handler: hs.posts.Update, Action: policy.EditPost, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.update", Target: "post", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a post", Body: api.PostUpdate{}, Response: api.Post{},
 			Description: "Title, content and tags are the author's alone. published on a hidden or flagged post, or on someone else's, is moderation and needs posts:moderate " +
 				"(and, for a staff session under REQUIRE_STAFF_2FA, two-factor sign-in: TWO_FACTOR_REQUIRED); unpublishing someone else's post hides it."}},
 		{Method: http.MethodDelete, Path: api.PathPost, Handler: hs.posts.Delete, Action: policy.DeletePost, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "post.delete", Target: "post", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete a post", Response: api.Deleted{},
 			Description: "The author's own, or anyone's with admin:delete (and, for a staff session under REQUIRE_STAFF_2FA, two-factor sign-in: TWO_FACTOR_REQUIRED)."}},
-		{Method: http.MethodPost, Path: api.PathPostReport, Handler: hs.posts.Report, Action: policy.ReportPost, Family: general, Scope: ScopeGeneral, SignIn: true, Doc: Doc{Summary: "Report a post", Body: api.ReportRequest{}, Response: api.Report{}, Status: http.StatusCreated}},
+		{Method: http.MethodPost, Path: api.PathPostReport, Handler: hs.posts.Report, Action: policy.ReportPost, Family: general, Scope: ScopeGeneral, SignIn: true, Doc: Doc{Summary: "Report a post", Body: api.ReportRequest{}, Response: api.Report{}, Status: http.StatusCreated,
+			Description: verifiedToWrite}},
 	}
 }

@@ -40,6 +40,9 @@ const (
 	// ScopeRegister counts POST /api/users per IP per hour, besides the
 	// caller's general window.
 	ScopeRegister Scope = "register"
+	// ScopeEmailResend counts POST /api/auth/email/resend per account,
+	// counted by the action with the account's id.
+	ScopeEmailResend Scope = "email_resend"
 )
 
 // perCaller reports whether the scope's counters are keyed by the caller,
@@ -102,6 +105,8 @@ func (p *pipeline) buckets(s Scope, c echo.Context, pr *access.Principal, subjec
 	case ScopePasswordForgot:
 		return []bucket{{string(s), ratelimit.PerHour(ForgotPerEmail), "email:" + models.NormalizeEmail(subject)},
 			{string(s), ratelimit.PerHour(ForgotPerIP), ip}}
+	case ScopeEmailResend:
+		return []bucket{{string(s), ratelimit.PerHour(ResendPerAccount), "u:" + subject}}
 	}
 	if pr != nil {
 		return []bucket{{"general_user", ratelimit.PerHour(l.APIAuthed), caller}}
@@ -115,6 +120,11 @@ const (
 	ForgotPerEmail = 5
 	ForgotPerIP    = 20
 )
+
+// ResendPerAccount is how many verification links an account may ask
+// for again in an hour: enough for a mail that went astray, too few to
+// fill a mailbox.
+const ResendPerAccount = 5
 
 // SignInThrottle is the window of failed sign-ins.
 const SignInThrottle = 15 * time.Minute
@@ -163,6 +173,8 @@ func refusal(s Scope, rate ratelimit.Rate) string {
 		return "Too many failed sign-ins; try again later"
 	case ScopePasswordForgot:
 		return "Too many password reset requests; try again later"
+	case ScopeEmailResend:
+		return "Too many verification links asked for; try again later"
 	case ScopeAnalyticsEvents:
 		return "Too many events; at most " + strconv.FormatInt(rate.Limit, 10) + " per minute"
 	}

@@ -43,6 +43,14 @@ const (
 	// today only the CLI's operator does it (plaza user create).
 	CreateAccount Action = "user.create"
 
+	// VerifyEmail spends a verification link's token: the link proves the
+	// mailbox, so nobody needs to be signed in. ResendVerification mails
+	// one's own address a new link; ChangeEmail, with the password, mails
+	// one to a new address, which becomes the account's once it is used.
+	VerifyEmail        Action = "auth.email_verify"
+	ResendVerification Action = "auth.email_resend"
+	ChangeEmail        Action = "auth.email_change"
+
 	BanUser           Action = "user.ban" // and unban, at the v1 door whose body says which
 	UpdateUser        Action = "user.update"
 	ChangeRole        Action = "user.role"
@@ -224,6 +232,13 @@ var Table = map[Action]Rule{
 	UnlinkProvider:   {Owner: true, SessionOnly: true},
 	ResetTwoFactor:   {Permission: access.PermAdminSuper, Rank: true, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
 	CreateAccount:    {Permission: access.PermAdminSuper, SecondFactor: true, Confirm: ConfirmAlways, SessionOnly: true},
+
+	VerifyEmail: {Anonymous: true},
+	// A token with account:write may ask for a link again: it goes to the
+	// account's own address. Changing the address is a way to take the
+	// account's mail, and with it password resets, so it needs a session.
+	ResendVerification: {Owner: true, Scope: access.ScopeAccountWrite},
+	ChangeEmail:        {Owner: true, SessionOnly: true},
 
 	BanUser:           {Permission: access.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
 	UpdateUser:        {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},

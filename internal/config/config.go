@@ -67,6 +67,9 @@ type Config struct {
 	// default is true in production and false elsewhere (staff2FA).
 	RequireStaff2FA bool    `env:"-"`
 	Staff2FASetting *string `env:"REQUIRE_STAFF_2FA"`
+	// RequireVerifiedEmail makes posting and reporting wait until the
+	// acting account's address is verified.
+	RequireVerifiedEmail bool `env:"REQUIRE_VERIFIED_EMAIL"`
 
 	TrustedProxies          []netip.Prefix `env:"TRUSTED_PROXIES"`
 	LinkPreviewAllowPrivate bool           `env:"LINK_PREVIEW_ALLOW_PRIVATE"`
