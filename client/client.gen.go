@@ -102,6 +102,7 @@ func (e FormDataNextAuthFormJson) Valid() bool {
 const (
 	GeneralErrorBodyCodeCONFLICT                     GeneralErrorBodyCode = "CONFLICT"
 	GeneralErrorBodyCodeCSRFINVALID                  GeneralErrorBodyCode = "CSRF_INVALID"
+	GeneralErrorBodyCodeEMAILUNVERIFIED              GeneralErrorBodyCode = "EMAIL_UNVERIFIED"
 	GeneralErrorBodyCodeFORBIDDEN                    GeneralErrorBodyCode = "FORBIDDEN"
 	GeneralErrorBodyCodeINSUFFICIENTADMINPERMISSIONS GeneralErrorBodyCode = "INSUFFICIENT_ADMIN_PERMISSIONS"
 	GeneralErrorBodyCodeIPBLOCKED                    GeneralErrorBodyCode = "IP_BLOCKED"
@@ -127,6 +128,8 @@ func (e GeneralErrorBodyCode) Valid() bool {
 	case GeneralErrorBodyCodeCONFLICT:
 		return true
 	case GeneralErrorBodyCodeCSRFINVALID:
+		return true
+	case GeneralErrorBodyCodeEMAILUNVERIFIED:
 		return true
 	case GeneralErrorBodyCodeFORBIDDEN:
 		return true
@@ -2531,6 +2534,22 @@ type DeletedWebhook struct {
 	Id      string `json:"id"`
 }
 
+// EmailChange defines model for EmailChange.
+type EmailChange struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// EmailLinkSent defines model for EmailLinkSent.
+type EmailLinkSent struct {
+	Message string `json:"message"`
+}
+
+// EmailVerify defines model for EmailVerify.
+type EmailVerify struct {
+	Token string `json:"token"`
+}
+
 // FieldReason defines model for FieldReason.
 type FieldReason struct {
 	Field  string `json:"field"`
@@ -4889,6 +4908,12 @@ type PostApiAuthCallbackCredentialsFormdataRequestBody = FormDataCredentialsSign
 // PostApiAuthConfirmJSONRequestBody defines body for PostApiAuthConfirm for application/json ContentType.
 type PostApiAuthConfirmJSONRequestBody = Confirmation
 
+// PostApiAuthEmailChangeJSONRequestBody defines body for PostApiAuthEmailChange for application/json ContentType.
+type PostApiAuthEmailChangeJSONRequestBody = EmailChange
+
+// PostApiAuthEmailVerifyJSONRequestBody defines body for PostApiAuthEmailVerify for application/json ContentType.
+type PostApiAuthEmailVerifyJSONRequestBody = EmailVerify
+
 // PostApiAuthPasswordJSONRequestBody defines body for PostApiAuthPassword for application/json ContentType.
 type PostApiAuthPasswordJSONRequestBody = PasswordChange
 
@@ -6025,6 +6050,49 @@ type ClientInterface interface {
 	// Corresponds with GET /api/auth/csrf (the `GetApiAuthCsrf` operationId).
 	GetApiAuthCsrf(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PostApiAuthEmailChangeWithBody Change your email address
+	//
+	// Needs your password (a wrong one is 422 on password and counts as a failed sign-in). The new address is checked as a sign-up's is, and refused (422 on email) when another account has it or its domain is blocked. A link goes to the new address and your address now is told; your account's email changes only when the link is used (POST /api/auth/email/verify). Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/auth/email/change (the `PostApiAuthEmailChange` operationId).
+	PostApiAuthEmailChangeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiAuthEmailChange Change your email address
+	//
+	// Needs your password (a wrong one is 422 on password and counts as a failed sign-in). The new address is checked as a sign-up's is, and refused (422 on email) when another account has it or its domain is blocked. A link goes to the new address and your address now is told; your account's email changes only when the link is used (POST /api/auth/email/verify). Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/auth/email/change (the `PostApiAuthEmailChange` operationId).
+	PostApiAuthEmailChange(ctx context.Context, body PostApiAuthEmailChangeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiAuthEmailResend Mail your address a new verification link
+	//
+	// The link replaces any open one of the account (a change of address under way included) and works once, for 24 hours. Without SMTP_URL the mail is kept in the outbox instead of being sent. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: email_resend.
+	//
+	// Corresponds with POST /api/auth/email/resend (the `PostApiAuthEmailResend` operationId).
+	PostApiAuthEmailResend(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiAuthEmailVerifyWithBody Verify an address with a verification link's token
+	//
+	// The token of a link {PUBLIC_APP_URL}/verify-email?token=… mailed at sign-up, on POST /api/auth/email/resend or on POST /api/auth/email/change. It works once, for 24 hours, and a newer link of the account replaces it. It verifies the address it was mailed to: the account's own (emailVerified is set), or the new address of a change, which becomes the account's email. A token unknown, used, replaced or expired is 422 on token; a new address another account took meanwhile is 422 on email. A browser's form (token) gets the page of /verify-email again: the address verified, or the refusal. Rate limit scope: general.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/auth/email/verify (the `PostApiAuthEmailVerify` operationId).
+	PostApiAuthEmailVerifyWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiAuthEmailVerify Verify an address with a verification link's token
+	//
+	// The token of a link {PUBLIC_APP_URL}/verify-email?token=… mailed at sign-up, on POST /api/auth/email/resend or on POST /api/auth/email/change. It works once, for 24 hours, and a newer link of the account replaces it. It verifies the address it was mailed to: the account's own (emailVerified is set), or the new address of a change, which becomes the account's email. A token unknown, used, replaced or expired is 422 on token; a new address another account took meanwhile is 422 on email. A browser's form (token) gets the page of /verify-email again: the address verified, or the refusal. Rate limit scope: general.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/auth/email/verify (the `PostApiAuthEmailVerify` operationId).
+	PostApiAuthEmailVerify(ctx context.Context, body PostApiAuthEmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetApiAuthError What stopped a sign-in, in words
 	//
 	// Where next-auth's error urls point; the page names the error and leads back to sign-in. Rate limit scope: general.
@@ -6048,7 +6116,7 @@ type ClientInterface interface {
 
 	// PostApiAuthLinksProvider Start linking a provider to your account
 	//
-	// Needs a session confirmed within the last 10 minutes. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
+	// Needs a session confirmed within the last 10 minutes, of an account whose own address is verified. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
 	//
 	// Corresponds with POST /api/auth/links/{provider} (the `PostApiAuthLinksProvider` operationId).
 	PostApiAuthLinksProvider(ctx context.Context, provider string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6306,7 +6374,7 @@ type ClientInterface interface {
 
 	// PostApiPostsWithBody Write a post
 	//
-	// Needs a signed-in caller. Rate limit scope: general.
+	// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6315,7 +6383,7 @@ type ClientInterface interface {
 
 	// PostApiPosts Write a post
 	//
-	// Needs a signed-in caller. Rate limit scope: general.
+	// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6356,7 +6424,7 @@ type ClientInterface interface {
 
 	// PostApiPostsIdReportWithBody Report a post
 	//
-	// Needs a signed-in caller. Rate limit scope: general.
+	// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6365,7 +6433,7 @@ type ClientInterface interface {
 
 	// PostApiPostsIdReport Report a post
 	//
-	// Needs a signed-in caller. Rate limit scope: general.
+	// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6402,7 +6470,7 @@ type ClientInterface interface {
 
 	// PostApiUsersWithBody Register
 	//
-	// An email under a blocked domain is 422 on email. Rate limit scope: register.
+	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6411,7 +6479,7 @@ type ClientInterface interface {
 
 	// PostApiUsers Register
 	//
-	// An email under a blocked domain is 422 on email. Rate limit scope: register.
+	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7465,6 +7533,99 @@ func (c *Client) GetApiAuthCsrf(ctx context.Context, reqEditors ...RequestEditor
 	return c.Client.Do(req)
 }
 
+// PostApiAuthEmailChangeWithBody Change your email address
+//
+// Needs your password (a wrong one is 422 on password and counts as a failed sign-in). The new address is checked as a sign-up's is, and refused (422 on email) when another account has it or its domain is blocked. A link goes to the new address and your address now is told; your account's email changes only when the link is used (POST /api/auth/email/verify). Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/auth/email/change (the `PostApiAuthEmailChange` operationId).
+func (c *Client) PostApiAuthEmailChangeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAuthEmailChangeRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiAuthEmailChange Change your email address
+//
+// Needs your password (a wrong one is 422 on password and counts as a failed sign-in). The new address is checked as a sign-up's is, and refused (422 on email) when another account has it or its domain is blocked. A link goes to the new address and your address now is told; your account's email changes only when the link is used (POST /api/auth/email/verify). Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/auth/email/change (the `PostApiAuthEmailChange` operationId).
+func (c *Client) PostApiAuthEmailChange(ctx context.Context, body PostApiAuthEmailChangeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAuthEmailChangeRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiAuthEmailResend Mail your address a new verification link
+//
+// The link replaces any open one of the account (a change of address under way included) and works once, for 24 hours. Without SMTP_URL the mail is kept in the outbox instead of being sent. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: email_resend.
+//
+// Corresponds with POST /api/auth/email/resend (the `PostApiAuthEmailResend` operationId).
+func (c *Client) PostApiAuthEmailResend(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAuthEmailResendRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiAuthEmailVerifyWithBody Verify an address with a verification link's token
+//
+// The token of a link {PUBLIC_APP_URL}/verify-email?token=… mailed at sign-up, on POST /api/auth/email/resend or on POST /api/auth/email/change. It works once, for 24 hours, and a newer link of the account replaces it. It verifies the address it was mailed to: the account's own (emailVerified is set), or the new address of a change, which becomes the account's email. A token unknown, used, replaced or expired is 422 on token; a new address another account took meanwhile is 422 on email. A browser's form (token) gets the page of /verify-email again: the address verified, or the refusal. Rate limit scope: general.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/auth/email/verify (the `PostApiAuthEmailVerify` operationId).
+func (c *Client) PostApiAuthEmailVerifyWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAuthEmailVerifyRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiAuthEmailVerify Verify an address with a verification link's token
+//
+// The token of a link {PUBLIC_APP_URL}/verify-email?token=… mailed at sign-up, on POST /api/auth/email/resend or on POST /api/auth/email/change. It works once, for 24 hours, and a newer link of the account replaces it. It verifies the address it was mailed to: the account's own (emailVerified is set), or the new address of a change, which becomes the account's email. A token unknown, used, replaced or expired is 422 on token; a new address another account took meanwhile is 422 on email. A browser's form (token) gets the page of /verify-email again: the address verified, or the refusal. Rate limit scope: general.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/auth/email/verify (the `PostApiAuthEmailVerify` operationId).
+func (c *Client) PostApiAuthEmailVerify(ctx context.Context, body PostApiAuthEmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiAuthEmailVerifyRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetApiAuthError What stopped a sign-in, in words
 //
 // Where next-auth's error urls point; the page names the error and leads back to sign-in. Rate limit scope: general.
@@ -7518,7 +7679,7 @@ func (c *Client) DeleteApiAuthLinksProvider(ctx context.Context, provider string
 
 // PostApiAuthLinksProvider Start linking a provider to your account
 //
-// Needs a session confirmed within the last 10 minutes. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
+// Needs a session confirmed within the last 10 minutes, of an account whose own address is verified. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
 //
 // Corresponds with POST /api/auth/links/{provider} (the `PostApiAuthLinksProvider` operationId).
 func (c *Client) PostApiAuthLinksProvider(ctx context.Context, provider string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8116,7 +8277,7 @@ func (c *Client) GetApiPosts(ctx context.Context, params *GetApiPostsParams, req
 
 // PostApiPostsWithBody Write a post
 //
-// Needs a signed-in caller. Rate limit scope: general.
+// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8135,7 +8296,7 @@ func (c *Client) PostApiPostsWithBody(ctx context.Context, contentType string, b
 
 // PostApiPosts Write a post
 //
-// Needs a signed-in caller. Rate limit scope: general.
+// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8226,7 +8387,7 @@ func (c *Client) PutApiPostsId(ctx context.Context, id string, body PutApiPostsI
 
 // PostApiPostsIdReportWithBody Report a post
 //
-// Needs a signed-in caller. Rate limit scope: general.
+// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8245,7 +8406,7 @@ func (c *Client) PostApiPostsIdReportWithBody(ctx context.Context, id string, co
 
 // PostApiPostsIdReport Report a post
 //
-// Needs a signed-in caller. Rate limit scope: general.
+// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8332,7 +8493,7 @@ func (c *Client) GetApiUsers(ctx context.Context, params *GetApiUsersParams, req
 
 // PostApiUsersWithBody Register
 //
-// An email under a blocked domain is 422 on email. Rate limit scope: register.
+// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8351,7 +8512,7 @@ func (c *Client) PostApiUsersWithBody(ctx context.Context, contentType string, b
 
 // PostApiUsers Register
 //
-// An email under a blocked domain is 422 on email. Rate limit scope: register.
+// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10423,6 +10584,113 @@ func NewGetApiAuthCsrfRequest(server string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewPostApiAuthEmailChangeRequest calls the generic PostApiAuthEmailChange builder with application/json body
+func NewPostApiAuthEmailChangeRequest(server string, body PostApiAuthEmailChangeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiAuthEmailChangeRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPostApiAuthEmailChangeRequestWithBody constructs an http.Request for the PostApiAuthEmailChange method, with any body, and a specified content type
+func NewPostApiAuthEmailChangeRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/email/change")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPostApiAuthEmailResendRequest constructs an http.Request for the PostApiAuthEmailResend method
+func NewPostApiAuthEmailResendRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/email/resend")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostApiAuthEmailVerifyRequest calls the generic PostApiAuthEmailVerify builder with application/json body
+func NewPostApiAuthEmailVerifyRequest(server string, body PostApiAuthEmailVerifyJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiAuthEmailVerifyRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPostApiAuthEmailVerifyRequestWithBody constructs an http.Request for the PostApiAuthEmailVerify method, with any body, and a specified content type
+func NewPostApiAuthEmailVerifyRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/email/verify")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -15722,6 +15990,51 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/auth/csrf (the `GetApiAuthCsrf` operationId).
 	GetApiAuthCsrfWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiAuthCsrfResponse, error)
 
+	// PostApiAuthEmailChangeWithBodyWithResponse Change your email address
+	//
+	// Needs your password (a wrong one is 422 on password and counts as a failed sign-in). The new address is checked as a sign-up's is, and refused (422 on email) when another account has it or its domain is blocked. A link goes to the new address and your address now is told; your account's email changes only when the link is used (POST /api/auth/email/verify). Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/email/change (the `PostApiAuthEmailChange` operationId).
+	PostApiAuthEmailChangeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiAuthEmailChangeResponse, error)
+
+	// PostApiAuthEmailChangeWithResponse Change your email address
+	//
+	// Needs your password (a wrong one is 422 on password and counts as a failed sign-in). The new address is checked as a sign-up's is, and refused (422 on email) when another account has it or its domain is blocked. A link goes to the new address and your address now is told; your account's email changes only when the link is used (POST /api/auth/email/verify). Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/email/change (the `PostApiAuthEmailChange` operationId).
+	PostApiAuthEmailChangeWithResponse(ctx context.Context, body PostApiAuthEmailChangeJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAuthEmailChangeResponse, error)
+
+	// PostApiAuthEmailResendWithResponse Mail your address a new verification link
+	//
+	// The link replaces any open one of the account (a change of address under way included) and works once, for 24 hours. Without SMTP_URL the mail is kept in the outbox instead of being sent. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: email_resend.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/email/resend (the `PostApiAuthEmailResend` operationId).
+	PostApiAuthEmailResendWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*PostApiAuthEmailResendResponse, error)
+
+	// PostApiAuthEmailVerifyWithBodyWithResponse Verify an address with a verification link's token
+	//
+	// The token of a link {PUBLIC_APP_URL}/verify-email?token=… mailed at sign-up, on POST /api/auth/email/resend or on POST /api/auth/email/change. It works once, for 24 hours, and a newer link of the account replaces it. It verifies the address it was mailed to: the account's own (emailVerified is set), or the new address of a change, which becomes the account's email. A token unknown, used, replaced or expired is 422 on token; a new address another account took meanwhile is 422 on email. A browser's form (token) gets the page of /verify-email again: the address verified, or the refusal. Rate limit scope: general.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/email/verify (the `PostApiAuthEmailVerify` operationId).
+	PostApiAuthEmailVerifyWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiAuthEmailVerifyResponse, error)
+
+	// PostApiAuthEmailVerifyWithResponse Verify an address with a verification link's token
+	//
+	// The token of a link {PUBLIC_APP_URL}/verify-email?token=… mailed at sign-up, on POST /api/auth/email/resend or on POST /api/auth/email/change. It works once, for 24 hours, and a newer link of the account replaces it. It verifies the address it was mailed to: the account's own (emailVerified is set), or the new address of a change, which becomes the account's email. A token unknown, used, replaced or expired is 422 on token; a new address another account took meanwhile is 422 on email. A browser's form (token) gets the page of /verify-email again: the address verified, or the refusal. Rate limit scope: general.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/auth/email/verify (the `PostApiAuthEmailVerify` operationId).
+	PostApiAuthEmailVerifyWithResponse(ctx context.Context, body PostApiAuthEmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAuthEmailVerifyResponse, error)
+
 	// GetApiAuthErrorWithResponse What stopped a sign-in, in words
 	//
 	// Where next-auth's error urls point; the page names the error and leads back to sign-in. Rate limit scope: general.
@@ -15751,7 +16064,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiAuthLinksProviderWithResponse Start linking a provider to your account
 	//
-	// Needs a session confirmed within the last 10 minutes. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
+	// Needs a session confirmed within the last 10 minutes, of an account whose own address is verified. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -16051,7 +16364,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiPostsWithBodyWithResponse Write a post
 	//
-	// Needs a signed-in caller. Rate limit scope: general.
+	// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16060,7 +16373,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiPostsWithResponse Write a post
 	//
-	// Needs a signed-in caller. Rate limit scope: general.
+	// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16105,7 +16418,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiPostsIdReportWithBodyWithResponse Report a post
 	//
-	// Needs a signed-in caller. Rate limit scope: general.
+	// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16114,7 +16427,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiPostsIdReportWithResponse Report a post
 	//
-	// Needs a signed-in caller. Rate limit scope: general.
+	// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16159,7 +16472,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiUsersWithBodyWithResponse Register
 	//
-	// An email under a blocked domain is 422 on email. Rate limit scope: register.
+	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16168,7 +16481,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiUsersWithResponse Register
 	//
-	// An email under a blocked domain is 422 on email. Rate limit scope: register.
+	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -18658,6 +18971,354 @@ func (r GetApiAuthCsrfResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetApiAuthCsrfResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiAuthEmailChangeResponse202Headers the declared response headers of an HTTP 202 response for PostApiAuthEmailChange
+type PostApiAuthEmailChangeResponse202Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthEmailChangeResponse429Headers the declared response headers of an HTTP 429 response for PostApiAuthEmailChange
+type PostApiAuthEmailChangeResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthEmailChangeResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthEmailChange
+type PostApiAuthEmailChangeResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiAuthEmailChangeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *EmailLinkSent
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *GeneralError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *GeneralError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *GeneralError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *GeneralInvalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *GeneralError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *PostApiAuthEmailChangeResponse202Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiAuthEmailChangeResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthEmailChangeResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r PostApiAuthEmailChangeResponse) GetJSON202() *EmailLinkSent {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiAuthEmailChangeResponse) GetJSON401() *GeneralError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiAuthEmailChangeResponse) GetJSON403() *GeneralError {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiAuthEmailChangeResponse) GetJSON413() *GeneralError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiAuthEmailChangeResponse) GetJSON422() *GeneralInvalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiAuthEmailChangeResponse) GetJSON429() *GeneralError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiAuthEmailChangeResponse) GetJSON500() *GeneralError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAuthEmailChangeResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiAuthEmailChangeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiAuthEmailChangeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiAuthEmailChangeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiAuthEmailChangeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiAuthEmailResendResponse202Headers the declared response headers of an HTTP 202 response for PostApiAuthEmailResend
+type PostApiAuthEmailResendResponse202Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthEmailResendResponse429Headers the declared response headers of an HTTP 429 response for PostApiAuthEmailResend
+type PostApiAuthEmailResendResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthEmailResendResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthEmailResend
+type PostApiAuthEmailResendResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiAuthEmailResendResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *EmailLinkSent
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *GeneralError
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *GeneralError
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *GeneralError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *GeneralError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *GeneralInvalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *GeneralError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *PostApiAuthEmailResendResponse202Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiAuthEmailResendResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthEmailResendResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r PostApiAuthEmailResendResponse) GetJSON202() *EmailLinkSent {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiAuthEmailResendResponse) GetJSON401() *GeneralError {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiAuthEmailResendResponse) GetJSON403() *GeneralError {
+	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PostApiAuthEmailResendResponse) GetJSON409() *GeneralError {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiAuthEmailResendResponse) GetJSON413() *GeneralError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiAuthEmailResendResponse) GetJSON422() *GeneralInvalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiAuthEmailResendResponse) GetJSON429() *GeneralError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiAuthEmailResendResponse) GetJSON500() *GeneralError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAuthEmailResendResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiAuthEmailResendResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiAuthEmailResendResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiAuthEmailResendResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiAuthEmailResendResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiAuthEmailVerifyResponse200Headers the declared response headers of an HTTP 200 response for PostApiAuthEmailVerify
+type PostApiAuthEmailVerifyResponse200Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthEmailVerifyResponse429Headers the declared response headers of an HTTP 429 response for PostApiAuthEmailVerify
+type PostApiAuthEmailVerifyResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiAuthEmailVerifyResponse503Headers the declared response headers of an HTTP 503 response for PostApiAuthEmailVerify
+type PostApiAuthEmailVerifyResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiAuthEmailVerifyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *User
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *GeneralError
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *GeneralError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *GeneralInvalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *GeneralError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiAuthEmailVerifyResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiAuthEmailVerifyResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiAuthEmailVerifyResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiAuthEmailVerifyResponse) GetJSON200() *User {
+	return r.JSON200
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiAuthEmailVerifyResponse) GetJSON403() *GeneralError {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiAuthEmailVerifyResponse) GetJSON413() *GeneralError {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiAuthEmailVerifyResponse) GetJSON422() *GeneralInvalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiAuthEmailVerifyResponse) GetJSON429() *GeneralError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiAuthEmailVerifyResponse) GetJSON500() *GeneralError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiAuthEmailVerifyResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiAuthEmailVerifyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiAuthEmailVerifyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiAuthEmailVerifyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiAuthEmailVerifyResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -30549,6 +31210,81 @@ func (c *ClientWithResponses) GetApiAuthCsrfWithResponse(ctx context.Context, re
 	return ParseGetApiAuthCsrfResponse(rsp)
 }
 
+// PostApiAuthEmailChangeWithBodyWithResponse Change your email address
+//
+// Needs your password (a wrong one is 422 on password and counts as a failed sign-in). The new address is checked as a sign-up's is, and refused (422 on email) when another account has it or its domain is blocked. A link goes to the new address and your address now is told; your account's email changes only when the link is used (POST /api/auth/email/verify). Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/email/change (the `PostApiAuthEmailChange` operationId).
+func (c *ClientWithResponses) PostApiAuthEmailChangeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiAuthEmailChangeResponse, error) {
+	rsp, err := c.PostApiAuthEmailChangeWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAuthEmailChangeResponse(rsp)
+}
+
+// PostApiAuthEmailChangeWithResponse Change your email address
+//
+// Needs your password (a wrong one is 422 on password and counts as a failed sign-in). The new address is checked as a sign-up's is, and refused (422 on email) when another account has it or its domain is blocked. A link goes to the new address and your address now is told; your account's email changes only when the link is used (POST /api/auth/email/verify). Needs a signed-in caller. Rate limit scope: general. The handler also counts against: signin.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/email/change (the `PostApiAuthEmailChange` operationId).
+func (c *ClientWithResponses) PostApiAuthEmailChangeWithResponse(ctx context.Context, body PostApiAuthEmailChangeJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAuthEmailChangeResponse, error) {
+	rsp, err := c.PostApiAuthEmailChange(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAuthEmailChangeResponse(rsp)
+}
+
+// PostApiAuthEmailResendWithResponse Mail your address a new verification link
+//
+// The link replaces any open one of the account (a change of address under way included) and works once, for 24 hours. Without SMTP_URL the mail is kept in the outbox instead of being sent. Needs a signed-in caller. Rate limit scope: general. The handler also counts against: email_resend.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/email/resend (the `PostApiAuthEmailResend` operationId).
+func (c *ClientWithResponses) PostApiAuthEmailResendWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*PostApiAuthEmailResendResponse, error) {
+	rsp, err := c.PostApiAuthEmailResend(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAuthEmailResendResponse(rsp)
+}
+
+// PostApiAuthEmailVerifyWithBodyWithResponse Verify an address with a verification link's token
+//
+// The token of a link {PUBLIC_APP_URL}/verify-email?token=… mailed at sign-up, on POST /api/auth/email/resend or on POST /api/auth/email/change. It works once, for 24 hours, and a newer link of the account replaces it. It verifies the address it was mailed to: the account's own (emailVerified is set), or the new address of a change, which becomes the account's email. A token unknown, used, replaced or expired is 422 on token; a new address another account took meanwhile is 422 on email. A browser's form (token) gets the page of /verify-email again: the address verified, or the refusal. Rate limit scope: general.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/email/verify (the `PostApiAuthEmailVerify` operationId).
+func (c *ClientWithResponses) PostApiAuthEmailVerifyWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiAuthEmailVerifyResponse, error) {
+	rsp, err := c.PostApiAuthEmailVerifyWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAuthEmailVerifyResponse(rsp)
+}
+
+// PostApiAuthEmailVerifyWithResponse Verify an address with a verification link's token
+//
+// The token of a link {PUBLIC_APP_URL}/verify-email?token=… mailed at sign-up, on POST /api/auth/email/resend or on POST /api/auth/email/change. It works once, for 24 hours, and a newer link of the account replaces it. It verifies the address it was mailed to: the account's own (emailVerified is set), or the new address of a change, which becomes the account's email. A token unknown, used, replaced or expired is 422 on token; a new address another account took meanwhile is 422 on email. A browser's form (token) gets the page of /verify-email again: the address verified, or the refusal. Rate limit scope: general.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/auth/email/verify (the `PostApiAuthEmailVerify` operationId).
+func (c *ClientWithResponses) PostApiAuthEmailVerifyWithResponse(ctx context.Context, body PostApiAuthEmailVerifyJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiAuthEmailVerifyResponse, error) {
+	rsp, err := c.PostApiAuthEmailVerify(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiAuthEmailVerifyResponse(rsp)
+}
+
 // GetApiAuthErrorWithResponse What stopped a sign-in, in words
 //
 // Where next-auth's error urls point; the page names the error and leads back to sign-in. Rate limit scope: general.
@@ -30596,7 +31332,7 @@ func (c *ClientWithResponses) DeleteApiAuthLinksProviderWithResponse(ctx context
 
 // PostApiAuthLinksProviderWithResponse Start linking a provider to your account
 //
-// Needs a session confirmed within the last 10 minutes. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
+// Needs a session confirmed within the last 10 minutes, of an account whose own address is verified. Answers {url} of the provider's authorization page (htmx: HX-Redirect there); the provider's callback then links the account you sign in to there to yours. Needs a signed-in caller. A session caller must have confirmed its password or code within 10 minutes; a bearer token cannot do this at all. Rate limit scope: general.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -31100,7 +31836,7 @@ func (c *ClientWithResponses) GetApiPostsWithResponse(ctx context.Context, param
 
 // PostApiPostsWithBodyWithResponse Write a post
 //
-// Needs a signed-in caller. Rate limit scope: general.
+// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31115,7 +31851,7 @@ func (c *ClientWithResponses) PostApiPostsWithBodyWithResponse(ctx context.Conte
 
 // PostApiPostsWithResponse Write a post
 //
-// Needs a signed-in caller. Rate limit scope: general.
+// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31190,7 +31926,7 @@ func (c *ClientWithResponses) PutApiPostsIdWithResponse(ctx context.Context, id 
 
 // PostApiPostsIdReportWithBodyWithResponse Report a post
 //
-// Needs a signed-in caller. Rate limit scope: general.
+// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31205,7 +31941,7 @@ func (c *ClientWithResponses) PostApiPostsIdReportWithBodyWithResponse(ctx conte
 
 // PostApiPostsIdReportWithResponse Report a post
 //
-// Needs a signed-in caller. Rate limit scope: general.
+// Refused 403 EMAIL_UNVERIFIED while the caller's address is not verified, when REQUIRE_VERIFIED_EMAIL is on; 403 USER_SILENCED while the caller is silenced. Needs a signed-in caller. Rate limit scope: general.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31280,7 +32016,7 @@ func (c *ClientWithResponses) GetApiUsersWithResponse(ctx context.Context, param
 
 // PostApiUsersWithBodyWithResponse Register
 //
-// An email under a blocked domain is 422 on email. Rate limit scope: register.
+// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -31295,7 +32031,7 @@ func (c *ClientWithResponses) PostApiUsersWithBodyWithResponse(ctx context.Conte
 
 // PostApiUsersWithResponse Register
 //
-// An email under a blocked domain is 422 on email. Rate limit scope: register.
+// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -34695,6 +35431,435 @@ func ParseGetApiAuthCsrfResponse(rsp *http.Response) (*GetApiAuthCsrfResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetApiAuthCsrfResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiAuthEmailChangeResponse parses an HTTP response from a PostApiAuthEmailChangeWithResponse call
+func ParsePostApiAuthEmailChangeResponse(rsp *http.Response) (*PostApiAuthEmailChangeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiAuthEmailChangeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest EmailLinkSent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest GeneralInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers PostApiAuthEmailChangeResponse202Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiAuthEmailChangeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthEmailChangeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiAuthEmailResendResponse parses an HTTP response from a PostApiAuthEmailResendWithResponse call
+func ParsePostApiAuthEmailResendResponse(rsp *http.Response) (*PostApiAuthEmailResendResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiAuthEmailResendResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest EmailLinkSent
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest GeneralInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers PostApiAuthEmailResendResponse202Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiAuthEmailResendResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthEmailResendResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiAuthEmailVerifyResponse parses an HTTP response from a PostApiAuthEmailVerifyWithResponse call
+func ParsePostApiAuthEmailVerifyResponse(rsp *http.Response) (*PostApiAuthEmailVerifyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiAuthEmailVerifyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest User
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest GeneralInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiAuthEmailVerifyResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiAuthEmailVerifyResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiAuthEmailVerifyResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

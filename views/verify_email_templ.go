@@ -209,7 +209,7 @@ func EmailNotice(e api.AccountEmail) templ.Component {
 		}
 		ctx = templ.ClearChildren(ctx)
 		if !e.Verified {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<div class=\"mb-6 flex max-w-2xl flex-wrap items-center justify-between gap-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200\" role=\"status\" data-testid=\"email-unverified\"><p>Your address ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<div class=\"mb-6 flex max-w-2xl flex-wrap items-center justify-between gap-3 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100\" role=\"status\" data-testid=\"email-unverified\"><p>Your address ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
