@@ -2,7 +2,10 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -179,6 +182,90 @@ func TestMailOutboxForgetsSentSecrets(t *testing.T) {
 		m := mailStatus(t, a, rows[0].ID)
 		if !m.Secret || m.TextBody != "" || m.HTMLBody != "" || m.Subject == "" {
 			t.Errorf("sent reset mail kept: secret %v, text %q, html %d bytes, subject %q; want no body", m.Secret, m.TextBody, len(m.HTMLBody), m.Subject)
+		}
+	})
+}
+
+var verifyLink = regexp.MustCompile(`/verify-email\?token=([A-Z2-7]+)`)
+
+// received is the one message the SMTP server took for to, of those it
+// took.
+func received(t *testing.T, got []mailtest.Received, to string) mailtest.Received {
+	t.Helper()
+	var out []mailtest.Received
+	for _, r := range got {
+		if len(r.To) == 1 && r.To[0] == to {
+			out = append(out, r)
+		}
+	}
+	if len(out) != 1 {
+		t.Fatalf("%d messages to %s, want 1", len(out), to)
+	}
+	return out[0]
+}
+
+// linkToken is the token of the verification link in r.
+func linkToken(t *testing.T, r mailtest.Received) string {
+	t.Helper()
+	m := verifyLink.FindStringSubmatch(r.Text())
+	if m == nil {
+		t.Fatalf("no verification link in the message %q", r.Subject())
+	}
+	return m[1]
+}
+
+// verifyWith spends a verification link's token and answers the account.
+func verifyWith(t *testing.T, a *apptest.App, token string) api.User {
+	t.Helper()
+	res := apptest.DoBody(t, a, "POST", api.PathEmailVerify, nil, `{"token":"`+token+`"}`)
+	var u api.User
+	if err := json.Unmarshal(res.Body.Bytes(), &u); err != nil || res.Code != 200 || u.EmailVerified == nil {
+		t.Fatalf("verify: %d %s", res.Code, res.Body)
+	}
+	return u
+}
+
+// TestVerificationMailsReachTheServer: through a real SMTP server, a
+// sign-up's address receives the link that verifies it; a change of
+// address sends the new address its link and tells the old one, and the
+// new address's link makes it the account's.
+func TestVerificationMailsReachTheServer(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		srv := mailtest.Start(t)
+		a := mailApp(t, db, srv.URL())
+		res := apptest.DoBody(t, a, "POST", api.PathUsers, nil, `{"name":"Ana","email":"ana@example.com","password":"a long enough passphrase"}`)
+		if res.Code != 201 {
+			t.Fatalf("register: %d %s", res.Code, res.Body)
+		}
+		welcome := received(t, srv.Wait(t, 1, 10*time.Second), "ana@example.com")
+		if !strings.Contains(welcome.Subject(), "Confirm your email address") ||
+			!strings.Contains(welcome.Text(), a.Deps.Config.PublicAppURL+"/verify-email?token=") {
+			t.Errorf("the sign-up's mail: %q", welcome.Subject())
+		}
+		if u := verifyWith(t, a, linkToken(t, welcome)); u.Email != "ana@example.com" {
+			t.Errorf("verified %s, want ana@example.com", u.Email)
+		}
+
+		ana, err := a.Store.Users.UserByEmail(context.Background(), "ana@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res = apptest.DoBody(t, a, "POST", api.PathEmailChange, a.SessionFor(t, ana.ID), `{"email":"ana.new@example.com","password":"a long enough passphrase"}`)
+		if res.Code != 202 {
+			t.Fatalf("change: %d %s", res.Code, res.Body)
+		}
+		got := srv.Wait(t, 3, 10*time.Second)
+		notice := received(t, got[1:], "ana@example.com")
+		if !strings.Contains(notice.Subject(), "is being changed") || !strings.Contains(notice.Text(), "ana.new@example.com") ||
+			verifyLink.MatchString(notice.Text()) {
+			t.Errorf("the old address's notice: %q, want it to name the new address and carry no link", notice.Subject())
+		}
+		change := received(t, got, "ana.new@example.com")
+		if !strings.Contains(change.Subject(), "Confirm your new email address") {
+			t.Errorf("the new address's mail: %q", change.Subject())
+		}
+		if u := verifyWith(t, a, linkToken(t, change)); u.Email != "ana.new@example.com" {
+			t.Errorf("after the change's link the account's address is %s", u.Email)
 		}
 	})
 }
