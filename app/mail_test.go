@@ -245,6 +245,14 @@ func TestVerificationMailsReachTheServer(t *testing.T) {
 		if u := verifyWith(t, a, linkToken(t, welcome)); u.Email != "ana@example.com" {
 			t.Errorf("verified %s, want ana@example.com", u.Email)
 		}
+		rows, err := a.Store.Mail.MailTo(context.Background(), "ana@example.com")
+		if err != nil || len(rows) != 1 {
+			t.Fatalf("outbox: %d messages (%v)", len(rows), err)
+		}
+		apptest.WaitFor(t, "the verification mail marked sent", func() bool { return mailStatus(t, a, rows[0].ID).Status == models.MailSent })
+		if m := mailStatus(t, a, rows[0].ID); !m.Secret || m.TextBody != "" || m.HTMLBody != "" {
+			t.Errorf("sent verification mail kept: secret %v, text %q, html %d bytes; want no body", m.Secret, m.TextBody, len(m.HTMLBody))
+		}
 
 		ana, err := a.Store.Users.UserByEmail(context.Background(), "ana@example.com")
 		if err != nil {
