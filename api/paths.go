@@ -213,3 +213,21 @@ func AdminV1UserSessionsPath(userID string) string {
 func ConsoleUserSessionsPath(userID string) string {
 	return PathConsoleUsers + "/" + userID + "/sessions"
 }
+
+// A user's related accounts: the versioned admin route and the user
+// page's card.
+const (
+	PathAdminV1UserRelated = PathAdminV1User + "/related"
+	PathConsoleUserRelated = PathConsoleUser + "/related"
+)
+
+// AdminV1UserRelatedPath is a user's related accounts in the versioned
+// admin family.
+func AdminV1UserRelatedPath(userID string) string {
+	return PathAdminV1Users + "/" + userID + "/related"
+}
+
+// ConsoleUserRelatedPath is the user page's related accounts card.
+func ConsoleUserRelatedPath(userID string) string {
+	return PathConsoleUsers + "/" + userID + "/related"
+}

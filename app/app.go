@@ -195,6 +195,13 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 	} else if n > 0 {
 		rt.Log.Info("sealed webhook secrets stored in the clear", "count", n)
 	}
+	// Related accounts are found by columns kept since 20261209120000;
+	// the rows written before get them now.
+	if n, err := rt.Store.Users.FillRelatedColumns(ctx); err != nil {
+		return fmt.Errorf("fill related accounts' columns: %w", err)
+	} else if n > 0 {
+		rt.Log.Info("filled the canonical emails and address ranges of rows written before they were kept", "count", n)
+	}
 	rt.Webhooks = newWebhookSender(rt.Config, opts.WebhookNet)
 	if rt.Mail, rt.MailSender, err = newMail(rt.Config); err != nil {
 		return fmt.Errorf("mail: %w", err)

@@ -1241,6 +1241,21 @@ func (e V1OfV1ReasonsSuccess) Valid() bool {
 	}
 }
 
+// Defines values for V1OfV1RelatedAccountsSuccess.
+const (
+	V1OfV1RelatedAccountsSuccessTrue V1OfV1RelatedAccountsSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfV1RelatedAccountsSuccess enum.
+func (e V1OfV1RelatedAccountsSuccess) Valid() bool {
+	switch e {
+	case V1OfV1RelatedAccountsSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for V1OfV1SilenceResultSuccess.
 const (
 	V1OfV1SilenceResultSuccessTrue V1OfV1SilenceResultSuccess = true
@@ -1589,6 +1604,27 @@ const (
 func (e V1QueuedJobStatus) Valid() bool {
 	switch e {
 	case V1QueuedJobStatusQueued:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1RelatedAccountStatus.
+const (
+	V1RelatedAccountStatusActive   V1RelatedAccountStatus = "active"
+	V1RelatedAccountStatusBanned   V1RelatedAccountStatus = "banned"
+	V1RelatedAccountStatusInactive V1RelatedAccountStatus = "inactive"
+)
+
+// Valid indicates whether the value is a known member of the V1RelatedAccountStatus enum.
+func (e V1RelatedAccountStatus) Valid() bool {
+	switch e {
+	case V1RelatedAccountStatusActive:
+		return true
+	case V1RelatedAccountStatusBanned:
+		return true
+	case V1RelatedAccountStatusInactive:
 		return true
 	default:
 		return false
@@ -3932,6 +3968,15 @@ type V1OfV1Reasons struct {
 // V1OfV1ReasonsSuccess defines model for V1OfV1Reasons.Success.
 type V1OfV1ReasonsSuccess bool
 
+// V1OfV1RelatedAccounts defines model for V1Of_V1RelatedAccounts.
+type V1OfV1RelatedAccounts struct {
+	Data    V1RelatedAccounts            `json:"data"`
+	Success V1OfV1RelatedAccountsSuccess `json:"success"`
+}
+
+// V1OfV1RelatedAccountsSuccess defines model for V1OfV1RelatedAccounts.Success.
+type V1OfV1RelatedAccountsSuccess bool
+
 // V1OfV1SilenceResult defines model for V1Of_V1SilenceResult.
 type V1OfV1SilenceResult struct {
 	Data    V1SilenceResult            `json:"data"`
@@ -4188,6 +4233,45 @@ type V1Reasons struct {
 	Reasons []string `json:"reasons"`
 }
 
+// V1RelatedAccount defines model for V1RelatedAccount.
+type V1RelatedAccount struct {
+	// Addresses The user's addresses it used, sorted.
+	Addresses []string `json:"addresses"`
+
+	// CreatedAt When the account was made.
+	CreatedAt time.Time `json:"createdAt"`
+	Email     string    `json:"email"`
+	Id        string    `json:"id"`
+
+	// PostCount Posts written, whatever their status.
+	PostCount int `json:"postCount"`
+
+	// Ranges The user's ranges it used another address of, or signed up from in the same minute, sorted.
+	Ranges []string `json:"ranges"`
+
+	// Reasons Sorted, among address (it signed up or signed in from one of the user's addresses), email (its email reaches the user's mailbox: case, +tags and Gmail's dots aside), range (it used another address of a /24 or /64 one of the user's addresses is in) and signup (it signed up within a minute of the user, from the user's sign-up range).
+	Reasons []string `json:"reasons"`
+
+	// ReportsReceived Reports filed against the account's posts, whatever became of them.
+	ReportsReceived int `json:"reportsReceived"`
+
+	// Status As of now: a temporary ban that ran out shows active.
+	Status   V1RelatedAccountStatus `json:"status"`
+	Username string                 `json:"username"`
+}
+
+// V1RelatedAccountStatus As of now: a temporary ban that ran out shows active.
+type V1RelatedAccountStatus string
+
+// V1RelatedAccounts defines model for V1RelatedAccounts.
+type V1RelatedAccounts struct {
+	Accounts []V1RelatedAccount `json:"accounts"`
+
+	// Truncated More accounts are related than limit: the list holds the first limit of them.
+	Truncated bool      `json:"truncated"`
+	User      V1UserRef `json:"user"`
+}
+
 // V1Report defines model for V1Report.
 type V1Report struct {
 	// Comment The reporter's comment; empty when none.
@@ -4339,6 +4423,12 @@ type V1UserDetailRole string
 
 // V1UserDetailStatus defines model for V1UserDetail.Status.
 type V1UserDetailStatus string
+
+// V1UserRef defines model for V1UserRef.
+type V1UserRef struct {
+	Id       string `json:"id"`
+	Username string `json:"username"`
+}
 
 // V1UserUpdate defines model for V1UserUpdate.
 type V1UserUpdate struct {
@@ -4877,6 +4967,12 @@ type GetApiV1AdminUsersParamsSort string
 
 // GetApiV1AdminUsersParamsOrder defines parameters for GetApiV1AdminUsers.
 type GetApiV1AdminUsersParamsOrder string
+
+// GetApiV1AdminUsersIdRelatedParams defines parameters for GetApiV1AdminUsersIdRelated.
+type GetApiV1AdminUsersIdRelatedParams struct {
+	// Limit Accounts at most; truncated says when more are related.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
 
 // GetApiV1AdminWebhooksIdDeliveriesParams defines parameters for GetApiV1AdminWebhooksIdDeliveries.
 type GetApiV1AdminWebhooksIdDeliveriesParams struct {
@@ -6965,6 +7061,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/admin/users/{id}/password-reset (the `PostApiV1AdminUsersIdPasswordReset` operationId).
 	PostApiV1AdminUsersIdPasswordReset(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiV1AdminUsersIdRelated The accounts that share an address, a range or a mailbox with a user
+	//
+	// Accounts that signed up or signed in from one of the user's addresses (its sign-up address and those of its latest 200 sign-ins), from another address of their /24 (IPv4) or /64 (IPv6), whose email reaches the same mailbox (case, +tags and Gmail's dots aside), or that signed up within a minute of the user from its sign-up range; each with its status, posts and the reports against them, and why. Most reasons first, then newest; truncated when more than limit are related. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Corresponds with GET /api/v1/admin/users/{id}/related (the `GetApiV1AdminUsersIdRelated` operationId).
+	GetApiV1AdminUsersIdRelated(ctx context.Context, id string, params *GetApiV1AdminUsersIdRelatedParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteApiV1AdminUsersIdSessions Sign a user out everywhere
 	//
@@ -9599,6 +9702,23 @@ func (c *Client) PostApiV1AdminUsersIdNotes(ctx context.Context, id string, body
 // Corresponds with POST /api/v1/admin/users/{id}/password-reset (the `PostApiV1AdminUsersIdPasswordReset` operationId).
 func (c *Client) PostApiV1AdminUsersIdPasswordReset(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPostApiV1AdminUsersIdPasswordResetRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiV1AdminUsersIdRelated The accounts that share an address, a range or a mailbox with a user
+//
+// Accounts that signed up or signed in from one of the user's addresses (its sign-up address and those of its latest 200 sign-ins), from another address of their /24 (IPv4) or /64 (IPv6), whose email reaches the same mailbox (case, +tags and Gmail's dots aside), or that signed up within a minute of the user from its sign-up range; each with its status, posts and the reports against them, and why. Most reasons first, then newest; truncated when more than limit are related. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Corresponds with GET /api/v1/admin/users/{id}/related (the `GetApiV1AdminUsersIdRelated` operationId).
+func (c *Client) GetApiV1AdminUsersIdRelated(ctx context.Context, id string, params *GetApiV1AdminUsersIdRelatedParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiV1AdminUsersIdRelatedRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -15117,6 +15237,67 @@ func NewPostApiV1AdminUsersIdPasswordResetRequest(server string, id string) (*ht
 	return req, nil
 }
 
+// NewGetApiV1AdminUsersIdRelatedRequest constructs an http.Request for the GetApiV1AdminUsersIdRelated method
+func NewGetApiV1AdminUsersIdRelatedRequest(server string, id string, params *GetApiV1AdminUsersIdRelatedParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/users/%s/related", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewDeleteApiV1AdminUsersIdSessionsRequest constructs an http.Request for the DeleteApiV1AdminUsersIdSessions method
 func NewDeleteApiV1AdminUsersIdSessionsRequest(server string, id string) (*http.Request, error) {
 	var err error
@@ -17027,6 +17208,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/admin/users/{id}/password-reset (the `PostApiV1AdminUsersIdPasswordReset` operationId).
 	PostApiV1AdminUsersIdPasswordResetWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersIdPasswordResetResponse, error)
+
+	// GetApiV1AdminUsersIdRelatedWithResponse The accounts that share an address, a range or a mailbox with a user
+	//
+	// Accounts that signed up or signed in from one of the user's addresses (its sign-up address and those of its latest 200 sign-ins), from another address of their /24 (IPv4) or /64 (IPv6), whose email reaches the same mailbox (case, +tags and Gmail's dots aside), or that signed up within a minute of the user from its sign-up range; each with its status, posts and the reports against them, and why. Most reasons first, then newest; truncated when more than limit are related. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/admin/users/{id}/related (the `GetApiV1AdminUsersIdRelated` operationId).
+	GetApiV1AdminUsersIdRelatedWithResponse(ctx context.Context, id string, params *GetApiV1AdminUsersIdRelatedParams, reqEditors ...RequestEditorFn) (*GetApiV1AdminUsersIdRelatedResponse, error)
 
 	// DeleteApiV1AdminUsersIdSessionsWithResponse Sign a user out everywhere
 	//
@@ -28956,6 +29146,124 @@ func (r PostApiV1AdminUsersIdPasswordResetResponse) ContentType() string {
 	return ""
 }
 
+// GetApiV1AdminUsersIdRelatedResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminUsersIdRelated
+type GetApiV1AdminUsersIdRelatedResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminUsersIdRelatedResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1AdminUsersIdRelated
+type GetApiV1AdminUsersIdRelatedResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminUsersIdRelatedResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminUsersIdRelated
+type GetApiV1AdminUsersIdRelatedResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetApiV1AdminUsersIdRelatedResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfV1RelatedAccounts
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiV1AdminUsersIdRelatedResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiV1AdminUsersIdRelatedResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminUsersIdRelatedResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiV1AdminUsersIdRelatedResponse) GetJSON200() *V1OfV1RelatedAccounts {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiV1AdminUsersIdRelatedResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiV1AdminUsersIdRelatedResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetApiV1AdminUsersIdRelatedResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetApiV1AdminUsersIdRelatedResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiV1AdminUsersIdRelatedResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiV1AdminUsersIdRelatedResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminUsersIdRelatedResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiV1AdminUsersIdRelatedResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiV1AdminUsersIdRelatedResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiV1AdminUsersIdRelatedResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiV1AdminUsersIdRelatedResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // DeleteApiV1AdminUsersIdSessionsResponse200Headers the declared response headers of an HTTP 200 response for DeleteApiV1AdminUsersIdSessions
 type DeleteApiV1AdminUsersIdSessionsResponse200Headers struct {
 	XAdminTier          string
@@ -32942,6 +33250,21 @@ func (c *ClientWithResponses) PostApiV1AdminUsersIdPasswordResetWithResponse(ctx
 		return nil, err
 	}
 	return ParsePostApiV1AdminUsersIdPasswordResetResponse(rsp)
+}
+
+// GetApiV1AdminUsersIdRelatedWithResponse The accounts that share an address, a range or a mailbox with a user
+//
+// Accounts that signed up or signed in from one of the user's addresses (its sign-up address and those of its latest 200 sign-ins), from another address of their /24 (IPv4) or /64 (IPv6), whose email reaches the same mailbox (case, +tags and Gmail's dots aside), or that signed up within a minute of the user from its sign-up range; each with its status, posts and the reports against them, and why. Most reasons first, then newest; truncated when more than limit are related. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/admin/users/{id}/related (the `GetApiV1AdminUsersIdRelated` operationId).
+func (c *ClientWithResponses) GetApiV1AdminUsersIdRelatedWithResponse(ctx context.Context, id string, params *GetApiV1AdminUsersIdRelatedParams, reqEditors ...RequestEditorFn) (*GetApiV1AdminUsersIdRelatedResponse, error) {
+	rsp, err := c.GetApiV1AdminUsersIdRelated(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiV1AdminUsersIdRelatedResponse(rsp)
 }
 
 // DeleteApiV1AdminUsersIdSessionsWithResponse Sign a user out everywhere
@@ -48308,6 +48631,163 @@ func ParsePostApiV1AdminUsersIdPasswordResetResponse(rsp *http.Response) (*PostA
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers PostApiV1AdminUsersIdPasswordResetResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiV1AdminUsersIdRelatedResponse parses an HTTP response from a GetApiV1AdminUsersIdRelatedWithResponse call
+func ParseGetApiV1AdminUsersIdRelatedResponse(rsp *http.Response) (*GetApiV1AdminUsersIdRelatedResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiV1AdminUsersIdRelatedResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfV1RelatedAccounts
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiV1AdminUsersIdRelatedResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiV1AdminUsersIdRelatedResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminUsersIdRelatedResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

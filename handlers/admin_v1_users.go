@@ -109,7 +109,8 @@ func (h V1Users) consolePage(ctx context.Context, u api.V1UserDetail) (views.Use
 	id, _ := strconv.ParseInt(u.ID, 10, 64)
 	who, target, pol := access.PrincipalFrom(ctx), policy.Person(id, u.Roles), h.Actions.Policy
 	page := views.UserPage{User: u, SeesSessions: pol.May(who, policy.ViewUserSessions, target),
-		MayEdit: pol.May(who, policy.UpdateUser, target), MayBan: pol.May(who, policy.BanUser, target),
+		SeesRelated: pol.May(who, policy.ViewRelatedAccounts, target),
+		MayEdit:     pol.May(who, policy.UpdateUser, target), MayBan: pol.May(who, policy.BanUser, target),
 		MaySilence: pol.May(who, policy.SilenceUser, target), MayNote: pol.May(who, policy.AddUserNote, target),
 		MayDelete: who != nil && who.UserID != id && pol.MayOnceConfirmed(who, policy.DeleteAccount, target),
 		BanLimits: views.BanLimits{Reason: actions.MaxBanReason, Notes: actions.MaxBanNotes, SilenceReason: actions.MaxSilenceReason}}

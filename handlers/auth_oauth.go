@@ -158,6 +158,7 @@ func (h OAuth) Callback(c echo.Context) error {
 		return h.finishLink(c, pending.Link, identity(id, gu))
 	}
 	who := identity(id, gu)
+	who.IP = c.RealIP() // a new account's sign-up address
 	if who.NoNewAccount, err = h.Blocks.EmailBlocked(ctx, who.Email); err != nil {
 		return err
 	}

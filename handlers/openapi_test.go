@@ -140,6 +140,15 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		e.app.SessionFor(t, u.ID)
 		return sampleRequest{api.ConsoleUserSessionsPath(itoa(u.ID)), e.super, "", 200}
 	},
+	"GET /admin/users/{id}/related": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "carded-related@example.com")
+		return sampleRequest{api.ConsoleUserRelatedPath(itoa(u.ID)), e.super, "", 200}
+	},
+	"GET /api/v1/admin/users/{id}/related": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "related@example.com")
+		e.app.User(t, "related+again@example.com")
+		return sampleRequest{api.AdminV1UserRelatedPath(itoa(u.ID)) + "?limit=10", e.super, "", 200}
+	},
 	"GET /api/v1/admin/users/{id}/sessions": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "listed-sessions@example.com")
 		e.app.SessionFor(t, u.ID)

@@ -129,7 +129,7 @@ func (h Users) Register(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	reg := models.NewRegistration{Name: req.Name, Email: req.Email}
+	reg := models.NewRegistration{Name: req.Name, Email: req.Email, IP: c.RealIP()} // the address the rate limiter counts
 	u, err := h.Actions.Register(ctx, access.PrincipalFrom(ctx), reg, req.Password)
 	if err != nil {
 		return err

@@ -30,6 +30,9 @@ type OAuthIdentity struct {
 	// (ErrNewAccountRefused): its email's domain is blocked. Existing
 	// accounts still sign in.
 	NoNewAccount bool
+	// IP is the client's address, kept as a new account's sign-up
+	// address.
+	IP string
 }
 
 // ErrNewAccountRefused is LinkOAuthUser refusing to open an account for an
@@ -261,7 +264,7 @@ func userForSignIn(ctx context.Context, db bun.IDB, id int64, now time.Time) (*U
 // createOAuthUser inserts a user (role user) for a verified external identity.
 func createOAuthUser(ctx context.Context, db bun.IDB, id OAuthIdentity, email string, now time.Time) (*User, error) {
 	u := &User{Email: email, Status: UserActive, IsActive: true, ProfilePublic: true,
-		EmailVerified: &now, CreatedAt: now, UpdatedAt: now}
+		EmailVerified: &now, CreatedAt: now, UpdatedAt: now, SignupIP: id.IP}
 	if name := strings.TrimSpace(id.Name); name != "" {
 		u.Name = &name
 	}
@@ -335,7 +338,7 @@ func insertUser(ctx context.Context, db bun.IDB, u *User, base string) (bool, er
 		}
 		u.Username = name
 		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			_, err := tx.NewInsert().Model(u).Returning("id").Exec(ctx)
+			_, err := tx.NewInsert().Model(u.derive()).Returning("id").Exec(ctx)
 			return err
 		})
 		if !IsUniqueViolation(err) {

@@ -40,6 +40,15 @@ type User struct {
 	// when none was ever set; one in the past holds nothing (Silenced).
 	SilencedUntil *time.Time `bun:""`
 	SilenceReason string     `bun:",notnull"`
+	// EmailCanonical is the mailbox Email reaches (emailcanon.Canonical),
+	// and SignupIP and SignupNet the address the account signed up from
+	// and its range (clientnet.Range), "" for accounts no one signed up
+	// for from an address (made by staff, the CLI or a seed, or older than
+	// the columns). Related accounts are found by them; derive keeps them
+	// in step with Email and SignupIP.
+	EmailCanonical string `bun:",notnull"`
+	SignupIP       string `bun:",notnull"`
+	SignupNet      string `bun:",notnull"`
 }
 
 // Silenced reports whether the user is silenced at now: a silence ends
@@ -140,10 +149,13 @@ type Ban struct {
 type Login struct {
 	bun.BaseModel `bun:"table:logins,alias:l"`
 
-	ID        int64     `bun:",pk,autoincrement"`
-	UserID    int64     `bun:",notnull"`
-	Method    string    `bun:",notnull"`
-	IPAddress string    `bun:",notnull"`
+	ID        int64  `bun:",pk,autoincrement"`
+	UserID    int64  `bun:",notnull"`
+	Method    string `bun:",notnull"`
+	IPAddress string `bun:",notnull"`
+	// IPNet is IPAddress's range (clientnet.Range), "" for text that is
+	// no address.
+	IPNet     string    `bun:",notnull"`
 	UserAgent string    `bun:",notnull"`
 	CreatedAt time.Time `bun:",notnull"`
 }

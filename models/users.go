@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/plazahq/plaza/internal/clientnet"
+	"github.com/plazahq/plaza/internal/emailcanon"
 )
 
 // NewUser is what CreateUser needs. PasswordHash is already hashed (the
@@ -53,7 +56,7 @@ func (s Users) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 			if err != nil {
 				return err
 			}
-		} else if _, err := tx.NewInsert().Model(u).Returning("id").Exec(ctx); err != nil {
+		} else if _, err := tx.NewInsert().Model(u.derive()).Returning("id").Exec(ctx); err != nil {
 			if IsUniqueViolation(err) {
 				return fmt.Errorf("user %s: %w", u.Email, ErrConflict)
 			}
@@ -111,6 +114,39 @@ func NormalizeEmail(email string) string {
 	return strings.ToLower(strings.TrimSpace(email))
 }
 
+// derive sets the columns kept from others before u is written: the
+// email normalised and the mailbox it reaches, the sign-up address in one
+// spelling and its range. Every insert of a user goes through it (or
+// writes the same functions' values, as the seeds do), and every change
+// of an email through setEmail, so that the copies never disagree with
+// their sources.
+func (u *User) derive() *User {
+	u.Email = NormalizeEmail(u.Email)
+	u.EmailCanonical = emailcanon.Canonical(u.Email)
+	u.SignupIP = clientnet.Address(u.SignupIP)
+	u.SignupNet = clientnet.Range(u.SignupIP)
+	return u
+}
+
+// setEmail sets email, and the mailbox it reaches, in an update of users.
+func setEmail(q *bun.UpdateQuery, email string) *bun.UpdateQuery {
+	email = NormalizeEmail(email)
+	return q.Set("email = ?", email).Set("email_canonical = ?", emailcanon.Canonical(email))
+}
+
+// ChangeEmail gives user id the address email, with the mailbox it reaches
+// (email_canonical), and nothing else: whether the new address counts as
+// verified is the caller's to set. An email another account holds is
+// ErrEmailTaken; an unknown id ErrNotFound.
+func (s Users) ChangeEmail(ctx context.Context, id int64, email string) error {
+	q := setEmail(s.db(ctx).NewUpdate().Model((*User)(nil)), email).Set("updated_at = ?", s.now()).Where("id = ?", id)
+	res, err := q.Exec(ctx)
+	if IsUniqueViolation(err) {
+		return ErrEmailTaken
+	}
+	return oneRow(res, err, "user")
+}
+
 // UsernameFromEmail derives a username from an email's local part.
 func UsernameFromEmail(email string) string {
 	local, _, _ := strings.Cut(email, "@")
@@ -139,9 +175,14 @@ func uniq(names []string) []string {
 }
 
 // RecordLogin notes a successful sign-in: the user's last_login_at and
-// login_count, and a row in logins for activity reports, in one transaction.
+// login_count, and a row in logins for activity reports and related
+// accounts (the address in one spelling, and its range), in one
+// transaction.
 func (s Users) RecordLogin(ctx context.Context, userID int64, method, ip, userAgent string) error {
 	now := s.now()
+	if a := clientnet.Address(ip); a != "" {
+		ip = a
+	}
 	return s.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		_, err := tx.NewUpdate().Model((*User)(nil)).
 			Set("last_login_at = ?", now).Set("login_count = login_count + 1").
@@ -149,7 +190,7 @@ func (s Users) RecordLogin(ctx context.Context, userID int64, method, ip, userAg
 		if err != nil {
 			return err
 		}
-		_, err = tx.NewInsert().Model(&Login{UserID: userID, Method: method, IPAddress: ip, UserAgent: userAgent, CreatedAt: now}).Exec(ctx)
+		_, err = tx.NewInsert().Model(&Login{UserID: userID, Method: method, IPAddress: ip, IPNet: clientnet.Range(ip), UserAgent: userAgent, CreatedAt: now}).Exec(ctx)
 		return err
 	})
 }

@@ -54,11 +54,14 @@ func (s Users) ListProfiles(ctx context.Context, f ProfileFilter) ([]User, int, 
 	return rows, int(n), nil
 }
 
-// NewRegistration is a sign-up: the password already hashed.
+// NewRegistration is a sign-up: the password already hashed, and the
+// address the client signed up from (kept with its range, for related
+// accounts).
 type NewRegistration struct {
 	Name         string
 	Email        string
 	PasswordHash string
+	IP           string
 }
 
 // RegisterUser creates an active user with the role user. A taken email
@@ -67,7 +70,7 @@ type NewRegistration struct {
 // (insertUser), so racing sign-ups of one name all succeed.
 func (s Users) RegisterUser(ctx context.Context, r NewRegistration) (*User, error) {
 	db, email, now := s.db(ctx), NormalizeEmail(r.Email), s.now()
-	u := &User{Email: email, Name: &r.Name, PasswordHash: &r.PasswordHash,
+	u := &User{Email: email, Name: &r.Name, PasswordHash: &r.PasswordHash, SignupIP: r.IP,
 		Status: UserActive, IsActive: true, ProfilePublic: true, CreatedAt: now, UpdatedAt: now}
 	inserted, err := insertUser(ctx, db, u, registrationUsername(r.Name))
 	if err != nil {

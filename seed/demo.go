@@ -9,6 +9,8 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/plazahq/plaza/internal/clientnet"
+	"github.com/plazahq/plaza/internal/emailcanon"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -365,6 +367,9 @@ func (d *demo) user(i int, du demoUser) models.User {
 		CreatedAt:     created,
 		UpdatedAt:     created,
 	}
+	u.EmailCanonical = emailcanon.Canonical(u.Email)
+	u.SignupIP = demoAddress(i, du.username)
+	u.SignupNet = clientnet.Range(u.SignupIP)
 	if du.name != "" {
 		u.Name = &du.name
 	}
@@ -387,6 +392,29 @@ func (d *demo) user(i int, du demoUser) models.User {
 		u.UpdatedAt = created.Add(last.Sub(created) / 3)
 	}
 	return u
+}
+
+// demoSpamAddresses are where the two shops signed up from: both from one
+// address, and a newcomer who says little about himself from another of
+// its range, so that their pages' related accounts show something.
+var demoSpamAddresses = map[string]string{
+	"cheap_seeds_4u":  "100.100.7.21",
+	"quickdeals_shop": "100.100.7.21",
+	"viktor.s":        "100.100.7.88",
+}
+
+// demoAddress is the address member i signed up from: each member a
+// range of its own (one in four over IPv6), in ranges that reach no one
+// (the shared address space 100.64.0.0/10, the documentation prefix
+// 2001:db8::/32), but for demoSpamAddresses.
+func demoAddress(i int, username string) string {
+	if ip, ok := demoSpamAddresses[username]; ok {
+		return ip
+	}
+	if i%4 == 3 {
+		return fmt.Sprintf("2001:db8:%x:%x::%x", 0x4000+i, 0x20+i, 7+i)
+	}
+	return fmt.Sprintf("100.%d.%d.%d", 64+i, (10+i*7)%256, 20+i)
 }
 
 // insertRoles gives every member the user role, and the moderator hers.

@@ -59,6 +59,7 @@ func TestDemo(t *testing.T) {
 			t.Errorf("%d demo users have a password", n)
 		}
 		checkInvariants(t, db)
+		relatedShops(t, s)
 
 		var flags []models.FeatureFlag
 		if err := db.NewSelect().Model(&flags).Order("name").Scan(ctx); err != nil {
@@ -104,5 +105,27 @@ func TestDemoDeterministic(t *testing.T) {
 	}
 	if len(got[0]) == 0 || !slices.Equal(got[0], got[1]) {
 		t.Errorf("two demos differ:\n%v\n%v", got[0], got[1])
+	}
+}
+
+// relatedShops: the banned seed shop's related accounts are the other
+// shop, from its very address, and a newcomer from its range.
+func relatedShops(t *testing.T, s *models.Store) {
+	t.Helper()
+	ctx := context.Background()
+	var id int64
+	if err := s.DB.NewRaw("SELECT id FROM users WHERE username = 'cheap_seeds_4u'").Scan(ctx, &id); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Users.RelatedAccounts(ctx, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, a := range r.Accounts {
+		got[a.Username] = a.Reasons
+	}
+	if len(got) != 2 || !slices.Equal(got["quickdeals_shop"], []string{models.RelatedAddress}) || !slices.Equal(got["viktor.s"], []string{models.RelatedRange}) {
+		t.Errorf("the shop's related accounts: %v, want quickdeals_shop by address and viktor.s by range", got)
 	}
 }

@@ -1,12 +1,16 @@
 package seed
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"net/netip"
 	"slices"
 	"time"
 
+	"github.com/plazahq/plaza/internal/clientnet"
+	"github.com/plazahq/plaza/internal/emailcanon"
 	"github.com/plazahq/plaza/models"
 )
 
@@ -34,7 +38,8 @@ const (
 
 var (
 	userCols = []string{"id", "username", "email", "name", "bio", "location", "profile_public", "email_verified",
-		"is_verified", "status", "is_active", "post_count", "login_count", "created_at", "updated_at", "last_login_at"}
+		"is_verified", "status", "is_active", "post_count", "login_count", "created_at", "updated_at", "last_login_at",
+		"email_canonical", "signup_ip", "signup_net"}
 	userRoleCols     = []string{"user_id", "role_id", "granted_at", "granted_by"}
 	banCols          = []string{"user_id", "reason", "notes", "created_by", "created_at", "expires_at", "ended_at", "ended_by"}
 	providerCols     = []string{"user_id", "provider", "provider_user_id", "email", "email_verified", "created_at", "last_used_at"}
@@ -63,6 +68,7 @@ type newUser struct {
 	id               int64
 	created, lastLog int64 // Unix microseconds; lastLog 0: never signed in
 	status, email    string
+	ip               string // signed up from
 }
 
 // genUsers builds users lo..hi-1 with ids from firstID, and their roles,
@@ -77,11 +83,13 @@ func (sd *seeder) genUsers(r *rand.Rand, lo, hi int, firstID int64) rowBatch {
 		subs:      tableRows{name: "user_subscriptions", cols: subscriptionCols, rows: make([][]any, 0, n/3)},
 	}
 	buf := make([]byte, 0, 256)
+	var prevIP string
 	for i := lo; i < hi; i++ {
 		id := firstID + int64(i-lo)
 		sd.poolIDs[i] = id
 		var u newUser
-		u, buf = sd.genUser(r, &t.users, i, id, buf)
+		u, buf = sd.genUser(r, &t.users, i, id, prevIP, buf)
+		prevIP = u.ip
 		sd.genRoles(r, &t.roles, u)
 		if u.status == models.UserBanned {
 			sd.genBan(r, &t.bans, u)
@@ -94,9 +102,10 @@ func (sd *seeder) genUsers(r *rand.Rand, lo, hi int, firstID int64) rowBatch {
 	return rowBatch{t.users, t.roles, t.bans, t.providers, t.subs}
 }
 
-// genUser adds the row of planned user i, whose id is id, to users. buf is
-// scratch space, returned grown.
-func (sd *seeder) genUser(r *rand.Rand, users *tableRows, i int, id int64, buf []byte) (newUser, []byte) {
+// genUser adds the row of planned user i, whose id is id, to users; prevIP
+// is the address the user before it signed up from. buf is scratch space,
+// returned grown.
+func (sd *seeder) genUser(r *rand.Rand, users *tableRows, i int, id int64, prevIP string, buf []byte) (newUser, []byte) {
 	now := sd.now.UnixMicro()
 	u := newUser{id: id, created: sd.userCreated[i]}
 	var uname string
@@ -119,10 +128,34 @@ func (sd *seeder) genUser(r *rand.Rand, users *tableRows, i int, id int64, buf [
 	if sd.postCounts != nil {
 		postCount = int(sd.postCounts[i])
 	}
+	u.ip = signupAddress(r, prevIP)
 	users.rows = append(users.rows, []any{id, uname, u.email, name, sd.text.bio(r, buf), location,
 		r.IntN(10) != 0, nullable(emailVerified), isVerified, u.status, u.status != models.UserInactive,
-		postCount, loginCount, seedTime(u.created), seedTime(updated), nullable(u.lastLog)})
+		postCount, loginCount, seedTime(u.created), seedTime(updated), nullable(u.lastLog),
+		emailcanon.Canonical(u.email), u.ip, clientnet.Range(u.ip)})
 	return u, buf
+}
+
+// signupAddress draws the address a user signed up from, in ranges that
+// reach no one: the shared address space 100.64.0.0/10 for IPv4, the
+// documentation prefix 2001:db8::/32 for one sign-up in five, over IPv6.
+// One sign-up in forty comes from the range of the one before (prev), as
+// a batch of accounts made together would.
+func signupAddress(r *rand.Rand, prev string) string {
+	if prev != "" && r.IntN(40) == 0 {
+		a := netip.MustParseAddr(prev).AsSlice()
+		if len(a) == 16 {
+			binary.BigEndian.PutUint64(a[8:], 1+r.Uint64N(1<<63))
+		} else {
+			a[3] = byte(1 + r.IntN(254))
+		}
+		addr, _ := netip.AddrFromSlice(a)
+		return addr.String()
+	}
+	if r.IntN(5) == 0 {
+		return fmt.Sprintf("2001:db8:%x:%x::%x", r.IntN(1<<16), r.IntN(1<<16), 1+r.IntN(1<<16-1))
+	}
+	return fmt.Sprintf("100.%d.%d.%d", 64+r.IntN(64), r.IntN(256), 1+r.IntN(254))
 }
 
 // userNames draws a person's name and derives user id's username and email

@@ -39,3 +39,19 @@ func deltaClass(delta string) string {
 	}
 	return "t-muted"
 }
+
+// relatedReason says why an account is related to another, as a badge
+// reads it.
+func relatedReason(reason string) string {
+	switch reason {
+	case api.RelatedAddress:
+		return "Same address"
+	case api.RelatedRange:
+		return "Same range"
+	case api.RelatedEmail:
+		return "Same mailbox"
+	case api.RelatedSignup:
+		return "Signed up together"
+	}
+	return stateLabel(reason)
+}

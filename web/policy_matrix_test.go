@@ -420,6 +420,8 @@ var doorFixtures = map[string]fixture{
 	"POST " + api.PathTwoFactorDisable:      ownAccountDoor(`{"password":"`+password+`","code":"none"}`, enrolFirst),
 	"POST " + api.PathProviderLink:          ownAccountDoor(``, githubLink),
 	"DELETE " + api.PathProviderLink:        ownAccountDoor(``, linkedGitHub),
+	"GET " + api.PathConsoleUserRelated:     personDoor(``),
+	"GET " + api.PathAdminV1UserRelated:     personDoor(``),
 	"GET " + api.PathConsoleUserSessions:    personDoor(``),
 	"GET " + api.PathAdminV1UserSessions:    personDoor(``),
 	"DELETE " + api.PathAdminV1UserSessions: personDoor(``),

@@ -116,6 +116,16 @@ func v1Routes(hs handlerSet) []Route {
 					"without it no mail is kept and the link is answered, this once, for you to hand over (url).",
 				Errors: map[int]string{http.StatusForbidden: "Without admin:write; yourself; an admin's or a super admin's account unless you are a super admin; " +
 					"or a session whose last confirmation is over 10 minutes old (SUDO_REQUIRED): POST /api/auth/confirm, then retry."}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1UserRelated, Handler: hs.v1Users.Related, Action: policy.ViewRelatedAccounts,
+			Audit: Audit{Action: "users.related", Target: "user"},
+			Doc: Doc{Summary: "The accounts that share an address, a range or a mailbox with a user", Query: api.V1RelatedQuery{},
+				Response: api.V1Of[api.V1RelatedAccounts]{},
+				Description: "Accounts that signed up or signed in from one of the user's addresses (its sign-up address and those of its latest 200 sign-ins), " +
+					"from another address of their /24 (IPv4) or /64 (IPv6), whose email reaches the same mailbox (case, +tags and Gmail's dots aside), " +
+					"or that signed up within a minute of the user from its sign-up range; each with its status, posts and the reports against them, " +
+					"and why. Most reasons first, then newest; truncated when more than limit are related.",
+				Errors: map[int]string{http.StatusForbidden: "A super admin's related accounts unless you are one.",
+					http.StatusNotFound: "No such user."}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1UserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions, Audit: Audit{Action: "user.sessions", Target: "user"},
 			Doc: Doc{Summary: "A user's signed-in sessions", Response: api.V1Of[[]api.UserSession]{},
 				Description: "Live sessions, most recently used first; current marks the caller's own session.",

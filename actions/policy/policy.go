@@ -69,6 +69,11 @@ const (
 	// can be sent. The link is a way into the account, so it asks what a
 	// role change asks.
 	StartPasswordReset Action = "user.password_reset"
+	// ViewRelatedAccounts lists the accounts that share an address, a
+	// range or a mailbox with a user: other people's emails, and the
+	// addresses the user signed up and signed in from, so staff data, and
+	// a super admin's for super admins only, as the user's sessions are.
+	ViewRelatedAccounts Action = "users.related"
 
 	EditPost     Action = "post.update"
 	DeletePost   Action = "post.delete"
@@ -252,7 +257,8 @@ var Table = map[Action]Rule{
 	SilenceUser:       {Permission: access.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
 	UnsilenceUser:     {Permission: access.PermUsersManage, Rank: true, NotSelf: true, SecondFactor: true},
 
-	StartPasswordReset: {Permission: access.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true, Confirm: ConfirmAlways},
+	StartPasswordReset:  {Permission: access.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true, Confirm: ConfirmAlways},
+	ViewRelatedAccounts: {Permission: access.PermAdminRead, Rank: true, SecondFactor: true},
 
 	EditPost:     {Owner: true, Scope: access.ScopeAccountWrite},
 	DeletePost:   {Permission: access.PermAdminDelete, Owner: true, Rank: true, SecondFactor: true, Scope: access.ScopeAccountWrite},

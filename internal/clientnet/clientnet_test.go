@@ -54,3 +54,40 @@ func TestOneNetworkOneKey(t *testing.T) {
 		t.Errorf("Parse(bogus) = %v", p)
 	}
 }
+
+func TestRange(t *testing.T) {
+	tests := []struct{ ip, want string }{
+		{"203.0.113.7", "203.0.113.0/24"},
+		{"203.0.113.255", "203.0.113.0/24"},
+		{"203.0.114.7", "203.0.114.0/24"},
+		{"::ffff:203.0.113.7", "203.0.113.0/24"},
+		{"2001:db8:1:2::7", "2001:db8:1:2::/64"},
+		{"2001:DB8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"},
+		{"2001:db8:1:2::7%eth0", "2001:db8:1:2::/64"},
+		{"2001:db8:1:3::7", "2001:db8:1:3::/64"},
+		{"::1", "::/64"},
+		{"not an address", ""},
+		{"203.0.113.0/24", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := Range(tt.ip); got != tt.want {
+			t.Errorf("Range(%q) = %q, want %q", tt.ip, got, tt.want)
+		}
+	}
+}
+
+func TestAddress(t *testing.T) {
+	tests := []struct{ ip, want string }{
+		{"203.0.113.7", "203.0.113.7"},
+		{"::ffff:203.0.113.7", "203.0.113.7"},
+		{"2001:DB8:0:0::7%eth0", "2001:db8::7"},
+		{"bogus", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := Address(tt.ip); got != tt.want {
+			t.Errorf("Address(%q) = %q, want %q", tt.ip, got, tt.want)
+		}
+	}
+}

@@ -16,7 +16,8 @@ import (
 )
 
 // TestConsolePages walks every link of the sidebar and the account menu as a super admin and as
-// a moderator, and a user's page, at a phone's width (390 px) and a laptop's (1280 px):
+// a moderator, two users' pages (one with related accounts, kept as admin-user.png) and a
+// post's page, at a phone's width (390 px) and a laptop's (1280 px):
 // each answers without a console problem, axe passes it in the light and
 // the dark scheme at both widths, nothing is too wide at either nor at
 // 1440 px (fits), and a screenshot at 1280 px is kept (in
@@ -35,20 +36,31 @@ func TestConsolePages(t *testing.T) {
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The pages no link of the sidebar leads to: a user's page with no
+	// related account, one with some (the demo's banned shop, kept as
+	// admin-user.png scrolled to its related accounts), and a post's page.
+	type extra struct{ path, file, focus string }
+	shop := fmt.Sprintf("/admin/users/%d", demoUserID(t, pz, "cheap_seeds_4u"))
 	for _, who := range []struct {
-		name  string
-		user  *models.User
-		extra []string
+		name   string
+		user   *models.User
+		extras []extra
 	}{
-		{"admin", pz.super, []string{fmt.Sprintf("/admin/users/%d", pz.modUser.ID), fmt.Sprintf("/admin/posts/%d", reportedPost(t, pz))}},
+		{"admin", pz.super, []extra{{path: fmt.Sprintf("/admin/users/%d", pz.modUser.ID)},
+			{path: shop, file: "admin-user.png", focus: `[data-testid="related-list"]`},
+			{path: fmt.Sprintf("/admin/posts/%d", reportedPost(t, pz))}}},
 		{"moderator", pz.modUser, nil},
 	} {
 		p, c := pz.as(t, who.user, "/admin")
 		for _, link := range consoleLinks(t, p, who.name) {
 			checkPage(t, p, pz.base+link, filepath.Join(dir, screenshotName(who.name, link)))
 		}
-		for _, link := range who.extra {
-			checkPage(t, p, pz.base+link, "")
+		for _, x := range who.extras {
+			file := ""
+			if x.file != "" {
+				file = filepath.Join(dir, x.file)
+			}
+			checkPageAt(t, p, pz.base+x.path, file, x.focus)
 		}
 		clean(t, c)
 	}
@@ -65,8 +77,19 @@ func TestConsolePages(t *testing.T) {
 // the light scheme at 1280 px to file, unless file is "".
 func checkPage(t *testing.T, p *rod.Page, url, file string) {
 	t.Helper()
+	checkPageAt(t, p, url, file, "")
+}
+
+// checkPageAt is checkPage for a page with a part fetched after it: the
+// checks wait for the element focus selects (unless ""), and the
+// screenshot shows the card that holds it, below the fold as it may be.
+func checkPageAt(t *testing.T, p *rod.Page, url, file, focus string) {
+	t.Helper()
 	step(t, p, "open "+url, func(p *rod.Page) {
 		p.MustNavigate(url).MustWaitLoad().MustWaitIdle()
+		if focus != "" {
+			p.MustElement(focus)
+		}
 	})
 	for _, v := range viewports {
 		resize(t, p, v)
@@ -87,6 +110,11 @@ func checkPage(t *testing.T, p *rod.Page, url, file string) {
 	if file == "" {
 		return
 	}
+	if focus != "" {
+		step(t, p, "scroll to "+focus, func(p *rod.Page) {
+			p.MustElement(focus).MustEval(`function () { (this.closest('section') || this).scrollIntoView({block: 'center'}) }`)
+		})
+	}
 	img, err := p.Screenshot(false, &proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng})
 	if err == nil {
 		err = os.WriteFile(file, img, 0o644)
@@ -101,6 +129,16 @@ func reportedPost(t *testing.T, pz *plaza) int64 {
 	t.Helper()
 	var id int64
 	if err := pz.Store.DB.NewRaw(`SELECT id FROM posts ORDER BY report_count DESC, id LIMIT 1`).Scan(context.Background(), &id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// demoUserID is the id of the demo member named username.
+func demoUserID(t *testing.T, pz *plaza, username string) int64 {
+	t.Helper()
+	var id int64
+	if err := pz.Store.DB.NewRaw(`SELECT id FROM users WHERE username = ?`, username).Scan(context.Background(), &id); err != nil {
 		t.Fatal(err)
 	}
 	return id

@@ -372,7 +372,8 @@ const (
 )
 
 // TestConsolePageWeight measures what every console page of a super
-// admin's sidebar and account menu, and a user's page, costs over the
+// admin's sidebar and account menu, and two users' pages (one with
+// related accounts), costs over the
 // wire: first with the browser's cache off (a first visit), then each
 // again after another console page, with the cache on. Each is within its
 // budget; the figures are logged for docs/performance.md. (A moderator's
@@ -384,7 +385,7 @@ func TestConsolePageWeight(t *testing.T) {
 		user  *models.User
 		extra []string
 	}{
-		{"admin", pz.super, []string{fmt.Sprintf("/admin/users/%d", pz.modUser.ID)}},
+		{"admin", pz.super, []string{fmt.Sprintf("/admin/users/%d", pz.modUser.ID), fmt.Sprintf("/admin/users/%d", demoUserID(t, pz, "cheap_seeds_4u"))}},
 	} {
 		p, c := pz.as(t, who.user, "/admin")
 		links := append(consoleLinks(t, p, who.name), who.extra...)
