@@ -73,7 +73,7 @@ func (s Users) ConfirmEmail(ctx context.Context, id int64, email string) (*User,
 	if taken {
 		return nil, ErrEmailTaken
 	}
-	_, err = s.db(ctx).NewUpdate().Model((*User)(nil)).Set("email = ?", email).Set("email_verified = ?", now).
+	_, err = setEmail(s.db(ctx).NewUpdate().Model((*User)(nil)), email).Set("email_verified = ?", now).
 		Set("updated_at = ?", now).Where("id = ?", id).Exec(ctx)
 	if IsUniqueViolation(err) {
 		return nil, ErrEmailTaken // an account took it since the look above

@@ -324,3 +324,20 @@ func TestFillRelatedColumns(t *testing.T) {
 		}
 	})
 }
+
+// TestConfirmedEmailMovesTheMailbox: an address changed through its link
+// is found by the mailbox it reaches now, not the one it left.
+func TestConfirmedEmailMovesTheMailbox(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		w := newRelatedWorld(t, db)
+		w.signUp("mover", "mover@example.org", "", 0)
+		w.signUp("old", "mover+old@example.org", "", 0)
+		w.signUp("new", "j.doe@gmail.com", "", 0)
+		if _, err := w.s.Users.ConfirmEmail(context.Background(), w.users["mover"].ID, "JDoe+x@googlemail.com"); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, _ := w.related("mover", 0); len(got) != 1 || !slices.Equal(got["new"].Reasons, []string{"email"}) {
+			t.Errorf("after the change: %+v, want j.doe@gmail.com by email only", got)
+		}
+	})
+}
