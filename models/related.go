@@ -75,7 +75,6 @@ type RelatedAccount struct {
 
 // relatedSeed is what a user's related accounts are looked for by.
 type relatedSeed struct {
-	id        int64
 	addresses []string // the sign-up address and those of the latest sign-ins
 	ranges    []string // their ranges
 	email     string   // email_canonical
@@ -91,8 +90,9 @@ type relatedSeed struct {
 // range. At most limit (DefaultRelatedLimit when 0 or less, at most
 // MaxRelatedLimit), most reasons first, then newest. Every lookup goes
 // through an index on what is compared (the migration
-// 20261209120000_related_accounts), whatever the size of logins. The
-// purge of a spam wave reads the accounts to act on here too.
+// 20261209120000_related_accounts), whatever the size of logins. A purge
+// of a spam wave is to act on the accounts found here, so that staff
+// act on what they saw.
 func (s Users) RelatedAccounts(ctx context.Context, id int64, limit int) (*Related, error) {
 	if limit <= 0 {
 		limit = DefaultRelatedLimit
@@ -137,7 +137,7 @@ func relatedSeedOf(ctx context.Context, db bun.IDB, u *User) (*relatedSeed, erro
 	if err != nil {
 		return nil, err
 	}
-	seed := &relatedSeed{id: u.ID, email: u.EmailCanonical, signupNet: u.SignupNet, signedUp: u.CreatedAt}
+	seed := &relatedSeed{email: u.EmailCanonical, signupNet: u.SignupNet, signedUp: u.CreatedAt}
 	for _, ip := range append(seen, u.SignupIP) {
 		a, r := clientnet.Address(ip), clientnet.Range(ip)
 		if a == "" || r == "" || slices.Contains(seed.addresses, a) {
