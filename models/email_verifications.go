@@ -65,7 +65,6 @@ func (s Auth) UseEmailVerification(ctx context.Context, tokenHash string) error 
 // own address confirmed, or the new one of a change. An address another
 // account has is ErrEmailTaken. Call it inside a change.
 func (s Users) ConfirmEmail(ctx context.Context, id int64, email string) (*User, error) {
-	email, now := NormalizeEmail(email), s.now()
 	taken, err := s.EmailTaken(ctx, id, email)
 	if err != nil {
 		return nil, fmt.Errorf("confirm email: %w", err)
@@ -73,11 +72,10 @@ func (s Users) ConfirmEmail(ctx context.Context, id int64, email string) (*User,
 	if taken {
 		return nil, ErrEmailTaken
 	}
-	_, err = setEmail(s.db(ctx).NewUpdate().Model((*User)(nil)), email).Set("email_verified = ?", now).
-		Set("updated_at = ?", now).Where("id = ?", id).Exec(ctx)
-	if IsUniqueViolation(err) {
-		return nil, ErrEmailTaken // an account took it since the look above
+	if err := s.ChangeEmail(ctx, id, email); err != nil {
+		return nil, err // ErrEmailTaken when an account took it since the look above
 	}
+	_, err = s.db(ctx).NewUpdate().Model((*User)(nil)).Set("email_verified = ?", s.now()).Where("id = ?", id).Exec(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("confirm email: %w", err)
 	}
