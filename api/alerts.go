@@ -22,8 +22,9 @@ type AlertPreferences struct {
 // operations in a form, where a checkbox left unticked sends nothing and
 // so turns them off.
 type AlertPreferencesChange struct {
-	Reports    *string `json:"reports,omitempty" formData:"reports" enum:"now,hourly,daily,never"`
-	Operations *bool   `json:"operations,omitempty" formData:"operations" description:"Only admins may turn them on."`
+	Reports    *string  `json:"reports,omitempty" formData:"reports" enum:"now,hourly,daily,never"`
+	Operations *bool    `json:"operations,omitempty" formData:"operations" description:"Only admins may turn them on."`
+	_          struct{} `minProperties:"1"`
 }
 
 // ForceJSONRequestBody tells the OpenAPI reflector that the body comes as

@@ -97,14 +97,17 @@ func (h Alerts) form(c echo.Context, p models.AlertPreference) views.AlertsForm 
 }
 
 // alertsForm reads the page's form: the setting of new reports, and the
-// operations checkbox, which a browser leaves out when it is unticked.
+// operations checkbox, which a browser leaves out when it is unticked
+// (the select always comes with it). A body of neither sets nothing.
 func alertsForm(form url.Values) api.AlertPreferencesChange {
 	var req api.AlertPreferencesChange
 	if form.Has("reports") {
 		reports := form.Get("reports")
 		req.Reports = &reports
 	}
-	operations := form.Get("operations") == "true" || form.Get("operations") == "on"
-	req.Operations = &operations
+	if form.Has("reports") || form.Has("operations") {
+		operations := form.Get("operations") == "true" || form.Get("operations") == "on"
+		req.Operations = &operations
+	}
 	return req
 }
