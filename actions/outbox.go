@@ -42,12 +42,18 @@ func (a *Actions) sendMail(ctx context.Context, userID int64, m mail.Message) er
 
 // queueMail is sendMail, answering the outbox's row.
 func (a *Actions) queueMail(ctx context.Context, userID int64, m mail.Message) (*models.MailMessage, error) {
+	return queueMail(ctx, a.Store, a.SendMail, userID, m)
+}
+
+// queueMail puts m in store's outbox: to be sent when send says a mail
+// server is set, else held.
+func queueMail(ctx context.Context, store *models.Store, send bool, userID int64, m mail.Message) (*models.MailMessage, error) {
 	row := &models.MailMessage{Kind: string(m.Kind), Recipient: m.To, Subject: m.Subject, TextBody: m.Text,
 		HTMLBody: m.HTML, Secret: m.Secret}
 	if userID != 0 {
 		row.UserID = &userID
 	}
-	return row, a.Store.Mail.QueueMail(ctx, row, a.SendMail)
+	return row, store.Mail.QueueMail(ctx, row, send)
 }
 
 // broadcastSent tells of b, sent now or at its time: a note in its
@@ -99,13 +105,17 @@ func (a *Actions) moderated(ctx context.Context, who *access.Principal, id int64
 }
 
 // FileReport files userID's report on post postID and queues
-// report.created, in the change under way; it returns the report.
+// report.created and the mail of the staff who asked to hear of each
+// report at once, in the change under way; it returns the report.
 func (a *Actions) FileReport(ctx context.Context, postID, userID int64, reason, comment string) (*models.PostReport, error) {
 	r, flagged, err := a.Store.Posts.ReportPost(ctx, postID, userID, reason, comment)
 	if err != nil {
 		return nil, err
 	}
 	if err := a.Store.Desk.Announce(ctx, models.ModerationNews{Kind: models.NewsReport, PostID: postID}); err != nil {
+		return nil, err
+	}
+	if err := a.alerts().reportFiled(ctx, r); err != nil {
 		return nil, err
 	}
 	return r, a.emit(ctx, webhook.EventReportCreated, map[string]any{"reportId": itoa(r.ID),

@@ -206,13 +206,15 @@ func (rt *Runtime) open(ctx context.Context, opts Options) error {
 	if rt.Mail, rt.MailSender, err = newMail(rt.Config); err != nil {
 		return fmt.Errorf("mail: %w", err)
 	}
+	alerts := actions.AlertJob{Store: rt.Store, Mail: rt.Mail, SendMail: rt.MailSender != nil}
+	rt.Store.JobFailed = alerts.JobFailed
 	rt.Jobs, err = jobs.New(rt.DB.DB, rt.Store.Dialect(), jobs.Deps{Sweeper: rt.Store.Upkeep(), Analytics: rt.Store.Analytics, Broadcasts: actions.BroadcastJob{Store: rt.Store},
 		Webhooks: webhookDeliverer{store: rt.Store, sender: rt.Webhooks}, WebhookBackoff: opts.WebhookBackoff,
 		Mail: mailOutbox{rt.Store}, MailSender: mailSender(rt.MailSender), MailBackoff: opts.MailBackoff,
 		Maintenance: maintainer{store: rt.Store, cfg: models.MaintenanceConfig{UploadsDir: rt.Config.UploadsDir,
 			BackupDir: rt.Config.BackupDir, DatabaseURL: rt.Config.DatabaseURL, BackupKeep: rt.Config.BackupKeep},
 			retention: time.Duration(rt.Config.AuditRetentionDays) * 24 * time.Hour, archiveKey: ArchiveKey(rt.Config.JWTSecret)},
-		Metrics: rt.Metrics, Log: rt.Log, RescueAfter: opts.RescueJobsAfter, BackupEvery: rt.Config.BackupEvery,
+		Digests: alerts, Metrics: rt.Metrics, Log: rt.Log, RescueAfter: opts.RescueJobsAfter, BackupEvery: rt.Config.BackupEvery,
 		AuditRetention: rt.Config.AuditRetentionDays > 0, AuditAnchors: anchorer(rt.Store), AuditAnchorEvery: rt.Config.AuditAnchorEvery})
 	if err != nil {
 		return err

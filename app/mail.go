@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/jobs"
 	"github.com/plazahq/plaza/internal/mail"
@@ -14,7 +15,8 @@ import (
 // SMTP_URL names a server, the sender that delivers them; without one the
 // sender is nil and messages are kept, held, for the console.
 func newMail(cfg config.Config) (*mail.Composer, *mail.Sender, error) {
-	composer, err := mail.NewComposer(mail.Community{Name: cfg.CommunityName, URL: cfg.PublicAppURL})
+	composer, err := mail.NewComposer(mail.Community{Name: cfg.CommunityName, URL: cfg.PublicAppURL,
+		AlertsPath: api.PathConsoleAccountAlerts})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -17,6 +17,54 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for AlertPreferencesReports.
+const (
+	AlertPreferencesReportsDaily  AlertPreferencesReports = "daily"
+	AlertPreferencesReportsHourly AlertPreferencesReports = "hourly"
+	AlertPreferencesReportsNever  AlertPreferencesReports = "never"
+	AlertPreferencesReportsNow    AlertPreferencesReports = "now"
+)
+
+// Valid indicates whether the value is a known member of the AlertPreferencesReports enum.
+func (e AlertPreferencesReports) Valid() bool {
+	switch e {
+	case AlertPreferencesReportsDaily:
+		return true
+	case AlertPreferencesReportsHourly:
+		return true
+	case AlertPreferencesReportsNever:
+		return true
+	case AlertPreferencesReportsNow:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AlertPreferencesChangeReports.
+const (
+	AlertPreferencesChangeReportsDaily  AlertPreferencesChangeReports = "daily"
+	AlertPreferencesChangeReportsHourly AlertPreferencesChangeReports = "hourly"
+	AlertPreferencesChangeReportsNever  AlertPreferencesChangeReports = "never"
+	AlertPreferencesChangeReportsNow    AlertPreferencesChangeReports = "now"
+)
+
+// Valid indicates whether the value is a known member of the AlertPreferencesChangeReports enum.
+func (e AlertPreferencesChangeReports) Valid() bool {
+	switch e {
+	case AlertPreferencesChangeReportsDaily:
+		return true
+	case AlertPreferencesChangeReportsHourly:
+		return true
+	case AlertPreferencesChangeReportsNever:
+		return true
+	case AlertPreferencesChangeReportsNow:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CollectEventEventType.
 const (
 	CollectEventEventTypeButtonClick      CollectEventEventType = "button_click"
@@ -62,6 +110,30 @@ const (
 func (e CollectFailureCode) Valid() bool {
 	switch e {
 	case CollectFailureCodeIPBLOCKED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for FormDataAlertPreferencesChangeReports.
+const (
+	FormDataAlertPreferencesChangeReportsDaily  FormDataAlertPreferencesChangeReports = "daily"
+	FormDataAlertPreferencesChangeReportsHourly FormDataAlertPreferencesChangeReports = "hourly"
+	FormDataAlertPreferencesChangeReportsNever  FormDataAlertPreferencesChangeReports = "never"
+	FormDataAlertPreferencesChangeReportsNow    FormDataAlertPreferencesChangeReports = "now"
+)
+
+// Valid indicates whether the value is a known member of the FormDataAlertPreferencesChangeReports enum.
+func (e FormDataAlertPreferencesChangeReports) Valid() bool {
+	switch e {
+	case FormDataAlertPreferencesChangeReportsDaily:
+		return true
+	case FormDataAlertPreferencesChangeReportsHourly:
+		return true
+	case FormDataAlertPreferencesChangeReportsNever:
+		return true
+	case FormDataAlertPreferencesChangeReportsNow:
 		return true
 	default:
 		return false
@@ -785,6 +857,21 @@ func (e V1NoteKind) Valid() bool {
 	case V1NoteKindNote:
 		return true
 	case V1NoteKindWarning:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1OfAlertPreferencesSuccess.
+const (
+	V1OfAlertPreferencesSuccessTrue V1OfAlertPreferencesSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfAlertPreferencesSuccess enum.
+func (e V1OfAlertPreferencesSuccess) Valid() bool {
+	switch e {
+	case V1OfAlertPreferencesSuccessTrue:
 		return true
 	default:
 		return false
@@ -2441,6 +2528,28 @@ type AdminUserList struct {
 	Users       []AdminUser     `json:"users"`
 }
 
+// AlertPreferences defines model for AlertPreferences.
+type AlertPreferences struct {
+	// Operations A mail when a maintenance job or a backup fails (admins only).
+	Operations bool `json:"operations"`
+
+	// Reports New reports: a mail for each at once, one digest mail an hour or a day, or none.
+	Reports AlertPreferencesReports `json:"reports"`
+}
+
+// AlertPreferencesReports New reports: a mail for each at once, one digest mail an hour or a day, or none.
+type AlertPreferencesReports string
+
+// AlertPreferencesChange defines model for AlertPreferencesChange.
+type AlertPreferencesChange struct {
+	// Operations Only admins may turn them on.
+	Operations *bool                          `json:"operations,omitempty"`
+	Reports    *AlertPreferencesChangeReports `json:"reports,omitempty"`
+}
+
+// AlertPreferencesChangeReports defines model for AlertPreferencesChange.Reports.
+type AlertPreferencesChangeReports string
+
 // AuditEntry defines model for AuditEntry.
 type AuditEntry struct {
 	Action        string  `json:"action"`
@@ -2594,6 +2703,16 @@ type FieldReason struct {
 
 // FlagsForUser defines model for FlagsForUser.
 type FlagsForUser map[string]bool
+
+// FormDataAlertPreferencesChange defines model for FormDataAlertPreferencesChange.
+type FormDataAlertPreferencesChange struct {
+	// Operations Only admins may turn them on.
+	Operations *bool                                  `json:"operations,omitempty"`
+	Reports    *FormDataAlertPreferencesChangeReports `json:"reports,omitempty"`
+}
+
+// FormDataAlertPreferencesChangeReports defines model for FormDataAlertPreferencesChange.Reports.
+type FormDataAlertPreferencesChangeReports string
 
 // FormDataCredentialsSignIn defines model for FormDataCredentialsSignIn.
 type FormDataCredentialsSignIn struct {
@@ -3573,7 +3692,7 @@ type V1MailMessage struct {
 	CreatedAt time.Time `json:"createdAt"`
 	Id        string    `json:"id"`
 
-	// Kind What the message is: password_reset, password_changed, email_verify, email_change, email_change_notice, report_alert, report_digest, decision, test.
+	// Kind What the message is: password_reset, password_changed, email_verify, email_change, email_change_notice, report_alert, report_digest, ops_alert, decision, test.
 	Kind string `json:"kind"`
 
 	// LastError The last attempt's error; empty when it had none.
@@ -3697,6 +3816,15 @@ type V1NoteAuthor struct {
 	Id       string `json:"id"`
 	Username string `json:"username"`
 }
+
+// V1OfAlertPreferences defines model for V1Of_AlertPreferences.
+type V1OfAlertPreferences struct {
+	Data    AlertPreferences            `json:"data"`
+	Success V1OfAlertPreferencesSuccess `json:"success"`
+}
+
+// V1OfAlertPreferencesSuccess defines model for V1OfAlertPreferences.Success.
+type V1OfAlertPreferencesSuccess bool
 
 // V1OfAuditVerification defines model for V1Of_AuditVerification.
 type V1OfAuditVerification struct {
@@ -5048,6 +5176,12 @@ type DeleteApiUsersIdJSONRequestBody = AccountDeletion
 
 // PutApiUsersIdJSONRequestBody defines body for PutApiUsersId for application/json ContentType.
 type PutApiUsersIdJSONRequestBody = ProfileUpdate
+
+// PutApiV1AdminAccountAlertsJSONRequestBody defines body for PutApiV1AdminAccountAlerts for application/json ContentType.
+type PutApiV1AdminAccountAlertsJSONRequestBody = AlertPreferencesChange
+
+// PutApiV1AdminAccountAlertsFormdataRequestBody defines body for PutApiV1AdminAccountAlerts for application/x-www-form-urlencoded ContentType.
+type PutApiV1AdminAccountAlertsFormdataRequestBody = FormDataAlertPreferencesChange
 
 // PostApiV1AdminBlocksJSONRequestBody defines body for PostApiV1AdminBlocks for application/json ContentType.
 type PostApiV1AdminBlocksJSONRequestBody = V1BlockRequest
@@ -6624,6 +6758,40 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/users/{id} (the `PutApiUsersId` operationId).
 	PutApiUsersId(ctx context.Context, id string, body PutApiUsersIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiV1AdminAccountAlerts Your staff alerts
+	//
+	// Which mail you get of new reports (now, hourly, daily or never) and, for admins, of failed jobs and backups. A bearer token needs account:read as well. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Corresponds with GET /api/v1/admin/account/alerts (the `GetApiV1AdminAccountAlerts` operationId).
+	GetApiV1AdminAccountAlerts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutApiV1AdminAccountAlertsWithBody Choose your staff alerts
+	//
+	// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+	PutApiV1AdminAccountAlertsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutApiV1AdminAccountAlerts Choose your staff alerts
+	//
+	// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+	PutApiV1AdminAccountAlerts(ctx context.Context, body PutApiV1AdminAccountAlertsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutApiV1AdminAccountAlertsWithFormdataBody Choose your staff alerts
+	//
+	// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+	PutApiV1AdminAccountAlertsWithFormdataBody(ctx context.Context, body PutApiV1AdminAccountAlertsFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminAnalytics Platform analytics over a period
 	//
@@ -8715,6 +8883,80 @@ func (c *Client) PutApiUsersIdWithBody(ctx context.Context, id string, contentTy
 // Corresponds with PUT /api/users/{id} (the `PutApiUsersId` operationId).
 func (c *Client) PutApiUsersId(ctx context.Context, id string, body PutApiUsersIdJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutApiUsersIdRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiV1AdminAccountAlerts Your staff alerts
+//
+// Which mail you get of new reports (now, hourly, daily or never) and, for admins, of failed jobs and backups. A bearer token needs account:read as well. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Corresponds with GET /api/v1/admin/account/alerts (the `GetApiV1AdminAccountAlerts` operationId).
+func (c *Client) GetApiV1AdminAccountAlerts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiV1AdminAccountAlertsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutApiV1AdminAccountAlertsWithBody Choose your staff alerts
+//
+// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+func (c *Client) PutApiV1AdminAccountAlertsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutApiV1AdminAccountAlertsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutApiV1AdminAccountAlerts Choose your staff alerts
+//
+// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+func (c *Client) PutApiV1AdminAccountAlerts(ctx context.Context, body PutApiV1AdminAccountAlertsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutApiV1AdminAccountAlertsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutApiV1AdminAccountAlertsWithFormdataBody Choose your staff alerts
+//
+// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+func (c *Client) PutApiV1AdminAccountAlertsWithFormdataBody(ctx context.Context, body PutApiV1AdminAccountAlertsFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutApiV1AdminAccountAlertsRequestWithFormdataBody(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -12860,6 +13102,84 @@ func NewPutApiUsersIdRequestWithBody(server string, id string, contentType strin
 	return req, nil
 }
 
+// NewGetApiV1AdminAccountAlertsRequest constructs an http.Request for the GetApiV1AdminAccountAlerts method
+func NewGetApiV1AdminAccountAlertsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/account/alerts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutApiV1AdminAccountAlertsRequest calls the generic PutApiV1AdminAccountAlerts builder with application/json body
+func NewPutApiV1AdminAccountAlertsRequest(server string, body PutApiV1AdminAccountAlertsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutApiV1AdminAccountAlertsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPutApiV1AdminAccountAlertsRequestWithFormdataBody calls the generic PutApiV1AdminAccountAlerts builder with application/x-www-form-urlencoded body
+func NewPutApiV1AdminAccountAlertsRequestWithFormdataBody(server string, body PutApiV1AdminAccountAlertsFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewPutApiV1AdminAccountAlertsRequestWithBody(server, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewPutApiV1AdminAccountAlertsRequestWithBody constructs an http.Request for the PutApiV1AdminAccountAlerts method, with any body, and a specified content type
+func NewPutApiV1AdminAccountAlertsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/account/alerts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGetApiV1AdminAnalyticsRequest constructs an http.Request for the GetApiV1AdminAnalytics method
 func NewGetApiV1AdminAnalyticsRequest(server string, params *GetApiV1AdminAnalyticsParams) (*http.Request, error) {
 	var err error
@@ -16713,6 +17033,42 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /api/users/{id} (the `PutApiUsersId` operationId).
 	PutApiUsersIdWithResponse(ctx context.Context, id string, body PutApiUsersIdJSONRequestBody, reqEditors ...RequestEditorFn) (*PutApiUsersIdResponse, error)
+
+	// GetApiV1AdminAccountAlertsWithResponse Your staff alerts
+	//
+	// Which mail you get of new reports (now, hourly, daily or never) and, for admins, of failed jobs and backups. A bearer token needs account:read as well. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/admin/account/alerts (the `GetApiV1AdminAccountAlerts` operationId).
+	GetApiV1AdminAccountAlertsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiV1AdminAccountAlertsResponse, error)
+
+	// PutApiV1AdminAccountAlertsWithBodyWithResponse Choose your staff alerts
+	//
+	// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+	PutApiV1AdminAccountAlertsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutApiV1AdminAccountAlertsResponse, error)
+
+	// PutApiV1AdminAccountAlertsWithResponse Choose your staff alerts
+	//
+	// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+	PutApiV1AdminAccountAlertsWithResponse(ctx context.Context, body PutApiV1AdminAccountAlertsJSONRequestBody, reqEditors ...RequestEditorFn) (*PutApiV1AdminAccountAlertsResponse, error)
+
+	// PutApiV1AdminAccountAlertsWithFormdataBodyWithResponse Choose your staff alerts
+	//
+	// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+	PutApiV1AdminAccountAlertsWithFormdataBodyWithResponse(ctx context.Context, body PutApiV1AdminAccountAlertsFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutApiV1AdminAccountAlertsResponse, error)
 
 	// GetApiV1AdminAnalyticsWithResponse Platform analytics over a period
 	//
@@ -24097,6 +24453,235 @@ func (r PutApiUsersIdResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PutApiUsersIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetApiV1AdminAccountAlertsResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminAccountAlerts
+type GetApiV1AdminAccountAlertsResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminAccountAlertsResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1AdminAccountAlerts
+type GetApiV1AdminAccountAlertsResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminAccountAlertsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminAccountAlerts
+type GetApiV1AdminAccountAlertsResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetApiV1AdminAccountAlertsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfAlertPreferences
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiV1AdminAccountAlertsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiV1AdminAccountAlertsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminAccountAlertsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiV1AdminAccountAlertsResponse) GetJSON200() *V1OfAlertPreferences {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiV1AdminAccountAlertsResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiV1AdminAccountAlertsResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetApiV1AdminAccountAlertsResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiV1AdminAccountAlertsResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiV1AdminAccountAlertsResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminAccountAlertsResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiV1AdminAccountAlertsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiV1AdminAccountAlertsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiV1AdminAccountAlertsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiV1AdminAccountAlertsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutApiV1AdminAccountAlertsResponse200Headers the declared response headers of an HTTP 200 response for PutApiV1AdminAccountAlerts
+type PutApiV1AdminAccountAlertsResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PutApiV1AdminAccountAlertsResponse429Headers the declared response headers of an HTTP 429 response for PutApiV1AdminAccountAlerts
+type PutApiV1AdminAccountAlertsResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PutApiV1AdminAccountAlertsResponse503Headers the declared response headers of an HTTP 503 response for PutApiV1AdminAccountAlerts
+type PutApiV1AdminAccountAlertsResponse503Headers struct {
+	RetryAfter int
+}
+
+type PutApiV1AdminAccountAlertsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfAlertPreferences
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PutApiV1AdminAccountAlertsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PutApiV1AdminAccountAlertsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutApiV1AdminAccountAlertsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutApiV1AdminAccountAlertsResponse) GetJSON200() *V1OfAlertPreferences {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutApiV1AdminAccountAlertsResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutApiV1AdminAccountAlertsResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutApiV1AdminAccountAlertsResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PutApiV1AdminAccountAlertsResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PutApiV1AdminAccountAlertsResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PutApiV1AdminAccountAlertsResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutApiV1AdminAccountAlertsResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PutApiV1AdminAccountAlertsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutApiV1AdminAccountAlertsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutApiV1AdminAccountAlertsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutApiV1AdminAccountAlertsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -32425,6 +33010,66 @@ func (c *ClientWithResponses) PutApiUsersIdWithResponse(ctx context.Context, id 
 		return nil, err
 	}
 	return ParsePutApiUsersIdResponse(rsp)
+}
+
+// GetApiV1AdminAccountAlertsWithResponse Your staff alerts
+//
+// Which mail you get of new reports (now, hourly, daily or never) and, for admins, of failed jobs and backups. A bearer token needs account:read as well. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/admin/account/alerts (the `GetApiV1AdminAccountAlerts` operationId).
+func (c *ClientWithResponses) GetApiV1AdminAccountAlertsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiV1AdminAccountAlertsResponse, error) {
+	rsp, err := c.GetApiV1AdminAccountAlerts(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiV1AdminAccountAlertsResponse(rsp)
+}
+
+// PutApiV1AdminAccountAlertsWithBodyWithResponse Choose your staff alerts
+//
+// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+func (c *ClientWithResponses) PutApiV1AdminAccountAlertsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutApiV1AdminAccountAlertsResponse, error) {
+	rsp, err := c.PutApiV1AdminAccountAlertsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutApiV1AdminAccountAlertsResponse(rsp)
+}
+
+// PutApiV1AdminAccountAlertsWithResponse Choose your staff alerts
+//
+// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+func (c *ClientWithResponses) PutApiV1AdminAccountAlertsWithResponse(ctx context.Context, body PutApiV1AdminAccountAlertsJSONRequestBody, reqEditors ...RequestEditorFn) (*PutApiV1AdminAccountAlertsResponse, error) {
+	rsp, err := c.PutApiV1AdminAccountAlerts(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutApiV1AdminAccountAlertsResponse(rsp)
+}
+
+// PutApiV1AdminAccountAlertsWithFormdataBodyWithResponse Choose your staff alerts
+//
+// A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; a digest turned on counts from now. Only admins may turn operations alerts on. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/admin/account/alerts (the `PutApiV1AdminAccountAlerts` operationId).
+func (c *ClientWithResponses) PutApiV1AdminAccountAlertsWithFormdataBodyWithResponse(ctx context.Context, body PutApiV1AdminAccountAlertsFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutApiV1AdminAccountAlertsResponse, error) {
+	rsp, err := c.PutApiV1AdminAccountAlertsWithFormdataBody(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutApiV1AdminAccountAlertsResponse(rsp)
 }
 
 // GetApiV1AdminAnalyticsWithResponse Platform analytics over a period
@@ -41923,6 +42568,313 @@ func ParsePutApiUsersIdResponse(rsp *http.Response) (*PutApiUsersIdResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers PutApiUsersIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiV1AdminAccountAlertsResponse parses an HTTP response from a GetApiV1AdminAccountAlertsWithResponse call
+func ParseGetApiV1AdminAccountAlertsResponse(rsp *http.Response) (*GetApiV1AdminAccountAlertsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiV1AdminAccountAlertsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfAlertPreferences
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiV1AdminAccountAlertsResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiV1AdminAccountAlertsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminAccountAlertsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutApiV1AdminAccountAlertsResponse parses an HTTP response from a PutApiV1AdminAccountAlertsWithResponse call
+func ParsePutApiV1AdminAccountAlertsResponse(rsp *http.Response) (*PutApiV1AdminAccountAlertsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutApiV1AdminAccountAlertsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfAlertPreferences
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PutApiV1AdminAccountAlertsResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PutApiV1AdminAccountAlertsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutApiV1AdminAccountAlertsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

@@ -134,7 +134,17 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		u := e.app.UserWithPassword(t, "moving@example.com", "correct horse")
 		return sampleRequest{api.PathEmailChange, e.app.SessionFor(t, u.ID), `{"email":"moved@example.com","password":"correct horse"}`, http.StatusAccepted}
 	},
-	"GET /admin/account/sessions": asSuper(api.PathConsoleAccountSessions, "", 200),
+	"GET /admin/account/sessions":      asSuper(api.PathConsoleAccountSessions, "", 200),
+	"GET /api/v1/admin/account/alerts": asSuper(api.PathAdminV1AccountAlerts, "", 200),
+	"PUT /api/v1/admin/account/alerts": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "alerted-admin@example.com", access.RoleAdmin)
+		return sampleRequest{api.PathAdminV1AccountAlerts, e.app.SessionFor(t, u.ID), `{"reports":"daily","operations":true}`, 200}
+	},
+	"GET /admin/account/alerts": asSuper(api.PathConsoleAccountAlerts+"?saved=1", "", 200),
+	"POST /admin/account/alerts": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "alerted-moderator@example.com", access.RoleModerator)
+		return sampleRequest{api.PathConsoleAccountAlerts, e.app.SessionFor(t, u.ID), `{"reports":"now"}`, 200}
+	},
 	"GET /admin/users/{id}/sessions": func(t *testing.T, e sampleEnv) sampleRequest {
 		u := e.app.User(t, "carded@example.com")
 		e.app.SessionFor(t, u.ID)

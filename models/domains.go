@@ -45,6 +45,10 @@ type Hooks struct{ *Store }
 // that causes them, and what became of each.
 type Mail struct{ *Store }
 
+// Alerts holds the mail staff ask for of new reports and failed jobs,
+// and whose digest is due.
+type Alerts struct{ *Store }
+
 // Notices holds what members are told: the inbox, notices and broadcasts.
 type Notices struct{ *Store }
 
@@ -63,7 +67,7 @@ func (s *Store) parts() {
 	s.Users, s.Sanctions, s.Blocklist, s.Auth = Users{s}, Sanctions{s}, Blocklist{s}, Auth{s}
 	s.Posts, s.Desk, s.Analytics, s.Audit = Posts{s}, Desk{s}, Analytics{s}, Audit{s}
 	s.Hooks, s.Notices, s.Settings, s.Maintenance, s.Search = Hooks{s}, Notices{s}, Settings{s}, Maintenance{s}, Search{s}
-	s.Mail = Mail{s}
+	s.Mail, s.Alerts = Mail{s}, Alerts{s}
 }
 
 // Upkeep is the hourly sweep's reach across the parts: each part's expired

@@ -182,7 +182,7 @@ func (s *Store) setProgress(ctx context.Context, id string, pct int) {
 }
 
 // finishJob records j's outcome and, when asked, puts it in every admin's
-// inbox, in one transaction.
+// inbox, in one transaction with the alerts of a failure (JobFailed).
 func (s *Store) finishJob(ctx context.Context, j *MaintenanceJob, result map[string]any, failure error) error {
 	now := s.now()
 	j.FinishedAt, j.Result, j.Status, j.Progress = &now, result, JobCompleted, 100
@@ -192,8 +192,16 @@ func (s *Store) finishJob(ctx context.Context, j *MaintenanceJob, result map[str
 	}
 	return s.Change(ctx, func(ctx context.Context) error {
 		_, err := s.db(ctx).NewUpdate().Model(j).Column("status", "progress", "result", "error", "finished_at").WherePK().Exec(ctx)
-		if err != nil || !j.Notify {
+		if err != nil {
 			return err
+		}
+		if j.Status == JobFailed && s.JobFailed != nil {
+			if err := s.JobFailed(ctx, j); err != nil {
+				return err
+			}
+		}
+		if !j.Notify {
+			return nil
 		}
 		return s.tellAdmins(ctx, j)
 	})

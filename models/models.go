@@ -476,6 +476,6 @@ func All() []any {
 		(*Broadcast)(nil), (*BroadcastTarget)(nil), (*BroadcastRead)(nil), (*Notification)(nil), (*MaintenanceJob)(nil), (*FeatureFlag)(nil), (*AuditEntry)(nil),
 		(*Lock)(nil), (*Session)(nil), (*APIToken)(nil), (*Setting)(nil),
 		(*AnalyticsEvent)(nil), (*AnalyticsDailyEvents)(nil), (*AnalyticsHourlyEvents)(nil), (*AnalyticsDailyStats)(nil), (*AnalyticsIPKey)(nil),
-		(*UserNote)(nil),
+		(*UserNote)(nil), (*AlertPreference)(nil),
 	}
 }

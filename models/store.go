@@ -58,6 +58,11 @@ type Store struct {
 	// SearchBatch is how many rows one batch of a SQLite search index
 	// rebuild loads; zero means the default. Tests lower it.
 	SearchBatch int
+	// JobFailed, when set, runs inside the change that records a
+	// maintenance job (a backup too) as failed: the staff alerts queue
+	// their mail there, so that it exists if and only if the failure is
+	// recorded.
+	JobFailed func(ctx context.Context, j *MaintenanceJob) error
 	// Progressed, when set, hears every progress a maintenance job
 	// records, after it is stored; tests watch a job move with it.
 	Progressed func(job string, pct int)
@@ -83,6 +88,7 @@ type Store struct {
 	Audit       Audit
 	Hooks       Hooks
 	Mail        Mail
+	Alerts      Alerts
 	Notices     Notices
 	Settings    Settings
 	Maintenance Maintenance

@@ -463,8 +463,8 @@ func InboxBadge(unread int) templ.Component {
 	})
 }
 
-// viewerMenu names who is signed in and offers the inbox, two-factor
-// sign-in and signing out.
+// viewerMenu names who is signed in and offers the inbox, the account's
+// sessions, mail alerts and two-factor sign-in, and signing out.
 func viewerMenu(v Viewer) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -582,28 +582,41 @@ func viewerMenu(v Viewer) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var29 templ.SafeURL
-		templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathConsoleTwoFactor))
+		templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathConsoleAccountAlerts))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout.templ`, Line: 148, Col: 52}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout.templ`, Line: 148, Col: 56}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var29))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "\" class=\"menu-item\" data-testid=\"menu-twofa\">Two-factor sign-in</a><form method=\"post\" action=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "\" class=\"menu-item\" data-testid=\"menu-alerts\">Mail alerts</a> <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var30 templ.SafeURL
-		templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathSignOut))
+		templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathConsoleTwoFactor))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout.templ`, Line: 149, Col: 62}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout.templ`, Line: 149, Col: 52}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var30))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "\"><button type=\"submit\" class=\"menu-item\" data-testid=\"sign-out\">Sign out</button></form></div></details>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "\" class=\"menu-item\" data-testid=\"menu-twofa\">Two-factor sign-in</a><form method=\"post\" action=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var31 templ.SafeURL
+		templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(api.PathSignOut))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout.templ`, Line: 150, Col: 62}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "\"><button type=\"submit\" class=\"menu-item\" data-testid=\"sign-out\">Sign out</button></form></div></details>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -628,12 +641,12 @@ func shortcutHelp() templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var31 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var31 == nil {
-			templ_7745c5c3_Var31 = templ.NopComponent
+		templ_7745c5c3_Var32 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var32 == nil {
+			templ_7745c5c3_Var32 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "<dialog id=\"shortcut-help\" class=\"dialog\" aria-labelledby=\"shortcut-help-title\" data-testid=\"shortcut-help\"><h2 id=\"shortcut-help-title\" class=\"text-base font-semibold t-strong\">Keyboard shortcuts</h2><dl class=\"mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm t-body\"><dt><kbd class=\"kbd\">/</kbd></dt><dd>Search this page</dd><dt><kbd class=\"kbd\">j</kbd> <kbd class=\"kbd\">k</kbd></dt><dd>Next and previous row</dd><dt><kbd class=\"kbd\">Enter</kbd></dt><dd>Open the selected row</dd><dt><kbd class=\"kbd\">a</kbd> <kbd class=\"kbd\">h</kbd> <kbd class=\"kbd\">f</kbd> <kbd class=\"kbd\">x</kbd> <kbd class=\"kbd\">d</kbd></dt><dd>Moderation queue: approve, hide, flag, dismiss the reports of, or delete the selected post; the next post is selected after</dd><dt><kbd class=\"kbd\">u</kbd></dt><dd>Undo the decision a message offers to undo</dd><dt><kbd class=\"kbd\">o</kbd></dt><dd>Moderation queue: open or close the selected post's context</dd><dt><kbd class=\"kbd\">?</kbd></dt><dd>This list</dd><dt><kbd class=\"kbd\">Esc</kbd></dt><dd>Close a dialog, or leave a field for its row</dd></dl><form method=\"dialog\" class=\"mt-6 flex justify-end\"><button class=\"btn btn-secondary\">Close</button></form></dialog>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "<dialog id=\"shortcut-help\" class=\"dialog\" aria-labelledby=\"shortcut-help-title\" data-testid=\"shortcut-help\"><h2 id=\"shortcut-help-title\" class=\"text-base font-semibold t-strong\">Keyboard shortcuts</h2><dl class=\"mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm t-body\"><dt><kbd class=\"kbd\">/</kbd></dt><dd>Search this page</dd><dt><kbd class=\"kbd\">j</kbd> <kbd class=\"kbd\">k</kbd></dt><dd>Next and previous row</dd><dt><kbd class=\"kbd\">Enter</kbd></dt><dd>Open the selected row</dd><dt><kbd class=\"kbd\">a</kbd> <kbd class=\"kbd\">h</kbd> <kbd class=\"kbd\">f</kbd> <kbd class=\"kbd\">x</kbd> <kbd class=\"kbd\">d</kbd></dt><dd>Moderation queue: approve, hide, flag, dismiss the reports of, or delete the selected post; the next post is selected after</dd><dt><kbd class=\"kbd\">u</kbd></dt><dd>Undo the decision a message offers to undo</dd><dt><kbd class=\"kbd\">o</kbd></dt><dd>Moderation queue: open or close the selected post's context</dd><dt><kbd class=\"kbd\">?</kbd></dt><dd>This list</dd><dt><kbd class=\"kbd\">Esc</kbd></dt><dd>Close a dialog, or leave a field for its row</dd></dl><form method=\"dialog\" class=\"mt-6 flex justify-end\"><button class=\"btn btn-secondary\">Close</button></form></dialog>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -242,6 +242,7 @@ func newHandlers(d Deps) handlerSet {
 		users:      handlers.Users{Store: d.Store.Users, Actions: acts, Sessions: d.Sessions},
 		blocks:     handlers.Blocks{Store: d.Store.Blocklist, People: d.Store.Users, Actions: acts, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix},
 		mail:       handlers.Mail{Store: d.Store.Mail, Actions: acts, Sending: acts.SendMail},
+		alerts:     handlers.Alerts{Actions: acts, Sending: acts.SendMail},
 		posts:      handlers.Posts{Store: d.Store.Posts, Actions: acts},
 		sessions:   handlers.UserSessions{Store: d.Store.Auth, Actions: acts, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},

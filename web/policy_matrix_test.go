@@ -725,6 +725,12 @@ func init() {
 		"DELETE " + api.PathNotification:        inboxDoor,
 		"POST " + api.PathPosts:                 selfDoor(`{"title":"Matrix","content":"x"}`),
 		"POST " + api.PathPostReport:            reportDoor,
+		// One's own staff alerts: the versioned routes and the console's
+		// twins, which moderators use.
+		"GET " + api.PathAdminV1AccountAlerts:  selfDoor(``),
+		"GET " + api.PathConsoleAccountAlerts:  selfDoor(``),
+		"PUT " + api.PathAdminV1AccountAlerts:  selfDoor(`{"reports":"daily","operations":false}`),
+		"POST " + api.PathConsoleAccountAlerts: selfDoor(`{"reports":"hourly"}`),
 	} {
 		doorFixtures[door] = fx
 	}
@@ -916,6 +922,9 @@ func TestEveryActionHasADoor(t *testing.T) {
 		// general post routes (post.moderate, post.edit).
 		policy.TakeFlagLock:      "POST /api/v1/admin/locks with type feature_flag, the door of lock.acquire",
 		policy.ReverseModeration: "the doors of post.moderate and post.edit, when a decision undoes a standing one",
+		// Asked inside the door of account.alerts when operations alerts
+		// are turned on; handlers' TestAlertPreferences walks it.
+		policy.SetOperationsAlerts: "PUT /api/v1/admin/account/alerts and POST /admin/account/alerts with operations true, the doors of account.alerts",
 	}
 	for a := range policy.Table {
 		if !declared[a] && elsewhere[a] == "" {

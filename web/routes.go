@@ -348,6 +348,7 @@ type handlerSet struct {
 	posts       handlers.Posts
 	blocks      handlers.Blocks
 	mail        handlers.Mail
+	alerts      handlers.Alerts
 	sessions    handlers.UserSessions
 	password    handlers.ChangePassword
 	reset       handlers.PasswordReset

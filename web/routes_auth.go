@@ -194,6 +194,18 @@ func authRoutes(hs handlerSet) []Route {
 				}}},
 		ConsolePage("/api/auth/sessions", Route{Path: api.PathConsoleAccountSessions, Handler: hs.sessions.Mine, Action: policy.SeeOwnAccount, Permissions: moderate,
 			Doc: Doc{Summary: "The console's \"Your sessions\" page", Response: api.UserSessions{}}}),
+		// The console's "Mail alerts", for all staff: the versioned family's
+		// routes are the admin role's (docs/api.md, "Staff alerts").
+		ConsolePage("/api/v1/admin/account/alerts", Route{Path: api.PathConsoleAccountAlerts, Handler: hs.alerts.Get, Action: policy.SeeOwnAccount, Permissions: moderate,
+			Doc: Doc{Summary: "The console's \"Mail alerts\" page", Query: api.AlertsPageQuery{}, Response: api.V1Of[api.AlertPreferences]{}}}),
+		{Method: http.MethodPost, Path: api.PathConsoleAccountAlerts, Handler: hs.alerts.Set, Action: policy.SetAlerts, Family: console, Scope: ScopeExempt,
+			Audit: Audit{Action: string(policy.SetAlerts), Target: "user"},
+			Doc: Doc{Summary: "Choose your staff alerts from the console", Body: api.AlertPreferencesChange{}, Response: api.V1Of[api.AlertPreferences]{},
+				Description: "PUT /api/v1/admin/account/alerts for the console, moderators included; JSON or the page's form. " +
+					"htmx gets the form back with a toast; a browser's plain form the page (303 to it once saved, or the form with the refusal).",
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session; or operations alerts asked by someone who is no admin.",
+					http.StatusUnprocessableEntity: "reports is not now, hourly, daily or never; or the body sets nothing."},
+				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser's plain form, once saved: to the page, which says so."}}}},
 		ConsolePage("/api/v1/admin/users/{id}/sessions", Route{Path: api.PathConsoleUserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions,
 			Audit: Audit{Action: "user.sessions", Target: "user"},
 			Doc:   Doc{Summary: "The user page's sessions card", Response: api.V1Of[[]api.UserSession]{}}}),

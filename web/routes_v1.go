@@ -259,6 +259,23 @@ func v1Routes(hs handlerSet) []Route {
 			Audit: Audit{Action: "mail.test", Target: "mail"},
 			Doc: Doc{Summary: "Send yourself a test message", Response: api.V1Of[api.V1MailMessage]{}, Status: http.StatusAccepted,
 				Description: "To the caller's own address, through the outbox: queued when a mail server is set (SMTP_URL), else held on the mail page."}}),
+		// Staff alerts (docs/api.md, "Staff alerts"): one's own, so reading
+		// them asks what reading one's account asks, and changing them a
+		// session. Moderators, whom the gate refuses, use the console's
+		// twin routes (/admin/account/alerts).
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1AccountAlerts, Handler: hs.alerts.Get, Action: policy.SeeOwnAccount,
+			Audit: Audit{Action: string(policy.SeeOwnAccount)},
+			Doc: Doc{Summary: "Your staff alerts", Response: api.V1Of[api.AlertPreferences]{},
+				Description: "Which mail you get of new reports (now, hourly, daily or never) and, for admins, of failed jobs and backups. " +
+					"A bearer token needs account:read as well.",
+				Errors: map[int]string{http.StatusForbidden: "A bearer token without account:read."}}}),
+		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1AccountAlerts, Handler: hs.alerts.Set, Action: policy.SetAlerts,
+			Audit: Audit{Action: string(policy.SetAlerts), Target: "user"},
+			Doc: Doc{Summary: "Choose your staff alerts", Body: api.AlertPreferencesChange{}, Response: api.V1Of[api.AlertPreferences]{},
+				Description: "A field left out stays as it is. Hourly and daily are one digest mail per period, however many reports it counts; " +
+					"a digest turned on counts from now. Only admins may turn operations alerts on.",
+				Errors: map[int]string{http.StatusForbidden: "A bearer token: this needs a session; or operations alerts asked by someone who is no admin.",
+					http.StatusUnprocessableEntity: "reports is not now, hourly, daily or never; or the body sets nothing."}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditLogs, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The audit log, newest first", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminAuditExport, Handler: hs.audit.Export, Action: policy.ExportAudit,

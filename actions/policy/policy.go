@@ -118,6 +118,12 @@ const (
 	ResendMail   Action = "mail.resend"
 	SendTestMail Action = "mail.test"
 
+	// SetAlerts chooses the mail one gets of new reports (staff) and,
+	// with SetOperationsAlerts on top (admins), of failed jobs and
+	// backups: one's own account's, from a session.
+	SetAlerts           Action = "account.alerts"
+	SetOperationsAlerts Action = "account.alerts_operations"
+
 	// Platform settings: the reason presets, feature flags, maintenance
 	// jobs and broadcasts to many inboxes.
 	UpdateModerationReasons Action = "moderation_reasons.update"
@@ -288,6 +294,9 @@ var Table = map[Action]Rule{
 
 	ResendMail:   {Permission: access.PermAdminWrite, SecondFactor: true},
 	SendTestMail: {Permission: access.PermAdminWrite, SecondFactor: true},
+
+	SetAlerts:           {Permission: access.PermPostsModerate, SecondFactor: true, SessionOnly: true},
+	SetOperationsAlerts: {Permission: access.PermAdminRead, SecondFactor: true, SessionOnly: true},
 
 	UpdateModerationReasons: {Permission: access.PermAdminWrite, SecondFactor: true},
 	UpdateFeatureFlag:       {Permission: access.PermAdminSuper, SecondFactor: true},

@@ -111,6 +111,11 @@ func TestCheck(t *testing.T) {
 		{"admin sends a broadcast", false, session(2, access.RoleAdmin, false, stale), SendBroadcast, Platform, nil},
 		{"admin rotates a super admin's webhook secret", false, session(2, access.RoleAdmin, true, fresh), RotateWebhookSecret, super, ErrOutranked},
 		{"admin:write token deletes a webhook", false, token(2, access.RoleAdmin, access.PermAdminWrite), DeleteWebhook, plain, &ForbiddenError{Need: access.PermAdminDelete}},
+		{"moderator sets their report alerts", false, session(4, access.RoleModerator, false, stale), SetAlerts, Owned(4), nil},
+		{"user sets report alerts", false, session(10, access.RoleUser, false, fresh), SetAlerts, Owned(10), &ForbiddenError{Need: access.PermPostsModerate}},
+		{"a token sets its owner's alerts", false, token(2, access.RoleAdmin, access.PermAdminWrite).Through(access.PermAdminWrite), SetAlerts, Owned(2), ErrSessionOnly},
+		{"moderator turns on operations alerts", false, session(4, access.RoleModerator, true, fresh), SetOperationsAlerts, Owned(4), &ForbiddenError{Need: access.PermAdminRead}},
+		{"admin turns on operations alerts", false, session(2, access.RoleAdmin, false, stale), SetOperationsAlerts, Owned(2), nil},
 		{"operator restores", true, &access.Principal{Via: access.ViaOperator, Permissions: access.RolePermissions([]string{access.RoleSuperAdmin})}, Restore, Platform, nil},
 	}
 	for _, tt := range tests {

@@ -1,7 +1,7 @@
 // Package jobs runs Plaza's background work on River, a job queue kept in
 // the same database as everything else: periodic sweeps now, maintenance
-// actions, scheduled broadcasts, webhook messages and
-// outgoing mail. On several instances River
+// actions, scheduled broadcasts, webhook messages, outgoing mail and the
+// staff's report digests. On several instances River
 // elects one leader to enqueue periodic jobs, and any instance may work them.
 package jobs
 
@@ -52,6 +52,9 @@ type Deps struct {
 	BackupEvery time.Duration
 	// AuditRetention turns on the daily archiving of old audit entries.
 	AuditRetention bool
+	// Digests sends the staff's report digests every hour (and once as
+	// the queue starts); nil sends none.
+	Digests ReportDigester
 	// AuditAnchors sends the audit chain's anchor every AuditAnchorEvery
 	// (0: never), and once as the queue starts.
 	AuditAnchors     AuditAnchorer
@@ -88,9 +91,10 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 	river.AddWorker(workers, &backupWorker{maintainer: d.Maintenance, metrics: d.Metrics})
 	river.AddWorker(workers, &auditRetentionWorker{maintainer: d.Maintenance, metrics: d.Metrics})
 	river.AddWorker(workers, &auditAnchorWorker{anchorer: d.AuditAnchors, metrics: d.Metrics})
+	river.AddWorker(workers, &reportDigestWorker{digester: d.Digests, metrics: d.Metrics})
 	// Every kind's outcomes are series from the start: a scrape shows 0
 	// before the first run, and rates work from there.
-	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind(), BackupArgs{}.Kind(), AuditRetentionArgs{}.Kind(), AuditAnchorArgs{}.Kind(), WebhookArgs{}.Kind(), MailArgs{}.Kind()} {
+	for _, kind := range []string{SweepArgs{}.Kind(), AnalyticsArgs{}.Kind(), BroadcastArgs{}.Kind(), MaintenanceArgs{}.Kind(), BackupArgs{}.Kind(), AuditRetentionArgs{}.Kind(), AuditAnchorArgs{}.Kind(), WebhookArgs{}.Kind(), MailArgs{}.Kind(), ReportDigestArgs{}.Kind()} {
 		for _, outcome := range []string{"completed", "failed"} {
 			d.Metrics.Jobs.WithLabelValues(kind, outcome)
 		}
@@ -133,6 +137,14 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 		cfg.PeriodicJobs = append(cfg.PeriodicJobs, river.NewPeriodicJob(AlignedSchedule(d.AuditAnchorEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return AuditAnchorArgs{}, nil },
 			&river.PeriodicJobOpts{ID: "audit_anchor", RunOnStart: true}))
+	}
+	if d.Digests != nil {
+		// Aligned to the hour, and once at start: a digest is sent once
+		// whichever run finds it due (ReportDigester), so a restart
+		// neither skips nor repeats one.
+		cfg.PeriodicJobs = append(cfg.PeriodicJobs, river.NewPeriodicJob(AlignedSchedule(time.Hour),
+			func() (river.JobArgs, *river.InsertOpts) { return ReportDigestArgs{}, nil },
+			&river.PeriodicJobOpts{ID: "report_digest", RunOnStart: true}))
 	}
 	var (
 		client *river.Client[*sql.Tx]

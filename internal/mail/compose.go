@@ -63,12 +63,32 @@ type Digest struct {
 	// Reports are the period's reports, newest first; the mail lists the
 	// first DigestListed and counts the rest.
 	Reports []Report
+	// Count is how many reports the period had, when Reports holds only
+	// the first of them (a busy period need not load every one); zero
+	// counts Reports.
+	Count int
 	// Path is the console's queue of reports.
 	Path string
 }
 
 // DigestListed is how many reports a digest lists one by one.
 const DigestListed = 20
+
+// Failure is a maintenance job or a backup that failed, as the operations
+// alert tells it.
+type Failure struct {
+	// What is what failed, in words: "The scheduled backup".
+	What string
+	At   time.Time
+	// Error is the failure's error; an alert shows at most MaxError
+	// characters of it.
+	Error string
+	// Path is the console's page of jobs and backups.
+	Path string
+}
+
+// MaxError is how many characters of a failure's error an alert shows.
+const MaxError = 2000
 
 // Decision is a moderation decision that concerns a member, told to them
 // with its reasons.
@@ -96,7 +116,7 @@ type Composer struct {
 
 var kinds = []Kind{
 	KindPasswordReset, KindPasswordChanged, KindEmailVerify, KindEmailChange, KindEmailChangeNotice,
-	KindReportAlert, KindReportDigest, KindDecision, KindTest,
+	KindReportAlert, KindReportDigest, KindOpsAlert, KindDecision, KindTest,
 }
 
 // NewComposer reads the templates of every kind, for c.
@@ -152,6 +172,7 @@ type view struct {
 	Address   string
 	Report    Report
 	Digest    digestView
+	Failure   Failure
 	Decision  Decision
 }
 
@@ -218,12 +239,21 @@ func (c *Composer) ReportDigest(to string, d Digest) (Message, error) {
 	if len(d.Reports) == 0 {
 		return Message{}, errors.New("mail composer: a report digest without reports")
 	}
-	dv := digestView{Since: d.Since, Until: d.Until, Count: len(d.Reports), Listed: d.Reports}
-	if dv.Count > DigestListed {
-		dv.Listed, dv.More = d.Reports[:DigestListed], dv.Count-DigestListed
+	dv := digestView{Since: d.Since, Until: d.Until, Count: max(d.Count, len(d.Reports)), Listed: d.Reports}
+	if len(dv.Listed) > DigestListed {
+		dv.Listed = d.Reports[:DigestListed]
 	}
+	dv.More = dv.Count - len(dv.Listed)
 	return c.render(KindReportDigest, to, false, view{
 		Link: c.link(d.Path), Action: "Review the reports", Alerts: c.alerts(), Digest: dv,
+	})
+}
+
+// OpsAlert tells an admin that a maintenance job or a backup failed.
+func (c *Composer) OpsAlert(to string, f Failure) (Message, error) {
+	f.Error = cut(f.Error, MaxError)
+	return c.render(KindOpsAlert, to, false, view{
+		Link: c.link(f.Path), Action: "Open jobs and backups", Alerts: c.alerts(), Failure: f,
 	})
 }
 

@@ -61,6 +61,9 @@ func everyKind(t *testing.T, c *Composer, s sample) map[Kind]Message {
 		KindReportDigest: func() (Message, error) {
 			return c.ReportDigest("mod@example.com", Digest{Since: at.Add(-time.Hour), Until: at, Reports: reports, Path: "/admin/reports"})
 		},
+		KindOpsAlert: func() (Message, error) {
+			return c.OpsAlert("admin@example.com", Failure{What: "The scheduled backup", At: at, Error: s.excerpt, Path: "/admin/system"})
+		},
 		KindDecision: func() (Message, error) {
 			return c.Decision("ana@example.com", Decision{Title: s.title, Rule: s.rule, Reason: s.statement, Until: at.Add(72 * time.Hour), Path: "/account/decisions/7"})
 		},
@@ -204,6 +207,33 @@ func TestDigestIsOneMail(t *testing.T) {
 	}
 	if _, err := testComposer(t).ReportDigest("mod@example.com", Digest{}); err == nil {
 		t.Error("a digest of no reports composed")
+	}
+	// A busy period loads only the reports it lists, and says how many
+	// there were.
+	m, err = testComposer(t).ReportDigest("mod@example.com", Digest{Since: at.Add(-time.Hour), Until: at, Reports: reports[:DigestListed], Count: 5000, Path: "/admin/moderation"})
+	if err != nil || m.Subject != "5000 new reports on Plaza" || !strings.Contains(m.Text, "and 4980 more") {
+		t.Errorf("a digest of 5000 listing 20 (%v): %q\n%s", err, m.Subject, m.Text)
+	}
+}
+
+// TestOpsAlert: a failure names what failed, when and why, and links to
+// the jobs page; a long error is cut.
+func TestOpsAlert(t *testing.T) {
+	m, err := testComposer(t).OpsAlert("admin@example.com", Failure{What: "The backup_database job", At: at,
+		Error: "backup folder: not a directory\n" + strings.Repeat("x", 3*MaxError), Path: "/admin/system"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Subject != "Failed on Plaza: The backup_database job" || m.Kind != KindOpsAlert || m.Secret {
+		t.Errorf("subject %q, kind %s, secret %v", m.Subject, m.Kind, m.Secret)
+	}
+	for _, want := range []string{"14 March 2026 at 09:26 UTC", "> backup folder: not a directory", "http://plaza.test/admin/system", "http://plaza.test/admin/account"} {
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("text lacks %q:\n%s", want, m.Text)
+		}
+	}
+	if strings.Contains(m.Text, strings.Repeat("x", MaxError)) {
+		t.Errorf("the error is not cut at %d characters", MaxError)
 	}
 }
 

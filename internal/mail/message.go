@@ -13,6 +13,7 @@ const (
 	KindEmailChangeNotice Kind = "email_change_notice" // the old address is told of the change
 	KindReportAlert       Kind = "report_alert"        // one new report, to a moderator or admin
 	KindReportDigest      Kind = "report_digest"       // the new reports of a period, in one mail
+	KindOpsAlert          Kind = "ops_alert"           // a maintenance job or a backup failed, to an admin
 	KindDecision          Kind = "decision"            // a moderation decision, with its reasons
 	KindTest              Kind = "test"                // an admin's test of the mail settings
 )
