@@ -256,7 +256,7 @@ func AlertsPanel(f AlertsForm) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Card("Mail alerts", "alerts-card").Render(templ.WithChildren(ctx, templ_7745c5c3_Var4), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Card("Your alerts", "alerts-card").Render(templ.WithChildren(ctx, templ_7745c5c3_Var4), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
