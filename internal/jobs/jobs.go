@@ -52,8 +52,8 @@ type Deps struct {
 	BackupEvery time.Duration
 	// AuditRetention turns on the daily archiving of old audit entries.
 	AuditRetention bool
-	// Digests sends the staff's report digests every hour (and once as
-	// the queue starts); nil sends none.
+	// Digests sends the staff's report digests every hour; nil sends
+	// none.
 	Digests ReportDigester
 	// AuditAnchors sends the audit chain's anchor every AuditAnchorEvery
 	// (0: never), and once as the queue starts.
@@ -139,12 +139,12 @@ func New(db *sql.DB, dialect string, d Deps) (*Runner, error) {
 			&river.PeriodicJobOpts{ID: "audit_anchor", RunOnStart: true}))
 	}
 	if d.Digests != nil {
-		// Aligned to the hour, and once at start: a digest is sent once
-		// whichever run finds it due (ReportDigester), so a restart
-		// neither skips nor repeats one.
+		// Aligned to the hour only: a period missed while no instance ran
+		// is sent at the next hour, counting every report since the last
+		// digest (ReportDigester), so nothing is skipped or repeated.
 		cfg.PeriodicJobs = append(cfg.PeriodicJobs, river.NewPeriodicJob(AlignedSchedule(time.Hour),
 			func() (river.JobArgs, *river.InsertOpts) { return ReportDigestArgs{}, nil },
-			&river.PeriodicJobOpts{ID: "report_digest", RunOnStart: true}))
+			&river.PeriodicJobOpts{ID: "report_digest"}))
 	}
 	var (
 		client *river.Client[*sql.Tx]
