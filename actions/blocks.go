@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/plazahq/plaza/actions/policy"
@@ -20,6 +21,9 @@ type BlockInput struct {
 	Kind   string
 	Value  string
 	Reason string
+	// Severity is what the block refuses (blocks.Severities); empty is the
+	// kind's default (blocks.DefaultSeverity).
+	Severity string
 	// ExpiresAt is when the block stops applying (nil: never); it must be
 	// in the future.
 	ExpiresAt *time.Time
@@ -74,7 +78,18 @@ func (a *Actions) newBlock(who *access.Principal, in BlockInput) (*models.Block,
 		}
 		return nil, &InvalidError{Field: field, Reason: err.Error()}
 	}
-	if in.Kind == blocks.KindIP {
+	severity := in.Severity
+	if severity == "" {
+		severity = blocks.DefaultSeverity(in.Kind)
+	}
+	if !slices.Contains(blocks.Severities, severity) {
+		return nil, &InvalidError{Field: "severity", Reason: blocks.ErrSeverity.Error()}
+	}
+	if in.Kind == blocks.KindEmailDomain && severity == blocks.SeverityAll {
+		return nil, &InvalidError{Field: "severity", Reason: "an email domain block refuses new accounts (signup) or sends them for approval (approval); " +
+			"accounts that exist already are stopped by banning them"}
+	}
+	if in.Kind == blocks.KindIP && severity == blocks.SeverityAll { // milder blocks lock nobody out
 		if err := tooWide(value, in.CallerIP, in.CallerNetwork); err != nil {
 			return nil, err
 		}
@@ -82,7 +97,7 @@ func (a *Actions) newBlock(who *access.Principal, in BlockInput) (*models.Block,
 	if in.ExpiresAt != nil && !in.ExpiresAt.After(a.Now()) {
 		return nil, &InvalidError{Field: "expiresAt", Reason: "expiresAt must be in the future"}
 	}
-	b := &models.Block{Kind: in.Kind, Value: value, Reason: in.Reason, ExpiresAt: in.ExpiresAt}
+	b := &models.Block{Kind: in.Kind, Value: value, Reason: in.Reason, Severity: severity, ExpiresAt: in.ExpiresAt}
 	if id := callerID(who); id != 0 {
 		b.CreatedBy = &id
 	}
@@ -168,5 +183,5 @@ func (a *Actions) DeleteBlock(ctx context.Context, who *access.Principal, id int
 
 // blockFields are what the audit entry keeps of a block.
 func blockFields(b *models.Block) map[string]any {
-	return map[string]any{"kind": b.Kind, "value": b.Value, "reason": b.Reason, "expiresAt": stamp(b.ExpiresAt)}
+	return map[string]any{"kind": b.Kind, "value": b.Value, "reason": b.Reason, "severity": b.Severity, "expiresAt": stamp(b.ExpiresAt)}
 }

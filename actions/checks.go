@@ -261,11 +261,16 @@ func checkNewPassword(field, password, email string) *InvalidError {
 	return &InvalidError{Field: field, Code: code, Reason: weak.Error()}
 }
 
-// checkRegistration trims and checks a sign-up: a name, an address and a
-// password the rule accepts.
-func checkRegistration(reg *models.NewRegistration, password string) error {
-	reg.Name, reg.Email = strings.TrimSpace(reg.Name), strings.TrimSpace(reg.Email)
-	err := refusal(checkText("name", reg.Name, 1, MaxName, true), checkEmail(reg.Email), checkNewPassword("password", password, reg.Email))
+// checkRegistration trims and checks a sign-up: a name, an address, a
+// password the rule accepts, and an applicant's answer to the question.
+func checkRegistration(reg *models.NewRegistration, password string, rules RegistrationRules, adm Admission) error {
+	reg.Name, reg.Email, reg.Answer = strings.TrimSpace(reg.Name), strings.TrimSpace(reg.Email), strings.TrimSpace(reg.Answer)
+	answerMin := 0
+	if adm.Application != "" && rules.Question != "" {
+		answerMin = 1 // an applicant answers the community's question
+	}
+	err := refusal(checkText("name", reg.Name, 1, MaxName, true), checkEmail(reg.Email), checkNewPassword("password", password, reg.Email),
+		checkText("answer", reg.Answer, answerMin, MaxApplicationAnswer, false))
 	reg.Email = models.NormalizeEmail(reg.Email)
 	return err
 }

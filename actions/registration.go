@@ -12,16 +12,22 @@ import (
 	"github.com/plazahq/plaza/models"
 )
 
-// EmailBlocker answers whether an address's domain is blocked from
-// opening accounts.
+// EmailBlocker answers what the blocks in force say of an address's
+// domain and of a sign-up (blocks.Severities).
 type EmailBlocker interface {
+	// EmailBlocked reports whether the email's domain may not open an
+	// account.
 	EmailBlocked(ctx context.Context, email string) (bool, error)
+	// SignUpSeverities are the strongest severities of the blocks on the
+	// network of ip and on the domain of email; "" where none applies.
+	SignUpSeverities(ctx context.Context, ip, email string) (network, domain string, err error)
 }
 
 // Register opens an account from checked input (the password still in
-// the clear, to be hashed here), unless its email domain is blocked or
-// its email taken. The new account's address gets a verification link,
-// queued in the change that opens the account.
+// the clear, to be hashed here) as the registration rules admit it
+// (admit): at once, or inactive with an application for staff to decide;
+// a taken email is refused. The new account's address gets a
+// verification link, queued in the change that opens the account.
 func (a *Actions) Register(ctx context.Context, who *access.Principal, reg models.NewRegistration, password string) (*models.User, error) {
 	if err := a.Policy.Check(who, policy.Register, policy.Platform); err != nil {
 		return nil, err
@@ -29,23 +35,30 @@ func (a *Actions) Register(ctx context.Context, who *access.Principal, reg model
 	if a.Mail == nil {
 		return nil, errNoComposer
 	}
-	if err := checkRegistration(&reg, password); err != nil {
-		return nil, err
-	}
-	blocked, err := a.Blocks.EmailBlocked(ctx, reg.Email)
+	rules, err := a.Registration(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if blocked {
-		return nil, &InvalidError{Field: "email", Reason: "registrations with this email domain are not accepted"}
+	adm, err := a.admit(ctx, rules, reg.Email, reg.IP, reg.Invitation != "")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRegistration(&reg, password, rules, adm); err != nil {
+		return nil, err
 	}
 	if reg.PasswordHash, err = a.Passwords.Hash(ctx, password); err != nil {
 		return nil, err
 	}
+	reg.Pending = adm.Application != ""
 	var u *models.User
 	register := func(ctx context.Context) (err error) {
 		if u, err = a.Store.Users.RegisterUser(ctx, reg); err != nil {
 			return err
+		}
+		if reg.Pending {
+			if err := a.Store.Users.OpenApplication(ctx, u.ID, reg.Answer, adm.Application); err != nil {
+				return err
+			}
 		}
 		return a.openVerification(ctx, u.ID, u.Email, false)
 	}

@@ -32,6 +32,13 @@ const (
 	// address to be verified: posting and reporting under
 	// REQUIRE_VERIFIED_EMAIL, linking a sign-in provider.
 	CodeEmailUnverified = "EMAIL_UNVERIFIED"
+	// Sign-ups the registration rules refuse (docs/api.md,
+	// "Registration"): paused for some hours, closed, invite-only without
+	// an invitation, or from a network blocked from opening accounts.
+	CodeRegistrationPaused = "REGISTRATION_PAUSED"
+	CodeRegistrationClosed = "REGISTRATION_CLOSED"
+	CodeInvitationRequired = "INVITATION_REQUIRED"
+	CodeSignUpBlocked      = "SIGNUP_BLOCKED"
 	// Two-factor sign-in and re-confirmation (docs/api.md, "Two-factor
 	// sign-in").
 	CodeTOTPRequired      = "TOTP_REQUIRED"

@@ -25,6 +25,10 @@ type User struct {
 	LoginCount    *int    `json:"login_count,omitempty"`
 	PostCount     int     `json:"post_count"`
 	Status        string  `json:"status,omitempty"`
+	// Application is "pending" in the answer to a sign-up that opened an
+	// application (docs/api.md, "Registration"): the account is inactive
+	// until staff approve it.
+	Application string `json:"application,omitempty" enum:"pending"`
 }
 
 // UserList answers GET /api/users.
@@ -46,6 +50,11 @@ type Registration struct {
 	Name     string `json:"name" required:"true" maxLength:"100"`
 	Email    string `json:"email" required:"true" maxLength:"254"`
 	Password string `json:"password" required:"true"`
+	// Answer is the applicant's answer to the community's question, needed
+	// when sign-ups need approval and a question is set.
+	Answer string `json:"answer,omitempty" maxLength:"2000" description:"The answer to the community's question (GET /api/auth/registration), required when sign-ups need approval and a question is set."`
+	// Invitation is the token of an invitation link.
+	Invitation string `json:"invitation,omitempty" maxLength:"200" description:"The token of an invitation link (its invite parameter): needed in invite-only mode, and an invited sign-up needs no approval."`
 }
 
 // ProfileUpdate is the body of PUT /api/users/{id}: every field optional,

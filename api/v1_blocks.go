@@ -32,6 +32,7 @@ type V1BlockRequest struct {
 	Kind      string `json:"kind" required:"true" enum:"ip,email_domain"`
 	Value     string `json:"value" required:"true" minLength:"1" maxLength:"253" description:"ip: an address or CIDR range (203.0.113.7, 203.0.113.0/24, 2001:db8::/32); a block of an IPv6 address, or of a range narrower than the client network (a /64 by default), refuses that whole network. email_domain: a domain, which covers its subdomains."`
 	Reason    string `json:"reason,omitempty" maxLength:"500"`
+	Severity  string `json:"severity,omitempty" enum:"all,signup,approval" description:"What it refuses: all (every blockable route; ip only), signup (opening an account), approval (an account opens only as an application for staff to approve). Default: all for ip, signup for email_domain."`
 	ExpiresAt string `json:"expiresAt,omitempty" format:"date-time" description:"When the block stops applying; none: never."`
 }
 
@@ -77,6 +78,7 @@ type V1Block struct {
 	Kind      string  `json:"kind" enum:"ip,email_domain"`
 	Value     string  `json:"value" description:"Normalised: a CIDR range (a single address as /32 or /128), or a lower-case domain."`
 	Reason    string  `json:"reason"`
+	Severity  string  `json:"severity" enum:"all,signup,approval" description:"What it refuses (see the request's severity)."`
 	CreatedAt string  `json:"createdAt" format:"date-time"`
 	CreatedBy *string `json:"createdBy" description:"The admin's id; null once that account is deleted."`
 	ExpiresAt *string `json:"expiresAt" format:"date-time" description:"When it stops applying; null: never."`

@@ -59,9 +59,8 @@ type OAuth struct {
 	Sessions  OAuthSessions
 	// SignIn opens sessions and renders the sign-in page.
 	SignIn SignIn
-	// Blocks refuses new accounts with an email under a blocked domain.
-	Blocks actions.EmailBlocker
-	// Actions links and unlinks providers from the account page.
+	// Actions links and unlinks providers from the account page, and says
+	// whether the registration rules let a provider open a new account.
 	Actions *actions.Actions
 	// Links lists the caller's linked providers for the account page.
 	Links ProviderLinks
@@ -159,9 +158,11 @@ func (h OAuth) Callback(c echo.Context) error {
 	}
 	who := identity(id, gu)
 	who.IP = c.RealIP() // a new account's sign-up address
-	if who.NoNewAccount, err = h.Blocks.EmailBlocked(ctx, who.Email); err != nil {
+	refused, err := h.Actions.ProviderSignUpRefused(ctx, who.Email, who.IP)
+	if err != nil {
 		return err
 	}
+	who.NoNewAccount = refused != ""
 	user, err := h.Users.LinkOAuthUser(ctx, who)
 	var ue *models.UnverifiedEmailError
 	var ie *models.InactiveUserError
@@ -169,7 +170,7 @@ func (h OAuth) Callback(c echo.Context) error {
 	case errors.Is(err, models.ErrAccountInUse):
 		return h.refuse(c, "An account with this email exists; sign in with your password, then link "+name+" from your account page", err)
 	case errors.Is(err, models.ErrNewAccountRefused):
-		return h.refuse(c, "Plaza does not accept new accounts with this email domain", err)
+		return h.refuse(c, refused, err)
 	case errors.As(err, &ue):
 		return h.refuse(c, "Your "+name+" email address is not verified; verify it with "+name+" and try again", err)
 	case errors.As(err, &ie):

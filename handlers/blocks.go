@@ -77,7 +77,7 @@ func (h Blocks) List(c echo.Context) error {
 }
 
 // Create answers POST /api/v1/admin/blocks {kind, value, reason?,
-// expiresAt?}: 201 with the block, its value normalised; 422 on a bad
+// severity?, expiresAt?}: 201 with the block, its value normalised; 422 on a bad
 // kind, value or expiry; 409 when the value is blocked already.
 func (h Blocks) Create(c echo.Context) error {
 	var req api.V1BlockRequest
@@ -90,7 +90,7 @@ func (h Blocks) Create(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	b, err := h.Actions.CreateBlock(ctx, access.PrincipalFrom(ctx),
-		actions.BlockInput{Kind: req.Kind, Value: value, Reason: req.Reason, ExpiresAt: expires,
+		actions.BlockInput{Kind: req.Kind, Value: value, Reason: req.Reason, Severity: req.Severity, ExpiresAt: expires,
 			CallerIP: c.RealIP(), CallerNetwork: clientnet.Parse(c.RealIP(), h.IPv6Prefix)})
 	var dup *models.DuplicateBlockError
 	if errors.As(err, &dup) || errors.Is(err, models.ErrConflict) {
@@ -124,7 +124,7 @@ func (h Blocks) Delete(c echo.Context) error {
 }
 
 func v1Block(b *models.Block, now time.Time) api.V1Block {
-	return api.V1Block{ID: itoa(b.ID), Kind: b.Kind, Value: b.Value, Reason: b.Reason,
+	return api.V1Block{ID: itoa(b.ID), Kind: b.Kind, Value: b.Value, Reason: b.Reason, Severity: b.Severity,
 		CreatedAt: api.Timestamp(b.CreatedAt), CreatedBy: optionalID(b.CreatedBy),
 		ExpiresAt: api.OptionalTimestamp(b.ExpiresAt), Expired: b.ExpiresAt != nil && !now.Before(*b.ExpiresAt)}
 }

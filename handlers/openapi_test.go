@@ -80,7 +80,12 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"GET /api/auth/session": func(_ *testing.T, e sampleEnv) sampleRequest {
 		return sampleRequest{"/api/auth/session", e.session, "", 200}
 	},
-	"GET /api/auth/providers": getSample("/api/auth/providers", 200),
+	"GET /api/auth/providers":        getSample("/api/auth/providers", 200),
+	"GET /api/auth/registration":     getSample("/api/auth/registration", 200),
+	"GET /api/v1/admin/registration": asSuper(api.PathAdminV1Registration, "", 200),
+	"PUT /api/v1/admin/registration": asSuper(api.PathAdminV1Registration, `{"mode":"approval","question":"What brings you here?"}`, 200),
+	"GET /admin/registration":        asSuper(api.PathConsoleRegistration+"?saved=1", "", 200),
+	"POST /admin/registration":       asSuper(api.PathConsoleRegistration, `{"pauseHours":0}`, 200),
 	"GET /api/auth/links": func(_ *testing.T, e sampleEnv) sampleRequest {
 		return sampleRequest{"/api/auth/links", e.session, "", 200}
 	},

@@ -120,23 +120,31 @@ func publicRecord(u *models.User) api.User {
 		CreatedAt: api.Timestamp(u.CreatedAt), PostCount: u.PostCount}
 }
 
-// Register answers POST /api/users {name, email, password} → 201 with the
-// new user (active, role user), who can sign in at once and whose address
-// gets a verification link. A taken email is 422 with a detail on email.
+// Register answers POST /api/users {name, email, password, answer?,
+// invitation?} → 201 with the new user (active, role user), who can sign
+// in at once and whose address gets a verification link; under approval,
+// the user is inactive with application "pending". A taken email is 422
+// with a detail on email; the registration rules' refusals are 403s.
 func (h Users) Register(c echo.Context) error {
 	var req api.Registration
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	reg := models.NewRegistration{Name: req.Name, Email: req.Email, IP: c.RealIP()} // the address the rate limiter counts
+	reg := models.NewRegistration{Name: req.Name, Email: req.Email, IP: c.RealIP(), // the address the rate limiter counts
+		Answer: req.Answer, Invitation: req.Invitation}
 	u, err := h.Actions.Register(ctx, access.PrincipalFrom(ctx), reg, req.Password)
 	if err != nil {
 		return err
 	}
 	res := h.record(u, nil)
 	res.Email = u.Email
-	return respondAction(c, http.StatusCreated, res, Done{Toast: u.Username + " can sign in now", Events: []string{"plaza:users"}})
+	toast := u.Username + " can sign in now"
+	if u.Status != models.UserActive {
+		res.Status, res.Application = u.Status, models.ApplicationPending
+		toast = u.Username + " has applied; staff will decide"
+	}
+	return respondAction(c, http.StatusCreated, res, Done{Toast: toast, Events: []string{"plaza:users"}})
 }
 
 // Update answers PUT /api/users/{id}: name, bio, location, image,

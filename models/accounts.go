@@ -27,8 +27,8 @@ type OAuthIdentity struct {
 	Username  string
 	AvatarURL string
 	// NoNewAccount refuses to open a new account for the identity
-	// (ErrNewAccountRefused): its email's domain is blocked. Existing
-	// accounts still sign in.
+	// (ErrNewAccountRefused): the registration rules or a block do not let
+	// a provider open one. Existing accounts still sign in.
 	NoNewAccount bool
 	// IP is the client's address, kept as a new account's sign-up
 	// address.

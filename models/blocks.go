@@ -12,9 +12,9 @@ import (
 	"github.com/plazahq/plaza/internal/blocks"
 )
 
-// Block refuses requests from an address range or registrations from an
-// email domain (blocks.KindIP, blocks.KindEmailDomain); Value is
-// normalised (blocks.Normalize).
+// Block refuses an address range or an email domain (blocks.KindIP,
+// blocks.KindEmailDomain) what its Severity says (blocks.SeverityAll and
+// the others); Value is normalised (blocks.Normalize).
 type Block struct {
 	bun.BaseModel `bun:"table:blocks,alias:bl"`
 
@@ -22,6 +22,7 @@ type Block struct {
 	Kind      string     `bun:",notnull"`
 	Value     string     `bun:",notnull"`
 	Reason    string     `bun:",notnull"`
+	Severity  string     `bun:",notnull"`
 	CreatedBy *int64     `bun:""`
 	CreatedAt time.Time  `bun:",notnull"`
 	ExpiresAt *time.Time `bun:""`
@@ -29,7 +30,7 @@ type Block struct {
 
 // Rule is the block as the matcher takes it.
 func (b *Block) Rule() blocks.Block {
-	r := blocks.Block{Kind: b.Kind, Value: b.Value}
+	r := blocks.Block{Kind: b.Kind, Value: b.Value, Severity: b.Severity}
 	if b.ExpiresAt != nil {
 		r.ExpiresAt = *b.ExpiresAt
 	}
@@ -59,7 +60,7 @@ func (s Blocklist) Blocks(ctx context.Context, kind string, limit, offset int) (
 // BlockRules are the blocks in force now, for the matcher.
 func (s Blocklist) BlockRules(ctx context.Context) ([]blocks.Block, error) {
 	var rows []Block
-	err := s.db(ctx).NewSelect().Model(&rows).Column("kind", "value", "expires_at").
+	err := s.db(ctx).NewSelect().Model(&rows).Column("kind", "value", "severity", "expires_at").
 		Where("bl.expires_at IS NULL OR bl.expires_at > ?", s.now()).Scan(ctx)
 	out := make([]blocks.Block, len(rows))
 	for i := range rows {
@@ -71,6 +72,9 @@ func (s Blocklist) BlockRules(ctx context.Context) ([]blocks.Block, error) {
 // CreateBlock stores b, filling its id and creation time. A kind and
 // value blocked already is a *DuplicateBlockError. Call it inside a change.
 func (s Blocklist) CreateBlock(ctx context.Context, b *Block) error {
+	if b.Severity == "" {
+		b.Severity = blocks.DefaultSeverity(b.Kind)
+	}
 	db := s.db(ctx)
 	var held Block
 	err := db.NewSelect().Model(&held).Column("id").Where("bl.kind = ? AND bl.value = ?", b.Kind, b.Value).Scan(ctx)

@@ -62,6 +62,11 @@ type NewRegistration struct {
 	Email        string
 	PasswordHash string
 	IP           string
+	// Invitation is the token of the invitation link it came with, if
+	// any; Answer an applicant's answer to the community's question.
+	Invitation, Answer string
+	// Pending opens the account inactive, as an application.
+	Pending bool
 }
 
 // RegisterUser creates an active user with the role user. A taken email
@@ -72,6 +77,9 @@ func (s Users) RegisterUser(ctx context.Context, r NewRegistration) (*User, erro
 	db, email, now := s.db(ctx), NormalizeEmail(r.Email), s.now()
 	u := &User{Email: email, Name: &r.Name, PasswordHash: &r.PasswordHash, SignupIP: r.IP,
 		Status: UserActive, IsActive: true, ProfilePublic: true, CreatedAt: now, UpdatedAt: now}
+	if r.Pending {
+		u.Status, u.IsActive = UserInactive, false
+	}
 	inserted, err := insertUser(ctx, db, u, registrationUsername(r.Name))
 	if err != nil {
 		return nil, fmt.Errorf("register: %w", err)

@@ -37,6 +37,8 @@ type Abilities struct {
 	DeletePosts bool
 	// ExportAudit: the audit log's CSV and JSON export.
 	ExportAudit bool
+	// SetRegistration: the registration page's forms.
+	SetRegistration bool
 	// CreateBlocks, DeleteBlocks: the blocks page's form and Delete.
 	CreateBlocks bool
 	DeleteBlocks bool

@@ -52,6 +52,7 @@ func (p *pipeline) abilities(pr *access.Principal) views.Abilities {
 		DeletePosts:     p.policy.MayOnceConfirmed(pr, policy.DeletePost, policy.Platform),
 		ExportAudit:     may(http.MethodGet, api.PathAdminAuditExport),
 		CreateBlocks:    may(http.MethodPost, api.PathAdminV1Blocks),
+		SetRegistration: may(http.MethodPut, api.PathAdminV1Registration),
 		DeleteBlocks:    may(http.MethodDelete, api.PathAdminV1Block),
 		SendBroadcasts:  may(http.MethodPost, api.PathAdminV1Broadcast),
 		ChangeFlags:     may(http.MethodPut, api.PathAdminV1Flag) && may(http.MethodDelete, api.PathAdminV1Flag),

@@ -189,7 +189,7 @@ func newHandlers(d Deps) handlerSet {
 	signIn := handlers.SignIn{Users: d.Store.Users, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now,
 		SessionLimits: newSessionLimits(d.Config).forRoles}
 	links := handlers.ProviderLinks{Store: d.Store.Auth, Providers: providers}
-	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store.Users, Sessions: d.Sessions, SignIn: signIn, Blocks: blockCheck(d),
+	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store.Users, Sessions: d.Sessions, SignIn: signIn,
 		Actions: acts, Links: links}
 	csrfCookie := handlers.CSRFCookie{Key: csrf.Key(d.Config.SessionSecret), Secure: strings.HasPrefix(d.Config.PublicAppURL, "https://")}
 	openAPI, apiDocs := openAPIOnce(d)
@@ -243,6 +243,7 @@ func newHandlers(d Deps) handlerSet {
 		blocks:     handlers.Blocks{Store: d.Store.Blocklist, People: d.Store.Users, Actions: acts, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix},
 		mail:       handlers.Mail{Store: d.Store.Mail, Actions: acts, Sending: acts.SendMail},
 		alerts:     handlers.Alerts{Actions: acts, Sending: acts.SendMail},
+		reg:        handlers.Registration{Actions: acts},
 		posts:      handlers.Posts{Store: d.Store.Posts, Actions: acts},
 		sessions:   handlers.UserSessions{Store: d.Store.Auth, Actions: acts, Sessions: d.Sessions},
 		password:   handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},

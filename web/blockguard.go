@@ -30,7 +30,7 @@ func (b BlockGuard) matcher(ctx context.Context) (*blocks.Matcher, error) {
 	return b.Cache.Get(func() ([]blocks.Block, error) { return b.Store.BlockRules(ctx) })
 }
 
-// RefuseIP is api.ErrIPBlocked when a block overlaps ip's network: one
+// RefuseIP is api.ErrIPBlocked when a block of all access overlaps ip's network: one
 // that covers ip, or, for IPv6, one inside the /64 ip belongs to
 // (blocks.Matcher.NetworkBlocked).
 func (b BlockGuard) RefuseIP(ctx context.Context, ip string) error {
@@ -51,4 +51,16 @@ func (b BlockGuard) EmailBlocked(ctx context.Context, email string) (bool, error
 		return false, err
 	}
 	return m.EmailBlocked(email, b.Now()), nil
+}
+
+// SignUpSeverities are the strongest severities of the blocks on ip's
+// network (as RefuseIP matches it) and on email's domain; "" where none
+// applies.
+func (b BlockGuard) SignUpSeverities(ctx context.Context, ip, email string) (network, domain string, err error) {
+	m, err := b.matcher(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	now := b.Now()
+	return m.NetworkSeverity(clientnet.Parse(ip, b.IPv6Prefix), now), m.EmailSeverity(email, now), nil
 }

@@ -137,6 +137,7 @@ func classifyRefusal(err error) *api.Error {
 		several actions.Invalid
 		me      *actions.MissingError
 		se      *actions.SilencedError
+		re      *actions.RegistrationRefusedError
 	)
 	switch {
 	case errors.As(err, &fe) && access.IsAccountScope(fe.Need):
@@ -185,6 +186,8 @@ func classifyRefusal(err error) *api.Error {
 	case errors.As(err, &se):
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeUserSilenced, Cause: err,
 			Message: "Your account is silenced until " + api.Timestamp(se.Until) + ": you can read, but not post, report or edit"}
+	case errors.As(err, &re):
+		return &api.Error{Status: http.StatusForbidden, Code: re.Code, Message: re.Message, Cause: err}
 	case errors.As(err, &ie):
 		return classify(api.Invalid(issueOf(ie)))
 	case errors.As(err, &several):

@@ -22,6 +22,10 @@ var settingsFixtures = map[string]fixture{
 	"DELETE " + api.PathAdminV1Flag:      flagDoor(true),
 	"POST " + api.PathAdminV1Maintenance: maintenanceDoor,
 	"POST " + api.PathAdminV1Broadcast:   broadcastDoor,
+	// A question alone: the doors change the rules without closing the
+	// matrix's sign-ups.
+	"PUT " + api.PathAdminV1Registration:  platformDoor(`{"question":"Why join?"}`),
+	"POST " + api.PathConsoleRegistration: platformDoor(`{"question":"Why join us?"}`),
 }
 
 func init() {

@@ -349,6 +349,7 @@ type handlerSet struct {
 	blocks      handlers.Blocks
 	mail        handlers.Mail
 	alerts      handlers.Alerts
+	reg         handlers.Registration
 	sessions    handlers.UserSessions
 	password    handlers.ChangePassword
 	reset       handlers.PasswordReset

@@ -51,8 +51,16 @@ func generalRoutes(hs handlerSet) []Route {
 		// admin or moderator acts on someone else's account or post (Audit.Optional, handlers keepAudit).
 		{Method: http.MethodGet, Path: api.PathUsers, Handler: hs.users.List, Reads: profileReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List public profiles", Query: api.UserListQuery{}, Response: api.UserList{}}},
 		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Action: policy.Register, Family: general, Scope: ScopeRegister, Blockable: true, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated,
-			Description: "An email under a blocked domain is 422 on email. The new account's address gets a verification link " +
-				"(POST /api/auth/email/verify); emailVerified stays null until it is used."}},
+			Description: "An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link " +
+				"(POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) " +
+				"decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with " +
+				"application \"pending\" until staff decide (an invitation skips approval).",
+			Errors: map[int]string{http.StatusForbidden: "The rules refuse the sign-up: REGISTRATION_PAUSED (with when the pause ends), " +
+				"REGISTRATION_CLOSED, INVITATION_REQUIRED (invite-only, no invitation), SIGNUP_BLOCKED (a block refuses new accounts from the " +
+				"network), or IP_BLOCKED."}}},
+		{Method: http.MethodGet, Path: api.PathRegistration, Handler: hs.reg.Public, Family: general, Scope: ScopeGeneral,
+			Doc: Doc{Summary: "How new accounts open", Response: api.RegistrationRules{},
+				Description: "For a sign-up form: the mode, a pause in force, and the question applicants answer. No sign-in needed."}},
 		{Method: http.MethodGet, Path: api.PathUser, Handler: hs.users.Get, Reads: profileReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a user", Response: api.User{}, Errors: staffRead}},
 		{Method: http.MethodPut, Path: api.PathUser, Handler: hs.users.Update, Action: policy.EditProfile, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.profile", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a profile", Body: api.ProfileUpdate{}, Response: api.User{}}},
 		{Method: http.MethodDelete, Path: api.PathUser, Handler: hs.users.Delete, Action: policy.DeleteAccount, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true, Audit: Audit{Action: "user.delete", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete an account", Body: api.AccountDeletion{}, BodyOptional: true, Response: api.Deleted{},

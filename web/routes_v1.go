@@ -229,6 +229,15 @@ func v1Routes(hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Broadcasts, Handler: hs.broadcasts.List, Audit: Audit{Action: "notification.list"},
 			Doc: Doc{Summary: "Broadcasts, newest first, with recipients and reads", Query: api.V1PageQuery{},
 				Response: api.V1PageOf[api.V1Broadcast]{}}}),
+		// Registration (docs/api.md, "Registration"): how new accounts open.
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Registration, Handler: hs.reg.Get,
+			Doc: Doc{Summary: "How new accounts open", Response: api.V1Of[api.RegistrationRules]{}}}),
+		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1Registration, Handler: hs.reg.Set, Action: policy.SetRegistration,
+			Audit: Audit{Action: string(policy.SetRegistration), Target: "settings"},
+			Doc: Doc{Summary: "Change how new accounts open", Body: api.RegistrationChange{}, Response: api.V1Of[api.RegistrationRules]{},
+				Description: "A super admin's: the mode (open, approval, invite, closed), an emergency pause of every sign-up for 1 to 168 " +
+					"hours that ends by itself (0 ends it now), and the question applicants answer. Audited with the rules before and after; " +
+					"it holds at once on every instance, since every sign-up reads the rules from the database."}}),
 		// Blocks (docs/api.md, "Blocks"): these routes are never blocked
 		// themselves, so that an admin can undo a block.
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Blocks, Handler: hs.blocks.List, Audit: Audit{Action: "blocks.list"},

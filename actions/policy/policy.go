@@ -124,6 +124,11 @@ const (
 	SetAlerts           Action = "account.alerts"
 	SetOperationsAlerts Action = "account.alerts_operations"
 
+	// SetRegistration sets how new accounts open: the mode (open,
+	// approval, invite-only, closed), an emergency pause and the question
+	// applicants answer.
+	SetRegistration Action = "registration.update"
+
 	// Platform settings: the reason presets, feature flags, maintenance
 	// jobs and broadcasts to many inboxes.
 	UpdateModerationReasons Action = "moderation_reasons.update"
@@ -294,6 +299,8 @@ var Table = map[Action]Rule{
 
 	ResendMail:   {Permission: access.PermAdminWrite, SecondFactor: true},
 	SendTestMail: {Permission: access.PermAdminWrite, SecondFactor: true},
+
+	SetRegistration: {Permission: access.PermAdminSuper, SecondFactor: true},
 
 	SetAlerts:           {Permission: access.PermPostsModerate, SecondFactor: true, SessionOnly: true},
 	SetOperationsAlerts: {Permission: access.PermAdminRead, SecondFactor: true, SessionOnly: true},

@@ -26,12 +26,62 @@ var (
 	ErrDomain = errors.New("not a domain name (example.com)")
 )
 
-// Block is one entry of the list: its kind, its normalised value and when
-// it stops applying (zero: never).
+// Block is one entry of the list: its kind, its normalised value, what it
+// refuses (empty: the kind's default) and when it stops applying (zero:
+// never).
 type Block struct {
 	Kind      string
 	Value     string
+	Severity  string
 	ExpiresAt time.Time
+}
+
+// What a block refuses, from the mildest: an account opened from the range
+// or with the domain waits for staff's approval; no account is opened; the
+// range may not use the platform at all (address ranges only: the
+// accounts of a domain are stopped by banning them).
+const (
+	SeverityApproval = "approval"
+	SeveritySignUp   = "signup"
+	SeverityAll      = "all"
+)
+
+// Severities lists every severity, in the order forms show them.
+var Severities = []string{SeverityAll, SeveritySignUp, SeverityApproval}
+
+// DefaultSeverity is what a block of kind refuses when it names nothing:
+// an address range everything, an email domain sign-up, as every block
+// did before severities.
+func DefaultSeverity(kind string) string {
+	if kind == KindEmailDomain {
+		return SeveritySignUp
+	}
+	return SeverityAll
+}
+
+// ErrSeverity refuses a severity that is not one of Severities.
+var ErrSeverity = errors.New("severity must be all, signup or approval")
+
+// rank orders severities so that the strongest of several blocks wins;
+// 0 is no block.
+func rank(severity string) int {
+	switch severity {
+	case SeverityApproval:
+		return 1
+	case SeveritySignUp:
+		return 2
+	case SeverityAll:
+		return 3
+	}
+	return 0
+}
+
+// severityOf is the severity of rank r ("" for none).
+func severityOf(r int) string {
+	if r <= 0 || r > len(Severities) {
+		return ""
+	}
+	return Severities[len(Severities)-r]
 }
 
 // Normalize returns value in the one spelling the list keeps: a masked

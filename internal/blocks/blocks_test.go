@@ -224,3 +224,48 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+// TestSeverities: the strongest block in force wins, over the client's
+// network and over the email's domains; an expired block says nothing;
+// only a block of all access refuses the network (NetworkBlocked), and
+// only signup or stronger refuses the email (EmailBlocked).
+func TestSeverities(t *testing.T) {
+	now := time.Date(2026, 12, 8, 12, 0, 0, 0, time.UTC)
+	m := NewMatcher([]Block{
+		{Kind: KindIP, Value: "203.0.113.0/24", Severity: SeverityApproval},
+		{Kind: KindIP, Value: "203.0.113.128/25", Severity: SeveritySignUp},
+		{Kind: KindIP, Value: "2001:db8:1::5/128", Severity: SeverityApproval},
+		{Kind: KindIP, Value: "198.51.100.0/24", Severity: SeverityAll, ExpiresAt: now.Add(-time.Minute)},
+		{Kind: KindEmailDomain, Value: "example.net", Severity: SeverityApproval},
+		{Kind: KindEmailDomain, Value: "mail.example.net"},
+	})
+	network := func(s string) netip.Prefix { return netip.MustParsePrefix(s) }
+	for _, tt := range []struct {
+		n, want string
+	}{
+		{"203.0.113.7/32", SeverityApproval},
+		{"203.0.113.200/32", SeveritySignUp},
+		{"2001:db8:1::/64", SeverityApproval}, // a block inside the client's /64
+		{"198.51.100.1/32", ""},               // expired
+		{"192.0.2.1/32", ""},
+	} {
+		if got := m.NetworkSeverity(network(tt.n), now); got != tt.want {
+			t.Errorf("NetworkSeverity(%s) = %q, want %q", tt.n, got, tt.want)
+		}
+		if m.NetworkBlocked(network(tt.n), now) {
+			t.Errorf("%s is refused all access by a milder block", tt.n)
+		}
+	}
+	for _, tt := range []struct {
+		email, want string
+		refused     bool
+	}{
+		{"a@example.net", SeverityApproval, false},
+		{"a@mail.example.net", SeveritySignUp, true}, // the default of a domain, stronger than its parent's
+		{"a@example.org", "", false},
+	} {
+		if got := m.EmailSeverity(tt.email, now); got != tt.want || m.EmailBlocked(tt.email, now) != tt.refused {
+			t.Errorf("%s: severity %q (refused %v), want %q (%v)", tt.email, got, m.EmailBlocked(tt.email, now), tt.want, tt.refused)
+		}
+	}
+}

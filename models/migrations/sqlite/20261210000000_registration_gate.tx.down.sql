@@ -1,0 +1,3 @@
+DROP TABLE applications;
+--bun:split
+ALTER TABLE blocks DROP COLUMN severity;
