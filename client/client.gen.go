@@ -413,6 +413,54 @@ func (e ProviderType) Valid() bool {
 	}
 }
 
+// Defines values for RegistrationChangeMode.
+const (
+	RegistrationChangeModeApproval RegistrationChangeMode = "approval"
+	RegistrationChangeModeClosed   RegistrationChangeMode = "closed"
+	RegistrationChangeModeInvite   RegistrationChangeMode = "invite"
+	RegistrationChangeModeOpen     RegistrationChangeMode = "open"
+)
+
+// Valid indicates whether the value is a known member of the RegistrationChangeMode enum.
+func (e RegistrationChangeMode) Valid() bool {
+	switch e {
+	case RegistrationChangeModeApproval:
+		return true
+	case RegistrationChangeModeClosed:
+		return true
+	case RegistrationChangeModeInvite:
+		return true
+	case RegistrationChangeModeOpen:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RegistrationRulesMode.
+const (
+	RegistrationRulesModeApproval RegistrationRulesMode = "approval"
+	RegistrationRulesModeClosed   RegistrationRulesMode = "closed"
+	RegistrationRulesModeInvite   RegistrationRulesMode = "invite"
+	RegistrationRulesModeOpen     RegistrationRulesMode = "open"
+)
+
+// Valid indicates whether the value is a known member of the RegistrationRulesMode enum.
+func (e RegistrationRulesMode) Valid() bool {
+	switch e {
+	case RegistrationRulesModeApproval:
+		return true
+	case RegistrationRulesModeClosed:
+		return true
+	case RegistrationRulesModeInvite:
+		return true
+	case RegistrationRulesModeOpen:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReplicaHealthDatabase.
 const (
 	ReplicaHealthDatabaseConnected    ReplicaHealthDatabase = "connected"
@@ -467,6 +515,21 @@ func (e SessionUserRole) Valid() bool {
 	case SessionUserRoleSuperAdmin:
 		return true
 	case SessionUserRoleUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UserApplication.
+const (
+	UserApplicationPending UserApplication = "pending"
+)
+
+// Valid indicates whether the value is a known member of the UserApplication enum.
+func (e UserApplication) Valid() bool {
+	switch e {
+	case UserApplicationPending:
 		return true
 	default:
 		return false
@@ -530,6 +593,27 @@ func (e V1BlockKind) Valid() bool {
 	}
 }
 
+// Defines values for V1BlockSeverity.
+const (
+	V1BlockSeverityAll      V1BlockSeverity = "all"
+	V1BlockSeverityApproval V1BlockSeverity = "approval"
+	V1BlockSeveritySignup   V1BlockSeverity = "signup"
+)
+
+// Valid indicates whether the value is a known member of the V1BlockSeverity enum.
+func (e V1BlockSeverity) Valid() bool {
+	switch e {
+	case V1BlockSeverityAll:
+		return true
+	case V1BlockSeverityApproval:
+		return true
+	case V1BlockSeveritySignup:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for V1BlockRequestKind.
 const (
 	V1BlockRequestKindEmailDomain V1BlockRequestKind = "email_domain"
@@ -542,6 +626,27 @@ func (e V1BlockRequestKind) Valid() bool {
 	case V1BlockRequestKindEmailDomain:
 		return true
 	case V1BlockRequestKindIp:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1BlockRequestSeverity.
+const (
+	V1BlockRequestSeverityAll      V1BlockRequestSeverity = "all"
+	V1BlockRequestSeverityApproval V1BlockRequestSeverity = "approval"
+	V1BlockRequestSeveritySignup   V1BlockRequestSeverity = "signup"
+)
+
+// Valid indicates whether the value is a known member of the V1BlockRequestSeverity enum.
+func (e V1BlockRequestSeverity) Valid() bool {
+	switch e {
+	case V1BlockRequestSeverityAll:
+		return true
+	case V1BlockRequestSeverityApproval:
+		return true
+	case V1BlockRequestSeveritySignup:
 		return true
 	default:
 		return false
@@ -977,6 +1082,21 @@ const (
 func (e V1OfNewTokenSuccess) Valid() bool {
 	switch e {
 	case V1OfNewTokenSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1OfRegistrationRulesSuccess.
+const (
+	V1OfRegistrationRulesSuccessTrue V1OfRegistrationRulesSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfRegistrationRulesSuccess enum.
+func (e V1OfRegistrationRulesSuccess) Valid() bool {
+	switch e {
+	case V1OfRegistrationRulesSuccessTrue:
 		return true
 	default:
 		return false
@@ -3060,10 +3180,45 @@ type PublicError struct {
 
 // Registration defines model for Registration.
 type Registration struct {
-	Email    string `json:"email"`
-	Name     string `json:"name"`
-	Password string `json:"password"`
+	// Answer The answer to the community's question (GET /api/auth/registration), required when sign-ups need approval and a question is set.
+	Answer *string `json:"answer,omitempty"`
+	Email  string  `json:"email"`
+
+	// Invitation The token of an invitation link (its invite parameter): needed in invite-only mode, and an invited sign-up needs no approval.
+	Invitation *string `json:"invitation,omitempty"`
+	Name       string  `json:"name"`
+	Password   string  `json:"password"`
 }
+
+// RegistrationChange defines model for RegistrationChange.
+type RegistrationChange struct {
+	Mode *RegistrationChangeMode `json:"mode,omitempty"`
+
+	// PauseHours Pause every sign-up for this many hours from now; 0 ends a pause.
+	PauseHours *int    `json:"pauseHours,omitempty"`
+	Question   *string `json:"question,omitempty"`
+}
+
+// RegistrationChangeMode defines model for RegistrationChange.Mode.
+type RegistrationChangeMode string
+
+// RegistrationRules defines model for RegistrationRules.
+type RegistrationRules struct {
+	// Mode open: anyone signs up; approval: a sign-up opens an inactive account with an application staff decide; invite: only with an invitation; closed: no new accounts.
+	Mode RegistrationRulesMode `json:"mode"`
+
+	// Paused Sign-ups are paused now, whatever the mode.
+	Paused bool `json:"paused"`
+
+	// PausedUntil When the pause ends by itself; null: no pause.
+	PausedUntil *time.Time `json:"pausedUntil"`
+
+	// Question What an applicant answers in approval mode (the sign-up's answer field); empty: no question.
+	Question string `json:"question"`
+}
+
+// RegistrationRulesMode open: anyone signs up; approval: a sign-up opens an inactive account with an application staff decide; invite: only with an invitation; closed: no new accounts.
+type RegistrationRulesMode string
 
 // ReleasedLock defines model for ReleasedLock.
 type ReleasedLock struct {
@@ -3250,21 +3405,25 @@ type TwoFactorSetupRequest struct {
 
 // User defines model for User.
 type User struct {
-	Bio           string  `json:"bio"`
-	CreatedAt     string  `json:"created_at"`
-	Email         *string `json:"email,omitempty"`
-	EmailVerified *string `json:"emailVerified"`
-	Id            string  `json:"id"`
-	Image         *string `json:"image"`
-	LastLogin     *string `json:"last_login,omitempty"`
-	Location      string  `json:"location"`
-	LoginCount    *int    `json:"login_count,omitempty"`
-	Name          *string `json:"name"`
-	PostCount     int     `json:"post_count"`
-	ProfilePublic bool    `json:"profile_public"`
-	Status        *string `json:"status,omitempty"`
-	Username      string  `json:"username"`
+	Application   *UserApplication `json:"application,omitempty"`
+	Bio           string           `json:"bio"`
+	CreatedAt     string           `json:"created_at"`
+	Email         *string          `json:"email,omitempty"`
+	EmailVerified *string          `json:"emailVerified"`
+	Id            string           `json:"id"`
+	Image         *string          `json:"image"`
+	LastLogin     *string          `json:"last_login,omitempty"`
+	Location      string           `json:"location"`
+	LoginCount    *int             `json:"login_count,omitempty"`
+	Name          *string          `json:"name"`
+	PostCount     int              `json:"post_count"`
+	ProfilePublic bool             `json:"profile_public"`
+	Status        *string          `json:"status,omitempty"`
+	Username      string           `json:"username"`
 }
+
+// UserApplication defines model for User.Application.
+type UserApplication string
 
 // UserList defines model for UserList.
 type UserList struct {
@@ -3444,12 +3603,18 @@ type V1Block struct {
 	Kind      V1BlockKind `json:"kind"`
 	Reason    string      `json:"reason"`
 
+	// Severity What it refuses (see the request's severity).
+	Severity V1BlockSeverity `json:"severity"`
+
 	// Value Normalised: a CIDR range (a single address as /32 or /128), or a lower-case domain.
 	Value string `json:"value"`
 }
 
 // V1BlockKind defines model for V1Block.Kind.
 type V1BlockKind string
+
+// V1BlockSeverity What it refuses (see the request's severity).
+type V1BlockSeverity string
 
 // V1BlockRequest defines model for V1BlockRequest.
 type V1BlockRequest struct {
@@ -3458,12 +3623,18 @@ type V1BlockRequest struct {
 	Kind      V1BlockRequestKind `json:"kind"`
 	Reason    *string            `json:"reason,omitempty"`
 
+	// Severity What it refuses: all (every blockable route; ip only), signup (opening an account), approval (an account opens only as an application for staff to approve). Default: all for ip, signup for email_domain.
+	Severity *V1BlockRequestSeverity `json:"severity,omitempty"`
+
 	// Value ip: an address or CIDR range (203.0.113.7, 203.0.113.0/24, 2001:db8::/32); a block of an IPv6 address, or of a range narrower than the client network (a /64 by default), refuses that whole network. email_domain: a domain, which covers its subdomains.
 	Value string `json:"value"`
 }
 
 // V1BlockRequestKind defines model for V1BlockRequest.Kind.
 type V1BlockRequestKind string
+
+// V1BlockRequestSeverity What it refuses: all (every blockable route; ip only), signup (opening an account), approval (an account opens only as an application for staff to approve). Default: all for ip, signup for email_domain.
+type V1BlockRequestSeverity string
 
 // V1Broadcast defines model for V1Broadcast.
 type V1Broadcast struct {
@@ -3888,6 +4059,15 @@ type V1OfNewToken struct {
 
 // V1OfNewTokenSuccess defines model for V1OfNewToken.Success.
 type V1OfNewTokenSuccess bool
+
+// V1OfRegistrationRules defines model for V1Of_RegistrationRules.
+type V1OfRegistrationRules struct {
+	Data    RegistrationRules            `json:"data"`
+	Success V1OfRegistrationRulesSuccess `json:"success"`
+}
+
+// V1OfRegistrationRulesSuccess defines model for V1OfRegistrationRules.Success.
+type V1OfRegistrationRulesSuccess bool
 
 // V1OfReleasedLock defines model for V1Of_ReleasedLock.
 type V1OfReleasedLock struct {
@@ -5204,6 +5384,9 @@ type PostApiV1AdminPostsBulkModerateJSONRequestBody = V1BulkModeration
 // PostApiV1AdminPostsIdModerateJSONRequestBody defines body for PostApiV1AdminPostsIdModerate for application/json ContentType.
 type PostApiV1AdminPostsIdModerateJSONRequestBody = V1ModerationRequest
 
+// PutApiV1AdminRegistrationJSONRequestBody defines body for PutApiV1AdminRegistration for application/json ContentType.
+type PutApiV1AdminRegistrationJSONRequestBody = RegistrationChange
+
 // PostApiV1AdminSystemMaintenanceJSONRequestBody defines body for PostApiV1AdminSystemMaintenance for application/json ContentType.
 type PostApiV1AdminSystemMaintenanceJSONRequestBody = V1MaintenanceRequest
 
@@ -6412,6 +6595,13 @@ type ClientInterface interface {
 	// Corresponds with GET /api/auth/providers (the `GetApiAuthProviders` operationId).
 	GetApiAuthProviders(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetApiAuthRegistration How new accounts open
+	//
+	// For a sign-up form: the mode, a pause in force, and the question applicants answer. No sign-in needed. Rate limit scope: general.
+	//
+	// Corresponds with GET /api/auth/registration (the `GetApiAuthRegistration` operationId).
+	GetApiAuthRegistration(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetApiAuthSession The current session
 	//
 	// {user, expires} when signed in with the session cookie, {} otherwise. Rate limit scope: general.
@@ -6700,7 +6890,7 @@ type ClientInterface interface {
 
 	// PostApiUsersWithBody Register
 	//
-	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6709,7 +6899,7 @@ type ClientInterface interface {
 
 	// PostApiUsers Register
 	//
-	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7030,6 +7220,31 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/admin/posts/{id}/moderate/undo (the `PostApiV1AdminPostsIdModerateUndo` operationId).
 	PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiV1AdminRegistration How new accounts open
+	//
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Corresponds with GET /api/v1/admin/registration (the `GetApiV1AdminRegistration` operationId).
+	GetApiV1AdminRegistration(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutApiV1AdminRegistrationWithBody Change how new accounts open
+	//
+	// A super admin's: the mode (open, approval, invite, closed), an emergency pause of every sign-up for 1 to 168 hours that ends by itself (0 ends it now), and the question applicants answer. Audited with the rules before and after; it holds at once on every instance, since every sign-up reads the rules from the database. Needs the admin role and admin:super. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/admin/registration (the `PutApiV1AdminRegistration` operationId).
+	PutApiV1AdminRegistrationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutApiV1AdminRegistration Change how new accounts open
+	//
+	// A super admin's: the mode (open, approval, invite, closed), an emergency pause of every sign-up for 1 to 168 hours that ends by itself (0 ends it now), and the question applicants answer. Audited with the rules before and after; it holds at once on every instance, since every sign-up reads the rules from the database. Needs the admin role and admin:super. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/admin/registration (the `PutApiV1AdminRegistration` operationId).
+	PutApiV1AdminRegistration(ctx context.Context, body PutApiV1AdminRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminReportsModeration Reports and moderation actions in a window
 	//
@@ -8096,6 +8311,23 @@ func (c *Client) GetApiAuthProviders(ctx context.Context, reqEditors ...RequestE
 	return c.Client.Do(req)
 }
 
+// GetApiAuthRegistration How new accounts open
+//
+// For a sign-up form: the mode, a pause in force, and the question applicants answer. No sign-in needed. Rate limit scope: general.
+//
+// Corresponds with GET /api/auth/registration (the `GetApiAuthRegistration` operationId).
+func (c *Client) GetApiAuthRegistration(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiAuthRegistrationRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetApiAuthSession The current session
 //
 // {user, expires} when signed in with the session cookie, {} otherwise. Rate limit scope: general.
@@ -8764,7 +8996,7 @@ func (c *Client) GetApiUsers(ctx context.Context, params *GetApiUsersParams, req
 
 // PostApiUsersWithBody Register
 //
-// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8783,7 +9015,7 @@ func (c *Client) PostApiUsersWithBody(ctx context.Context, contentType string, b
 
 // PostApiUsers Register
 //
-// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9495,6 +9727,61 @@ func (c *Client) PostApiV1AdminPostsIdModerate(ctx context.Context, id string, b
 // Corresponds with POST /api/v1/admin/posts/{id}/moderate/undo (the `PostApiV1AdminPostsIdModerateUndo` operationId).
 func (c *Client) PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPostApiV1AdminPostsIdModerateUndoRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiV1AdminRegistration How new accounts open
+//
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Corresponds with GET /api/v1/admin/registration (the `GetApiV1AdminRegistration` operationId).
+func (c *Client) GetApiV1AdminRegistration(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiV1AdminRegistrationRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutApiV1AdminRegistrationWithBody Change how new accounts open
+//
+// A super admin's: the mode (open, approval, invite, closed), an emergency pause of every sign-up for 1 to 168 hours that ends by itself (0 ends it now), and the question applicants answer. Audited with the rules before and after; it holds at once on every instance, since every sign-up reads the rules from the database. Needs the admin role and admin:super. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/admin/registration (the `PutApiV1AdminRegistration` operationId).
+func (c *Client) PutApiV1AdminRegistrationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutApiV1AdminRegistrationRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutApiV1AdminRegistration Change how new accounts open
+//
+// A super admin's: the mode (open, approval, invite, closed), an emergency pause of every sign-up for 1 to 168 hours that ends by itself (0 ends it now), and the question applicants answer. Audited with the rules before and after; it holds at once on every instance, since every sign-up reads the rules from the database. Needs the admin role and admin:super. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/admin/registration (the `PutApiV1AdminRegistration` operationId).
+func (c *Client) PutApiV1AdminRegistration(ctx context.Context, body PutApiV1AdminRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutApiV1AdminRegistrationRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11336,6 +11623,33 @@ func NewGetApiAuthProvidersRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/api/auth/providers")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetApiAuthRegistrationRequest constructs an http.Request for the GetApiAuthRegistration method
+func NewGetApiAuthRegistrationRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/auth/registration")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -14596,6 +14910,73 @@ func NewPostApiV1AdminPostsIdModerateUndoRequest(server string, id string) (*htt
 	return req, nil
 }
 
+// NewGetApiV1AdminRegistrationRequest constructs an http.Request for the GetApiV1AdminRegistration method
+func NewGetApiV1AdminRegistrationRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/registration")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutApiV1AdminRegistrationRequest calls the generic PutApiV1AdminRegistration builder with application/json body
+func NewPutApiV1AdminRegistrationRequest(server string, body PutApiV1AdminRegistrationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutApiV1AdminRegistrationRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPutApiV1AdminRegistrationRequestWithBody constructs an http.Request for the PutApiV1AdminRegistration method, with any body, and a specified content type
+func NewPutApiV1AdminRegistrationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/registration")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGetApiV1AdminReportsModerationRequest constructs an http.Request for the GetApiV1AdminReportsModeration method
 func NewGetApiV1AdminReportsModerationRequest(server string, params *GetApiV1AdminReportsModerationParams) (*http.Request, error) {
 	var err error
@@ -16635,6 +17016,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/auth/providers (the `GetApiAuthProviders` operationId).
 	GetApiAuthProvidersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiAuthProvidersResponse, error)
 
+	// GetApiAuthRegistrationWithResponse How new accounts open
+	//
+	// For a sign-up form: the mode, a pause in force, and the question applicants answer. No sign-in needed. Rate limit scope: general.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/auth/registration (the `GetApiAuthRegistration` operationId).
+	GetApiAuthRegistrationWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiAuthRegistrationResponse, error)
+
 	// GetApiAuthSessionWithResponse The current session
 	//
 	// {user, expires} when signed in with the session cookie, {} otherwise. Rate limit scope: general.
@@ -16973,7 +17363,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiUsersWithBodyWithResponse Register
 	//
-	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -16982,7 +17372,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiUsersWithResponse Register
 	//
-	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17339,6 +17729,33 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/admin/posts/{id}/moderate/undo (the `PostApiV1AdminPostsIdModerateUndo` operationId).
 	PostApiV1AdminPostsIdModerateUndoWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiV1AdminPostsIdModerateUndoResponse, error)
+
+	// GetApiV1AdminRegistrationWithResponse How new accounts open
+	//
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/admin/registration (the `GetApiV1AdminRegistration` operationId).
+	GetApiV1AdminRegistrationWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiV1AdminRegistrationResponse, error)
+
+	// PutApiV1AdminRegistrationWithBodyWithResponse Change how new accounts open
+	//
+	// A super admin's: the mode (open, approval, invite, closed), an emergency pause of every sign-up for 1 to 168 hours that ends by itself (0 ends it now), and the question applicants answer. Audited with the rules before and after; it holds at once on every instance, since every sign-up reads the rules from the database. Needs the admin role and admin:super. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/admin/registration (the `PutApiV1AdminRegistration` operationId).
+	PutApiV1AdminRegistrationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutApiV1AdminRegistrationResponse, error)
+
+	// PutApiV1AdminRegistrationWithResponse Change how new accounts open
+	//
+	// A super admin's: the mode (open, approval, invite, closed), an emergency pause of every sign-up for 1 to 168 hours that ends by itself (0 ends it now), and the question applicants answer. Audited with the rules before and after; it holds at once on every instance, since every sign-up reads the rules from the database. Needs the admin role and admin:super. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/admin/registration (the `PutApiV1AdminRegistration` operationId).
+	PutApiV1AdminRegistrationWithResponse(ctx context.Context, body PutApiV1AdminRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*PutApiV1AdminRegistrationResponse, error)
 
 	// GetApiV1AdminReportsModerationWithResponse Reports and moderation actions in a window
 	//
@@ -20775,6 +21192,108 @@ func (r GetApiAuthProvidersResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetApiAuthProvidersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetApiAuthRegistrationResponse200Headers the declared response headers of an HTTP 200 response for GetApiAuthRegistration
+type GetApiAuthRegistrationResponse200Headers struct {
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiAuthRegistrationResponse429Headers the declared response headers of an HTTP 429 response for GetApiAuthRegistration
+type GetApiAuthRegistrationResponse429Headers struct {
+	RetryAfter          int
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiAuthRegistrationResponse503Headers the declared response headers of an HTTP 503 response for GetApiAuthRegistration
+type GetApiAuthRegistrationResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetApiAuthRegistrationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RegistrationRules
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *GeneralError
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *GeneralInvalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *GeneralError
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *GeneralError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *GeneralError
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiAuthRegistrationResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiAuthRegistrationResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiAuthRegistrationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiAuthRegistrationResponse) GetJSON200() *RegistrationRules {
+	return r.JSON200
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiAuthRegistrationResponse) GetJSON403() *GeneralError {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetApiAuthRegistrationResponse) GetJSON422() *GeneralInvalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiAuthRegistrationResponse) GetJSON429() *GeneralError {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiAuthRegistrationResponse) GetJSON500() *GeneralError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiAuthRegistrationResponse) GetJSON503() *GeneralError {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiAuthRegistrationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiAuthRegistrationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiAuthRegistrationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiAuthRegistrationResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -27461,6 +27980,235 @@ func (r PostApiV1AdminPostsIdModerateUndoResponse) ContentType() string {
 	return ""
 }
 
+// GetApiV1AdminRegistrationResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminRegistration
+type GetApiV1AdminRegistrationResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminRegistrationResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1AdminRegistration
+type GetApiV1AdminRegistrationResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminRegistrationResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminRegistration
+type GetApiV1AdminRegistrationResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetApiV1AdminRegistrationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfRegistrationRules
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiV1AdminRegistrationResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiV1AdminRegistrationResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminRegistrationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiV1AdminRegistrationResponse) GetJSON200() *V1OfRegistrationRules {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiV1AdminRegistrationResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiV1AdminRegistrationResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetApiV1AdminRegistrationResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiV1AdminRegistrationResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiV1AdminRegistrationResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminRegistrationResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiV1AdminRegistrationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiV1AdminRegistrationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiV1AdminRegistrationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiV1AdminRegistrationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutApiV1AdminRegistrationResponse200Headers the declared response headers of an HTTP 200 response for PutApiV1AdminRegistration
+type PutApiV1AdminRegistrationResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PutApiV1AdminRegistrationResponse429Headers the declared response headers of an HTTP 429 response for PutApiV1AdminRegistration
+type PutApiV1AdminRegistrationResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PutApiV1AdminRegistrationResponse503Headers the declared response headers of an HTTP 503 response for PutApiV1AdminRegistration
+type PutApiV1AdminRegistrationResponse503Headers struct {
+	RetryAfter int
+}
+
+type PutApiV1AdminRegistrationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfRegistrationRules
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PutApiV1AdminRegistrationResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PutApiV1AdminRegistrationResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutApiV1AdminRegistrationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutApiV1AdminRegistrationResponse) GetJSON200() *V1OfRegistrationRules {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutApiV1AdminRegistrationResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutApiV1AdminRegistrationResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutApiV1AdminRegistrationResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PutApiV1AdminRegistrationResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PutApiV1AdminRegistrationResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PutApiV1AdminRegistrationResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutApiV1AdminRegistrationResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PutApiV1AdminRegistrationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutApiV1AdminRegistrationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutApiV1AdminRegistrationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutApiV1AdminRegistrationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetApiV1AdminReportsModerationResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminReportsModeration
 type GetApiV1AdminReportsModerationResponse200Headers struct {
 	XAdminTier          string
@@ -32343,6 +33091,21 @@ func (c *ClientWithResponses) GetApiAuthProvidersWithResponse(ctx context.Contex
 	return ParseGetApiAuthProvidersResponse(rsp)
 }
 
+// GetApiAuthRegistrationWithResponse How new accounts open
+//
+// For a sign-up form: the mode, a pause in force, and the question applicants answer. No sign-in needed. Rate limit scope: general.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/auth/registration (the `GetApiAuthRegistration` operationId).
+func (c *ClientWithResponses) GetApiAuthRegistrationWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiAuthRegistrationResponse, error) {
+	rsp, err := c.GetApiAuthRegistration(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiAuthRegistrationResponse(rsp)
+}
+
 // GetApiAuthSessionWithResponse The current session
 //
 // {user, expires} when signed in with the session cookie, {} otherwise. Rate limit scope: general.
@@ -32909,7 +33672,7 @@ func (c *ClientWithResponses) GetApiUsersWithResponse(ctx context.Context, param
 
 // PostApiUsersWithBodyWithResponse Register
 //
-// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -32924,7 +33687,7 @@ func (c *ClientWithResponses) PostApiUsersWithBodyWithResponse(ctx context.Conte
 
 // PostApiUsersWithResponse Register
 //
-// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33520,6 +34283,51 @@ func (c *ClientWithResponses) PostApiV1AdminPostsIdModerateUndoWithResponse(ctx 
 		return nil, err
 	}
 	return ParsePostApiV1AdminPostsIdModerateUndoResponse(rsp)
+}
+
+// GetApiV1AdminRegistrationWithResponse How new accounts open
+//
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/admin/registration (the `GetApiV1AdminRegistration` operationId).
+func (c *ClientWithResponses) GetApiV1AdminRegistrationWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiV1AdminRegistrationResponse, error) {
+	rsp, err := c.GetApiV1AdminRegistration(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiV1AdminRegistrationResponse(rsp)
+}
+
+// PutApiV1AdminRegistrationWithBodyWithResponse Change how new accounts open
+//
+// A super admin's: the mode (open, approval, invite, closed), an emergency pause of every sign-up for 1 to 168 hours that ends by itself (0 ends it now), and the question applicants answer. Audited with the rules before and after; it holds at once on every instance, since every sign-up reads the rules from the database. Needs the admin role and admin:super. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/admin/registration (the `PutApiV1AdminRegistration` operationId).
+func (c *ClientWithResponses) PutApiV1AdminRegistrationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutApiV1AdminRegistrationResponse, error) {
+	rsp, err := c.PutApiV1AdminRegistrationWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutApiV1AdminRegistrationResponse(rsp)
+}
+
+// PutApiV1AdminRegistrationWithResponse Change how new accounts open
+//
+// A super admin's: the mode (open, approval, invite, closed), an emergency pause of every sign-up for 1 to 168 hours that ends by itself (0 ends it now), and the question applicants answer. Audited with the rules before and after; it holds at once on every instance, since every sign-up reads the rules from the database. Needs the admin role and admin:super. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/admin/registration (the `PutApiV1AdminRegistration` operationId).
+func (c *ClientWithResponses) PutApiV1AdminRegistrationWithResponse(ctx context.Context, body PutApiV1AdminRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*PutApiV1AdminRegistrationResponse, error) {
+	rsp, err := c.PutApiV1AdminRegistration(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutApiV1AdminRegistrationResponse(rsp)
 }
 
 // GetApiV1AdminReportsModerationWithResponse Reports and moderation actions in a window
@@ -37978,6 +38786,135 @@ func ParseGetApiAuthProvidersResponse(rsp *http.Response) (*GetApiAuthProvidersR
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetApiAuthProvidersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiAuthRegistrationResponse parses an HTTP response from a GetApiAuthRegistrationWithResponse call
+func ParseGetApiAuthRegistrationResponse(rsp *http.Response) (*GetApiAuthRegistrationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiAuthRegistrationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RegistrationRules
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest GeneralInvalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest GeneralError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiAuthRegistrationResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiAuthRegistrationResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiAuthRegistrationResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
@@ -46566,6 +47503,313 @@ func ParsePostApiV1AdminPostsIdModerateUndoResponse(rsp *http.Response) (*PostAp
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers PostApiV1AdminPostsIdModerateUndoResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiV1AdminRegistrationResponse parses an HTTP response from a GetApiV1AdminRegistrationWithResponse call
+func ParseGetApiV1AdminRegistrationResponse(rsp *http.Response) (*GetApiV1AdminRegistrationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiV1AdminRegistrationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfRegistrationRules
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiV1AdminRegistrationResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiV1AdminRegistrationResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminRegistrationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutApiV1AdminRegistrationResponse parses an HTTP response from a PutApiV1AdminRegistrationWithResponse call
+func ParsePutApiV1AdminRegistrationResponse(rsp *http.Response) (*PutApiV1AdminRegistrationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutApiV1AdminRegistrationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfRegistrationRules
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PutApiV1AdminRegistrationResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PutApiV1AdminRegistrationResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutApiV1AdminRegistrationResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
