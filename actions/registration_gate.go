@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plazahq/plaza/actions/policy"
+	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/internal/audit"
 	"github.com/plazahq/plaza/internal/blocks"
@@ -83,14 +84,6 @@ type RegistrationRefusedError struct {
 }
 
 func (e *RegistrationRefusedError) Error() string { return e.Message }
-
-// Codes of RegistrationRefusedError.
-const (
-	RefusedPaused     = "REGISTRATION_PAUSED"
-	RefusedClosed     = "REGISTRATION_CLOSED"
-	RefusedInvitation = "INVITATION_REQUIRED"
-	RefusedNetwork    = "SIGNUP_BLOCKED"
-)
 
 // Registration reads the rules in force: open, with no pause and no
 // question, until a super admin sets them.
@@ -179,11 +172,11 @@ type Admission struct {
 func (a *Actions) admit(ctx context.Context, rules RegistrationRules, email, ip string, invited bool) (Admission, error) {
 	now := a.Now()
 	if rules.Paused(now) {
-		return Admission{}, &RegistrationRefusedError{Code: RefusedPaused,
+		return Admission{}, &RegistrationRefusedError{Code: api.CodeRegistrationPaused,
 			Message: "Sign-ups are paused until " + wiretime.Format(*rules.PausedUntil) + "; try again then"}
 	}
 	if rules.Mode == RegistrationClosed {
-		return Admission{}, &RegistrationRefusedError{Code: RefusedClosed, Message: "This community is not accepting new accounts"}
+		return Admission{}, &RegistrationRefusedError{Code: api.CodeRegistrationClosed, Message: "This community is not accepting new accounts"}
 	}
 	network, domain, err := a.Blocks.SignUpSeverities(ctx, ip, email)
 	if err != nil {
@@ -193,14 +186,14 @@ func (a *Actions) admit(ctx context.Context, rules RegistrationRules, email, ip 
 		return Admission{}, &InvalidError{Field: "email", Reason: "registrations with this email domain are not accepted"}
 	}
 	if network == blocks.SeveritySignUp || network == blocks.SeverityAll {
-		return Admission{}, &RegistrationRefusedError{Code: RefusedNetwork, Message: "New accounts are not accepted from your network"}
+		return Admission{}, &RegistrationRefusedError{Code: api.CodeSignUpBlocked, Message: "New accounts are not accepted from your network"}
 	}
 	if invited {
 		return Admission{}, nil
 	}
 	switch {
 	case rules.Mode == RegistrationInvite:
-		return Admission{}, &RegistrationRefusedError{Code: RefusedInvitation,
+		return Admission{}, &RegistrationRefusedError{Code: api.CodeInvitationRequired,
 			Message: "Joining needs an invitation: ask a member or the staff for an invitation link"}
 	case rules.Mode == RegistrationApproval:
 		return Admission{Application: ApplicationByMode}, nil

@@ -259,3 +259,31 @@ func TestBlockSeverities(t *testing.T) {
 		wantRefused(t, "all access", code, body, "IP_BLOCKED")
 	})
 }
+
+// TestProviderSignUpFollowsTheRules: a sign-in provider opens a new
+// account only while sign-ups are open to all, since it carries neither an
+// invitation nor an answer; it is refused with the rule's message
+// otherwise, and an account that exists signs in as ever.
+func TestProviderSignUpFollowsTheRules(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		f := newFakeOAuth(t)
+		app := apptest.New(t, db, func(d *web.Deps) { d.OAuthProviders = f.providers(d.Config.PublicAppURL) })
+		f.githubUser, f.githubEmails = adaGitHub, adaEmails
+		super, _ := app.Admin(t)
+		for body, says := range map[string]string{
+			`{"mode":"closed"}`:   "not accepting new accounts",
+			`{"mode":"approval"}`: "approval",
+			`{"mode":"invite"}`:   "invitation",
+		} {
+			setRules(t, app, super, body)
+			res := signInWith(t, app, "github", "", nil)
+			if res.Code != http.StatusUnauthorized || !strings.Contains(res.Body.String(), says) || len(links(t, app)) != 0 {
+				t.Errorf("%s: a provider's new account: %d %s, want it refused saying %q", body, res.Code, res.Body, says)
+			}
+		}
+		app.User(t, "ada@example.com")
+		if res := signInWith(t, app, "github", "", nil); res.Code != http.StatusSeeOther {
+			t.Errorf("an existing account through its provider under invite-only: %d %s", res.Code, res.Body)
+		}
+	})
+}

@@ -172,7 +172,7 @@ func RegistrationPanel(f RegistrationForm) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Card("Now", "registration-state").Render(templ.WithChildren(ctx, templ_7745c5c3_Var4), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Card("Now", "registration-state-card").Render(templ.WithChildren(ctx, templ_7745c5c3_Var4), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -262,7 +262,7 @@ func pauseForm(f RegistrationForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "\" hx-target=\"#registration-panel\" hx-swap=\"outerHTML\" class=\"flex flex-wrap items-end gap-3\" data-testid=\"registration-pause-form\"><div><label for=\"registration-pause-hours\" class=\"label\">Pause every sign-up for</label> <select id=\"registration-pause-hours\" name=\"pauseHours\" class=\"input mt-1\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "\" hx-target=\"#registration-panel\" hx-swap=\"outerHTML\" class=\"flex flex-wrap items-end gap-3\" data-testid=\"registration-pause-form\"><div><label for=\"registration-pause-hours\" class=\"label\">Pause every sign-up for</label> <select id=\"registration-pause-hours\" name=\"pauseHours\" class=\"input mt-1\" data-json=\"number\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -360,14 +360,14 @@ func pauseForm(f RegistrationForm) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "\" hx-target=\"#registration-panel\" hx-swap=\"outerHTML\" class=\"mt-3\" data-testid=\"registration-resume-form\"><input type=\"hidden\" name=\"pauseHours\" value=\"0\"> <button type=\"submit\" class=\"btn btn-secondary\" data-testid=\"registration-resume\">End the pause now</button></form>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "\" hx-target=\"#registration-panel\" hx-swap=\"outerHTML\" class=\"mt-3\" data-testid=\"registration-resume-form\"><input type=\"hidden\" name=\"pauseHours\" value=\"0\" data-json=\"number\"> <button type=\"submit\" class=\"btn btn-secondary\" data-testid=\"registration-resume\">End the pause now</button></form>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Card("Emergency pause", "registration-pause").Render(templ.WithChildren(ctx, templ_7745c5c3_Var9), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Card("Emergency pause", "registration-pause-card").Render(templ.WithChildren(ctx, templ_7745c5c3_Var9), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -452,7 +452,7 @@ func registrationRulesForm(f RegistrationForm) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "\" class=\"mt-1 h-4 w-4\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "\" class=\"mt-1 h-4 w-4 shrink-0\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -469,7 +469,7 @@ func registrationRulesForm(f RegistrationForm) templ.Component {
 				var templ_7745c5c3_Var22 string
 				templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs("registration-mode-" + mode)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `registration.templ`, Line: 78, Col: 150}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `registration.templ`, Line: 78, Col: 159}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 				if templ_7745c5c3_Err != nil {
@@ -600,7 +600,7 @@ func registrationRulesForm(f RegistrationForm) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Card("How accounts open", "registration-rules").Render(templ.WithChildren(ctx, templ_7745c5c3_Var18), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Card("How accounts open", "registration-rules-card").Render(templ.WithChildren(ctx, templ_7745c5c3_Var18), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

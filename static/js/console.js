@@ -10,7 +10,7 @@
   // Console forms post to the same routes as API clients, with the same
   // JSON bodies. A control's value is typed by the control: a checkbox is a
   // boolean (or, with data-json="list", one entry of an array), a number
-  // input a number, data-json="bool" reads "true"/"false", a dotted name
+  // input (or a select marked data-json="number") a number, data-json="bool" reads "true"/"false", a dotted name
   // nests ("changes.status"), data-json="time" sends a local date and time
   // as RFC 3339, and data-omit-empty leaves an empty value out.
   function setPath(obj, name, value) {
@@ -49,7 +49,7 @@
       }
       const v = el.value;
       if (v === '' && ('omitEmpty' in el.dataset || el.type === 'number' || kind === 'bool')) continue;
-      if (el.type === 'number' || el.type === 'range') setPath(out, name, Number(v));
+      if (el.type === 'number' || el.type === 'range' || kind === 'number') setPath(out, name, Number(v));
       else if (kind === 'bool') setPath(out, name, v === 'true');
       else if (kind === 'time') setPath(out, name, new Date(v).toISOString()); // the browser's local time, as RFC 3339
       else setPath(out, name, v);
