@@ -21,7 +21,11 @@ type EmailBlocker interface {
 // Register opens an account from checked input (the password still in
 // the clear, to be hashed here), unless its email domain is blocked or
 // its email taken. The new account's address gets a verification link,
-// queued in the change that opens the account.
+// queued in the change that opens the account. A registration that
+// carries an invitation (reg.Invitation, its link's token) needs a valid
+// one (checkInvitation), and spends one of its uses in the same change,
+// recording the account; an invitation for one address verifies it, so
+// no link is mailed.
 func (a *Actions) Register(ctx context.Context, who *access.Principal, reg models.NewRegistration, password string) (*models.User, error) {
 	if err := a.Policy.Check(who, policy.Register, policy.Platform); err != nil {
 		return nil, err
@@ -39,6 +43,13 @@ func (a *Actions) Register(ctx context.Context, who *access.Principal, reg model
 	if blocked {
 		return nil, &InvalidError{Field: "email", Reason: "registrations with this email domain are not accepted"}
 	}
+	var inv *models.Invitation
+	if strings.TrimSpace(reg.Invitation) != "" {
+		if inv, err = a.checkInvitation(ctx, reg.Invitation, reg.Email); err != nil {
+			return nil, err
+		}
+		reg.EmailVerified = inv.Email != nil
+	}
 	if reg.PasswordHash, err = a.Passwords.Hash(ctx, password); err != nil {
 		return nil, err
 	}
@@ -46,6 +57,14 @@ func (a *Actions) Register(ctx context.Context, who *access.Principal, reg model
 	register := func(ctx context.Context) (err error) {
 		if u, err = a.Store.Users.RegisterUser(ctx, reg); err != nil {
 			return err
+		}
+		if inv != nil {
+			if err := a.useInvitation(ctx, inv, u.ID); err != nil {
+				return err
+			}
+		}
+		if reg.EmailVerified {
+			return nil
 		}
 		return a.openVerification(ctx, u.ID, u.Email, false)
 	}

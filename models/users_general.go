@@ -62,6 +62,13 @@ type NewRegistration struct {
 	Email        string
 	PasswordHash string
 	IP           string
+	// Invitation is the token of the invitation link the sign-up came
+	// with, if any: the registration action checks it and spends one use
+	// (RegisterUser does not read it).
+	Invitation string
+	// EmailVerified opens the account with its address verified: an
+	// invitation for that one address was mailed to it.
+	EmailVerified bool
 }
 
 // RegisterUser creates an active user with the role user. A taken email
@@ -72,6 +79,9 @@ func (s Users) RegisterUser(ctx context.Context, r NewRegistration) (*User, erro
 	db, email, now := s.db(ctx), NormalizeEmail(r.Email), s.now()
 	u := &User{Email: email, Name: &r.Name, PasswordHash: &r.PasswordHash, SignupIP: r.IP,
 		Status: UserActive, IsActive: true, ProfilePublic: true, CreatedAt: now, UpdatedAt: now}
+	if r.EmailVerified {
+		u.EmailVerified = &now
+	}
 	inserted, err := insertUser(ctx, db, u, registrationUsername(r.Name))
 	if err != nil {
 		return nil, fmt.Errorf("register: %w", err)
