@@ -46,6 +46,9 @@ type Registration struct {
 	Name     string `json:"name" required:"true" maxLength:"100"`
 	Email    string `json:"email" required:"true" maxLength:"254"`
 	Password string `json:"password" required:"true"`
+	// Invitation is the token of an invitation link (the invite query of
+	// /signup?invite=…).
+	Invitation string `json:"invitation,omitempty" maxLength:"100" description:"The token of an invitation link (/signup?invite=…): it must be valid (known, not revoked or expired, with a use left, and for this email if it names one), and one use is spent as the account opens. An invitation for one address verifies it."`
 }
 
 // ProfileUpdate is the body of PUT /api/users/{id}: every field optional,

@@ -28,6 +28,10 @@ const (
 	PathConsoleAudit            = "/admin/audit"
 	PathConsoleTokens           = "/admin/tokens"
 	PathConsoleBlocks           = "/admin/blocks"
+	PathConsoleInvitations      = "/admin/invitations"
+	PathConsoleInvitation       = PathConsoleInvitations + "/:id"
+	PathConsoleInvitationRevoke = PathConsoleInvitation + "/revoke"
+	PathSignUpPage              = "/signup"
 	PathConsoleWebhooks         = "/admin/webhooks"
 	PathConsoleInbox            = "/admin/inbox"
 	PathConsoleInboxBadge       = "/admin/inbox/badge"
@@ -112,6 +116,8 @@ const (
 	PathAdminLock               = PathAdminLocks + "/:type/:id"
 	PathAdminV1Blocks           = PathAdminV1 + "/blocks"
 	PathAdminV1Block            = PathAdminV1Blocks + "/:id"
+	PathAdminV1Invitations      = PathAdminV1 + "/invitations"
+	PathAdminV1Invitation       = PathAdminV1Invitations + "/:id"
 	PathAdminUnversioned        = "/api/admin"
 	PathAdminUsers              = PathAdminUnversioned + "/users"
 	PathAdminUserBan            = PathAdminUsers + "/:id/ban"
@@ -135,6 +141,12 @@ func AdminTokenPath(jti string) string { return PathAdminTokens + "/" + jti }
 
 // AdminV1BlockPath is one block's URL.
 func AdminV1BlockPath(id string) string { return PathAdminV1Blocks + "/" + id }
+
+// ConsoleInvitationPath is the console's page of one invitation.
+func ConsoleInvitationPath(id string) string { return PathConsoleInvitations + "/" + id }
+
+// ConsoleInvitationRevokePath is where the console revokes invitation id.
+func ConsoleInvitationRevokePath(id string) string { return ConsoleInvitationPath(id) + "/revoke" }
 
 // ConsoleUserPath is one user's page in the console.
 func ConsoleUserPath(id int64) string { return PathConsoleUsers + "/" + itoa(id) }

@@ -12,6 +12,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // UserStore is what the general API's user handlers need.
@@ -28,6 +29,9 @@ type Users struct {
 	Store    UserStore
 	Actions  *actions.Actions
 	Sessions Sessions
+	// Sending says a mail server is set (SMTP_URL); without one the
+	// sign-up page says the verification mail is kept on the mail page.
+	Sending bool
 }
 
 // List answers GET /api/users?limit&offset: public profiles of users who
@@ -120,23 +124,58 @@ func publicRecord(u *models.User) api.User {
 		CreatedAt: api.Timestamp(u.CreatedAt), PostCount: u.PostCount}
 }
 
-// Register answers POST /api/users {name, email, password} → 201 with the
-// new user (active, role user), who can sign in at once and whose address
-// gets a verification link. A taken email is 422 with a detail on email.
+// Register answers POST /api/users {name, email, password, invitation?}
+// → 201 with the new user (active, role user), who can sign in at once and
+// whose address gets a verification link (or is verified already, by an
+// invitation for that address). A taken email is 422 with a detail on
+// email; an invitation that is unknown, revoked, expired, used up or for
+// another address 422 on invitation. A browser's form (the sign-up page)
+// gets that page again: the account made, or the form with the refusals.
 func (h Users) Register(c echo.Context) error {
 	var req api.Registration
-	if err := decodeJSON(c, &req); err != nil {
+	form, err := decodeBody(c, &req)
+	if err != nil {
 		return err
 	}
+	if form != nil {
+		req = api.Registration{Name: form.Get("name"), Email: form.Get("email"), Password: form.Get("password"), Invitation: form.Get("invitation")}
+	}
 	ctx := c.Request().Context()
-	reg := models.NewRegistration{Name: req.Name, Email: req.Email, IP: c.RealIP()} // the address the rate limiter counts
+	reg := models.NewRegistration{Name: req.Name, Email: req.Email, Invitation: req.Invitation, IP: c.RealIP()} // the address the rate limiter counts
 	u, err := h.Actions.Register(ctx, access.PrincipalFrom(ctx), reg, req.Password)
+	if api.FormatOf(c.Request()) == api.FormatPage {
+		return h.signUpPage(c, req, u, err)
+	}
 	if err != nil {
 		return err
 	}
 	res := h.record(u, nil)
 	res.Email = u.Email
 	return respondAction(c, http.StatusCreated, res, Done{Toast: u.Username + " can sign in now", Events: []string{"plaza:users"}})
+}
+
+// SignUpPage answers GET /signup?invite=…: the sign-up form, with the
+// invitation's token from the link in a hidden field. The token is
+// checked when the form is sent, not here.
+func (h Users) SignUpPage(c echo.Context) error {
+	noStore(c)
+	invite := c.QueryParam("invite")
+	return render(c, http.StatusOK, views.SignUpPage(api.SignUpPage{Invitation: invite, InvitationGiven: invite != ""}))
+}
+
+// signUpPage answers the sign-up page's form: the account made, or the
+// form again, as it was sent (but the password), with what was refused.
+func (h Users) signUpPage(c echo.Context, req api.Registration, u *models.User, err error) error {
+	noStore(c)
+	if err == nil {
+		return render(c, http.StatusCreated, views.SignUpPage(api.SignUpPage{Created: true, Verified: u.EmailVerified != nil, MailKept: !h.Sending}))
+	}
+	status, errs, ok := formRefusal(c, err)
+	if !ok {
+		return err
+	}
+	return render(c, status, views.SignUpPage(api.SignUpPage{Name: req.Name, Email: req.Email, Invitation: req.Invitation,
+		InvitationGiven: req.Invitation != "", Errors: errs}))
 }
 
 // Update answers PUT /api/users/{id}: name, bio, location, image,

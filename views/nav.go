@@ -67,6 +67,7 @@ func consoleNav() []NavGroup {
 		{Label: "Community", Items: []NavItem{
 			{Key: "users", Label: "Users", Href: api.PathConsoleUsers},
 			{Key: "moderation", Label: "Moderation queue", Href: api.PathConsoleModeration},
+			{Key: "invitations", Label: "Invitations", Href: api.PathConsoleInvitations},
 		}},
 		{Label: "Insight", Items: []NavItem{
 			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole},

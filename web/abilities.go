@@ -46,21 +46,22 @@ func (p *pipeline) lets(pr *access.Principal, method, path string) bool {
 func (p *pipeline) abilities(pr *access.Principal) views.Abilities {
 	may := func(method, path string) bool { return p.lets(pr, method, path) }
 	a := views.Abilities{
-		Pages:           map[string]bool{},
-		SeeUsers:        may(http.MethodGet, api.PathConsoleUser),
-		BulkUpdateUsers: may(http.MethodPost, api.PathAdminV1BulkUpdate),
-		DeletePosts:     p.policy.MayOnceConfirmed(pr, policy.DeletePost, policy.Platform),
-		ExportAudit:     may(http.MethodGet, api.PathAdminAuditExport),
-		CreateBlocks:    may(http.MethodPost, api.PathAdminV1Blocks),
-		DeleteBlocks:    may(http.MethodDelete, api.PathAdminV1Block),
-		SendBroadcasts:  may(http.MethodPost, api.PathAdminV1Broadcast),
-		ChangeFlags:     may(http.MethodPut, api.PathAdminV1Flag) && may(http.MethodDelete, api.PathAdminV1Flag),
-		RunMaintenance:  may(http.MethodPost, api.PathAdminV1Maintenance),
-		ManageBackups:   may(http.MethodGet, api.PathAdminV1Backup) && may(http.MethodDelete, api.PathAdminV1Backup),
-		ChangeWebhooks:  may(http.MethodPost, api.PathAdminWebhooks) && may(http.MethodPatch, api.PathAdminWebhook),
-		DeleteWebhooks:  may(http.MethodDelete, api.PathAdminWebhook),
-		ResendMail:      may(http.MethodPost, api.PathAdminV1MailResend),
-		TestMail:        may(http.MethodPost, api.PathAdminV1MailTest),
+		Pages:             map[string]bool{},
+		SeeUsers:          may(http.MethodGet, api.PathConsoleUser),
+		BulkUpdateUsers:   may(http.MethodPost, api.PathAdminV1BulkUpdate),
+		DeletePosts:       p.policy.MayOnceConfirmed(pr, policy.DeletePost, policy.Platform),
+		ExportAudit:       may(http.MethodGet, api.PathAdminAuditExport),
+		CreateBlocks:      may(http.MethodPost, api.PathAdminV1Blocks),
+		DeleteBlocks:      may(http.MethodDelete, api.PathAdminV1Block),
+		CreateInvitations: may(http.MethodPost, api.PathConsoleInvitations),
+		SendBroadcasts:    may(http.MethodPost, api.PathAdminV1Broadcast),
+		ChangeFlags:       may(http.MethodPut, api.PathAdminV1Flag) && may(http.MethodDelete, api.PathAdminV1Flag),
+		RunMaintenance:    may(http.MethodPost, api.PathAdminV1Maintenance),
+		ManageBackups:     may(http.MethodGet, api.PathAdminV1Backup) && may(http.MethodDelete, api.PathAdminV1Backup),
+		ChangeWebhooks:    may(http.MethodPost, api.PathAdminWebhooks) && may(http.MethodPatch, api.PathAdminWebhook),
+		DeleteWebhooks:    may(http.MethodDelete, api.PathAdminWebhook),
+		ResendMail:        may(http.MethodPost, api.PathAdminV1MailResend),
+		TestMail:          may(http.MethodPost, api.PathAdminV1MailTest),
 	}
 	for _, path := range views.ConsolePaths() {
 		a.Pages[path] = may(http.MethodGet, path)
