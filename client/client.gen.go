@@ -7009,7 +7009,7 @@ type ClientInterface interface {
 
 	// PostApiUsersWithBody Register
 	//
-	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7018,7 +7018,7 @@ type ClientInterface interface {
 
 	// PostApiUsers Register
 	//
-	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9112,7 +9112,7 @@ func (c *Client) GetApiUsers(ctx context.Context, params *GetApiUsersParams, req
 
 // PostApiUsersWithBody Register
 //
-// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9131,7 +9131,7 @@ func (c *Client) PostApiUsersWithBody(ctx context.Context, contentType string, b
 
 // PostApiUsers Register
 //
-// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -17596,7 +17596,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiUsersWithBodyWithResponse Register
 	//
-	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17605,7 +17605,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiUsersWithResponse Register
 	//
-	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+	// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -34056,7 +34056,7 @@ func (c *ClientWithResponses) GetApiUsersWithResponse(ctx context.Context, param
 
 // PostApiUsersWithBodyWithResponse Register
 //
-// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -34071,7 +34071,7 @@ func (c *ClientWithResponses) PostApiUsersWithBodyWithResponse(ctx context.Conte
 
 // PostApiUsersWithResponse Register
 //
-// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. Rate limit scope: register.
+// An email under a blocked domain is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

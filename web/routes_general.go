@@ -52,7 +52,9 @@ func generalRoutes(hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathUsers, Handler: hs.users.List, Reads: profileReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "List public profiles", Query: api.UserListQuery{}, Response: api.UserList{}}},
 		{Method: http.MethodPost, Path: api.PathUsers, Handler: hs.users.Register, Action: policy.Register, Family: general, Scope: ScopeRegister, Blockable: true, Doc: Doc{Summary: "Register", Body: api.Registration{}, Response: api.User{}, Status: http.StatusCreated,
 			Description: "An email under a blocked domain is 422 on email. The new account's address gets a verification link " +
-				"(POST /api/auth/email/verify); emailVerified stays null until it is used."}},
+				"(POST /api/auth/email/verify); emailVerified stays null until it is used. An invitation that is unknown, revoked, expired, " +
+				"used up or for another address is 422 on invitation; a valid one spends a use as the account opens. " +
+				"A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals."}},
 		{Method: http.MethodGet, Path: api.PathUser, Handler: hs.users.Get, Reads: profileReads, Family: general, Scope: ScopeGeneral, Caller: true, Doc: Doc{Summary: "Get a user", Response: api.User{}, Errors: staffRead}},
 		{Method: http.MethodPut, Path: api.PathUser, Handler: hs.users.Update, Action: policy.EditProfile, Family: general, Scope: ScopeGeneral, SignIn: true, Audit: Audit{Action: "user.profile", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Update a profile", Body: api.ProfileUpdate{}, Response: api.User{}}},
 		{Method: http.MethodDelete, Path: api.PathUser, Handler: hs.users.Delete, Action: policy.DeleteAccount, Family: general, Scope: ScopeGeneral, Meter: ScopeSignIn, SignIn: true, Audit: Audit{Action: "user.delete", Target: "user", Optional: true}, Doc: Doc{Errors: lockedByAdmin, Summary: "Delete an account", Body: api.AccountDeletion{}, BodyOptional: true, Response: api.Deleted{},
