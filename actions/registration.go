@@ -27,7 +27,11 @@ type EmailBlocker interface {
 // the clear, to be hashed here) as the registration rules admit it
 // (admit): at once, or inactive with an application for staff to decide;
 // a taken email is refused. The new account's address gets a
-// verification link, queued in the change that opens the account.
+// verification link, queued in the change that opens the account. A
+// registration that carries an invitation (reg.Invitation, its link's
+// token) needs a valid one (checkInvitation), and spends one of its uses
+// in the same change, recording the account; an invitation for one
+// address verifies it, so no link is mailed.
 func (a *Actions) Register(ctx context.Context, who *access.Principal, reg models.NewRegistration, password string) (*models.User, error) {
 	if err := a.Policy.Check(who, policy.Register, policy.Platform); err != nil {
 		return nil, err
@@ -39,12 +43,20 @@ func (a *Actions) Register(ctx context.Context, who *access.Principal, reg model
 	if err != nil {
 		return nil, err
 	}
+	reg.Invitation = strings.TrimSpace(reg.Invitation) // one test of "invited", here and where it is spent
 	adm, err := a.admit(ctx, rules, reg.Email, reg.IP, reg.Invitation != "")
 	if err != nil {
 		return nil, err
 	}
 	if err := checkRegistration(&reg, password, rules, adm); err != nil {
 		return nil, err
+	}
+	var inv *models.Invitation
+	if reg.Invitation != "" {
+		if inv, err = a.checkInvitation(ctx, reg.Invitation, reg.Email); err != nil {
+			return nil, err
+		}
+		reg.EmailVerified = inv.Email != nil
 	}
 	if reg.PasswordHash, err = a.Passwords.Hash(ctx, password); err != nil {
 		return nil, err
@@ -59,6 +71,14 @@ func (a *Actions) Register(ctx context.Context, who *access.Principal, reg model
 			if err := a.Store.Users.OpenApplication(ctx, u.ID, reg.Answer, adm.Application); err != nil {
 				return err
 			}
+		}
+		if inv != nil {
+			if err := a.useInvitation(ctx, inv, u.ID); err != nil {
+				return err
+			}
+		}
+		if reg.EmailVerified {
+			return nil
 		}
 		return a.openVerification(ctx, u.ID, u.Email, false)
 	}

@@ -53,8 +53,9 @@ type Registration struct {
 	// Answer is the applicant's answer to the community's question, needed
 	// when sign-ups need approval and a question is set.
 	Answer string `json:"answer,omitempty" maxLength:"2000" description:"The answer to the community's question (GET /api/auth/registration), required when sign-ups need approval and a question is set."`
-	// Invitation is the token of an invitation link.
-	Invitation string `json:"invitation,omitempty" maxLength:"200" description:"The token of an invitation link (its invite parameter): needed in invite-only mode, and an invited sign-up needs no approval."`
+	// Invitation is the token of an invitation link (the invite query of
+	// /signup?invite=…).
+	Invitation string `json:"invitation,omitempty" maxLength:"100" description:"The token of an invitation link (/signup?invite=…): it must be valid (known, not revoked or expired, with a use left, and for this email if it names one), and one use is spent as the account opens. An invitation for one address verifies it."`
 }
 
 // ProfileUpdate is the body of PUT /api/users/{id}: every field optional,

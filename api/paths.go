@@ -29,6 +29,10 @@ const (
 	PathConsoleTokens           = "/admin/tokens"
 	PathConsoleBlocks           = "/admin/blocks"
 	PathConsoleRegistration     = "/admin/registration"
+	PathConsoleInvitations      = "/admin/invitations"
+	PathConsoleInvitation       = PathConsoleInvitations + "/:id"
+	PathConsoleInvitationRevoke = PathConsoleInvitation + "/revoke"
+	PathSignUpPage              = "/signup"
 	PathConsoleWebhooks         = "/admin/webhooks"
 	PathConsoleInbox            = "/admin/inbox"
 	PathConsoleInboxBadge       = "/admin/inbox/badge"
@@ -115,6 +119,8 @@ const (
 	PathAdminV1Blocks           = PathAdminV1 + "/blocks"
 	PathAdminV1Registration     = PathAdminV1 + "/registration"
 	PathAdminV1Block            = PathAdminV1Blocks + "/:id"
+	PathAdminV1Invitations      = PathAdminV1 + "/invitations"
+	PathAdminV1Invitation       = PathAdminV1Invitations + "/:id"
 	PathAdminUnversioned        = "/api/admin"
 	PathAdminUsers              = PathAdminUnversioned + "/users"
 	PathAdminUserBan            = PathAdminUsers + "/:id/ban"
@@ -138,6 +144,12 @@ func AdminTokenPath(jti string) string { return PathAdminTokens + "/" + jti }
 
 // AdminV1BlockPath is one block's URL.
 func AdminV1BlockPath(id string) string { return PathAdminV1Blocks + "/" + id }
+
+// ConsoleInvitationPath is the console's page of one invitation.
+func ConsoleInvitationPath(id string) string { return PathConsoleInvitations + "/" + id }
+
+// ConsoleInvitationRevokePath is where the console revokes invitation id.
+func ConsoleInvitationRevokePath(id string) string { return ConsoleInvitationPath(id) + "/revoke" }
 
 // ConsoleUserPath is one user's page in the console.
 func ConsoleUserPath(id int64) string { return PathConsoleUsers + "/" + itoa(id) }

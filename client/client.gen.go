@@ -177,14 +177,18 @@ const (
 	GeneralErrorBodyCodeEMAILUNVERIFIED              GeneralErrorBodyCode = "EMAIL_UNVERIFIED"
 	GeneralErrorBodyCodeFORBIDDEN                    GeneralErrorBodyCode = "FORBIDDEN"
 	GeneralErrorBodyCodeINSUFFICIENTADMINPERMISSIONS GeneralErrorBodyCode = "INSUFFICIENT_ADMIN_PERMISSIONS"
+	GeneralErrorBodyCodeINVITATIONREQUIRED           GeneralErrorBodyCode = "INVITATION_REQUIRED"
 	GeneralErrorBodyCodeIPBLOCKED                    GeneralErrorBodyCode = "IP_BLOCKED"
 	GeneralErrorBodyCodeMETHODNOTALLOWED             GeneralErrorBodyCode = "METHOD_NOT_ALLOWED"
 	GeneralErrorBodyCodeNOTFOUND                     GeneralErrorBodyCode = "NOT_FOUND"
 	GeneralErrorBodyCodePAYLOADTOOLARGE              GeneralErrorBodyCode = "PAYLOAD_TOO_LARGE"
 	GeneralErrorBodyCodeRATELIMITED                  GeneralErrorBodyCode = "RATE_LIMITED"
+	GeneralErrorBodyCodeREGISTRATIONCLOSED           GeneralErrorBodyCode = "REGISTRATION_CLOSED"
+	GeneralErrorBodyCodeREGISTRATIONPAUSED           GeneralErrorBodyCode = "REGISTRATION_PAUSED"
 	GeneralErrorBodyCodeRESOURCELOCKED               GeneralErrorBodyCode = "RESOURCE_LOCKED"
 	GeneralErrorBodyCodeSELFACTIONFORBIDDEN          GeneralErrorBodyCode = "SELF_ACTION_FORBIDDEN"
 	GeneralErrorBodyCodeSERVERERROR                  GeneralErrorBodyCode = "SERVER_ERROR"
+	GeneralErrorBodyCodeSIGNUPBLOCKED                GeneralErrorBodyCode = "SIGNUP_BLOCKED"
 	GeneralErrorBodyCodeSUDOREQUIRED                 GeneralErrorBodyCode = "SUDO_REQUIRED"
 	GeneralErrorBodyCodeTOTPINVALID                  GeneralErrorBodyCode = "TOTP_INVALID"
 	GeneralErrorBodyCodeTOTPREQUIRED                 GeneralErrorBodyCode = "TOTP_REQUIRED"
@@ -207,6 +211,8 @@ func (e GeneralErrorBodyCode) Valid() bool {
 		return true
 	case GeneralErrorBodyCodeINSUFFICIENTADMINPERMISSIONS:
 		return true
+	case GeneralErrorBodyCodeINVITATIONREQUIRED:
+		return true
 	case GeneralErrorBodyCodeIPBLOCKED:
 		return true
 	case GeneralErrorBodyCodeMETHODNOTALLOWED:
@@ -217,11 +223,17 @@ func (e GeneralErrorBodyCode) Valid() bool {
 		return true
 	case GeneralErrorBodyCodeRATELIMITED:
 		return true
+	case GeneralErrorBodyCodeREGISTRATIONCLOSED:
+		return true
+	case GeneralErrorBodyCodeREGISTRATIONPAUSED:
+		return true
 	case GeneralErrorBodyCodeRESOURCELOCKED:
 		return true
 	case GeneralErrorBodyCodeSELFACTIONFORBIDDEN:
 		return true
 	case GeneralErrorBodyCodeSERVERERROR:
+		return true
+	case GeneralErrorBodyCodeSIGNUPBLOCKED:
 		return true
 	case GeneralErrorBodyCodeSUDOREQUIRED:
 		return true
@@ -314,6 +326,54 @@ func (e InvalidBodyCode) Valid() bool {
 	}
 }
 
+// Defines values for InvitationState.
+const (
+	InvitationStateActive  InvitationState = "active"
+	InvitationStateExpired InvitationState = "expired"
+	InvitationStateRevoked InvitationState = "revoked"
+	InvitationStateUsedUp  InvitationState = "used_up"
+)
+
+// Valid indicates whether the value is a known member of the InvitationState enum.
+func (e InvitationState) Valid() bool {
+	switch e {
+	case InvitationStateActive:
+		return true
+	case InvitationStateExpired:
+		return true
+	case InvitationStateRevoked:
+		return true
+	case InvitationStateUsedUp:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InvitationDetailState.
+const (
+	InvitationDetailStateActive  InvitationDetailState = "active"
+	InvitationDetailStateExpired InvitationDetailState = "expired"
+	InvitationDetailStateRevoked InvitationDetailState = "revoked"
+	InvitationDetailStateUsedUp  InvitationDetailState = "used_up"
+)
+
+// Valid indicates whether the value is a known member of the InvitationDetailState enum.
+func (e InvitationDetailState) Valid() bool {
+	switch e {
+	case InvitationDetailStateActive:
+		return true
+	case InvitationDetailStateExpired:
+		return true
+	case InvitationDetailStateRevoked:
+		return true
+	case InvitationDetailStateUsedUp:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LockType.
 const (
 	LockTypeFeatureFlag LockType = "feature_flag"
@@ -350,6 +410,30 @@ func (e LockRequestType) Valid() bool {
 	case LockRequestTypePost:
 		return true
 	case LockRequestTypeUser:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NewInvitationState.
+const (
+	NewInvitationStateActive  NewInvitationState = "active"
+	NewInvitationStateExpired NewInvitationState = "expired"
+	NewInvitationStateRevoked NewInvitationState = "revoked"
+	NewInvitationStateUsedUp  NewInvitationState = "used_up"
+)
+
+// Valid indicates whether the value is a known member of the NewInvitationState enum.
+func (e NewInvitationState) Valid() bool {
+	switch e {
+	case NewInvitationStateActive:
+		return true
+	case NewInvitationStateExpired:
+		return true
+	case NewInvitationStateRevoked:
+		return true
+	case NewInvitationStateUsedUp:
 		return true
 	default:
 		return false
@@ -1058,6 +1142,36 @@ func (e V1OfDeletedWebhookSuccess) Valid() bool {
 	}
 }
 
+// Defines values for V1OfInvitationSuccess.
+const (
+	V1OfInvitationSuccessTrue V1OfInvitationSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfInvitationSuccess enum.
+func (e V1OfInvitationSuccess) Valid() bool {
+	switch e {
+	case V1OfInvitationSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1OfInvitationDetailSuccess.
+const (
+	V1OfInvitationDetailSuccessTrue V1OfInvitationDetailSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfInvitationDetailSuccess enum.
+func (e V1OfInvitationDetailSuccess) Valid() bool {
+	switch e {
+	case V1OfInvitationDetailSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for V1OfLockSuccess.
 const (
 	V1OfLockSuccessTrue V1OfLockSuccess = true
@@ -1067,6 +1181,21 @@ const (
 func (e V1OfLockSuccess) Valid() bool {
 	switch e {
 	case V1OfLockSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1OfNewInvitationSuccess.
+const (
+	V1OfNewInvitationSuccessTrue V1OfNewInvitationSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfNewInvitationSuccess enum.
+func (e V1OfNewInvitationSuccess) Valid() bool {
+	switch e {
+	case V1OfNewInvitationSuccessTrue:
 		return true
 	default:
 		return false
@@ -1592,6 +1721,21 @@ const (
 func (e V1PageOfAuditEntrySuccess) Valid() bool {
 	switch e {
 	case V1PageOfAuditEntrySuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1PageOfInvitationSuccess.
+const (
+	V1PageOfInvitationSuccessTrue V1PageOfInvitationSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1PageOfInvitationSuccess enum.
+func (e V1PageOfInvitationSuccess) Valid() bool {
+	switch e {
+	case V1PageOfInvitationSuccessTrue:
 		return true
 	default:
 		return false
@@ -2309,6 +2453,30 @@ func (e GetApiV1AdminBlocksParamsKind) Valid() bool {
 	}
 }
 
+// Defines values for GetApiV1AdminInvitationsParamsState.
+const (
+	GetApiV1AdminInvitationsParamsStateActive  GetApiV1AdminInvitationsParamsState = "active"
+	GetApiV1AdminInvitationsParamsStateExpired GetApiV1AdminInvitationsParamsState = "expired"
+	GetApiV1AdminInvitationsParamsStateRevoked GetApiV1AdminInvitationsParamsState = "revoked"
+	GetApiV1AdminInvitationsParamsStateUsedUp  GetApiV1AdminInvitationsParamsState = "used_up"
+)
+
+// Valid indicates whether the value is a known member of the GetApiV1AdminInvitationsParamsState enum.
+func (e GetApiV1AdminInvitationsParamsState) Valid() bool {
+	switch e {
+	case GetApiV1AdminInvitationsParamsStateActive:
+		return true
+	case GetApiV1AdminInvitationsParamsStateExpired:
+		return true
+	case GetApiV1AdminInvitationsParamsStateRevoked:
+		return true
+	case GetApiV1AdminInvitationsParamsStateUsedUp:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetApiV1AdminMailParamsStatus.
 const (
 	GetApiV1AdminMailParamsStatusFailed GetApiV1AdminMailParamsStatus = "failed"
@@ -2965,6 +3133,76 @@ type InvalidDetails struct {
 	Reason string `json:"reason"`
 }
 
+// Invitation defines model for Invitation.
+type Invitation struct {
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy The staff member's id; null once that account is deleted.
+	CreatedBy *string `json:"createdBy"`
+
+	// Email The one address that may use it; null: anyone with the link.
+	Email     *string         `json:"email"`
+	ExpiresAt time.Time       `json:"expiresAt"`
+	Id        string          `json:"id"`
+	MaxUses   int             `json:"maxUses"`
+	Note      string          `json:"note"`
+	RevokedAt *time.Time      `json:"revokedAt"`
+	RevokedBy *string         `json:"revokedBy"`
+	State     InvitationState `json:"state"`
+	Uses      int             `json:"uses"`
+}
+
+// InvitationState defines model for Invitation.State.
+type InvitationState string
+
+// InvitationDetail defines model for InvitationDetail.
+type InvitationDetail struct {
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy The staff member's id; null once that account is deleted.
+	CreatedBy *string `json:"createdBy"`
+
+	// Email The one address that may use it; null: anyone with the link.
+	Email     *string               `json:"email"`
+	ExpiresAt time.Time             `json:"expiresAt"`
+	Id        string                `json:"id"`
+	MaxUses   int                   `json:"maxUses"`
+	Note      string                `json:"note"`
+	RevokedAt *time.Time            `json:"revokedAt"`
+	RevokedBy *string               `json:"revokedBy"`
+	State     InvitationDetailState `json:"state"`
+	UsedBy    []InvitationUse       `json:"usedBy"`
+	Uses      int                   `json:"uses"`
+}
+
+// InvitationDetailState defines model for InvitationDetail.State.
+type InvitationDetailState string
+
+// InvitationRequest defines model for InvitationRequest.
+type InvitationRequest struct {
+	// Email The one address that may sign up with it; that address then counts as verified.
+	Email *string `json:"email,omitempty"`
+
+	// MaxUses How many accounts the link may open; default 1.
+	MaxUses *int `json:"maxUses,omitempty"`
+
+	// Note Who or what it is for, shown to staff only.
+	Note *string `json:"note,omitempty"`
+
+	// ValidFor How long the link works, from 1h to 90d: <n>h, <n>d or <n>w; default 7d.
+	ValidFor *string `json:"validFor,omitempty"`
+}
+
+// InvitationUse defines model for InvitationUse.
+type InvitationUse struct {
+	Email  string    `json:"email"`
+	UsedAt time.Time `json:"usedAt"`
+
+	// UserId null once that account is deleted; the use still counts.
+	UserId   *string `json:"userId"`
+	Username string  `json:"username"`
+}
+
 // LinkPreview defines model for LinkPreview.
 type LinkPreview struct {
 	Description string `json:"description"`
@@ -3009,6 +3247,34 @@ type LockRequest struct {
 
 // LockRequestType defines model for LockRequest.Type.
 type LockRequestType string
+
+// NewInvitation defines model for NewInvitation.
+type NewInvitation struct {
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy The staff member's id; null once that account is deleted.
+	CreatedBy *string `json:"createdBy"`
+
+	// Email The one address that may use it; null: anyone with the link.
+	Email     *string            `json:"email"`
+	ExpiresAt time.Time          `json:"expiresAt"`
+	Id        string             `json:"id"`
+	MaxUses   int                `json:"maxUses"`
+	Note      string             `json:"note"`
+	RevokedAt *time.Time         `json:"revokedAt"`
+	RevokedBy *string            `json:"revokedBy"`
+	State     NewInvitationState `json:"state"`
+
+	// Token Shown this once: Plaza keeps only its SHA-256.
+	Token string `json:"token"`
+
+	// Url The sign-up link to hand out: {PUBLIC_APP_URL}/signup?invite={token}.
+	Url  string `json:"url"`
+	Uses int    `json:"uses"`
+}
+
+// NewInvitationState defines model for NewInvitation.State.
+type NewInvitationState string
 
 // NewPost defines model for NewPost.
 type NewPost struct {
@@ -3184,7 +3450,7 @@ type Registration struct {
 	Answer *string `json:"answer,omitempty"`
 	Email  string  `json:"email"`
 
-	// Invitation The token of an invitation link (its invite parameter): needed in invite-only mode, and an invited sign-up needs no approval.
+	// Invitation The token of an invitation link (/signup?invite=…): it must be valid (known, not revoked or expired, with a use left, and for this email if it names one), and one use is spent as the account opens. An invitation for one address verifies it.
 	Invitation *string `json:"invitation,omitempty"`
 	Name       string  `json:"name"`
 	Password   string  `json:"password"`
@@ -4042,6 +4308,24 @@ type V1OfDeletedWebhook struct {
 // V1OfDeletedWebhookSuccess defines model for V1OfDeletedWebhook.Success.
 type V1OfDeletedWebhookSuccess bool
 
+// V1OfInvitation defines model for V1Of_Invitation.
+type V1OfInvitation struct {
+	Data    Invitation            `json:"data"`
+	Success V1OfInvitationSuccess `json:"success"`
+}
+
+// V1OfInvitationSuccess defines model for V1OfInvitation.Success.
+type V1OfInvitationSuccess bool
+
+// V1OfInvitationDetail defines model for V1Of_InvitationDetail.
+type V1OfInvitationDetail struct {
+	Data    InvitationDetail            `json:"data"`
+	Success V1OfInvitationDetailSuccess `json:"success"`
+}
+
+// V1OfInvitationDetailSuccess defines model for V1OfInvitationDetail.Success.
+type V1OfInvitationDetailSuccess bool
+
 // V1OfLock defines model for V1Of_Lock.
 type V1OfLock struct {
 	Data    Lock            `json:"data"`
@@ -4050,6 +4334,15 @@ type V1OfLock struct {
 
 // V1OfLockSuccess defines model for V1OfLock.Success.
 type V1OfLockSuccess bool
+
+// V1OfNewInvitation defines model for V1Of_NewInvitation.
+type V1OfNewInvitation struct {
+	Data    NewInvitation            `json:"data"`
+	Success V1OfNewInvitationSuccess `json:"success"`
+}
+
+// V1OfNewInvitationSuccess defines model for V1OfNewInvitation.Success.
+type V1OfNewInvitationSuccess bool
 
 // V1OfNewToken defines model for V1Of_NewToken.
 type V1OfNewToken struct {
@@ -4366,6 +4659,16 @@ type V1PageOfAuditEntry struct {
 
 // V1PageOfAuditEntrySuccess defines model for V1PageOfAuditEntry.Success.
 type V1PageOfAuditEntrySuccess bool
+
+// V1PageOfInvitation defines model for V1PageOf_Invitation.
+type V1PageOfInvitation struct {
+	Data    []Invitation              `json:"data"`
+	Meta    V1Meta                    `json:"meta"`
+	Success V1PageOfInvitationSuccess `json:"success"`
+}
+
+// V1PageOfInvitationSuccess defines model for V1PageOfInvitation.Success.
+type V1PageOfInvitationSuccess bool
 
 // V1PageOfV1Block defines model for V1PageOf_V1Block.
 type V1PageOfV1Block struct {
@@ -5134,6 +5437,18 @@ type GetApiV1AdminFeatureFlagsParams struct {
 	Offset *int `form:"offset,omitempty" json:"offset,omitempty"`
 }
 
+// GetApiV1AdminInvitationsParams defines parameters for GetApiV1AdminInvitations.
+type GetApiV1AdminInvitationsParams struct {
+	Limit  *int `form:"limit,omitempty" json:"limit,omitempty"`
+	Offset *int `form:"offset,omitempty" json:"offset,omitempty"`
+
+	// State Only invitations in this state.
+	State *GetApiV1AdminInvitationsParamsState `form:"state,omitempty" json:"state,omitempty"`
+}
+
+// GetApiV1AdminInvitationsParamsState defines parameters for GetApiV1AdminInvitations.
+type GetApiV1AdminInvitationsParamsState string
+
 // GetApiV1AdminMailParams defines parameters for GetApiV1AdminMail.
 type GetApiV1AdminMailParams struct {
 	Limit  *int `form:"limit,omitempty" json:"limit,omitempty"`
@@ -5368,6 +5683,9 @@ type PostApiV1AdminBlocksJSONRequestBody = V1BlockRequest
 
 // PutApiV1AdminFeatureFlagsNameJSONRequestBody defines body for PutApiV1AdminFeatureFlagsName for application/json ContentType.
 type PutApiV1AdminFeatureFlagsNameJSONRequestBody = V1FlagUpdate
+
+// PostApiV1AdminInvitationsJSONRequestBody defines body for PostApiV1AdminInvitations for application/json ContentType.
+type PostApiV1AdminInvitationsJSONRequestBody = InvitationRequest
 
 // PostApiV1AdminLocksJSONRequestBody defines body for PostApiV1AdminLocks for application/json ContentType.
 type PostApiV1AdminLocksJSONRequestBody = LockRequest
@@ -6890,7 +7208,7 @@ type ClientInterface interface {
 
 	// PostApiUsersWithBody Register
 	//
-	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
+	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens, and skips approval. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6899,7 +7217,7 @@ type ClientInterface interface {
 
 	// PostApiUsers Register
 	//
-	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
+	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens, and skips approval. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7074,6 +7392,45 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /api/v1/admin/feature-flags/{name} (the `PutApiV1AdminFeatureFlagsName` operationId).
 	PutApiV1AdminFeatureFlagsName(ctx context.Context, name string, body PutApiV1AdminFeatureFlagsNameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiV1AdminInvitations List invitations, newest first
+	//
+	// Never their tokens, which only the creation answers. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Corresponds with GET /api/v1/admin/invitations (the `GetApiV1AdminInvitations` operationId).
+	GetApiV1AdminInvitations(ctx context.Context, params *GetApiV1AdminInvitationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminInvitationsWithBody Make an invitation: a sign-up link for a number of accounts until a date
+	//
+	// The token and its link {PUBLIC_APP_URL}/signup?invite={token} are shown this once: Plaza keeps only the token's SHA-256. maxUses 1 to 1000 (default 1), validFor 1h to 90d (default 7d), note up to 200 characters; email, when given, is the one address that may sign up with it, and that address counts as verified. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/admin/invitations (the `PostApiV1AdminInvitations` operationId).
+	PostApiV1AdminInvitationsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminInvitations Make an invitation: a sign-up link for a number of accounts until a date
+	//
+	// The token and its link {PUBLIC_APP_URL}/signup?invite={token} are shown this once: Plaza keeps only the token's SHA-256. maxUses 1 to 1000 (default 1), validFor 1h to 90d (default 7d), note up to 200 characters; email, when given, is the one address that may sign up with it, and that address counts as verified. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/admin/invitations (the `PostApiV1AdminInvitations` operationId).
+	PostApiV1AdminInvitations(ctx context.Context, body PostApiV1AdminInvitationsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteApiV1AdminInvitationsId Revoke an invitation: its link opens no more accounts
+	//
+	// The accounts it opened stay. Staff revoke their own invitations; an admin anyone's. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
+	//
+	// Corresponds with DELETE /api/v1/admin/invitations/{id} (the `DeleteApiV1AdminInvitationsId` operationId).
+	DeleteApiV1AdminInvitationsId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiV1AdminInvitationsId One invitation, with the accounts it opened
+	//
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Corresponds with GET /api/v1/admin/invitations/{id} (the `GetApiV1AdminInvitationsId` operationId).
+	GetApiV1AdminInvitationsId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PostApiV1AdminLocksWithBody Take or renew an edit lock (5 minutes)
 	//
@@ -8996,7 +9353,7 @@ func (c *Client) GetApiUsers(ctx context.Context, params *GetApiUsersParams, req
 
 // PostApiUsersWithBody Register
 //
-// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
+// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens, and skips approval. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 //
 // Takes any type of body and a specified content type.
 //
@@ -9015,7 +9372,7 @@ func (c *Client) PostApiUsersWithBody(ctx context.Context, contentType string, b
 
 // PostApiUsers Register
 //
-// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
+// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens, and skips approval. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9401,6 +9758,95 @@ func (c *Client) PutApiV1AdminFeatureFlagsNameWithBody(ctx context.Context, name
 // Corresponds with PUT /api/v1/admin/feature-flags/{name} (the `PutApiV1AdminFeatureFlagsName` operationId).
 func (c *Client) PutApiV1AdminFeatureFlagsName(ctx context.Context, name string, body PutApiV1AdminFeatureFlagsNameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPutApiV1AdminFeatureFlagsNameRequest(c.Server, name, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiV1AdminInvitations List invitations, newest first
+//
+// Never their tokens, which only the creation answers. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Corresponds with GET /api/v1/admin/invitations (the `GetApiV1AdminInvitations` operationId).
+func (c *Client) GetApiV1AdminInvitations(ctx context.Context, params *GetApiV1AdminInvitationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiV1AdminInvitationsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminInvitationsWithBody Make an invitation: a sign-up link for a number of accounts until a date
+//
+// The token and its link {PUBLIC_APP_URL}/signup?invite={token} are shown this once: Plaza keeps only the token's SHA-256. maxUses 1 to 1000 (default 1), validFor 1h to 90d (default 7d), note up to 200 characters; email, when given, is the one address that may sign up with it, and that address counts as verified. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/admin/invitations (the `PostApiV1AdminInvitations` operationId).
+func (c *Client) PostApiV1AdminInvitationsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminInvitationsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminInvitations Make an invitation: a sign-up link for a number of accounts until a date
+//
+// The token and its link {PUBLIC_APP_URL}/signup?invite={token} are shown this once: Plaza keeps only the token's SHA-256. maxUses 1 to 1000 (default 1), validFor 1h to 90d (default 7d), note up to 200 characters; email, when given, is the one address that may sign up with it, and that address counts as verified. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/admin/invitations (the `PostApiV1AdminInvitations` operationId).
+func (c *Client) PostApiV1AdminInvitations(ctx context.Context, body PostApiV1AdminInvitationsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminInvitationsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteApiV1AdminInvitationsId Revoke an invitation: its link opens no more accounts
+//
+// The accounts it opened stay. Staff revoke their own invitations; an admin anyone's. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
+//
+// Corresponds with DELETE /api/v1/admin/invitations/{id} (the `DeleteApiV1AdminInvitationsId` operationId).
+func (c *Client) DeleteApiV1AdminInvitationsId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteApiV1AdminInvitationsIdRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiV1AdminInvitationsId One invitation, with the accounts it opened
+//
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Corresponds with GET /api/v1/admin/invitations/{id} (the `GetApiV1AdminInvitationsId` operationId).
+func (c *Client) GetApiV1AdminInvitationsId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiV1AdminInvitationsIdRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -14222,6 +14668,192 @@ func NewPutApiV1AdminFeatureFlagsNameRequestWithBody(server string, name string,
 	return req, nil
 }
 
+// NewGetApiV1AdminInvitationsRequest constructs an http.Request for the GetApiV1AdminInvitations method
+func NewGetApiV1AdminInvitationsRequest(server string, params *GetApiV1AdminInvitationsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/invitations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "offset", *params.Offset, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.State != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "state", *params.State, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostApiV1AdminInvitationsRequest calls the generic PostApiV1AdminInvitations builder with application/json body
+func NewPostApiV1AdminInvitationsRequest(server string, body PostApiV1AdminInvitationsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiV1AdminInvitationsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPostApiV1AdminInvitationsRequestWithBody constructs an http.Request for the PostApiV1AdminInvitations method, with any body, and a specified content type
+func NewPostApiV1AdminInvitationsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/invitations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteApiV1AdminInvitationsIdRequest constructs an http.Request for the DeleteApiV1AdminInvitationsId method
+func NewDeleteApiV1AdminInvitationsIdRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/invitations/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetApiV1AdminInvitationsIdRequest constructs an http.Request for the GetApiV1AdminInvitationsId method
+func NewGetApiV1AdminInvitationsIdRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/invitations/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewPostApiV1AdminLocksRequest calls the generic PostApiV1AdminLocks builder with application/json body
 func NewPostApiV1AdminLocksRequest(server string, body PostApiV1AdminLocksJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -17363,7 +17995,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiUsersWithBodyWithResponse Register
 	//
-	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
+	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens, and skips approval. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17372,7 +18004,7 @@ type ClientWithResponsesInterface interface {
 
 	// PostApiUsersWithResponse Register
 	//
-	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
+	// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens, and skips approval. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17567,6 +18199,51 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PUT /api/v1/admin/feature-flags/{name} (the `PutApiV1AdminFeatureFlagsName` operationId).
 	PutApiV1AdminFeatureFlagsNameWithResponse(ctx context.Context, name string, body PutApiV1AdminFeatureFlagsNameJSONRequestBody, reqEditors ...RequestEditorFn) (*PutApiV1AdminFeatureFlagsNameResponse, error)
+
+	// GetApiV1AdminInvitationsWithResponse List invitations, newest first
+	//
+	// Never their tokens, which only the creation answers. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/admin/invitations (the `GetApiV1AdminInvitations` operationId).
+	GetApiV1AdminInvitationsWithResponse(ctx context.Context, params *GetApiV1AdminInvitationsParams, reqEditors ...RequestEditorFn) (*GetApiV1AdminInvitationsResponse, error)
+
+	// PostApiV1AdminInvitationsWithBodyWithResponse Make an invitation: a sign-up link for a number of accounts until a date
+	//
+	// The token and its link {PUBLIC_APP_URL}/signup?invite={token} are shown this once: Plaza keeps only the token's SHA-256. maxUses 1 to 1000 (default 1), validFor 1h to 90d (default 7d), note up to 200 characters; email, when given, is the one address that may sign up with it, and that address counts as verified. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/invitations (the `PostApiV1AdminInvitations` operationId).
+	PostApiV1AdminInvitationsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminInvitationsResponse, error)
+
+	// PostApiV1AdminInvitationsWithResponse Make an invitation: a sign-up link for a number of accounts until a date
+	//
+	// The token and its link {PUBLIC_APP_URL}/signup?invite={token} are shown this once: Plaza keeps only the token's SHA-256. maxUses 1 to 1000 (default 1), validFor 1h to 90d (default 7d), note up to 200 characters; email, when given, is the one address that may sign up with it, and that address counts as verified. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/invitations (the `PostApiV1AdminInvitations` operationId).
+	PostApiV1AdminInvitationsWithResponse(ctx context.Context, body PostApiV1AdminInvitationsJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminInvitationsResponse, error)
+
+	// DeleteApiV1AdminInvitationsIdWithResponse Revoke an invitation: its link opens no more accounts
+	//
+	// The accounts it opened stay. Staff revoke their own invitations; an admin anyone's. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/admin/invitations/{id} (the `DeleteApiV1AdminInvitationsId` operationId).
+	DeleteApiV1AdminInvitationsIdWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*DeleteApiV1AdminInvitationsIdResponse, error)
+
+	// GetApiV1AdminInvitationsIdWithResponse One invitation, with the accounts it opened
+	//
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/admin/invitations/{id} (the `GetApiV1AdminInvitationsId` operationId).
+	GetApiV1AdminInvitationsIdWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetApiV1AdminInvitationsIdResponse, error)
 
 	// PostApiV1AdminLocksWithBodyWithResponse Take or renew an edit lock (5 minutes)
 	//
@@ -26397,6 +27074,485 @@ func (r PutApiV1AdminFeatureFlagsNameResponse) ContentType() string {
 	return ""
 }
 
+// GetApiV1AdminInvitationsResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminInvitations
+type GetApiV1AdminInvitationsResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminInvitationsResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1AdminInvitations
+type GetApiV1AdminInvitationsResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminInvitationsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminInvitations
+type GetApiV1AdminInvitationsResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetApiV1AdminInvitationsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1PageOfInvitation
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiV1AdminInvitationsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiV1AdminInvitationsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminInvitationsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiV1AdminInvitationsResponse) GetJSON200() *V1PageOfInvitation {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiV1AdminInvitationsResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiV1AdminInvitationsResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetApiV1AdminInvitationsResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiV1AdminInvitationsResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiV1AdminInvitationsResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminInvitationsResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiV1AdminInvitationsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiV1AdminInvitationsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiV1AdminInvitationsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiV1AdminInvitationsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiV1AdminInvitationsResponse201Headers the declared response headers of an HTTP 201 response for PostApiV1AdminInvitations
+type PostApiV1AdminInvitationsResponse201Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminInvitationsResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminInvitations
+type PostApiV1AdminInvitationsResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminInvitationsResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminInvitations
+type PostApiV1AdminInvitationsResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminInvitationsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *V1OfNewInvitation
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *PostApiV1AdminInvitationsResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminInvitationsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminInvitationsResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r PostApiV1AdminInvitationsResponse) GetJSON201() *V1OfNewInvitation {
+	return r.JSON201
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminInvitationsResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminInvitationsResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminInvitationsResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminInvitationsResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminInvitationsResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminInvitationsResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminInvitationsResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminInvitationsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminInvitationsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminInvitationsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminInvitationsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteApiV1AdminInvitationsIdResponse200Headers the declared response headers of an HTTP 200 response for DeleteApiV1AdminInvitationsId
+type DeleteApiV1AdminInvitationsIdResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// DeleteApiV1AdminInvitationsIdResponse429Headers the declared response headers of an HTTP 429 response for DeleteApiV1AdminInvitationsId
+type DeleteApiV1AdminInvitationsIdResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// DeleteApiV1AdminInvitationsIdResponse503Headers the declared response headers of an HTTP 503 response for DeleteApiV1AdminInvitationsId
+type DeleteApiV1AdminInvitationsIdResponse503Headers struct {
+	RetryAfter int
+}
+
+type DeleteApiV1AdminInvitationsIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfInvitation
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DeleteApiV1AdminInvitationsIdResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteApiV1AdminInvitationsIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteApiV1AdminInvitationsIdResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeleteApiV1AdminInvitationsIdResponse) GetJSON200() *V1OfInvitation {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteApiV1AdminInvitationsIdResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DeleteApiV1AdminInvitationsIdResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteApiV1AdminInvitationsIdResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DeleteApiV1AdminInvitationsIdResponse) GetJSON409() *V1Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DeleteApiV1AdminInvitationsIdResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeleteApiV1AdminInvitationsIdResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteApiV1AdminInvitationsIdResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteApiV1AdminInvitationsIdResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteApiV1AdminInvitationsIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteApiV1AdminInvitationsIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteApiV1AdminInvitationsIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteApiV1AdminInvitationsIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteApiV1AdminInvitationsIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetApiV1AdminInvitationsIdResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminInvitationsId
+type GetApiV1AdminInvitationsIdResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminInvitationsIdResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1AdminInvitationsId
+type GetApiV1AdminInvitationsIdResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminInvitationsIdResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminInvitationsId
+type GetApiV1AdminInvitationsIdResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetApiV1AdminInvitationsIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfInvitationDetail
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiV1AdminInvitationsIdResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiV1AdminInvitationsIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminInvitationsIdResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiV1AdminInvitationsIdResponse) GetJSON200() *V1OfInvitationDetail {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiV1AdminInvitationsIdResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiV1AdminInvitationsIdResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetApiV1AdminInvitationsIdResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetApiV1AdminInvitationsIdResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiV1AdminInvitationsIdResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiV1AdminInvitationsIdResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminInvitationsIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiV1AdminInvitationsIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiV1AdminInvitationsIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiV1AdminInvitationsIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiV1AdminInvitationsIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PostApiV1AdminLocksResponse201Headers the declared response headers of an HTTP 201 response for PostApiV1AdminLocks
 type PostApiV1AdminLocksResponse201Headers struct {
 	XAdminTier          string
@@ -33672,7 +34828,7 @@ func (c *ClientWithResponses) GetApiUsersWithResponse(ctx context.Context, param
 
 // PostApiUsersWithBodyWithResponse Register
 //
-// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
+// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens, and skips approval. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33687,7 +34843,7 @@ func (c *ClientWithResponses) PostApiUsersWithBodyWithResponse(ctx context.Conte
 
 // PostApiUsersWithResponse Register
 //
-// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide (an invitation skips approval). Rate limit scope: register.
+// An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link (POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with application "pending" until staff decide. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; a valid one spends a use as the account opens, and skips approval. A browser's form (the page GET /signup) gets that page again: the account made, or the form with the refusals. Rate limit scope: register.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -34013,6 +35169,81 @@ func (c *ClientWithResponses) PutApiV1AdminFeatureFlagsNameWithResponse(ctx cont
 		return nil, err
 	}
 	return ParsePutApiV1AdminFeatureFlagsNameResponse(rsp)
+}
+
+// GetApiV1AdminInvitationsWithResponse List invitations, newest first
+//
+// Never their tokens, which only the creation answers. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/admin/invitations (the `GetApiV1AdminInvitations` operationId).
+func (c *ClientWithResponses) GetApiV1AdminInvitationsWithResponse(ctx context.Context, params *GetApiV1AdminInvitationsParams, reqEditors ...RequestEditorFn) (*GetApiV1AdminInvitationsResponse, error) {
+	rsp, err := c.GetApiV1AdminInvitations(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiV1AdminInvitationsResponse(rsp)
+}
+
+// PostApiV1AdminInvitationsWithBodyWithResponse Make an invitation: a sign-up link for a number of accounts until a date
+//
+// The token and its link {PUBLIC_APP_URL}/signup?invite={token} are shown this once: Plaza keeps only the token's SHA-256. maxUses 1 to 1000 (default 1), validFor 1h to 90d (default 7d), note up to 200 characters; email, when given, is the one address that may sign up with it, and that address counts as verified. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/invitations (the `PostApiV1AdminInvitations` operationId).
+func (c *ClientWithResponses) PostApiV1AdminInvitationsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminInvitationsResponse, error) {
+	rsp, err := c.PostApiV1AdminInvitationsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminInvitationsResponse(rsp)
+}
+
+// PostApiV1AdminInvitationsWithResponse Make an invitation: a sign-up link for a number of accounts until a date
+//
+// The token and its link {PUBLIC_APP_URL}/signup?invite={token} are shown this once: Plaza keeps only the token's SHA-256. maxUses 1 to 1000 (default 1), validFor 1h to 90d (default 7d), note up to 200 characters; email, when given, is the one address that may sign up with it, and that address counts as verified. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/invitations (the `PostApiV1AdminInvitations` operationId).
+func (c *ClientWithResponses) PostApiV1AdminInvitationsWithResponse(ctx context.Context, body PostApiV1AdminInvitationsJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminInvitationsResponse, error) {
+	rsp, err := c.PostApiV1AdminInvitations(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminInvitationsResponse(rsp)
+}
+
+// DeleteApiV1AdminInvitationsIdWithResponse Revoke an invitation: its link opens no more accounts
+//
+// The accounts it opened stay. Staff revoke their own invitations; an admin anyone's. Needs the admin role and admin:delete. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/admin/invitations/{id} (the `DeleteApiV1AdminInvitationsId` operationId).
+func (c *ClientWithResponses) DeleteApiV1AdminInvitationsIdWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*DeleteApiV1AdminInvitationsIdResponse, error) {
+	rsp, err := c.DeleteApiV1AdminInvitationsId(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteApiV1AdminInvitationsIdResponse(rsp)
+}
+
+// GetApiV1AdminInvitationsIdWithResponse One invitation, with the accounts it opened
+//
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/admin/invitations/{id} (the `GetApiV1AdminInvitationsId` operationId).
+func (c *ClientWithResponses) GetApiV1AdminInvitationsIdWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetApiV1AdminInvitationsIdResponse, error) {
+	rsp, err := c.GetApiV1AdminInvitationsId(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiV1AdminInvitationsIdResponse(rsp)
 }
 
 // PostApiV1AdminLocksWithBodyWithResponse Take or renew an edit lock (5 minutes)
@@ -45413,6 +46644,641 @@ func ParsePutApiV1AdminFeatureFlagsNameResponse(rsp *http.Response) (*PutApiV1Ad
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers PutApiV1AdminFeatureFlagsNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiV1AdminInvitationsResponse parses an HTTP response from a GetApiV1AdminInvitationsWithResponse call
+func ParseGetApiV1AdminInvitationsResponse(rsp *http.Response) (*GetApiV1AdminInvitationsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiV1AdminInvitationsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1PageOfInvitation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiV1AdminInvitationsResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiV1AdminInvitationsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminInvitationsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminInvitationsResponse parses an HTTP response from a PostApiV1AdminInvitationsWithResponse call
+func ParsePostApiV1AdminInvitationsResponse(rsp *http.Response) (*PostApiV1AdminInvitationsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminInvitationsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest V1OfNewInvitation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers PostApiV1AdminInvitationsResponse201Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminInvitationsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminInvitationsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteApiV1AdminInvitationsIdResponse parses an HTTP response from a DeleteApiV1AdminInvitationsIdWithResponse call
+func ParseDeleteApiV1AdminInvitationsIdResponse(rsp *http.Response) (*DeleteApiV1AdminInvitationsIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteApiV1AdminInvitationsIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfInvitation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers DeleteApiV1AdminInvitationsIdResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteApiV1AdminInvitationsIdResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteApiV1AdminInvitationsIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiV1AdminInvitationsIdResponse parses an HTTP response from a GetApiV1AdminInvitationsIdWithResponse call
+func ParseGetApiV1AdminInvitationsIdResponse(rsp *http.Response) (*GetApiV1AdminInvitationsIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiV1AdminInvitationsIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfInvitationDetail
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiV1AdminInvitationsIdResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiV1AdminInvitationsIdResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminInvitationsIdResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

@@ -450,6 +450,36 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		apptest.DoBody(t, e.app, "POST", "/api/v1/admin/blocks", e.super, `{"kind":"email_domain","value":"shown.example"}`)
 		return sampleRequest{"/admin/blocks", e.super, "", 200}
 	},
+	"POST /api/v1/admin/invitations": asSuper(api.PathAdminV1Invitations, `{"maxUses":3,"validFor":"3d","note":"Spring meetup","email":"guest@example.com"}`, http.StatusCreated),
+	"GET /api/v1/admin/invitations": func(t *testing.T, e sampleEnv) sampleRequest {
+		sampleInvitation(t, e)
+		return sampleRequest{api.PathAdminV1Invitations + "?state=active&limit=5", e.super, "", 200}
+	},
+	"GET /api/v1/admin/invitations/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		inv := sampleInvitation(t, e)
+		if res := signUp(t, e.app, "invited.sample@example.com", inv.Token); res.Code != http.StatusCreated {
+			t.Fatalf("sign up with the invitation: %d %s", res.Code, res.Body)
+		}
+		return sampleRequest{api.PathAdminV1Invitations + "/" + inv.ID, e.super, "", 200}
+	},
+	"DELETE /api/v1/admin/invitations/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.PathAdminV1Invitations + "/" + sampleInvitation(t, e).ID, e.super, "", 200}
+	},
+	"GET /admin/invitations": func(t *testing.T, e sampleEnv) sampleRequest {
+		sampleInvitation(t, e)
+		return sampleRequest{api.PathConsoleInvitations, e.super, "", 200}
+	},
+	"GET /admin/invitations/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.ConsoleInvitationPath(sampleInvitation(t, e).ID), e.super, "", 200}
+	},
+	"POST /admin/invitations": func(t *testing.T, e sampleEnv) sampleRequest {
+		u := e.app.User(t, "inviting-moderator@example.com", access.RoleModerator)
+		return sampleRequest{api.PathConsoleInvitations, e.app.SessionFor(t, u.ID), `{"maxUses":1,"note":"For Ada"}`, http.StatusCreated}
+	},
+	"POST /admin/invitations/{id}/revoke": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.ConsoleInvitationRevokePath(sampleInvitation(t, e).ID), e.super, "", 200}
+	},
+	"GET /signup": getSample("/signup?invite=TOK7", 200),
 	"GET /api/v1/admin/mail": func(t *testing.T, e sampleEnv) sampleRequest {
 		outboxMail(t, e.app, models.MailFailed, false, 0)
 		return sampleRequest{"/api/v1/admin/mail?status=failed&limit=5", e.super, "", 200}
@@ -601,6 +631,17 @@ func csrfPair(t *testing.T, app *apptest.App) (http.Header, string) {
 	}
 	ck := res.Result().Cookies()[0]
 	return http.Header{"Cookie": {ck.Name + "=" + ck.Value}}, got.CSRFToken
+}
+
+// sampleInvitation makes an invitation of two uses as the super admin.
+func sampleInvitation(t *testing.T, e sampleEnv) api.NewInvitation {
+	t.Helper()
+	res := apptest.DoBody(t, e.app, "POST", api.PathAdminV1Invitations, e.super, `{"maxUses":2}`)
+	var created struct{ Data api.NewInvitation }
+	if err := json.Unmarshal(res.Body.Bytes(), &created); err != nil || created.Data.Token == "" {
+		t.Fatalf("invitation: %d %s", res.Code, res.Body)
+	}
+	return created.Data
 }
 
 func getSample(target string, status int) func(*testing.T, sampleEnv) sampleRequest {

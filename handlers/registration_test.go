@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,8 +21,8 @@ import (
 	"github.com/plazahq/plaza/web"
 )
 
-// signUp posts a sign-up of name from ip with the extra JSON fields.
-func signUp(t *testing.T, app *apptest.App, ip, name, extra string) (int, string) {
+// signUpFrom posts a sign-up of name from ip with the extra JSON fields.
+func signUpFrom(t *testing.T, app *apptest.App, ip, name, extra string) (int, string) {
 	t.Helper()
 	body := fmt.Sprintf(`{"name":%q,"email":"%s@example.org","password":"long enough secret"%s}`, name, name, extra)
 	res := fromIP(t, app, ip, "POST", api.PathUsers, body)
@@ -55,19 +56,19 @@ func TestRegistrationModes(t *testing.T) {
 	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
 		app := apptest.New(t, db)
 		super, _ := app.Admin(t)
-		if code, body := signUp(t, app, "203.0.113.1", "opener", ""); code != http.StatusCreated || !strings.Contains(body, `"status":"active"`) && strings.Contains(body, `"application"`) {
+		if code, body := signUpFrom(t, app, "203.0.113.1", "opener", ""); code != http.StatusCreated || !strings.Contains(body, `"status":"active"`) && strings.Contains(body, `"application"`) {
 			t.Fatalf("open: %d %s", code, body)
 		}
 
 		setRules(t, app, super, `{"mode":"closed"}`)
-		code, body := signUp(t, app, "203.0.113.2", "closer", "")
+		code, body := signUpFrom(t, app, "203.0.113.2", "closer", "")
 		wantRefused(t, "closed", code, body, "REGISTRATION_CLOSED")
 		if !strings.Contains(body, "not accepting new accounts") {
 			t.Errorf("closed says %s", body)
 		}
 
 		setRules(t, app, super, `{"mode":"invite"}`)
-		code, body = signUp(t, app, "203.0.113.3", "uninvited", "")
+		code, body = signUpFrom(t, app, "203.0.113.3", "uninvited", "")
 		wantRefused(t, "invite-only", code, body, "INVITATION_REQUIRED")
 		if !strings.Contains(body, "invitation link") {
 			t.Errorf("invite-only says %s", body)
@@ -77,11 +78,11 @@ func TestRegistrationModes(t *testing.T) {
 		if rules.Mode != "approval" || rules.Question != "What brings you here?" || rules.Paused {
 			t.Fatalf("rules stored %+v", rules)
 		}
-		code, body = signUp(t, app, "203.0.113.4", "terse", "")
+		code, body = signUpFrom(t, app, "203.0.113.4", "terse", "")
 		if code != http.StatusUnprocessableEntity || !strings.Contains(body, `"answer"`) {
 			t.Fatalf("an application without the answer: %d %s, want 422 on answer", code, body)
 		}
-		code, body = signUp(t, app, "203.0.113.4", "applicant", `,"answer":"  I garden.  "`)
+		code, body = signUpFrom(t, app, "203.0.113.4", "applicant", `,"answer":"  I garden.  "`)
 		if code != http.StatusCreated || !strings.Contains(body, `"status":"inactive"`) || !strings.Contains(body, `"application":"pending"`) {
 			t.Fatalf("approval: %d %s, want 201 inactive with a pending application", code, body)
 		}
@@ -99,7 +100,7 @@ func TestRegistrationModes(t *testing.T) {
 		}
 
 		setRules(t, app, super, `{"mode":"open"}`)
-		if code, body := signUp(t, app, "203.0.113.5", "reopened", ""); code != http.StatusCreated || strings.Contains(body, `"application"`) {
+		if code, body := signUpFrom(t, app, "203.0.113.5", "reopened", ""); code != http.StatusCreated || strings.Contains(body, `"application"`) {
 			t.Fatalf("open again: %d %s", code, body)
 		}
 	})
@@ -118,7 +119,7 @@ func TestRegistrationPause(t *testing.T) {
 		if !rules.Paused || rules.PausedUntil == nil || rules.Mode != "open" {
 			t.Fatalf("paused rules %+v", rules)
 		}
-		code, body := signUp(t, app, "203.0.113.1", "hasty", "")
+		code, body := signUpFrom(t, app, "203.0.113.1", "hasty", "")
 		wantRefused(t, "paused", code, body, "REGISTRATION_PAUSED")
 		if !strings.Contains(body, *rules.PausedUntil) {
 			t.Errorf("the refusal does not say when the pause ends (%s): %s", *rules.PausedUntil, body)
@@ -129,7 +130,7 @@ func TestRegistrationPause(t *testing.T) {
 		}
 
 		ahead.Store(int64(2*time.Hour + time.Second))
-		if code, body := signUp(t, app, "203.0.113.1", "patient", ""); code != http.StatusCreated {
+		if code, body := signUpFrom(t, app, "203.0.113.1", "patient", ""); code != http.StatusCreated {
 			t.Fatalf("after the pause: %d %s", code, body)
 		}
 
@@ -138,7 +139,7 @@ func TestRegistrationPause(t *testing.T) {
 		if rules := setRules(t, app, super, `{"pauseHours":0}`); rules.Paused || rules.PausedUntil != nil {
 			t.Fatalf("ended pause %+v", rules)
 		}
-		if code, body := signUp(t, app, "203.0.113.1", "resumed", ""); code != http.StatusCreated {
+		if code, body := signUpFrom(t, app, "203.0.113.1", "resumed", ""); code != http.StatusCreated {
 			t.Fatalf("after ending the pause: %d %s", code, body)
 		}
 	})
@@ -176,7 +177,7 @@ func TestSetRegistrationRules(t *testing.T) {
 		}
 
 		setRules(t, app, super, `{"mode":"closed"}`)
-		code, body := signUp(t, other, "203.0.113.9", "elsewhere", "")
+		code, body := signUpFrom(t, other, "203.0.113.9", "elsewhere", "")
 		wantRefused(t, "another instance", code, body, "REGISTRATION_CLOSED")
 
 		found := 0
@@ -209,13 +210,13 @@ func TestBlockSeverities(t *testing.T) {
 			body := fmt.Sprintf(`{"kind":%q,"value":%q,"severity":%q}`, kind, value, severity)
 			return apptest.DoBody(t, app, "POST", api.PathAdminV1Blocks, super, body)
 		}
-		if code, body := signUp(t, app, "198.51.100.7", "resident", ""); code != http.StatusCreated {
+		if code, body := signUpFrom(t, app, "198.51.100.7", "resident", ""); code != http.StatusCreated {
 			t.Fatalf("sign-up before blocks: %d %s", code, body)
 		}
 		if res := block("ip", "198.51.100.0/24", "signup"); res.Code != http.StatusCreated || !strings.Contains(res.Body.String(), `"severity":"signup"`) {
 			t.Fatalf("signup block: %d %s", res.Code, res.Body)
 		}
-		code, body := signUp(t, app, "198.51.100.8", "blockedjoiner", "")
+		code, body := signUpFrom(t, app, "198.51.100.8", "blockedjoiner", "")
 		wantRefused(t, "signup block", code, body, "SIGNUP_BLOCKED")
 		if res := fromIP(t, app, "198.51.100.9", "POST", api.PathSignIn, `{"email":"resident@example.org","password":"long enough secret"}`); res.Code != http.StatusOK {
 			t.Fatalf("a signup block refused a sign-in: %d %s", res.Code, res.Body)
@@ -224,7 +225,7 @@ func TestBlockSeverities(t *testing.T) {
 		if res := block("ip", "2001:db8:7::/48", "approval"); res.Code != http.StatusCreated {
 			t.Fatalf("approval block: %d %s", res.Code, res.Body)
 		}
-		if code, body := signUp(t, app, "[2001:db8:7::1]", "vetted", ""); code != http.StatusCreated || !strings.Contains(body, `"application":"pending"`) {
+		if code, body := signUpFrom(t, app, "[2001:db8:7::1]", "vetted", ""); code != http.StatusCreated || !strings.Contains(body, `"application":"pending"`) {
 			t.Fatalf("from an approval range: %d %s, want a pending application", code, body)
 		}
 		if res := block("email_domain", "slow.example", "approval"); res.Code != http.StatusCreated {
@@ -255,7 +256,7 @@ func TestBlockSeverities(t *testing.T) {
 		if res := block("ip", "192.0.2.128/25", ""); res.Code != http.StatusCreated || !strings.Contains(res.Body.String(), `"severity":"all"`) {
 			t.Fatalf("a range block's default: %d %s", res.Code, res.Body)
 		}
-		code, body = signUp(t, app, "192.0.2.200", "walledoff", "")
+		code, body = signUpFrom(t, app, "192.0.2.200", "walledoff", "")
 		wantRefused(t, "all access", code, body, "IP_BLOCKED")
 	})
 }
@@ -285,5 +286,71 @@ func TestProviderSignUpFollowsTheRules(t *testing.T) {
 		if res := signInWith(t, app, "github", "", nil); res.Code != http.StatusSeeOther {
 			t.Errorf("an existing account through its provider under invite-only: %d %s", res.Code, res.Body)
 		}
+	})
+}
+
+// TestSignUpPageFollowsTheRules: the sign-up page says what the rules
+// say to a visitor; under approval it asks the question, refuses a form
+// without the answer under its field, and says an application is
+// received; closed, it says so.
+func TestSignUpPageFollowsTheRules(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		super, _ := app.Admin(t)
+		post := func(form url.Values) *httptest.ResponseRecorder {
+			req := httptest.NewRequest("POST", api.PathUsers, strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Accept", "text/html")
+			req.Header.Set("Origin", "http://127.0.0.1:8080")
+			rec := httptest.NewRecorder()
+			app.ServeHTTP(rec, req)
+			return rec
+		}
+		setRules(t, app, super, `{"mode":"approval","question":"What do you grow?"}`)
+		page := apptest.Do(t, app, "GET", api.PathSignUpPage, nil).Body.String()
+		if !strings.Contains(page, `data-testid="signup-mode"`) || !strings.Contains(page, "What do you grow?") || !strings.Contains(page, `name="answer"`) {
+			t.Fatalf("the page under approval: %s", page)
+		}
+		form := url.Values{"name": {"Gardener"}, "email": {"gardener@example.org"}, "password": {"long enough secret"}}
+		if res := post(form); res.Code != http.StatusUnprocessableEntity || !strings.Contains(res.Body.String(), `data-testid="answer-error"`) ||
+			!strings.Contains(res.Body.String(), "What do you grow?") {
+			t.Fatalf("no answer: %d %s", res.Code, res.Body)
+		}
+		form.Set("answer", "Tomatoes")
+		if res := post(form); res.Code != http.StatusCreated || !strings.Contains(res.Body.String(), "application is received") {
+			t.Fatalf("an application: %d %s", res.Code, res.Body)
+		}
+		setRules(t, app, super, `{"mode":"closed"}`)
+		if page := apptest.Do(t, app, "GET", api.PathSignUpPage, nil).Body.String(); !strings.Contains(page, "not accepting new accounts") || strings.Contains(page, `name="answer"`) {
+			t.Fatalf("the page when closed: %s", page)
+		}
+	})
+}
+
+// TestInvitationsOpenTheDoor: under invite-only a valid invitation opens
+// an active account and a wrong one is 422 on invitation (an invitation
+// of spaces counts as none); under approval an invited sign-up needs no
+// approval; a pause holds for the invited too.
+func TestInvitationsOpenTheDoor(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := invitationApp(t, db)
+		super, _ := app.Admin(t)
+		inv := invite(t, app, api.PathAdminV1Invitations, super, `{"maxUses":5}`)
+		setRules(t, app, super, `{"mode":"invite"}`)
+		code, body := signUpFrom(t, app, "203.0.113.1", "blank", `,"invitation":"   "`)
+		wantRefused(t, "an invitation of spaces", code, body, "INVITATION_REQUIRED")
+		if code, body := signUpFrom(t, app, "203.0.113.1", "forger", `,"invitation":"not-a-token"`); code != http.StatusUnprocessableEntity || !strings.Contains(body, `"invitation"`) {
+			t.Fatalf("a wrong invitation: %d %s", code, body)
+		}
+		if code, body := signUpFrom(t, app, "203.0.113.1", "guest", `,"invitation":"`+inv.Token+`"`); code != http.StatusCreated || strings.Contains(body, `"application"`) {
+			t.Fatalf("an invited sign-up under invite-only: %d %s", code, body)
+		}
+		setRules(t, app, super, `{"mode":"approval","question":"Why?"}`)
+		if code, body := signUpFrom(t, app, "203.0.113.1", "vouched", `,"invitation":"`+inv.Token+`"`); code != http.StatusCreated || strings.Contains(body, `"application"`) {
+			t.Fatalf("an invited sign-up under approval: %d %s, want an active account", code, body)
+		}
+		setRules(t, app, super, `{"pauseHours":1}`)
+		code, body = signUpFrom(t, app, "203.0.113.1", "latecomer", `,"invitation":"`+inv.Token+`"`)
+		wantRefused(t, "an invited sign-up during a pause", code, body, "REGISTRATION_PAUSED")
 	})
 }

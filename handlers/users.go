@@ -12,6 +12,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/internal/access"
 	"github.com/plazahq/plaza/models"
+	"github.com/plazahq/plaza/views"
 )
 
 // UserStore is what the general API's user handlers need.
@@ -28,6 +29,9 @@ type Users struct {
 	Store    UserStore
 	Actions  *actions.Actions
 	Sessions Sessions
+	// Sending says a mail server is set (SMTP_URL); without one the
+	// sign-up page says the verification mail is kept on the mail page.
+	Sending bool
 }
 
 // List answers GET /api/users?limit&offset: public profiles of users who
@@ -122,18 +126,30 @@ func publicRecord(u *models.User) api.User {
 
 // Register answers POST /api/users {name, email, password, answer?,
 // invitation?} → 201 with the new user (active, role user), who can sign
-// in at once and whose address gets a verification link; under approval,
-// the user is inactive with application "pending". A taken email is 422
-// with a detail on email; the registration rules' refusals are 403s.
+// in at once and whose address gets a verification link (or is verified
+// already, by an invitation for that address); under approval, the user
+// is inactive with application "pending". A taken email is 422 with a
+// detail on email; an invitation that is unknown, revoked, expired, used
+// up or for another address 422 on invitation; the registration rules'
+// refusals are 403s. A browser's form (the sign-up page) gets that page
+// again: the account made, or the form with the refusals.
 func (h Users) Register(c echo.Context) error {
 	var req api.Registration
-	if err := decodeJSON(c, &req); err != nil {
+	form, err := decodeBody(c, &req)
+	if err != nil {
 		return err
+	}
+	if form != nil {
+		req = api.Registration{Name: form.Get("name"), Email: form.Get("email"), Password: form.Get("password"),
+			Invitation: form.Get("invitation"), Answer: form.Get("answer")}
 	}
 	ctx := c.Request().Context()
 	reg := models.NewRegistration{Name: req.Name, Email: req.Email, IP: c.RealIP(), // the address the rate limiter counts
 		Answer: req.Answer, Invitation: req.Invitation}
 	u, err := h.Actions.Register(ctx, access.PrincipalFrom(ctx), reg, req.Password)
+	if api.FormatOf(c.Request()) == api.FormatPage {
+		return h.signUpPage(c, req, u, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -145,6 +161,60 @@ func (h Users) Register(c echo.Context) error {
 		toast = u.Username + " has applied; staff will decide"
 	}
 	return respondAction(c, http.StatusCreated, res, Done{Toast: toast, Events: []string{"plaza:users"}})
+}
+
+// SignUpPage answers GET /signup?invite=…: the sign-up form, with the
+// invitation's token from the link in a hidden field. The token is
+// checked when the form is sent, not here.
+func (h Users) SignUpPage(c echo.Context) error {
+	noStore(c)
+	invite := c.QueryParam("invite")
+	p, err := h.withRules(c, api.SignUpPage{Invitation: invite, InvitationGiven: invite != ""})
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.SignUpPage(p))
+}
+
+// withRules adds to the sign-up page what the registration rules say to
+// a visitor, and the question an applicant answers.
+func (h Users) withRules(c echo.Context, p api.SignUpPage) (api.SignUpPage, error) {
+	rules, err := h.Actions.Registration(c.Request().Context())
+	if err != nil {
+		return p, err
+	}
+	switch {
+	case rules.Paused(h.Actions.Now()):
+		p.Mode = "Sign-ups are paused until " + views.FormatTime(api.Timestamp(*rules.PausedUntil)) + "; try again then."
+	case rules.Mode == actions.RegistrationClosed:
+		p.Mode = "This community is not accepting new accounts."
+	case rules.Mode == actions.RegistrationInvite && !p.InvitationGiven:
+		p.Mode = "Joining needs an invitation: ask a member or the staff for an invitation link."
+	case rules.Mode == actions.RegistrationApproval && !p.InvitationGiven:
+		p.Mode = "The staff approve new accounts: once you apply, you can sign in when they have, and you get a mail either way."
+		p.Question = rules.Question
+	}
+	return p, nil
+}
+
+// signUpPage answers the sign-up page's form: the account made, or the
+// form again, as it was sent (but the password), with what was refused.
+func (h Users) signUpPage(c echo.Context, req api.Registration, u *models.User, err error) error {
+	noStore(c)
+	if err == nil {
+		return render(c, http.StatusCreated, views.SignUpPage(api.SignUpPage{Created: true, Verified: u.EmailVerified != nil, MailKept: !h.Sending,
+			Applied: u.Status != models.UserActive}))
+	}
+	status, errs, ok := formRefusal(c, err)
+	if !ok {
+		return err
+	}
+	p, rerr := h.withRules(c, api.SignUpPage{Name: req.Name, Email: req.Email, Invitation: req.Invitation,
+		InvitationGiven: req.Invitation != "", Answer: req.Answer, Errors: errs})
+	if rerr != nil {
+		return rerr
+	}
+	return render(c, status, views.SignUpPage(p))
 }
 
 // Update answers PUT /api/users/{id}: name, bio, location, image,

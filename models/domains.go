@@ -49,6 +49,9 @@ type Mail struct{ *Store }
 // and whose digest is due.
 type Alerts struct{ *Store }
 
+// Invitations holds the sign-up links staff hand out and who used each.
+type Invitations struct{ *Store }
+
 // Notices holds what members are told: the inbox, notices and broadcasts.
 type Notices struct{ *Store }
 
@@ -67,7 +70,7 @@ func (s *Store) parts() {
 	s.Users, s.Sanctions, s.Blocklist, s.Auth = Users{s}, Sanctions{s}, Blocklist{s}, Auth{s}
 	s.Posts, s.Desk, s.Analytics, s.Audit = Posts{s}, Desk{s}, Analytics{s}, Audit{s}
 	s.Hooks, s.Notices, s.Settings, s.Maintenance, s.Search = Hooks{s}, Notices{s}, Settings{s}, Maintenance{s}, Search{s}
-	s.Mail, s.Alerts = Mail{s}, Alerts{s}
+	s.Mail, s.Alerts, s.Invitations = Mail{s}, Alerts{s}, Invitations{s}
 }
 
 // Upkeep is the hourly sweep's reach across the parts: each part's expired

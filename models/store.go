@@ -89,6 +89,7 @@ type Store struct {
 	Hooks       Hooks
 	Mail        Mail
 	Alerts      Alerts
+	Invitations Invitations
 	Notices     Notices
 	Settings    Settings
 	Maintenance Maintenance

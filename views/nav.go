@@ -68,6 +68,7 @@ func consoleNav() []NavGroup {
 			{Key: "users", Label: "Users", Href: api.PathConsoleUsers},
 			{Key: "moderation", Label: "Moderation queue", Href: api.PathConsoleModeration},
 			{Key: "registration", Label: "Registration", Href: api.PathConsoleRegistration},
+			{Key: "invitations", Label: "Invitations", Href: api.PathConsoleInvitations},
 		}},
 		{Label: "Insight", Items: []NavItem{
 			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole},

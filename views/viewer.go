@@ -41,7 +41,10 @@ type Abilities struct {
 	SetRegistration bool
 	// CreateBlocks, DeleteBlocks: the blocks page's form and Delete.
 	CreateBlocks bool
-	DeleteBlocks bool
+	// CreateInvitations: the invitations page's form (whether one may
+	// revoke is asked per invitation: staff their own, admins anyone's).
+	CreateInvitations bool
+	DeleteBlocks      bool
 	// SendBroadcasts: the broadcasts page's form.
 	SendBroadcasts bool
 	// ChangeFlags: create, edit, toggle and delete feature flags.

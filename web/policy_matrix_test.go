@@ -391,57 +391,69 @@ func selfDoor(body string) fixture {
 // doorFixtures has one fixture per door: "METHOD PATH" as the route table
 // has them.
 var doorFixtures = map[string]fixture{
-	"POST " + api.PathAdminUserBan:          personDoor(`{"reason":"matrix"}`),
-	"POST " + api.PathAdminUserUnban:        bannedPersonDoor(``),
-	"POST " + api.PathAdminV1UserBan:        personDoor(`{"action":"ban","reason":"matrix"}`),
-	"POST " + api.PathAdminV1UserSilence:    personDoor(`{"duration":"1h","reason":"matrix"}`),
-	"POST " + api.PathAdminV1UserUnsilence:  silencedPersonDoor,
-	"POST " + api.PathAdminUserSilence:      personDoor(`{"duration":"1h","reason":"matrix"}`),
-	"POST " + api.PathAdminUserUnsilence:    silencedPersonDoor,
-	"PUT " + api.PathAdminV1User:            personDoor(`{"notes":"matrix"}`),
-	"POST " + api.PathAdminV1BulkUpdate:     bulkDoor,
-	"PUT " + api.PathUser:                   personDoor(`{"bio":"matrix"}`),
-	"DELETE " + api.PathUser:                personDoor(`{"password":"` + password + `"}`),
-	"POST " + api.PathUsers:                 registerDoor,
-	"POST " + api.PathPasswordForgot:        forgotDoor,
-	"POST " + api.PathPasswordReset:         resetDoor,
-	"POST " + api.PathEmailVerify:           verifyDoor,
-	"POST " + api.PathEmailResend:           ownAccountDoor(``, nil), // the matrix's accounts are unverified
-	"POST " + api.PathEmailChange:           ownAccountDoor(``, newAddress),
-	"POST " + api.PathAdminV1Blocks:         blockDoor,
-	"DELETE " + api.PathAdminV1Block:        heldBlockDoor,
-	"POST " + api.PathAdminV1MailResend:     failedMailDoor,
-	"POST " + api.PathAdminV1MailTest:       platformDoor(""),
-	"DELETE " + api.PathSessions:            ownAccountDoor(``, nil),
-	"DELETE " + api.PathSessionOne:          ownAccountDoor(``, ownSession),
-	"POST " + api.PathConfirm:               ownAccountDoor(`{"password":"`+password+`"}`, nil),
-	"POST " + api.PathTwoFactorSetup:        ownAccountDoor(`{"password":"`+password+`"}`, nil),
-	"POST " + api.PathTwoFactorEnable:       ownAccountDoor(``, enableBody),
-	"POST " + api.PathTwoFactorDisable:      ownAccountDoor(`{"password":"`+password+`","code":"none"}`, enrolFirst),
-	"POST " + api.PathProviderLink:          ownAccountDoor(``, githubLink),
-	"DELETE " + api.PathProviderLink:        ownAccountDoor(``, linkedGitHub),
-	"GET " + api.PathConsoleUserRelated:     personDoor(``),
-	"GET " + api.PathAdminV1UserRelated:     personDoor(``),
-	"GET " + api.PathConsoleUserSessions:    personDoor(``),
-	"GET " + api.PathAdminV1UserSessions:    personDoor(``),
-	"DELETE " + api.PathAdminV1UserSessions: personDoor(``),
-	"DELETE " + api.PathAdminV1UserSession:  personSessionDoor,
-	"POST " + api.PathAdminTokens:           platformDoor(`{"permissions":["admin:read"],"ttl":"1h","name":"matrix"}`),
-	"DELETE " + api.PathAdminToken:          tokenDoor,
-	"GET " + api.PathAdminV1Backup:          backupDoor,
-	"DELETE " + api.PathAdminV1Backup:       backupDoor,
-	"GET " + api.PathAdminAuditExport:       platformDoor(``),
-	"POST " + api.PathPassword:              ownAccountDoor(`{"currentPassword":"`+password+`","newPassword":"`+password+`"}`, nil), // it renews the session and revokes the tokens
-	"PUT " + api.PathPost:                   postDoor(`{"title":"matrix"}`),
-	"DELETE " + api.PathPost:                postDoor(``),
-	"POST " + api.PathAdminV1Moderate:       postDoor(`{"action":"hide"}`),
-	"POST " + api.PathConsoleModeratePost:   postDoor(`{"action":"hide"}`),
-	"POST " + api.PathAdminV1UndoModeration: undoDoor,
-	"POST " + api.PathConsoleUndoModeration: undoDoor,
-	"POST " + api.PathAdminV1BulkModerate:   bulkModerateDoor,
-	"POST " + api.PathConsoleBulkModerate:   bulkModerateDoor,
-	"POST " + api.PathConsoleClaimPost:      postDoor(``),
-	"DELETE " + api.PathConsoleClaimPost:    postDoor(``),
+	"POST " + api.PathAdminUserBan:         personDoor(`{"reason":"matrix"}`),
+	"POST " + api.PathAdminUserUnban:       bannedPersonDoor(``),
+	"POST " + api.PathAdminV1UserBan:       personDoor(`{"action":"ban","reason":"matrix"}`),
+	"POST " + api.PathAdminV1UserSilence:   personDoor(`{"duration":"1h","reason":"matrix"}`),
+	"POST " + api.PathAdminV1UserUnsilence: silencedPersonDoor,
+	"POST " + api.PathAdminUserSilence:     personDoor(`{"duration":"1h","reason":"matrix"}`),
+	"POST " + api.PathAdminUserUnsilence:   silencedPersonDoor,
+	"PUT " + api.PathAdminV1User:           personDoor(`{"notes":"matrix"}`),
+	"POST " + api.PathAdminV1BulkUpdate:    bulkDoor,
+	"PUT " + api.PathUser:                  personDoor(`{"bio":"matrix"}`),
+	"DELETE " + api.PathUser:               personDoor(`{"password":"` + password + `"}`),
+	"POST " + api.PathUsers:                registerDoor,
+	"POST " + api.PathPasswordForgot:       forgotDoor,
+	"POST " + api.PathPasswordReset:        resetDoor,
+	"POST " + api.PathEmailVerify:          verifyDoor,
+	"POST " + api.PathEmailResend:          ownAccountDoor(``, nil), // the matrix's accounts are unverified
+	"POST " + api.PathEmailChange:          ownAccountDoor(``, newAddress),
+	"POST " + api.PathAdminV1Blocks:        blockDoor,
+	"DELETE " + api.PathAdminV1Block:       heldBlockDoor,
+	// Invitations: the versioned family's doors and the console's twins.
+	// A revoke acts on the caller's own invitation (someone else's asks
+	// invitation.revoke_others too, which handlers' TestInvitationPolicy
+	// walks).
+	"GET " + api.PathAdminV1Invitations:       platformDoor(""),
+	"POST " + api.PathAdminV1Invitations:      platformDoor(`{"maxUses":2,"validFor":"1d","note":"matrix"}`),
+	"GET " + api.PathAdminV1Invitation:        invitationDoor,
+	"DELETE " + api.PathAdminV1Invitation:     invitationDoor,
+	"GET " + api.PathConsoleInvitations:       platformDoor(""),
+	"POST " + api.PathConsoleInvitations:      platformDoor(`{"maxUses":2}`),
+	"GET " + api.PathConsoleInvitation:        invitationDoor,
+	"POST " + api.PathConsoleInvitationRevoke: invitationDoor,
+	"POST " + api.PathAdminV1MailResend:       failedMailDoor,
+	"POST " + api.PathAdminV1MailTest:         platformDoor(""),
+	"DELETE " + api.PathSessions:              ownAccountDoor(``, nil),
+	"DELETE " + api.PathSessionOne:            ownAccountDoor(``, ownSession),
+	"POST " + api.PathConfirm:                 ownAccountDoor(`{"password":"`+password+`"}`, nil),
+	"POST " + api.PathTwoFactorSetup:          ownAccountDoor(`{"password":"`+password+`"}`, nil),
+	"POST " + api.PathTwoFactorEnable:         ownAccountDoor(``, enableBody),
+	"POST " + api.PathTwoFactorDisable:        ownAccountDoor(`{"password":"`+password+`","code":"none"}`, enrolFirst),
+	"POST " + api.PathProviderLink:            ownAccountDoor(``, githubLink),
+	"DELETE " + api.PathProviderLink:          ownAccountDoor(``, linkedGitHub),
+	"GET " + api.PathConsoleUserRelated:       personDoor(``),
+	"GET " + api.PathAdminV1UserRelated:       personDoor(``),
+	"GET " + api.PathConsoleUserSessions:      personDoor(``),
+	"GET " + api.PathAdminV1UserSessions:      personDoor(``),
+	"DELETE " + api.PathAdminV1UserSessions:   personDoor(``),
+	"DELETE " + api.PathAdminV1UserSession:    personSessionDoor,
+	"POST " + api.PathAdminTokens:             platformDoor(`{"permissions":["admin:read"],"ttl":"1h","name":"matrix"}`),
+	"DELETE " + api.PathAdminToken:            tokenDoor,
+	"GET " + api.PathAdminV1Backup:            backupDoor,
+	"DELETE " + api.PathAdminV1Backup:         backupDoor,
+	"GET " + api.PathAdminAuditExport:         platformDoor(``),
+	"POST " + api.PathPassword:                ownAccountDoor(`{"currentPassword":"`+password+`","newPassword":"`+password+`"}`, nil), // it renews the session and revokes the tokens
+	"PUT " + api.PathPost:                     postDoor(`{"title":"matrix"}`),
+	"DELETE " + api.PathPost:                  postDoor(``),
+	"POST " + api.PathAdminV1Moderate:         postDoor(`{"action":"hide"}`),
+	"POST " + api.PathConsoleModeratePost:     postDoor(`{"action":"hide"}`),
+	"POST " + api.PathAdminV1UndoModeration:   undoDoor,
+	"POST " + api.PathConsoleUndoModeration:   undoDoor,
+	"POST " + api.PathAdminV1BulkModerate:     bulkModerateDoor,
+	"POST " + api.PathConsoleBulkModerate:     bulkModerateDoor,
+	"POST " + api.PathConsoleClaimPost:        postDoor(``),
+	"DELETE " + api.PathConsoleClaimPost:      postDoor(``),
 
 	// A reset staff open for someone: a link answered (no SMTP_URL).
 	"POST " + api.PathAdminV1UserPasswordReset: personDoor(``),
@@ -574,6 +586,21 @@ func failedMailDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) 
 		t.Fatal(err)
 	}
 	return target{path: withID(r.Path, msg.ID), policy: policy.Platform}
+}
+
+// invitationDoor is a door to an invitation the caller made (one the
+// matrix's super admin made, for the anonymous caller).
+func invitationDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	maker := m.staff
+	if c.user != nil {
+		maker = c.user.ID
+	}
+	inv := &models.Invitation{TokenHash: fmt.Sprintf("matrix-%d", m.seq.Add(1)), MaxUses: 1, ExpiresAt: time.Now().Add(time.Hour), CreatedBy: &maker}
+	ctx := context.Background()
+	if err := m.app.Store.Change(ctx, func(ctx context.Context) error { return m.app.Store.Invitations.CreateInvitation(ctx, inv) }); err != nil {
+		t.Fatal(err)
+	}
+	return target{path: withID(r.Path, inv.ID), policy: policy.Owned(maker)}
 }
 
 func platformDoor(body string) fixture {
@@ -925,6 +952,9 @@ func TestEveryActionHasADoor(t *testing.T) {
 		// Asked inside the door of account.alerts when operations alerts
 		// are turned on; handlers' TestAlertPreferences walks it.
 		policy.SetOperationsAlerts: "PUT /api/v1/admin/account/alerts and POST /admin/account/alerts with operations true, the doors of account.alerts",
+		// Asked inside the doors of invitation.revoke when the invitation
+		// is someone else's; handlers' TestInvitationPolicy walks it.
+		policy.RevokeOthersInvitation: "DELETE /api/v1/admin/invitations/{id} and POST /admin/invitations/{id}/revoke on someone else's invitation, the doors of invitation.revoke",
 	}
 	for a := range policy.Table {
 		if !declared[a] && elsewhere[a] == "" {

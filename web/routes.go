@@ -347,6 +347,7 @@ type handlerSet struct {
 	users       handlers.Users
 	posts       handlers.Posts
 	blocks      handlers.Blocks
+	invitations handlers.Invitations
 	mail        handlers.Mail
 	alerts      handlers.Alerts
 	reg         handlers.Registration

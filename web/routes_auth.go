@@ -143,6 +143,12 @@ func authRoutes(hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathForgotPasswordPage, Handler: hs.reset.ForgotPage, Family: console, Scope: ScopeExempt,
 			Doc: Doc{Summary: "The page that asks for a password reset link", ContentType: "text/html",
 				Description: "Linked from the sign-in page; works without JavaScript. Its form posts to POST /api/auth/password/forgot."}},
+		// The sign-up page posts to POST /api/users, the one registration,
+		// which answers its form with this page again.
+		{Method: http.MethodGet, Path: api.PathSignUpPage, Handler: hs.users.SignUpPage, Family: console, Scope: ScopeExempt,
+			Doc: Doc{Summary: "The sign-up page", Query: api.SignUpPageQuery{}, ContentType: "text/html",
+				Description: "Linked from the sign-in page; an invitation's link opens it with ?invite=, which the form carries hidden. " +
+					"Works without JavaScript. Its form posts to POST /api/users."}},
 		{Method: http.MethodGet, Path: api.PathResetPasswordPage, Handler: hs.reset.ResetPage, Family: console, Scope: ScopeExempt,
 			Doc: Doc{Summary: "The page a password reset link opens", Query: api.ResetPasswordQuery{}, ContentType: "text/html",
 				Description: "The new password twice, and the two-factor code once the account turns out to need it. " +

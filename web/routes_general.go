@@ -54,7 +54,9 @@ func generalRoutes(hs handlerSet) []Route {
 			Description: "An email under a domain blocked from sign-up is 422 on email. The new account's address gets a verification link " +
 				"(POST /api/auth/email/verify); emailVerified stays null until it is used. The registration rules (GET /api/auth/registration) " +
 				"decide the rest: under approval, or from a range or domain whose block requires approval, the account opens inactive with " +
-				"application \"pending\" until staff decide (an invitation skips approval).",
+				"application \"pending\" until staff decide. An invitation that is unknown, revoked, expired, used up or for another address is 422 on invitation; " +
+				"a valid one spends a use as the account opens, and skips approval. A browser's form (the page GET /signup) gets that page " +
+				"again: the account made, or the form with the refusals.",
 			Errors: map[int]string{http.StatusForbidden: "The rules refuse the sign-up: REGISTRATION_PAUSED (with when the pause ends), " +
 				"REGISTRATION_CLOSED, INVITATION_REQUIRED (invite-only, no invitation), SIGNUP_BLOCKED (a block refuses new accounts from the " +
 				"network), or IP_BLOCKED."}}},

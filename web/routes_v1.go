@@ -254,6 +254,28 @@ func v1Routes(hs handlerSet) []Route {
 		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1Block, Handler: hs.blocks.Delete, Action: policy.DeleteBlock,
 			Audit: Audit{Action: "block.delete", Target: "block"},
 			Doc:   Doc{Summary: "Delete a block", Response: api.V1Of[api.DeletedBlock]{}}}),
+		// Invitations (docs/api.md, "Invitations"): sign-up links. Moderators
+		// reach them through the console's routes (/admin/invitations).
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Invitations, Handler: hs.invitations.List, Action: policy.SeeInvitations,
+			Audit: Audit{Action: string(policy.SeeInvitations)},
+			Doc: Doc{Summary: "List invitations, newest first", Query: api.InvitationsQuery{}, Response: api.V1PageOf[api.Invitation]{},
+				Description: "Never their tokens, which only the creation answers."}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1Invitations, Handler: hs.invitations.Create, Action: policy.CreateInvitation,
+			Audit: Audit{Action: string(policy.CreateInvitation), Target: "invitation"},
+			Doc: Doc{Summary: "Make an invitation: a sign-up link for a number of accounts until a date", Body: api.InvitationRequest{},
+				Response: api.V1Of[api.NewInvitation]{}, Status: http.StatusCreated,
+				Description: "The token and its link {PUBLIC_APP_URL}/signup?invite={token} are shown this once: Plaza keeps only the token's SHA-256. " +
+					"maxUses 1 to 1000 (default 1), validFor 1h to 90d (default 7d), note up to 200 characters; email, when given, is the one address " +
+					"that may sign up with it, and that address counts as verified."}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Invitation, Handler: hs.invitations.Get, Action: policy.ViewInvitation,
+			Audit: Audit{Action: string(policy.ViewInvitation), Target: "invitation"},
+			Doc: Doc{Summary: "One invitation, with the accounts it opened", Response: api.V1Of[api.InvitationDetail]{},
+				Errors: map[int]string{http.StatusNotFound: "No such invitation."}}}),
+		AdminV1(Route{Method: http.MethodDelete, Path: api.PathAdminV1Invitation, Handler: hs.invitations.Revoke, Action: policy.RevokeInvitation,
+			Audit: Audit{Action: string(policy.RevokeInvitation), Target: "invitation"},
+			Doc: Doc{Summary: "Revoke an invitation: its link opens no more accounts", Response: api.V1Of[api.Invitation]{},
+				Description: "The accounts it opened stay. Staff revoke their own invitations; an admin anyone's.",
+				Errors:      map[int]string{http.StatusNotFound: "No such invitation.", http.StatusConflict: "It is revoked already."}}}),
 		// Mail (docs/api.md, "Mail"): the outbox, never a body.
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Mail, Handler: hs.mail.List, Audit: Audit{Action: "mail.list"},
 			Doc: Doc{Summary: "Outgoing mail, newest first", Query: api.V1MailQuery{}, Response: api.V1PageOf[api.V1MailMessage]{},

@@ -89,6 +89,15 @@ const (
 	CreateBlock Action = "block.create"
 	DeleteBlock Action = "block.delete"
 
+	// Invitations: sign-up links staff hand out. Staff list them, see who
+	// used each and make them; revoking asks RevokeInvitation of every
+	// caller and, for an invitation someone else made, RevokeOthersInvitation
+	// too (an admin's), so a moderator revokes only their own.
+	SeeInvitations         Action = "invitations.list"
+	CreateInvitation       Action = "invitation.create"
+	RevokeInvitation       Action = "invitation.revoke"
+	RevokeOthersInvitation Action = "invitation.revoke_others"
+
 	// ReverseModeration brings back a post someone's standing decision
 	// took down (approve, dismiss of a flagged post, publishing it again).
 	ReverseModeration Action = "post.reverse"
@@ -174,10 +183,12 @@ const (
 	RevokeUserSessions Action = "user.revoke_sessions" // all of a user's sessions
 	UndoModeration     Action = "post.moderate_undo"
 	ReleasePost        Action = "post.release"
+	ViewInvitation     Action = "invitation.view" // one invitation with who used it
 )
 
 // twins maps each split action to the one whose rule it shares.
-var twins = map[Action]Action{UnbanUser: BanUser, RevokeUserSessions: RevokeUserSession, UndoModeration: ModeratePost, ReleasePost: ClaimPost}
+var twins = map[Action]Action{UnbanUser: BanUser, RevokeUserSessions: RevokeUserSession, UndoModeration: ModeratePost, ReleasePost: ClaimPost,
+	ViewInvitation: SeeInvitations}
 
 func init() {
 	for a, twin := range twins {
@@ -282,6 +293,11 @@ var Table = map[Action]Rule{
 
 	CreateBlock: {Permission: access.PermAdminWrite, Rank: true, SecondFactor: true},
 	DeleteBlock: {Permission: access.PermAdminDelete, SecondFactor: true},
+
+	SeeInvitations:         {Permission: access.PermPostsModerate, SecondFactor: true},
+	CreateInvitation:       {Permission: access.PermPostsModerate, SecondFactor: true},
+	RevokeInvitation:       {Permission: access.PermPostsModerate, SecondFactor: true},
+	RevokeOthersInvitation: {Permission: access.PermUsersManage, SecondFactor: true},
 
 	ReverseModeration: {Permission: access.PermPostsModerate, Outrank: true, SecondFactor: true},
 

@@ -25,6 +25,9 @@ const (
 	ResetPasswordPath  = "/reset-password"
 	ForgotPasswordPath = "/forgot-password"
 	VerifyEmailPath    = "/verify-email"
+	// SignUpPath is the sign-up page; an invitation's link carries its
+	// token as ?invite=.
+	SignUpPath = "/signup"
 )
 
 // Community is who mail comes from and where its links lead.
@@ -195,6 +198,12 @@ func (c *Composer) PasswordReset(to, token string, validFor time.Duration) (Mess
 // when no mail can be sent.
 func (c *Composer) PasswordResetLink(token string) string {
 	return c.tokenLink(ResetPasswordPath, token)
+}
+
+// InvitationLink is the sign-up page with an invitation's token filled
+// in: the link staff hand out, shown once when the invitation is made.
+func (c *Composer) InvitationLink(token string) string {
+	return c.link(SignUpPath) + "?invite=" + url.QueryEscape(token)
 }
 
 // PasswordChanged tells the account's address that its password was

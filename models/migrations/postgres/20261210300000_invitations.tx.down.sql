@@ -1,0 +1,3 @@
+DROP TABLE invitation_uses;
+--bun:split
+DROP TABLE invitations;
