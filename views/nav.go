@@ -67,6 +67,7 @@ func consoleNav() []NavGroup {
 		{Label: "Community", Items: []NavItem{
 			{Key: "users", Label: "Users", Href: api.PathConsoleUsers},
 			{Key: "moderation", Label: "Moderation queue", Href: api.PathConsoleModeration},
+			{Key: "new-accounts", Label: "New accounts", Href: api.PathConsoleNewAccounts},
 		}},
 		{Label: "Insight", Items: []NavItem{
 			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole},
