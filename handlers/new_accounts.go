@@ -90,8 +90,8 @@ func (h NewAccounts) page(c echo.Context, form url.Values, err error) error {
 
 func (h NewAccounts) form(ctx context.Context, r actions.NewAccountPosts) views.NewAccountsForm {
 	return views.NewAccountsForm{
-		Setting: api.NewAccountPosts{HoldFirst: r.HoldFirst, HoldDays: r.HoldDays, TellAuthor: r.TellAuthor},
-		MayEdit: h.Actions.Policy.May(access.PrincipalFrom(ctx), policy.UpdateNewAccountPosts, policy.Platform),
+		Setting:  api.NewAccountPosts{HoldFirst: r.HoldFirst, HoldDays: r.HoldDays, TellAuthor: r.TellAuthor},
+		MayEdit:  h.Actions.Policy.May(access.PrincipalFrom(ctx), policy.UpdateNewAccountPosts, policy.Platform),
 		MaxFirst: actions.MaxHoldFirst, MaxDays: actions.MaxHoldDays,
 	}
 }
