@@ -100,6 +100,25 @@ func (a *Actions) EditPost(ctx context.Context, who *access.Principal, in PostEd
 		if err != nil {
 			return err
 		}
+		if status != nil && *status == models.PostPublished && post.Status == models.PostDraft && post.PublishedAt == nil {
+			// A draft put up for publication the first time is a new
+			// post to the hold of new accounts' posts.
+			title := post.Title
+			if in.Title != nil {
+				title = *in.Title
+			}
+			held, err := a.submit(ctx, who, title)
+			if err != nil {
+				return err
+			}
+			if held {
+				pending := models.PostPending
+				status = &pending
+				if err := a.announceHeld(ctx, post.ID); err != nil {
+					return err
+				}
+			}
+		}
 		edit := models.PostEdit{Title: in.Title, Content: in.Content, Tags: in.Tags, Status: status}
 		if edit == (models.PostEdit{}) {
 			after = post // as asked already: nothing to write
@@ -475,8 +494,9 @@ func postDiff(before, after *models.PostRecord) map[string]any {
 var ErrOwnReport = errors.New("one's own post cannot be reported")
 
 // CreatePost writes a post whose author is who (its input checked by the
-// caller): published, or a draft. models.ErrUserNotActive when who may
-// not post.
+// caller): published, held for approval when the hold of new accounts'
+// posts applies (submit), or a draft. models.ErrUserNotActive when who
+// may not post.
 func (a *Actions) CreatePost(ctx context.Context, who *access.Principal, in models.PostInput) (*models.PostRecord, error) {
 	if err := checkNewPost(&in); err != nil {
 		return nil, err
@@ -487,8 +507,15 @@ func (a *Actions) CreatePost(ctx context.Context, who *access.Principal, in mode
 	in.AuthorID = who.UserID
 	var post *models.PostRecord
 	err := a.Store.Change(ctx, func(ctx context.Context) (err error) {
-		post, err = a.Store.Posts.CreateUserPost(ctx, in)
-		return err
+		if in.Published {
+			if in.Held, err = a.submit(ctx, who, in.Title); err != nil {
+				return err
+			}
+		}
+		if post, err = a.Store.Posts.CreateUserPost(ctx, in); err != nil || !in.Held {
+			return err
+		}
+		return a.announceHeld(ctx, post.ID)
 	})
 	return post, err
 }

@@ -42,4 +42,5 @@ const (
 	PostDraft     = states.PostDraft
 	PostHidden    = states.PostHidden
 	PostFlagged   = states.PostFlagged
+	PostPending   = states.PostPending
 )

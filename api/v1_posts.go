@@ -14,7 +14,7 @@ type V1Post struct {
 	Title          string            `json:"title"`
 	Content        string            `json:"content"`
 	Author         V1PostAuthor      `json:"author"`
-	Status         string            `json:"status" enum:"published,draft,hidden,flagged"`
+	Status         string            `json:"status" enum:"published,draft,hidden,flagged,pending"`
 	ReportCount    int               `json:"reportCount"`
 	Reports        []V1Report        `json:"reports" maxItems:"20" description:"The latest 20 reports, newest first."`
 	LastModeration *V1LastModeration `json:"lastModeration" nullable:"true"`
@@ -50,7 +50,7 @@ type V1LastModeration struct {
 type V1PostsQuery struct {
 	Limit        int    `query:"limit" minimum:"1" maximum:"100" default:"50"`
 	Offset       int    `query:"offset" minimum:"0" default:"0"`
-	Status       string `query:"status" enum:"all,published,draft,hidden,flagged" default:"all" description:"Only posts in this status; all, like leaving it out, keeps every status."`
+	Status       string `query:"status" enum:"all,published,draft,hidden,flagged,pending" default:"all" description:"Only posts in this status; all, like leaving it out, keeps every status."`
 	Author       string `query:"author" description:"Only this user's posts (a user id)."`
 	Reported     bool   `query:"reported" description:"Only posts that were ever reported: with reports open or settled."`
 	ReportedOnly bool   `query:"reportedOnly" description:"The same as reported."`
@@ -109,7 +109,7 @@ func parsePosts(q url.Values, sorts map[string]string, names string) (V1PostPara
 	page, issues := ParsePage(q)
 	out := V1PostParams{Page: page, Sort: "created_at", Desc: true}
 	var is []Issue
-	out.Status, is = parseFilter(q, "status", PostPublished, PostDraft, PostHidden, PostFlagged)
+	out.Status, is = parseFilter(q, "status", PostPublished, PostDraft, PostHidden, PostFlagged, PostPending)
 	issues = append(issues, is...)
 	out.AuthorID, is = ParseID(q, "author")
 	issues = append(issues, is...)
@@ -220,7 +220,7 @@ type V1BulkModerationResult struct {
 // again, how many reports opened again, and the post as it now is.
 type V1UndoResult struct {
 	Undone   string `json:"undone" enum:"approve,hide,flag,dismiss"`
-	Status   string `json:"status" enum:"published,draft,hidden,flagged"`
+	Status   string `json:"status" enum:"published,draft,hidden,flagged,pending"`
 	Reopened int    `json:"reopened"`
 	Post     V1Post `json:"post"`
 }

@@ -156,7 +156,7 @@ type V1BanRecord struct {
 type V1PostBrief struct {
 	ID          string `json:"id"`
 	Title       string `json:"title"`
-	Status      string `json:"status" enum:"published,draft,hidden,flagged"`
+	Status      string `json:"status" enum:"published,draft,hidden,flagged,pending"`
 	ReportCount int    `json:"reportCount"`
 	CreatedAt   string `json:"createdAt" format:"date-time"`
 }

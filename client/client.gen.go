@@ -1187,6 +1187,21 @@ func (e V1OfLockSuccess) Valid() bool {
 	}
 }
 
+// Defines values for V1OfNewAccountPostsSuccess.
+const (
+	V1OfNewAccountPostsSuccessTrue V1OfNewAccountPostsSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfNewAccountPostsSuccess enum.
+func (e V1OfNewAccountPostsSuccess) Valid() bool {
+	switch e {
+	case V1OfNewAccountPostsSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for V1OfNewInvitationSuccess.
 const (
 	V1OfNewInvitationSuccessTrue V1OfNewInvitationSuccess = true
@@ -1882,6 +1897,7 @@ const (
 	V1PostStatusDraft     V1PostStatus = "draft"
 	V1PostStatusFlagged   V1PostStatus = "flagged"
 	V1PostStatusHidden    V1PostStatus = "hidden"
+	V1PostStatusPending   V1PostStatus = "pending"
 	V1PostStatusPublished V1PostStatus = "published"
 )
 
@@ -1893,6 +1909,8 @@ func (e V1PostStatus) Valid() bool {
 	case V1PostStatusFlagged:
 		return true
 	case V1PostStatusHidden:
+		return true
+	case V1PostStatusPending:
 		return true
 	case V1PostStatusPublished:
 		return true
@@ -1927,6 +1945,7 @@ const (
 	V1PostBriefStatusDraft     V1PostBriefStatus = "draft"
 	V1PostBriefStatusFlagged   V1PostBriefStatus = "flagged"
 	V1PostBriefStatusHidden    V1PostBriefStatus = "hidden"
+	V1PostBriefStatusPending   V1PostBriefStatus = "pending"
 	V1PostBriefStatusPublished V1PostBriefStatus = "published"
 )
 
@@ -1938,6 +1957,8 @@ func (e V1PostBriefStatus) Valid() bool {
 	case V1PostBriefStatusFlagged:
 		return true
 	case V1PostBriefStatusHidden:
+		return true
+	case V1PostBriefStatusPending:
 		return true
 	case V1PostBriefStatusPublished:
 		return true
@@ -2047,6 +2068,7 @@ const (
 	V1UndoResultStatusDraft     V1UndoResultStatus = "draft"
 	V1UndoResultStatusFlagged   V1UndoResultStatus = "flagged"
 	V1UndoResultStatusHidden    V1UndoResultStatus = "hidden"
+	V1UndoResultStatusPending   V1UndoResultStatus = "pending"
 	V1UndoResultStatusPublished V1UndoResultStatus = "published"
 )
 
@@ -2058,6 +2080,8 @@ func (e V1UndoResultStatus) Valid() bool {
 	case V1UndoResultStatusFlagged:
 		return true
 	case V1UndoResultStatusHidden:
+		return true
+	case V1UndoResultStatusPending:
 		return true
 	case V1UndoResultStatusPublished:
 		return true
@@ -2507,6 +2531,7 @@ const (
 	GetApiV1AdminPostsParamsStatusDraft     GetApiV1AdminPostsParamsStatus = "draft"
 	GetApiV1AdminPostsParamsStatusFlagged   GetApiV1AdminPostsParamsStatus = "flagged"
 	GetApiV1AdminPostsParamsStatusHidden    GetApiV1AdminPostsParamsStatus = "hidden"
+	GetApiV1AdminPostsParamsStatusPending   GetApiV1AdminPostsParamsStatus = "pending"
 	GetApiV1AdminPostsParamsStatusPublished GetApiV1AdminPostsParamsStatus = "published"
 )
 
@@ -2520,6 +2545,8 @@ func (e GetApiV1AdminPostsParamsStatus) Valid() bool {
 	case GetApiV1AdminPostsParamsStatusFlagged:
 		return true
 	case GetApiV1AdminPostsParamsStatusHidden:
+		return true
+	case GetApiV1AdminPostsParamsStatusPending:
 		return true
 	case GetApiV1AdminPostsParamsStatusPublished:
 		return true
@@ -3028,6 +3055,16 @@ type FormDataCredentialsSignIn struct {
 // FormDataCredentialsSignInJson true: answer {url}, as next-auth's client asks; otherwise a redirect there.
 type FormDataCredentialsSignInJson string
 
+// FormDataNewAccountPostsChange defines model for FormDataNewAccountPostsChange.
+type FormDataNewAccountPostsChange struct {
+	// HoldDays 0 (off) to 90 days.
+	HoldDays *int `json:"holdDays,omitempty"`
+
+	// HoldFirst 0 (off) to 50 posts.
+	HoldFirst  *int  `json:"holdFirst,omitempty"`
+	TellAuthor *bool `json:"tellAuthor,omitempty"`
+}
+
 // FormDataNextAuthForm defines model for FormDataNextAuthForm.
 type FormDataNextAuthForm struct {
 	// CallbackUrl Where to go afterwards (this site only).
@@ -3247,6 +3284,28 @@ type LockRequest struct {
 
 // LockRequestType defines model for LockRequest.Type.
 type LockRequestType string
+
+// NewAccountPosts defines model for NewAccountPosts.
+type NewAccountPosts struct {
+	// HoldDays Every post of an account younger than this many days waits for approval; 0 is off.
+	HoldDays int `json:"holdDays"`
+
+	// HoldFirst An account's first this many posts put up for publication (deleted ones included) wait for approval; 0 is off.
+	HoldFirst int `json:"holdFirst"`
+
+	// TellAuthor The author's inbox says the post was held because the account is new; otherwise the post is only awaiting approval (status pending), like any post under review.
+	TellAuthor bool `json:"tellAuthor"`
+}
+
+// NewAccountPostsChange defines model for NewAccountPostsChange.
+type NewAccountPostsChange struct {
+	// HoldDays 0 (off) to 90 days.
+	HoldDays *int `json:"holdDays,omitempty"`
+
+	// HoldFirst 0 (off) to 50 posts.
+	HoldFirst  *int  `json:"holdFirst,omitempty"`
+	TellAuthor *bool `json:"tellAuthor,omitempty"`
+}
 
 // NewInvitation defines model for NewInvitation.
 type NewInvitation struct {
@@ -4334,6 +4393,15 @@ type V1OfLock struct {
 
 // V1OfLockSuccess defines model for V1OfLock.Success.
 type V1OfLockSuccess bool
+
+// V1OfNewAccountPosts defines model for V1Of_NewAccountPosts.
+type V1OfNewAccountPosts struct {
+	Data    NewAccountPosts            `json:"data"`
+	Success V1OfNewAccountPostsSuccess `json:"success"`
+}
+
+// V1OfNewAccountPostsSuccess defines model for V1OfNewAccountPosts.Success.
+type V1OfNewAccountPostsSuccess bool
 
 // V1OfNewInvitation defines model for V1Of_NewInvitation.
 type V1OfNewInvitation struct {
@@ -5704,6 +5772,12 @@ type PostApiV1AdminPostsIdModerateJSONRequestBody = V1ModerationRequest
 
 // PutApiV1AdminRegistrationJSONRequestBody defines body for PutApiV1AdminRegistration for application/json ContentType.
 type PutApiV1AdminRegistrationJSONRequestBody = RegistrationChange
+
+// PutApiV1AdminSettingsNewAccountPostsJSONRequestBody defines body for PutApiV1AdminSettingsNewAccountPosts for application/json ContentType.
+type PutApiV1AdminSettingsNewAccountPostsJSONRequestBody = NewAccountPostsChange
+
+// PutApiV1AdminSettingsNewAccountPostsFormdataRequestBody defines body for PutApiV1AdminSettingsNewAccountPosts for application/x-www-form-urlencoded ContentType.
+type PutApiV1AdminSettingsNewAccountPostsFormdataRequestBody = FormDataNewAccountPostsChange
 
 // PostApiV1AdminSystemMaintenanceJSONRequestBody defines body for PostApiV1AdminSystemMaintenance for application/json ContentType.
 type PostApiV1AdminSystemMaintenanceJSONRequestBody = V1MaintenanceRequest
@@ -7616,6 +7690,40 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/admin/reports/user-activity (the `GetApiV1AdminReportsUserActivity` operationId).
 	GetApiV1AdminReportsUserActivity(ctx context.Context, params *GetApiV1AdminReportsUserActivityParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiV1AdminSettingsNewAccountPosts The hold of new accounts' posts
+	//
+	// Which posts of new accounts wait for a moderator's approval (status pending) before they appear. Off (0 and 0) until an admin sets it. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Corresponds with GET /api/v1/admin/settings/new-account-posts (the `GetApiV1AdminSettingsNewAccountPosts` operationId).
+	GetApiV1AdminSettingsNewAccountPosts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutApiV1AdminSettingsNewAccountPostsWithBody Change the hold of new accounts' posts
+	//
+	// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+	PutApiV1AdminSettingsNewAccountPostsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutApiV1AdminSettingsNewAccountPosts Change the hold of new accounts' posts
+	//
+	// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+	PutApiV1AdminSettingsNewAccountPosts(ctx context.Context, body PutApiV1AdminSettingsNewAccountPostsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutApiV1AdminSettingsNewAccountPostsWithFormdataBody Change the hold of new accounts' posts
+	//
+	// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+	PutApiV1AdminSettingsNewAccountPostsWithFormdataBody(ctx context.Context, body PutApiV1AdminSettingsNewAccountPostsFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminSystemBackups Backups in BACKUP_DIR, newest first
 	//
@@ -10262,6 +10370,80 @@ func (c *Client) GetApiV1AdminReportsModeration(ctx context.Context, params *Get
 // Corresponds with GET /api/v1/admin/reports/user-activity (the `GetApiV1AdminReportsUserActivity` operationId).
 func (c *Client) GetApiV1AdminReportsUserActivity(ctx context.Context, params *GetApiV1AdminReportsUserActivityParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetApiV1AdminReportsUserActivityRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiV1AdminSettingsNewAccountPosts The hold of new accounts' posts
+//
+// Which posts of new accounts wait for a moderator's approval (status pending) before they appear. Off (0 and 0) until an admin sets it. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Corresponds with GET /api/v1/admin/settings/new-account-posts (the `GetApiV1AdminSettingsNewAccountPosts` operationId).
+func (c *Client) GetApiV1AdminSettingsNewAccountPosts(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiV1AdminSettingsNewAccountPostsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutApiV1AdminSettingsNewAccountPostsWithBody Change the hold of new accounts' posts
+//
+// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+func (c *Client) PutApiV1AdminSettingsNewAccountPostsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutApiV1AdminSettingsNewAccountPostsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutApiV1AdminSettingsNewAccountPosts Change the hold of new accounts' posts
+//
+// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+func (c *Client) PutApiV1AdminSettingsNewAccountPosts(ctx context.Context, body PutApiV1AdminSettingsNewAccountPostsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutApiV1AdminSettingsNewAccountPostsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutApiV1AdminSettingsNewAccountPostsWithFormdataBody Change the hold of new accounts' posts
+//
+// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+func (c *Client) PutApiV1AdminSettingsNewAccountPostsWithFormdataBody(ctx context.Context, body PutApiV1AdminSettingsNewAccountPostsFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutApiV1AdminSettingsNewAccountPostsRequestWithFormdataBody(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -15825,6 +16007,84 @@ func NewGetApiV1AdminReportsUserActivityRequest(server string, params *GetApiV1A
 	return req, nil
 }
 
+// NewGetApiV1AdminSettingsNewAccountPostsRequest constructs an http.Request for the GetApiV1AdminSettingsNewAccountPosts method
+func NewGetApiV1AdminSettingsNewAccountPostsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/settings/new-account-posts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutApiV1AdminSettingsNewAccountPostsRequest calls the generic PutApiV1AdminSettingsNewAccountPosts builder with application/json body
+func NewPutApiV1AdminSettingsNewAccountPostsRequest(server string, body PutApiV1AdminSettingsNewAccountPostsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutApiV1AdminSettingsNewAccountPostsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPutApiV1AdminSettingsNewAccountPostsRequestWithFormdataBody calls the generic PutApiV1AdminSettingsNewAccountPosts builder with application/x-www-form-urlencoded body
+func NewPutApiV1AdminSettingsNewAccountPostsRequestWithFormdataBody(server string, body PutApiV1AdminSettingsNewAccountPostsFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewPutApiV1AdminSettingsNewAccountPostsRequestWithBody(server, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewPutApiV1AdminSettingsNewAccountPostsRequestWithBody constructs an http.Request for the PutApiV1AdminSettingsNewAccountPosts method, with any body, and a specified content type
+func NewPutApiV1AdminSettingsNewAccountPostsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/settings/new-account-posts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGetApiV1AdminSystemBackupsRequest constructs an http.Request for the GetApiV1AdminSystemBackups method
 func NewGetApiV1AdminSystemBackupsRequest(server string) (*http.Request, error) {
 	var err error
@@ -18451,6 +18711,42 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/admin/reports/user-activity (the `GetApiV1AdminReportsUserActivity` operationId).
 	GetApiV1AdminReportsUserActivityWithResponse(ctx context.Context, params *GetApiV1AdminReportsUserActivityParams, reqEditors ...RequestEditorFn) (*GetApiV1AdminReportsUserActivityResponse, error)
+
+	// GetApiV1AdminSettingsNewAccountPostsWithResponse The hold of new accounts' posts
+	//
+	// Which posts of new accounts wait for a moderator's approval (status pending) before they appear. Off (0 and 0) until an admin sets it. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/admin/settings/new-account-posts (the `GetApiV1AdminSettingsNewAccountPosts` operationId).
+	GetApiV1AdminSettingsNewAccountPostsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiV1AdminSettingsNewAccountPostsResponse, error)
+
+	// PutApiV1AdminSettingsNewAccountPostsWithBodyWithResponse Change the hold of new accounts' posts
+	//
+	// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+	PutApiV1AdminSettingsNewAccountPostsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutApiV1AdminSettingsNewAccountPostsResponse, error)
+
+	// PutApiV1AdminSettingsNewAccountPostsWithResponse Change the hold of new accounts' posts
+	//
+	// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+	PutApiV1AdminSettingsNewAccountPostsWithResponse(ctx context.Context, body PutApiV1AdminSettingsNewAccountPostsJSONRequestBody, reqEditors ...RequestEditorFn) (*PutApiV1AdminSettingsNewAccountPostsResponse, error)
+
+	// PutApiV1AdminSettingsNewAccountPostsWithFormdataBodyWithResponse Change the hold of new accounts' posts
+	//
+	// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+	PutApiV1AdminSettingsNewAccountPostsWithFormdataBodyWithResponse(ctx context.Context, body PutApiV1AdminSettingsNewAccountPostsFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutApiV1AdminSettingsNewAccountPostsResponse, error)
 
 	// GetApiV1AdminSystemBackupsWithResponse Backups in BACKUP_DIR, newest first
 	//
@@ -29587,6 +29883,235 @@ func (r GetApiV1AdminReportsUserActivityResponse) ContentType() string {
 	return ""
 }
 
+// GetApiV1AdminSettingsNewAccountPostsResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminSettingsNewAccountPosts
+type GetApiV1AdminSettingsNewAccountPostsResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminSettingsNewAccountPostsResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1AdminSettingsNewAccountPosts
+type GetApiV1AdminSettingsNewAccountPostsResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminSettingsNewAccountPostsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminSettingsNewAccountPosts
+type GetApiV1AdminSettingsNewAccountPostsResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetApiV1AdminSettingsNewAccountPostsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfNewAccountPosts
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiV1AdminSettingsNewAccountPostsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiV1AdminSettingsNewAccountPostsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminSettingsNewAccountPostsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiV1AdminSettingsNewAccountPostsResponse) GetJSON200() *V1OfNewAccountPosts {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiV1AdminSettingsNewAccountPostsResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiV1AdminSettingsNewAccountPostsResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetApiV1AdminSettingsNewAccountPostsResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiV1AdminSettingsNewAccountPostsResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiV1AdminSettingsNewAccountPostsResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminSettingsNewAccountPostsResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiV1AdminSettingsNewAccountPostsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiV1AdminSettingsNewAccountPostsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiV1AdminSettingsNewAccountPostsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiV1AdminSettingsNewAccountPostsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PutApiV1AdminSettingsNewAccountPostsResponse200Headers the declared response headers of an HTTP 200 response for PutApiV1AdminSettingsNewAccountPosts
+type PutApiV1AdminSettingsNewAccountPostsResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PutApiV1AdminSettingsNewAccountPostsResponse429Headers the declared response headers of an HTTP 429 response for PutApiV1AdminSettingsNewAccountPosts
+type PutApiV1AdminSettingsNewAccountPostsResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PutApiV1AdminSettingsNewAccountPostsResponse503Headers the declared response headers of an HTTP 503 response for PutApiV1AdminSettingsNewAccountPosts
+type PutApiV1AdminSettingsNewAccountPostsResponse503Headers struct {
+	RetryAfter int
+}
+
+type PutApiV1AdminSettingsNewAccountPostsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfNewAccountPosts
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PutApiV1AdminSettingsNewAccountPostsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PutApiV1AdminSettingsNewAccountPostsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PutApiV1AdminSettingsNewAccountPostsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) GetJSON200() *V1OfNewAccountPosts {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutApiV1AdminSettingsNewAccountPostsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetApiV1AdminSystemBackupsResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminSystemBackups
 type GetApiV1AdminSystemBackupsResponse200Headers struct {
 	XAdminTier          string
@@ -35589,6 +36114,66 @@ func (c *ClientWithResponses) GetApiV1AdminReportsUserActivityWithResponse(ctx c
 		return nil, err
 	}
 	return ParseGetApiV1AdminReportsUserActivityResponse(rsp)
+}
+
+// GetApiV1AdminSettingsNewAccountPostsWithResponse The hold of new accounts' posts
+//
+// Which posts of new accounts wait for a moderator's approval (status pending) before they appear. Off (0 and 0) until an admin sets it. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/admin/settings/new-account-posts (the `GetApiV1AdminSettingsNewAccountPosts` operationId).
+func (c *ClientWithResponses) GetApiV1AdminSettingsNewAccountPostsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetApiV1AdminSettingsNewAccountPostsResponse, error) {
+	rsp, err := c.GetApiV1AdminSettingsNewAccountPosts(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiV1AdminSettingsNewAccountPostsResponse(rsp)
+}
+
+// PutApiV1AdminSettingsNewAccountPostsWithBodyWithResponse Change the hold of new accounts' posts
+//
+// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+func (c *ClientWithResponses) PutApiV1AdminSettingsNewAccountPostsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutApiV1AdminSettingsNewAccountPostsResponse, error) {
+	rsp, err := c.PutApiV1AdminSettingsNewAccountPostsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutApiV1AdminSettingsNewAccountPostsResponse(rsp)
+}
+
+// PutApiV1AdminSettingsNewAccountPostsWithResponse Change the hold of new accounts' posts
+//
+// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+func (c *ClientWithResponses) PutApiV1AdminSettingsNewAccountPostsWithResponse(ctx context.Context, body PutApiV1AdminSettingsNewAccountPostsJSONRequestBody, reqEditors ...RequestEditorFn) (*PutApiV1AdminSettingsNewAccountPostsResponse, error) {
+	rsp, err := c.PutApiV1AdminSettingsNewAccountPosts(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutApiV1AdminSettingsNewAccountPostsResponse(rsp)
+}
+
+// PutApiV1AdminSettingsNewAccountPostsWithFormdataBodyWithResponse Change the hold of new accounts' posts
+//
+// A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. The audit entry has the setting before and after. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /api/v1/admin/settings/new-account-posts (the `PutApiV1AdminSettingsNewAccountPosts` operationId).
+func (c *ClientWithResponses) PutApiV1AdminSettingsNewAccountPostsWithFormdataBodyWithResponse(ctx context.Context, body PutApiV1AdminSettingsNewAccountPostsFormdataRequestBody, reqEditors ...RequestEditorFn) (*PutApiV1AdminSettingsNewAccountPostsResponse, error) {
+	rsp, err := c.PutApiV1AdminSettingsNewAccountPostsWithFormdataBody(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutApiV1AdminSettingsNewAccountPostsResponse(rsp)
 }
 
 // GetApiV1AdminSystemBackupsWithResponse Backups in BACKUP_DIR, newest first
@@ -49982,6 +50567,313 @@ func ParseGetApiV1AdminReportsUserActivityResponse(rsp *http.Response) (*GetApiV
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetApiV1AdminReportsUserActivityResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiV1AdminSettingsNewAccountPostsResponse parses an HTTP response from a GetApiV1AdminSettingsNewAccountPostsWithResponse call
+func ParseGetApiV1AdminSettingsNewAccountPostsResponse(rsp *http.Response) (*GetApiV1AdminSettingsNewAccountPostsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiV1AdminSettingsNewAccountPostsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfNewAccountPosts
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiV1AdminSettingsNewAccountPostsResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiV1AdminSettingsNewAccountPostsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminSettingsNewAccountPostsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePutApiV1AdminSettingsNewAccountPostsResponse parses an HTTP response from a PutApiV1AdminSettingsNewAccountPostsWithResponse call
+func ParsePutApiV1AdminSettingsNewAccountPostsResponse(rsp *http.Response) (*PutApiV1AdminSettingsNewAccountPostsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutApiV1AdminSettingsNewAccountPostsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfNewAccountPosts
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PutApiV1AdminSettingsNewAccountPostsResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PutApiV1AdminSettingsNewAccountPostsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PutApiV1AdminSettingsNewAccountPostsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

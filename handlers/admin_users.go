@@ -141,7 +141,7 @@ func (h AdminUsers) Stats(c echo.Context) error {
 		OpenReports: st.OpenReports, EventsToday: st.EventsToday, DatabaseSizeBytes: st.DatabaseBytes, Database: h.Database,
 		Uptime: FormatUptime(h.Now().Sub(h.Started)), Timestamp: api.Timestamp(h.Now()),
 	}
-	for _, s := range []string{models.PostPublished, models.PostDraft, models.PostHidden, models.PostFlagged} {
+	for _, s := range []string{models.PostPublished, models.PostDraft, models.PostHidden, models.PostFlagged, models.PostPending} {
 		out.Posts[s] = st.PostsByStatus[s]
 		out.Posts["total"] += st.PostsByStatus[s]
 	}

@@ -265,7 +265,7 @@ func TestAdminStats(t *testing.T) {
 		insertRows(t, db, lapsed, idle)
 		ended := now.Add(-time.Hour)
 		insertRows(t, db, &models.Ban{UserID: lapsed.ID, Reason: "spam", CreatedAt: old, ExpiresAt: &ended})
-		for i, status := range []string{models.PostPublished, models.PostPublished, models.PostDraft, models.PostHidden, models.PostFlagged} {
+		for i, status := range []string{models.PostPublished, models.PostPublished, models.PostDraft, models.PostHidden, models.PostFlagged, models.PostPending} {
 			insertRows(t, db, &models.Post{Title: fmt.Sprint("p", i), AuthorID: gus.ID, Status: status, CreatedAt: now, UpdatedAt: now})
 		}
 		res := apptest.Do(t, a, "GET", "/api/admin/stats", h)
@@ -274,7 +274,7 @@ func TestAdminStats(t *testing.T) {
 			t.Fatalf("%d %s", res.Code, res.Body)
 		}
 		// The lapsed ban counts as active; the idle user is neither.
-		wantPosts := map[string]int{"total": 5, "published": 2, "draft": 1, "hidden": 1, "flagged": 1}
+		wantPosts := map[string]int{"total": 6, "published": 2, "draft": 1, "hidden": 1, "flagged": 1, "pending": 1}
 		if st.Users != (api.UserTotals{Total: 5, Active: 3, Banned: 1, NewToday: 3}) || fmt.Sprint(st.Posts) != fmt.Sprint(wantPosts) ||
 			st.DatabaseSizeBytes <= 0 || !regexp.MustCompile(`^3h 2m \d+s$`).MatchString(st.Uptime) || st.Database != models.Dialect(db) {
 			t.Errorf("stats %s", res.Body)

@@ -53,6 +53,10 @@ func TestActionLimitsDocumentedAsTheActionsDefineThem(t *testing.T) {
 		{api.ProfileUpdate{}, "Bio", "maxLength", actions.MaxBio},
 		{api.ProfileUpdate{}, "Location", "maxLength", actions.MaxLocation},
 		{api.ProfileUpdate{}, "Image", "maxLength", actions.MaxImage},
+		{api.NewAccountPostsChange{}, "HoldFirst", "maximum", actions.MaxHoldFirst},
+		{api.NewAccountPostsChange{}, "HoldDays", "maximum", actions.MaxHoldDays},
+		{api.NewAccountPosts{}, "HoldFirst", "maximum", actions.MaxHoldFirst},
+		{api.NewAccountPosts{}, "HoldDays", "maximum", actions.MaxHoldDays},
 	} {
 		f, ok := reflect.TypeOf(tt.body).FieldByName(tt.field)
 		if !ok {

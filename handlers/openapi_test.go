@@ -519,8 +519,12 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		u := e.app.User(t, "warned@example.com")
 		return sampleRequest{api.AdminV1UserPath(u.ID) + "/notes", e.super, `{"body":"Mind the tone","kind":"warning"}`, 201}
 	},
-	"GET /api/v1/admin/moderation/reasons": asSuper("/api/v1/admin/moderation/reasons", "", 200),
-	"PUT /api/v1/admin/moderation/reasons": asSuper("/api/v1/admin/moderation/reasons", `{"reasons":["Spam","Off topic"]}`, 200),
+	"GET /api/v1/admin/moderation/reasons":         asSuper("/api/v1/admin/moderation/reasons", "", 200),
+	"PUT /api/v1/admin/moderation/reasons":         asSuper("/api/v1/admin/moderation/reasons", `{"reasons":["Spam","Off topic"]}`, 200),
+	"GET /api/v1/admin/settings/new-account-posts": asSuper(api.PathAdminV1NewAccountPosts, "", 200),
+	"PUT /api/v1/admin/settings/new-account-posts": asSuper(api.PathAdminV1NewAccountPosts, `{"holdFirst":0,"holdDays":0,"tellAuthor":true}`, 200),
+	"GET /admin/new-accounts":                      asSuper(api.PathConsoleNewAccounts+"?saved=1", "", 200),
+	"POST /admin/new-accounts":                     asSuper(api.PathConsoleNewAccounts, `{"holdFirst":0}`, 200),
 	"GET /api/notifications": func(_ *testing.T, e sampleEnv) sampleRequest {
 		return sampleRequest{"/api/notifications?limit=5", e.session, "", 200}
 	},

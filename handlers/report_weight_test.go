@@ -98,3 +98,55 @@ func TestFreshReportersCannotHidePost(t *testing.T) {
 		}
 	})
 }
+
+// TestOftenWrongReportersCannotHidePost: five reporters whose accounts are
+// two months old would flag a post between them if they had no record
+// (each weighs 1). These five have a record: moderators dismissed both of
+// each one's past reports (through the moderation route), so each weighs
+// 2·1/4 = 0.5 and their five reports, 2.5 together, leave the post
+// published and visible, waiting in the moderation queue. Were past
+// accuracy ignored, the fifth report would flag it.
+func TestOftenWrongReportersCannotHidePost(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app := apptest.New(t, db)
+		admin, _ := app.Admin(t)
+		_, adaH := userWith(t, app, "ada@example.com")
+		var wrong []http.Header
+		for i := range 5 {
+			u, h := userWith(t, app, fmt.Sprintf("wrong%d@example.com", i))
+			season(t, app, u.ID, 60*24*time.Hour)
+			wrong = append(wrong, h)
+		}
+		for i := range 2 {
+			fine := writePost(t, app, adaH, fmt.Sprintf(`{"title":"Harmless %d","content":"x","published":true}`, i))
+			for _, h := range wrong {
+				if res := report(t, app, h, fine.ID, "spam"); res.Code != http.StatusCreated {
+					t.Fatalf("report of harmless post %d: %d %s", i, res.Code, res.Body)
+				}
+			}
+			if res := apptest.DoBody(t, app, "POST", "/api/v1/admin/posts/"+fine.ID+"/moderate", admin, `{"action":"dismiss","reason":"not spam"}`); res.Code != 200 {
+				t.Fatalf("dismiss reports of post %d: %d %s", i, res.Code, res.Body)
+			}
+		}
+
+		post := writePost(t, app, adaH, `{"title":"Contested","content":"x","published":true}`)
+		for i, h := range wrong {
+			if res := report(t, app, h, post.ID, "spam"); res.Code != http.StatusCreated {
+				t.Fatalf("report %d: %d %s", i+1, res.Code, res.Body)
+			}
+		}
+		p, err := app.Store.Posts.PostRecordByID(context.Background(), mustID(t, post.ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Status != models.PostPublished {
+			t.Fatalf("after five often-wrong reporters' reports the post is %s, want published", p.Status)
+		}
+		if res := apptest.Do(t, app, "GET", "/api/posts/"+post.ID, nil); res.Code != http.StatusOK {
+			t.Errorf("an anonymous reader of the reported post: %d, want 200", res.Code)
+		}
+		if got := listV1Posts(t, app, admin, "needsReview=true").titles(); !slices.Equal(got, []string{"Contested"}) {
+			t.Errorf("awaiting a decision: %v, want the reported post", got)
+		}
+	})
+}

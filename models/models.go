@@ -32,10 +32,14 @@ type User struct {
 	AdminNotes    *string    `bun:""`
 	PasswordHash  *string    `bun:""`
 	PostCount     int        `bun:",notnull"`
-	LoginCount    int        `bun:",notnull"`
-	CreatedAt     time.Time  `bun:",notnull"`
-	UpdatedAt     time.Time  `bun:",notnull"`
-	LastLoginAt   *time.Time `bun:""`
+	// PostsSubmitted counts the posts the account ever put up for
+	// publication, deleted ones included (Posts.SubmitPost): the hold of
+	// new accounts' first posts counts them.
+	PostsSubmitted int        `bun:",notnull"`
+	LoginCount     int        `bun:",notnull"`
+	CreatedAt      time.Time  `bun:",notnull"`
+	UpdatedAt      time.Time  `bun:",notnull"`
+	LastLoginAt    *time.Time `bun:""`
 	// SilencedUntil is when a silence ends (read-only until then), nil
 	// when none was ever set; one in the past holds nothing (Silenced).
 	SilencedUntil *time.Time `bun:""`
@@ -190,6 +194,7 @@ const (
 	PostDraft     = states.PostDraft
 	PostHidden    = states.PostHidden
 	PostFlagged   = states.PostFlagged
+	PostPending   = states.PostPending
 )
 
 // PostTag tags a post.

@@ -23,7 +23,7 @@ const ModerationListenerName = "plaza moderation listener"
 
 // The kinds of moderation news.
 const (
-	NewsReport   = "report"   // a report was filed on PostID
+	NewsReport   = "report"   // PostID came to the queue: a report filed on it, or held for approval
 	NewsDecision = "decision" // a moderator (By) decided Action on PostID
 	NewsClaim    = "claim"    // By claimed PostID until Until, or Released it
 	NewsQueue    = "queue"    // Count posts await a decision (the feed adds it)

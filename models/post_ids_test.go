@@ -61,6 +61,12 @@ func TestPostIDsNeverReused(t *testing.T) {
 	})
 }
 
+// laterPostsSchema are the indexes and triggers of posts that migrations
+// after the step define again (20261210200000_held_posts: the queue and
+// the status counters take pending posts): not the step's to keep.
+var laterPostsSchema = []string{"posts_review_idx", "posts_review_insert", "posts_review_delete", "posts_review_update",
+	"posts_statuses_insert", "posts_statuses_delete", "posts_statuses_update"}
+
 // postIDsMigration is the step that made SQLite's post ids never come back.
 const postIDsMigration = "20261207090000"
 
@@ -93,7 +99,8 @@ func TestPostIDsMigrationKeepsPosts(t *testing.T) {
 					return nil
 				}
 				var out []string
-				if err := db.NewRaw(`SELECT type || ' ' || name || ': ' || sql FROM sqlite_master WHERE tbl_name = 'posts' AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY name`).Scan(ctx, &out); err != nil {
+				if err := db.NewRaw(`SELECT type || ' ' || name || ': ' || sql FROM sqlite_master WHERE tbl_name = 'posts' AND type IN ('index', 'trigger') AND sql IS NOT NULL
+					AND name NOT IN (?) ORDER BY name`, bun.In(laterPostsSchema)).Scan(ctx, &out); err != nil {
 					t.Fatal(err)
 				}
 				return out

@@ -17,7 +17,7 @@ type PostListFilter struct {
 	// has settled yet.
 	OpenReports bool
 	// NeedsReview keeps the posts awaiting a decision: with open reports,
-	// or flagged. Its condition is the posts_review_idx index's, word for
+	// flagged, or pending (held for approval). Its condition is the posts_review_idx index's, word for
 	// word, so that the queue reads that index alone.
 	NeedsReview bool
 	Search      string // a case-insensitive substring of the title
@@ -143,8 +143,8 @@ func (s *Store) countPosts(ctx context.Context, f PostListFilter) (int, error) {
 // rest counts what each postCounter names.
 var countedAs = map[string][]string{
 	"posts": {"posts"}, "posts_flagged": {"posts_flagged"}, "posts_draft": {"posts_draft"},
-	"posts_hidden": {"posts_hidden"}, "posts_review": {"posts_review"},
-	"posts_published": {"posts", "posts_draft", "posts_hidden", "posts_flagged"},
+	"posts_hidden": {"posts_hidden"}, "posts_review": {"posts_review"}, "posts_pending": {"posts_pending"},
+	"posts_published": {"posts", "posts_draft", "posts_hidden", "posts_flagged", "posts_pending"},
 }
 
 // postCounter names what counts f's matches without reading posts, if
@@ -156,6 +156,8 @@ func postCounter(f PostListFilter) string {
 	switch {
 	case f.Status == PostFlagged: // flagged posts all await a decision
 		return "posts_flagged"
+	case f.Status == PostPending: // and so do pending ones
+		return "posts_pending"
 	case f.Status != "" && f.NeedsReview:
 		return ""
 	case f.Status != "":
@@ -200,7 +202,7 @@ func filterPosts(f PostListFilter) func(*bun.SelectQuery) *bun.SelectQuery {
 			q = q.Where("p.open_reports > 0")
 		}
 		if f.NeedsReview {
-			q = q.Where("(p.open_reports > 0 OR p.status = 'flagged')")
+			q = q.Where("(p.open_reports > 0 OR p.status IN ('flagged', 'pending'))")
 		}
 		if f.Search != "" {
 			like := "LIKE"
@@ -293,7 +295,7 @@ func (s Posts) RecountPosts(ctx context.Context) error {
 		if _, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts) WHERE table_name = 'posts'"); err != nil {
 			return err
 		}
-		for _, status := range []string{PostFlagged, PostDraft, PostHidden} {
+		for _, status := range []string{PostFlagged, PostDraft, PostHidden, PostPending} {
 			_, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts WHERE status = ?) WHERE table_name = ?", status, "posts_"+status)
 			if err != nil {
 				return err
@@ -353,7 +355,7 @@ func recountStatusDays(ctx context.Context, db bun.IDB) error {
 // recountReview sets the counters of posts awaiting a decision and of
 // open reports.
 func recountReview(ctx context.Context, db bun.IDB) error {
-	_, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts WHERE open_reports > 0 OR status = 'flagged') WHERE table_name = 'posts_review'")
+	_, err := db.ExecContext(ctx, "UPDATE row_counts SET row_count = (SELECT count(*) FROM posts WHERE open_reports > 0 OR status IN ('flagged', 'pending')) WHERE table_name = 'posts_review'")
 	if err != nil {
 		return err
 	}

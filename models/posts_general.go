@@ -126,10 +126,13 @@ type PostInput struct {
 	Content   string
 	Tags      []string
 	Published bool
+	// Held keeps a post its author asked to publish back for approval
+	// (PostPending): the hold of new accounts' posts.
+	Held bool
 }
 
-// CreateUserPost writes a post (published, or a draft) with its tags and
-// counts it in its author's post_count. An author who is not active
+// CreateUserPost writes a post (published, held for approval, or a draft)
+// with its tags and counts it in its author's post_count. An author who is not active
 // (banned, deactivated) is *InactiveUserError. Call it inside a change.
 func (s Posts) CreateUserPost(ctx context.Context, in PostInput) (*PostRecord, error) {
 	db := s.db(ctx)
@@ -138,7 +141,10 @@ func (s Posts) CreateUserPost(ctx context.Context, in PostInput) (*PostRecord, e
 	}
 	now := s.now()
 	p := &Post{AuthorID: in.AuthorID, Title: in.Title, Content: in.Content, Status: PostDraft, CreatedAt: now, UpdatedAt: now}
-	if in.Published {
+	switch {
+	case in.Published && in.Held:
+		p.Status = PostPending // published_at waits for the approval
+	case in.Published:
 		p.Status, p.PublishedAt = PostPublished, &now
 	}
 	if _, err := db.NewInsert().Model(p).Returning("id").Exec(ctx); err != nil {
@@ -151,6 +157,25 @@ func (s Posts) CreateUserPost(ctx context.Context, in PostInput) (*PostRecord, e
 		return nil, err
 	}
 	return s.PostRecordByID(ctx, p.ID)
+}
+
+// SubmitPost counts one more post put up for publication by its author
+// (created published, or a draft published for the first time; held or
+// not) and returns how many the account has put up so far, this one
+// included, with the time the account was made: what the hold of new
+// accounts' posts asks. The count never goes down, so deleting one's posts
+// does not start it again. The update holds the author's row on
+// PostgreSQL until the change ends, so one author's posts are counted one
+// after another. Call it inside a change.
+func (s Posts) SubmitPost(ctx context.Context, authorID int64) (int, time.Time, error) {
+	var n int
+	var since time.Time
+	err := s.db(ctx).NewUpdate().Model((*User)(nil)).Set("posts_submitted = posts_submitted + 1").Where("id = ?", authorID).
+		Returning("posts_submitted, created_at").Scan(ctx, &n, &since)
+	if err != nil {
+		return 0, time.Time{}, notFound(err, "user")
+	}
+	return n, since, nil
 }
 
 // requireActiveUser fails unless the user exists and is active (a ban

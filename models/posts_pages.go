@@ -74,6 +74,7 @@ func (s *Store) planPostPage(ctx context.Context, f PostListFilter, total int) (
 // whose posts post_status_days counts by day.
 var countedByDay = map[string]string{
 	"posts_published": PostPublished, "posts_draft": PostDraft, "posts_hidden": PostHidden, "posts_flagged": PostFlagged,
+	"posts_pending": PostPending,
 }
 
 // pageByDay finds the UTC day of creation p's first post of status falls

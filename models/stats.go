@@ -34,7 +34,7 @@ func (s Analytics) Stats(ctx context.Context) (*Stats, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.rowCounts(ctx, "posts", "posts_flagged", "posts_draft", "posts_hidden", "users_inactive", "users_banned", "reports_open")
+	c, err := s.rowCounts(ctx, "posts", "posts_flagged", "posts_draft", "posts_hidden", "posts_pending", "users_inactive", "users_banned", "reports_open")
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (s Analytics) Stats(ctx context.Context) (*Stats, error) {
 	}
 	st := &Stats{Users: users.Total, NewUsersToday: users.New, BannedUsers: c["users_banned"] - int(lapsed), OpenReports: c["reports_open"]}
 	st.PostsByStatus = map[string]int{PostFlagged: c["posts_flagged"], PostDraft: c["posts_draft"], PostHidden: c["posts_hidden"],
-		PostPublished: c["posts"] - c["posts_flagged"] - c["posts_draft"] - c["posts_hidden"]}
+		PostPending: c["posts_pending"], PostPublished: c["posts"] - c["posts_flagged"] - c["posts_draft"] - c["posts_hidden"] - c["posts_pending"]}
 	st.ActiveUsers = st.Users - st.BannedUsers - c["users_inactive"]
 	if st.EventsToday, err = s.hourlySum(ctx, eventsStored.name, today.Start, time.Time{}); err != nil {
 		return nil, err

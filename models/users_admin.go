@@ -132,13 +132,13 @@ func (s Users) ListedUserByID(ctx context.Context, id int64) (*ListedUser, error
 	return out, notFound(err, "user")
 }
 
-// HideUserPosts hides user id's published and flagged posts, with a
+// HideUserPosts hides user id's published, flagged and pending posts, with a
 // moderation record for each (action hide, the given reason), set-based so
 // that a prolific author's ban stays two statements. It returns how many
 // it hid. Call it inside a change.
 func (s Users) HideUserPosts(ctx context.Context, id, adminID int64, reason string) (int, error) {
 	db, now := s.db(ctx), s.now()
-	shown := []string{PostPublished, PostFlagged}
+	shown := []string{PostPublished, PostFlagged, PostPending}
 	_, err := db.NewRaw(`INSERT INTO moderation_actions (post_id, post_title, admin_id, action, reason, notes, from_status, to_status, created_at)
 		SELECT p.id, p.title, ?, 'hide', ?, 'hidden with the author''s ban', p.status, ?, ? FROM posts AS p
 		WHERE p.author_id = ? AND p.status IN (?)`, adminID, reason, PostHidden, now, id, bun.In(shown)).Exec(ctx)

@@ -29,6 +29,15 @@ func stateLabel(state string) string {
 	return strings.ToUpper(state[:1]) + strings.ReplaceAll(state[1:], "_", " ")
 }
 
+// postStatusLabel is a post's status as a word; a post held for approval
+// is "Awaiting approval".
+func postStatusLabel(status string) string {
+	if status == api.PostPending {
+		return "Awaiting approval"
+	}
+	return stateLabel(status)
+}
+
 // deltaClass colours a growth figure: green up, red down.
 func deltaClass(delta string) string {
 	switch {

@@ -69,6 +69,7 @@ func consoleNav() []NavGroup {
 			{Key: "moderation", Label: "Moderation queue", Href: api.PathConsoleModeration},
 			{Key: "registration", Label: "Registration", Href: api.PathConsoleRegistration},
 			{Key: "invitations", Label: "Invitations", Href: api.PathConsoleInvitations},
+			{Key: "new-accounts", Label: "New accounts", Href: api.PathConsoleNewAccounts},
 		}},
 		{Label: "Insight", Items: []NavItem{
 			{Key: "dashboard", Label: "Dashboard", Href: api.PathConsole},

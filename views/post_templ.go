@@ -93,7 +93,7 @@ func PostDetail(p PostPage) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = Badge(post.Status).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = PostBadge(post.Status).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -227,6 +227,7 @@ func newHandlers(d Deps) handlerSet {
 		}{d.Store.Posts, d.Store.Desk, d.Store.Users}, Actions: acts, Reasons: handlers.ModerationReasons{Store: d.Store.Settings}},
 		flags:       handlers.FeatureFlags{Store: d.Store.Settings, Actions: acts, Cache: d.Flags},
 		reasons:     handlers.ModerationReasons{Store: d.Store.Settings, Actions: acts},
+		newAccounts: handlers.NewAccounts{Store: d.Store.Settings, Actions: acts},
 		inbox:       handlers.Notifications{Store: d.Store.Notices, Actions: acts},
 		broadcasts:  handlers.Broadcasts{Store: d.Store.Notices, People: d.Store.Users, Actions: acts},
 		webhooks:    handlers.Webhooks{Store: d.Store.Hooks, People: d.Store.Users, Actions: acts},

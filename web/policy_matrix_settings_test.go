@@ -16,12 +16,14 @@ import (
 // settings and endpoints: a new webhook, the reason presets, feature
 // flags, maintenance jobs and broadcasts. They join doorFixtures.
 var settingsFixtures = map[string]fixture{
-	"POST " + api.PathAdminWebhooks:      platformDoor(`{"url":"https://hooks.example.com/matrix","events":["user.banned"]}`),
-	"PUT " + api.PathAdminV1Reasons:      platformDoor(`{"reasons":["Spam","Matrix"]}`),
-	"PUT " + api.PathAdminV1Flag:         flagDoor(false),
-	"DELETE " + api.PathAdminV1Flag:      flagDoor(true),
-	"POST " + api.PathAdminV1Maintenance: maintenanceDoor,
-	"POST " + api.PathAdminV1Broadcast:   broadcastDoor,
+	"POST " + api.PathAdminWebhooks:         platformDoor(`{"url":"https://hooks.example.com/matrix","events":["user.banned"]}`),
+	"PUT " + api.PathAdminV1Reasons:         platformDoor(`{"reasons":["Spam","Matrix"]}`),
+	"PUT " + api.PathAdminV1NewAccountPosts: platformDoor(`{"holdFirst":0}`),
+	"POST " + api.PathConsoleNewAccounts:    platformDoor(`{"holdFirst":0}`),
+	"PUT " + api.PathAdminV1Flag:            flagDoor(false),
+	"DELETE " + api.PathAdminV1Flag:         flagDoor(true),
+	"POST " + api.PathAdminV1Maintenance:    maintenanceDoor,
+	"POST " + api.PathAdminV1Broadcast:      broadcastDoor,
 	// A question alone: the doors change the rules without closing the
 	// matrix's sign-ups.
 	"PUT " + api.PathAdminV1Registration:  platformDoor(`{"question":"Why join?"}`),

@@ -332,6 +332,7 @@ type handlerSet struct {
 	v1Posts     handlers.V1Posts
 	flags       handlers.FeatureFlags
 	reasons     handlers.ModerationReasons
+	newAccounts handlers.NewAccounts
 	inbox       handlers.Notifications
 	broadcasts  handlers.Broadcasts
 	webhooks    handlers.Webhooks

@@ -123,6 +123,15 @@ func consoleRoutes(hs handlerSet) []Route {
 			Audit: Audit{Action: string(policy.SetRegistration), Target: "settings"},
 			Doc: Doc{Summary: "Change how new accounts open from the console", Body: api.RegistrationChange{}, Response: api.V1Of[api.RegistrationRules]{},
 				Description: "PUT /api/v1/admin/registration for the console; JSON or the page's forms."}},
+		ConsolePage("/api/v1/admin/settings/new-account-posts", Route{Path: api.PathConsoleNewAccounts, Handler: hs.newAccounts.Get, Audit: Audit{Action: "new_account_posts.view"},
+			Doc: Doc{Summary: "The console's \"New accounts\" page", Query: api.NewAccountsPageQuery{}, Response: api.V1Of[api.NewAccountPosts]{}}}),
+		{Method: http.MethodPost, Path: api.PathConsoleNewAccounts, Handler: hs.newAccounts.Set, Action: policy.UpdateNewAccountPosts, Family: console, Scope: ScopeExempt,
+			Audit: Audit{Action: string(policy.UpdateNewAccountPosts), Target: "settings"},
+			Doc: Doc{Summary: "Change the hold of new accounts' posts from the console", Body: api.NewAccountPostsChange{}, Response: api.V1Of[api.NewAccountPosts]{},
+				Description: "PUT /api/v1/admin/settings/new-account-posts for the console; JSON or the page's form. " +
+					"htmx gets the card back with a toast; a browser's plain form the page (303 to it once saved, or the form with the refusal).",
+				Errors: map[int]string{http.StatusUnprocessableEntity: "holdFirst is not 0 to 50, holdDays not 0 to 90 (or not a number), or the body sets nothing."},
+				Others: []Outcome{{Status: http.StatusSeeOther, Description: "A browser's plain form, once saved: to the page, which says so."}}}},
 		ConsolePage("/api/v1/admin/blocks", Route{Path: api.PathConsoleBlocks, Handler: hs.blocks.List, Audit: Audit{Action: "blocks.list"},
 			Doc: Doc{Summary: "The console's blocks page", Query: api.V1BlocksQuery{}, Response: api.V1PageOf[api.V1Block]{}}}),
 		// Invitations are for all staff the policy lets in, moderators

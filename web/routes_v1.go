@@ -175,6 +175,17 @@ func v1Routes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "The reason presets for bans and moderation", Response: api.V1Of[api.V1Reasons]{}}}),
 		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1Reasons, Handler: hs.reasons.Put, Action: policy.UpdateModerationReasons, Audit: Audit{Action: "moderation_reasons.update"},
 			Doc: Doc{Summary: "Replace the reason presets", Body: api.V1Reasons{}, Response: api.V1Of[api.V1Reasons]{}}}),
+		// The hold of new accounts' posts (docs/api.md, "New accounts'
+		// posts"); the console's "New accounts" page has its twins.
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1NewAccountPosts, Handler: hs.newAccounts.Get, Audit: Audit{Action: "new_account_posts.view"},
+			Doc: Doc{Summary: "The hold of new accounts' posts", Response: api.V1Of[api.NewAccountPosts]{},
+				Description: "Which posts of new accounts wait for a moderator's approval (status pending) before they appear. Off (0 and 0) until an admin sets it."}}),
+		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1NewAccountPosts, Handler: hs.newAccounts.Set, Action: policy.UpdateNewAccountPosts,
+			Audit: Audit{Action: string(policy.UpdateNewAccountPosts), Target: "settings"},
+			Doc: Doc{Summary: "Change the hold of new accounts' posts", Body: api.NewAccountPostsChange{}, Response: api.V1Of[api.NewAccountPosts]{},
+				Description: "A field left out stays as it is. It holds from the next post on, on every instance; posts held already stay in the queue. " +
+					"The audit entry has the setting before and after.",
+				Errors: map[int]string{http.StatusUnprocessableEntity: "holdFirst is not 0 to 50, holdDays not 0 to 90, or the body sets nothing."}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Flags, Handler: hs.flags.List, Audit: Audit{Action: "feature_flags.list"},
 			Doc: Doc{Summary: "List feature flags, by name", Query: api.V1PageQuery{}, Response: api.V1PageOf[api.V1FeatureFlag]{}}}),
 		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1Flag, Handler: hs.flags.Put, Action: policy.UpdateFeatureFlag,

@@ -138,9 +138,11 @@ const (
 	// applicants answer.
 	SetRegistration Action = "registration.update"
 
-	// Platform settings: the reason presets, feature flags, maintenance
-	// jobs and broadcasts to many inboxes.
+	// Platform settings: the reason presets, the hold of new accounts'
+	// posts, feature flags, maintenance jobs and broadcasts to many
+	// inboxes.
 	UpdateModerationReasons Action = "moderation_reasons.update"
+	UpdateNewAccountPosts   Action = "new_account_posts.update"
 	UpdateFeatureFlag       Action = "feature_flag.update"
 	DeleteFeatureFlag       Action = "feature_flag.delete"
 	QueueMaintenance        Action = "system.maintenance"
@@ -322,6 +324,7 @@ var Table = map[Action]Rule{
 	SetOperationsAlerts: {Permission: access.PermAdminRead, SecondFactor: true, SessionOnly: true},
 
 	UpdateModerationReasons: {Permission: access.PermAdminWrite, SecondFactor: true},
+	UpdateNewAccountPosts:   {Permission: access.PermAdminWrite, SecondFactor: true},
 	UpdateFeatureFlag:       {Permission: access.PermAdminSuper, SecondFactor: true},
 	DeleteFeatureFlag:       {Permission: access.PermAdminSuper, SecondFactor: true},
 	QueueMaintenance:        {Permission: access.PermAdminSuper, SecondFactor: true},

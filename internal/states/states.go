@@ -18,4 +18,9 @@ const (
 	PostDraft     = "draft"
 	PostHidden    = "hidden"
 	PostFlagged   = "flagged"
+	// PostPending is a post its author asked to publish that the hold of
+	// new accounts' posts keeps back until a moderator approves it: out of
+	// view like a draft, in the moderation queue like a flagged post. Its
+	// author sees it "awaiting approval".
+	PostPending = "pending"
 )
