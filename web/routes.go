@@ -347,6 +347,7 @@ type handlerSet struct {
 	users       handlers.Users
 	posts       handlers.Posts
 	blocks      handlers.Blocks
+	purges      handlers.Purges
 	mail        handlers.Mail
 	alerts      handlers.Alerts
 	sessions    handlers.UserSessions
