@@ -291,7 +291,9 @@ var (
 // not ban. It unwraps to ErrNotFound.
 type NotInPurgeError struct{ IDs []int64 }
 
-func (e *NotInPurgeError) Error() string { return fmt.Sprintf("the purge banned no account of ids %v", e.IDs) }
+func (e *NotInPurgeError) Error() string {
+	return fmt.Sprintf("the purge banned no account of ids %v", e.IDs)
+}
 
 func (e *NotInPurgeError) Unwrap() error { return ErrNotFound }
 
