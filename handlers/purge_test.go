@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -376,4 +378,76 @@ func TestPurgeWebhooks(t *testing.T) {
 			t.Errorf("messages for %v (%d in all), want one for each of the 3", seen, len(recv.Received()))
 		}
 	})
+}
+
+// TestUsersListAddressAndSignupFilters: the users list keeps the users
+// who signed up or signed in from an address or a range, and those who
+// signed up within a window, alone or with the other filters.
+func TestUsersListAddressAndSignupFilters(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app, clock := purgeApp(t, db, 20)
+		admin, _ := app.Admin(t)
+		start := clock.Now()
+		signup := func(email, ip string, at time.Time) *models.User {
+			u := app.User(t, email)
+			_, err := db.NewRaw("UPDATE users SET signup_ip = ?, signup_net = ?, created_at = ? WHERE id = ?",
+				ip, rangeOf(ip), at, u.ID).Exec(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u
+		}
+		a := signup("a@wave.example", "2001:db8:1:2::10", start.Add(time.Hour))
+		b := signup("b@wave.example", "2001:db8:1:2::11", start.Add(2*time.Hour))
+		c := signup("c@else.example", "203.0.113.7", start.Add(48*time.Hour))
+		d := signup("d@else.example", "198.51.100.9", start.Add(72*time.Hour)) // signs in from a's address later
+		if err := app.Store.Users.RecordLogin(context.Background(), d.ID, "password", "2001:db8:1:2::10", "test"); err != nil {
+			t.Fatal(err)
+		}
+		list := func(query string) []string {
+			t.Helper()
+			var got []string
+			for _, u := range decodeData[[]api.V1User](t, postAs(t, app, "GET", api.PathAdminV1Users+"?limit=100&sort=username&order=asc&"+query, admin, "", 200)) {
+				got = append(got, u.Username)
+			}
+			return got
+		}
+		names := func(us ...*models.User) []string {
+			var out []string
+			for _, u := range us {
+				out = append(out, u.Username)
+			}
+			slices.Sort(out)
+			return out
+		}
+		day := start.Add(24 * time.Hour).Format(time.DateOnly)
+		for query, want := range map[string][]string{
+			"address=2001:db8:1:2::10":                    names(a, d),
+			"address=2001:db8:1:2::/64":                   names(a, b, d),
+			"address=2001:db8:1:2::/64&search=wave":       names(a, b),
+			"address=203.0.113.0/24":                      names(c),
+			"address=198.51.100.1":                        nil,
+			"signedUpFrom=" + day:                         names(c, d),
+			"address=2001:db8:1:2::/64&signedUpTo=" + day: names(a, b),
+			"signedUpFrom=" + url.QueryEscape(api.Timestamp(start.Add(90*time.Minute))) + "&signedUpTo=" + day: names(b),
+		} {
+			if got := list(query); !slices.Equal(got, want) {
+				t.Errorf("?%s lists %v, want %v", query, got, want)
+			}
+		}
+		for _, bad := range []string{"address=2001:db8::/48", "address=nowhere", "signedUpFrom=yesterday"} {
+			postAs(t, app, "GET", api.PathAdminV1Users+"?"+bad, admin, "", http.StatusUnprocessableEntity)
+		}
+	})
+}
+
+// rangeOf is the /24 or /64 of ip, as sign-ups store it.
+func rangeOf(ip string) string {
+	a := netip.MustParseAddr(ip)
+	bits := 64
+	if a.Is4() {
+		bits = 24
+	}
+	p, _ := a.Prefix(bits)
+	return p.String()
 }
