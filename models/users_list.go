@@ -23,10 +23,10 @@ type UserListFilter struct {
 	// SignedUpFrom and SignedUpTo keep the users created in [from, to);
 	// nil leaves that end open.
 	SignedUpFrom, SignedUpTo *time.Time
-	Sort   string // created_at, last_login_at, username, email or post_count
-	Desc   bool
-	Limit  int
-	Offset int
+	Sort                     string // created_at, last_login_at, username, email or post_count
+	Desc                     bool
+	Limit                    int
+	Offset                   int
 }
 
 // ListedUser is a user of the versioned admin list, with its status as of

@@ -23,9 +23,9 @@ type Query struct {
 	CreatedFrom, CreatedTo int64
 	Sort                   Key
 	Desc                   bool // descending, equal keys by id descending too
-	Offset int
-	Limit  int
-	Now    int64 // Unix nanoseconds
+	Offset                 int
+	Limit                  int
+	Now                    int64 // Unix nanoseconds
 }
 
 // fewMatches is how many matches are sorted on their own: past it, the
