@@ -4,8 +4,9 @@
 // talks to loopback only, and gives each account its address in
 // X-Forwarded-For, which the server reads only from a proxy it trusts:
 // start it with TRUSTED_PROXIES=127.0.0.1/32 (and ::1/128 when the base
-// names ::1), and with RATE_LIMIT_REGISTER and RATE_LIMIT_SIGNIN_PER_IP
-// above the accounts per range (a /64 counts as one client).
+// names ::1), and with RATE_LIMIT_REGISTER and RATE_LIMIT_API_ANONYMOUS
+// (registration and sign-in count against both) above the accounts per
+// range, twice that for the second (a /64 counts as one client).
 //
 //	go run ./bench/wave -base http://127.0.0.1:8080 -accounts 300
 package main
