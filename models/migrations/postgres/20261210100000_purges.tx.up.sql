@@ -32,7 +32,7 @@ CREATE INDEX purge_accounts_user_idx ON purge_accounts (user_id);
 CREATE TABLE purge_posts (
     purge_id          bigint NOT NULL REFERENCES purges (id) ON DELETE CASCADE,
     post_id           bigint NOT NULL REFERENCES posts (id) ON DELETE CASCADE,
-    user_id           bigint NOT NULL,
+    user_id           bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     status_before     text NOT NULL,
     updated_at_before timestamptz NOT NULL,
     PRIMARY KEY (purge_id, post_id)

@@ -32,7 +32,7 @@ CREATE INDEX purge_accounts_user_idx ON purge_accounts (user_id);
 CREATE TABLE purge_posts (
     purge_id          INTEGER NOT NULL REFERENCES purges (id) ON DELETE CASCADE,
     post_id           INTEGER NOT NULL REFERENCES posts (id) ON DELETE CASCADE,
-    user_id           INTEGER NOT NULL,
+    user_id           INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     status_before     TEXT NOT NULL,
     updated_at_before TIMESTAMP NOT NULL,
     PRIMARY KEY (purge_id, post_id)
