@@ -42,11 +42,15 @@ type Actions struct {
 	// RequireVerifiedEmail is REQUIRE_VERIFIED_EMAIL: posting and
 	// reporting wait for the acting account's address to be verified.
 	RequireVerifiedEmail bool
+	// PurgeConfirmAbove is PURGE_CONFIRM_ABOVE: a purge banning more
+	// accounts than this needs a fresh confirmation (0: every purge).
+	PurgeConfirmAbove int
 }
 
 // New builds the actions over store with the instance's policy.
 func New(store *models.Store, pol policy.Policy, secret []byte, blocks EmailBlocker) *Actions {
-	return &Actions{Store: store, Policy: pol, Now: pol.Now, Secret: secret, Blocks: blocks, Passwords: auth.SharedPasswords()}
+	return &Actions{Store: store, Policy: pol, Now: pol.Now, Secret: secret, Blocks: blocks, Passwords: auth.SharedPasswords(),
+		PurgeConfirmAbove: DefaultPurgeConfirmAbove}
 }
 
 // Operator is the principal of whoever runs the plaza binary against the

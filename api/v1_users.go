@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -28,8 +29,13 @@ type V1UsersQuery struct {
 	Status string `query:"status" enum:"all,active,inactive,banned" default:"all" description:"Only users in this status (a ban that ran out counts as active); all, like leaving it out, keeps every status."`
 	Role   string `query:"role" enum:"all,user,moderator,admin" default:"all" description:"Only users whose highest role is this one (admin includes super admins); all, like leaving it out, keeps every role."`
 	Search string `query:"search" minLength:"1" maxLength:"100" description:"A case-insensitive substring of the username or email."`
-	Sort   string `query:"sort" enum:"created_at,last_login_at,username,email,post_count,createdAt,lastLoginAt,postCount" default:"created_at" description:"By last sign-in, a user who never signed in counts as the longest ago."`
-	Order  string `query:"order" enum:"asc,desc" default:"desc"`
+	// Address, SignedUpFrom and SignedUpTo pick a spam wave's accounts
+	// for a purge (docs/api.md, "Purges").
+	Address      string `query:"address" maxLength:"64" description:"Only users who signed up or signed in from this address, or from an address of this range: an IP address, an IPv4 /24 or an IPv6 /64 (203.0.113.7, 203.0.113.0/24, 2001:db8:1:2::/64)."`
+	SignedUpFrom string `query:"signedUpFrom" maxLength:"40" description:"Only users who signed up at or after this time: RFC 3339, or a date (YYYY-MM-DD, from its start, UTC)."`
+	SignedUpTo   string `query:"signedUpTo" maxLength:"40" description:"Only users who signed up before this time: RFC 3339, or a date (YYYY-MM-DD, to its end, UTC)."`
+	Sort         string `query:"sort" enum:"created_at,last_login_at,username,email,post_count,createdAt,lastLoginAt,postCount" default:"created_at" description:"By last sign-in, a user who never signed in counts as the longest ago."`
+	Order        string `query:"order" enum:"asc,desc" default:"desc"`
 }
 
 // V1UserSorts maps each accepted sort spelling to its field.
@@ -48,6 +54,13 @@ type V1UserParams struct {
 	Search string
 	Sort   string // a value of V1UserSorts
 	Desc   bool
+	// Address is an address (Range false) or a range (Range true), in
+	// netip's spelling; "" for any.
+	Address string
+	Range   bool
+	// SignedUpFrom and SignedUpTo bound the sign-up time, [from, to);
+	// nil leaves that end open.
+	SignedUpFrom, SignedUpTo *time.Time
 }
 
 // MaxSearchTerm is the longest search term of the admin lists, in characters.
@@ -71,10 +84,62 @@ func ParseV1Users(q url.Values) (V1UserParams, error) {
 	issues = append(issues, is...)
 	out.Search, is = parseSearchTerm(q)
 	issues = append(issues, is...)
+	out.Address, out.Range, is = parseAddressFilter(q)
+	issues = append(issues, is...)
+	out.SignedUpFrom, is = parseDayOrTime(q, "signedUpFrom", false)
+	issues = append(issues, is...)
+	out.SignedUpTo, is = parseDayOrTime(q, "signedUpTo", true)
+	issues = append(issues, is...)
 	if len(issues) > 0 {
 		return out, Invalid(issues...)
 	}
 	return out, nil
+}
+
+// parseAddressFilter reads address: an IP address, or an IPv4 /24 or
+// IPv6 /64, the ranges related accounts are compared by.
+func parseAddressFilter(q url.Values) (string, bool, []Issue) {
+	v, ok := param(q, "address")
+	v = strings.TrimSpace(v)
+	if !ok || v == "" {
+		return "", false, nil
+	}
+	if a, err := netip.ParseAddr(v); err == nil {
+		return a.Unmap().WithZone("").String(), false, nil
+	}
+	if p, err := netip.ParsePrefix(v); err == nil {
+		a := p.Addr().Unmap()
+		if a.Is4() && (p.Bits() == 24 || p.Addr().Is4In6() && p.Bits() == 120) || !a.Is4() && p.Bits() == 64 {
+			bits := 64
+			if a.Is4() {
+				bits = 24
+			}
+			r, _ := a.Prefix(bits)
+			return r.String(), true, nil
+		}
+	}
+	return "", false, []Issue{FieldIssue("address", "invalid_string", "address must be an IP address, an IPv4 /24 or an IPv6 /64")}
+}
+
+// parseDayOrTime reads name, an RFC 3339 time or a date (YYYY-MM-DD, UTC):
+// its start, or with end the start of the next day, so that a window
+// "to" a day takes that day whole.
+func parseDayOrTime(q url.Values, name string, end bool) (*time.Time, []Issue) {
+	v, ok := param(q, name)
+	if !ok || strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		t = t.UTC()
+		return &t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, v); err == nil {
+		if end {
+			t = t.AddDate(0, 0, 1)
+		}
+		return &t, nil
+	}
+	return nil, []Issue{FieldIssue(name, "invalid_string", name+" must be an RFC 3339 time or a date (YYYY-MM-DD)")}
 }
 
 // parseFilter reads a list filter that keeps one of choices; all (the

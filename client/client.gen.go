@@ -1562,6 +1562,66 @@ func (e V1OfV1PostSuccess) Valid() bool {
 	}
 }
 
+// Defines values for V1OfV1PurgeSuccess.
+const (
+	V1OfV1PurgeSuccessTrue V1OfV1PurgeSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfV1PurgeSuccess enum.
+func (e V1OfV1PurgeSuccess) Valid() bool {
+	switch e {
+	case V1OfV1PurgeSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1OfV1PurgePreviewSuccess.
+const (
+	V1OfV1PurgePreviewSuccessTrue V1OfV1PurgePreviewSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfV1PurgePreviewSuccess enum.
+func (e V1OfV1PurgePreviewSuccess) Valid() bool {
+	switch e {
+	case V1OfV1PurgePreviewSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1OfV1PurgeResultSuccess.
+const (
+	V1OfV1PurgeResultSuccessTrue V1OfV1PurgeResultSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfV1PurgeResultSuccess enum.
+func (e V1OfV1PurgeResultSuccess) Valid() bool {
+	switch e {
+	case V1OfV1PurgeResultSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1OfV1PurgeUndoResultSuccess.
+const (
+	V1OfV1PurgeUndoResultSuccessTrue V1OfV1PurgeUndoResultSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfV1PurgeUndoResultSuccess enum.
+func (e V1OfV1PurgeUndoResultSuccess) Valid() bool {
+	switch e {
+	case V1OfV1PurgeUndoResultSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for V1OfV1QueuedJobSuccess.
 const (
 	V1OfV1QueuedJobSuccessTrue V1OfV1QueuedJobSuccess = true
@@ -1961,6 +2021,105 @@ func (e V1PostBriefStatus) Valid() bool {
 	case V1PostBriefStatusPending:
 		return true
 	case V1PostBriefStatusPublished:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1PurgeBlockPlanKind.
+const (
+	V1PurgeBlockPlanKindEmailDomain V1PurgeBlockPlanKind = "email_domain"
+	V1PurgeBlockPlanKindIp          V1PurgeBlockPlanKind = "ip"
+)
+
+// Valid indicates whether the value is a known member of the V1PurgeBlockPlanKind enum.
+func (e V1PurgeBlockPlanKind) Valid() bool {
+	switch e {
+	case V1PurgeBlockPlanKindEmailDomain:
+		return true
+	case V1PurgeBlockPlanKindIp:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1PurgeCandidateOutcome.
+const (
+	V1PurgeCandidateOutcomeBan     V1PurgeCandidateOutcome = "ban"
+	V1PurgeCandidateOutcomeRefused V1PurgeCandidateOutcome = "refused"
+	V1PurgeCandidateOutcomeSkip    V1PurgeCandidateOutcome = "skip"
+)
+
+// Valid indicates whether the value is a known member of the V1PurgeCandidateOutcome enum.
+func (e V1PurgeCandidateOutcome) Valid() bool {
+	switch e {
+	case V1PurgeCandidateOutcomeBan:
+		return true
+	case V1PurgeCandidateOutcomeRefused:
+		return true
+	case V1PurgeCandidateOutcomeSkip:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1PurgeCandidateStatus.
+const (
+	V1PurgeCandidateStatusActive   V1PurgeCandidateStatus = "active"
+	V1PurgeCandidateStatusBanned   V1PurgeCandidateStatus = "banned"
+	V1PurgeCandidateStatusInactive V1PurgeCandidateStatus = "inactive"
+)
+
+// Valid indicates whether the value is a known member of the V1PurgeCandidateStatus enum.
+func (e V1PurgeCandidateStatus) Valid() bool {
+	switch e {
+	case V1PurgeCandidateStatusActive:
+		return true
+	case V1PurgeCandidateStatusBanned:
+		return true
+	case V1PurgeCandidateStatusInactive:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1PurgeRefusalReason.
+const (
+	V1PurgeRefusalReasonRank  V1PurgeRefusalReason = "rank"
+	V1PurgeRefusalReasonSelf  V1PurgeRefusalReason = "self"
+	V1PurgeRefusalReasonStaff V1PurgeRefusalReason = "staff"
+)
+
+// Valid indicates whether the value is a known member of the V1PurgeRefusalReason enum.
+func (e V1PurgeRefusalReason) Valid() bool {
+	switch e {
+	case V1PurgeRefusalReasonRank:
+		return true
+	case V1PurgeRefusalReasonSelf:
+		return true
+	case V1PurgeRefusalReasonStaff:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1PurgedBlockKind.
+const (
+	V1PurgedBlockKindEmailDomain V1PurgedBlockKind = "email_domain"
+	V1PurgedBlockKindIp          V1PurgedBlockKind = "ip"
+)
+
+// Valid indicates whether the value is a known member of the V1PurgedBlockKind enum.
+func (e V1PurgedBlockKind) Valid() bool {
+	switch e {
+	case V1PurgedBlockKindEmailDomain:
+		return true
+	case V1PurgedBlockKindIp:
 		return true
 	default:
 		return false
@@ -4619,6 +4778,42 @@ type V1OfV1Post struct {
 // V1OfV1PostSuccess defines model for V1OfV1Post.Success.
 type V1OfV1PostSuccess bool
 
+// V1OfV1Purge defines model for V1Of_V1Purge.
+type V1OfV1Purge struct {
+	Data    V1Purge            `json:"data"`
+	Success V1OfV1PurgeSuccess `json:"success"`
+}
+
+// V1OfV1PurgeSuccess defines model for V1OfV1Purge.Success.
+type V1OfV1PurgeSuccess bool
+
+// V1OfV1PurgePreview defines model for V1Of_V1PurgePreview.
+type V1OfV1PurgePreview struct {
+	Data    V1PurgePreview            `json:"data"`
+	Success V1OfV1PurgePreviewSuccess `json:"success"`
+}
+
+// V1OfV1PurgePreviewSuccess defines model for V1OfV1PurgePreview.Success.
+type V1OfV1PurgePreviewSuccess bool
+
+// V1OfV1PurgeResult defines model for V1Of_V1PurgeResult.
+type V1OfV1PurgeResult struct {
+	Data    V1PurgeResult            `json:"data"`
+	Success V1OfV1PurgeResultSuccess `json:"success"`
+}
+
+// V1OfV1PurgeResultSuccess defines model for V1OfV1PurgeResult.Success.
+type V1OfV1PurgeResultSuccess bool
+
+// V1OfV1PurgeUndoResult defines model for V1Of_V1PurgeUndoResult.
+type V1OfV1PurgeUndoResult struct {
+	Data    V1PurgeUndoResult            `json:"data"`
+	Success V1OfV1PurgeUndoResultSuccess `json:"success"`
+}
+
+// V1OfV1PurgeUndoResultSuccess defines model for V1OfV1PurgeUndoResult.Success.
+type V1OfV1PurgeUndoResultSuccess bool
+
 // V1OfV1QueuedJob defines model for V1Of_V1QueuedJob.
 type V1OfV1QueuedJob struct {
 	Data    V1QueuedJob            `json:"data"`
@@ -4893,6 +5088,196 @@ type V1Profile struct {
 	Location string  `json:"location"`
 	Name     *string `json:"name"`
 }
+
+// V1Purge defines model for V1Purge.
+type V1Purge struct {
+	Accounts []V1PurgeAccount `json:"accounts"`
+	Blocks   []V1PurgedBlock  `json:"blocks"`
+
+	// CanUndo Its time to undo is not over and an account is left to undo.
+	CanUndo   bool      `json:"canUndo"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy Null once that account is deleted, or for the command line.
+	CreatedBy   V1UserRef `json:"createdBy"`
+	HiddenPosts int       `json:"hiddenPosts"`
+	Id          string    `json:"id"`
+	Reason      string    `json:"reason"`
+
+	// UndoUntil Until when it can be undone (10 minutes after it).
+	UndoUntil time.Time `json:"undoUntil"`
+
+	// UndoneAt When its last account was undone; null while any stays purged.
+	UndoneAt *time.Time `json:"undoneAt"`
+}
+
+// V1PurgeAccount defines model for V1PurgeAccount.
+type V1PurgeAccount struct {
+	// BanId The ban the purge made; null once an undo removed it.
+	BanId       *string `json:"banId"`
+	HiddenPosts int     `json:"hiddenPosts"`
+	Id          string  `json:"id"`
+
+	// Restored The undo put the account back; false after an undo when someone had ended or replaced its ban since.
+	Restored bool `json:"restored"`
+
+	// RestoredPosts Posts the undo gave their status back; the others had been decided on since.
+	RestoredPosts int `json:"restoredPosts"`
+
+	// StatusBefore The account's status before the purge, as stored.
+	StatusBefore string     `json:"statusBefore"`
+	UndoneAt     *time.Time `json:"undoneAt"`
+	Username     string     `json:"username"`
+}
+
+// V1PurgeBlockPlan defines model for V1PurgeBlockPlan.
+type V1PurgeBlockPlan struct {
+	// HeldBy The block that holds it already (nothing to create); null: the purge creates it.
+	HeldBy *string              `json:"heldBy"`
+	Kind   V1PurgeBlockPlanKind `json:"kind"`
+
+	// Value Normalised, as the block keeps it.
+	Value string `json:"value"`
+}
+
+// V1PurgeBlockPlanKind defines model for V1PurgeBlockPlan.Kind.
+type V1PurgeBlockPlanKind string
+
+// V1PurgeCandidate defines model for V1PurgeCandidate.
+type V1PurgeCandidate struct {
+	Email string `json:"email"`
+	Id    string `json:"id"`
+
+	// Outcome ban; skip (banned already); refused (see refused).
+	Outcome  V1PurgeCandidateOutcome `json:"outcome"`
+	Status   V1PurgeCandidateStatus  `json:"status"`
+	Username string                  `json:"username"`
+}
+
+// V1PurgeCandidateOutcome ban; skip (banned already); refused (see refused).
+type V1PurgeCandidateOutcome string
+
+// V1PurgeCandidateStatus defines model for V1PurgeCandidate.Status.
+type V1PurgeCandidateStatus string
+
+// V1PurgePreview defines model for V1PurgePreview.
+type V1PurgePreview struct {
+	// Accounts Every account named, in id order, with what the purge would do to it.
+	Accounts []V1PurgeCandidate `json:"accounts"`
+
+	// AlreadyBanned Accounts banned already: left as they are.
+	AlreadyBanned int `json:"alreadyBanned"`
+
+	// Blocks The blocks asked for, each new or held already.
+	Blocks         []V1PurgeBlockPlan `json:"blocks"`
+	BlocksToCreate int                `json:"blocksToCreate"`
+
+	// ConfirmAbove PURGE_CONFIRM_ABOVE.
+	ConfirmAbove int `json:"confirmAbove"`
+
+	// Domains The email domains of the accounts named, with how many each holds.
+	Domains []V1PurgeShare `json:"domains"`
+
+	// NeedsConfirmation The purge bans more than confirmAbove accounts: a session must have confirmed within 10 minutes.
+	NeedsConfirmation bool `json:"needsConfirmation"`
+
+	// PostsToHide Published and flagged posts of the accounts to ban.
+	PostsToHide int `json:"postsToHide"`
+
+	// Ranges The sign-up ranges of the accounts named, with how many each holds: what to block.
+	Ranges []V1PurgeShare `json:"ranges"`
+
+	// Refused Accounts the purge may not act on; with any, the purge is refused whole.
+	Refused []V1PurgeRefusal `json:"refused"`
+
+	// SessionsToEnd Live sessions of the accounts to ban (members hold no API tokens).
+	SessionsToEnd int `json:"sessionsToEnd"`
+
+	// ToBan Accounts the purge would ban.
+	ToBan int `json:"toBan"`
+}
+
+// V1PurgeRefusal defines model for V1PurgeRefusal.
+type V1PurgeRefusal struct {
+	Id string `json:"id"`
+
+	// Reason staff: a moderator or above, never purged; rank: a role you do not outrank; self: your own account.
+	Reason   V1PurgeRefusalReason `json:"reason"`
+	Username string               `json:"username"`
+}
+
+// V1PurgeRefusalReason staff: a moderator or above, never purged; rank: a role you do not outrank; self: your own account.
+type V1PurgeRefusalReason string
+
+// V1PurgeRequest defines model for V1PurgeRequest.
+type V1PurgeRequest struct {
+	// BlockDomains Email domains to block with the purge (a domain covers its subdomains); one blocked already is left as it is.
+	BlockDomains *[]string `json:"blockDomains,omitempty"`
+
+	// BlockExpiresAt When the purge's blocks stop applying; none: never.
+	BlockExpiresAt *time.Time `json:"blockExpiresAt,omitempty"`
+
+	// BlockRanges Address ranges to block with the purge, as for POST /api/v1/admin/blocks (an address or CIDR range); one blocked already is left as it is.
+	BlockRanges *[]string `json:"blockRanges,omitempty"`
+
+	// Reason What each ban and hide records.
+	Reason string `json:"reason"`
+
+	// UserIds The accounts ticked (strings of digits); a repeated id counts once.
+	UserIds []string `json:"userIds"`
+}
+
+// V1PurgeResult defines model for V1PurgeResult.
+type V1PurgeResult struct {
+	AlreadyBanned int     `json:"alreadyBanned"`
+	Banned        int     `json:"banned"`
+	CreatedBlocks int     `json:"createdBlocks"`
+	EndedSessions int     `json:"endedSessions"`
+	HiddenPosts   int     `json:"hiddenPosts"`
+	Purge         V1Purge `json:"purge"`
+}
+
+// V1PurgeShare defines model for V1PurgeShare.
+type V1PurgeShare struct {
+	Accounts int    `json:"accounts"`
+	Value    string `json:"value"`
+}
+
+// V1PurgeUndoRequest defines model for V1PurgeUndoRequest.
+type V1PurgeUndoRequest struct {
+	// UserIds Only these accounts of the purge (a legitimate one caught in it); none: every account not undone yet.
+	UserIds *[]string `json:"userIds,omitempty"`
+}
+
+// V1PurgeUndoResult defines model for V1PurgeUndoResult.
+type V1PurgeUndoResult struct {
+	// PostsLeft Posts left as someone decided on them since the purge.
+	PostsLeft int     `json:"postsLeft"`
+	Purge     V1Purge `json:"purge"`
+
+	// RemovedBlocks The purge's blocks removed: once its last account is undone.
+	RemovedBlocks int `json:"removedBlocks"`
+
+	// Restored Those put back; the others' ban had been ended or replaced by someone since, so they were left alone.
+	Restored      []string `json:"restored"`
+	RestoredPosts int      `json:"restoredPosts"`
+
+	// Undone The accounts this undo covered.
+	Undone []string `json:"undone"`
+}
+
+// V1PurgedBlock defines model for V1PurgedBlock.
+type V1PurgedBlock struct {
+	Id   string            `json:"id"`
+	Kind V1PurgedBlockKind `json:"kind"`
+
+	// RemovedAt When the purge's undo removed it; null while it stands (or once someone else deleted it).
+	RemovedAt *time.Time `json:"removedAt"`
+	Value     string     `json:"value"`
+}
+
+// V1PurgedBlockKind defines model for V1PurgedBlock.Kind.
+type V1PurgedBlockKind string
 
 // V1QueuedJob defines model for V1QueuedJob.
 type V1QueuedJob struct {
@@ -5642,6 +6027,15 @@ type GetApiV1AdminUsersParams struct {
 	// Search A case-insensitive substring of the username or email.
 	Search *string `form:"search,omitempty" json:"search,omitempty"`
 
+	// Address Only users who signed up or signed in from this address, or from an address of this range: an IP address, an IPv4 /24 or an IPv6 /64 (203.0.113.7, 203.0.113.0/24, 2001:db8:1:2::/64).
+	Address *string `form:"address,omitempty" json:"address,omitempty"`
+
+	// SignedUpFrom Only users who signed up at or after this time: RFC 3339, or a date (YYYY-MM-DD, from its start, UTC).
+	SignedUpFrom *string `form:"signedUpFrom,omitempty" json:"signedUpFrom,omitempty"`
+
+	// SignedUpTo Only users who signed up before this time: RFC 3339, or a date (YYYY-MM-DD, to its end, UTC).
+	SignedUpTo *string `form:"signedUpTo,omitempty" json:"signedUpTo,omitempty"`
+
 	// Sort By last sign-in, a user who never signed in counts as the longest ago.
 	Sort  *GetApiV1AdminUsersParamsSort  `form:"sort,omitempty" json:"sort,omitempty"`
 	Order *GetApiV1AdminUsersParamsOrder `form:"order,omitempty" json:"order,omitempty"`
@@ -5770,6 +6164,9 @@ type PostApiV1AdminPostsBulkModerateJSONRequestBody = V1BulkModeration
 // PostApiV1AdminPostsIdModerateJSONRequestBody defines body for PostApiV1AdminPostsIdModerate for application/json ContentType.
 type PostApiV1AdminPostsIdModerateJSONRequestBody = V1ModerationRequest
 
+// PostApiV1AdminPurgesIdUndoJSONRequestBody defines body for PostApiV1AdminPurgesIdUndo for application/json ContentType.
+type PostApiV1AdminPurgesIdUndoJSONRequestBody = V1PurgeUndoRequest
+
 // PutApiV1AdminRegistrationJSONRequestBody defines body for PutApiV1AdminRegistration for application/json ContentType.
 type PutApiV1AdminRegistrationJSONRequestBody = RegistrationChange
 
@@ -5787,6 +6184,12 @@ type PostApiV1AdminTokensJSONRequestBody = TokenRequest
 
 // PostApiV1AdminUsersBulkUpdateJSONRequestBody defines body for PostApiV1AdminUsersBulkUpdate for application/json ContentType.
 type PostApiV1AdminUsersBulkUpdateJSONRequestBody = V1BulkUpdate
+
+// PostApiV1AdminUsersPurgeJSONRequestBody defines body for PostApiV1AdminUsersPurge for application/json ContentType.
+type PostApiV1AdminUsersPurgeJSONRequestBody = V1PurgeRequest
+
+// PostApiV1AdminUsersPurgePreviewJSONRequestBody defines body for PostApiV1AdminUsersPurgePreview for application/json ContentType.
+type PostApiV1AdminUsersPurgePreviewJSONRequestBody = V1PurgeRequest
 
 // PutApiV1AdminUsersIdJSONRequestBody defines body for PutApiV1AdminUsersId for application/json ContentType.
 type PutApiV1AdminUsersIdJSONRequestBody = V1UserUpdate
@@ -7652,6 +8055,31 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/admin/posts/{id}/moderate/undo (the `PostApiV1AdminPostsIdModerateUndo` operationId).
 	PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetApiV1AdminPurgesId One purge: its accounts, what each was, and its blocks
+	//
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Corresponds with GET /api/v1/admin/purges/{id} (the `GetApiV1AdminPurgesId` operationId).
+	GetApiV1AdminPurgesId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminPurgesIdUndoWithBody Undo a purge, whole or for some of its accounts, within 10 minutes
+	//
+	// Each account whose ban is still the purge's gets its status back and the ban goes; each post still hidden by the purge, with no decision since, gets its status back. An account or post someone changed since is left as it is. Once every account is undone, the blocks the purge created go too. Sessions it ended stay ended. No webhook, as an unban sends none. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/admin/purges/{id}/undo (the `PostApiV1AdminPurgesIdUndo` operationId).
+	PostApiV1AdminPurgesIdUndoWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminPurgesIdUndo Undo a purge, whole or for some of its accounts, within 10 minutes
+	//
+	// Each account whose ban is still the purge's gets its status back and the ban goes; each post still hidden by the purge, with no decision since, gets its status back. An account or post someone changed since is left as it is. Once every account is undone, the blocks the purge created go too. Sessions it ended stay ended. No webhook, as an unban sends none. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/admin/purges/{id}/undo (the `PostApiV1AdminPurgesIdUndo` operationId).
+	PostApiV1AdminPurgesIdUndo(ctx context.Context, id string, body PostApiV1AdminPurgesIdUndoJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetApiV1AdminRegistration How new accounts open
 	//
 	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
@@ -7834,6 +8262,42 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/admin/users/bulk-update (the `PostApiV1AdminUsersBulkUpdate` operationId).
 	PostApiV1AdminUsersBulkUpdate(ctx context.Context, body PostApiV1AdminUsersBulkUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminUsersPurgeWithBody Purge a spam wave: ban its accounts, hide their posts, block their ranges and domains
+	//
+	// One transaction and one audit entry (users.purge) keeping each account's status before and after: every account named that is not banned now is banned (permanently, with the reason), its published and flagged posts hidden, its sessions ended; the ranges and domains are blocked (one blocked already is left as it is). One user.banned webhook per account banned. Undo it within 10 minutes: POST /api/v1/admin/purges/{id}/undo. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/admin/users/purge (the `PostApiV1AdminUsersPurge` operationId).
+	PostApiV1AdminUsersPurgeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminUsersPurge Purge a spam wave: ban its accounts, hide their posts, block their ranges and domains
+	//
+	// One transaction and one audit entry (users.purge) keeping each account's status before and after: every account named that is not banned now is banned (permanently, with the reason), its published and flagged posts hidden, its sessions ended; the ranges and domains are blocked (one blocked already is left as it is). One user.banned webhook per account banned. Undo it within 10 minutes: POST /api/v1/admin/purges/{id}/undo. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/admin/users/purge (the `PostApiV1AdminUsersPurge` operationId).
+	PostApiV1AdminUsersPurge(ctx context.Context, body PostApiV1AdminUsersPurgeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminUsersPurgePreviewWithBody Count what a purge of a spam wave's accounts would change
+	//
+	// Changes nothing. The accounts it would ban (every one named that is not banned now), those banned already, their published and flagged posts to hide, their live sessions to end, the blocks to create and those held already, the accounts the purge would refuse (staff, a role you do not outrank, yourself), and the sign-up ranges and email domains of the accounts named. The purge of the same body, sent now, changes exactly these. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/admin/users/purge/preview (the `PostApiV1AdminUsersPurgePreview` operationId).
+	PostApiV1AdminUsersPurgePreviewWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminUsersPurgePreview Count what a purge of a spam wave's accounts would change
+	//
+	// Changes nothing. The accounts it would ban (every one named that is not banned now), those banned already, their published and flagged posts to hide, their live sessions to end, the blocks to create and those held already, the accounts the purge would refuse (staff, a role you do not outrank, yourself), and the sign-up ranges and email domains of the accounts named. The purge of the same body, sent now, changes exactly these. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/admin/users/purge/preview (the `PostApiV1AdminUsersPurgePreview` operationId).
+	PostApiV1AdminUsersPurgePreview(ctx context.Context, body PostApiV1AdminUsersPurgePreviewJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminUsersId One user in full
 	//
@@ -10291,6 +10755,61 @@ func (c *Client) PostApiV1AdminPostsIdModerateUndo(ctx context.Context, id strin
 	return c.Client.Do(req)
 }
 
+// GetApiV1AdminPurgesId One purge: its accounts, what each was, and its blocks
+//
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Corresponds with GET /api/v1/admin/purges/{id} (the `GetApiV1AdminPurgesId` operationId).
+func (c *Client) GetApiV1AdminPurgesId(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiV1AdminPurgesIdRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminPurgesIdUndoWithBody Undo a purge, whole or for some of its accounts, within 10 minutes
+//
+// Each account whose ban is still the purge's gets its status back and the ban goes; each post still hidden by the purge, with no decision since, gets its status back. An account or post someone changed since is left as it is. Once every account is undone, the blocks the purge created go too. Sessions it ended stay ended. No webhook, as an unban sends none. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/admin/purges/{id}/undo (the `PostApiV1AdminPurgesIdUndo` operationId).
+func (c *Client) PostApiV1AdminPurgesIdUndoWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminPurgesIdUndoRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminPurgesIdUndo Undo a purge, whole or for some of its accounts, within 10 minutes
+//
+// Each account whose ban is still the purge's gets its status back and the ban goes; each post still hidden by the purge, with no decision since, gets its status back. An account or post someone changed since is left as it is. Once every account is undone, the blocks the purge created go too. Sessions it ended stay ended. No webhook, as an unban sends none. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/admin/purges/{id}/undo (the `PostApiV1AdminPurgesIdUndo` operationId).
+func (c *Client) PostApiV1AdminPurgesIdUndo(ctx context.Context, id string, body PostApiV1AdminPurgesIdUndoJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminPurgesIdUndoRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetApiV1AdminRegistration How new accounts open
 //
 // Needs the admin role and admin:read. Rate limit scope: admin_v1.
@@ -10694,6 +11213,82 @@ func (c *Client) PostApiV1AdminUsersBulkUpdateWithBody(ctx context.Context, cont
 // Corresponds with POST /api/v1/admin/users/bulk-update (the `PostApiV1AdminUsersBulkUpdate` operationId).
 func (c *Client) PostApiV1AdminUsersBulkUpdate(ctx context.Context, body PostApiV1AdminUsersBulkUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPostApiV1AdminUsersBulkUpdateRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminUsersPurgeWithBody Purge a spam wave: ban its accounts, hide their posts, block their ranges and domains
+//
+// One transaction and one audit entry (users.purge) keeping each account's status before and after: every account named that is not banned now is banned (permanently, with the reason), its published and flagged posts hidden, its sessions ended; the ranges and domains are blocked (one blocked already is left as it is). One user.banned webhook per account banned. Undo it within 10 minutes: POST /api/v1/admin/purges/{id}/undo. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/admin/users/purge (the `PostApiV1AdminUsersPurge` operationId).
+func (c *Client) PostApiV1AdminUsersPurgeWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminUsersPurgeRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminUsersPurge Purge a spam wave: ban its accounts, hide their posts, block their ranges and domains
+//
+// One transaction and one audit entry (users.purge) keeping each account's status before and after: every account named that is not banned now is banned (permanently, with the reason), its published and flagged posts hidden, its sessions ended; the ranges and domains are blocked (one blocked already is left as it is). One user.banned webhook per account banned. Undo it within 10 minutes: POST /api/v1/admin/purges/{id}/undo. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/admin/users/purge (the `PostApiV1AdminUsersPurge` operationId).
+func (c *Client) PostApiV1AdminUsersPurge(ctx context.Context, body PostApiV1AdminUsersPurgeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminUsersPurgeRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminUsersPurgePreviewWithBody Count what a purge of a spam wave's accounts would change
+//
+// Changes nothing. The accounts it would ban (every one named that is not banned now), those banned already, their published and flagged posts to hide, their live sessions to end, the blocks to create and those held already, the accounts the purge would refuse (staff, a role you do not outrank, yourself), and the sign-up ranges and email domains of the accounts named. The purge of the same body, sent now, changes exactly these. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/admin/users/purge/preview (the `PostApiV1AdminUsersPurgePreview` operationId).
+func (c *Client) PostApiV1AdminUsersPurgePreviewWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminUsersPurgePreviewRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminUsersPurgePreview Count what a purge of a spam wave's accounts would change
+//
+// Changes nothing. The accounts it would ban (every one named that is not banned now), those banned already, their published and flagged posts to hide, their live sessions to end, the blocks to create and those held already, the accounts the purge would refuse (staff, a role you do not outrank, yourself), and the sign-up ranges and email domains of the accounts named. The purge of the same body, sent now, changes exactly these. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/admin/users/purge/preview (the `PostApiV1AdminUsersPurgePreview` operationId).
+func (c *Client) PostApiV1AdminUsersPurgePreview(ctx context.Context, body PostApiV1AdminUsersPurgePreviewJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminUsersPurgePreviewRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -15724,6 +16319,87 @@ func NewPostApiV1AdminPostsIdModerateUndoRequest(server string, id string) (*htt
 	return req, nil
 }
 
+// NewGetApiV1AdminPurgesIdRequest constructs an http.Request for the GetApiV1AdminPurgesId method
+func NewGetApiV1AdminPurgesIdRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/purges/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostApiV1AdminPurgesIdUndoRequest calls the generic PostApiV1AdminPurgesIdUndo builder with application/json body
+func NewPostApiV1AdminPurgesIdUndoRequest(server string, id string, body PostApiV1AdminPurgesIdUndoJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiV1AdminPurgesIdUndoRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewPostApiV1AdminPurgesIdUndoRequestWithBody constructs an http.Request for the PostApiV1AdminPurgesIdUndo method, with any body, and a specified content type
+func NewPostApiV1AdminPurgesIdUndoRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/purges/%s/undo", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGetApiV1AdminRegistrationRequest constructs an http.Request for the GetApiV1AdminRegistration method
 func NewGetApiV1AdminRegistrationRequest(server string) (*http.Request, error) {
 	var err error
@@ -16509,6 +17185,42 @@ func NewGetApiV1AdminUsersRequest(server string, params *GetApiV1AdminUsersParam
 
 		}
 
+		if params.Address != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "address", *params.Address, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SignedUpFrom != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "signedUpFrom", *params.SignedUpFrom, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.SignedUpTo != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "signedUpTo", *params.SignedUpTo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Sort != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -16568,6 +17280,86 @@ func NewPostApiV1AdminUsersBulkUpdateRequestWithBody(server string, contentType 
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/admin/users/bulk-update")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPostApiV1AdminUsersPurgeRequest calls the generic PostApiV1AdminUsersPurge builder with application/json body
+func NewPostApiV1AdminUsersPurgeRequest(server string, body PostApiV1AdminUsersPurgeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiV1AdminUsersPurgeRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPostApiV1AdminUsersPurgeRequestWithBody constructs an http.Request for the PostApiV1AdminUsersPurge method, with any body, and a specified content type
+func NewPostApiV1AdminUsersPurgeRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/users/purge")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPostApiV1AdminUsersPurgePreviewRequest calls the generic PostApiV1AdminUsersPurgePreview builder with application/json body
+func NewPostApiV1AdminUsersPurgePreviewRequest(server string, body PostApiV1AdminUsersPurgePreviewJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiV1AdminUsersPurgePreviewRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPostApiV1AdminUsersPurgePreviewRequestWithBody constructs an http.Request for the PostApiV1AdminUsersPurgePreview method, with any body, and a specified content type
+func NewPostApiV1AdminUsersPurgePreviewRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/users/purge/preview")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -18667,6 +19459,33 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/admin/posts/{id}/moderate/undo (the `PostApiV1AdminPostsIdModerateUndo` operationId).
 	PostApiV1AdminPostsIdModerateUndoWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PostApiV1AdminPostsIdModerateUndoResponse, error)
 
+	// GetApiV1AdminPurgesIdWithResponse One purge: its accounts, what each was, and its blocks
+	//
+	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/admin/purges/{id} (the `GetApiV1AdminPurgesId` operationId).
+	GetApiV1AdminPurgesIdWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetApiV1AdminPurgesIdResponse, error)
+
+	// PostApiV1AdminPurgesIdUndoWithBodyWithResponse Undo a purge, whole or for some of its accounts, within 10 minutes
+	//
+	// Each account whose ban is still the purge's gets its status back and the ban goes; each post still hidden by the purge, with no decision since, gets its status back. An account or post someone changed since is left as it is. Once every account is undone, the blocks the purge created go too. Sessions it ended stay ended. No webhook, as an unban sends none. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/purges/{id}/undo (the `PostApiV1AdminPurgesIdUndo` operationId).
+	PostApiV1AdminPurgesIdUndoWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminPurgesIdUndoResponse, error)
+
+	// PostApiV1AdminPurgesIdUndoWithResponse Undo a purge, whole or for some of its accounts, within 10 minutes
+	//
+	// Each account whose ban is still the purge's gets its status back and the ban goes; each post still hidden by the purge, with no decision since, gets its status back. An account or post someone changed since is left as it is. Once every account is undone, the blocks the purge created go too. Sessions it ended stay ended. No webhook, as an unban sends none. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/purges/{id}/undo (the `PostApiV1AdminPurgesIdUndo` operationId).
+	PostApiV1AdminPurgesIdUndoWithResponse(ctx context.Context, id string, body PostApiV1AdminPurgesIdUndoJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminPurgesIdUndoResponse, error)
+
 	// GetApiV1AdminRegistrationWithResponse How new accounts open
 	//
 	// Needs the admin role and admin:read. Rate limit scope: admin_v1.
@@ -18873,6 +19692,42 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/admin/users/bulk-update (the `PostApiV1AdminUsersBulkUpdate` operationId).
 	PostApiV1AdminUsersBulkUpdateWithResponse(ctx context.Context, body PostApiV1AdminUsersBulkUpdateJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersBulkUpdateResponse, error)
+
+	// PostApiV1AdminUsersPurgeWithBodyWithResponse Purge a spam wave: ban its accounts, hide their posts, block their ranges and domains
+	//
+	// One transaction and one audit entry (users.purge) keeping each account's status before and after: every account named that is not banned now is banned (permanently, with the reason), its published and flagged posts hidden, its sessions ended; the ranges and domains are blocked (one blocked already is left as it is). One user.banned webhook per account banned. Undo it within 10 minutes: POST /api/v1/admin/purges/{id}/undo. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/users/purge (the `PostApiV1AdminUsersPurge` operationId).
+	PostApiV1AdminUsersPurgeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersPurgeResponse, error)
+
+	// PostApiV1AdminUsersPurgeWithResponse Purge a spam wave: ban its accounts, hide their posts, block their ranges and domains
+	//
+	// One transaction and one audit entry (users.purge) keeping each account's status before and after: every account named that is not banned now is banned (permanently, with the reason), its published and flagged posts hidden, its sessions ended; the ranges and domains are blocked (one blocked already is left as it is). One user.banned webhook per account banned. Undo it within 10 minutes: POST /api/v1/admin/purges/{id}/undo. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/users/purge (the `PostApiV1AdminUsersPurge` operationId).
+	PostApiV1AdminUsersPurgeWithResponse(ctx context.Context, body PostApiV1AdminUsersPurgeJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersPurgeResponse, error)
+
+	// PostApiV1AdminUsersPurgePreviewWithBodyWithResponse Count what a purge of a spam wave's accounts would change
+	//
+	// Changes nothing. The accounts it would ban (every one named that is not banned now), those banned already, their published and flagged posts to hide, their live sessions to end, the blocks to create and those held already, the accounts the purge would refuse (staff, a role you do not outrank, yourself), and the sign-up ranges and email domains of the accounts named. The purge of the same body, sent now, changes exactly these. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/users/purge/preview (the `PostApiV1AdminUsersPurgePreview` operationId).
+	PostApiV1AdminUsersPurgePreviewWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersPurgePreviewResponse, error)
+
+	// PostApiV1AdminUsersPurgePreviewWithResponse Count what a purge of a spam wave's accounts would change
+	//
+	// Changes nothing. The accounts it would ban (every one named that is not banned now), those banned already, their published and flagged posts to hide, their live sessions to end, the blocks to create and those held already, the accounts the purge would refuse (staff, a role you do not outrank, yourself), and the sign-up ranges and email domains of the accounts named. The purge of the same body, sent now, changes exactly these. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/users/purge/preview (the `PostApiV1AdminUsersPurgePreview` operationId).
+	PostApiV1AdminUsersPurgePreviewWithResponse(ctx context.Context, body PostApiV1AdminUsersPurgePreviewJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersPurgePreviewResponse, error)
 
 	// GetApiV1AdminUsersIdWithResponse One user in full
 	//
@@ -29432,6 +30287,249 @@ func (r PostApiV1AdminPostsIdModerateUndoResponse) ContentType() string {
 	return ""
 }
 
+// GetApiV1AdminPurgesIdResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminPurgesId
+type GetApiV1AdminPurgesIdResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminPurgesIdResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1AdminPurgesId
+type GetApiV1AdminPurgesIdResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminPurgesIdResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminPurgesId
+type GetApiV1AdminPurgesIdResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetApiV1AdminPurgesIdResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfV1Purge
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiV1AdminPurgesIdResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiV1AdminPurgesIdResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminPurgesIdResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiV1AdminPurgesIdResponse) GetJSON200() *V1OfV1Purge {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiV1AdminPurgesIdResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiV1AdminPurgesIdResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetApiV1AdminPurgesIdResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetApiV1AdminPurgesIdResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiV1AdminPurgesIdResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiV1AdminPurgesIdResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminPurgesIdResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiV1AdminPurgesIdResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiV1AdminPurgesIdResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiV1AdminPurgesIdResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiV1AdminPurgesIdResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiV1AdminPurgesIdUndoResponse200Headers the declared response headers of an HTTP 200 response for PostApiV1AdminPurgesIdUndo
+type PostApiV1AdminPurgesIdUndoResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminPurgesIdUndoResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminPurgesIdUndo
+type PostApiV1AdminPurgesIdUndoResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminPurgesIdUndoResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminPurgesIdUndo
+type PostApiV1AdminPurgesIdUndoResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminPurgesIdUndoResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfV1PurgeUndoResult
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiV1AdminPurgesIdUndoResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminPurgesIdUndoResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminPurgesIdUndoResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiV1AdminPurgesIdUndoResponse) GetJSON200() *V1OfV1PurgeUndoResult {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminPurgesIdUndoResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminPurgesIdUndoResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiV1AdminPurgesIdUndoResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminPurgesIdUndoResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminPurgesIdUndoResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminPurgesIdUndoResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminPurgesIdUndoResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminPurgesIdUndoResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminPurgesIdUndoResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminPurgesIdUndoResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminPurgesIdUndoResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminPurgesIdUndoResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetApiV1AdminRegistrationResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminRegistration
 type GetApiV1AdminRegistrationResponse200Headers struct {
 	XAdminTier          string
@@ -31404,6 +32502,263 @@ func (r PostApiV1AdminUsersBulkUpdateResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PostApiV1AdminUsersBulkUpdateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiV1AdminUsersPurgeResponse200Headers the declared response headers of an HTTP 200 response for PostApiV1AdminUsersPurge
+type PostApiV1AdminUsersPurgeResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminUsersPurgeResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminUsersPurge
+type PostApiV1AdminUsersPurgeResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminUsersPurgeResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminUsersPurge
+type PostApiV1AdminUsersPurgeResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminUsersPurgeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfV1PurgeResult
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON423 the response for an HTTP 423 `application/json` response
+	JSON423 *V1Error
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiV1AdminUsersPurgeResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminUsersPurgeResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminUsersPurgeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiV1AdminUsersPurgeResponse) GetJSON200() *V1OfV1PurgeResult {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminUsersPurgeResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminUsersPurgeResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiV1AdminUsersPurgeResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminUsersPurgeResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminUsersPurgeResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON423 returns the response for an HTTP 423 `application/json` response
+func (r PostApiV1AdminUsersPurgeResponse) GetJSON423() *V1Error {
+	return r.JSON423
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminUsersPurgeResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminUsersPurgeResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminUsersPurgeResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminUsersPurgeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminUsersPurgeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminUsersPurgeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminUsersPurgeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiV1AdminUsersPurgePreviewResponse200Headers the declared response headers of an HTTP 200 response for PostApiV1AdminUsersPurgePreview
+type PostApiV1AdminUsersPurgePreviewResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminUsersPurgePreviewResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminUsersPurgePreview
+type PostApiV1AdminUsersPurgePreviewResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminUsersPurgePreviewResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminUsersPurgePreview
+type PostApiV1AdminUsersPurgePreviewResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminUsersPurgePreviewResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfV1PurgePreview
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiV1AdminUsersPurgePreviewResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminUsersPurgePreviewResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminUsersPurgePreviewResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiV1AdminUsersPurgePreviewResponse) GetJSON200() *V1OfV1PurgePreview {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminUsersPurgePreviewResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminUsersPurgePreviewResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiV1AdminUsersPurgePreviewResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminUsersPurgePreviewResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminUsersPurgePreviewResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminUsersPurgePreviewResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminUsersPurgePreviewResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminUsersPurgePreviewResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminUsersPurgePreviewResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminUsersPurgePreviewResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminUsersPurgePreviewResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminUsersPurgePreviewResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -36041,6 +37396,51 @@ func (c *ClientWithResponses) PostApiV1AdminPostsIdModerateUndoWithResponse(ctx 
 	return ParsePostApiV1AdminPostsIdModerateUndoResponse(rsp)
 }
 
+// GetApiV1AdminPurgesIdWithResponse One purge: its accounts, what each was, and its blocks
+//
+// Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/admin/purges/{id} (the `GetApiV1AdminPurgesId` operationId).
+func (c *ClientWithResponses) GetApiV1AdminPurgesIdWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetApiV1AdminPurgesIdResponse, error) {
+	rsp, err := c.GetApiV1AdminPurgesId(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiV1AdminPurgesIdResponse(rsp)
+}
+
+// PostApiV1AdminPurgesIdUndoWithBodyWithResponse Undo a purge, whole or for some of its accounts, within 10 minutes
+//
+// Each account whose ban is still the purge's gets its status back and the ban goes; each post still hidden by the purge, with no decision since, gets its status back. An account or post someone changed since is left as it is. Once every account is undone, the blocks the purge created go too. Sessions it ended stay ended. No webhook, as an unban sends none. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/purges/{id}/undo (the `PostApiV1AdminPurgesIdUndo` operationId).
+func (c *ClientWithResponses) PostApiV1AdminPurgesIdUndoWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminPurgesIdUndoResponse, error) {
+	rsp, err := c.PostApiV1AdminPurgesIdUndoWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminPurgesIdUndoResponse(rsp)
+}
+
+// PostApiV1AdminPurgesIdUndoWithResponse Undo a purge, whole or for some of its accounts, within 10 minutes
+//
+// Each account whose ban is still the purge's gets its status back and the ban goes; each post still hidden by the purge, with no decision since, gets its status back. An account or post someone changed since is left as it is. Once every account is undone, the blocks the purge created go too. Sessions it ended stay ended. No webhook, as an unban sends none. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/purges/{id}/undo (the `PostApiV1AdminPurgesIdUndo` operationId).
+func (c *ClientWithResponses) PostApiV1AdminPurgesIdUndoWithResponse(ctx context.Context, id string, body PostApiV1AdminPurgesIdUndoJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminPurgesIdUndoResponse, error) {
+	rsp, err := c.PostApiV1AdminPurgesIdUndo(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminPurgesIdUndoResponse(rsp)
+}
+
 // GetApiV1AdminRegistrationWithResponse How new accounts open
 //
 // Needs the admin role and admin:read. Rate limit scope: admin_v1.
@@ -36384,6 +37784,66 @@ func (c *ClientWithResponses) PostApiV1AdminUsersBulkUpdateWithResponse(ctx cont
 		return nil, err
 	}
 	return ParsePostApiV1AdminUsersBulkUpdateResponse(rsp)
+}
+
+// PostApiV1AdminUsersPurgeWithBodyWithResponse Purge a spam wave: ban its accounts, hide their posts, block their ranges and domains
+//
+// One transaction and one audit entry (users.purge) keeping each account's status before and after: every account named that is not banned now is banned (permanently, with the reason), its published and flagged posts hidden, its sessions ended; the ranges and domains are blocked (one blocked already is left as it is). One user.banned webhook per account banned. Undo it within 10 minutes: POST /api/v1/admin/purges/{id}/undo. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/users/purge (the `PostApiV1AdminUsersPurge` operationId).
+func (c *ClientWithResponses) PostApiV1AdminUsersPurgeWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersPurgeResponse, error) {
+	rsp, err := c.PostApiV1AdminUsersPurgeWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminUsersPurgeResponse(rsp)
+}
+
+// PostApiV1AdminUsersPurgeWithResponse Purge a spam wave: ban its accounts, hide their posts, block their ranges and domains
+//
+// One transaction and one audit entry (users.purge) keeping each account's status before and after: every account named that is not banned now is banned (permanently, with the reason), its published and flagged posts hidden, its sessions ended; the ranges and domains are blocked (one blocked already is left as it is). One user.banned webhook per account banned. Undo it within 10 minutes: POST /api/v1/admin/purges/{id}/undo. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/users/purge (the `PostApiV1AdminUsersPurge` operationId).
+func (c *ClientWithResponses) PostApiV1AdminUsersPurgeWithResponse(ctx context.Context, body PostApiV1AdminUsersPurgeJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersPurgeResponse, error) {
+	rsp, err := c.PostApiV1AdminUsersPurge(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminUsersPurgeResponse(rsp)
+}
+
+// PostApiV1AdminUsersPurgePreviewWithBodyWithResponse Count what a purge of a spam wave's accounts would change
+//
+// Changes nothing. The accounts it would ban (every one named that is not banned now), those banned already, their published and flagged posts to hide, their live sessions to end, the blocks to create and those held already, the accounts the purge would refuse (staff, a role you do not outrank, yourself), and the sign-up ranges and email domains of the accounts named. The purge of the same body, sent now, changes exactly these. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/users/purge/preview (the `PostApiV1AdminUsersPurgePreview` operationId).
+func (c *ClientWithResponses) PostApiV1AdminUsersPurgePreviewWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersPurgePreviewResponse, error) {
+	rsp, err := c.PostApiV1AdminUsersPurgePreviewWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminUsersPurgePreviewResponse(rsp)
+}
+
+// PostApiV1AdminUsersPurgePreviewWithResponse Count what a purge of a spam wave's accounts would change
+//
+// Changes nothing. The accounts it would ban (every one named that is not banned now), those banned already, their published and flagged posts to hide, their live sessions to end, the blocks to create and those held already, the accounts the purge would refuse (staff, a role you do not outrank, yourself), and the sign-up ranges and email domains of the accounts named. The purge of the same body, sent now, changes exactly these. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/users/purge/preview (the `PostApiV1AdminUsersPurgePreview` operationId).
+func (c *ClientWithResponses) PostApiV1AdminUsersPurgePreviewWithResponse(ctx context.Context, body PostApiV1AdminUsersPurgePreviewJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminUsersPurgePreviewResponse, error) {
+	rsp, err := c.PostApiV1AdminUsersPurgePreview(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminUsersPurgePreviewResponse(rsp)
 }
 
 // GetApiV1AdminUsersIdWithResponse One user in full
@@ -49967,6 +51427,327 @@ func ParsePostApiV1AdminPostsIdModerateUndoResponse(rsp *http.Response) (*PostAp
 	return response, nil
 }
 
+// ParseGetApiV1AdminPurgesIdResponse parses an HTTP response from a GetApiV1AdminPurgesIdWithResponse call
+func ParseGetApiV1AdminPurgesIdResponse(rsp *http.Response) (*GetApiV1AdminPurgesIdResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiV1AdminPurgesIdResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfV1Purge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiV1AdminPurgesIdResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiV1AdminPurgesIdResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminPurgesIdResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminPurgesIdUndoResponse parses an HTTP response from a PostApiV1AdminPurgesIdUndoWithResponse call
+func ParsePostApiV1AdminPurgesIdUndoResponse(rsp *http.Response) (*PostApiV1AdminPurgesIdUndoResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminPurgesIdUndoResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfV1PurgeUndoResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiV1AdminPurgesIdUndoResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminPurgesIdUndoResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminPurgesIdUndoResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetApiV1AdminRegistrationResponse parses an HTTP response from a GetApiV1AdminRegistrationWithResponse call
 func ParseGetApiV1AdminRegistrationResponse(rsp *http.Response) (*GetApiV1AdminRegistrationResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -52601,6 +54382,341 @@ func ParsePostApiV1AdminUsersBulkUpdateResponse(rsp *http.Response) (*PostApiV1A
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers PostApiV1AdminUsersBulkUpdateResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminUsersPurgeResponse parses an HTTP response from a PostApiV1AdminUsersPurgeWithResponse call
+func ParsePostApiV1AdminUsersPurgeResponse(rsp *http.Response) (*PostApiV1AdminUsersPurgeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminUsersPurgeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfV1PurgeResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 423:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON423 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiV1AdminUsersPurgeResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminUsersPurgeResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminUsersPurgeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminUsersPurgePreviewResponse parses an HTTP response from a PostApiV1AdminUsersPurgePreviewWithResponse call
+func ParsePostApiV1AdminUsersPurgePreviewResponse(rsp *http.Response) (*PostApiV1AdminUsersPurgePreviewResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminUsersPurgePreviewResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfV1PurgePreview
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiV1AdminUsersPurgePreviewResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminUsersPurgePreviewResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminUsersPurgePreviewResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

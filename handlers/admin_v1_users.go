@@ -40,7 +40,8 @@ type V1Users struct {
 func (h V1Users) now() time.Time { return h.Now() }
 
 // List answers GET /api/v1/admin/users: a page of users filtered by
-// status, role and search, sorted as asked. Statuses: 200, 401, 403, 422.
+// status, role, search, address or range and sign-up window, sorted as
+// asked. Statuses: 200, 401, 403, 422.
 func (h V1Users) List(c echo.Context) error {
 	p, err := api.ParseV1Users(c.QueryParams())
 	if err != nil {
@@ -48,6 +49,7 @@ func (h V1Users) List(c echo.Context) error {
 	}
 	rows, total, err := h.Store.ListUsers(c.Request().Context(), models.UserListFilter{
 		Status: p.Status, Role: p.Role, Search: p.Search, Sort: p.Sort, Desc: p.Desc,
+		Address: p.Address, Range: p.Range, SignedUpFrom: p.SignedUpFrom, SignedUpTo: p.SignedUpTo,
 		Limit: p.Page.Limit, Offset: p.Page.Offset,
 	})
 	if err != nil {

@@ -384,6 +384,25 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 		body := `{"userIds":["` + itoa(a.ID) + `","` + itoa(b.ID) + `"],"changes":{"isVerified":true}}`
 		return sampleRequest{"/api/v1/admin/users/bulk-update", e.super, body, 200}
 	},
+	"POST /api/v1/admin/users/purge/preview": func(t *testing.T, e sampleEnv) sampleRequest {
+		a, b := e.app.User(t, "wave.preview.a@spam.example"), e.app.User(t, "wave.preview.b@spam.example")
+		body := `{"userIds":["` + itoa(a.ID) + `","` + itoa(b.ID) + `"],"reason":"Spam wave","blockDomains":["spam.example"]}`
+		return sampleRequest{api.PathAdminV1PurgePreview, e.super, body, 200}
+	},
+	"POST /api/v1/admin/users/purge": func(t *testing.T, e sampleEnv) sampleRequest {
+		a, b := e.app.User(t, "wave.a@spam.example"), e.app.User(t, "wave.b@spam.example")
+		body := `{"userIds":["` + itoa(a.ID) + `","` + itoa(b.ID) + `"],"reason":"Spam wave","blockDomains":["spam.example"],"blockRanges":["2001:db8:5::/64"]}`
+		return sampleRequest{api.PathAdminV1Purge, e.super, body, 200}
+	},
+	"GET /api/v1/admin/purges/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.AdminV1PurgePath(samplePurge(t, e, "viewed")), e.super, "", 200}
+	},
+	"GET /admin/purges/{id}": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.ConsolePurgePath(samplePurge(t, e, "paged")), e.super, "", 200}
+	},
+	"POST /api/v1/admin/purges/{id}/undo": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.AdminV1PurgeUndoPath(samplePurge(t, e, "undone")), e.super, `{}`, 200}
+	},
 	"GET /api/v1/admin/posts": asSuper("/api/v1/admin/posts?limit=5&reportedOnly=true&sort=reportCount", "", 200),
 	"POST /api/v1/admin/posts/{id}/moderate": func(t *testing.T, e sampleEnv) sampleRequest {
 		p := samplePost(t, e)
@@ -622,6 +641,22 @@ func sampleUser(t *testing.T, e sampleEnv, email string) sampleAccount {
 // samplePost is a published post by the session's user.
 func samplePost(t *testing.T, e sampleEnv) api.Post {
 	return writePost(t, e.app, e.session, `{"title":"Runner beans","content":"Beans up the poles.","published":true}`)
+}
+
+// samplePurge purges two new accounts named after what and returns the
+// purge's id.
+func samplePurge(t *testing.T, e sampleEnv, what string) string {
+	t.Helper()
+	a, b := e.app.User(t, what+".a@wave.example"), e.app.User(t, what+".b@wave.example")
+	res := apptest.DoBody(t, e.app, "POST", api.PathAdminV1Purge, e.super,
+		`{"userIds":["`+itoa(a.ID)+`","`+itoa(b.ID)+`"],"reason":"Spam wave"}`)
+	var got struct {
+		Data struct{ Purge struct{ ID string } }
+	}
+	if err := json.Unmarshal(res.Body.Bytes(), &got); err != nil || res.Code != 200 {
+		t.Fatalf("purge: %d %s", res.Code, res.Body)
+	}
+	return got.Data.Purge.ID
 }
 
 // csrfPair is a browser's CSRF cookie, as a header, and its token

@@ -94,6 +94,20 @@ func (s Blocklist) CreateBlock(ctx context.Context, b *Block) error {
 	return nil
 }
 
+// HeldBlock is the id of the block of kind and value, nil when none holds
+// them.
+func (s Blocklist) HeldBlock(ctx context.Context, kind, value string) (*int64, error) {
+	var held Block
+	err := s.db(ctx).NewSelect().Model(&held).Column("id").Where("bl.kind = ? AND bl.value = ?", kind, value).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &held.ID, nil
+}
+
 // DeleteBlock removes block id and returns it; an unknown id is
 // ErrNotFound. Call it inside a change.
 func (s Blocklist) DeleteBlock(ctx context.Context, id int64) (*Block, error) {

@@ -250,6 +250,8 @@ type ModerationAction struct {
 	// AuthorID is the post's author, kept for their standing once the
 	// post is gone.
 	AuthorID *int64 `bun:""`
+	// PurgeID names the purge whose hide this is (its undo removes it).
+	PurgeID *int64 `bun:""`
 }
 
 // Upload is a file under UPLOADS_DIR that belongs to a user or post.

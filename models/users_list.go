@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/plazahq/plaza/internal/clientnet"
 	"github.com/plazahq/plaza/internal/userindex"
 	"github.com/uptrace/bun"
 )
@@ -14,10 +15,18 @@ type UserListFilter struct {
 	Status string // active, inactive or banned, as of now; "" for all
 	Role   string // the highest role: user, moderator or admin (with super_admin); "" for all
 	Search string // a case-insensitive substring of the username or email
-	Sort   string // created_at, last_login_at, username, email or post_count
-	Desc   bool
-	Limit  int
-	Offset int
+	// Address keeps the users who signed up or signed in from this
+	// address, or with Range from an address of this range (a /24 or
+	// /64 as clientnet.Range spells it); "" for any.
+	Address string
+	Range   bool
+	// SignedUpFrom and SignedUpTo keep the users created in [from, to);
+	// nil leaves that end open.
+	SignedUpFrom, SignedUpTo *time.Time
+	Sort                     string // created_at, last_login_at, username, email or post_count
+	Desc                     bool
+	Limit                    int
+	Offset                   int
 }
 
 // ListedUser is a user of the versioned admin list, with its status as of
@@ -48,8 +57,20 @@ func (s Users) ListUsers(ctx context.Context, f UserListFilter) (rows []ListedUs
 	if err != nil {
 		return nil, 0, err
 	}
-	ids, total := x.Find(userindex.Query{Term: f.Search, Status: indexStatus[f.Status], Ranks: roleRanks[f.Role],
-		Sort: indexOrder[f.Sort], Desc: f.Desc, Offset: f.Offset, Limit: f.Limit, Now: s.now().UnixNano()})
+	q := userindex.Query{Term: f.Search, Status: indexStatus[f.Status], Ranks: roleRanks[f.Role],
+		Sort: indexOrder[f.Sort], Desc: f.Desc, Offset: f.Offset, Limit: f.Limit, Now: s.now().UnixNano()}
+	if f.Address != "" {
+		if q.Only, err = accountsAt(ctx, s.db(ctx), f); err != nil {
+			return nil, 0, err
+		}
+	}
+	if f.SignedUpFrom != nil {
+		q.CreatedFrom = f.SignedUpFrom.UnixNano()
+	}
+	if f.SignedUpTo != nil {
+		q.CreatedTo = f.SignedUpTo.UnixNano()
+	}
+	ids, total := x.Find(q)
 	rows, err = s.listedUsersInOrder(ctx, ids)
 	return rows, total, err
 }
@@ -110,6 +131,31 @@ func (s *Store) listedUsersInOrder(ctx context.Context, ids []int64) ([]ListedUs
 	return rows, nil
 }
 
+// accountsAt are the ids of the users who signed up or signed in from
+// f's address or range, read through the indexes of related accounts
+// (users' sign-up address and range, sign-ins by range and address):
+// never nil, so that no match keeps no user.
+func accountsAt(ctx context.Context, db bun.IDB, f UserListFilter) ([]int64, error) {
+	ids := []int64{}
+	err := accountsAtQuery(db, f).Scan(ctx, &ids)
+	if err != nil {
+		return nil, fmt.Errorf("users at %s: %w", f.Address, err)
+	}
+	return ids, nil
+}
+
+// accountsAtQuery selects the ids of accountsAt.
+func accountsAtQuery(db bun.IDB, f UserListFilter) *bun.RawQuery {
+	if f.Range {
+		return db.NewRaw(`SELECT u.id FROM users AS u WHERE u.signup_net = ?
+			UNION SELECT l.user_id FROM logins AS l WHERE l.ip_net = ? AND l.user_id IS NOT NULL`, f.Address, f.Address)
+	}
+	addr := clientnet.Address(f.Address)
+	return db.NewRaw(`SELECT u.id FROM users AS u WHERE u.signup_ip = ?
+		UNION SELECT l.user_id FROM logins AS l WHERE l.ip_net = ? AND l.ip_address = ? AND l.user_id IS NOT NULL`,
+		addr, clientnet.Range(addr), addr)
+}
+
 // filterUsers adds f's conditions to a select of users.
 func filterUsers(q *bun.SelectQuery, f UserListFilter, now time.Time) *bun.SelectQuery {
 	if f.Status != "" {
@@ -127,6 +173,15 @@ func filterUsers(q *bun.SelectQuery, f UserListFilter, now time.Time) *bun.Selec
 		}
 		pattern := "%" + escapeLike(f.Search) + "%"
 		q = q.Where("(u.username "+like+" ? ESCAPE '\\' OR u.email "+like+" ? ESCAPE '\\')", pattern, pattern)
+	}
+	if f.Address != "" {
+		q = q.Where("u.id IN (?)", accountsAtQuery(q.DB(), f))
+	}
+	if f.SignedUpFrom != nil {
+		q = q.Where("u.created_at >= ?", *f.SignedUpFrom)
+	}
+	if f.SignedUpTo != nil {
+		q = q.Where("u.created_at < ?", *f.SignedUpTo)
 	}
 	return q
 }

@@ -33,6 +33,9 @@ type Abilities struct {
 	SeeUsers bool
 	// BulkUpdateUsers: the users page's selection and bulk changes.
 	BulkUpdateUsers bool
+	// PurgeUsers: ticking accounts (the users page, a user's related
+	// accounts) and purging them.
+	PurgeUsers bool
 	// DeletePosts: the moderation queue's Delete, one post or many.
 	DeletePosts bool
 	// ExportAudit: the audit log's CSV and JSON export.

@@ -49,6 +49,7 @@ func (p *pipeline) abilities(pr *access.Principal) views.Abilities {
 		Pages:             map[string]bool{},
 		SeeUsers:          may(http.MethodGet, api.PathConsoleUser),
 		BulkUpdateUsers:   may(http.MethodPost, api.PathAdminV1BulkUpdate),
+		PurgeUsers:        may(http.MethodPost, api.PathAdminV1PurgePreview) && may(http.MethodPost, api.PathAdminV1Purge),
 		DeletePosts:       p.policy.MayOnceConfirmed(pr, policy.DeletePost, policy.Platform),
 		ExportAudit:       may(http.MethodGet, api.PathAdminAuditExport),
 		CreateBlocks:      may(http.MethodPost, api.PathAdminV1Blocks),

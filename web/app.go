@@ -186,6 +186,7 @@ func newHandlers(d Deps) handlerSet {
 	acts.Targets = d.Webhooks
 	acts.Mail, acts.SendMail = d.Mail, d.Config.SMTP.Host != ""
 	acts.RequireVerifiedEmail = d.Config.RequireVerifiedEmail
+	acts.PurgeConfirmAbove = d.Config.PurgeConfirmAbove
 	signIn := handlers.SignIn{Users: d.Store.Users, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now,
 		SessionLimits: newSessionLimits(d.Config).forRoles}
 	links := handlers.ProviderLinks{Store: d.Store.Auth, Providers: providers}
@@ -243,6 +244,7 @@ func newHandlers(d Deps) handlerSet {
 		users:       handlers.Users{Store: d.Store.Users, Actions: acts, Sessions: d.Sessions, Sending: acts.SendMail},
 		invitations: handlers.Invitations{Actions: acts, People: d.Store.Users, Now: d.Now},
 		blocks:      handlers.Blocks{Store: d.Store.Blocklist, People: d.Store.Users, Actions: acts, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix},
+		purges:      handlers.Purges{Store: d.Store.Sanctions, Actions: acts, Now: d.Now, IPv6Prefix: d.Config.IPv6Prefix},
 		mail:        handlers.Mail{Store: d.Store.Mail, Actions: acts, Sending: acts.SendMail},
 		alerts:      handlers.Alerts{Actions: acts, Sending: acts.SendMail},
 		reg:         handlers.Registration{Actions: acts},

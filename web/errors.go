@@ -138,8 +138,11 @@ func classifyRefusal(err error) *api.Error {
 		me      *actions.MissingError
 		se      *actions.SilencedError
 		re      *actions.RegistrationRefusedError
+		pr      *actions.PurgeRefusedError
 	)
 	switch {
+	case errors.As(err, &pr):
+		return purgeRefused(pr)
 	case errors.As(err, &fe) && access.IsAccountScope(fe.Need):
 		return forbidden("This token does not carry "+fe.Need+", which acting as its user here needs", fe.Need)
 	case errors.As(err, &fe):
@@ -154,6 +157,8 @@ func classifyRefusal(err error) *api.Error {
 		return forbidden("You act only on people of a role below yours; a super admin acts on anyone", access.PermAdminSuper)
 	case errors.Is(err, policy.ErrOwn):
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeSelfActionForbidden, Message: "Nobody acts as staff on their own account or post", Cause: err}
+	case errors.Is(err, policy.ErrStaffTarget):
+		return forbidden("This acts on members only, never on a staff account", "")
 	case errors.Is(err, policy.ErrNeedsHigherRole):
 		return forbidden("This needs a role above that of the person who decided or holds it", "")
 	case errors.Is(err, policy.ErrSessionOnly):
@@ -201,6 +206,19 @@ func classifyRefusal(err error) *api.Error {
 			Message: "No " + me.Kind + " has id " + strings.Join(me.IDs, ", "), Cause: err}
 	}
 	return nil
+}
+
+// purgeRefused names every account a purge may not include.
+func purgeRefused(e *actions.PurgeRefusedError) *api.Error {
+	refused := make([]api.V1PurgeRefusal, len(e.Refused))
+	names := make([]string, len(e.Refused))
+	for i, r := range e.Refused {
+		refused[i] = api.V1PurgeRefusal{ID: strconv.FormatInt(r.UserID, 10), Username: r.Username, Reason: r.Reason}
+		names[i] = r.Username + " (" + map[string]string{"staff": "staff", "rank": "a role yours does not outrank", "self": "yourself"}[r.Reason] + ")"
+	}
+	return &api.Error{Status: http.StatusForbidden, Code: api.CodeForbidden, Cause: e,
+		Message: "A purge never includes staff, anyone your role does not outrank, or yourself; nothing changed. Untick " + strings.Join(names, ", "),
+		Details: map[string]any{"refused": refused}}
 }
 
 // emailUnverified answers what waits for the caller's address to be

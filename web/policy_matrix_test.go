@@ -400,6 +400,9 @@ var doorFixtures = map[string]fixture{
 	"POST " + api.PathAdminUserUnsilence:   silencedPersonDoor,
 	"PUT " + api.PathAdminV1User:           personDoor(`{"notes":"matrix"}`),
 	"POST " + api.PathAdminV1BulkUpdate:    bulkDoor,
+	"POST " + api.PathAdminV1PurgePreview:  purgePreviewDoor,
+	"POST " + api.PathAdminV1Purge:         purgeDoor,
+	"POST " + api.PathAdminV1PurgeUndo:     purgeUndoDoor,
 	"PUT " + api.PathUser:                  personDoor(`{"bio":"matrix"}`),
 	"DELETE " + api.PathUser:               personDoor(`{"password":"` + password + `"}`),
 	"POST " + api.PathUsers:                registerDoor,
@@ -509,6 +512,47 @@ func bulkModerateDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool
 func bulkDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
 	u, tg := m.personOf(t, c, super)
 	return target{path: r.Path, body: fmt.Sprintf(`{"userIds":["%d"],"changes":{"isVerified":true}}`, u.ID), policy: tg}
+}
+
+// purgePreviewDoor previews the purge of a new member: it changes
+// nothing, so it asks only the caller's standing.
+func purgePreviewDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	u := m.app.User(t, fmt.Sprintf("preview-%d@example.com", m.seq.Add(1)))
+	return target{path: r.Path, body: fmt.Sprintf(`{"userIds":["%d"],"reason":"matrix"}`, u.ID), policy: policy.Platform}
+}
+
+// purgeDoor purges one account: a member, the caller itself (the owner)
+// or, with super, a staff member, whom a purge never includes.
+func purgeDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	u, tg := m.personOf(t, c, super)
+	return target{path: r.Path, body: fmt.Sprintf(`{"userIds":["%d"],"reason":"matrix"}`, u.ID), policy: tg}
+}
+
+// purgeUndoDoor undoes a purge of a new member made by the caller or,
+// with super, by a staff member of this round's roles (undoing someone
+// else's purge takes a role above theirs).
+func purgeUndoDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {
+	maker, tg := m.staff, policy.Person(m.staff, access.ImpliedRoles(access.RoleSuperAdmin))
+	switch {
+	case super:
+		u := m.app.UserWithPassword(t, fmt.Sprintf("purger-%d@example.com", m.seq.Add(1)), password, m.staffRoles()...)
+		maker, tg = u.ID, personTarget(u, m.staffRoles()...)
+	case c.user != nil:
+		maker, tg = c.user.ID, policy.Person(c.user.ID, c.who.Roles)
+	}
+	victim := m.app.User(t, fmt.Sprintf("purged-%d@example.com", m.seq.Add(1)))
+	var id int64
+	err := m.app.Store.Change(context.Background(), func(ctx context.Context) error {
+		p, err := m.app.Store.Sanctions.PurgeUsers(ctx, models.PurgeInput{AdminID: maker, Reason: "matrix", Ban: []int64{victim.ID}})
+		if p != nil {
+			id = p.Purge.ID
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return target{path: withID(r.Path, id), policy: tg}
 }
 
 func registerDoor(t *testing.T, m *matrix, c caller, r web.Route, super bool) target {

@@ -349,6 +349,7 @@ type handlerSet struct {
 	posts       handlers.Posts
 	blocks      handlers.Blocks
 	invitations handlers.Invitations
+	purges      handlers.Purges
 	mail        handlers.Mail
 	alerts      handlers.Alerts
 	reg         handlers.Registration

@@ -33,6 +33,8 @@ func consoleRoutes(hs handlerSet) []Route {
 		ConsolePage("/api/v1/admin/users/{id}/related", Route{Path: api.PathConsoleUserRelated, Handler: hs.v1Users.Related, Action: policy.ViewRelatedAccounts,
 			Audit: Audit{Action: "users.related", Target: "user"},
 			Doc:   Doc{Summary: "The user page's related accounts card", Query: api.V1RelatedQuery{}, Response: api.V1Of[api.V1RelatedAccounts]{}}}),
+		ConsolePage("/api/v1/admin/purges/{id}", Route{Path: api.PathConsolePurge, Handler: hs.purges.Get, Audit: Audit{Action: "users.purge_view", Target: "purge"},
+			Doc: Doc{Summary: "The console's page of one purge", Response: api.V1Of[api.V1Purge]{}}}),
 		ConsolePage("/api/v1/admin/audit-logs", Route{Path: api.PathConsoleAudit, Handler: hs.audit.List, Audit: Audit{Action: "audit.view"},
 			Doc: Doc{Summary: "The console's audit log", Query: api.AuditLogQuery{}, Response: api.V1PageOf[api.AuditEntry]{}}}),
 		ConsolePage("/api/v1/admin/system/jobs", Route{Path: api.PathConsoleSystem, Handler: hs.system.Jobs, Audit: Audit{Action: "system.jobs"},

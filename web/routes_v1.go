@@ -126,6 +126,44 @@ func v1Routes(hs handlerSet) []Route {
 					"and why. Most reasons first, then newest; truncated when more than limit are related.",
 				Errors: map[int]string{http.StatusForbidden: "A super admin's related accounts unless you are one.",
 					http.StatusNotFound: "No such user."}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1PurgePreview, Handler: hs.purges.Preview, Action: policy.PreviewPurge,
+			Audit: Audit{Action: "users.purge_preview"},
+			Doc: Doc{Summary: "Count what a purge of a spam wave's accounts would change", Body: api.V1PurgeRequest{}, Response: api.V1Of[api.V1PurgePreview]{},
+				Description: "Changes nothing. The accounts it would ban (every one named that is not banned now), those banned already, " +
+					"their published and flagged posts to hide, their live sessions to end, the blocks to create and those held already, " +
+					"the accounts the purge would refuse (staff, a role you do not outrank, yourself), and the sign-up ranges and email domains of the accounts named. " +
+					"The purge of the same body, sent now, changes exactly these.",
+				Errors: map[int]string{http.StatusNotFound: "An id no user has.",
+					http.StatusUnprocessableEntity: "No or too many ids, no reason, a range or domain that is no block's value, or a range covering your own address."}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1Purge, Handler: hs.purges.Purge, Action: policy.PurgeUsers,
+			Audit: Audit{Action: "users.purge"},
+			Doc: Doc{Summary: "Purge a spam wave: ban its accounts, hide their posts, block their ranges and domains", Body: api.V1PurgeRequest{},
+				Response: api.V1Of[api.V1PurgeResult]{},
+				Description: "One transaction and one audit entry (users.purge) keeping each account's status before and after: every account named that is not banned " +
+					"now is banned (permanently, with the reason), its published and flagged posts hidden, its sessions ended; the ranges and domains are blocked " +
+					"(one blocked already is left as it is). One user.banned webhook per account banned. Undo it within 10 minutes: POST /api/v1/admin/purges/{id}/undo.",
+				Errors: map[int]string{
+					http.StatusForbidden: "A staff account, an account of a role you do not outrank, or your own among those named (details.refused names each; nothing changed); " +
+						"or more accounts to ban than PURGE_CONFIRM_ABOVE from a session whose last confirmation is over 10 minutes old (SUDO_REQUIRED).",
+					http.StatusNotFound:            "An id no user has; nothing changed.",
+					http.StatusUnprocessableEntity: "No or too many ids, no reason, a range or domain that is no block's value, or a range covering your own address.",
+					http.StatusLocked:              "Another admin holds one of the accounts' edit locks (lockedBy, lockedAt).",
+				}}}),
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1PurgeOne, Handler: hs.purges.Get, Audit: Audit{Action: "users.purge_view", Target: "purge"},
+			Doc: Doc{Summary: "One purge: its accounts, what each was, and its blocks", Response: api.V1Of[api.V1Purge]{},
+				Errors: map[int]string{http.StatusNotFound: "No such purge."}}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1PurgeUndo, Handler: hs.purges.Undo, Action: policy.UndoPurge,
+			Audit: Audit{Action: "users.purge_undo", Target: "purge"},
+			Doc: Doc{Summary: "Undo a purge, whole or for some of its accounts, within 10 minutes", Body: api.V1PurgeUndoRequest{}, BodyOptional: true,
+				Response: api.V1Of[api.V1PurgeUndoResult]{},
+				Description: "Each account whose ban is still the purge's gets its status back and the ban goes; each post still hidden by the purge, " +
+					"with no decision since, gets its status back. An account or post someone changed since is left as it is. Once every account is undone, " +
+					"the blocks the purge created go too. Sessions it ended stay ended. No webhook, as an unban sends none.",
+				Errors: map[int]string{
+					http.StatusForbidden:           "Someone else's purge, unless your role is above theirs.",
+					http.StatusNotFound:            "No such purge, or an account it did not ban.",
+					http.StatusUnprocessableEntity: "Its 10 minutes are over, or these accounts are undone already.",
+				}}}),
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1UserSessions, Handler: hs.sessions.List, Action: policy.ViewUserSessions, Audit: Audit{Action: "user.sessions", Target: "user"},
 			Doc: Doc{Summary: "A user's signed-in sessions", Response: api.V1Of[[]api.UserSession]{},
 				Description: "Live sessions, most recently used first; current marks the caller's own session.",

@@ -74,6 +74,13 @@ const (
 	// addresses the user signed up and signed in from, so staff data, and
 	// a super admin's for super admins only, as the user's sessions are.
 	ViewRelatedAccounts Action = "users.related"
+	// PreviewPurge counts what a purge of a spam wave's accounts would
+	// change; PurgeUsers bans them, hides their posts and blocks their
+	// ranges and email domains at once; UndoPurge puts back, within 10
+	// minutes, what one did (docs/api.md, "Purges").
+	PreviewPurge Action = "users.purge_preview"
+	PurgeUsers   Action = "users.purge"
+	UndoPurge    Action = "users.purge_undo"
 
 	EditPost     Action = "post.update"
 	DeletePost   Action = "post.delete"
@@ -226,6 +233,9 @@ type Rule struct {
 	// NotSelf refuses the staff form of the action on one's own account,
 	// which could lock the caller out (ban, status and role changes).
 	NotSelf bool
+	// MembersOnly refuses the action on any staff account (moderator and
+	// up), whoever acts: a purge is for members' accounts only.
+	MembersOnly bool
 	// NotOwn refuses the action on what the caller owns: nobody decides
 	// on their own post's moderation or holds an edit lock on their own
 	// record or post.
@@ -283,6 +293,14 @@ var Table = map[Action]Rule{
 
 	StartPasswordReset:  {Permission: access.PermAdminWrite, Rank: true, NotSelf: true, SecondFactor: true, Confirm: ConfirmAlways},
 	ViewRelatedAccounts: {Permission: access.PermAdminRead, Rank: true, SecondFactor: true},
+	// A purge acts on many accounts at once: each is asked as a ban's
+	// target (rank, never oneself) and none may be staff. A purge of more
+	// than PURGE_CONFIRM_ABOVE accounts also needs a fresh confirmation
+	// (ConfirmedRecently, asked by the action). Undoing someone else's
+	// purge takes a role above theirs, as reversing a decision does.
+	PreviewPurge: {Permission: access.PermAdminWrite, SecondFactor: true},
+	PurgeUsers:   {Permission: access.PermAdminWrite, Rank: true, NotSelf: true, MembersOnly: true, SecondFactor: true},
+	UndoPurge:    {Permission: access.PermAdminWrite, Outrank: true, SecondFactor: true},
 
 	EditPost:     {Owner: true, Scope: access.ScopeAccountWrite},
 	DeletePost:   {Permission: access.PermAdminDelete, Owner: true, Rank: true, SecondFactor: true, Scope: access.ScopeAccountWrite},
@@ -436,6 +454,9 @@ func (p Policy) Check(who *access.Principal, a Action, t Target) error {
 	if r.Rank && t.Owner != 0 && t.Owner != who.UserID && !outranks(who, t.Roles) {
 		return ErrOutranked
 	}
+	if r.MembersOnly && t.Owner != 0 && access.RoleRank(access.HighestRole(t.Roles)) > access.RoleRank(access.RoleUser) {
+		return ErrStaffTarget
+	}
 	if r.Outrank && t.Owner != who.UserID && !outranks(who, t.Roles) {
 		return ErrNeedsHigherRole
 	}
@@ -497,6 +518,16 @@ func (p Policy) Confirmed(who *access.Principal) bool {
 	return who != nil && !who.ConfirmedAt.IsZero() && p.Now().Sub(who.ConfirmedAt) < ConfirmWindow
 }
 
+// ConfirmedRecently asks a session for a fresh confirmation, whatever the
+// rule says, for an action that needs one past a size (a large purge). The
+// CLI's operator and bearer tokens are past it, as in checkSession.
+func (p Policy) ConfirmedRecently(who *access.Principal) error {
+	if who != nil && who.Via == access.ViaSession && !p.Confirmed(who) {
+		return ErrNeedsConfirmation
+	}
+	return nil
+}
+
 // May reports whether who may take action a on t; for what a page shows,
 // never in place of Check before a write.
 func (p Policy) May(who *access.Principal, a Action, t Target) bool {
@@ -520,6 +551,7 @@ var (
 	ErrOutranked         = errors.New("acts only on people of a lower role")
 	ErrOwn               = errors.New("not on one's own account or content")
 	ErrNeedsHigherRole   = errors.New("needs a role above that of the person concerned")
+	ErrStaffTarget       = errors.New("acts on members only, never on a staff account")
 	ErrNeedsSecondFactor = errors.New("staff must turn on two-factor sign-in first")
 	ErrNeedsConfirmation = errors.New("confirm your password or code first")
 )

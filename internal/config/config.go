@@ -71,6 +71,11 @@ type Config struct {
 	// acting account's address is verified.
 	RequireVerifiedEmail bool `env:"REQUIRE_VERIFIED_EMAIL"`
 
+	// PurgeConfirmAbove is how many accounts a purge bans at most
+	// without a fresh confirmation of the admin's password or code
+	// (docs/api.md, "Purges"); 0 asks it of every purge.
+	PurgeConfirmAbove int `env:"PURGE_CONFIRM_ABOVE" envDefault:"20"`
+
 	TrustedProxies          []netip.Prefix `env:"TRUSTED_PROXIES"`
 	LinkPreviewAllowPrivate bool           `env:"LINK_PREVIEW_ALLOW_PRIVATE"`
 	// LinkPreviewPorts are the only ports link previews fetch from (a URL
@@ -273,7 +278,7 @@ func (c *Config) validate() error {
 	checks := []func() error{
 		c.checkEnv, c.checkAddr, c.checkDatabaseURL, c.checkReplicaURL, c.checkPublicURL,
 		c.checkProductionSecrets, c.checkLog, c.checkRedisURL, c.checkRedisKeyPrefix, c.checkQuoteURLs, c.checkPreviewPorts,
-		c.checkAdmin, c.checkRateLimits, c.checkIPv6Prefix, c.checkProviders, c.checkBackups,
+		c.checkAdmin, c.checkRateLimits, c.checkIPv6Prefix, c.checkPurge, c.checkProviders, c.checkBackups,
 		c.checkStaffSession, c.checkModerationStreams, c.checkMail,
 	}
 	for _, check := range checks {
@@ -530,6 +535,13 @@ func (c *Config) checkIPv6Prefix() error {
 	if c.IPv6Prefix < clientnet.MinIPv6Bits || c.IPv6Prefix > clientnet.MaxIPv6Bits {
 		return &Error{"RATE_LIMIT_IPV6_PREFIX", strconv.Itoa(c.IPv6Prefix),
 			fmt.Sprintf("expected a prefix length from %d to %d", clientnet.MinIPv6Bits, clientnet.MaxIPv6Bits)}
+	}
+	return nil
+}
+
+func (c *Config) checkPurge() error {
+	if c.PurgeConfirmAbove < 0 {
+		return &Error{"PURGE_CONFIRM_ABOVE", strconv.Itoa(c.PurgeConfirmAbove), "expected a number of accounts, 0 or more"}
 	}
 	return nil
 }

@@ -14,11 +14,18 @@ type Query struct {
 	Wide   bool
 	Status Status // as of Now; Any for all
 	Ranks  uint8  // the highest role ranks wanted, as bits (1 << rank); 0 for all
-	Sort   Key
-	Desc   bool // descending, equal keys by id descending too
-	Offset int
-	Limit  int
-	Now    int64 // Unix nanoseconds
+	// Only, when not nil, keeps only the users of these ids (none when
+	// empty): a set found elsewhere, such as the accounts behind an
+	// address.
+	Only []int64
+	// CreatedFrom and CreatedTo keep the users created in [from, to), as
+	// Unix nanoseconds; 0 leaves that end open.
+	CreatedFrom, CreatedTo int64
+	Sort                   Key
+	Desc                   bool // descending, equal keys by id descending too
+	Offset                 int
+	Limit                  int
+	Now                    int64 // Unix nanoseconds
 }
 
 // fewMatches is how many matches are sorted on their own: past it, the
@@ -31,7 +38,7 @@ func (x *Index) Find(q Query) ([]int64, int) {
 	x.readFor(q.Sort)
 	defer x.mu.RUnlock()
 	order := x.perms[q.Sort].order
-	if q.Term == "" && q.Status == Any && q.Ranks == 0 {
+	if q.Term == "" && q.Status == Any && q.Ranks == 0 && q.Only == nil && !q.windowed() {
 		return x.page(order, nil, q), x.live
 	}
 	var hits bitset
@@ -42,6 +49,9 @@ func (x *Index) Find(q Query) ([]int64, int) {
 		}
 		hits = x.search([]byte(term), q.Wide)
 	}
+	if q.Only != nil {
+		hits = x.only(q.Only, hits)
+	}
 	ok, total := x.passing(hits, q)
 	if total > fewMatches {
 		return x.nearerEnd(order, ok, q, total), total
@@ -49,6 +59,21 @@ func (x *Index) Find(q Query) ([]int64, int) {
 	few := ok.slots(total)
 	slices.SortFunc(few, x.compare(q.Sort))
 	return x.page(few, nil, q), total
+}
+
+// windowed says q keeps a window of creation times.
+func (q Query) windowed() bool { return q.CreatedFrom != 0 || q.CreatedTo != 0 }
+
+// only is a new set of the live slots of ids, within hits when hits is
+// not nil.
+func (x *Index) only(ids []int64, hits bitset) bitset {
+	out := newBitset(len(x.id))
+	for _, id := range ids {
+		if s, ok := x.slot.get(id); ok && (hits == nil || hits.has(s)) {
+			out.set(s)
+		}
+	}
+	return out
 }
 
 // search returns the slots whose text holds term, a set of the caller's
@@ -128,7 +153,7 @@ func (x *Index) passing(hits bitset, q Query) (bitset, int) {
 		}
 	}
 	n := hits.count()
-	if q.Status == Any && q.Ranks == 0 {
+	if q.Status == Any && q.Ranks == 0 && !q.windowed() {
 		return hits, n
 	}
 	if n < len(x.id)/16 {
@@ -160,8 +185,11 @@ func (x *Index) narrow(few bitset, q Query) (bitset, int) {
 	return few, total
 }
 
-// meets says whether live slot s has q's status and role.
+// meets says whether live slot s has q's status, role and creation time.
 func (x *Index) meets(s int32, q Query) bool {
+	if c := x.created[s]; q.CreatedFrom != 0 && c < q.CreatedFrom || q.CreatedTo != 0 && c >= q.CreatedTo {
+		return false
+	}
 	if q.Status != Any && x.statusAt(s, q.Now) != q.Status {
 		return false
 	}

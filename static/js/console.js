@@ -88,6 +88,12 @@
       const body = form ? formValues(form) : {};
       const vals = internal.getExpressionVars(elt);
       for (const k of Object.keys(vals)) setPath(body, k, vals[k]);
+      // A control outside a list's form (data-selection="<form id>")
+      // sends the ids of the rows ticked for that form: "Purge selected".
+      if (elt.dataset && elt.dataset.selection) {
+        const sel = CSS.escape(elt.dataset.selection);
+        body.userIds = Array.from(document.querySelectorAll(`[data-select][form="${sel}"]:checked`), (c) => c.value);
+      }
       return JSON.stringify(body);
     },
   });
