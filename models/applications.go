@@ -80,7 +80,7 @@ type ListedApplication struct {
 	EmailCanonical string
 	SignupNet      string
 	DecidedByName  *string
-	Signals       ApplicationSignals
+	Signals        ApplicationSignals
 }
 
 // ApplicationSignals are what staff weigh beside an application: how many

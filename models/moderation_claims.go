@@ -98,7 +98,7 @@ func (s Desk) take(ctx context.Context, k claimKind, id, userID int64) (*claimRo
 
 // claimsQuery selects the claims of kind k with their holders' names.
 func (s Desk) claimsQuery(db bun.IDB, k claimKind) *bun.SelectQuery {
-	return db.NewSelect().TableExpr(k.table+" AS c").ColumnExpr("c."+k.key+" AS id").
+	return db.NewSelect().TableExpr(k.table + " AS c").ColumnExpr("c." + k.key + " AS id").
 		ColumnExpr("c.user_id, c.claimed_at, c.expires_at, u.username").Join("JOIN users AS u ON u.id = c.user_id")
 }
 
