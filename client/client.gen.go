@@ -4073,7 +4073,7 @@ type V1MailMessage struct {
 	CreatedAt time.Time `json:"createdAt"`
 	Id        string    `json:"id"`
 
-	// Kind What the message is: password_reset, password_changed, email_verify, email_change, email_change_notice, report_alert, report_digest, ops_alert, decision, test.
+	// Kind What the message is: password_reset, password_changed, email_verify, email_change, email_change_notice, report_alert, report_digest, ops_alert, decision, application_approved, application_rejected, test.
 	Kind string `json:"kind"`
 
 	// LastError The last attempt's error; empty when it had none.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/plazahq/plaza/api"
 	"github.com/plazahq/plaza/app/apptest"
 	"github.com/plazahq/plaza/internal/access"
+	"github.com/plazahq/plaza/internal/config"
 	"github.com/plazahq/plaza/internal/mail"
 	"github.com/plazahq/plaza/models"
 	"github.com/plazahq/plaza/models/dbtest"
@@ -316,6 +318,53 @@ func TestApplicationDoors(t *testing.T) {
 		claims, err := app.Store.Desk.ApplicationClaims(context.Background(), []int64{id})
 		if err != nil || len(claims) != 0 {
 			t.Errorf("the decision left the claim %+v %v", claims, err)
+		}
+	})
+}
+
+// TestApplicationEvents: the desk's stream tells a moderator of a new
+// application, and of another moderator's claim and decision on one, by
+// its applicationId (the decision with the applicant's name as its
+// title), and recounts no posts for them. On PostgreSQL a second instance
+// serves the stream.
+func TestApplicationEvents(t *testing.T) {
+	dbtest.ForEach(t, func(t *testing.T, db *bun.DB) {
+		app, clock, _, mod := applicationsApp(t, db)
+		watcher := app
+		if app.Store.Dialect() == config.DialectPostgres {
+			watcher = apptest.New(t, db, func(d *web.Deps) { d.Now, d.Store.Now = clock.Now, clock.Now })
+		}
+		srv := httptest.NewServer(watcher)
+		t.Cleanup(srv.Close)
+		ana, _ := userWith(t, app, "ana@example.com", access.RoleModerator)
+		s := openStream(t, srv, app.SessionFor(t, ana.ID))
+		s.expectQueue(t, 0)
+
+		id := apply(t, app, "203.0.113.40", "eve")
+		if d := s.expect(t, "application"); d.ApplicationID != fmt.Sprint(id) || d.PostID != "" {
+			t.Fatalf("application event %+v", d)
+		}
+		if res := apptest.DoBody(t, app, "POST", idPath(api.PathConsoleClaimApplication, id), mod, ""); res.Code != http.StatusOK {
+			t.Fatalf("claim: %d %s", res.Code, res.Body)
+		}
+		if d := s.expect(t, "claim"); d.ApplicationID != fmt.Sprint(id) || d.By != "mod" || d.Until == "" {
+			t.Fatalf("claim event %+v", d)
+		}
+		if res := apptest.DoBody(t, app, "POST", idPath(api.PathConsoleRejectApplication, id), mod, `{"reason":"Spam"}`); res.Code != http.StatusOK {
+			t.Fatalf("reject: %d %s", res.Code, res.Body)
+		}
+		if d := s.expect(t, "decision"); d.ApplicationID != fmt.Sprint(id) || d.Action != "reject" || d.By != "mod" || d.Title != "eve" {
+			t.Fatalf("decision event %+v", d)
+		}
+		// No queue count followed: the next event is a post's report.
+		cy, _ := userWith(t, app, "cy@example.com")
+		newPostAs(t, app, cy.ID, "Cheap pills")
+		pills := postByTitle(t, db, "Cheap pills")
+		if res := apptest.DoBody(t, app, "POST", api.PostReportPath(itoa(pills)), mod, `{"reason":"spam"}`); res.Code != http.StatusCreated {
+			t.Fatalf("report: %d %s", res.Code, res.Body)
+		}
+		if ev := s.next(t); ev.name != "report" {
+			t.Fatalf("after the application's news came %q %+v, want the report", ev.name, ev.data)
 		}
 	})
 }

@@ -138,7 +138,7 @@ func consoleRoutes(hs handlerSet) []Route {
 		{Method: http.MethodGet, Path: api.PathConsoleModerationEvents, Handler: hs.queueEvents.Stream, Family: console, Scope: ScopeExempt,
 			Permissions: moderate,
 			Doc: Doc{Summary: "The moderation queue's live news (server-sent events)", ContentType: "text/event-stream",
-				Description: "Events queue (count awaiting a decision), report, decision, claim and resync, each with a JSON data line; a comment every 25 s. A console session's stream: a bearer token gets 403.",
+				Description: "Events queue (count awaiting a decision), report, decision, claim, application (a new application) and resync, each with a JSON data line; a comment every 25 s. A console session's stream: a bearer token gets 403.",
 				Errors: map[int]string{http.StatusForbidden: "A bearer token.",
 					http.StatusTooManyRequests:    "RATE_LIMITED: the caller has MODERATION_STREAMS_PER_USER streams open on this instance; with Retry-After.",
 					http.StatusServiceUnavailable: "SERVER_ERROR: the instance has MODERATION_STREAMS_MAX streams open; with Retry-After."}}},
