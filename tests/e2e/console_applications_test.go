@@ -20,7 +20,8 @@ import (
 // people apply from one range; a moderator opens the desk's Applications
 // tab and sees them with their answers and signals, approves the first
 // with the keyboard (j, a), and rejects the other two in one bulk decision
-// with a reason. Each applicant finds the decision in their mail.
+// with a reason. Each applicant finds the decision in their mail; axe
+// passes the tab.
 func TestDeskApplications(t *testing.T) {
 	pz := startPlaza(t, func(d *web.Deps) { d.Config.RateLimit.Register = 1000 })
 	res := apptest.DoBody(t, pz.App, "PUT", api.PathAdminV1Registration, pz.SessionFor(t, pz.super.ID),
@@ -34,6 +35,7 @@ func TestDeskApplications(t *testing.T) {
 	}
 
 	p, c := pz.as(t, pz.modUser, api.PathConsoleApplications)
+	accessible(t, p, "the desk's applications")
 	step(t, p, "the tab lists the three, oldest first, with answers and signals", func(p *rod.Page) {
 		p.MustElement(`[data-testid="desk-tab-applications"][aria-current="page"]`)
 		p.MustElement(`[data-live-queue][data-live-state="open"]`)
