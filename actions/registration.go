@@ -71,6 +71,10 @@ func (a *Actions) Register(ctx context.Context, who *access.Principal, reg model
 			if err := a.Store.Users.OpenApplication(ctx, u.ID, reg.Answer, adm.Application); err != nil {
 				return err
 			}
+			// The desk's Applications tab hears of it (docs/console.md).
+			if err := a.Store.Desk.Announce(ctx, models.ModerationNews{Kind: models.NewsApplication, ApplicationID: u.ID}); err != nil {
+				return err
+			}
 		}
 		if inv != nil {
 			if err := a.useInvitation(ctx, inv, u.ID); err != nil {

@@ -24,13 +24,16 @@ type V1Released struct {
 // QueueNews is the data of one server-sent event of the moderation
 // queue's stream; the event's name says which fields it carries:
 // queue (count), report (postId), decision (postId, action, by, title),
-// claim (postId, by, until, or released), resync (none).
+// claim (postId, by, until, or released), application (applicationId),
+// resync (none). A decision or a claim on an application carries
+// applicationId in place of postId.
 type QueueNews struct {
-	Count    *int   `json:"count,omitempty"`
-	PostID   string `json:"postId,omitempty"`
-	Action   string `json:"action,omitempty"`
-	By       string `json:"by,omitempty"`
-	Title    string `json:"title,omitempty"`
-	Until    string `json:"until,omitempty" format:"date-time"`
-	Released bool   `json:"released,omitempty"`
+	Count         *int   `json:"count,omitempty"`
+	PostID        string `json:"postId,omitempty"`
+	ApplicationID string `json:"applicationId,omitempty"`
+	Action        string `json:"action,omitempty"`
+	By            string `json:"by,omitempty"`
+	Title         string `json:"title,omitempty"`
+	Until         string `json:"until,omitempty" format:"date-time"`
+	Released      bool   `json:"released,omitempty"`
 }

@@ -130,6 +130,17 @@ const (
 	PathAdminUserSilence        = PathAdminUsers + "/:id/silence"
 	PathAdminUserUnsilence      = PathAdminUsers + "/:id/unsilence"
 	PathAdminStats              = PathAdminUnversioned + "/stats"
+	// The desk's applications (docs/console.md, "Applications").
+	PathConsoleApplications       = PathConsoleModeration + "/applications"
+	PathConsoleApproveApplication = PathConsoleApplications + "/:id/approve"
+	PathConsoleRejectApplication  = PathConsoleApplications + "/:id/reject"
+	PathConsoleBulkApplications   = PathConsoleApplications + "/bulk"
+	PathConsoleClaimApplication   = PathConsoleApplications + "/:id/claim"
+	// Applications (docs/api.md, "Applications").
+	PathAdminV1Applications       = PathAdminV1 + "/applications"
+	PathAdminV1ApproveApplication = PathAdminV1Applications + "/:id/approve"
+	PathAdminV1RejectApplication  = PathAdminV1Applications + "/:id/reject"
+	PathAdminV1BulkApplications   = PathAdminV1Applications + "/bulk"
 )
 
 // PathAdminV1UserPasswordReset is where staff open a user's password reset.
@@ -166,6 +177,18 @@ func ConsoleModeratePath(id int64) string { return PathConsoleModeration + "/" +
 // ConsoleClaimPath is where a moderator claims one post of the queue
 // (POST) or lets it go (DELETE).
 func ConsoleClaimPath(id int64) string { return ConsoleModeratePath(id) + "/claim" }
+
+// ConsoleApplicationPath is where the desk decides on (…/approve,
+// …/reject) or claims (…/claim) the application of applicant id.
+func ConsoleApplicationPath(id string, what string) string {
+	return PathConsoleApplications + "/" + id + "/" + what
+}
+
+// AdminV1ApplicationPath is where the versioned family approves or
+// rejects (what) the application of applicant id.
+func AdminV1ApplicationPath(id int64, what string) string {
+	return PathAdminV1Applications + "/" + itoa(id) + "/" + what
+}
 
 // AdminV1UserPath is one user's URL in the versioned admin family.
 func AdminV1UserPath(id int64) string { return PathAdminV1Users + "/" + itoa(id) }

@@ -13,7 +13,8 @@ type RegistrationRules struct {
 // RegistrationChange is the body of PUT /api/v1/admin/registration: each
 // field optional, at least one given.
 type RegistrationChange struct {
-	Mode       *string `json:"mode,omitempty" enum:"open,approval,invite,closed"`
-	PauseHours *int    `json:"pauseHours,omitempty" minimum:"0" maximum:"168" description:"Pause every sign-up for this many hours from now; 0 ends a pause."`
-	Question   *string `json:"question,omitempty" maxLength:"500"`
+	_          struct{} `minProperties:"1"`
+	Mode       *string  `json:"mode,omitempty" enum:"open,approval,invite,closed"`
+	PauseHours *int     `json:"pauseHours,omitempty" minimum:"0" maximum:"168" description:"Pause every sign-up for this many hours from now; 0 ends a pause."`
+	Question   *string  `json:"question,omitempty" maxLength:"500"`
 }

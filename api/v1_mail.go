@@ -27,7 +27,7 @@ type V1MailQuery struct {
 // never its body, which may carry a sign-in or reset link.
 type V1MailMessage struct {
 	ID        string  `json:"id"`
-	Kind      string  `json:"kind" description:"What the message is: password_reset, password_changed, email_verify, email_change, email_change_notice, report_alert, report_digest, ops_alert, decision, test."`
+	Kind      string  `json:"kind" description:"What the message is: password_reset, password_changed, email_verify, email_change, email_change_notice, report_alert, report_digest, ops_alert, decision, application_approved, application_rejected, test."`
 	Recipient string  `json:"recipient"`
 	Subject   string  `json:"subject"`
 	Status    string  `json:"status" enum:"queued,sent,failed,held"`

@@ -641,6 +641,48 @@ func (e V1ActivityType) Valid() bool {
 	}
 }
 
+// Defines values for V1ApplicationStatus.
+const (
+	V1ApplicationStatusApproved V1ApplicationStatus = "approved"
+	V1ApplicationStatusPending  V1ApplicationStatus = "pending"
+	V1ApplicationStatusRejected V1ApplicationStatus = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the V1ApplicationStatus enum.
+func (e V1ApplicationStatus) Valid() bool {
+	switch e {
+	case V1ApplicationStatusApproved:
+		return true
+	case V1ApplicationStatusPending:
+		return true
+	case V1ApplicationStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1ApplicationWhy.
+const (
+	V1ApplicationWhyEmailDomain V1ApplicationWhy = "email_domain"
+	V1ApplicationWhyMode        V1ApplicationWhy = "mode"
+	V1ApplicationWhyNetwork     V1ApplicationWhy = "network"
+)
+
+// Valid indicates whether the value is a known member of the V1ApplicationWhy enum.
+func (e V1ApplicationWhy) Valid() bool {
+	switch e {
+	case V1ApplicationWhyEmailDomain:
+		return true
+	case V1ApplicationWhyMode:
+		return true
+	case V1ApplicationWhyNetwork:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for V1BanRequestAction.
 const (
 	V1BanRequestActionBan   V1BanRequestAction = "ban"
@@ -800,6 +842,24 @@ func (e V1BroadcastRequestType) Valid() bool {
 	case V1BroadcastRequestTypeSuccess:
 		return true
 	case V1BroadcastRequestTypeWarning:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1BulkApplicationsDecision.
+const (
+	V1BulkApplicationsDecisionApprove V1BulkApplicationsDecision = "approve"
+	V1BulkApplicationsDecisionReject  V1BulkApplicationsDecision = "reject"
+)
+
+// Valid indicates whether the value is a known member of the V1BulkApplicationsDecision enum.
+func (e V1BulkApplicationsDecision) Valid() bool {
+	switch e {
+	case V1BulkApplicationsDecisionApprove:
+		return true
+	case V1BulkApplicationsDecisionReject:
 		return true
 	default:
 		return false
@@ -1337,6 +1397,21 @@ func (e V1OfV1AnalyticsSuccess) Valid() bool {
 	}
 }
 
+// Defines values for V1OfV1ApplicationSuccess.
+const (
+	V1OfV1ApplicationSuccessTrue V1OfV1ApplicationSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfV1ApplicationSuccess enum.
+func (e V1OfV1ApplicationSuccess) Valid() bool {
+	switch e {
+	case V1OfV1ApplicationSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for V1OfV1BackupListSuccess.
 const (
 	V1OfV1BackupListSuccessTrue V1OfV1BackupListSuccess = true
@@ -1391,6 +1466,21 @@ const (
 func (e V1OfV1BroadcastSuccess) Valid() bool {
 	switch e {
 	case V1OfV1BroadcastSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1OfV1BulkApplicationsResultSuccess.
+const (
+	V1OfV1BulkApplicationsResultSuccessTrue V1OfV1BulkApplicationsResultSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1OfV1BulkApplicationsResultSuccess enum.
+func (e V1OfV1BulkApplicationsResultSuccess) Valid() bool {
+	switch e {
+	case V1OfV1BulkApplicationsResultSuccessTrue:
 		return true
 	default:
 		return false
@@ -1811,6 +1901,21 @@ const (
 func (e V1PageOfInvitationSuccess) Valid() bool {
 	switch e {
 	case V1PageOfInvitationSuccessTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for V1PageOfV1ApplicationSuccess.
+const (
+	V1PageOfV1ApplicationSuccessTrue V1PageOfV1ApplicationSuccess = true
+)
+
+// Valid indicates whether the value is a known member of the V1PageOfV1ApplicationSuccess enum.
+func (e V1PageOfV1ApplicationSuccess) Valid() bool {
+	switch e {
+	case V1PageOfV1ApplicationSuccessTrue:
 		return true
 	default:
 		return false
@@ -2552,6 +2657,27 @@ func (e GetApiV1AdminAnalyticsParamsPeriod) Valid() bool {
 	case GetApiV1AdminAnalyticsParamsPeriodWeek:
 		return true
 	case GetApiV1AdminAnalyticsParamsPeriodYear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetApiV1AdminApplicationsParamsStatus.
+const (
+	GetApiV1AdminApplicationsParamsStatusApproved GetApiV1AdminApplicationsParamsStatus = "approved"
+	GetApiV1AdminApplicationsParamsStatusPending  GetApiV1AdminApplicationsParamsStatus = "pending"
+	GetApiV1AdminApplicationsParamsStatusRejected GetApiV1AdminApplicationsParamsStatus = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the GetApiV1AdminApplicationsParamsStatus enum.
+func (e GetApiV1AdminApplicationsParamsStatus) Valid() bool {
+	switch e {
+	case GetApiV1AdminApplicationsParamsStatusApproved:
+		return true
+	case GetApiV1AdminApplicationsParamsStatusPending:
+		return true
+	case GetApiV1AdminApplicationsParamsStatusRejected:
 		return true
 	default:
 		return false
@@ -4012,6 +4138,64 @@ type V1Analytics struct {
 	Users     *V1UserAnalytics `json:"users,omitempty"`
 }
 
+// V1Application defines model for V1Application.
+type V1Application struct {
+	// Answer The applicant's answer to the community's question; empty when none was asked.
+	Answer string `json:"answer"`
+
+	// Claim Who is reviewing it at the desk, while a claim holds (the desk's listing only).
+	Claim     *V1ApplicationClaim `json:"claim,omitempty"`
+	CreatedAt time.Time           `json:"createdAt"`
+	DecidedAt *time.Time          `json:"decidedAt"`
+
+	// DecidedBy Who decided; null while pending, or once that account is deleted.
+	DecidedBy *V1Decider `json:"decidedBy"`
+
+	// Id The applicant's user id: one application an account.
+	Id string `json:"id"`
+
+	// Reason The decision's reason (a rejection's is mailed to the applicant); empty while pending.
+	Reason  string               `json:"reason"`
+	Signals V1ApplicationSignals `json:"signals"`
+	Status  V1ApplicationStatus  `json:"status"`
+	User    V1ClaimedBy          `json:"user"`
+
+	// Why mode: sign-ups needed approval; network or email_domain: a block of the sign-up's range or email domain required approval.
+	Why V1ApplicationWhy `json:"why"`
+}
+
+// V1ApplicationStatus defines model for V1Application.Status.
+type V1ApplicationStatus string
+
+// V1ApplicationWhy mode: sign-ups needed approval; network or email_domain: a block of the sign-up's range or email domain required approval.
+type V1ApplicationWhy string
+
+// V1ApplicationClaim defines model for V1ApplicationClaim.
+type V1ApplicationClaim struct {
+	ApplicationId string      `json:"applicationId"`
+	By            V1ClaimedBy `json:"by"`
+	ClaimedAt     time.Time   `json:"claimedAt"`
+	ExpiresAt     time.Time   `json:"expiresAt"`
+}
+
+// V1ApplicationSignals defines model for V1ApplicationSignals.
+type V1ApplicationSignals struct {
+	// EmailDomain The domain of the applicant's email.
+	EmailDomain string `json:"emailDomain"`
+
+	// RangeSignUps Other accounts that signed up from the applicant's sign-up range in the hour before the application.
+	RangeSignUps int `json:"rangeSignUps"`
+
+	// RelatedAccounts Other accounts that signed up or signed in from the applicant's sign-up range (/24 or /64), or whose email reaches the same mailbox: GET /api/v1/admin/users/{id}/related lists them.
+	RelatedAccounts int `json:"relatedAccounts"`
+}
+
+// V1ApproveApplication defines model for V1ApproveApplication.
+type V1ApproveApplication struct {
+	// Reason A note to the applicant, mailed with the approval.
+	Reason *string `json:"reason,omitempty"`
+}
+
 // V1Backup defines model for V1Backup.
 type V1Backup struct {
 	CreatedAt time.Time `json:"createdAt"`
@@ -4172,6 +4356,26 @@ type V1BroadcastRequest struct {
 // V1BroadcastRequestType defines model for V1BroadcastRequest.Type.
 type V1BroadcastRequestType string
 
+// V1BulkApplications defines model for V1BulkApplications.
+type V1BulkApplications struct {
+	Decision V1BulkApplicationsDecision `json:"decision"`
+
+	// Ids Applicants' user ids (strings of digits); a repeated id counts once.
+	Ids []string `json:"ids"`
+
+	// Reason Required to reject; mailed to every applicant.
+	Reason *string `json:"reason,omitempty"`
+}
+
+// V1BulkApplicationsDecision defines model for V1BulkApplications.Decision.
+type V1BulkApplicationsDecision string
+
+// V1BulkApplicationsResult defines model for V1BulkApplicationsResult.
+type V1BulkApplicationsResult struct {
+	Decided int      `json:"decided"`
+	Ids     []string `json:"ids"`
+}
+
 // V1BulkModeration defines model for V1BulkModeration.
 type V1BulkModeration struct {
 	Action          V1BulkModerationAction `json:"action"`
@@ -4245,6 +4449,12 @@ type V1ContentAnalytics struct {
 	// NewPosts Posts made in the window.
 	NewPosts   int `json:"newPosts"`
 	TotalPosts int `json:"totalPosts"`
+}
+
+// V1Decider defines model for V1Decider.
+type V1Decider struct {
+	Id       string `json:"id"`
+	Username string `json:"username"`
 }
 
 // V1DeletedPost defines model for V1DeletedPost.
@@ -4347,7 +4557,7 @@ type V1MailMessage struct {
 	CreatedAt time.Time `json:"createdAt"`
 	Id        string    `json:"id"`
 
-	// Kind What the message is: password_reset, password_changed, email_verify, email_change, email_change_notice, report_alert, report_digest, ops_alert, decision, test.
+	// Kind What the message is: password_reset, password_changed, email_verify, email_change, email_change_notice, report_alert, report_digest, ops_alert, decision, application_approved, application_rejected, test.
 	Kind string `json:"kind"`
 
 	// LastError The last attempt's error; empty when it had none.
@@ -4643,6 +4853,15 @@ type V1OfV1Analytics struct {
 // V1OfV1AnalyticsSuccess defines model for V1OfV1Analytics.Success.
 type V1OfV1AnalyticsSuccess bool
 
+// V1OfV1Application defines model for V1Of_V1Application.
+type V1OfV1Application struct {
+	Data    V1Application            `json:"data"`
+	Success V1OfV1ApplicationSuccess `json:"success"`
+}
+
+// V1OfV1ApplicationSuccess defines model for V1OfV1Application.Success.
+type V1OfV1ApplicationSuccess bool
+
 // V1OfV1BackupList defines model for V1Of_V1BackupList.
 type V1OfV1BackupList struct {
 	Data    []V1Backup              `json:"data"`
@@ -4678,6 +4897,15 @@ type V1OfV1Broadcast struct {
 
 // V1OfV1BroadcastSuccess defines model for V1OfV1Broadcast.Success.
 type V1OfV1BroadcastSuccess bool
+
+// V1OfV1BulkApplicationsResult defines model for V1Of_V1BulkApplicationsResult.
+type V1OfV1BulkApplicationsResult struct {
+	Data    V1BulkApplicationsResult            `json:"data"`
+	Success V1OfV1BulkApplicationsResultSuccess `json:"success"`
+}
+
+// V1OfV1BulkApplicationsResultSuccess defines model for V1OfV1BulkApplicationsResult.Success.
+type V1OfV1BulkApplicationsResultSuccess bool
 
 // V1OfV1BulkModerationResult defines model for V1Of_V1BulkModerationResult.
 type V1OfV1BulkModerationResult struct {
@@ -4932,6 +5160,16 @@ type V1PageOfInvitation struct {
 
 // V1PageOfInvitationSuccess defines model for V1PageOfInvitation.Success.
 type V1PageOfInvitationSuccess bool
+
+// V1PageOfV1Application defines model for V1PageOf_V1Application.
+type V1PageOfV1Application struct {
+	Data    []V1Application              `json:"data"`
+	Meta    V1Meta                       `json:"meta"`
+	Success V1PageOfV1ApplicationSuccess `json:"success"`
+}
+
+// V1PageOfV1ApplicationSuccess defines model for V1PageOfV1Application.Success.
+type V1PageOfV1ApplicationSuccess bool
 
 // V1PageOfV1Block defines model for V1PageOf_V1Block.
 type V1PageOfV1Block struct {
@@ -5295,6 +5533,11 @@ type V1QueuedJobStatus string
 type V1Reasons struct {
 	// Reasons Each 1 to 100 characters, each once.
 	Reasons []string `json:"reasons"`
+}
+
+// V1RejectApplication defines model for V1RejectApplication.
+type V1RejectApplication struct {
+	Reason string `json:"reason"`
 }
 
 // V1RelatedAccount defines model for V1RelatedAccount.
@@ -5802,6 +6045,18 @@ type GetApiV1AdminAnalyticsParams struct {
 // GetApiV1AdminAnalyticsParamsPeriod defines parameters for GetApiV1AdminAnalytics.
 type GetApiV1AdminAnalyticsParamsPeriod string
 
+// GetApiV1AdminApplicationsParams defines parameters for GetApiV1AdminApplications.
+type GetApiV1AdminApplicationsParams struct {
+	Limit  *int `form:"limit,omitempty" json:"limit,omitempty"`
+	Offset *int `form:"offset,omitempty" json:"offset,omitempty"`
+
+	// Status Pending ones come oldest first, decided ones newest first.
+	Status *GetApiV1AdminApplicationsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+}
+
+// GetApiV1AdminApplicationsParamsStatus defines parameters for GetApiV1AdminApplications.
+type GetApiV1AdminApplicationsParamsStatus string
+
 // GetApiV1AdminAuditLogsParams defines parameters for GetApiV1AdminAuditLogs.
 type GetApiV1AdminAuditLogsParams struct {
 	// AdminId Only entries of this admin (a user id).
@@ -6139,6 +6394,15 @@ type PutApiV1AdminAccountAlertsJSONRequestBody = AlertPreferencesChange
 
 // PutApiV1AdminAccountAlertsFormdataRequestBody defines body for PutApiV1AdminAccountAlerts for application/x-www-form-urlencoded ContentType.
 type PutApiV1AdminAccountAlertsFormdataRequestBody = FormDataAlertPreferencesChange
+
+// PostApiV1AdminApplicationsBulkJSONRequestBody defines body for PostApiV1AdminApplicationsBulk for application/json ContentType.
+type PostApiV1AdminApplicationsBulkJSONRequestBody = V1BulkApplications
+
+// PostApiV1AdminApplicationsIdApproveJSONRequestBody defines body for PostApiV1AdminApplicationsIdApprove for application/json ContentType.
+type PostApiV1AdminApplicationsIdApproveJSONRequestBody = V1ApproveApplication
+
+// PostApiV1AdminApplicationsIdRejectJSONRequestBody defines body for PostApiV1AdminApplicationsIdReject for application/json ContentType.
+type PostApiV1AdminApplicationsIdRejectJSONRequestBody = V1RejectApplication
 
 // PostApiV1AdminBlocksJSONRequestBody defines body for PostApiV1AdminBlocks for application/json ContentType.
 type PostApiV1AdminBlocksJSONRequestBody = V1BlockRequest
@@ -7784,6 +8048,67 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/admin/analytics (the `GetApiV1AdminAnalytics` operationId).
 	GetApiV1AdminAnalytics(ctx context.Context, params *GetApiV1AdminAnalyticsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetApiV1AdminApplications Applications to join, with their signals
+	//
+	// Pending applications oldest first (?status=approved or rejected: newest first), each with the applicant's answer and the signals staff weigh: related accounts, the email's domain, and the sign-ups from the same range in the hour before. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Corresponds with GET /api/v1/admin/applications (the `GetApiV1AdminApplications` operationId).
+	GetApiV1AdminApplications(ctx context.Context, params *GetApiV1AdminApplicationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminApplicationsBulkWithBody Approve or reject up to 200 applications
+	//
+	// All or nothing, in one transaction with one audit entry; each applicant is mailed the decision. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/admin/applications/bulk (the `PostApiV1AdminApplicationsBulk` operationId).
+	PostApiV1AdminApplicationsBulkWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminApplicationsBulk Approve or reject up to 200 applications
+	//
+	// All or nothing, in one transaction with one audit entry; each applicant is mailed the decision. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/admin/applications/bulk (the `PostApiV1AdminApplicationsBulk` operationId).
+	PostApiV1AdminApplicationsBulk(ctx context.Context, body PostApiV1AdminApplicationsBulkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminApplicationsIdApproveWithBody Approve an application: the account opens
+	//
+	// The applicant's account becomes active and they are mailed that they can sign in (with the reason as a note, if given). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/admin/applications/{id}/approve (the `PostApiV1AdminApplicationsIdApprove` operationId).
+	PostApiV1AdminApplicationsIdApproveWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminApplicationsIdApprove Approve an application: the account opens
+	//
+	// The applicant's account becomes active and they are mailed that they can sign in (with the reason as a note, if given). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/admin/applications/{id}/approve (the `PostApiV1AdminApplicationsIdApprove` operationId).
+	PostApiV1AdminApplicationsIdApprove(ctx context.Context, id string, body PostApiV1AdminApplicationsIdApproveJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminApplicationsIdRejectWithBody Reject an application, with the reason
+	//
+	// The account stays inactive; the applicant is mailed the reason, and signing in tells it again. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/admin/applications/{id}/reject (the `PostApiV1AdminApplicationsIdReject` operationId).
+	PostApiV1AdminApplicationsIdRejectWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PostApiV1AdminApplicationsIdReject Reject an application, with the reason
+	//
+	// The account stays inactive; the applicant is mailed the reason, and signing in tells it again. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/admin/applications/{id}/reject (the `PostApiV1AdminApplicationsIdReject` operationId).
+	PostApiV1AdminApplicationsIdReject(ctx context.Context, id string, body PostApiV1AdminApplicationsIdRejectJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetApiV1AdminAuditLogs The audit log, newest first
 	//
@@ -10135,6 +10460,137 @@ func (c *Client) PutApiV1AdminAccountAlertsWithFormdataBody(ctx context.Context,
 // Corresponds with GET /api/v1/admin/analytics (the `GetApiV1AdminAnalytics` operationId).
 func (c *Client) GetApiV1AdminAnalytics(ctx context.Context, params *GetApiV1AdminAnalyticsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetApiV1AdminAnalyticsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetApiV1AdminApplications Applications to join, with their signals
+//
+// Pending applications oldest first (?status=approved or rejected: newest first), each with the applicant's answer and the signals staff weigh: related accounts, the email's domain, and the sign-ups from the same range in the hour before. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Corresponds with GET /api/v1/admin/applications (the `GetApiV1AdminApplications` operationId).
+func (c *Client) GetApiV1AdminApplications(ctx context.Context, params *GetApiV1AdminApplicationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetApiV1AdminApplicationsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminApplicationsBulkWithBody Approve or reject up to 200 applications
+//
+// All or nothing, in one transaction with one audit entry; each applicant is mailed the decision. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/admin/applications/bulk (the `PostApiV1AdminApplicationsBulk` operationId).
+func (c *Client) PostApiV1AdminApplicationsBulkWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminApplicationsBulkRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminApplicationsBulk Approve or reject up to 200 applications
+//
+// All or nothing, in one transaction with one audit entry; each applicant is mailed the decision. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/admin/applications/bulk (the `PostApiV1AdminApplicationsBulk` operationId).
+func (c *Client) PostApiV1AdminApplicationsBulk(ctx context.Context, body PostApiV1AdminApplicationsBulkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminApplicationsBulkRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminApplicationsIdApproveWithBody Approve an application: the account opens
+//
+// The applicant's account becomes active and they are mailed that they can sign in (with the reason as a note, if given). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/admin/applications/{id}/approve (the `PostApiV1AdminApplicationsIdApprove` operationId).
+func (c *Client) PostApiV1AdminApplicationsIdApproveWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminApplicationsIdApproveRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminApplicationsIdApprove Approve an application: the account opens
+//
+// The applicant's account becomes active and they are mailed that they can sign in (with the reason as a note, if given). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/admin/applications/{id}/approve (the `PostApiV1AdminApplicationsIdApprove` operationId).
+func (c *Client) PostApiV1AdminApplicationsIdApprove(ctx context.Context, id string, body PostApiV1AdminApplicationsIdApproveJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminApplicationsIdApproveRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminApplicationsIdRejectWithBody Reject an application, with the reason
+//
+// The account stays inactive; the applicant is mailed the reason, and signing in tells it again. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/admin/applications/{id}/reject (the `PostApiV1AdminApplicationsIdReject` operationId).
+func (c *Client) PostApiV1AdminApplicationsIdRejectWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminApplicationsIdRejectRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PostApiV1AdminApplicationsIdReject Reject an application, with the reason
+//
+// The account stays inactive; the applicant is mailed the reason, and signing in tells it again. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/admin/applications/{id}/reject (the `PostApiV1AdminApplicationsIdReject` operationId).
+func (c *Client) PostApiV1AdminApplicationsIdReject(ctx context.Context, id string, body PostApiV1AdminApplicationsIdRejectJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPostApiV1AdminApplicationsIdRejectRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -14807,6 +15263,218 @@ func NewGetApiV1AdminAnalyticsRequest(server string, params *GetApiV1AdminAnalyt
 	return req, nil
 }
 
+// NewGetApiV1AdminApplicationsRequest constructs an http.Request for the GetApiV1AdminApplications method
+func NewGetApiV1AdminApplicationsRequest(server string, params *GetApiV1AdminApplicationsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/applications")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "offset", *params.Offset, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPostApiV1AdminApplicationsBulkRequest calls the generic PostApiV1AdminApplicationsBulk builder with application/json body
+func NewPostApiV1AdminApplicationsBulkRequest(server string, body PostApiV1AdminApplicationsBulkJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiV1AdminApplicationsBulkRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewPostApiV1AdminApplicationsBulkRequestWithBody constructs an http.Request for the PostApiV1AdminApplicationsBulk method, with any body, and a specified content type
+func NewPostApiV1AdminApplicationsBulkRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/applications/bulk")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPostApiV1AdminApplicationsIdApproveRequest calls the generic PostApiV1AdminApplicationsIdApprove builder with application/json body
+func NewPostApiV1AdminApplicationsIdApproveRequest(server string, id string, body PostApiV1AdminApplicationsIdApproveJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiV1AdminApplicationsIdApproveRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewPostApiV1AdminApplicationsIdApproveRequestWithBody constructs an http.Request for the PostApiV1AdminApplicationsIdApprove method, with any body, and a specified content type
+func NewPostApiV1AdminApplicationsIdApproveRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/applications/%s/approve", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewPostApiV1AdminApplicationsIdRejectRequest calls the generic PostApiV1AdminApplicationsIdReject builder with application/json body
+func NewPostApiV1AdminApplicationsIdRejectRequest(server string, id string, body PostApiV1AdminApplicationsIdRejectJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPostApiV1AdminApplicationsIdRejectRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewPostApiV1AdminApplicationsIdRejectRequestWithBody constructs an http.Request for the PostApiV1AdminApplicationsIdReject method, with any body, and a specified content type
+func NewPostApiV1AdminApplicationsIdRejectRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/admin/applications/%s/reject", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGetApiV1AdminAuditLogsRequest constructs an http.Request for the GetApiV1AdminAuditLogs method
 func NewGetApiV1AdminAuditLogsRequest(server string, params *GetApiV1AdminAuditLogsParams) (*http.Request, error) {
 	var err error
@@ -19152,6 +19820,69 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/admin/analytics (the `GetApiV1AdminAnalytics` operationId).
 	GetApiV1AdminAnalyticsWithResponse(ctx context.Context, params *GetApiV1AdminAnalyticsParams, reqEditors ...RequestEditorFn) (*GetApiV1AdminAnalyticsResponse, error)
+
+	// GetApiV1AdminApplicationsWithResponse Applications to join, with their signals
+	//
+	// Pending applications oldest first (?status=approved or rejected: newest first), each with the applicant's answer and the signals staff weigh: related accounts, the email's domain, and the sign-ups from the same range in the hour before. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/admin/applications (the `GetApiV1AdminApplications` operationId).
+	GetApiV1AdminApplicationsWithResponse(ctx context.Context, params *GetApiV1AdminApplicationsParams, reqEditors ...RequestEditorFn) (*GetApiV1AdminApplicationsResponse, error)
+
+	// PostApiV1AdminApplicationsBulkWithBodyWithResponse Approve or reject up to 200 applications
+	//
+	// All or nothing, in one transaction with one audit entry; each applicant is mailed the decision. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/applications/bulk (the `PostApiV1AdminApplicationsBulk` operationId).
+	PostApiV1AdminApplicationsBulkWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsBulkResponse, error)
+
+	// PostApiV1AdminApplicationsBulkWithResponse Approve or reject up to 200 applications
+	//
+	// All or nothing, in one transaction with one audit entry; each applicant is mailed the decision. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/applications/bulk (the `PostApiV1AdminApplicationsBulk` operationId).
+	PostApiV1AdminApplicationsBulkWithResponse(ctx context.Context, body PostApiV1AdminApplicationsBulkJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsBulkResponse, error)
+
+	// PostApiV1AdminApplicationsIdApproveWithBodyWithResponse Approve an application: the account opens
+	//
+	// The applicant's account becomes active and they are mailed that they can sign in (with the reason as a note, if given). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/applications/{id}/approve (the `PostApiV1AdminApplicationsIdApprove` operationId).
+	PostApiV1AdminApplicationsIdApproveWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsIdApproveResponse, error)
+
+	// PostApiV1AdminApplicationsIdApproveWithResponse Approve an application: the account opens
+	//
+	// The applicant's account becomes active and they are mailed that they can sign in (with the reason as a note, if given). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/applications/{id}/approve (the `PostApiV1AdminApplicationsIdApprove` operationId).
+	PostApiV1AdminApplicationsIdApproveWithResponse(ctx context.Context, id string, body PostApiV1AdminApplicationsIdApproveJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsIdApproveResponse, error)
+
+	// PostApiV1AdminApplicationsIdRejectWithBodyWithResponse Reject an application, with the reason
+	//
+	// The account stays inactive; the applicant is mailed the reason, and signing in tells it again. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/applications/{id}/reject (the `PostApiV1AdminApplicationsIdReject` operationId).
+	PostApiV1AdminApplicationsIdRejectWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsIdRejectResponse, error)
+
+	// PostApiV1AdminApplicationsIdRejectWithResponse Reject an application, with the reason
+	//
+	// The account stays inactive; the applicant is mailed the reason, and signing in tells it again. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/admin/applications/{id}/reject (the `PostApiV1AdminApplicationsIdReject` operationId).
+	PostApiV1AdminApplicationsIdRejectWithResponse(ctx context.Context, id string, body PostApiV1AdminApplicationsIdRejectJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsIdRejectResponse, error)
 
 	// GetApiV1AdminAuditLogsWithResponse The audit log, newest first
 	//
@@ -27140,6 +27871,513 @@ func (r GetApiV1AdminAnalyticsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetApiV1AdminAnalyticsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetApiV1AdminApplicationsResponse200Headers the declared response headers of an HTTP 200 response for GetApiV1AdminApplications
+type GetApiV1AdminApplicationsResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminApplicationsResponse429Headers the declared response headers of an HTTP 429 response for GetApiV1AdminApplications
+type GetApiV1AdminApplicationsResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// GetApiV1AdminApplicationsResponse503Headers the declared response headers of an HTTP 503 response for GetApiV1AdminApplications
+type GetApiV1AdminApplicationsResponse503Headers struct {
+	RetryAfter int
+}
+
+type GetApiV1AdminApplicationsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1PageOfV1Application
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetApiV1AdminApplicationsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetApiV1AdminApplicationsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetApiV1AdminApplicationsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetApiV1AdminApplicationsResponse) GetJSON200() *V1PageOfV1Application {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetApiV1AdminApplicationsResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetApiV1AdminApplicationsResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetApiV1AdminApplicationsResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetApiV1AdminApplicationsResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetApiV1AdminApplicationsResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetApiV1AdminApplicationsResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetApiV1AdminApplicationsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetApiV1AdminApplicationsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetApiV1AdminApplicationsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetApiV1AdminApplicationsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiV1AdminApplicationsBulkResponse200Headers the declared response headers of an HTTP 200 response for PostApiV1AdminApplicationsBulk
+type PostApiV1AdminApplicationsBulkResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminApplicationsBulkResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminApplicationsBulk
+type PostApiV1AdminApplicationsBulkResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminApplicationsBulkResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminApplicationsBulk
+type PostApiV1AdminApplicationsBulkResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminApplicationsBulkResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfV1BulkApplicationsResult
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiV1AdminApplicationsBulkResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminApplicationsBulkResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminApplicationsBulkResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiV1AdminApplicationsBulkResponse) GetJSON200() *V1OfV1BulkApplicationsResult {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminApplicationsBulkResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminApplicationsBulkResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiV1AdminApplicationsBulkResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PostApiV1AdminApplicationsBulkResponse) GetJSON409() *V1Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminApplicationsBulkResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminApplicationsBulkResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminApplicationsBulkResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminApplicationsBulkResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminApplicationsBulkResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminApplicationsBulkResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminApplicationsBulkResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminApplicationsBulkResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminApplicationsBulkResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiV1AdminApplicationsIdApproveResponse200Headers the declared response headers of an HTTP 200 response for PostApiV1AdminApplicationsIdApprove
+type PostApiV1AdminApplicationsIdApproveResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminApplicationsIdApproveResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminApplicationsIdApprove
+type PostApiV1AdminApplicationsIdApproveResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminApplicationsIdApproveResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminApplicationsIdApprove
+type PostApiV1AdminApplicationsIdApproveResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminApplicationsIdApproveResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfV1Application
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiV1AdminApplicationsIdApproveResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminApplicationsIdApproveResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminApplicationsIdApproveResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiV1AdminApplicationsIdApproveResponse) GetJSON200() *V1OfV1Application {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminApplicationsIdApproveResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminApplicationsIdApproveResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiV1AdminApplicationsIdApproveResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PostApiV1AdminApplicationsIdApproveResponse) GetJSON409() *V1Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminApplicationsIdApproveResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminApplicationsIdApproveResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminApplicationsIdApproveResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminApplicationsIdApproveResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminApplicationsIdApproveResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminApplicationsIdApproveResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminApplicationsIdApproveResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminApplicationsIdApproveResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminApplicationsIdApproveResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PostApiV1AdminApplicationsIdRejectResponse200Headers the declared response headers of an HTTP 200 response for PostApiV1AdminApplicationsIdReject
+type PostApiV1AdminApplicationsIdRejectResponse200Headers struct {
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminApplicationsIdRejectResponse429Headers the declared response headers of an HTTP 429 response for PostApiV1AdminApplicationsIdReject
+type PostApiV1AdminApplicationsIdRejectResponse429Headers struct {
+	RetryAfter          int
+	XAdminTier          string
+	XRateLimitLimit     int
+	XRateLimitRemaining int
+	XRateLimitReset     int
+}
+
+// PostApiV1AdminApplicationsIdRejectResponse503Headers the declared response headers of an HTTP 503 response for PostApiV1AdminApplicationsIdReject
+type PostApiV1AdminApplicationsIdRejectResponse503Headers struct {
+	RetryAfter int
+}
+
+type PostApiV1AdminApplicationsIdRejectResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *V1OfV1Application
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *V1Error
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *V1Error
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *V1Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *V1Error
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *V1Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *V1Invalid
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *V1Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *V1Error
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *V1Error
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostApiV1AdminApplicationsIdRejectResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *PostApiV1AdminApplicationsIdRejectResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *PostApiV1AdminApplicationsIdRejectResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PostApiV1AdminApplicationsIdRejectResponse) GetJSON200() *V1OfV1Application {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PostApiV1AdminApplicationsIdRejectResponse) GetJSON401() *V1Error {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PostApiV1AdminApplicationsIdRejectResponse) GetJSON403() *V1Error {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PostApiV1AdminApplicationsIdRejectResponse) GetJSON404() *V1Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PostApiV1AdminApplicationsIdRejectResponse) GetJSON409() *V1Error {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r PostApiV1AdminApplicationsIdRejectResponse) GetJSON413() *V1Error {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostApiV1AdminApplicationsIdRejectResponse) GetJSON422() *V1Invalid {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r PostApiV1AdminApplicationsIdRejectResponse) GetJSON429() *V1Error {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PostApiV1AdminApplicationsIdRejectResponse) GetJSON500() *V1Error {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r PostApiV1AdminApplicationsIdRejectResponse) GetJSON503() *V1Error {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PostApiV1AdminApplicationsIdRejectResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PostApiV1AdminApplicationsIdRejectResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PostApiV1AdminApplicationsIdRejectResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PostApiV1AdminApplicationsIdRejectResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -36884,6 +38122,111 @@ func (c *ClientWithResponses) GetApiV1AdminAnalyticsWithResponse(ctx context.Con
 		return nil, err
 	}
 	return ParseGetApiV1AdminAnalyticsResponse(rsp)
+}
+
+// GetApiV1AdminApplicationsWithResponse Applications to join, with their signals
+//
+// Pending applications oldest first (?status=approved or rejected: newest first), each with the applicant's answer and the signals staff weigh: related accounts, the email's domain, and the sign-ups from the same range in the hour before. Needs the admin role and admin:read. Rate limit scope: admin_v1.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/admin/applications (the `GetApiV1AdminApplications` operationId).
+func (c *ClientWithResponses) GetApiV1AdminApplicationsWithResponse(ctx context.Context, params *GetApiV1AdminApplicationsParams, reqEditors ...RequestEditorFn) (*GetApiV1AdminApplicationsResponse, error) {
+	rsp, err := c.GetApiV1AdminApplications(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetApiV1AdminApplicationsResponse(rsp)
+}
+
+// PostApiV1AdminApplicationsBulkWithBodyWithResponse Approve or reject up to 200 applications
+//
+// All or nothing, in one transaction with one audit entry; each applicant is mailed the decision. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/applications/bulk (the `PostApiV1AdminApplicationsBulk` operationId).
+func (c *ClientWithResponses) PostApiV1AdminApplicationsBulkWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsBulkResponse, error) {
+	rsp, err := c.PostApiV1AdminApplicationsBulkWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminApplicationsBulkResponse(rsp)
+}
+
+// PostApiV1AdminApplicationsBulkWithResponse Approve or reject up to 200 applications
+//
+// All or nothing, in one transaction with one audit entry; each applicant is mailed the decision. Needs the admin role and admin:write. A session caller must have confirmed its password or code within 10 minutes (bearer tokens need not). Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/applications/bulk (the `PostApiV1AdminApplicationsBulk` operationId).
+func (c *ClientWithResponses) PostApiV1AdminApplicationsBulkWithResponse(ctx context.Context, body PostApiV1AdminApplicationsBulkJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsBulkResponse, error) {
+	rsp, err := c.PostApiV1AdminApplicationsBulk(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminApplicationsBulkResponse(rsp)
+}
+
+// PostApiV1AdminApplicationsIdApproveWithBodyWithResponse Approve an application: the account opens
+//
+// The applicant's account becomes active and they are mailed that they can sign in (with the reason as a note, if given). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/applications/{id}/approve (the `PostApiV1AdminApplicationsIdApprove` operationId).
+func (c *ClientWithResponses) PostApiV1AdminApplicationsIdApproveWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsIdApproveResponse, error) {
+	rsp, err := c.PostApiV1AdminApplicationsIdApproveWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminApplicationsIdApproveResponse(rsp)
+}
+
+// PostApiV1AdminApplicationsIdApproveWithResponse Approve an application: the account opens
+//
+// The applicant's account becomes active and they are mailed that they can sign in (with the reason as a note, if given). Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/applications/{id}/approve (the `PostApiV1AdminApplicationsIdApprove` operationId).
+func (c *ClientWithResponses) PostApiV1AdminApplicationsIdApproveWithResponse(ctx context.Context, id string, body PostApiV1AdminApplicationsIdApproveJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsIdApproveResponse, error) {
+	rsp, err := c.PostApiV1AdminApplicationsIdApprove(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminApplicationsIdApproveResponse(rsp)
+}
+
+// PostApiV1AdminApplicationsIdRejectWithBodyWithResponse Reject an application, with the reason
+//
+// The account stays inactive; the applicant is mailed the reason, and signing in tells it again. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/applications/{id}/reject (the `PostApiV1AdminApplicationsIdReject` operationId).
+func (c *ClientWithResponses) PostApiV1AdminApplicationsIdRejectWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsIdRejectResponse, error) {
+	rsp, err := c.PostApiV1AdminApplicationsIdRejectWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminApplicationsIdRejectResponse(rsp)
+}
+
+// PostApiV1AdminApplicationsIdRejectWithResponse Reject an application, with the reason
+//
+// The account stays inactive; the applicant is mailed the reason, and signing in tells it again. Needs the admin role and admin:write. Rate limit scope: admin_v1.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/admin/applications/{id}/reject (the `PostApiV1AdminApplicationsIdReject` operationId).
+func (c *ClientWithResponses) PostApiV1AdminApplicationsIdRejectWithResponse(ctx context.Context, id string, body PostApiV1AdminApplicationsIdRejectJSONRequestBody, reqEditors ...RequestEditorFn) (*PostApiV1AdminApplicationsIdRejectResponse, error) {
+	rsp, err := c.PostApiV1AdminApplicationsIdReject(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePostApiV1AdminApplicationsIdRejectResponse(rsp)
 }
 
 // GetApiV1AdminAuditLogsWithResponse The audit log, newest first
@@ -47238,6 +48581,669 @@ func ParseGetApiV1AdminAnalyticsResponse(rsp *http.Response) (*GetApiV1AdminAnal
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetApiV1AdminAnalyticsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetApiV1AdminApplicationsResponse parses an HTTP response from a GetApiV1AdminApplicationsWithResponse call
+func ParseGetApiV1AdminApplicationsResponse(rsp *http.Response) (*GetApiV1AdminApplicationsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetApiV1AdminApplicationsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1PageOfV1Application
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetApiV1AdminApplicationsResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetApiV1AdminApplicationsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetApiV1AdminApplicationsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminApplicationsBulkResponse parses an HTTP response from a PostApiV1AdminApplicationsBulkWithResponse call
+func ParsePostApiV1AdminApplicationsBulkResponse(rsp *http.Response) (*PostApiV1AdminApplicationsBulkResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminApplicationsBulkResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfV1BulkApplicationsResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiV1AdminApplicationsBulkResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminApplicationsBulkResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminApplicationsBulkResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminApplicationsIdApproveResponse parses an HTTP response from a PostApiV1AdminApplicationsIdApproveWithResponse call
+func ParsePostApiV1AdminApplicationsIdApproveResponse(rsp *http.Response) (*PostApiV1AdminApplicationsIdApproveResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminApplicationsIdApproveResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfV1Application
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiV1AdminApplicationsIdApproveResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminApplicationsIdApproveResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminApplicationsIdApproveResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePostApiV1AdminApplicationsIdRejectResponse parses an HTTP response from a PostApiV1AdminApplicationsIdRejectWithResponse call
+func ParsePostApiV1AdminApplicationsIdRejectResponse(rsp *http.Response) (*PostApiV1AdminApplicationsIdRejectResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PostApiV1AdminApplicationsIdRejectResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest V1OfV1Application
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest V1Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest V1Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostApiV1AdminApplicationsIdRejectResponse200Headers
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers PostApiV1AdminApplicationsIdRejectResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		if values := rsp.Header.Values("X-Admin-Tier"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Admin-Tier", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XAdminTier = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers PostApiV1AdminApplicationsIdRejectResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

@@ -174,7 +174,11 @@ func (h OAuth) Callback(c echo.Context) error {
 	case errors.As(err, &ue):
 		return h.refuse(c, "Your "+name+" email address is not verified; verify it with "+name+" and try again", err)
 	case errors.As(err, &ie):
-		return h.refuse(c, "This account is "+ie.Status+" and cannot sign in", err)
+		msg, serr := h.Actions.SignInRefusal(ctx, &models.User{ID: ie.UserID, Status: ie.Status})
+		if serr != nil {
+			return serr
+		}
+		return h.refuse(c, msg, err)
 	case err != nil:
 		return err
 	}

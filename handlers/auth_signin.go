@@ -44,6 +44,10 @@ type SignIn struct {
 	// Passwords checks the password under the failure throttle
 	// (*actions.Actions): the same check as every other door's.
 	Passwords PasswordChecker
+	// Standing says why an account that is not active may not sign in
+	// (*actions.Actions): an applicant hears where their application
+	// stands.
+	Standing Standing
 	// DeviceKey signs the device cookie sign-in leaves in the browser
 	// (device.Key): the failure throttle then counts that browser's
 	// failures apart from strangers'.
@@ -56,6 +60,11 @@ type SignIn struct {
 	// SessionLimits are the limits of the session of someone holding
 	// roles: staff sessions are shorter.
 	SessionLimits func(roles []string) session.Limits
+}
+
+// Standing words the refusal of an account that may not sign in.
+type Standing interface {
+	SignInRefusal(ctx context.Context, u *models.User) (string, error)
 }
 
 // PasswordChecker is the one check of a password a request gives, and of
@@ -280,8 +289,13 @@ func (h SignIn) check(c echo.Context, req api.SignInRequest) (*models.User, erro
 		return nil, errBadCredentials
 	case err != nil:
 		return nil, err
-	case user.Status != models.UserActive:
-		return nil, &api.Error{Status: http.StatusUnauthorized, Code: api.CodeUnauthorized, Message: "This account is " + user.Status + " and cannot sign in"}
+	}
+	refused, err := h.Standing.SignInRefusal(ctx, user)
+	switch {
+	case err != nil:
+		return nil, err
+	case refused != "":
+		return nil, &api.Error{Status: http.StatusUnauthorized, Code: api.CodeUnauthorized, Message: refused}
 	}
 	return user, nil
 }

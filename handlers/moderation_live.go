@@ -120,7 +120,7 @@ const writeWait = 10 * time.Second
 
 // Stream answers GET /admin/moderation/events: first the count of posts
 // awaiting a decision (event queue), then the news as it comes (report,
-// decision, claim, queue, resync), with a comment line every Heartbeat.
+// decision, claim, queue, application, resync), with a comment line every Heartbeat.
 // The caller's own decisions and claims are left out: its page shows them
 // already. It ends when the client leaves, the server stops, or the
 // client falls too far behind (the browser reconnects). Statuses: 200,
@@ -197,6 +197,9 @@ func queueNews(m models.ModerationNews) api.QueueNews {
 	out := api.QueueNews{Count: m.Count, Action: m.Action, By: m.By, Title: m.Title, Released: m.Released}
 	if m.PostID != 0 {
 		out.PostID = itoa(m.PostID)
+	}
+	if m.ApplicationID != 0 {
+		out.ApplicationID = itoa(m.ApplicationID)
 	}
 	if m.Until != nil {
 		out.Until = api.Timestamp(*m.Until)

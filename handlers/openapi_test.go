@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"mime"
 	"net"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -85,7 +87,41 @@ var samples = map[string]func(t *testing.T, e sampleEnv) sampleRequest{
 	"GET /api/v1/admin/registration": asSuper(api.PathAdminV1Registration, "", 200),
 	"PUT /api/v1/admin/registration": asSuper(api.PathAdminV1Registration, `{"mode":"approval","question":"What brings you here?"}`, 200),
 	"GET /admin/registration":        asSuper(api.PathConsoleRegistration+"?saved=1", "", 200),
-	"POST /admin/registration":       asSuper(api.PathConsoleRegistration, `{"pauseHours":0}`, 200),
+	"GET /api/v1/admin/applications": func(t *testing.T, e sampleEnv) sampleRequest {
+		sampleApplicant(t, e)
+		return sampleRequest{api.PathAdminV1Applications + "?status=pending&limit=5", e.super, "", 200}
+	},
+	"POST /api/v1/admin/applications/{id}/approve": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.AdminV1ApplicationPath(sampleApplicant(t, e), "approve"), e.super, `{"reason":"Welcome"}`, 200}
+	},
+	"POST /api/v1/admin/applications/{id}/reject": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.AdminV1ApplicationPath(sampleApplicant(t, e), "reject"), e.super, `{"reason":"Spam"}`, 200}
+	},
+	"POST /api/v1/admin/applications/bulk": func(t *testing.T, e sampleEnv) sampleRequest {
+		id := strconv.FormatInt(sampleApplicant(t, e), 10)
+		return sampleRequest{api.PathAdminV1BulkApplications, e.super, `{"ids":["` + id + `"],"decision":"reject","reason":"Spam"}`, 200}
+	},
+	"GET /admin/moderation/applications": func(t *testing.T, e sampleEnv) sampleRequest {
+		sampleApplicant(t, e)
+		return sampleRequest{api.PathConsoleApplications, e.super, "", 200}
+	},
+	"POST /admin/moderation/applications/{id}/approve": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.ConsoleApplicationPath(strconv.FormatInt(sampleApplicant(t, e), 10), "approve"), e.super, "", 200}
+	},
+	"POST /admin/moderation/applications/{id}/reject": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.ConsoleApplicationPath(strconv.FormatInt(sampleApplicant(t, e), 10), "reject"), e.super, `{"reason":"Spam"}`, 200}
+	},
+	"POST /admin/moderation/applications/bulk": func(t *testing.T, e sampleEnv) sampleRequest {
+		id := strconv.FormatInt(sampleApplicant(t, e), 10)
+		return sampleRequest{api.PathConsoleBulkApplications, e.super, `{"ids":["` + id + `"],"decision":"approve"}`, 200}
+	},
+	"POST /admin/moderation/applications/{id}/claim": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.ConsoleApplicationPath(strconv.FormatInt(sampleApplicant(t, e), 10), "claim"), e.super, "", 200}
+	},
+	"DELETE /admin/moderation/applications/{id}/claim": func(t *testing.T, e sampleEnv) sampleRequest {
+		return sampleRequest{api.ConsoleApplicationPath(strconv.FormatInt(sampleApplicant(t, e), 10), "claim"), e.super, "", 200}
+	},
+	"POST /admin/registration": asSuper(api.PathConsoleRegistration, `{"pauseHours":0}`, 200),
 	"GET /api/auth/links": func(_ *testing.T, e sampleEnv) sampleRequest {
 		return sampleRequest{"/api/auth/links", e.session, "", 200}
 	},
@@ -778,6 +814,15 @@ func newSampleEnv(t *testing.T, db *bun.DB, more ...func(*web.Deps)) sampleEnv {
 	user := app.User(t, "user@example.com")
 	return sampleEnv{app: app, super: token, session: app.SessionFor(t, user.ID), page: page.URL, oauth: f}
 }
+
+// sampleApplicant opens a fresh pending application and names its id.
+func sampleApplicant(t *testing.T, e sampleEnv) int64 {
+	t.Helper()
+	n := sampleApplicants.Add(1)
+	return e.app.Applicant(t, fmt.Sprintf("applicant%d@example.com", n), "applicant password", "198.51.100.7", "I like it here").ID
+}
+
+var sampleApplicants atomic.Int64
 
 // sampleBackup writes a backup as the maintenance job would and names it.
 func sampleBackup(t *testing.T, e sampleEnv) string {

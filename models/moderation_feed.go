@@ -28,12 +28,18 @@ const (
 	NewsClaim    = "claim"    // By claimed PostID until Until, or Released it
 	NewsQueue    = "queue"    // Count posts await a decision (the feed adds it)
 	NewsResync   = "resync"   // news may have been missed: read everything again
+	// NewsApplication: an application (ApplicationID) came in. A decision
+	// or a claim on an application carries ApplicationID in place of
+	// PostID.
+	NewsApplication = "application"
 )
 
 // ModerationNews is one piece of news of the moderation queue.
 type ModerationNews struct {
 	Kind   string `json:"kind"`
 	PostID int64  `json:"postId,omitempty"`
+	// ApplicationID is the applicant's id, on news of an application.
+	ApplicationID int64 `json:"applicationId,omitempty"`
 	// Title is the post's, for the toast ("Ana hid “Title”"), cut to
 	// newsTitleRunes so that a notification stays well under PostgreSQL's
 	// 8000 bytes.

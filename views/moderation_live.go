@@ -59,3 +59,15 @@ func postsNoun(n int) string {
 	}
 	return "posts"
 }
+
+// ApplicationNewsKey is how the desk's page and its live news name the
+// application of applicant id, apart from the posts' ids.
+func ApplicationNewsKey(id string) string { return "application-" + id }
+
+// applicationClaim is an application's claim as the claim note reads it.
+func applicationClaim(c *api.V1ApplicationClaim) *api.V1Claim {
+	if c == nil {
+		return nil
+	}
+	return &api.V1Claim{PostID: c.ApplicationID, By: c.By, ClaimedAt: c.ClaimedAt, ExpiresAt: c.ExpiresAt}
+}

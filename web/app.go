@@ -187,7 +187,7 @@ func newHandlers(d Deps) handlerSet {
 	acts.Mail, acts.SendMail = d.Mail, d.Config.SMTP.Host != ""
 	acts.RequireVerifiedEmail = d.Config.RequireVerifiedEmail
 	acts.PurgeConfirmAbove = d.Config.PurgeConfirmAbove
-	signIn := handlers.SignIn{Users: d.Store.Users, Passwords: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now,
+	signIn := handlers.SignIn{Users: d.Store.Users, Passwords: acts, Standing: acts, DeviceKey: device.Key(d.Config.SessionSecret), Sessions: d.Sessions, Factor: factor, Providers: providers, PublicURL: d.Config.PublicAppURL, Now: d.Now,
 		SessionLimits: newSessionLimits(d.Config).forRoles}
 	links := handlers.ProviderLinks{Store: d.Store.Auth, Providers: providers}
 	oauth := handlers.OAuth{Providers: d.OAuthProviders, Users: d.Store.Users, Sessions: d.Sessions, SignIn: signIn,
@@ -248,12 +248,16 @@ func newHandlers(d Deps) handlerSet {
 		mail:        handlers.Mail{Store: d.Store.Mail, Actions: acts, Sending: acts.SendMail},
 		alerts:      handlers.Alerts{Actions: acts, Sending: acts.SendMail},
 		reg:         handlers.Registration{Actions: acts},
-		posts:       handlers.Posts{Store: d.Store.Posts, Actions: acts},
-		sessions:    handlers.UserSessions{Store: d.Store.Auth, Actions: acts, Sessions: d.Sessions},
-		password:    handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
-		reset:       handlers.PasswordReset{Actions: acts, Sending: acts.SendMail},
-		email:       handlers.EmailAddress{Actions: acts},
-		claims:      handlers.Claims{Actions: acts},
+		apps: handlers.Applications{Store: struct {
+			models.Users
+			models.Desk
+		}{d.Store.Users, d.Store.Desk}, Actions: acts, Reasons: handlers.ModerationReasons{Store: d.Store.Settings}},
+		posts:    handlers.Posts{Store: d.Store.Posts, Actions: acts},
+		sessions: handlers.UserSessions{Store: d.Store.Auth, Actions: acts, Sessions: d.Sessions},
+		password: handlers.ChangePassword{Actions: acts, Sessions: d.Sessions},
+		reset:    handlers.PasswordReset{Actions: acts, Sending: acts.SendMail},
+		email:    handlers.EmailAddress{Actions: acts},
+		claims:   handlers.Claims{Actions: acts},
 		queueEvents: handlers.QueueEvents{Feed: d.Moderation, Queue: d.Store.Desk, Policy: acts.Policy, Slots: d.Streams,
 			Heartbeat: cmp.Or(d.QueueHeartbeat, queueHeartbeat)},
 		linkPreview: handlers.LinkPreview{Fetcher: linkpreview.New(linkpreview.Config{

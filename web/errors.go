@@ -139,6 +139,7 @@ func classifyRefusal(err error) *api.Error {
 		se      *actions.SilencedError
 		re      *actions.RegistrationRefusedError
 		pr      *actions.PurgeRefusedError
+		de      *models.DecidedError
 	)
 	switch {
 	case errors.As(err, &pr):
@@ -191,6 +192,9 @@ func classifyRefusal(err error) *api.Error {
 	case errors.As(err, &se):
 		return &api.Error{Status: http.StatusForbidden, Code: api.CodeUserSilenced, Cause: err,
 			Message: "Your account is silenced until " + api.Timestamp(se.Until) + ": you can read, but not post, report or edit"}
+	case errors.As(err, &de):
+		return &api.Error{Status: http.StatusConflict, Code: api.CodeConflict, Cause: err,
+			Message: "The application of user " + strconv.FormatInt(de.UserID, 10) + " is " + de.Status + " already"}
 	case errors.As(err, &re):
 		return &api.Error{Status: http.StatusForbidden, Code: re.Code, Message: re.Message, Cause: err}
 	case errors.As(err, &ie):

@@ -102,8 +102,9 @@ func relay(ctx context.Context, store *models.Store, hub *ModerationFeed, in <-c
 	}
 }
 
-// publish hands n on and reports whether it may change the queue's count.
+// publish hands n on and reports whether it may change the queue's count,
+// which counts posts: a claim does not, nor does news of an application.
 func publish(hub *ModerationFeed, n models.ModerationNews) bool {
 	hub.Publish(n)
-	return n.Kind != models.NewsClaim
+	return n.Kind != models.NewsClaim && n.ApplicationID == 0
 }

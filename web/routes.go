@@ -312,6 +312,7 @@ func notAllowed(allow string) echo.HandlerFunc {
 
 // handlerSet holds the handlers, built once from the dependencies.
 type handlerSet struct {
+	apps        handlers.Applications
 	linkPreview handlers.LinkPreview
 	avatar      handlers.AvatarImage
 	health      handlers.Health

@@ -287,6 +287,28 @@ func v1Routes(hs handlerSet) []Route {
 				Description: "A super admin's: the mode (open, approval, invite, closed), an emergency pause of every sign-up for 1 to 168 " +
 					"hours that ends by itself (0 ends it now), and the question applicants answer. Audited with the rules before and after; " +
 					"it holds at once on every instance, since every sign-up reads the rules from the database."}}),
+		// Applications (docs/api.md, "Applications"): sign-ups that wait
+		// for the staff's approval. Moderators decide them through the
+		// desk's console routes.
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Applications, Handler: hs.apps.List, Audit: Audit{Action: "applications.list"},
+			Doc: Doc{Summary: "Applications to join, with their signals", Query: api.V1ApplicationsQuery{}, Response: api.V1PageOf[api.V1Application]{},
+				Description: "Pending applications oldest first (?status=approved or rejected: newest first), each with the applicant's answer and the signals " +
+					"staff weigh: related accounts, the email's domain, and the sign-ups from the same range in the hour before."}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1ApproveApplication, Handler: hs.apps.Approve, Action: policy.ApproveApplication,
+			Audit: Audit{Action: string(policy.ApproveApplication), Target: "user"},
+			Doc: Doc{Summary: "Approve an application: the account opens", Body: api.V1ApproveApplication{}, BodyOptional: true, Response: api.V1Of[api.V1Application]{},
+				Description: "The applicant's account becomes active and they are mailed that they can sign in (with the reason as a note, if given).",
+				Errors:      applicationErrors}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1RejectApplication, Handler: hs.apps.Reject, Action: policy.RejectApplication,
+			Audit: Audit{Action: string(policy.RejectApplication), Target: "user"},
+			Doc: Doc{Summary: "Reject an application, with the reason", Body: api.V1RejectApplication{}, Response: api.V1Of[api.V1Application]{},
+				Description: "The account stays inactive; the applicant is mailed the reason, and signing in tells it again.",
+				Errors:      applicationErrors}}),
+		AdminV1(Route{Method: http.MethodPost, Path: api.PathAdminV1BulkApplications, Handler: hs.apps.Bulk, Action: policy.BulkDecideApplications,
+			Audit: Audit{Action: string(policy.BulkDecideApplications)},
+			Doc: Doc{Summary: "Approve or reject up to 200 applications", Body: api.V1BulkApplications{}, Response: api.V1Of[api.V1BulkApplicationsResult]{},
+				Description: "All or nothing, in one transaction with one audit entry; each applicant is mailed the decision.",
+				Errors:      bulkApplicationErrors}}),
 		// Blocks (docs/api.md, "Blocks"): these routes are never blocked
 		// themselves, so that an admin can undo a block.
 		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Blocks, Handler: hs.blocks.List, Audit: Audit{Action: "blocks.list"},
@@ -376,3 +398,16 @@ func v1Routes(hs handlerSet) []Route {
 				Errors:      map[int]string{http.StatusLocked: "Another admin holds the lock and your role is not above theirs."}}}),
 	}
 }
+
+// The statuses the applications' decisions answer themselves.
+var (
+	applicationErrors = map[int]string{
+		http.StatusNotFound: "No application has this id.",
+		http.StatusConflict: "The application is decided already (CONFLICT).",
+	}
+	bulkApplicationErrors = map[int]string{
+		http.StatusForbidden: "A session whose last confirmation is over 10 minutes old (SUDO_REQUIRED): POST /api/auth/confirm, then retry.",
+		http.StatusNotFound:  "An id no application has; nothing changed.",
+		http.StatusConflict:  "One of the applications is decided already; nothing changed.",
+	}
+)

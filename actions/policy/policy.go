@@ -144,6 +144,15 @@ const (
 	// approval, invite-only, closed), an emergency pause and the question
 	// applicants answer.
 	SetRegistration Action = "registration.update"
+	// ApproveApplication opens the account of someone who applied while
+	// sign-ups needed approval, and RejectApplication (its twin) turns
+	// the application down with a reason: desk decisions, like a post's.
+	// BulkDecideApplications takes one of them on many applications at
+	// once. ClaimApplication claims an application of the desk ("Ana is
+	// reviewing"), ReleaseApplication lets it go.
+	ApproveApplication     Action = "application.approve"
+	BulkDecideApplications Action = "applications.bulk_decide"
+	ClaimApplication       Action = "application.claim"
 
 	// Platform settings: the reason presets, the hold of new accounts'
 	// posts, feature flags, maintenance jobs and broadcasts to many
@@ -193,11 +202,14 @@ const (
 	UndoModeration     Action = "post.moderate_undo"
 	ReleasePost        Action = "post.release"
 	ViewInvitation     Action = "invitation.view" // one invitation with who used it
+	RejectApplication  Action = "application.reject"
+	ReleaseApplication Action = "application.release"
 )
 
 // twins maps each split action to the one whose rule it shares.
 var twins = map[Action]Action{UnbanUser: BanUser, RevokeUserSessions: RevokeUserSession, UndoModeration: ModeratePost, ReleasePost: ClaimPost,
-	ViewInvitation: SeeInvitations}
+	ViewInvitation:    SeeInvitations,
+	RejectApplication: ApproveApplication, ReleaseApplication: ClaimApplication}
 
 func init() {
 	for a, twin := range twins {
@@ -337,6 +349,12 @@ var Table = map[Action]Rule{
 	SendTestMail: {Permission: access.PermAdminWrite, SecondFactor: true},
 
 	SetRegistration: {Permission: access.PermAdminSuper, SecondFactor: true},
+	// Applications are decided at the moderation desk, as posts are; rank
+	// holds as for any action on a person, and a bulk decision asks for a
+	// fresh confirmation as the desk's bulk moderation does.
+	ApproveApplication:     {Permission: access.PermPostsModerate, Rank: true, SecondFactor: true},
+	BulkDecideApplications: {Permission: access.PermPostsModerate, Rank: true, SecondFactor: true, Confirm: ConfirmAlways},
+	ClaimApplication:       {Permission: access.PermPostsModerate, SecondFactor: true},
 
 	SetAlerts:           {Permission: access.PermPostsModerate, SecondFactor: true, SessionOnly: true},
 	SetOperationsAlerts: {Permission: access.PermAdminRead, SecondFactor: true, SessionOnly: true},

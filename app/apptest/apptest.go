@@ -163,6 +163,29 @@ func (a *App) UserWithPassword(t testing.TB, email, password string, roles ...st
 	return u
 }
 
+// Applicant opens an account as a sign-up under approval does: inactive,
+// from ip, with a pending application answering answer. Its password is
+// password.
+func (a *App) Applicant(t testing.TB, email, password, ip, answer string) *models.User {
+	t.Helper()
+	hash, err := passwordHash(password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u *models.User
+	err = a.Store.Change(context.Background(), func(ctx context.Context) (err error) {
+		reg := models.NewRegistration{Name: strings.Split(email, "@")[0], Email: email, PasswordHash: hash, IP: ip, Answer: answer, Pending: true}
+		if u, err = a.Store.Users.RegisterUser(ctx, reg); err != nil {
+			return err
+		}
+		return a.Store.Users.OpenApplication(ctx, u.ID, answer, "mode")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
 // passwordHash is auth.HashPassword, once per password for the test
 // binary: a fixture's users share their password's hash (salt and all).
 // Hashing is argon2id at its real cost, 46 MiB filled each time; the

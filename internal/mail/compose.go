@@ -28,6 +28,8 @@ const (
 	// SignUpPath is the sign-up page; an invitation's link carries its
 	// token as ?invite=.
 	SignUpPath = "/signup"
+	// SignInPath is the sign-in page, where an approved applicant goes.
+	SignInPath = "/api/auth/signin"
 )
 
 // Community is who mail comes from and where its links lead.
@@ -120,6 +122,7 @@ type Composer struct {
 var kinds = []Kind{
 	KindPasswordReset, KindPasswordChanged, KindEmailVerify, KindEmailChange, KindEmailChangeNotice,
 	KindReportAlert, KindReportDigest, KindOpsAlert, KindDecision, KindTest,
+	KindApplicationApproved, KindApplicationRejected,
 }
 
 // NewComposer reads the templates of every kind, for c.
@@ -270,6 +273,18 @@ func (c *Composer) OpsAlert(to string, f Failure) (Message, error) {
 // with its reasons.
 func (c *Composer) Decision(to string, d Decision) (Message, error) {
 	return c.render(KindDecision, to, false, view{Link: c.link(d.Path), Action: "Read the decision", Decision: d})
+}
+
+// ApplicationApproved tells an applicant that their account is open,
+// with the staff's note if they wrote one, and where to sign in.
+func (c *Composer) ApplicationApproved(to, note string) (Message, error) {
+	return c.render(KindApplicationApproved, to, false, view{Link: c.link(SignInPath), Action: "Sign in", Decision: Decision{Reason: note}})
+}
+
+// ApplicationRejected tells an applicant that their application was
+// turned down, and the staff's reasons.
+func (c *Composer) ApplicationRejected(to, reason string) (Message, error) {
+	return c.render(KindApplicationRejected, to, false, view{Decision: Decision{Reason: reason}})
 }
 
 // Test is the message an admin sends themself to check the mail

@@ -67,7 +67,9 @@ func everyKind(t *testing.T, c *Composer, s sample) map[Kind]Message {
 		KindDecision: func() (Message, error) {
 			return c.Decision("ana@example.com", Decision{Title: s.title, Rule: s.rule, Reason: s.statement, Until: at.Add(72 * time.Hour), Path: "/account/decisions/7"})
 		},
-		KindTest: func() (Message, error) { return c.Test("admin@example.com", at) },
+		KindTest:                func() (Message, error) { return c.Test("admin@example.com", at) },
+		KindApplicationApproved: func() (Message, error) { return c.ApplicationApproved("ana@example.com", s.statement) },
+		KindApplicationRejected: func() (Message, error) { return c.ApplicationRejected("ana@example.com", s.statement) },
 	} {
 		m, err := compose()
 		if err != nil {

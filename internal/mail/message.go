@@ -16,6 +16,10 @@ const (
 	KindOpsAlert          Kind = "ops_alert"           // a maintenance job or a backup failed, to an admin
 	KindDecision          Kind = "decision"            // a moderation decision, with its reasons
 	KindTest              Kind = "test"                // an admin's test of the mail settings
+	// KindApplicationApproved and KindApplicationRejected tell an
+	// applicant what the staff decided on their application.
+	KindApplicationApproved Kind = "application_approved"
+	KindApplicationRejected Kind = "application_rejected"
 )
 
 // Message is one mail to one person.

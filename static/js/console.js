@@ -440,7 +440,8 @@
   // ---- Keyboard shortcuts ------------------------------------------------
   // "/" searches, "?" lists the shortcuts, j/k move through a list's rows
   // (data-row inside data-rows), Enter opens the selected row, a row's
-  // buttons with data-key act on it (a/h/f/x/d in the moderation queue),
+  // buttons with data-key act on it (a/h/f/x/d in the moderation queue, a/r
+  // in its applications),
   // u undoes what the last toast offers to undo, and Escape leaves a field
   // for its row, so the keys work again.
   function rows() {
@@ -471,7 +472,7 @@
   // A key that acts on the selected row, pressed while a decision (or an
   // undo) is on its way, waits for the list to settle and then acts, in
   // the order pressed; the page says which keys wait.
-  const QUEUED = ['j', 'k', 'a', 'h', 'f', 'x', 'd', 'o', 'u', 'Enter'];
+  const QUEUED = ['j', 'k', 'a', 'h', 'f', 'x', 'd', 'r', 'o', 'u', 'Enter'];
   let deciding = false;
   let waiting = [];
 

@@ -1,6 +1,8 @@
 // The moderation queue, live (docs/console.md, "The live queue"): on a page
-// that carries data-live-queue (the queue's own), an EventSource on the
-// queue's stream keeps the page current. A report or another moderator's
+// that carries data-live-queue (the desk's two tabs), an EventSource on the
+// queue's stream keeps the page current. data-live-kind says which items
+// the page lists (posts, or applications), data-live-list its list's id;
+// news of the other kind is left to the other tab. A report or another moderator's
 // decision refreshes the list, though never under a moderator who is typing
 // in the list, has rows selected or a dialog open: the refresh waits until
 // they are done. A decision also says so in a polite toast; a claim writes
@@ -11,13 +13,19 @@
 
   const marker = document.querySelector('[data-live-queue]');
   if (!marker || !window.EventSource) return;
+  const applications = marker.dataset.liveKind === 'applications';
+  const listID = marker.dataset.liveList || 'post-list';
+  const refreshEvent = applications ? 'plaza:applications' : 'plaza:posts';
+
+  // mine says whether a piece of news is about this page's kind of item.
+  function mine(d) { return applications === !!d.applicationId; }
 
   // ---- Refreshing the list, when the moderator is not in the middle of something
   let pending = false;
 
   function busy() {
     if (document.querySelector('dialog[open]')) return true;
-    const list = document.getElementById('post-list');
+    const list = document.getElementById(listID);
     if (!list) return false;
     const el = document.activeElement;
     const typing = el && list.contains(el) && (el.matches('textarea, select, [contenteditable]') ||
@@ -28,7 +36,7 @@
   function refreshNow() {
     if (busy()) { pending = true; return; }
     pending = false;
-    document.body.dispatchEvent(new CustomEvent('plaza:posts'));
+    document.body.dispatchEvent(new CustomEvent(refreshEvent));
   }
 
   // News comes in bursts (a bulk decision is one piece of news a post):
@@ -50,7 +58,8 @@
   document.addEventListener('change', resume);
 
   // ---- Toasts
-  const did = { approve: 'approved', hide: 'hid', delete: 'deleted', flag: 'flagged', dismiss: 'dismissed the reports of', undo: 'undid the last decision on' };
+  const did = { approve: 'approved', hide: 'hid', delete: 'deleted', flag: 'flagged', dismiss: 'dismissed the reports of', undo: 'undid the last decision on', reject: 'rejected' };
+  const items = applications ? 'applications' : 'posts';
 
   function toast(message) {
     document.body.dispatchEvent(new CustomEvent('plaza:toast', { detail: { message, kind: 'info' } }));
@@ -68,8 +77,8 @@
       toastTimer = 0;
       const by = batch[0].by;
       if (batch.length === 1) toast(`${by} ${did[batch[0].action] || batch[0].action} “${batch[0].title}”`);
-      else if (batch.every((d) => d.by === by)) toast(`${by} decided on ${batch.length} posts`);
-      else toast(`Other moderators decided on ${batch.length} posts`);
+      else if (batch.every((d) => d.by === by)) toast(`${by} decided on ${batch.length} ${items}`);
+      else toast(`Other moderators decided on ${batch.length} ${items}`);
     }, burst);
   }
 
@@ -83,7 +92,7 @@
   }
 
   // ---- Claims
-  const expiries = new Map(); // post id → timer that frees its row when the claim runs out
+  const expiries = new Map(); // claim note's key → timer that frees its row when the claim runs out
 
   function showClaim(postId, by, until) {
     const note = document.querySelector(`[data-claim-note="${CSS.escape(postId)}"]`);
@@ -134,16 +143,21 @@
       const d = read(e);
       if (typeof d.count === 'number') showCount(d.count);
     });
-    source.addEventListener('report', refresh);
+    source.addEventListener('report', () => { if (!applications) refresh(); });
+    source.addEventListener('application', () => { if (applications) refresh(); });
     source.addEventListener('resync', refresh);
     source.addEventListener('decision', (e) => {
       const d = read(e);
+      if (!mine(d)) return;
       if (d.by && d.title) tell(d);
       refresh();
     });
+    // A claim note's key is the post's id, or "application-" and the
+    // application's (views.ApplicationNewsKey).
     source.addEventListener('claim', (e) => {
       const d = read(e);
-      if (d.postId) showClaim(d.postId, d.released ? '' : d.by, d.released ? '' : d.until);
+      const key = d.applicationId ? `application-${d.applicationId}` : d.postId;
+      if (key && mine(d)) showClaim(key, d.released ? '' : d.by, d.released ? '' : d.until);
     });
   }
 
