@@ -41,7 +41,7 @@ func applicationsApp(t *testing.T, db *bun.DB) (app *apptest.App, clock *twoFact
 // id; their password is "long enough secret".
 func apply(t *testing.T, app *apptest.App, ip, name string) int64 {
 	t.Helper()
-	code, body := signUp(t, app, ip, name, `,"answer":"I grow tomatoes"`)
+	code, body := signUpFrom(t, app, ip, name, `,"answer":"I grow tomatoes"`)
 	if code != http.StatusCreated || !strings.Contains(body, `"application":"pending"`) {
 		t.Fatalf("apply %s: %d %s", name, code, body)
 	}
@@ -203,7 +203,7 @@ func TestApplicationSignals(t *testing.T) {
 		setRules(t, app, super, `{"mode":"open"}`)
 		ctx := context.Background()
 		signUpAt := func(ip, name string) {
-			if code, body := signUp(t, app, ip, name, ""); code != http.StatusCreated {
+			if code, body := signUpFrom(t, app, ip, name, ""); code != http.StatusCreated {
 				t.Fatalf("sign up %s: %d %s", name, code, body)
 			}
 		}
