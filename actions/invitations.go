@@ -35,7 +35,7 @@ type InvitationInput struct {
 	ValidFor string
 	Note     string
 	// Email, when given, is the one address that may sign up with the
-	// invitation; that address then counts as verified.
+	// invitation (it is still verified by its own link).
 	Email string
 }
 

@@ -30,8 +30,9 @@ type EmailBlocker interface {
 // verification link, queued in the change that opens the account. A
 // registration that carries an invitation (reg.Invitation, its link's
 // token) needs a valid one (checkInvitation), and spends one of its uses
-// in the same change, recording the account; an invitation for one
-// address verifies it, so no link is mailed.
+// in the same change, recording the account. An invitation for one
+// address does not verify it: whoever holds the link could name it, so the
+// address gets its link as any sign-up's does.
 func (a *Actions) Register(ctx context.Context, who *access.Principal, reg models.NewRegistration, password string) (*models.User, error) {
 	if err := a.Policy.Check(who, policy.Register, policy.Platform); err != nil {
 		return nil, err
@@ -56,7 +57,6 @@ func (a *Actions) Register(ctx context.Context, who *access.Principal, reg model
 		if inv, err = a.checkInvitation(ctx, reg.Invitation, reg.Email); err != nil {
 			return nil, err
 		}
-		reg.EmailVerified = inv.Email != nil
 	}
 	if reg.PasswordHash, err = a.Passwords.Hash(ctx, password); err != nil {
 		return nil, err
@@ -80,9 +80,6 @@ func (a *Actions) Register(ctx context.Context, who *access.Principal, reg model
 			if err := a.useInvitation(ctx, inv, u.ID); err != nil {
 				return err
 			}
-		}
-		if reg.EmailVerified {
-			return nil
 		}
 		return a.openVerification(ctx, u.ID, u.Email, false)
 	}

@@ -24,7 +24,7 @@ type InvitationRequest struct {
 	MaxUses  *int   `json:"maxUses,omitempty" minimum:"1" maximum:"1000" description:"How many accounts the link may open; default 1."`
 	ValidFor string `json:"validFor,omitempty" maxLength:"10" description:"How long the link works, from 1h to 90d: <n>h, <n>d or <n>w; default 7d."`
 	Note     string `json:"note,omitempty" maxLength:"200" description:"Who or what it is for, shown to staff only."`
-	Email    string `json:"email,omitempty" maxLength:"254" description:"The one address that may sign up with it; that address then counts as verified."`
+	Email    string `json:"email,omitempty" maxLength:"254" description:"The one address that may sign up with it; it is verified by its link, as any sign-up's."`
 }
 
 // Invitation is an invitation as lists and its page show it; never its
@@ -68,9 +68,8 @@ type InvitationDetail struct {
 // SignUpPage is the view model of the public sign-up page: what was
 // typed (never the password), the invitation's token (from ?invite=,
 // then a hidden field), Errors by field name when refused, and, once the
-// account is made, Created with whether its address still needs its link
-// (Verified: an invitation for that address verified it) and whether the
-// mail is kept on the console's mail page (no mail server set).
+// account is made, Created with whether the mail is kept on the
+// console's mail page (no mail server set).
 type SignUpPage struct {
 	Name, Email string
 	Invitation  string
@@ -78,7 +77,6 @@ type SignUpPage struct {
 	InvitationGiven bool
 	Errors          map[string]string
 	Created         bool
-	Verified        bool
 	MailKept        bool
 	// Mode is what the instance's registration rules say to visitors
 	// (approval, invite-only, closed, pause), shown above the form; empty

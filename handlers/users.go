@@ -202,7 +202,7 @@ func (h Users) withRules(c echo.Context, p api.SignUpPage) (api.SignUpPage, erro
 func (h Users) signUpPage(c echo.Context, req api.Registration, u *models.User, err error) error {
 	noStore(c)
 	if err == nil {
-		return render(c, http.StatusCreated, views.SignUpPage(api.SignUpPage{Created: true, Verified: u.EmailVerified != nil, MailKept: !h.Sending,
+		return render(c, http.StatusCreated, views.SignUpPage(api.SignUpPage{Created: true, MailKept: !h.Sending,
 			Applied: u.Status != models.UserActive}))
 	}
 	status, errs, ok := formRefusal(c, err)

@@ -66,9 +66,6 @@ type NewRegistration struct {
 	// with, if any: the registration action checks it and spends one use
 	// (RegisterUser does not read it).
 	Invitation string
-	// EmailVerified opens the account with its address verified: an
-	// invitation for that one address was mailed to it.
-	EmailVerified bool
 	// Answer is an applicant's answer to the community's question.
 	Answer string
 	// Pending opens the account inactive, as an application.
@@ -85,9 +82,6 @@ func (s Users) RegisterUser(ctx context.Context, r NewRegistration) (*User, erro
 		Status: UserActive, IsActive: true, ProfilePublic: true, CreatedAt: now, UpdatedAt: now}
 	if r.Pending {
 		u.Status, u.IsActive = UserInactive, false
-	}
-	if r.EmailVerified {
-		u.EmailVerified = &now
 	}
 	inserted, err := insertUser(ctx, db, u, registrationUsername(r.Name))
 	if err != nil {
