@@ -3502,7 +3502,7 @@ type InvitationDetailState string
 
 // InvitationRequest defines model for InvitationRequest.
 type InvitationRequest struct {
-	// Email The one address that may sign up with it; that address then counts as verified.
+	// Email The one address that may sign up with it; it is verified by its link, as any sign-up's.
 	Email *string `json:"email,omitempty"`
 
 	// MaxUses How many accounts the link may open; default 1.
