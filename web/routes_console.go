@@ -154,7 +154,7 @@ func consoleRoutes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "The console's webhooks page", Response: api.V1Of[[]api.Webhook]{}}}),
 		ConsolePage("/api/v1/admin/tokens", Route{Path: api.PathConsoleTokens, Handler: hs.tokens.List, Permissions: []string{access.PermAdminSuper}, Audit: Audit{Action: "token.list"},
 			Doc: Doc{Summary: "The console's API tokens page", Response: api.V1Of[[]api.Token]{}}}),
-		ConsolePage("/api/v1/admin/registration", Route{Path: api.PathConsoleRegistration, Handler: hs.reg.Get,
+		ConsolePage("/api/v1/admin/registration", Route{Path: api.PathConsoleRegistration, Handler: hs.reg.Get, Audit: Audit{Action: "registration.view"},
 			Doc: Doc{Summary: "The console's registration page", Response: api.V1Of[api.RegistrationRules]{}}}),
 		{Method: http.MethodPost, Path: api.PathConsoleRegistration, Handler: hs.reg.Set, Action: policy.SetRegistration, Family: console, Scope: ScopeExempt,
 			Audit: Audit{Action: string(policy.SetRegistration), Target: "settings"},

@@ -279,7 +279,7 @@ func v1Routes(hs handlerSet) []Route {
 			Doc: Doc{Summary: "Broadcasts, newest first, with recipients and reads", Query: api.V1PageQuery{},
 				Response: api.V1PageOf[api.V1Broadcast]{}}}),
 		// Registration (docs/api.md, "Registration"): how new accounts open.
-		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Registration, Handler: hs.reg.Get,
+		AdminV1(Route{Method: http.MethodGet, Path: api.PathAdminV1Registration, Handler: hs.reg.Get, Audit: Audit{Action: "registration.view"},
 			Doc: Doc{Summary: "How new accounts open", Response: api.V1Of[api.RegistrationRules]{}}}),
 		AdminV1(Route{Method: http.MethodPut, Path: api.PathAdminV1Registration, Handler: hs.reg.Set, Action: policy.SetRegistration,
 			Audit: Audit{Action: string(policy.SetRegistration), Target: "settings"},

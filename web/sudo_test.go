@@ -13,7 +13,7 @@ import (
 )
 
 // TestDangerousRoutesNeedConfirmation walks the route table: minting
-// tokens, bulk changes, downloading or deleting a backup, the audit
+// tokens, bulk changes (bulk decisions on applications included), downloading or deleting a backup, the audit
 // export, a password reset for someone else (and linking a sign-in provider to one's own account) always ask a
 // session caller for a recent confirmation, because
 // the policy rule of the route's action says so, and nothing else always
@@ -25,6 +25,8 @@ func TestDangerousRoutesNeedConfirmation(t *testing.T) {
 		http.MethodPost + " " + api.PathAdminV1BulkUpdate,
 		http.MethodPost + " " + api.PathAdminV1BulkModerate,
 		http.MethodPost + " " + api.PathConsoleBulkModerate,
+		http.MethodPost + " " + api.PathAdminV1BulkApplications,
+		http.MethodPost + " " + api.PathConsoleBulkApplications,
 		http.MethodGet + " " + api.PathAdminAuditExport,
 		http.MethodGet + " " + api.PathAdminV1Backup,
 		http.MethodDelete + " " + api.PathAdminV1Backup,
